@@ -1,0 +1,175 @@
+//! A typed action: what the resolver produces and the executor performs.
+//!
+//! Parsing goes through [`crate::command::check`] first, so every problem has a
+//! named rule; serde then builds the typed value, which cannot fail for JSON the
+//! command list accepted (a test checks the two agree for every verb).
+
+use crate::command::{self, Verb};
+use crate::rule::{Refusal, Rule};
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// One structured action. Serialises as `{"verb": ..., <fields>}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verb", deny_unknown_fields)]
+pub enum Action {
+    #[serde(rename = "list")]
+    List {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dir: Option<String>,
+    },
+    #[serde(rename = "read")]
+    Read { name: String },
+    #[serde(rename = "write")]
+    Write { name: String, content: String },
+    #[serde(rename = "delete")]
+    Delete { name: String },
+    #[serde(rename = "edit")]
+    Edit {
+        name: String,
+        #[serde(rename = "oldText")]
+        old_text: String,
+        #[serde(rename = "newText")]
+        new_text: String,
+    },
+    #[serde(rename = "diff")]
+    Diff { name: String, content: String },
+    #[serde(rename = "grep")]
+    Grep {
+        query: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dir: Option<String>,
+    },
+    #[serde(rename = "undo")]
+    Undo,
+    #[serde(rename = "list_extensions")]
+    ListExtensions,
+}
+
+impl Action {
+    /// Parses action JSON, refusing by name (see [`command::check`]).
+    pub fn from_json(value: &Value) -> Result<Action, Refusal> {
+        command::check(value)?;
+        let mut cleaned = value.clone();
+        if let Some(object) = cleaned.as_object_mut() {
+            object.retain(|_, v| !v.is_null());
+        }
+        serde_json::from_value(cleaned).map_err(|e| {
+            Refusal::new(
+                Rule::MalformedField,
+                alloc::format!("the action does not fit its verb: {e}"),
+            )
+        })
+    }
+
+    /// Parses action JSON given as text.
+    pub fn from_json_str(text: &str) -> Result<Action, Refusal> {
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            Refusal::new(
+                Rule::MalformedField,
+                alloc::format!("the action is not valid JSON ({e})"),
+            )
+        })?;
+        Action::from_json(&value)
+    }
+
+    pub fn to_json(&self) -> Value {
+        serde_json::to_value(self).expect("an action always serialises")
+    }
+
+    pub fn verb(&self) -> Verb {
+        match self {
+            Action::List { .. } => Verb::List,
+            Action::Read { .. } => Verb::Read,
+            Action::Write { .. } => Verb::Write,
+            Action::Delete { .. } => Verb::Delete,
+            Action::Edit { .. } => Verb::Edit,
+            Action::Diff { .. } => Verb::Diff,
+            Action::Grep { .. } => Verb::Grep,
+            Action::Undo => Verb::Undo,
+            Action::ListExtensions => Verb::ListExtensions,
+        }
+    }
+
+    /// The path the action names, as given (not yet contained).
+    pub fn target(&self) -> Option<&str> {
+        match self {
+            Action::Read { name }
+            | Action::Write { name, .. }
+            | Action::Delete { name }
+            | Action::Edit { name, .. }
+            | Action::Diff { name, .. } => Some(name),
+            Action::List { dir } | Action::Grep { dir, .. } => dir.as_deref(),
+            Action::Undo | Action::ListExtensions => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::{COMMANDS, Param};
+    use serde_json::{Map, json};
+
+    fn full_action(params: &[Param]) -> Value {
+        let mut object = Map::new();
+        for p in params {
+            object.insert(p.field.wire().into(), Value::String("x.txt".into()));
+        }
+        Value::Object(object)
+    }
+
+    #[test]
+    fn every_command_row_parses_into_the_typed_action_and_round_trips() {
+        for command in COMMANDS {
+            let mut value = full_action(command.params);
+            value
+                .as_object_mut()
+                .unwrap()
+                .insert("verb".into(), command.verb.into());
+            let action = Action::from_json(&value).expect(command.verb);
+            assert_eq!(action.verb(), command.id);
+            assert_eq!(action.to_json(), value, "{}", command.verb);
+        }
+    }
+
+    #[test]
+    fn refusals_are_named_and_the_good_sibling_passes() {
+        let ok = Action::from_json(&json!({"verb":"read","name":"a.txt"}));
+        assert!(ok.is_ok());
+        let cases = [
+            (
+                json!({"verb":"read","name":"a","mode":"x"}),
+                Rule::UnknownField,
+            ),
+            (json!({"verb":"read"}), Rule::MissingArgument),
+            (json!({"verb":"read","name":null}), Rule::MissingArgument),
+            (json!({"verb":"read","name":3}), Rule::MalformedField),
+            (json!({"verb":"launch"}), Rule::UnknownVerb),
+            (json!({"name":"a"}), Rule::MissingArgument),
+            (json!(["read"]), Rule::MalformedField),
+        ];
+        for (value, rule) in cases {
+            let refusal = Action::from_json(&value).unwrap_err();
+            assert_eq!(refusal.rule, rule, "{value}");
+            assert!(!refusal.why.is_empty());
+        }
+    }
+
+    #[test]
+    fn empty_content_is_a_valid_write_and_oversize_content_is_too_large() {
+        let empty = Action::from_json(&json!({"verb":"write","name":"e.txt","content":""}));
+        assert_eq!(
+            empty.unwrap(),
+            Action::Write {
+                name: "e.txt".into(),
+                content: String::new()
+            }
+        );
+        let big = "x".repeat(command::MAX_CONTENT_BYTES + 1);
+        let refusal =
+            Action::from_json(&json!({"verb":"write","name":"e.txt","content":big})).unwrap_err();
+        assert_eq!(refusal.rule, Rule::TooLarge);
+    }
+}

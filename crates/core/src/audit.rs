@@ -1,0 +1,323 @@
+//! Audit entries: construction, the per-writer file name, a reader that
+//! tolerates a torn last line, and the merge by (instance, seq) (DESIGN §6).
+//!
+//! Storage only appends the lines built here; it never decides what they say.
+
+use crate::contain::AUDIT_DIR;
+use crate::tier::{ActKind, Decision};
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+/// What an entry records about the act.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActRecord {
+    pub kind: String,
+    pub target: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}
+
+impl ActRecord {
+    pub fn new(kind: ActKind, target: &str) -> ActRecord {
+        ActRecord {
+            kind: kind.wire().into(),
+            target: target.into(),
+            tool: None,
+        }
+    }
+}
+
+/// What the world showed after the act, read from storage — never from a
+/// model's or tool's account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Observed {
+    pub exists: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mtime: Option<String>,
+}
+
+/// What a read looked at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadRecord {
+    pub path: String,
+    pub bytes: u64,
+}
+
+/// An entry's decision field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryDecision {
+    Attempt,
+    Allow,
+    Confirm,
+    Refuse,
+    Lost,
+}
+
+impl From<Decision> for EntryDecision {
+    fn from(d: Decision) -> Self {
+        match d {
+            Decision::Allow => EntryDecision::Allow,
+            Decision::Confirm => EntryDecision::Confirm,
+            Decision::Refuse => EntryDecision::Refuse,
+        }
+    }
+}
+
+/// An entry's result field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryResult {
+    Pending,
+    Ok,
+    Error,
+    Refused,
+    Lost,
+}
+
+/// One line of the audit log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Per instance, from 1, never reused. Assigned by the writer at append.
+    pub seq: u64,
+    pub instance: String,
+    pub project: String,
+    pub root: String,
+    pub turn: Option<String>,
+    /// Wall clock: a hint, never an ordering key.
+    pub at: String,
+    pub act: ActRecord,
+    pub decision: EntryDecision,
+    pub rule: Option<String>,
+    pub result: EntryResult,
+    pub observed: Option<Observed>,
+    /// The seq of the entry this one completes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attempt: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read: Option<Vec<ReadRecord>>,
+    /// For refusals and errors: the sentence the person was given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+impl Entry {
+    /// The JSONL line for this entry with its seq, newline included.
+    pub fn line(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("entries always serialise");
+        line.push('\n');
+        line
+    }
+
+    /// Whether this entry waits for a completion (an attempt or a tier-2 ask).
+    pub fn is_pending(&self) -> bool {
+        self.result == EntryResult::Pending
+    }
+
+    /// The `lost` completion for an entry an earlier boot left pending: never a
+    /// pretend success.
+    pub fn lost_completion(&self, at: String) -> Entry {
+        Entry {
+            seq: 0,
+            at,
+            decision: EntryDecision::Lost,
+            rule: None,
+            result: EntryResult::Lost,
+            observed: None,
+            attempt: Some(self.seq),
+            read: None,
+            why: Some(
+                "the host stopped before this act's outcome was recorded; check the file itself"
+                    .into(),
+            ),
+            ..self.clone()
+        }
+    }
+}
+
+/// The file name of one writer's log for one root:
+/// `<instance>-<root-hash>.jsonl`, with the first 12 hex digits of the
+/// SHA-256 of the root.
+pub fn file_name(instance: &str, root: &str) -> String {
+    let digest = Sha256::digest(root.as_bytes());
+    let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{instance}-{hex}.jsonl")
+}
+
+/// The audit file's path relative to the root.
+pub fn file_path(instance: &str, root: &str) -> String {
+    format!("{AUDIT_DIR}/{}", file_name(instance, root))
+}
+
+/// Whether an instance name is safe as part of a file name.
+pub fn valid_instance(instance: &str) -> bool {
+    !instance.is_empty()
+        && instance.len() <= 64
+        && instance
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// One audit file as storage returns it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// One file, parsed.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ParsedFile {
+    pub name: String,
+    pub entries: usize,
+    /// A last line cut short (a crash mid-append): skipped and reported.
+    pub torn: bool,
+    /// Line numbers (from 1) of complete lines that do not parse.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corrupt: Vec<usize>,
+}
+
+/// Parses one log: every whole line that parses is an entry; a last line
+/// without its newline that does not parse is torn and skipped, never fatal.
+pub fn parse(file: &AuditFile) -> (ParsedFile, Vec<Entry>) {
+    let mut report = ParsedFile {
+        name: file.name.clone(),
+        ..ParsedFile::default()
+    };
+    let mut entries = Vec::new();
+    let complete = file.text.ends_with('\n');
+    let lines: Vec<&str> = file.text.lines().collect();
+    for (index, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Entry>(line) {
+            Ok(entry) => entries.push(entry),
+            Err(_) if index + 1 == lines.len() && !complete => report.torn = true,
+            Err(_) => report.corrupt.push(index + 1),
+        }
+    }
+    report.entries = entries.len();
+    (report, entries)
+}
+
+/// Entries of many files merged by (instance, seq). There is no global order
+/// across instances: each instance's entries are in its own order, instances
+/// follow each other by name.
+pub fn merge(files: &[AuditFile]) -> (Vec<ParsedFile>, Vec<Entry>) {
+    let mut reports = Vec::new();
+    let mut all = Vec::new();
+    for file in files {
+        let (report, entries) = parse(file);
+        reports.push(report);
+        all.extend(entries);
+    }
+    all.sort_by(|a, b| (&a.instance, a.seq).cmp(&(&b.instance, b.seq)));
+    (reports, all)
+}
+
+/// Entries left pending with no completion naming them (one instance's log).
+pub fn dangling(entries: &[Entry]) -> Vec<&Entry> {
+    let completed: BTreeSet<u64> = entries.iter().filter_map(|e| e.attempt).collect();
+    entries
+        .iter()
+        .filter(|e| e.is_pending() && !completed.contains(&e.seq))
+        .collect()
+}
+
+/// The highest seq in one instance's log (0 for an empty log).
+pub fn last_seq(entries: &[Entry]) -> u64 {
+    entries.iter().map(|e| e.seq).max().unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(seq: u64, instance: &str, result: EntryResult, attempt: Option<u64>) -> Entry {
+        Entry {
+            seq,
+            instance: instance.into(),
+            project: "p@machine".into(),
+            root: "/r".into(),
+            turn: None,
+            at: "2026-01-01T00:00:00.000Z".into(),
+            act: ActRecord::new(ActKind::Write, "a.txt"),
+            decision: EntryDecision::Attempt,
+            rule: Some("writes-inside".into()),
+            result,
+            observed: None,
+            attempt,
+            read: None,
+            why: None,
+        }
+    }
+
+    #[test]
+    fn file_names_are_per_instance_and_root() {
+        let a = file_name("cli", "/roots/a");
+        assert!(a.starts_with("cli-") && a.ends_with(".jsonl") && a.len() == 4 + 12 + 6);
+        assert_ne!(a, file_name("cli", "/roots/b"));
+        assert_ne!(a, file_name("srv", "/roots/a"));
+        assert!(valid_instance("tab-1_a") && !valid_instance("../x") && !valid_instance(""));
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_and_reported_and_whole_lines_survive() {
+        let whole = entry(1, "a", EntryResult::Ok, None).line();
+        let next = entry(2, "a", EntryResult::Ok, None).line();
+        for cut in 0..next.len() {
+            let text = format!("{whole}{}", &next[..cut]);
+            let (report, entries) = parse(&AuditFile {
+                name: "a".into(),
+                text,
+            });
+            // A cut exactly before the newline still holds a whole entry.
+            let expect = if cut + 1 == next.len() { 2 } else { 1 };
+            assert_eq!(entries.len(), expect, "cut at {cut}");
+            assert_eq!(report.torn, cut > 0 && expect == 1, "cut at {cut}");
+            assert!(report.corrupt.is_empty());
+        }
+    }
+
+    #[test]
+    fn merge_orders_by_instance_then_seq_and_dangling_finds_open_attempts() {
+        let a = AuditFile {
+            name: "a".into(),
+            text: [
+                entry(2, "b", EntryResult::Ok, Some(1)),
+                entry(1, "b", EntryResult::Pending, None),
+            ]
+            .iter()
+            .map(Entry::line)
+            .collect(),
+        };
+        let b = AuditFile {
+            name: "b".into(),
+            text: [entry(1, "a", EntryResult::Pending, None)]
+                .iter()
+                .map(Entry::line)
+                .collect(),
+        };
+        let (_, merged) = merge(&[a, b]);
+        let keys: Vec<(&str, u64)> = merged
+            .iter()
+            .map(|e| (e.instance.as_str(), e.seq))
+            .collect();
+        assert_eq!(keys, [("a", 1), ("b", 1), ("b", 2)]);
+        let open: Vec<u64> = dangling(&merged[1..]).iter().map(|e| e.seq).collect();
+        assert!(open.is_empty(), "b's attempt 1 is completed by 2");
+        assert_eq!(dangling(&merged[..1]).len(), 1);
+        let lost = merged[0].lost_completion("now".into());
+        assert_eq!(
+            (lost.decision, lost.result, lost.attempt),
+            (EntryDecision::Lost, EntryResult::Lost, Some(1))
+        );
+    }
+}

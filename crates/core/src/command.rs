@@ -1,0 +1,301 @@
+//! The command list: one table of verbs, their fields and a one-line description.
+//!
+//! It is the single source for validating actions, for the LLM resolver's prompt
+//! and schema, and for live tool declarations. Adding a verb means adding a row
+//! here and a variant to [`crate::action::Action`]; a test checks the two agree.
+
+use crate::rule::{Refusal, Rule};
+use crate::tier::ActKind;
+use alloc::format;
+use serde_json::{Map, Value};
+
+/// Every verb an action may name, with its wire spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verb {
+    List,
+    Read,
+    Write,
+    Delete,
+    Edit,
+    Diff,
+    Grep,
+    Undo,
+    ListExtensions,
+}
+
+impl Verb {
+    pub fn wire(self) -> &'static str {
+        self.command().verb
+    }
+
+    pub fn from_wire(s: &str) -> Option<Verb> {
+        COMMANDS.iter().find(|c| c.verb == s).map(|c| c.id)
+    }
+
+    pub fn command(self) -> &'static Command {
+        COMMANDS
+            .iter()
+            .find(|c| c.id == self)
+            .expect("every verb has a row in COMMANDS")
+    }
+}
+
+/// An action field, with its wire spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Name,
+    Content,
+    OldText,
+    NewText,
+    Query,
+    Dir,
+}
+
+impl Field {
+    pub fn wire(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::Content => "content",
+            Field::OldText => "oldText",
+            Field::NewText => "newText",
+            Field::Query => "query",
+            Field::Dir => "dir",
+        }
+    }
+
+    /// The most bytes a value of this field may carry.
+    pub fn max_bytes(self) -> usize {
+        match self {
+            Field::Name | Field::Dir => MAX_NAME_BYTES,
+            Field::Query => MAX_QUERY_BYTES,
+            Field::Content | Field::OldText | Field::NewText => MAX_CONTENT_BYTES,
+        }
+    }
+}
+
+/// Longest path a name or dir may be.
+pub const MAX_NAME_BYTES: usize = 1024;
+/// Longest search query.
+pub const MAX_QUERY_BYTES: usize = 1024;
+/// Largest content a single write, edit or diff may carry (1 MiB).
+pub const MAX_CONTENT_BYTES: usize = 1 << 20;
+
+/// One field of a verb: whether it is required, and what it means (for prompts).
+#[derive(Debug)]
+pub struct Param {
+    pub field: Field,
+    pub required: bool,
+    pub describe: &'static str,
+}
+
+/// One row of the command list.
+#[derive(Debug)]
+pub struct Command {
+    pub id: Verb,
+    /// The verb as written in action JSON.
+    pub verb: &'static str,
+    /// One line for people and models.
+    pub summary: &'static str,
+    /// The kind of act the verb performs, for the tier table; `None` for verbs
+    /// that touch no file (answered even with no root declared).
+    pub act: Option<ActKind>,
+    pub params: &'static [Param],
+}
+
+const fn req(field: Field, describe: &'static str) -> Param {
+    Param {
+        field,
+        required: true,
+        describe,
+    }
+}
+
+const fn opt(field: Field, describe: &'static str) -> Param {
+    Param {
+        field,
+        required: false,
+        describe,
+    }
+}
+
+const NAME: Param = req(
+    Field::Name,
+    "path of the file, relative to the project root",
+);
+
+/// The command list.
+pub static COMMANDS: &[Command] = &[
+    Command {
+        id: Verb::List,
+        verb: "list",
+        summary: "List the files in the project root, or in one folder of it.",
+        act: Some(ActKind::Read),
+        params: &[opt(Field::Dir, "folder to list, relative to the root")],
+    },
+    Command {
+        id: Verb::Read,
+        verb: "read",
+        summary: "Read a text file and return its content.",
+        act: Some(ActKind::Read),
+        params: &[NAME],
+    },
+    Command {
+        id: Verb::Write,
+        verb: "write",
+        summary: "Create or overwrite a text file with the given content.",
+        act: Some(ActKind::Write),
+        params: &[
+            NAME,
+            req(Field::Content, "the complete new content (may be empty)"),
+        ],
+    },
+    Command {
+        id: Verb::Delete,
+        verb: "delete",
+        summary: "Delete a file (asks the person first).",
+        act: Some(ActKind::Delete),
+        params: &[NAME],
+    },
+    Command {
+        id: Verb::Edit,
+        verb: "edit",
+        summary: "Replace exactly one occurrence of oldText with newText in a file.",
+        act: Some(ActKind::Write),
+        params: &[
+            NAME,
+            req(Field::OldText, "text that occurs exactly once in the file"),
+            req(Field::NewText, "text to put in its place"),
+        ],
+    },
+    Command {
+        id: Verb::Diff,
+        verb: "diff",
+        summary: "Show the unified diff between a file and proposed content, without writing.",
+        act: Some(ActKind::Read),
+        params: &[NAME, req(Field::Content, "the proposed new content")],
+    },
+    Command {
+        id: Verb::Grep,
+        verb: "grep",
+        summary: "Search file contents for text (case-insensitive), optionally in one folder.",
+        act: Some(ActKind::Read),
+        params: &[
+            req(Field::Query, "text to look for"),
+            opt(Field::Dir, "folder to search, relative to the root"),
+        ],
+    },
+    Command {
+        id: Verb::Undo,
+        verb: "undo",
+        summary: "Revert the last write, edit or delete.",
+        act: Some(ActKind::Write),
+        params: &[],
+    },
+    Command {
+        id: Verb::ListExtensions,
+        verb: "list_extensions",
+        summary: "List the tools and extensions this host can run.",
+        act: None,
+        params: &[],
+    },
+];
+
+/// Checks action JSON against the command list and names the first problem.
+///
+/// Order: not an object / no verb → `missing-argument`; unknown verb →
+/// `unknown-verb`; unknown field → `unknown-field`; a field that is not a
+/// string → `malformed-field`; a required field absent → `missing-argument`;
+/// a value over its size limit → `too-large`. `null` counts as absent.
+pub fn check(value: &Value) -> Result<&'static Command, Refusal> {
+    let Some(object) = value.as_object() else {
+        return Err(Refusal::new(
+            Rule::MalformedField,
+            "an action is a JSON object like {\"verb\":\"read\",\"name\":\"notes.md\"}",
+        ));
+    };
+    let command = verb_of(object)?;
+    for (key, val) in object {
+        if key == "verb" {
+            continue;
+        }
+        let Some(param) = command.params.iter().find(|p| p.field.wire() == key) else {
+            return Err(Refusal::new(
+                Rule::UnknownField,
+                format!(
+                    "`{}` takes no field `{key}`; its fields are: {}",
+                    command.verb,
+                    field_list(command)
+                ),
+            ));
+        };
+        match val {
+            Value::Null => {}
+            Value::String(s) if s.len() > param.field.max_bytes() => {
+                return Err(Refusal::new(
+                    Rule::TooLarge,
+                    format!(
+                        "`{key}` is {} bytes; the limit is {} bytes — send less",
+                        s.len(),
+                        param.field.max_bytes()
+                    ),
+                ));
+            }
+            Value::String(_) => {}
+            _ => {
+                return Err(Refusal::new(
+                    Rule::MalformedField,
+                    format!("`{key}` must be a string"),
+                ));
+            }
+        }
+    }
+    for param in command.params.iter().filter(|p| p.required) {
+        if object.get(param.field.wire()).is_none_or(Value::is_null) {
+            return Err(Refusal::new(
+                Rule::MissingArgument,
+                format!(
+                    "`{}` needs `{}` ({})",
+                    command.verb,
+                    param.field.wire(),
+                    param.describe
+                ),
+            ));
+        }
+    }
+    Ok(command)
+}
+
+fn verb_of(object: &Map<String, Value>) -> Result<&'static Command, Refusal> {
+    match object.get("verb") {
+        None | Some(Value::Null) => Err(Refusal::new(
+            Rule::MissingArgument,
+            format!("an action needs a `verb`, one of: {}", verb_list()),
+        )),
+        Some(Value::String(verb)) => COMMANDS.iter().find(|c| c.verb == verb).ok_or_else(|| {
+            Refusal::new(
+                Rule::UnknownVerb,
+                format!("`{verb}` is not a verb here; use one of: {}", verb_list()),
+            )
+        }),
+        Some(_) => Err(Refusal::new(
+            Rule::MalformedField,
+            "`verb` must be a string",
+        )),
+    }
+}
+
+/// The verbs, comma-separated, for messages and prompts.
+pub fn verb_list() -> alloc::string::String {
+    let verbs: alloc::vec::Vec<&str> = COMMANDS.iter().map(|c| c.verb).collect();
+    verbs.join(", ")
+}
+
+fn field_list(command: &Command) -> alloc::string::String {
+    if command.params.is_empty() {
+        return "none".into();
+    }
+    let fields: alloc::vec::Vec<&str> = command.params.iter().map(|p| p.field.wire()).collect();
+    fields.join(", ")
+}
+
+use alloc::string::String;

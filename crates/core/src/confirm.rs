@@ -1,0 +1,120 @@
+//! Pending tier-2 confirmations: single-use ids that expire.
+
+use crate::contain::RelPath;
+use crate::rule::{Refusal, Rule};
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+
+/// How long a person has to answer a confirmation.
+pub const CONFIRM_TTL_MS: u64 = 5 * 60 * 1000;
+/// At most this many confirmations wait at once; the oldest goes first.
+pub const MAX_PENDING: usize = 64;
+
+/// One act waiting for the person's answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PendingAct {
+    pub path: RelPath,
+    pub turn: Option<String>,
+    /// The audit seq of the ask entry (if it was written).
+    pub ask_seq: Option<u64>,
+    pub created_ms: u64,
+    pub expires_ms: u64,
+}
+
+/// The table of pending confirmations.
+#[derive(Debug, Default)]
+pub struct Pending {
+    acts: BTreeMap<String, PendingAct>,
+}
+
+impl Pending {
+    /// Files an act under a fresh id, dropping expired ones and, past the
+    /// cap, the oldest.
+    pub fn insert(&mut self, id: String, act: PendingAct) {
+        let now = act.created_ms;
+        self.acts.retain(|_, a| a.expires_ms > now);
+        while self.acts.len() >= MAX_PENDING {
+            let oldest = self
+                .acts
+                .iter()
+                .min_by_key(|(_, a)| a.created_ms)
+                .map(|(id, _)| id.clone());
+            match oldest {
+                Some(id) => self.acts.remove(&id),
+                None => break,
+            };
+        }
+        self.acts.insert(id, act);
+    }
+
+    /// Takes an act by id: each id answers once; an expired id is refused.
+    pub fn take(&mut self, id: &str, now_ms: u64) -> Result<PendingAct, Refusal> {
+        let act = self.acts.remove(id).ok_or_else(|| {
+            Refusal::new(
+                Rule::ConfirmationUnknown,
+                "no act is waiting under that confirmation id (it was answered already or never existed); ask again",
+            )
+        })?;
+        if act.expires_ms <= now_ms {
+            return Err(Refusal::new(
+                Rule::ConfirmationExpired,
+                "that confirmation expired before it was answered; ask again",
+            ));
+        }
+        Ok(act)
+    }
+
+    pub fn len(&self) -> usize {
+        self.acts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.acts.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn act(created: u64) -> PendingAct {
+        PendingAct {
+            path: RelPath::root(),
+            turn: None,
+            ask_seq: None,
+            created_ms: created,
+            expires_ms: created + CONFIRM_TTL_MS,
+        }
+    }
+
+    #[test]
+    fn ids_are_single_use_and_expire() {
+        let mut pending = Pending::default();
+        pending.insert("a".into(), act(0));
+        assert!(pending.take("a", 1).is_ok());
+        assert_eq!(
+            pending.take("a", 1).unwrap_err().rule,
+            Rule::ConfirmationUnknown
+        );
+        pending.insert("b".into(), act(0));
+        assert_eq!(
+            pending.take("b", CONFIRM_TTL_MS).unwrap_err().rule,
+            Rule::ConfirmationExpired
+        );
+    }
+
+    #[test]
+    fn the_table_is_bounded() {
+        let mut pending = Pending::default();
+        for i in 0..(MAX_PENDING as u64 + 10) {
+            pending.insert(alloc::format!("{i}"), act(i));
+        }
+        assert_eq!(pending.len(), MAX_PENDING);
+        assert!(pending.take("0", 100).is_err());
+        assert!(
+            pending
+                .take(&alloc::format!("{}", MAX_PENDING + 9), 100)
+                .is_ok()
+        );
+    }
+}

@@ -1,0 +1,251 @@
+//! Containment: resolve, compare, refuse — never tidy (DESIGN §5).
+//!
+//! [`resolve_inside_root`] is the one lexical decision about whether a name is
+//! inside the root. It never normalises, decodes, trims or strips: rewriting a
+//! name is what produced the escapes this rule exists to stop (`basename("..")`
+//! is `".."`). `.` and empty segments are dropped for comparison only. The
+//! real-path half (symlinks) is the storage adapter's [`crate::platform::Storage::confine`];
+//! [`contain`] runs both, then the host-folder and dotfile rules.
+
+use crate::platform::{Escape, Storage};
+use crate::rule::{Refusal, Rule};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+/// The folder inside every root where the audit log lives.
+pub const AUDIT_DIR: &str = ".audit";
+/// The host's own folder inside every root (the undo journal).
+pub const HOST_DIR: &str = ".voicebox";
+
+/// A path already proven to stay inside the root, as `/`-joined segments.
+/// The empty path is the root itself.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RelPath(String);
+
+impl RelPath {
+    /// The root itself.
+    pub fn root() -> RelPath {
+        RelPath(String::new())
+    }
+
+    /// A host-owned path (audit, journal), built by the host, never from input.
+    pub(crate) fn host(path: &str) -> RelPath {
+        RelPath(path.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    pub fn is_root(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn segments(&self) -> impl Iterator<Item = &str> {
+        self.0.split('/').filter(|s| !s.is_empty())
+    }
+
+    /// A child of this path; `name` is one directory entry as storage listed it.
+    pub fn child(&self, name: &str) -> RelPath {
+        if self.0.is_empty() {
+            RelPath(name.into())
+        } else {
+            RelPath(format!("{}/{name}", self.0))
+        }
+    }
+}
+
+impl fmt::Display for RelPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            f.write_str(".")
+        } else {
+            f.write_str(&self.0)
+        }
+    }
+}
+
+fn outside(name: &str, reason: &str) -> Refusal {
+    Refusal::new(
+        Rule::OutsideRoot,
+        format!(
+            "`{}` {reason}, which could reach outside the project root; name a file inside the root, like `notes.md` or `drafts/plan.md`",
+            printable(name)
+        ),
+    )
+}
+
+/// The name with control characters shown as escapes, so a refusal never
+/// carries raw control bytes into a transcript.
+fn printable(name: &str) -> String {
+    name.chars().flat_map(char::escape_debug).collect()
+}
+
+/// The lexical containment decision: `Ok` with the path inside the root, or
+/// `outside-root` with a why in its own words.
+pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {
+    if candidate.is_empty() {
+        return Err(outside(candidate, "is empty"));
+    }
+    if let Some(c) = candidate.chars().find(|c| c.is_control()) {
+        let reason = if c == '\0' {
+            "contains a NUL character".to_string()
+        } else {
+            format!("contains the control character {:?}", c)
+        };
+        return Err(outside(candidate, &reason));
+    }
+    if candidate.contains('\\') {
+        return Err(outside(candidate, "contains a backslash"));
+    }
+    if candidate.starts_with('/') {
+        return Err(outside(candidate, "is an absolute path"));
+    }
+    let mut kept: Vec<&str> = Vec::new();
+    for segment in candidate.split('/') {
+        match segment {
+            ".." => return Err(outside(candidate, "has a `..` segment")),
+            "" | "." => {}
+            other => kept.push(other),
+        }
+    }
+    Ok(RelPath(kept.join("/")))
+}
+
+/// The host-folder and dotfile rules, applied after the path is known to be inside.
+pub fn check_visible(path: &RelPath) -> Result<(), Refusal> {
+    let mut segments = path.segments();
+    if let Some(first) = segments.next() {
+        if first == AUDIT_DIR || first == HOST_DIR {
+            return Err(Refusal::new(
+                Rule::ProtectedAudit,
+                format!(
+                    "`{path}` is inside `{first}/`, which the host keeps for the audit log and undo journal; no act may touch it — work on other files"
+                ),
+            ));
+        }
+        if first.starts_with('.') {
+            return Err(dotfile(path, first));
+        }
+    }
+    if let Some(dot) = segments.find(|s| s.starts_with('.')) {
+        return Err(dotfile(path, dot));
+    }
+    Ok(())
+}
+
+fn dotfile(path: &RelPath, segment: &str) -> Refusal {
+    Refusal::new(
+        Rule::DotfileRefused,
+        format!(
+            "`{}` goes through `{}`; names starting with a dot are hidden host or tool files and are refused — use a name without a leading dot",
+            printable(path.as_str()),
+            printable(segment)
+        ),
+    )
+}
+
+/// The one containment function every act goes through: lexical check, then
+/// the storage's real-path check, then the host-folder and dotfile rules.
+pub async fn contain<S: Storage>(storage: &S, candidate: &str) -> Result<RelPath, Refusal> {
+    let path = resolve_inside_root(candidate)?;
+    confine(storage, &path).await?;
+    check_visible(&path)?;
+    Ok(path)
+}
+
+/// The storage's real-path check, with its escapes named.
+pub async fn confine<S: Storage>(storage: &S, path: &RelPath) -> Result<(), Refusal> {
+    match storage.confine(path).await {
+        Ok(()) => Ok(()),
+        Err(Escape::LinkOut) => Err(Refusal::new(
+            Rule::SymlinkOut,
+            format!(
+                "`{}` goes through a link whose target is outside the project root; links may only point inside the root — use the real file inside the root",
+                printable(path.as_str())
+            ),
+        )),
+        Err(Escape::Unreachable) => Err(unreachable_root()),
+    }
+}
+
+/// The refusal for a root that was declared but cannot be reached now.
+pub fn unreachable_root() -> Refusal {
+    Refusal::new(
+        Rule::RootUnreachable,
+        "the project root cannot be reached (removed, unmounted or no permission); restore the folder or declare another root",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dot_dot_as_a_name_is_refused_while_a_sibling_name_is_accepted() {
+        let refusal = resolve_inside_root("..").unwrap_err();
+        assert_eq!(refusal.rule, Rule::OutsideRoot);
+        assert!(refusal.why.contains("`..` segment"), "{}", refusal.why);
+        assert_eq!(resolve_inside_root("..a").unwrap().as_str(), "..a");
+        assert_eq!(resolve_inside_root("a..").unwrap().as_str(), "a..");
+    }
+
+    #[test]
+    fn escapes_are_refused_and_inside_names_kept_literally() {
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a/..",
+            "a\\b",
+            "a\0b",
+            "a\nb",
+            "\u{7f}",
+            "../../evil.sh",
+        ] {
+            assert_eq!(
+                resolve_inside_root(bad).unwrap_err().rule,
+                Rule::OutsideRoot,
+                "{bad:?}"
+            );
+        }
+        for (good, kept) in [
+            ("a.txt", "a.txt"),
+            ("./a.txt", "a.txt"),
+            ("d//e.txt", "d/e.txt"),
+            ("%2e%2e/x", "%2e%2e/x"),
+            (" spaced ", " spaced "),
+            ("Hello.TXT", "Hello.TXT"),
+            (".", ""),
+        ] {
+            assert_eq!(
+                resolve_inside_root(good).unwrap().as_str(),
+                kept,
+                "{good:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn host_folders_and_dotfiles_are_refused_by_their_own_rules() {
+        let check = |s: &str| check_visible(&resolve_inside_root(s).unwrap());
+        assert_eq!(
+            check(".audit/x.jsonl").unwrap_err().rule,
+            Rule::ProtectedAudit
+        );
+        assert_eq!(
+            check(".voicebox/undo").unwrap_err().rule,
+            Rule::ProtectedAudit
+        );
+        assert_eq!(check(".env").unwrap_err().rule, Rule::DotfileRefused);
+        assert_eq!(
+            check("a/.git/config").unwrap_err().rule,
+            Rule::DotfileRefused
+        );
+        assert!(check("a/b.txt").is_ok());
+        assert!(check("audit/x").is_ok());
+    }
+}

@@ -1,0 +1,187 @@
+//! Verbs that change a file: `write` and `edit`. Each is two entries (attempt,
+//! outcome) around the act, with the prior bytes kept in the undo journal.
+
+use super::{Executor, Tools, bytes};
+use crate::audit::ActRecord;
+use crate::contain::RelPath;
+use crate::journal::{self, JournalEntry};
+use crate::platform::{Env, Storage, StorageError};
+use crate::reply::Reply;
+use crate::rule::{Refusal, Rule};
+use crate::tier::ActKind;
+use alloc::format;
+use alloc::string::String;
+
+impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+    pub(super) async fn write(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
+        let (path, verdict) = match self.locate(name, ActKind::Write, turn).await {
+            Ok(found) => found,
+            Err(reply) => return reply,
+        };
+        if self.store().observe(&path).await.is_dir {
+            let refusal = self.storage_refusal(StorageError::IsADirectory, &path);
+            return self
+                .refuse(refusal, ActRecord::new(ActKind::Write, name), turn)
+                .await;
+        }
+        let summary = format!("wrote {path} ({})", bytes(content.len() as u64));
+        self.replace_file(name, "write", &path, verdict.rule, content, summary, turn)
+            .await
+    }
+
+    pub(super) async fn edit(
+        &self,
+        name: &str,
+        old_text: &str,
+        new_text: &str,
+        turn: Option<&str>,
+    ) -> Reply {
+        let (path, verdict) = match self.locate(name, ActKind::Write, turn).await {
+            Ok(found) => found,
+            Err(reply) => return reply,
+        };
+        let record = ActRecord::new(ActKind::Write, name);
+        let current = match self.read_text(&path).await {
+            Ok(text) => text,
+            Err(refusal) => return self.refuse(refusal, record, turn).await,
+        };
+        let found = if old_text.is_empty() {
+            0
+        } else {
+            current.matches(old_text).count()
+        };
+        if found != 1 {
+            let refusal = pattern_refusal(&path, old_text, found);
+            return self.refuse(refusal, record, turn).await;
+        }
+        let updated = current.replacen(old_text, new_text, 1);
+        let summary = format!(
+            "edited {path}: replaced 1 occurrence ({} → {})",
+            bytes(current.len() as u64),
+            bytes(updated.len() as u64)
+        );
+        self.replace_file(name, "edit", &path, verdict.rule, &updated, summary, turn)
+            .await
+    }
+
+    /// Attempt entry, journal the prior bytes, write, observe, outcome entry.
+    #[allow(clippy::too_many_arguments)]
+    async fn replace_file(
+        &self,
+        name: &str,
+        verb: &str,
+        path: &RelPath,
+        rule: Rule,
+        content: &str,
+        summary: String,
+        turn: Option<&str>,
+    ) -> Reply {
+        let record = ActRecord::new(ActKind::Write, name);
+        let attempt = match self.begin(record.clone(), rule, None, turn).await {
+            Ok(seq) => seq,
+            Err(reply) => return reply,
+        };
+        let after = journal::digest(content.as_bytes());
+        let outcome = match self.remember(verb, path, Some(after)).await {
+            Ok(()) => self
+                .store()
+                .write(path, content.as_bytes())
+                .await
+                .map_err(|e| self.storage_refusal(e, path)),
+            Err(refusal) => Err(refusal),
+        };
+        let (outcome, _, seq) = self
+            .finish(attempt, record, path, rule, outcome, turn)
+            .await;
+        let reply = match outcome {
+            Ok(()) => {
+                let mut reply = Reply::done(summary);
+                reply.file = Some(path.as_str().into());
+                reply.bytes = Some(content.len() as u64);
+                reply
+            }
+            Err(refusal) => Reply::refusal(refusal),
+        };
+        self.answer(reply, seq)
+    }
+
+    /// Keeps the bytes `path` holds now in the undo journal, so the change
+    /// about to happen can be reverted. `after` is the digest the change will
+    /// leave (`None` when it leaves no file).
+    pub(super) async fn remember(
+        &self,
+        verb: &str,
+        path: &RelPath,
+        after: Option<String>,
+    ) -> Result<(), Refusal> {
+        let store = self.store();
+        let prior = match store.read(path).await {
+            Ok(bytes) => Some(bytes),
+            Err(StorageError::NotFound) => None,
+            Err(e) => return Err(self.storage_refusal(e, path)),
+        };
+        let id = self.env.random_id();
+        if let Some(bytes) = &prior {
+            store
+                .write(&journal::blob_path(&id), bytes)
+                .await
+                .map_err(|e| journal_refusal(&e))?;
+        }
+        let mut entries = self.journal().await;
+        entries.push(JournalEntry {
+            id,
+            verb: verb.into(),
+            path: path.as_str().into(),
+            before: prior.map(|b| b.len() as u64),
+            after,
+        });
+        while entries.len() > journal::MAX_ENTRIES {
+            let forgotten = entries.remove(0);
+            // A blob that outlives its entry is harmless; the index is what counts.
+            let _ = store.remove(&journal::blob_path(&forgotten.id)).await;
+        }
+        self.save_journal(&entries).await
+    }
+
+    /// The journal's entries, oldest first (empty if there is none yet).
+    pub(super) async fn journal(&self) -> alloc::vec::Vec<JournalEntry> {
+        match self.store().read(&journal::index_path()).await {
+            Ok(bytes) => journal::parse(&String::from_utf8_lossy(&bytes)),
+            Err(_) => alloc::vec::Vec::new(),
+        }
+    }
+
+    pub(super) async fn save_journal(&self, entries: &[JournalEntry]) -> Result<(), Refusal> {
+        self.store()
+            .write(&journal::index_path(), journal::render(entries).as_bytes())
+            .await
+            .map_err(|e| journal_refusal(&e))
+    }
+}
+
+fn pattern_refusal(path: &RelPath, old_text: &str, found: usize) -> Refusal {
+    if found == 0 {
+        Refusal::new(
+            Rule::PatternNotFound,
+            format!(
+                "`{path}` does not contain {old_text:?}; read the file and quote the text exactly"
+            ),
+        )
+    } else {
+        Refusal::new(
+            Rule::PatternNotUnique,
+            format!(
+                "{old_text:?} occurs {found} times in `{path}`; quote more of the surrounding text so it occurs once"
+            ),
+        )
+    }
+}
+
+fn journal_refusal(error: &StorageError) -> Refusal {
+    Refusal::new(
+        Rule::StorageFailed,
+        format!(
+            "the undo journal could not be written ({error:?}), so nothing was changed; free space and try again"
+        ),
+    )
+}

@@ -1,0 +1,390 @@
+//! The one executor: every entry point (CLI, HTTP, live voice, the browser
+//! worker) hands it an action and gets a [`Reply`]. For an act on a file the
+//! order is fixed (DESIGN §3): root → validate → resolve the path → decide →
+//! attempt entry (fail closed) → act → observe → outcome entry.
+
+mod changes;
+mod delete;
+mod grep;
+mod reads;
+mod undo;
+
+use crate::action::Action;
+use crate::audit::{ActRecord, Entry, EntryDecision, EntryResult, Observed};
+use crate::command::Verb;
+use crate::confirm::Pending;
+use crate::contain::{self, RelPath};
+use crate::platform::{Env, Observation, Storage, StorageError};
+use crate::reply::{Reply, ToolInfo};
+use crate::rule::{Refusal, Rule};
+use crate::tier::{Act, ActKind, Decision, Place, Placement, TierTable, Verdict};
+use crate::time::iso8601;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde_json::Value;
+
+/// The tools a host can run, as `list_extensions` shows them.
+pub trait Tools {
+    fn catalog(&self) -> Vec<ToolInfo>;
+}
+
+/// A host with no tools.
+impl Tools for () {
+    fn catalog(&self) -> Vec<ToolInfo> {
+        Vec::new()
+    }
+}
+
+/// The declared project: its storage and the id the audit records.
+struct Project<S> {
+    storage: S,
+    id: String,
+}
+
+/// The executor of one host (one writer instance).
+pub struct Executor<S, E, T = ()> {
+    project: Option<Project<S>>,
+    instance: String,
+    env: E,
+    tools: T,
+    table: TierTable,
+    pending: Pending,
+}
+
+impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+    /// A host with no root declared yet. `instance` names this writer in the
+    /// audit log and must be a safe file-name part (see [`crate::audit::valid_instance`]).
+    pub fn new(placement: Placement, instance: &str, env: E, tools: T) -> Self {
+        assert!(
+            crate::audit::valid_instance(instance),
+            "instance names are [A-Za-z0-9_-], 1..=64"
+        );
+        Executor {
+            project: None,
+            instance: instance.into(),
+            env,
+            tools,
+            table: TierTable::load(placement).expect("the tier table's examples hold"),
+            pending: Pending::default(),
+        }
+    }
+
+    /// Declares the project root; `project_id` is `<name>@<placement label>`.
+    /// Pending confirmations for an earlier root are dropped.
+    pub fn declare(&mut self, storage: S, project_id: &str) {
+        self.pending = Pending::default();
+        self.project = Some(Project {
+            storage,
+            id: project_id.into(),
+        });
+    }
+
+    /// Un-declares the root; every act then answers `root-not-declared`.
+    pub fn undeclare(&mut self) -> Option<S> {
+        self.pending = Pending::default();
+        self.project.take().map(|p| p.storage)
+    }
+
+    pub fn storage(&self) -> Option<&S> {
+        self.project.as_ref().map(|p| &p.storage)
+    }
+
+    pub fn project_id(&self) -> Option<&str> {
+        self.project.as_ref().map(|p| p.id.as_str())
+    }
+
+    pub fn instance(&self) -> &str {
+        &self.instance
+    }
+
+    pub fn env(&self) -> &E {
+        &self.env
+    }
+
+    pub fn tools(&self) -> &T {
+        &self.tools
+    }
+
+    pub fn table(&self) -> &TierTable {
+        &self.table
+    }
+
+    /// Executes a typed action (from a resolver).
+    pub async fn execute_action(&mut self, action: &Action, turn: Option<&str>) -> Reply {
+        self.execute(&action.to_json(), turn).await
+    }
+
+    /// Executes action JSON: the entry point for every placement.
+    pub async fn execute(&mut self, value: &Value, turn: Option<&str>) -> Reply {
+        if let Some(reply) = self.answer_without_root(value) {
+            return reply;
+        }
+        if let Err(refusal) = self.root_ready().await {
+            return Reply::refusal(refusal);
+        }
+        let action = match Action::from_json(value) {
+            Ok(action) => action,
+            Err(refusal) => return self.refuse_invalid(value, refusal, turn).await,
+        };
+        let turn = turn.map(String::from);
+        let turn = turn.as_deref();
+        match action {
+            Action::List { dir } => self.list(dir.as_deref(), turn).await,
+            Action::Read { name } => self.read(&name, turn).await,
+            Action::Write { name, content } => self.write(&name, &content, turn).await,
+            Action::Delete { name } => self.ask_delete(&name, turn).await,
+            Action::Edit {
+                name,
+                old_text,
+                new_text,
+            } => self.edit(&name, &old_text, &new_text, turn).await,
+            Action::Diff { name, content } => self.diff(&name, &content, turn).await,
+            Action::Grep { query, dir } => self.grep(&query, dir.as_deref(), turn).await,
+            Action::Undo => self.undo(turn).await,
+            Action::ListExtensions => unreachable!("answered without a root"),
+        }
+    }
+
+    /// Verbs that touch no file are answered whether or not a root is declared.
+    fn answer_without_root(&self, value: &Value) -> Option<Reply> {
+        let verb = value.get("verb").and_then(Value::as_str)?;
+        if Verb::from_wire(verb)?.command().act.is_some() {
+            return None;
+        }
+        Some(match Action::from_json(value) {
+            Ok(_) => {
+                let tools = self.tools.catalog();
+                let mut reply = Reply::done(format!("{} tools available", tools.len()));
+                reply.tools = Some(tools);
+                reply
+            }
+            Err(refusal) => Reply::refusal(refusal),
+        })
+    }
+
+    /// Step 1: a root is declared and reachable.
+    async fn root_ready(&self) -> Result<(), Refusal> {
+        let Some(project) = &self.project else {
+            return Err(Refusal::new(
+                Rule::RootNotDeclared,
+                "no project root is declared; declare a folder first (voicebox serve --root DIR, or POST /api/root)",
+            ));
+        };
+        if !project.storage.reachable().await {
+            return Err(contain::unreachable_root());
+        }
+        Ok(())
+    }
+
+    fn project(&self) -> &Project<S> {
+        self.project
+            .as_ref()
+            .expect("root_ready checked the project")
+    }
+
+    fn store(&self) -> &S {
+        &self.project().storage
+    }
+
+    /// A new entry for this host and project, before its seq is assigned.
+    fn entry(&self, act: ActRecord, turn: Option<&str>) -> Entry {
+        let project = self.project();
+        Entry {
+            seq: 0,
+            instance: self.instance.clone(),
+            project: project.id.clone(),
+            root: project.storage.root_info().path,
+            turn: turn.map(String::from),
+            at: iso8601(self.env.now_ms()),
+            act,
+            decision: EntryDecision::Refuse,
+            rule: None,
+            result: EntryResult::Refused,
+            observed: None,
+            attempt: None,
+            read: None,
+            why: None,
+        }
+    }
+
+    /// Appends an entry; `None` if the log could not be written.
+    async fn log(&self, entry: Entry) -> Option<u64> {
+        self.store().append_audit(&entry).await.ok()
+    }
+
+    /// A refusal: one entry, and the named answer.
+    async fn refuse(&self, refusal: Refusal, act: ActRecord, turn: Option<&str>) -> Reply {
+        let mut entry = self.entry(act, turn);
+        entry.rule = Some(refusal.rule.id().into());
+        entry.why = Some(refusal.why.clone());
+        let seq = self.log(entry).await;
+        self.answer(Reply::refusal(refusal), seq)
+    }
+
+    /// An answer carrying the root and the audit seq that records it.
+    fn answer(&self, reply: Reply, seq: Option<u64>) -> Reply {
+        reply
+            .with_root(self.project.as_ref().map(|p| p.storage.root_info()))
+            .logged(seq)
+    }
+
+    async fn refuse_invalid(&self, value: &Value, refusal: Refusal, turn: Option<&str>) -> Reply {
+        let verb = value
+            .get("verb")
+            .and_then(Value::as_str)
+            .and_then(Verb::from_wire);
+        let kind = verb
+            .and_then(|v| v.command().act)
+            .unwrap_or(ActKind::External);
+        let target = value.get("name").and_then(Value::as_str).unwrap_or("");
+        self.refuse(refusal, ActRecord::new(kind, target), turn)
+            .await
+    }
+
+    /// Steps 3–4: contain the name and decide. Refusals are logged and returned
+    /// as the answer; otherwise the contained path and the table's verdict.
+    async fn locate(
+        &self,
+        name: &str,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict), Reply> {
+        let record = ActRecord::new(kind, name);
+        let (path, place) = match contain::contain(self.store(), name).await {
+            Ok(path) => (Some(path), Place::Inside),
+            Err(refusal) => {
+                let place = match refusal.rule {
+                    Rule::OutsideRoot => Place::OutsideRoot,
+                    Rule::SymlinkOut => Place::LinkOut,
+                    _ => return Err(self.refuse(refusal, record, turn).await),
+                };
+                // The table refuses escapes; the containment's why says how.
+                let verdict = self.table.decide(&Act { kind, place });
+                debug_assert_eq!(verdict.rule, refusal.rule);
+                let refusal = Refusal::new(verdict.rule, refusal.why);
+                return Err(self.refuse(refusal, record, turn).await);
+            }
+        };
+        let verdict = self.table.decide(&Act { kind, place });
+        if verdict.decision == Decision::Refuse {
+            let refusal = Refusal::new(
+                verdict.rule,
+                format!("{}; this act is not allowed here", verdict.why),
+            );
+            return Err(self.refuse(refusal, record, turn).await);
+        }
+        Ok((path.expect("inside has a path"), verdict))
+    }
+
+    /// Step 5: the attempt entry. If the log cannot be written the act does not
+    /// happen (`audit-unwritable`).
+    async fn begin(
+        &self,
+        act: ActRecord,
+        rule: Rule,
+        completes: Option<u64>,
+        turn: Option<&str>,
+    ) -> Result<u64, Reply> {
+        let mut entry = self.entry(act, turn);
+        entry.decision = EntryDecision::Attempt;
+        entry.rule = Some(rule.id().into());
+        entry.result = EntryResult::Pending;
+        entry.attempt = completes;
+        match self.store().append_audit(&entry).await {
+            Ok(seq) => Ok(seq),
+            Err(e) => Err(self.answer(
+                Reply::refusal(Refusal::new(
+                    Rule::AuditUnwritable,
+                    format!(
+                        "the audit log cannot be written ({}), so nothing was done; free space or fix the permissions of the root's .audit folder and try again",
+                        describe(&e)
+                    ),
+                )),
+                None,
+            )),
+        }
+    }
+
+    /// Steps 7–8: observe the world and write the outcome entry naming the attempt.
+    async fn finish(
+        &self,
+        attempt: u64,
+        act: ActRecord,
+        path: &RelPath,
+        rule: Rule,
+        outcome: Result<(), Refusal>,
+        turn: Option<&str>,
+    ) -> (Result<(), Refusal>, Observation, Option<u64>) {
+        let seen = self.store().observe(path).await;
+        let mut entry = self.entry(act, turn);
+        entry.decision = EntryDecision::Allow;
+        entry.rule = Some(rule.id().into());
+        entry.attempt = Some(attempt);
+        entry.observed = Some(self.observed(&seen));
+        match &outcome {
+            Ok(()) => entry.result = EntryResult::Ok,
+            Err(refusal) => {
+                entry.result = EntryResult::Error;
+                entry.why = Some(refusal.why.clone());
+            }
+        }
+        let seq = self.log(entry).await;
+        (outcome, seen, seq)
+    }
+
+    fn observed(&self, seen: &Observation) -> Observed {
+        Observed {
+            exists: seen.exists,
+            bytes: seen.exists.then_some(seen.bytes),
+            mtime: seen.mtime_ms.filter(|_| seen.exists).map(iso8601),
+        }
+    }
+
+    /// A storage failure in the executor's terms, for the named path.
+    fn storage_refusal(&self, error: StorageError, path: &RelPath) -> Refusal {
+        match error {
+            StorageError::NotFound => Refusal::new(
+                Rule::NotFound,
+                format!("there is no file `{path}`; list the files to see what exists"),
+            ),
+            StorageError::IsADirectory => Refusal::new(
+                Rule::IsADirectory,
+                format!("`{path}` is a folder, not a file; name a file inside it"),
+            ),
+            StorageError::NotADirectory => Refusal::new(
+                Rule::NotADirectory,
+                format!("part of `{path}` is a file, not a folder; choose another name"),
+            ),
+            StorageError::Escape(escape) => match escape {
+                crate::platform::Escape::LinkOut => Refusal::new(
+                    Rule::SymlinkOut,
+                    format!(
+                        "`{path}` goes through a link that points outside the root; use the real file inside the root"
+                    ),
+                ),
+                crate::platform::Escape::Unreachable => contain::unreachable_root(),
+            },
+            StorageError::Other(words) => Refusal::new(
+                Rule::StorageFailed,
+                format!("storage failed for `{path}`: {words}; check the folder and try again"),
+            ),
+        }
+    }
+}
+
+fn describe(error: &StorageError) -> String {
+    match error {
+        StorageError::Other(words) => words.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// `n` with its unit, e.g. `1 byte`, `2 bytes`.
+fn bytes(n: u64) -> String {
+    if n == 1 {
+        "1 byte".into()
+    } else {
+        format!("{n} bytes")
+    }
+}

@@ -1,0 +1,154 @@
+//! Verbs that only look: `read`, `list`, `diff`. One entry each, recording
+//! what was looked at.
+
+use super::{Executor, Tools, bytes};
+use crate::audit::{ActRecord, EntryDecision, EntryResult, ReadRecord};
+use crate::contain::RelPath;
+use crate::diff;
+use crate::platform::{Env, Storage};
+use crate::reply::Reply;
+use crate::rule::{Refusal, Rule};
+use crate::tier::ActKind;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+    pub(super) async fn read(&self, name: &str, turn: Option<&str>) -> Reply {
+        let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
+            Ok(found) => found,
+            Err(reply) => return reply,
+        };
+        let text = match self.read_text(&path).await {
+            Ok(text) => text,
+            Err(refusal) => return self.looked_and_failed(name, &path, refusal, turn).await,
+        };
+        let size = text.len() as u64;
+        let seq = self
+            .looked(name, &path, verdict.rule, vec![(path.clone(), size)], turn)
+            .await;
+        let mut reply = Reply::done(format!("read {path} ({})", bytes(size)));
+        reply.file = Some(path.as_str().into());
+        reply.bytes = Some(size);
+        reply.content = Some(text);
+        self.answer(reply, seq)
+    }
+
+    pub(super) async fn list(&self, dir: Option<&str>, turn: Option<&str>) -> Reply {
+        let name = dir.unwrap_or(".");
+        let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
+            Ok(found) => found,
+            Err(reply) => return reply,
+        };
+        let mut entries = match self.store().list(&path).await {
+            Ok(entries) => entries,
+            Err(e) => {
+                let refusal = self.storage_refusal(e, &path);
+                return self.looked_and_failed(name, &path, refusal, turn).await;
+            }
+        };
+        // Dot entries are host or tool files: hidden, as containment refuses them.
+        entries.retain(|e| !e.name.starts_with('.'));
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        let seq = self
+            .looked(name, &path, verdict.rule, vec![(path.clone(), 0)], turn)
+            .await;
+        let mut reply = Reply::done(format!("listed {path}: {} entries", entries.len()));
+        if !path.is_root() {
+            reply.file = Some(path.as_str().into());
+        }
+        reply.files = Some(entries);
+        self.answer(reply, seq)
+    }
+
+    pub(super) async fn diff(&self, name: &str, proposed: &str, turn: Option<&str>) -> Reply {
+        let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
+            Ok(found) => found,
+            Err(reply) => return reply,
+        };
+        let (current, exists) = match self.read_text(&path).await {
+            Ok(text) => (text, true),
+            Err(refusal) if refusal.rule == Rule::NotFound => (String::new(), false),
+            Err(refusal) => return self.looked_and_failed(name, &path, refusal, turn).await,
+        };
+        let looked = if exists {
+            vec![(path.clone(), current.len() as u64)]
+        } else {
+            Vec::new()
+        };
+        let seq = self.looked(name, &path, verdict.rule, looked, turn).await;
+        let patch = diff::unified(path.as_str(), &current, proposed);
+        let summary = match (exists, patch.is_empty()) {
+            (_, true) => format!("{path} already says exactly that; nothing would change"),
+            (false, false) => format!("{path} does not exist yet; it would be created"),
+            (true, false) => {
+                format!("diff of {path} against the proposed content (nothing written)")
+            }
+        };
+        let mut reply = Reply::done(summary);
+        reply.file = Some(path.as_str().into());
+        reply.diff = Some(patch);
+        self.answer(reply, seq)
+    }
+
+    /// Reads a file as UTF-8 text, with failures named.
+    pub(super) async fn read_text(&self, path: &RelPath) -> Result<String, Refusal> {
+        let raw = self
+            .store()
+            .read(path)
+            .await
+            .map_err(|e| self.storage_refusal(e, path))?;
+        String::from_utf8(raw).map_err(|_| {
+            Refusal::new(
+                Rule::NotText,
+                format!("`{path}` is not UTF-8 text, so it cannot be shown or edited here"),
+            )
+        })
+    }
+
+    /// The entry for a successful look: what was read, and what the world shows.
+    pub(super) async fn looked(
+        &self,
+        name: &str,
+        path: &RelPath,
+        rule: Rule,
+        read: Vec<(RelPath, u64)>,
+        turn: Option<&str>,
+    ) -> Option<u64> {
+        let seen = self.store().observe(path).await;
+        let mut entry = self.entry(ActRecord::new(ActKind::Read, name), turn);
+        entry.decision = EntryDecision::Allow;
+        entry.rule = Some(rule.id().into());
+        entry.result = EntryResult::Ok;
+        entry.observed = Some(self.observed(&seen));
+        entry.read = Some(
+            read.into_iter()
+                .map(|(path, bytes)| ReadRecord {
+                    path: path.as_str().into(),
+                    bytes,
+                })
+                .collect(),
+        );
+        self.log(entry).await
+    }
+
+    /// An allowed look that failed (not found, not text): an error entry.
+    pub(super) async fn looked_and_failed(
+        &self,
+        name: &str,
+        path: &RelPath,
+        refusal: Refusal,
+        turn: Option<&str>,
+    ) -> Reply {
+        let seen = self.store().observe(path).await;
+        let mut entry = self.entry(ActRecord::new(ActKind::Read, name), turn);
+        entry.decision = EntryDecision::Allow;
+        entry.rule = Some(Rule::ReadsInside.id().into());
+        entry.result = EntryResult::Error;
+        entry.observed = Some(self.observed(&seen));
+        entry.why = Some(refusal.why.clone());
+        let seq = self.log(entry).await;
+        self.answer(Reply::refusal(refusal), seq)
+    }
+}

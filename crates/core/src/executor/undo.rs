@@ -1,0 +1,110 @@
+//! `undo`: reverts the last write, edit or delete from the journal, refusing
+//! if the file changed since (it would overwrite someone's work). The revert
+//! is itself a write act with its own two entries.
+
+use super::{Executor, Tools, bytes};
+use crate::audit::ActRecord;
+use crate::contain;
+use crate::journal::{self, JournalEntry};
+use crate::platform::{Env, Storage, StorageError};
+use crate::reply::Reply;
+use crate::rule::{Refusal, Rule};
+use crate::tier::{Act, ActKind};
+use alloc::format;
+use alloc::string::String;
+
+impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+    pub(super) async fn undo(&self, turn: Option<&str>) -> Reply {
+        let mut entries = self.journal().await;
+        let Some(last) = entries.pop() else {
+            let refusal = Refusal::new(
+                Rule::NothingToUndo,
+                "there is no write, edit or delete left to undo",
+            );
+            return self
+                .refuse(refusal, ActRecord::new(ActKind::Write, ""), turn)
+                .await;
+        };
+        let record = ActRecord::new(ActKind::Write, &last.path);
+        let path = match contain::contain(self.store(), &last.path).await {
+            Ok(path) => path,
+            Err(refusal) => return self.refuse(refusal, record, turn).await,
+        };
+        let verdict = self.table.decide(&Act::inside(ActKind::Write));
+        if let Err(refusal) = self.unchanged_since(&last, &path).await {
+            return self.refuse(refusal, record, turn).await;
+        }
+        let attempt = match self.begin(record.clone(), verdict.rule, None, turn).await {
+            Ok(seq) => seq,
+            Err(reply) => return reply,
+        };
+        let blob = journal::blob_path(&last.id);
+        let outcome = match last.before {
+            Some(_) => match self.store().read(&blob).await {
+                Ok(prior) => self.store().write(&path, &prior).await,
+                Err(e) => Err(e),
+            },
+            None => self.store().remove(&path).await,
+        }
+        .map_err(|e| self.storage_refusal(e, &path));
+        let (outcome, _, seq) = self
+            .finish(attempt, record, &path, verdict.rule, outcome, turn)
+            .await;
+        let reply = match outcome {
+            Ok(()) => {
+                // The journal only forgets a change once it is reverted.
+                let _ = self.save_journal(&entries).await;
+                let _ = self.store().remove(&blob).await;
+                let mut reply = Reply::done(describe(&last));
+                reply.file = Some(path.as_str().into());
+                reply
+            }
+            Err(refusal) => Reply::refusal(refusal),
+        };
+        self.answer(reply, seq)
+    }
+
+    /// The file must still be what the change left, or undo would destroy
+    /// whatever happened since.
+    async fn unchanged_since(
+        &self,
+        last: &JournalEntry,
+        path: &contain::RelPath,
+    ) -> Result<(), Refusal> {
+        let now = match self.store().read(path).await {
+            Ok(bytes) => Some(journal::digest(&bytes)),
+            Err(StorageError::NotFound) => None,
+            Err(e) => return Err(self.storage_refusal(e, path)),
+        };
+        if now == last.after {
+            return Ok(());
+        }
+        Err(Refusal::new(
+            Rule::UndoStale,
+            format!(
+                "`{}` changed after the last {}, so undoing it would overwrite those changes; read the file and fix it by hand",
+                last.path, last.verb
+            ),
+        ))
+    }
+}
+
+/// Says exactly what was reverted.
+fn describe(last: &JournalEntry) -> String {
+    match (last.verb.as_str(), last.before) {
+        (verb, None) => format!(
+            "undid the {verb} of {}: removed it (it did not exist before)",
+            last.path
+        ),
+        ("delete", Some(size)) => format!(
+            "undid the delete of {}: restored it ({})",
+            last.path,
+            bytes(size)
+        ),
+        (verb, Some(size)) => format!(
+            "undid the {verb} of {}: restored the previous content ({})",
+            last.path,
+            bytes(size)
+        ),
+    }
+}

@@ -1,0 +1,32 @@
+//! The Voicebox core: pure data and small functions, shared by every placement.
+//!
+//! It is `no_std` + `alloc` on purpose: it cannot reach a filesystem, a socket, a
+//! process or a clock even by accident. Storage, tool execution, the clock and
+//! random ids are handed to it as traits ([`platform`]), and the one executor
+//! ([`executor::Executor`]) is generic over them. The machine placement drives it
+//! with cap-std and wasmi; the browser worker drives it over OPFS.
+#![no_std]
+#![forbid(unsafe_code)]
+
+extern crate alloc;
+
+pub mod action;
+pub mod audit;
+pub mod command;
+pub mod confirm;
+pub mod contain;
+pub mod diff;
+pub mod executor;
+pub mod journal;
+pub mod platform;
+pub mod project;
+pub mod reply;
+pub mod resolver;
+pub mod rule;
+pub mod tier;
+pub mod time;
+
+pub use action::Action;
+pub use executor::Executor;
+pub use reply::Reply;
+pub use rule::{Refusal, Rule};

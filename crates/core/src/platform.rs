@@ -1,0 +1,97 @@
+//! The interfaces a placement hands the core: storage for one root, and the
+//! environment (clock, random ids). The core does no I/O of its own.
+//!
+//! The traits use `async fn` so one executor serves both placements: on the
+//! machine the futures complete at once (driven by a tiny `block_on` on a
+//! blocking thread); in the browser worker a storage whose futures park a
+//! request turns the same executor into a sans-I/O state machine. Neither
+//! drive needs the futures to be `Send`, hence the allowed lint.
+#![allow(async_fn_in_trait)]
+
+use crate::audit::{AuditFile, Entry};
+use crate::contain::RelPath;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+/// Why the real-path check refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Escape {
+    /// A link on the way resolves outside the root.
+    LinkOut,
+    /// The root itself cannot be reached.
+    Unreachable,
+}
+
+/// A storage failure, in the terms the executor answers with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StorageError {
+    NotFound,
+    IsADirectory,
+    NotADirectory,
+    Escape(Escape),
+    /// Anything else, with the platform's own words.
+    Other(String),
+}
+
+/// What the world shows for a path, read back from storage after an act.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Observation {
+    pub exists: bool,
+    pub is_dir: bool,
+    pub bytes: u64,
+    /// Milliseconds since the Unix epoch, where the storage knows it.
+    pub mtime_ms: Option<u64>,
+}
+
+/// One entry of a directory listing.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DirEntry {
+    pub name: String,
+    #[serde(rename = "dir")]
+    pub is_dir: bool,
+    pub bytes: u64,
+}
+
+/// Where a root is, for answers and the project record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RootInfo {
+    /// `machine`, `opfs` or `handle`.
+    pub kind: String,
+    /// The root's path as the placement names it (a real path on the machine,
+    /// an OPFS-relative path or a handle label in the browser).
+    pub path: String,
+}
+
+/// Storage for one project root. Every path it is given has already passed
+/// the core's lexical containment; `confine` adds the real-path check.
+pub trait Storage {
+    /// Where this root is.
+    fn root_info(&self) -> RootInfo;
+    /// Checks the root is still a reachable folder.
+    async fn reachable(&self) -> bool;
+    /// The real-path check: the target, or its nearest existing ancestor for a
+    /// path that does not exist yet, must lie inside the root.
+    async fn confine(&self, path: &RelPath) -> Result<(), Escape>;
+    async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError>;
+    /// Writes the whole file, creating parent folders; never leaves a
+    /// half-written file (temporary file and rename, or the platform's equal).
+    async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError>;
+    /// Removes a file (never a folder).
+    async fn remove(&self, path: &RelPath) -> Result<(), StorageError>;
+    async fn observe(&self, path: &RelPath) -> Observation;
+    async fn list(&self, dir: &RelPath) -> Result<Vec<DirEntry>, StorageError>;
+    /// Appends one entry to this writer's audit file, assigning the next `seq`
+    /// under the file's lock, and returns it. Appends never interleave.
+    async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError>;
+    /// Every audit file of this root, as text.
+    async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError>;
+}
+
+/// The clock and the source of ids.
+pub trait Env {
+    /// Wall clock, milliseconds since the Unix epoch: a hint, never an ordering key.
+    fn now_ms(&self) -> u64;
+    /// A fresh unguessable id (for confirmations).
+    fn random_id(&self) -> String;
+}

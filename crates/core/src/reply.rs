@@ -1,0 +1,103 @@
+//! The executor's answer to one act: `{ok, ...}` with the verb's own fields,
+//! a named refusal `{ok:false, refused, why}`, or a pending confirmation.
+
+use crate::platform::{DirEntry, RootInfo};
+use crate::rule::{Refusal, Rule};
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+/// A tier-2 act waiting for the person: answer it with its single-use id.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ConfirmRequest {
+    pub id: String,
+    pub rule: Rule,
+    pub why: String,
+    /// What will happen, in words, e.g. "delete notes.md (12 bytes)".
+    pub plan: String,
+    /// When the id stops working (ISO 8601).
+    #[serde(rename = "expiresAt")]
+    pub expires_at: String,
+}
+
+/// One grep hit.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Match {
+    pub file: String,
+    pub line: usize,
+    pub text: String,
+}
+
+/// The executor's answer. Absent fields are omitted on the wire.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Reply {
+    pub ok: bool,
+    /// What was done, in one line ("wrote hello.txt (2 bytes)").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<Rule>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<ConfirmRequest>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<DirEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diff: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<Vec<Match>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<ToolInfo>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub root: Option<RootInfo>,
+    /// The audit seq of the entry that records this answer (null if none was written).
+    pub logged: Option<u64>,
+}
+
+/// A tool or extension this host can run, as `list_extensions` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ToolInfo {
+    pub id: String,
+    pub description: String,
+    pub state: String,
+}
+
+impl Reply {
+    /// A successful answer with its one-line summary.
+    pub fn done(action: String) -> Reply {
+        Reply {
+            ok: true,
+            action: Some(action),
+            ..Reply::default()
+        }
+    }
+
+    /// A named refusal.
+    pub fn refusal(refusal: Refusal) -> Reply {
+        Reply {
+            ok: false,
+            refused: Some(refusal.rule),
+            why: Some(refusal.why),
+            ..Reply::default()
+        }
+    }
+
+    pub fn with_root(mut self, root: Option<RootInfo>) -> Reply {
+        self.root = root;
+        self
+    }
+
+    pub fn logged(mut self, seq: Option<u64>) -> Reply {
+        self.logged = seq;
+        self
+    }
+}

@@ -1,0 +1,122 @@
+//! Rule ids: every refusal names one, and carries a sentence that says what to do.
+
+use alloc::string::String;
+use core::fmt;
+use serde::{Deserialize, Serialize};
+
+/// Every named rule a Voicebox answer can cite. The serialised form (kebab-case)
+/// is the contract: tests, the page and the audit log match on these strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    // Tier table rules (DESIGN §4).
+    OutsideRoot,
+    SymlinkOut,
+    EvalPath,
+    AbsentCapability,
+    WritesInside,
+    ReadsInside,
+    Delete,
+    LeavesMachine,
+    LeavesBrowser,
+    NoMatch,
+    // Containment beyond the lexical check (DESIGN §5).
+    DotfileRefused,
+    ProtectedAudit,
+    // The root itself.
+    RootNotDeclared,
+    RootUnreachable,
+    // Validating an action against the command list.
+    UnknownVerb,
+    UnknownField,
+    MissingArgument,
+    MalformedField,
+    TooLarge,
+    // Verb outcomes.
+    NotFound,
+    IsADirectory,
+    NotADirectory,
+    NotText,
+    PatternNotFound,
+    PatternNotUnique,
+    NothingToUndo,
+    UndoStale,
+    // Tier-2 confirmations.
+    Declined,
+    ConfirmationUnknown,
+    ConfirmationExpired,
+    // Fail closed.
+    AuditUnwritable,
+    StorageFailed,
+    // Tools.
+    ToolUnavailable,
+}
+
+impl Rule {
+    /// The rule id as it appears on the wire and in the audit log.
+    pub fn id(self) -> &'static str {
+        match self {
+            Rule::OutsideRoot => "outside-root",
+            Rule::SymlinkOut => "symlink-out",
+            Rule::EvalPath => "eval-path",
+            Rule::AbsentCapability => "absent-capability",
+            Rule::WritesInside => "writes-inside",
+            Rule::ReadsInside => "reads-inside",
+            Rule::Delete => "delete",
+            Rule::LeavesMachine => "leaves-machine",
+            Rule::LeavesBrowser => "leaves-browser",
+            Rule::NoMatch => "no-match",
+            Rule::DotfileRefused => "dotfile-refused",
+            Rule::ProtectedAudit => "protected-audit",
+            Rule::RootNotDeclared => "root-not-declared",
+            Rule::RootUnreachable => "root-unreachable",
+            Rule::UnknownVerb => "unknown-verb",
+            Rule::UnknownField => "unknown-field",
+            Rule::MissingArgument => "missing-argument",
+            Rule::MalformedField => "malformed-field",
+            Rule::TooLarge => "too-large",
+            Rule::NotFound => "not-found",
+            Rule::IsADirectory => "is-a-directory",
+            Rule::NotADirectory => "not-a-directory",
+            Rule::NotText => "not-text",
+            Rule::PatternNotFound => "pattern-not-found",
+            Rule::PatternNotUnique => "pattern-not-unique",
+            Rule::NothingToUndo => "nothing-to-undo",
+            Rule::UndoStale => "undo-stale",
+            Rule::Declined => "declined",
+            Rule::ConfirmationUnknown => "confirmation-unknown",
+            Rule::ConfirmationExpired => "confirmation-expired",
+            Rule::AuditUnwritable => "audit-unwritable",
+            Rule::StorageFailed => "storage-failed",
+            Rule::ToolUnavailable => "tool-unavailable",
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// A named refusal: the rule that refused, and a sentence saying why and what to do.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Refusal {
+    pub rule: Rule,
+    pub why: String,
+}
+
+impl Refusal {
+    pub fn new(rule: Rule, why: impl Into<String>) -> Self {
+        Refusal {
+            rule,
+            why: why.into(),
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.rule, self.why)
+    }
+}

@@ -1,0 +1,367 @@
+//! The tier table, as data: first matching rule wins; no match refuses.
+//!
+//! Like codex-rs `execpolicy`, the decision enum's ordering is the strictness
+//! (`Allow < Confirm < Refuse`), and every rule carries example acts that must
+//! and must not match it, checked whenever a table is loaded.
+//!
+//! Rules the design keeps as comments, not code (DESIGN §4): credentials and
+//! system commands are structurally satisfied — there is no process to spawn and
+//! no `~/.ssh` inside a root — so nobody should re-add them as rows.
+
+use crate::rule::Rule;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+/// What an act does to the world.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ActKind {
+    Read,
+    Write,
+    Delete,
+    Exec,
+    Network,
+    Import,
+    Eval,
+    External,
+}
+
+impl ActKind {
+    pub fn wire(self) -> &'static str {
+        match self {
+            ActKind::Read => "read",
+            ActKind::Write => "write",
+            ActKind::Delete => "delete",
+            ActKind::Exec => "exec",
+            ActKind::Network => "network",
+            ActKind::Import => "import",
+            ActKind::Eval => "eval",
+            ActKind::External => "external",
+        }
+    }
+}
+
+/// Where the act's target lies, as containment found it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Inside,
+    OutsideRoot,
+    LinkOut,
+}
+
+/// A resolved act, the input to [`TierTable::decide`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Act {
+    pub kind: ActKind,
+    pub place: Place,
+}
+
+impl Act {
+    pub const fn inside(kind: ActKind) -> Act {
+        Act {
+            kind,
+            place: Place::Inside,
+        }
+    }
+}
+
+/// The decision; the ordering is the strictness (strictest wins when combined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Allow,
+    Confirm,
+    Refuse,
+}
+
+/// A tier: 0 refuses, 1 allows and reports, 2 asks the person first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tier {
+    Refuse = 0,
+    Allow = 1,
+    Ask = 2,
+}
+
+impl Tier {
+    pub fn decision(self) -> Decision {
+        match self {
+            Tier::Refuse => Decision::Refuse,
+            Tier::Allow => Decision::Allow,
+            Tier::Ask => Decision::Confirm,
+        }
+    }
+}
+
+/// Which placement a table is for; each declares the act kinds it can enforce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Placement {
+    Machine,
+    Browser,
+}
+
+impl Placement {
+    /// The kinds this placement has a mechanism for. `exec` and `eval` are absent
+    /// in both: there is no process to spawn and eval is not a tool path.
+    pub fn enforces(self, kind: ActKind) -> bool {
+        let kinds: &[ActKind] = match self {
+            // cap-std handle scope, wasmi import boundary, the egress bounds.
+            Placement::Machine => &[Read, Write, Delete, Network, Import, External],
+            // OPFS / picked-handle scope, WebAssembly imports, the egress bounds.
+            Placement::Browser => &[Read, Write, Delete, Network, Import, External],
+        };
+        kinds.contains(&kind)
+    }
+
+    pub fn wire(self) -> &'static str {
+        match self {
+            Placement::Machine => "machine",
+            Placement::Browser => "browser",
+        }
+    }
+}
+
+/// How a rule recognises an act: data, not a closure, so the table can be shown.
+#[derive(Clone, Copy, Debug)]
+pub enum Matcher {
+    Place(Place),
+    Kinds(&'static [ActKind]),
+    NotEnforced,
+}
+
+/// One row of the tier table.
+#[derive(Debug)]
+pub struct TierRule {
+    pub rule: Rule,
+    pub tier: Tier,
+    pub why: &'static str,
+    pub matcher: Matcher,
+    /// Acts this rule must match (checked at load).
+    pub matches: &'static [Act],
+    /// Acts this rule must not match (checked at load).
+    pub not_matches: &'static [Act],
+}
+
+/// What the table decided, with the rule that decided it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub decision: Decision,
+    pub rule: Rule,
+    pub why: &'static str,
+}
+
+const fn at(kind: ActKind, place: Place) -> Act {
+    Act { kind, place }
+}
+
+use ActKind::*;
+use Place::*;
+
+static COMMON_RULES: [TierRule; 7] = [
+    TierRule {
+        rule: Rule::OutsideRoot,
+        tier: Tier::Refuse,
+        why: "the execution root is the only place a tool may touch",
+        matcher: Matcher::Place(OutsideRoot),
+        matches: &[at(Write, OutsideRoot), at(Read, OutsideRoot)],
+        not_matches: &[at(Write, Inside), at(Write, LinkOut)],
+    },
+    TierRule {
+        rule: Rule::SymlinkOut,
+        tier: Tier::Refuse,
+        why: "a link whose target resolves outside the root",
+        matcher: Matcher::Place(LinkOut),
+        matches: &[at(Write, LinkOut), at(Read, LinkOut)],
+        not_matches: &[at(Write, Inside)],
+    },
+    TierRule {
+        rule: Rule::EvalPath,
+        tier: Tier::Refuse,
+        why: "eval is not a tool path",
+        matcher: Matcher::Kinds(&[Eval]),
+        matches: &[at(Eval, Inside)],
+        not_matches: &[at(Exec, Inside), at(Write, Inside)],
+    },
+    TierRule {
+        rule: Rule::AbsentCapability,
+        tier: Tier::Refuse,
+        why: "this placement has no mechanism for this kind of act",
+        matcher: Matcher::NotEnforced,
+        matches: &[at(Exec, Inside)],
+        not_matches: &[at(Read, Inside), at(Write, Inside), at(Delete, Inside)],
+    },
+    TierRule {
+        rule: Rule::WritesInside,
+        tier: Tier::Allow,
+        why: "inside the project, reported, revertible",
+        matcher: Matcher::Kinds(&[Write]),
+        matches: &[at(Write, Inside)],
+        not_matches: &[at(Read, Inside), at(Delete, Inside)],
+    },
+    TierRule {
+        rule: Rule::ReadsInside,
+        tier: Tier::Allow,
+        why: "reading a project's own files",
+        matcher: Matcher::Kinds(&[Read]),
+        matches: &[at(Read, Inside)],
+        not_matches: &[at(Write, Inside)],
+    },
+    TierRule {
+        rule: Rule::Delete,
+        tier: Tier::Ask,
+        why: "not reversible by replay: ask first",
+        matcher: Matcher::Kinds(&[Delete]),
+        matches: &[at(Delete, Inside)],
+        not_matches: &[at(Write, Inside), at(Read, Inside)],
+    },
+];
+
+static LEAVES_MACHINE: TierRule = TierRule {
+    rule: Rule::LeavesMachine,
+    tier: Tier::Ask,
+    why: "anything that reaches outside this machine",
+    matcher: Matcher::Kinds(&[External, Network]),
+    matches: &[at(Network, Inside), at(External, Inside)],
+    not_matches: &[at(Import, Inside), at(Write, Inside)],
+};
+
+static LEAVES_BROWSER: TierRule = TierRule {
+    rule: Rule::LeavesBrowser,
+    tier: Tier::Ask,
+    why: "anything that reaches outside the origin",
+    matcher: Matcher::Kinds(&[External, Network]),
+    matches: &[at(Network, Inside), at(External, Inside)],
+    not_matches: &[at(Import, Inside), at(Write, Inside)],
+};
+
+/// The tier table of one placement.
+#[derive(Debug)]
+pub struct TierTable {
+    placement: Placement,
+    rules: Vec<&'static TierRule>,
+}
+
+impl TierTable {
+    /// Loads the table for a placement and checks every rule's examples:
+    /// each `matches` act must be matched by that rule, each `not_matches` act
+    /// must not be.
+    pub fn load(placement: Placement) -> Result<TierTable, String> {
+        let mut rules: Vec<&'static TierRule> = COMMON_RULES.iter().collect();
+        rules.push(match placement {
+            Placement::Machine => &LEAVES_MACHINE,
+            Placement::Browser => &LEAVES_BROWSER,
+        });
+        let table = TierTable { placement, rules };
+        table.check_examples()?;
+        Ok(table)
+    }
+
+    fn check_examples(&self) -> Result<(), String> {
+        for row in &self.rules {
+            for act in row.matches {
+                if !self.row_matches(row, act) {
+                    return Err(format!("rule {} must match {act:?}", row.rule));
+                }
+            }
+            for act in row.not_matches {
+                if self.row_matches(row, act) {
+                    return Err(format!("rule {} must not match {act:?}", row.rule));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn row_matches(&self, row: &TierRule, act: &Act) -> bool {
+        match row.matcher {
+            Matcher::Place(place) => act.place == place,
+            Matcher::Kinds(kinds) => kinds.contains(&act.kind),
+            Matcher::NotEnforced => !self.placement.enforces(act.kind),
+        }
+    }
+
+    /// First matching rule wins; no match refuses with `no-match`.
+    pub fn decide(&self, act: &Act) -> Verdict {
+        self.rules
+            .iter()
+            .find(|row| self.row_matches(row, act))
+            .map(|row| Verdict {
+                decision: row.tier.decision(),
+                rule: row.rule,
+                why: row.why,
+            })
+            .unwrap_or(Verdict {
+                decision: Decision::Refuse,
+                rule: Rule::NoMatch,
+                why: "no rule in the tier table allows this act",
+            })
+    }
+
+    pub fn rules(&self) -> impl Iterator<Item = &TierRule> {
+        self.rules.iter().copied()
+    }
+
+    pub fn placement(&self) -> Placement {
+        self.placement
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_tables_load_with_their_examples_checked() {
+        for placement in [Placement::Machine, Placement::Browser] {
+            TierTable::load(placement).unwrap();
+        }
+    }
+
+    #[test]
+    fn write_inside_allows_and_outside_refuses_by_name() {
+        let table = TierTable::load(Placement::Machine).unwrap();
+        let inside = table.decide(&Act::inside(Write));
+        assert_eq!(
+            (inside.decision, inside.rule),
+            (Decision::Allow, Rule::WritesInside)
+        );
+        let outside = table.decide(&at(Write, OutsideRoot));
+        assert_eq!(
+            (outside.decision, outside.rule),
+            (Decision::Refuse, Rule::OutsideRoot)
+        );
+    }
+
+    #[test]
+    fn first_match_wins_and_unmatched_kinds_refuse() {
+        let table = TierTable::load(Placement::Browser).unwrap();
+        // A delete outside the root is refused by outside-root, not asked.
+        assert_eq!(
+            table.decide(&at(Delete, OutsideRoot)).rule,
+            Rule::OutsideRoot
+        );
+        assert_eq!(
+            table.decide(&Act::inside(Delete)).decision,
+            Decision::Confirm
+        );
+        assert_eq!(
+            table.decide(&Act::inside(Exec)).rule,
+            Rule::AbsentCapability
+        );
+        assert_eq!(table.decide(&Act::inside(Eval)).rule, Rule::EvalPath);
+        assert_eq!(
+            table.decide(&Act::inside(Network)).rule,
+            Rule::LeavesBrowser
+        );
+        // Import is enforceable but no row allows it: the default refuses.
+        assert_eq!(table.decide(&Act::inside(Import)).rule, Rule::NoMatch);
+        assert_eq!(table.decide(&Act::inside(Read)).decision, Decision::Allow);
+    }
+
+    #[test]
+    fn decisions_order_by_strictness() {
+        assert!(Decision::Allow < Decision::Confirm && Decision::Confirm < Decision::Refuse);
+    }
+}
