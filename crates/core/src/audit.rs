@@ -222,6 +222,16 @@ pub fn merge(files: &[AuditFile]) -> (Vec<ParsedFile>, Vec<Entry>) {
     (reports, all)
 }
 
+/// The merged read of a root's audit files, as `GET /api/audit` and
+/// `voicebox audit` answer it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AuditView {
+    pub ok: bool,
+    pub root: Option<String>,
+    pub files: Vec<ParsedFile>,
+    pub entries: Vec<Entry>,
+}
+
 /// Entries left pending with no completion naming them (one instance's log).
 pub fn dangling(entries: &[Entry]) -> Vec<&Entry> {
     let completed: BTreeSet<u64> = entries.iter().filter_map(|e| e.attempt).collect();

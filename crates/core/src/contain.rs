@@ -18,6 +18,8 @@ use core::fmt;
 pub const AUDIT_DIR: &str = ".audit";
 /// The host's own folder inside every root (the undo journal).
 pub const HOST_DIR: &str = ".voicebox";
+/// The longest one path segment may be (the common filesystem limit).
+pub const MAX_SEGMENT_BYTES: usize = 255;
 
 /// A path already proven to stay inside the root, as `/`-joined segments.
 /// The empty path is the root itself.
@@ -108,6 +110,16 @@ pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {
         match segment {
             ".." => return Err(outside(candidate, "has a `..` segment")),
             "" | "." => {}
+            long if long.len() > MAX_SEGMENT_BYTES => {
+                return Err(Refusal::new(
+                    Rule::TooLarge,
+                    format!(
+                        "one part of `{}` is {} bytes; each part of a name may be at most {MAX_SEGMENT_BYTES} bytes — use a shorter name",
+                        printable(candidate),
+                        long.len()
+                    ),
+                ));
+            }
             other => kept.push(other),
         }
     }

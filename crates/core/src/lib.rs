@@ -18,6 +18,7 @@ pub mod contain;
 pub mod diff;
 pub mod executor;
 pub mod journal;
+pub mod memory;
 pub mod platform;
 pub mod project;
 pub mod reply;

@@ -1,8 +1,38 @@
 //! The script resolver: deterministic, zero-key, text → one action or `unresolved`.
+//!
+//! An utterance is split into [`text::Words`] (keys for matching, spans for
+//! verbatim names and content), courtesy is dropped from both ends, and each
+//! verb family in [`FAMILIES`] is asked in turn whether the sentence is of its
+//! kind. A family answers `None` ("not mine"), an action, or an unresolved note
+//! naming what is missing. Nothing claims → a note saying what the resolver can
+//! do. Adding a verb is adding one family module and one row.
+//!
+//! It refuses rather than guesses: names must look like names (an extension,
+//! or "the file called …"), "everything" is never a file, and a verb without
+//! its required parts says which part is missing.
+
+mod content;
+mod courtesy;
+mod delete;
+mod diff;
+mod edit;
+mod extensions;
+mod grep;
+mod list;
+mod name;
+mod read;
+mod text;
+mod undo;
+mod unsupported;
+mod write;
+
+#[cfg(test)]
+mod tests;
 
 use crate::action::Action;
 use alloc::string::String;
 use serde::Serialize;
+use text::Words;
 
 /// What a resolver made of an utterance.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -14,10 +44,56 @@ pub enum Resolution {
     Unresolved { note: String },
 }
 
+/// One verb family: `None` when the sentence is not of its kind.
+type Family = fn(Words<'_>) -> Option<Resolution>;
+
+/// Most specific first: "replace … in notes.md" is an edit before anything
+/// else reads "in notes.md", and "what tools …" is not a listing of files.
+const FAMILIES: &[Family] = &[
+    undo::resolve,
+    extensions::resolve,
+    edit::resolve,
+    diff::resolve,
+    grep::resolve,
+    write::resolve,
+    delete::resolve,
+    list::resolve,
+    read::resolve,
+    unsupported::resolve,
+];
+
+/// What the resolver can do, for sentences nothing claims.
+const HELP: &str = "I can list, read, write, delete, edit, diff and grep files, undo the last \
+change and list extensions — try 'read notes.md', 'write hello to notes.md' or 'list files'.";
+
 /// Resolves one utterance.
 pub fn resolve(text: &str) -> Resolution {
-    let _ = text;
-    Resolution::Unresolved {
-        note: "not implemented".into(),
+    let mut words = text::split(text);
+    let kept = courtesy::core(Words::new(text, &words));
+    words.truncate(kept.end);
+    words.drain(..kept.start);
+    text::end_sentence(&mut words, text);
+    let words = Words::new(text, &words);
+    if words.is_empty() {
+        return unresolved(HELP);
     }
+    FAMILIES
+        .iter()
+        .find_map(|family| family(words))
+        .unwrap_or_else(|| unresolved(HELP))
+}
+
+/// An unresolved answer with `note`.
+fn unresolved(note: impl Into<String>) -> Resolution {
+    Resolution::Unresolved { note: note.into() }
+}
+
+/// The answer for an action.
+fn act(action: Action) -> Option<Resolution> {
+    Some(Resolution::Action(action))
+}
+
+/// An unresolved answer, as a family's claim.
+fn refuse(note: impl Into<String>) -> Option<Resolution> {
+    Some(unresolved(note))
 }

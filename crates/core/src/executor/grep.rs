@@ -6,6 +6,7 @@ use super::{Executor, Tools};
 use crate::contain::{self, RelPath};
 use crate::platform::{Env, Storage};
 use crate::reply::{Match, Reply};
+use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use alloc::format;
 use alloc::string::String;
@@ -36,10 +37,22 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
             Ok(found) => found,
             Err(reply) => return reply,
         };
+        if query.trim().is_empty() {
+            let refusal = Refusal::new(
+                Rule::MalformedField,
+                "`query` is empty; say what text to look for",
+            );
+            return self.looked_and_failed(name, &start, refusal, turn).await;
+        }
+        if let Err(e) = self.store().list(&start).await {
+            let refusal = self.storage_refusal(e, &start);
+            return self.looked_and_failed(name, &start, refusal, turn).await;
+        }
         let needle = query.to_lowercase();
         let mut search = Search::default();
         let mut folders = vec![start.clone()];
         while let Some(folder) = folders.pop() {
+            // Folders that vanish mid-walk are skipped; the start was checked above.
             let Ok(mut entries) = self.store().list(&folder).await else {
                 continue;
             };

@@ -10,7 +10,7 @@ mod reads;
 mod undo;
 
 use crate::action::Action;
-use crate::audit::{ActRecord, Entry, EntryDecision, EntryResult, Observed};
+use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Observed};
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
@@ -144,6 +144,28 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
             Action::Undo => self.undo(turn).await,
             Action::ListExtensions => unreachable!("answered without a root"),
         }
+    }
+
+    /// The merged audit of the declared root (DESIGN §6).
+    pub async fn audit(&self) -> Result<AuditView, Refusal> {
+        self.root_ready().await?;
+        let storage = self.store();
+        let files = storage.read_audit().await.map_err(|e| {
+            Refusal::new(
+                Rule::StorageFailed,
+                format!(
+                    "the audit folder cannot be read ({}); check its permissions",
+                    describe(&e)
+                ),
+            )
+        })?;
+        let (files, entries) = crate::audit::merge(&files);
+        Ok(AuditView {
+            ok: true,
+            root: Some(storage.root_info().path),
+            files,
+            entries,
+        })
     }
 
     /// Verbs that touch no file are answered whether or not a root is declared.

@@ -1,0 +1,219 @@
+//! An in-memory root: the second storage adapter that proves the root is an
+//! injected interface (e1-m0 check 8a), and a fake root for tests anywhere.
+//! It has no links, so `confine` only answers for reachability.
+
+use crate::audit::{self, AuditFile, Entry};
+use crate::contain::RelPath;
+use crate::platform::{DirEntry, Escape, Observation, RootInfo, Storage, StorageError};
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::cell::{Cell, RefCell};
+
+/// Files and folders in memory, with one writer's audit file.
+#[derive(Debug)]
+pub struct MemoryStorage {
+    name: String,
+    instance: String,
+    files: RefCell<BTreeMap<String, Vec<u8>>>,
+    dirs: RefCell<BTreeSet<String>>,
+    audit: RefCell<BTreeMap<String, String>>,
+    reachable: Cell<bool>,
+    audit_writable: Cell<bool>,
+    /// A clock of sorts, so observations carry an mtime.
+    writes: Cell<u64>,
+}
+
+impl MemoryStorage {
+    /// An empty root called `name`, written by `instance`.
+    pub fn new(name: &str, instance: &str) -> MemoryStorage {
+        MemoryStorage {
+            name: name.into(),
+            instance: instance.into(),
+            files: RefCell::default(),
+            dirs: RefCell::default(),
+            audit: RefCell::default(),
+            reachable: Cell::new(true),
+            audit_writable: Cell::new(true),
+            writes: Cell::new(0),
+        }
+    }
+
+    /// Simulates the root being removed (or coming back).
+    pub fn set_reachable(&self, reachable: bool) {
+        self.reachable.set(reachable);
+    }
+
+    /// Simulates an audit log that cannot be written.
+    pub fn set_audit_writable(&self, writable: bool) {
+        self.audit_writable.set(writable);
+    }
+
+    /// A file's bytes, for tests to look at the world directly.
+    pub fn file(&self, path: &str) -> Option<Vec<u8>> {
+        self.files.borrow().get(path).cloned()
+    }
+
+    fn is_dir(&self, path: &str) -> bool {
+        path.is_empty()
+            || self.dirs.borrow().contains(path)
+            || self
+                .files
+                .borrow()
+                .keys()
+                .any(|f| f.starts_with(&format!("{path}/")))
+    }
+}
+
+fn parents(path: &str) -> impl Iterator<Item = &str> {
+    path.match_indices('/').map(move |(i, _)| &path[..i])
+}
+
+impl Storage for MemoryStorage {
+    fn root_info(&self) -> RootInfo {
+        RootInfo {
+            kind: "memory".into(),
+            path: format!("memory:{}", self.name),
+        }
+    }
+
+    async fn reachable(&self) -> bool {
+        self.reachable.get()
+    }
+
+    async fn confine(&self, _path: &RelPath) -> Result<(), Escape> {
+        if self.reachable.get() {
+            Ok(())
+        } else {
+            Err(Escape::Unreachable)
+        }
+    }
+
+    async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
+        if self.is_dir(path.as_str()) {
+            return Err(StorageError::IsADirectory);
+        }
+        self.file(path.as_str()).ok_or(StorageError::NotFound)
+    }
+
+    async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let path = path.as_str();
+        if self.is_dir(path) {
+            return Err(StorageError::IsADirectory);
+        }
+        if parents(path).any(|p| self.files.borrow().contains_key(p)) {
+            return Err(StorageError::NotADirectory);
+        }
+        self.dirs
+            .borrow_mut()
+            .extend(parents(path).map(String::from));
+        self.files.borrow_mut().insert(path.into(), bytes.into());
+        self.writes.set(self.writes.get() + 1);
+        Ok(())
+    }
+
+    async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
+        if self.is_dir(path.as_str()) {
+            return Err(StorageError::IsADirectory);
+        }
+        self.files
+            .borrow_mut()
+            .remove(path.as_str())
+            .map(|_| ())
+            .ok_or(StorageError::NotFound)
+    }
+
+    async fn observe(&self, path: &RelPath) -> Observation {
+        let path = path.as_str();
+        if self.is_dir(path) {
+            return Observation {
+                exists: true,
+                is_dir: true,
+                ..Observation::default()
+            };
+        }
+        match self.files.borrow().get(path) {
+            Some(bytes) => Observation {
+                exists: true,
+                is_dir: false,
+                bytes: bytes.len() as u64,
+                mtime_ms: Some(self.writes.get()),
+            },
+            None => Observation::default(),
+        }
+    }
+
+    async fn list(&self, dir: &RelPath) -> Result<Vec<DirEntry>, StorageError> {
+        let dir = dir.as_str();
+        if !self.is_dir(dir) {
+            return Err(match self.files.borrow().contains_key(dir) {
+                true => StorageError::NotADirectory,
+                false => StorageError::NotFound,
+            });
+        }
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        let mut seen: BTreeMap<String, DirEntry> = BTreeMap::new();
+        let files = self.files.borrow();
+        let dirs = self.dirs.borrow();
+        let paths = files.keys().chain(dirs.iter());
+        for path in paths.filter_map(|p| p.strip_prefix(prefix.as_str())) {
+            let (name, nested) = match path.split_once('/') {
+                Some((name, _)) => (name, true),
+                None => (path, false),
+            };
+            let full = format!("{prefix}{name}");
+            let is_dir = nested || dirs.contains(&full);
+            let bytes = files.get(&full).map_or(0, |b| b.len() as u64);
+            seen.insert(
+                name.into(),
+                DirEntry {
+                    name: name.into(),
+                    is_dir,
+                    bytes,
+                },
+            );
+        }
+        Ok(seen.into_values().collect())
+    }
+
+    async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError> {
+        if !self.audit_writable.get() {
+            return Err(StorageError::Other("the audit log is not writable".into()));
+        }
+        let name = audit::file_name(&self.instance, &self.root_info().path);
+        let mut files = self.audit.borrow_mut();
+        let text = files.entry(name.clone()).or_default();
+        let seq = audit::last_seq(
+            &audit::parse(&AuditFile {
+                name,
+                text: text.clone(),
+            })
+            .1,
+        ) + 1;
+        text.push_str(
+            &Entry {
+                seq,
+                ..entry.clone()
+            }
+            .line(),
+        );
+        Ok(seq)
+    }
+
+    async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
+        Ok(self
+            .audit
+            .borrow()
+            .iter()
+            .map(|(name, text)| AuditFile {
+                name: name.clone(),
+                text: text.clone(),
+            })
+            .collect())
+    }
+}

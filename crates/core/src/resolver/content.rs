@@ -1,0 +1,46 @@
+//! Content, old and new text: what the speaker wants written, taken verbatim.
+//!
+//! Content is the rest of the sentence after its keyword, exactly as spoken:
+//! a lone quoted stretch loses its quotes and is otherwise untouched; unquoted
+//! content loses a leading "the text" / "the words" and the sentence's final
+//! full stop (see [`super::text::end_sentence`]), but keeps "!" and "?".
+
+use super::text::Words;
+use alloc::string::String;
+
+/// Words that name the kind of text that follows ("the text Buy milk").
+const TEXT_NOUNS: &[&[&str]] = &[
+    &["the", "text"],
+    &["the", "words"],
+    &["the", "word"],
+    &["the", "phrase"],
+    &["the", "string"],
+    &["the", "line"],
+    &["the", "sentence"],
+    &["the", "content"],
+    &["the", "contents"],
+    &["content"],
+    &["contents"],
+    &["text"],
+];
+
+/// Stand-ins that point at something unsaid: not content on their own.
+const PRONOUNS: &[&str] = &["it", "that", "this", "them", "something"];
+
+/// The text a run of words says, or `None` when it says nothing usable.
+pub fn text(words: Words<'_>) -> Option<String> {
+    let words = match words.after_any(TEXT_NOUNS) {
+        Some(rest) if !rest.is_empty() => rest,
+        _ => words,
+    };
+    let pronoun = words.len() == 1 && PRONOUNS.contains(&words.key(0));
+    (!words.is_empty() && !pronoun).then(|| words.literal())
+}
+
+/// `text` without the question mark a question put after it ("… said hello?").
+pub fn unasked(text: String) -> String {
+    match text.strip_suffix('?') {
+        Some(bare) => String::from(bare.trim_end()),
+        None => text,
+    }
+}

@@ -1,0 +1,66 @@
+//! `delete`: "delete old.txt", "remove the file old.txt", "get rid of old dot txt".
+//!
+//! "remove milk from notes.md" takes text out of a file: an edit to nothing.
+
+use super::content;
+use super::name::{Target, target};
+use super::text::Words;
+use super::{Resolution, act, refuse};
+use crate::action::Action;
+use alloc::format;
+use alloc::string::String;
+
+const HEADS: &[&[&str]] = &[
+    &["delete"],
+    &["remove"],
+    &["erase"],
+    &["trash"],
+    &["rm"],
+    &["del"],
+    &["discard"],
+    &["destroy"],
+    &["scrap"],
+    &["unlink"],
+    &["bin"],
+    &["get", "rid", "of"],
+    &["throw", "away"],
+    &["throw", "out"],
+];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(HEADS)?;
+    if let Some(cut) = cut_from_file(rest) {
+        return cut;
+    }
+    match target(rest) {
+        Target::File(name) => act(Action::Delete { name }),
+        Target::Files(_) => refuse("I delete one file at a time — name it, e.g. 'delete old.txt'."),
+        Target::Folder(_) => refuse(
+            "I can only delete files, one at a time — name one, e.g. 'delete drafts/old.txt'.",
+        ),
+        Target::Bare(name) => refuse(format!(
+            "Which file? Say its full name with the extension, e.g. 'delete {name}.txt', or 'delete the file called {name}'."
+        )),
+        Target::Missing | Target::Unclear => {
+            refuse("Which file should I delete? Say e.g. 'delete old.txt'.")
+        }
+    }
+}
+
+/// "remove X from notes.md": an edit that replaces X with nothing.
+fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
+    let at = words.keys().rposition(|k| k == "from")?;
+    let Target::File(name) = target(words.from(at + 1)) else {
+        return None;
+    };
+    Some(match content::text(words.to(at)) {
+        Some(old_text) => act(Action::Edit {
+            name,
+            old_text,
+            new_text: String::new(),
+        }),
+        None => refuse(format!(
+            "What should I take out of {name}? Say e.g. 'remove \"milk\" from {name}'."
+        )),
+    })
+}

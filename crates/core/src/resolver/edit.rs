@@ -1,0 +1,229 @@
+//! `edit`: "in notes.md replace milk with bread", "replace 'milk' with 'bread' in notes.md",
+//! "edit notes.md and change milk to bread", "swap milk for bread in notes.md".
+//!
+//! An edit replaces one occurrence, so "replace every milk" is refused. Replacing
+//! the whole text ("replace the contents of notes.md with hi", "change notes.md
+//! to say hi") is a write.
+
+use super::content;
+use super::name::{Target, target};
+use super::text::Words;
+use super::{Resolution, act, refuse};
+use crate::action::Action;
+use alloc::format;
+use alloc::string::String;
+
+/// A replacing verb, the words between old and new text, and which of those
+/// put the new text first ("substitute bread for milk").
+struct Swap {
+    verb: &'static [&'static str],
+    joiners: &'static [&'static str],
+    new_first: &'static [&'static str],
+}
+
+const fn swap(verb: &'static [&'static str], joiners: &'static [&'static str]) -> Swap {
+    Swap {
+        verb,
+        joiners,
+        new_first: &[],
+    }
+}
+
+const SWAPS: &[Swap] = &[
+    swap(&["replace"], &["with", "by"]),
+    swap(&["find", "and", "replace"], &["with", "by"]),
+    swap(&["change"], &["to", "into", "with"]),
+    swap(&["swap"], &["for", "with"]),
+    swap(&["swap", "out"], &["for", "with"]),
+    swap(&["switch"], &["to", "for", "with"]),
+    swap(&["turn"], &["into"]),
+    swap(&["correct"], &["to"]),
+    Swap {
+        verb: &["substitute"],
+        joiners: &["with", "for"],
+        new_first: &["for"],
+    },
+];
+
+/// Openings that name the file before the change ("in notes.md, …").
+const SCOPES: &[&[&str]] = &[&["in"], &["inside"], &["within"]];
+/// Openings that name the file to edit ("edit notes.md and …"); the flag says
+/// whether the word can only mean editing (so "open notes.md" stays a read).
+const EDITS: &[(&[&str], bool)] = &[
+    (&["edit"], true),
+    (&["modify"], true),
+    (&["update"], true),
+    (&["open"], false),
+    (&["fix"], false),
+    (&["go", "into"], false),
+];
+/// Glue between the file and the change ("edit notes.md and then change …").
+const GLUE: &[&[&str]] = &[&["and"], &["then"], &["to"], &["so", "that"]];
+
+/// Prepositions before a trailing file ("… in notes.md").
+const FILE_PREPS: &[&str] = &["in", "inside", "within"];
+
+/// Phrases before a file that mean all of its text.
+const WHOLE_OF: &[&[&str]] = &[
+    &["the", "contents", "of"],
+    &["the", "content", "of"],
+    &["contents", "of"],
+    &["the", "text", "of"],
+    &["the", "text", "in"],
+    &["everything", "in"],
+    &["all", "the", "text", "in"],
+];
+/// Old text that means all of the named file's text.
+const WHOLE: &[&[&str]] = &[
+    &["everything"],
+    &["the", "contents"],
+    &["the", "content"],
+    &["all", "the", "text"],
+    &["the", "whole", "thing"],
+    &["the", "whole", "file"],
+    &["it", "all"],
+];
+/// New text that means nothing at all.
+const NOTHING: &[&[&str]] = &[
+    &["nothing"],
+    &["an", "empty", "string"],
+    &["empty"],
+    &["blank"],
+];
+/// Words that make "change notes.md to say hi" a whole-file write.
+const SAYS: &[&[&str]] = &[&["say"], &["read"], &["contain"], &["be"]];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(scoped) = file_first(words) {
+        return scoped;
+    }
+    let (swap, rest) = swap_at(words)?;
+    let (change, file) = trailing_file(rest);
+    let Some((old, new)) = split(swap, change) else {
+        return file.and_then(|name| refuse(what_to_change(&name)));
+    };
+    apply(file, old, new)
+}
+
+/// The replacing verb a run begins with, and the words after it.
+fn swap_at(words: Words<'_>) -> Option<(&'static Swap, Words<'_>)> {
+    SWAPS
+        .iter()
+        .filter(|s| words.starts_with(s.verb))
+        .max_by_key(|s| s.verb.len())
+        .map(|s| (s, words.from(s.verb.len())))
+}
+
+/// "in notes.md replace …" and "edit notes.md and change …".
+fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
+    let (only_edit, rest) = match words.after_any(SCOPES) {
+        Some(rest) => (false, rest),
+        None => EDITS
+            .iter()
+            .find(|(phrase, _)| words.starts_with(phrase))
+            .map(|(phrase, only_edit)| (*only_edit, words.from(phrase.len())))?,
+    };
+    let Some(at) = (0..rest.len()).find(|&i| swap_at(rest.from(i)).is_some()) else {
+        return match target(rest) {
+            Target::File(name) if only_edit => Some(refuse(what_to_change(&name))),
+            _ if only_edit => Some(refuse(
+                "Which file, and what should change? Say e.g. 'in notes.md replace milk with bread'.",
+            )),
+            _ => None,
+        };
+    };
+    let Target::File(name) = target(rest.to(at).trim_end(GLUE)) else {
+        return None;
+    };
+    let (swap, change) = swap_at(rest.from(at))?;
+    Some(match split(swap, change) {
+        Some((old, new)) => apply(Some(name), old, new),
+        None => refuse(what_to_change(&name)),
+    })
+}
+
+/// Splits "… in notes.md" off the end of a change.
+fn trailing_file(words: Words<'_>) -> (Words<'_>, Option<String>) {
+    (1..words.len())
+        .rev()
+        .filter(|&at| FILE_PREPS.contains(&words.key(at)))
+        .find_map(|at| match target(words.from(at + 1)) {
+            Target::File(name) => Some((words.to(at), Some(name))),
+            _ => None,
+        })
+        .unwrap_or((words, None))
+}
+
+/// Old and new text around the first joiner.
+fn split<'a>(swap: &Swap, words: Words<'a>) -> Option<(Words<'a>, Words<'a>)> {
+    let at = (1..words.len()).find(|&i| swap.joiners.contains(&words.key(i)))?;
+    let (before, after) = (words.to(at), words.from(at + 1));
+    if swap.new_first.contains(&words.key(at)) {
+        Some((after, before))
+    } else {
+        Some((before, after))
+    }
+}
+
+/// The action for replacing `old` with `new` in `file`.
+fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolution> {
+    if let Some(name) = whole_of(old, file.as_deref()) {
+        return write(name, new);
+    }
+    let Some(name) = file else {
+        return says(old, new).unwrap_or_else(|| {
+            refuse("Which file? Say e.g. 'in notes.md replace milk with bread'.")
+        });
+    };
+    if !old.is_quoted() && old.contains_any(&["all", "every", "each", "occurrences"]) {
+        return refuse("An edit replaces one occurrence at a time — name the exact text once.");
+    }
+    let Some(old_text) = content::text(old) else {
+        return refuse(what_to_change(&name));
+    };
+    let new_text = match (new.after_any(NOTHING), content::text(new)) {
+        (Some(rest), _) if rest.is_empty() => String::new(),
+        (_, Some(text)) => text,
+        (_, None) => {
+            return refuse(format!(
+                "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
+            ));
+        }
+    };
+    act(Action::Edit {
+        name,
+        old_text,
+        new_text,
+    })
+}
+
+/// The file whose whole text `old` names: "the contents of notes.md", or
+/// "everything" when the file is named elsewhere.
+fn whole_of(old: Words<'_>, file: Option<&str>) -> Option<String> {
+    if let Some(Target::File(name)) = old.after_any(WHOLE_OF).map(target) {
+        return Some(name);
+    }
+    let everything = old.after_any(WHOLE).is_some_and(Words::is_empty);
+    file.filter(|_| everything).map(String::from)
+}
+
+/// "change notes.md to say hi": a whole-file write.
+fn says(old: Words<'_>, new: Words<'_>) -> Option<Option<Resolution>> {
+    let Target::File(name) = target(old) else {
+        return None;
+    };
+    Some(write(name, new.after_any(SAYS)?))
+}
+
+fn write(name: String, said: Words<'_>) -> Option<Resolution> {
+    match content::text(said) {
+        Some(content) => act(Action::Write { name, content }),
+        None => refuse(format!(
+            "What should {name} say? Say e.g. 'write hello to {name}'."
+        )),
+    }
+}
+
+fn what_to_change(name: &str) -> String {
+    format!("What should change in {name}? Say e.g. 'in {name} replace milk with bread'.")
+}

@@ -1,0 +1,292 @@
+//! What a stretch of words names: a file, a folder, "all the files", or nothing usable.
+//!
+//! Names are spoken ("drafts slash plan dot md") or typed ("drafts/plan.md");
+//! either way the speaker's case is kept. A bare word without an extension is
+//! only a file name when the sentence says so ("the file called todo"), and
+//! words like "everything" or "it" are never taken as names unless quoted or
+//! introduced by "called".
+
+use super::text::Words;
+use alloc::format;
+use alloc::string::String;
+
+/// What a noun phrase refers to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A file: it has an extension, or was introduced as a file.
+    File(String),
+    /// A folder; `None` is the project root.
+    Folder(Option<String>),
+    /// Many files ("everything", "all my files"), perhaps in one folder.
+    Files(Option<String>),
+    /// One name with no extension and no noun to say what it is.
+    Bare(String),
+    /// Only a noun or filler: "a file", "the folder", "".
+    Missing,
+    /// Words that do not make one name.
+    Unclear,
+}
+
+/// Spoken joiners and the character each stands for.
+const JOINERS: &[(&str, &str)] = &[
+    ("dot", "."),
+    ("slash", "/"),
+    ("underscore", "_"),
+    ("dash", "-"),
+    ("hyphen", "-"),
+];
+
+/// Determiners and adjectives that may precede a name or its noun.
+const DETERMINERS: &[&[&str]] = &[
+    &["the"],
+    &["a"],
+    &["an"],
+    &["my"],
+    &["our"],
+    &["your"],
+    &["this"],
+    &["that"],
+    &["new"],
+    &["empty"],
+    &["blank"],
+    &["plain"],
+    &["text"],
+    &["existing"],
+    &["current"],
+    &["whole"],
+    &["entire"],
+];
+
+const FILE_NOUNS: &[&[&str]] = &[&["file"], &["document"], &["doc"], &["note"]];
+const FOLDER_NOUNS: &[&[&str]] = &[
+    &["folder"],
+    &["directory"],
+    &["dir"],
+    &["subfolder"],
+    &["subdirectory"],
+];
+
+/// Words that introduce a name: after them, any word is a name.
+const NAMING: &[&[&str]] = &[
+    &["called"],
+    &["named"],
+    &["titled"],
+    &["entitled"],
+    &["labelled"],
+    &["labeled"],
+    &["with", "the", "name"],
+    &["with", "name"],
+    &["by", "the", "name", "of"],
+    &["by", "the", "name"],
+];
+
+/// Politeness and filler that may trail a name.
+const TRAILERS: &[&[&str]] = &[
+    &["please"],
+    &["thanks"],
+    &["thank", "you"],
+    &["for", "me"],
+    &["now"],
+    &["right", "now"],
+    &["again"],
+];
+
+/// Single words that introduce a name, for spotting one anywhere in a phrase.
+const NAMING_WORDS: &[&str] = &[
+    "called", "named", "titled", "entitled", "labelled", "labeled", "name",
+];
+
+/// Words that mean many files at once.
+const MANY: &[&str] = &[
+    "everything",
+    "all",
+    "every",
+    "each",
+    "both",
+    "files",
+    "documents",
+    "them",
+    "these",
+    "those",
+];
+
+/// Words that mean the project root.
+const ROOT: &[&str] = &["root", "project", "workspace", "top", "level", "top-level"];
+
+/// Words that are never a name unless quoted or introduced by "called".
+const NOT_NAMES: &[&str] = &[
+    "it",
+    "that",
+    "this",
+    "something",
+    "anything",
+    "nothing",
+    "stuff",
+    "things",
+    "me",
+    "you",
+    "there",
+    "here",
+    "what",
+    "which",
+    "one",
+    "file",
+    "folder",
+];
+
+/// Prepositions that put a name inside a folder ("plan.md in drafts").
+const INSIDE: &[&str] = &["in", "inside", "within", "under", "from"];
+
+/// Reads a noun phrase (see [`Target`]).
+pub fn target(words: Words<'_>) -> Target {
+    let words = words.trim_end(TRAILERS);
+    if let Some(many) = many(words) {
+        return many;
+    }
+    if let Some(nested) = nested(words) {
+        return nested;
+    }
+    single(words)
+}
+
+/// "everything", "all the files in drafts", "my files".
+fn many(words: Words<'_>) -> Option<Target> {
+    let split = words
+        .keys()
+        .position(|k| INSIDE.contains(&k))
+        .unwrap_or(words.len());
+    let head = words.to(split);
+    if !head.contains_any(MANY) || head.contains_any(NAMING_WORDS) || head.keys().any(str::is_empty)
+    {
+        return None;
+    }
+    if split == words.len() {
+        return Some(Target::Files(None));
+    }
+    Some(match folder(words.from(split + 1)) {
+        Some(dir) => Target::Files(dir),
+        None => Target::Unclear,
+    })
+}
+
+/// "plan.md in drafts": a file name followed by the folder it is in.
+fn nested(words: Words<'_>) -> Option<Target> {
+    let at = words.keys().rposition(|k| INSIDE.contains(&k))?;
+    let Target::File(name) = single(words.to(at)) else {
+        return None;
+    };
+    match folder(words.from(at + 1))? {
+        Some(dir) => Some(Target::File(format!("{dir}/{name}"))),
+        None => Some(Target::File(name)),
+    }
+}
+
+/// The folder a phrase names, if it names one (`Some(None)` for the root).
+pub fn folder(words: Words<'_>) -> Option<Option<String>> {
+    match target(words) {
+        Target::Folder(dir) | Target::Files(dir) => Some(dir),
+        Target::Bare(dir) => Some(Some(dir)),
+        _ => None,
+    }
+}
+
+/// What one noun phrase without "in …" names.
+fn single(words: Words<'_>) -> Target {
+    let rest = words.trim_start(DETERMINERS);
+    let (file_noun, rest) = noun(rest, FILE_NOUNS);
+    let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
+    let rest = rest.trim_start(&[&["of"]]);
+    let (called, rest) = match rest.after_any(NAMING) {
+        Some(after) => (true, after),
+        None => (false, rest),
+    };
+    let (file_noun, folder_noun, rest) = trailing_noun(rest, file_noun, folder_noun);
+    if rest.is_empty() {
+        return Target::Missing;
+    }
+    if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
+        return Target::Folder(None);
+    }
+    let Some(name) = spoken(rest) else {
+        return Target::Unclear;
+    };
+    if !called && !rest.is_quoted() && NOT_NAMES.contains(&name.to_lowercase().as_str()) {
+        return Target::Unclear;
+    }
+    if folder_noun {
+        Target::Folder(Some(name))
+    } else if file_noun || has_extension(&name) {
+        Target::File(name)
+    } else {
+        Target::Bare(name)
+    }
+}
+
+/// A leading noun from `nouns`, after any determiners.
+fn noun<'a>(words: Words<'a>, nouns: &[&[&str]]) -> (bool, Words<'a>) {
+    match words.after_any(nouns) {
+        Some(rest) => (true, rest),
+        None => (false, words),
+    }
+}
+
+/// A noun after the name ("the drafts folder", "notes.md file").
+fn trailing_noun(words: Words<'_>, file: bool, folder: bool) -> (bool, bool, Words<'_>) {
+    if words.len() < 2 || file || folder {
+        return (file, folder, words);
+    }
+    let last = words.from(words.len() - 1);
+    let (file, _) = noun(last, FILE_NOUNS);
+    let (folder, _) = noun(last, FOLDER_NOUNS);
+    if file || folder {
+        (file, folder, words.to(words.len() - 1))
+    } else {
+        (false, false, words)
+    }
+}
+
+/// Joins one spoken name: a lone quoted word, or words linked by joiners
+/// ("hello dot txt", "drafts/plan dot md"). Two plain words side by side are
+/// not one name.
+pub fn spoken(words: Words<'_>) -> Option<String> {
+    if words.is_quoted() {
+        return words
+            .get(0)
+            .map(|w| String::from(w.inner))
+            .filter(|name| plausible(name));
+    }
+    let mut name = String::new();
+    let mut after_part = false;
+    for i in 0..words.len() {
+        let word = words.get(i)?;
+        if let Some((_, joiner)) = JOINERS.iter().find(|(k, _)| *k == word.key) {
+            name.push_str(joiner);
+            after_part = false;
+        } else if after_part || word.quoted {
+            return None;
+        } else {
+            name.push_str(word.inner);
+            after_part = true;
+        }
+    }
+    plausible(&name).then_some(name)
+}
+
+/// A name has no stray punctuation at its ends and no control characters.
+fn plausible(name: &str) -> bool {
+    let edge_ok = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "._~".contains(c));
+    edge_ok(name.chars().next())
+        && edge_ok(name.chars().last())
+        && !name.ends_with('.')
+        && !name.chars().any(char::is_control)
+}
+
+/// Whether the last path segment ends in an extension like ".md" or ".tar.gz".
+pub fn has_extension(name: &str) -> bool {
+    let segment = name.rsplit('/').next().unwrap_or(name);
+    segment.rsplit_once('.').is_some_and(|(_, ext)| {
+        (1..=10).contains(&ext.chars().count())
+            && ext.chars().all(char::is_alphanumeric)
+            && ext.chars().any(char::is_alphabetic)
+    })
+}

@@ -1,0 +1,102 @@
+//! `read`: "read notes.md", "show me notes.md", "what's in notes.md", "what does notes.md say".
+
+use super::name::{Target, target};
+use super::text::Words;
+use super::{Resolution, act, refuse};
+use crate::action::Action;
+
+/// Heads that can only mean reading a file.
+const STRONG: &[&[&str]] = &[
+    &["read"],
+    &["read", "out"],
+    &["read", "me"],
+    &["read", "back"],
+    &["cat"],
+    &["print"],
+    &["print", "out"],
+    &["dump"],
+    &["what", "does"],
+    &["what", "do"],
+    &["what", "is", "in"],
+    &["what", "is", "inside"],
+    &["what", "is", "written", "in"],
+    &["what", "is", "the", "content", "of"],
+    &["what", "is", "the", "contents", "of"],
+    &["what", "are", "the", "contents", "of"],
+    &["tell", "me", "what"],
+    &["the", "contents", "of"],
+    &["contents", "of"],
+];
+
+/// Heads that mean reading only when a file is named ("show me notes.md").
+const WEAK: &[&[&str]] = &[
+    &["show"],
+    &["display"],
+    &["open"],
+    &["open", "up"],
+    &["view"],
+    &["see"],
+    &["let", "me", "see"],
+    &["look", "at"],
+    &["let", "me", "look", "at"],
+    &["get"],
+    &["give", "me"],
+    &["tell", "me"],
+    &["check"],
+];
+
+/// Words between the head and the file.
+const LEADING: &[&[&str]] = &[
+    &["me"],
+    &["to", "me"],
+    &["out"],
+    &["back"],
+    &["the", "contents", "of"],
+    &["contents", "of"],
+    &["the", "content", "of"],
+    &["the", "text", "of"],
+    &["what", "is", "in"],
+    &["what", "is", "inside"],
+    &["what", "is", "written", "in"],
+    &["is", "in"],
+    &["is", "inside"],
+    &["inside"],
+    &["in"],
+];
+
+/// Words after the file ("what does notes.md say").
+const TRAILING: &[&[&str]] = &[
+    &["say"],
+    &["says"],
+    &["contain"],
+    &["contains"],
+    &["has", "in", "it"],
+    &["have", "in", "it"],
+    &["has"],
+    &["looks", "like"],
+    &["look", "like"],
+    &["out", "loud"],
+    &["aloud"],
+    &["to", "me"],
+    &["for", "me"],
+];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    let (strong, rest) = match words.after_any(STRONG) {
+        Some(rest) => (true, rest),
+        None => (false, words.after_any(WEAK)?),
+    };
+    match target(rest.trim_start(LEADING).trim_end(TRAILING)) {
+        Target::File(name) => act(Action::Read { name }),
+        _ if !strong => None,
+        Target::Folder(_) | Target::Files(_) => refuse(
+            "I read one file at a time — say e.g. 'read notes.md', or 'list files' to see them all.",
+        ),
+        Target::Bare(name) => refuse(alloc::format!(
+            "Which file? Say its full name with the extension, e.g. 'read {name}.txt', or 'read the file called {name}'."
+        )),
+        Target::Missing | Target::Unclear => {
+            refuse("Which file should I read? Say e.g. 'read notes.md'.")
+        }
+    }
+}

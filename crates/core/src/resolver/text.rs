@@ -1,0 +1,307 @@
+//! Words: the utterance split into matchable keys that remember where they came from.
+//!
+//! Families match on lower-case keys, but names and content are cut from the
+//! original text by byte span, so the speaker's spelling, spacing and case survive.
+//! A quoted stretch ("…", '…', “…”, ‘…’, «…») is one word whose key matches no
+//! keyword, so quoted content is always taken literally.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// One word of the utterance.
+#[derive(Clone, Debug)]
+pub struct Word<'t> {
+    /// Byte span in the utterance, including quotes and glued punctuation.
+    start: usize,
+    end: usize,
+    /// The word without surrounding punctuation or quotes, as spoken.
+    pub inner: &'t str,
+    /// Lower-case matching key; empty for quoted words.
+    pub key: String,
+    pub quoted: bool,
+}
+
+/// Punctuation that may open an unquoted word without being part of it.
+const LEADING_PUNCT: &[char] = &['(', '[', '{', '"', '\'', '“', '‘', '«', '¿', '¡', '*', '`'];
+/// Punctuation that may close an unquoted word without being part of it.
+const TRAILING_PUNCT: &[char] = &[
+    ',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '”', '’', '»', '…', '*', '`',
+];
+/// Punctuation that may follow a closing quote.
+const AFTER_QUOTE: &[char] = &[',', ';', ':', '!', '?', '.', ')', ']'];
+
+/// Contractions spelled out, so tables need only one spelling ("what is").
+const CONTRACTIONS: &[(&str, &[&str])] = &[
+    ("what's", &["what", "is"]),
+    ("whats", &["what", "is"]),
+    ("where's", &["where", "is"]),
+    ("that's", &["that", "is"]),
+    ("it's", &["it", "is"]),
+    ("there's", &["there", "is"]),
+    ("here's", &["here", "is"]),
+    ("i'd", &["i", "would"]),
+    ("i'm", &["i", "am"]),
+    ("i've", &["i", "have"]),
+    ("let's", &["let", "us"]),
+    ("lets", &["let", "us"]),
+    ("don't", &["do", "not"]),
+    ("what're", &["what", "are"]),
+    ("wanna", &["want", "to"]),
+];
+
+/// Quote families: the openers and the closers that may end them.
+const QUOTES: &[(&[char], &[char])] = &[
+    (&['"', '“', '„'], &['"', '”', '“']),
+    (&['\'', '‘'], &['\'', '’']),
+    (&['«'], &['»']),
+];
+
+/// Splits an utterance into words (see the module doc).
+pub fn split(text: &str) -> Vec<Word<'_>> {
+    let mut words = Vec::new();
+    // Per quote family: a position from which no closer exists, so failed
+    // searches are never repeated and splitting stays linear.
+    let mut no_closer_from = [usize::MAX; QUOTES.len()];
+    let mut at = 0;
+    while let Some((start, first)) = next_non_space(text, at) {
+        let quoted = QUOTES
+            .iter()
+            .position(|(open, _)| open.contains(&first))
+            .and_then(|family| {
+                let found = closing_quote(text, start + first.len_utf8(), QUOTES[family].1);
+                if found.is_none() {
+                    no_closer_from[family] = no_closer_from[family].min(start);
+                }
+                found.filter(|_| start < no_closer_from[family])
+            });
+        at = match quoted {
+            Some((close, after)) => {
+                let end = glued_end(text, after);
+                words.push(quoted_word(text, start, close, end, first));
+                end
+            }
+            None => {
+                let end = word_end(text, start);
+                push_plain(&mut words, text, start, end);
+                end
+            }
+        };
+    }
+    words
+}
+
+fn next_non_space(text: &str, from: usize) -> Option<(usize, char)> {
+    text[from..]
+        .char_indices()
+        .find(|(_, c)| !c.is_whitespace())
+        .map(|(i, c)| (from + i, c))
+}
+
+fn word_end(text: &str, from: usize) -> usize {
+    text[from..]
+        .char_indices()
+        .find(|(_, c)| c.is_whitespace())
+        .map_or(text.len(), |(i, _)| from + i)
+}
+
+/// The end of the punctuation glued after a closing quote.
+fn glued_end(text: &str, from: usize) -> usize {
+    text[from..]
+        .char_indices()
+        .find(|(_, c)| !AFTER_QUOTE.contains(c))
+        .map_or(text.len(), |(i, _)| from + i)
+}
+
+/// Finds a closer followed by a word boundary; returns its start and end.
+fn closing_quote(text: &str, from: usize, closers: &[char]) -> Option<(usize, usize)> {
+    let rest = &text[from..];
+    rest.char_indices().find_map(|(i, c)| {
+        let after = i + c.len_utf8();
+        let boundary = rest[after..]
+            .chars()
+            .next()
+            .is_none_or(|n| n.is_whitespace() || AFTER_QUOTE.contains(&n));
+        (closers.contains(&c) && boundary).then_some((from + i, from + after))
+    })
+}
+
+fn quoted_word(text: &str, start: usize, close: usize, end: usize, opener: char) -> Word<'_> {
+    Word {
+        start,
+        end,
+        inner: &text[start + opener.len_utf8()..close],
+        key: String::new(),
+        quoted: true,
+    }
+}
+
+/// Pushes an unquoted word, spelling out a contraction as several keys on one span.
+fn push_plain<'t>(words: &mut Vec<Word<'t>>, text: &'t str, start: usize, end: usize) {
+    let inner = text[start..end]
+        .trim_start_matches(LEADING_PUNCT)
+        .trim_end_matches(TRAILING_PUNCT);
+    if inner.is_empty() {
+        return;
+    }
+    let key = inner.to_lowercase().replace('’', "'");
+    let parts: &[&str] = CONTRACTIONS
+        .iter()
+        .find(|(short, _)| *short == key)
+        .map_or(&[], |(_, long)| long);
+    let word = |key: String| Word {
+        start,
+        end,
+        inner,
+        key,
+        quoted: false,
+    };
+    if parts.is_empty() {
+        words.push(word(key));
+    } else {
+        words.extend(parts.iter().map(|p| word(String::from(*p))));
+    }
+}
+
+/// Drops the sentence's closing comma, semicolon, colon or single full stop
+/// (speech-to-text adds one) from the last word, so content does not carry it.
+/// "!" and "?" are kept: they may belong to the content.
+pub fn end_sentence(words: &mut [Word<'_>], text: &str) {
+    if let Some(last) = words.last_mut() {
+        let span = &text[last.start..last.end];
+        let mut kept = span.trim_end_matches([',', ';', ':']);
+        if !kept.ends_with("..") {
+            kept = kept.strip_suffix('.').unwrap_or(kept);
+        }
+        if !kept.is_empty() {
+            last.end = last.start + kept.len();
+        }
+    }
+}
+
+/// A run of words of one utterance: the unit every family matches on.
+#[derive(Clone, Copy, Debug)]
+pub struct Words<'a> {
+    text: &'a str,
+    list: &'a [Word<'a>],
+}
+
+impl<'a> Words<'a> {
+    pub fn new(text: &'a str, list: &'a [Word<'a>]) -> Self {
+        Words { text, list }
+    }
+
+    pub fn len(self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub fn get(self, i: usize) -> Option<&'a Word<'a>> {
+        self.list.get(i)
+    }
+
+    /// The matching key of word `i`, or "" past the end.
+    pub fn key(self, i: usize) -> &'a str {
+        self.list.get(i).map_or("", |w| w.key.as_str())
+    }
+
+    pub fn keys(self) -> impl DoubleEndedIterator<Item = &'a str> + ExactSizeIterator {
+        self.list.iter().map(|w| w.key.as_str())
+    }
+
+    pub fn from(self, i: usize) -> Self {
+        self.range(i, self.len())
+    }
+
+    pub fn to(self, i: usize) -> Self {
+        self.range(0, i)
+    }
+
+    /// Words `i..j`, clamped to the run.
+    pub fn range(self, i: usize, j: usize) -> Self {
+        let j = j.min(self.len());
+        Words {
+            text: self.text,
+            list: &self.list[i.min(j)..j],
+        }
+    }
+
+    /// Whether the run begins with `phrase` (keys, lower case).
+    pub fn starts_with(self, phrase: &[&str]) -> bool {
+        phrase.len() <= self.len() && phrase.iter().enumerate().all(|(i, p)| self.key(i) == *p)
+    }
+
+    pub fn ends_with(self, phrase: &[&str]) -> bool {
+        phrase.len() <= self.len() && self.from(self.len() - phrase.len()).starts_with(phrase)
+    }
+
+    /// The longest of `phrases` the run begins with, and the words after it.
+    pub fn after_any(self, phrases: &[&[&str]]) -> Option<Self> {
+        phrases
+            .iter()
+            .filter(|p| self.starts_with(p))
+            .map(|p| p.len())
+            .max()
+            .map(|n| self.from(n))
+    }
+
+    /// Drops any of `phrases` from the front, again and again.
+    pub fn trim_start(self, phrases: &[&[&str]]) -> Self {
+        let mut rest = self;
+        while let Some(shorter) = rest.after_any(phrases).filter(|r| r.len() < rest.len()) {
+            rest = shorter;
+        }
+        rest
+    }
+
+    /// Drops any of `phrases` from the back, again and again.
+    pub fn trim_end(self, phrases: &[&[&str]]) -> Self {
+        let mut rest = self;
+        while let Some(p) = phrases.iter().find(|p| !p.is_empty() && rest.ends_with(p)) {
+            rest = rest.to(rest.len() - p.len());
+        }
+        rest
+    }
+
+    /// Positions where one of `phrases` starts, with that phrase's length.
+    pub fn matches(
+        self,
+        phrases: &'a [&'a [&'a str]],
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        (0..self.len()).filter_map(move |i| {
+            let rest = self.from(i);
+            phrases
+                .iter()
+                .filter(|p| rest.starts_with(p))
+                .map(|p| p.len())
+                .max()
+                .map(|n| (i, n))
+        })
+    }
+
+    /// Word `i` as it stands in the utterance, with glued punctuation.
+    pub fn raw(self, i: usize) -> &'a str {
+        self.list.get(i).map_or("", |w| &self.text[w.start..w.end])
+    }
+
+    /// Whether any word's key is one of `keys`.
+    pub fn contains_any(self, keys: &[&str]) -> bool {
+        self.keys().any(|k| keys.contains(&k))
+    }
+
+    /// The run as spoken: verbatim, or the inside of a lone quoted word.
+    pub fn literal(self) -> String {
+        match (self.list.first(), self.list.last()) {
+            (Some(only), _) if self.is_quoted() => String::from(only.inner),
+            (Some(first), Some(last)) => String::from(self.text[first.start..last.end].trim()),
+            _ => String::new(),
+        }
+    }
+
+    /// Whether the run is one quoted word.
+    pub fn is_quoted(self) -> bool {
+        matches!(self.list, [only] if only.quoted)
+    }
+}

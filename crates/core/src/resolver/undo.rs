@@ -1,0 +1,90 @@
+//! `undo`: "undo", "undo that", "revert the last change", "take that back".
+
+use super::text::Words;
+use super::{Resolution, act, refuse};
+use crate::action::Action;
+
+/// Heads that can only mean undo.
+const STRONG: &[&[&str]] = &[&["undo"], &["revert"], &["roll", "back"], &["rollback"]];
+/// Heads that mean undo only when nothing else follows.
+const WEAK: &[&[&str]] = &[
+    &["take", "that", "back"],
+    &["take", "it", "back"],
+    &["put", "it", "back"],
+    &["put", "that", "back"],
+    &["reverse"],
+    &["go", "back"],
+    &["oops"],
+];
+
+/// Words that may follow the head without changing what is undone.
+const FILLER: &[&str] = &[
+    "that",
+    "it",
+    "this",
+    "the",
+    "my",
+    "your",
+    "last",
+    "latest",
+    "previous",
+    "recent",
+    "most",
+    "just",
+    "change",
+    "edit",
+    "action",
+    "step",
+    "thing",
+    "operation",
+    "command",
+    "write",
+    "delete",
+    "deletion",
+    "what",
+    "i",
+    "you",
+    "we",
+    "did",
+    "done",
+    "made",
+    "make",
+    "back",
+    "one",
+    "to",
+    "please",
+    "now",
+];
+
+/// Words that ask for more than the one last change.
+const MANY: &[&str] = &[
+    "all",
+    "everything",
+    "changes",
+    "edits",
+    "steps",
+    "actions",
+    "two",
+    "three",
+    "four",
+    "five",
+    "several",
+];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    let (strong, rest) = match words.after_any(STRONG) {
+        Some(rest) => (true, rest),
+        None => (false, words.after_any(WEAK)?),
+    };
+    if rest.keys().all(|k| FILLER.contains(&k)) {
+        return act(Action::Undo);
+    }
+    if rest.contains_any(MANY) || rest.keys().any(|k| k.parse::<u32>().is_ok()) {
+        return refuse("I undo one change at a time, the last one — say 'undo'.");
+    }
+    strong.then(|| {
+        super::unresolved(
+            "Undo reverts the last change, whichever file it touched — say just 'undo'.",
+        )
+    })
+}

@@ -1,0 +1,185 @@
+//! `write`: "create a file called hello.txt with hi", "write hi to hello.txt",
+//! "save 'Buy milk' in notes.md", "create an empty file called log.txt".
+//!
+//! Two shapes: file then content ("create NAME with CONTENT") and content then
+//! file ("write CONTENT to NAME"). "create NAME" alone makes an empty file;
+//! "write NAME" alone is missing its content. "add X to NAME" would append,
+//! which `write` cannot do without losing the file, so it is refused.
+
+use super::content;
+use super::name::{Target, target};
+use super::text::Words;
+use super::{Resolution, act, refuse};
+use crate::action::Action;
+use alloc::format;
+use alloc::string::String;
+
+/// How a head behaves when parts are missing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Head {
+    /// "create", "touch": a name alone makes an empty file.
+    Create,
+    /// "make", "new": like create, but may be about anything ("make it so").
+    Make,
+    /// "write", "save", "store": content is required.
+    Write,
+    /// "put", "type": like write, but may be about anything ("put on music").
+    Put,
+    /// "add": a new file, or (refused) appending to one.
+    Add,
+}
+
+impl Head {
+    /// Whether the head can only be about files, so a misfit gets a usage note.
+    fn strong(self) -> bool {
+        matches!(self, Head::Create | Head::Write)
+    }
+
+    /// Whether a name alone means an empty file.
+    fn creates(self) -> bool {
+        matches!(self, Head::Create | Head::Make | Head::Add)
+    }
+}
+
+const HEADS: &[(&[&str], Head)] = &[
+    (&["create"], Head::Create),
+    (&["touch"], Head::Create),
+    (&["make"], Head::Make),
+    (&["new"], Head::Make),
+    (&["a", "new"], Head::Make),
+    (&["generate"], Head::Make),
+    (&["write"], Head::Write),
+    (&["write", "down"], Head::Write),
+    (&["save"], Head::Write),
+    (&["store"], Head::Write),
+    (&["overwrite"], Head::Write),
+    (&["put"], Head::Put),
+    (&["type"], Head::Put),
+    (&["jot", "down"], Head::Put),
+    (&["note", "down"], Head::Put),
+    (&["add"], Head::Add),
+];
+
+/// Words that end a file's name and start its content.
+const LEAD_INS: &[&[&str]] = &[
+    &["with"],
+    &["containing"],
+    &["saying"],
+    &["that", "says"],
+    &["which", "says"],
+    &["that", "reads"],
+    &["which", "reads"],
+    &["that", "contains"],
+    &["which", "contains"],
+    &["to", "say"],
+    &["and", "content"],
+    &["and", "contents"],
+    &["and", "text"],
+    &["and", "the", "content"],
+    &["and", "the", "text"],
+    &["and", "write"],
+    &["and", "put"],
+    &["and", "type"],
+];
+
+/// "with the name …" names the file; it does not start content.
+const NAMING_WITH: &[&[&str]] = &[&["with", "the", "name"], &["with", "name"]];
+
+/// Words after content put in with "and write … in it".
+const INTO_IT: &[&[&str]] = &[
+    &["in", "it"],
+    &["into", "it"],
+    &["to", "it"],
+    &["inside", "it"],
+];
+
+/// Words before the file in "write CONTENT to NAME".
+const DESTINATIONS: &[&str] = &["to", "in", "into", "inside", "as", "onto"];
+
+const USAGE: &str =
+    "To write a file say e.g. 'write hello to notes.md' or 'create notes.md with hello'.";
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    let (head, rest) = HEADS
+        .iter()
+        .filter(|(phrase, _)| words.starts_with(phrase))
+        .max_by_key(|(phrase, _)| phrase.len())
+        .map(|(phrase, head)| (*head, words.from(phrase.len())))?;
+    file_then_content(rest)
+        .or_else(|| content_then_file(head, rest))
+        .or_else(|| file_alone(head, rest))
+        .or_else(|| head.strong().then(|| super::unresolved(USAGE)))
+}
+
+/// "create NAME with CONTENT": the first lead-in after a file name.
+fn file_then_content(words: Words<'_>) -> Option<Resolution> {
+    words
+        .matches(LEAD_INS)
+        .filter(|(at, _)| words.from(*at).after_any(NAMING_WITH).is_none())
+        .find_map(|(at, len)| {
+            let said = words.from(at + len);
+            let said = if words.key(at) == "and" {
+                said.trim_end(INTO_IT)
+            } else {
+                said
+            };
+            match target(words.to(at)) {
+                Target::File(name) => Some(write(name, said)),
+                Target::Missing if at > 0 => refuse(NO_NAME),
+                _ => None,
+            }
+        })
+}
+
+/// "write CONTENT to NAME": the last destination followed by a file name.
+fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
+    let (at, name) = (0..words.len()).rev().find_map(|at| {
+        if !DESTINATIONS.contains(&words.key(at)) {
+            return None;
+        }
+        match target(words.from(at + 1)) {
+            Target::File(name) => Some((at, name)),
+            _ => None,
+        }
+    })?;
+    if head == Head::Add {
+        return refuse(format!(
+            "I can't add to the end of {name} — say its whole new content, e.g. 'write … to {name}', or change part with 'in {name} replace X with Y'."
+        ));
+    }
+    Some(write(name, words.to(at)))
+}
+
+/// "create NAME" with no content.
+fn file_alone(head: Head, words: Words<'_>) -> Option<Resolution> {
+    match target(words) {
+        Target::File(name) if head.creates() => act(Action::Write {
+            name,
+            content: String::new(),
+        }),
+        Target::File(name) => refuse(missing_content(&name)),
+        Target::Missing if head.strong() || !words.is_empty() => refuse(NO_NAME),
+        Target::Folder(_) if head.creates() || head.strong() => refuse(
+            "I can only create files; a folder appears when you write a file in it, e.g. 'create drafts/plan.md with …'.",
+        ),
+        Target::Bare(name) if head.strong() => refuse(format!(
+            "What should the file be called? Say the full name, e.g. '{name}.txt' or 'a file called {name}'."
+        )),
+        _ => None,
+    }
+}
+
+const NO_NAME: &str =
+    "What should the file be called? Say e.g. 'create a file called notes.md with hello'.";
+
+fn missing_content(name: &str) -> String {
+    format!("What should {name} say? Say e.g. 'write hello to {name}'.")
+}
+
+/// The write of `said` into `name`, or a note that nothing was said.
+fn write(name: String, said: Words<'_>) -> Resolution {
+    match content::text(said) {
+        Some(content) => Resolution::Action(Action::Write { name, content }),
+        None => super::unresolved(missing_content(&name)),
+    }
+}

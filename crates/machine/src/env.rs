@@ -1,0 +1,28 @@
+//! The machine's clock and ids.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+use voicebox_core::platform::Env;
+
+/// The system clock and OS randomness.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MachineEnv;
+
+impl Env for MachineEnv {
+    fn now_ms(&self) -> u64 {
+        now_ms()
+    }
+
+    fn random_id(&self) -> String {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes).expect("the OS has randomness");
+        bytes.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}

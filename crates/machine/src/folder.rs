@@ -1,0 +1,283 @@
+//! A project root on this machine, on cap-std.
+//!
+//! The root is opened once as a directory handle; every operation is relative
+//! to it, so `..`, absolute paths and links that leave the root fail inside the
+//! operating system with no window between a check and its use. [`Storage::confine`]
+//! adds the explicit real-path answer the executor needs to *name* a link out.
+
+use crate::audit_file::AuditWriter;
+use cap_std::ambient_authority;
+use cap_std::fs::{Dir, OpenOptions};
+use std::io::{self, ErrorKind, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use voicebox_core::audit::{AuditFile, Entry};
+use voicebox_core::contain::{AUDIT_DIR, RelPath};
+use voicebox_core::platform::{
+    DirEntry, Env, Escape, Observation, RootInfo, Storage, StorageError,
+};
+
+use crate::MachineEnv;
+
+/// Why a folder could not be opened as a root.
+#[derive(Debug)]
+pub enum OpenError {
+    Missing(PathBuf),
+    NotAFolder(PathBuf),
+    Io(PathBuf, io::Error),
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Missing(p) => write!(f, "{} does not exist", p.display()),
+            OpenError::NotAFolder(p) => write!(f, "{} is a file, not a folder", p.display()),
+            OpenError::Io(p, e) => write!(f, "{} cannot be opened: {e}", p.display()),
+        }
+    }
+}
+
+/// A folder root with its audit writer.
+pub struct FolderStorage {
+    dir: Dir,
+    /// The root's real path, as answers and the audit record it.
+    path: PathBuf,
+    /// The folder's identity at open: a folder removed and re-made is a
+    /// different folder, and the old handle must not act on it.
+    identity: (u64, u64),
+    audit: AuditWriter,
+}
+
+impl FolderStorage {
+    /// Opens `path` as a root for the writer `instance`, running the audit
+    /// file's `lost` sweep.
+    pub fn open(path: &Path, instance: &str) -> Result<FolderStorage, OpenError> {
+        let real = std::fs::canonicalize(path).map_err(|e| match e.kind() {
+            ErrorKind::NotFound => OpenError::Missing(path.into()),
+            _ => OpenError::Io(path.into(), e),
+        })?;
+        let meta = std::fs::metadata(&real).map_err(|e| OpenError::Io(real.clone(), e))?;
+        if !meta.is_dir() {
+            return Err(OpenError::NotAFolder(real));
+        }
+        let dir = Dir::open_ambient_dir(&real, ambient_authority())
+            .map_err(|e| OpenError::Io(real.clone(), e))?;
+        let audit_dir = dir
+            .try_clone()
+            .map_err(|e| OpenError::Io(real.clone(), e))?;
+        let root = real.to_string_lossy().into_owned();
+        Ok(FolderStorage {
+            dir,
+            identity: (meta.dev(), meta.ino()),
+            audit: AuditWriter::new(audit_dir, instance, &root),
+            path: real,
+        })
+    }
+
+    /// The root's real path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// This writer's audit file name inside `.audit/`.
+    pub fn audit_file_name(&self) -> &str {
+        self.audit.name()
+    }
+
+    fn still_there(&self) -> bool {
+        std::fs::metadata(&self.path)
+            .is_ok_and(|m| m.is_dir() && (m.dev(), m.ino()) == self.identity)
+    }
+
+    /// Writes through a temporary file and a rename, so a crash never leaves a
+    /// half-written file. A link inside the root is written through, not replaced.
+    fn write_file(&self, rel: &Path, bytes: &[u8]) -> io::Result<()> {
+        let target = self
+            .dir
+            .canonicalize(rel)
+            .unwrap_or_else(|_| rel.to_path_buf());
+        let parent = target.parent().filter(|p| !p.as_os_str().is_empty());
+        if let Some(parent) = parent {
+            self.dir.create_dir_all(parent)?;
+        }
+        let tmp = parent
+            .unwrap_or(Path::new(""))
+            .join(format!(".voicebox-tmp-{}", MachineEnv.random_id()));
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        let written = self
+            .dir
+            .open_with(&tmp, &options)
+            .and_then(|mut file| file.write_all(bytes))
+            .and_then(|()| self.dir.rename(&tmp, &self.dir, &target));
+        if written.is_err() {
+            let _ = self.dir.remove_file(&tmp);
+        }
+        written
+    }
+
+    fn observation(&self, rel: &Path) -> Observation {
+        match self.dir.metadata(rel) {
+            Ok(meta) => Observation {
+                exists: true,
+                is_dir: meta.is_dir(),
+                bytes: meta.len(),
+                mtime_ms: meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.into_std().duration_since(std::time::UNIX_EPOCH).ok())
+                    .map(|d| d.as_millis() as u64),
+            },
+            Err(_) => Observation::default(),
+        }
+    }
+
+    fn listing(&self, rel: &Path) -> io::Result<Vec<DirEntry>> {
+        let entries = if rel.as_os_str().is_empty() {
+            self.dir.entries()?
+        } else {
+            self.dir.read_dir(rel)?
+        };
+        let mut out = Vec::new();
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let seen = self.observation(&rel.join(&name));
+            out.push(DirEntry {
+                name,
+                is_dir: seen.is_dir,
+                bytes: seen.bytes,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// cap-std's words for a path that would leave the directory.
+fn is_escape(e: &io::Error) -> bool {
+    e.kind() == ErrorKind::PermissionDenied && e.to_string().contains("outside of the filesystem")
+}
+
+fn storage_error(e: io::Error) -> StorageError {
+    match e.kind() {
+        _ if is_escape(&e) => StorageError::Escape(Escape::LinkOut),
+        ErrorKind::NotFound => StorageError::NotFound,
+        ErrorKind::IsADirectory => StorageError::IsADirectory,
+        ErrorKind::NotADirectory => StorageError::NotADirectory,
+        _ => StorageError::Other(e.to_string()),
+    }
+}
+
+fn rel(path: &RelPath) -> PathBuf {
+    PathBuf::from(path.as_str())
+}
+
+impl Storage for FolderStorage {
+    fn root_info(&self) -> RootInfo {
+        RootInfo {
+            kind: "machine".into(),
+            path: self.path.to_string_lossy().into_owned(),
+        }
+    }
+
+    async fn reachable(&self) -> bool {
+        self.still_there()
+    }
+
+    /// The nearest existing ancestor (or the path itself) must resolve inside
+    /// the root. A link whose target is missing is refused too: what it would
+    /// create cannot be known in advance.
+    async fn confine(&self, path: &RelPath) -> Result<(), Escape> {
+        if !self.still_there() {
+            return Err(Escape::Unreachable);
+        }
+        let mut current = rel(path);
+        while !current.as_os_str().is_empty() {
+            match self.dir.symlink_metadata(&current) {
+                Ok(_) => {
+                    return match self.dir.canonicalize(&current) {
+                        Ok(_) => Ok(()),
+                        Err(_) => Err(Escape::LinkOut),
+                    };
+                }
+                Err(e) if is_escape(&e) => return Err(Escape::LinkOut),
+                Err(e) if e.kind() == ErrorKind::NotFound => {
+                    current.pop();
+                }
+                // Anything else (a file used as a folder, ...) is for the act to report.
+                Err(_) => return Ok(()),
+            }
+        }
+        Ok(())
+    }
+
+    async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
+        let path = rel(path);
+        if self.dir.metadata(&path).is_ok_and(|m| m.is_dir()) {
+            return Err(StorageError::IsADirectory);
+        }
+        self.dir.read(&path).map_err(storage_error)
+    }
+
+    async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        self.write_file(&rel(path), bytes).map_err(storage_error)
+    }
+
+    async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
+        let path = rel(path);
+        if self.dir.symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+            return Err(StorageError::IsADirectory);
+        }
+        self.dir.remove_file(&path).map_err(storage_error)
+    }
+
+    async fn observe(&self, path: &RelPath) -> Observation {
+        self.observation(&rel(path))
+    }
+
+    async fn list(&self, dir: &RelPath) -> Result<Vec<DirEntry>, StorageError> {
+        let path = rel(dir);
+        if !path.as_os_str().is_empty() && !self.observation(&path).is_dir {
+            return Err(match self.observation(&path).exists {
+                true => StorageError::NotADirectory,
+                false => StorageError::NotFound,
+            });
+        }
+        self.listing(&path).map_err(storage_error)
+    }
+
+    async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError> {
+        self.audit
+            .append(entry)
+            .map_err(|e| StorageError::Other(e.to_string()))
+    }
+
+    async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
+        let mut files = Vec::new();
+        let entries = match self.dir.read_dir(AUDIT_DIR) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(files),
+            Err(e) => return Err(storage_error(e)),
+        };
+        for entry in entries {
+            let name = entry
+                .map_err(storage_error)?
+                .file_name()
+                .to_string_lossy()
+                .into_owned();
+            if !name.ends_with(".jsonl") {
+                continue;
+            }
+            let bytes = self
+                .dir
+                .read(format!("{AUDIT_DIR}/{name}"))
+                .map_err(storage_error)?;
+            files.push(AuditFile {
+                name,
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+            });
+        }
+        files.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(files)
+    }
+}

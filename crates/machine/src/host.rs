@@ -1,0 +1,68 @@
+//! An executor over folder storage, driven to completion on the calling thread.
+//!
+//! The folder storage's futures complete at once (cap-std is synchronous), so
+//! a tiny `block_on` drives the core's async executor. Callers on an async
+//! runtime run these methods on a blocking thread.
+
+use crate::{FolderStorage, MachineEnv, OpenError};
+use serde_json::Value;
+use std::path::Path;
+use voicebox_core::audit::AuditView;
+use voicebox_core::executor::Tools;
+use voicebox_core::tier::Placement;
+use voicebox_core::{Executor, Refusal, Reply};
+
+/// One machine host: one writer instance, at most one declared root.
+pub struct Host<T: Tools = ()> {
+    executor: Executor<FolderStorage, MachineEnv, T>,
+}
+
+impl<T: Tools> Host<T> {
+    /// A host with no root. `instance` names this writer in the audit log.
+    pub fn new(instance: &str, tools: T) -> Self {
+        Host {
+            executor: Executor::new(Placement::Machine, instance, MachineEnv, tools),
+        }
+    }
+
+    /// Declares `path` as the project root (`<folder name>@machine`).
+    pub fn declare(&mut self, path: &Path) -> Result<(), OpenError> {
+        let storage = FolderStorage::open(path, self.executor.instance())?;
+        let name = storage
+            .path()
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "root".into());
+        self.executor.declare(storage, &format!("{name}@machine"));
+        Ok(())
+    }
+
+    /// Un-declares the root.
+    pub fn undeclare(&mut self) {
+        self.executor.undeclare();
+    }
+
+    /// The declared root's real path.
+    pub fn root(&self) -> Option<&Path> {
+        self.executor.storage().map(FolderStorage::path)
+    }
+
+    pub fn executor(&self) -> &Executor<FolderStorage, MachineEnv, T> {
+        &self.executor
+    }
+
+    /// Executes action JSON.
+    pub fn execute(&mut self, action: &Value, turn: Option<&str>) -> Reply {
+        pollster::block_on(self.executor.execute(action, turn))
+    }
+
+    /// Answers a tier-2 confirmation.
+    pub fn confirm(&mut self, id: &str, approved: bool) -> Reply {
+        pollster::block_on(self.executor.confirm(id, approved))
+    }
+
+    /// The merged audit of the declared root.
+    pub fn audit(&self) -> Result<AuditView, Refusal> {
+        pollster::block_on(self.executor.audit())
+    }
+}

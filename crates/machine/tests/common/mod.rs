@@ -1,0 +1,343 @@
+//! The executor checks that must hold over every storage adapter (e1-m0 check
+//! 8a: the root is an injected interface). `adapter_checks!` stamps them out as
+//! tests for one adapter; each test asserts on rule ids and on the world.
+#![allow(dead_code)]
+
+use serde_json::{Value, json};
+use voicebox_core::audit::{Entry, EntryDecision, EntryResult};
+use voicebox_core::executor::Executor;
+use voicebox_core::platform::Storage;
+use voicebox_core::{Reply, Rule};
+use voicebox_machine::MachineEnv;
+
+/// An executor over one adapter, and a way to look at that adapter's world
+/// without going through the executor.
+pub struct Rig<S: Storage> {
+    pub ex: Executor<S, MachineEnv>,
+    pub world: fn(&S, &str) -> Option<Vec<u8>>,
+}
+
+impl<S: Storage> Rig<S> {
+    pub fn run(&mut self, action: Value) -> Reply {
+        pollster::block_on(self.ex.execute(&action, Some("t")))
+    }
+
+    pub fn confirm(&mut self, id: &str, yes: bool) -> Reply {
+        pollster::block_on(self.ex.confirm(id, yes))
+    }
+
+    pub fn entries(&self) -> Vec<Entry> {
+        pollster::block_on(self.ex.audit()).unwrap().entries
+    }
+
+    pub fn entry(&self, seq: Option<u64>) -> Entry {
+        let seq = seq.expect("the answer was logged");
+        self.entries().into_iter().find(|e| e.seq == seq).unwrap()
+    }
+
+    pub fn file(&self, path: &str) -> Option<String> {
+        let storage = self.ex.storage().expect("a declared root");
+        (self.world)(storage, path).map(|b| String::from_utf8(b).unwrap())
+    }
+}
+
+pub fn write(name: &str, content: &str) -> Value {
+    json!({"verb": "write", "name": name, "content": content})
+}
+
+pub fn refused(reply: &Reply) -> Rule {
+    reply
+        .refused
+        .unwrap_or_else(|| panic!("expected a refusal, got {reply:?}"))
+}
+
+/// Check 2: the tier table both ways, as audit entries.
+pub fn tier_table_both_ways<S: Storage>(rig: &mut Rig<S>) {
+    let ok = rig.run(write("inside.txt", "hi"));
+    assert!(ok.ok, "{ok:?}");
+    assert_eq!(ok.action.as_deref(), Some("wrote inside.txt (2 bytes)"));
+    let outcome = rig.entry(ok.logged);
+    assert_eq!(
+        (outcome.decision, outcome.result),
+        (EntryDecision::Allow, EntryResult::Ok)
+    );
+    assert_eq!(outcome.rule.as_deref(), Some("writes-inside"));
+    let observed = outcome.observed.unwrap();
+    assert!(observed.exists && observed.bytes == Some(2));
+    let attempt = rig.entry(outcome.attempt);
+    assert_eq!(
+        (attempt.decision, attempt.result),
+        (EntryDecision::Attempt, EntryResult::Pending)
+    );
+
+    let out = rig.run(write("../outside.txt", "hi"));
+    assert_eq!(refused(&out), Rule::OutsideRoot);
+    let entry = rig.entry(out.logged);
+    assert_eq!(
+        (entry.decision, entry.result),
+        (EntryDecision::Refuse, EntryResult::Refused)
+    );
+    assert_eq!(entry.rule.as_deref(), Some("outside-root"));
+    assert_eq!(rig.file("inside.txt").as_deref(), Some("hi"));
+}
+
+/// Check 3: refusals carry the rule and a why that says what to do; the
+/// allowed case sits beside them.
+pub fn refusals_are_named<S: Storage>(rig: &mut Rig<S>) {
+    assert!(rig.run(write("notes.md", "a")).ok);
+    let cases = [
+        (
+            write("../../evil.sh", "x"),
+            Rule::OutsideRoot,
+            "outside the project root",
+        ),
+        (write(".env", "x"), Rule::DotfileRefused, "dot"),
+        (write(".audit/x.jsonl", "x"), Rule::ProtectedAudit, "audit"),
+        (
+            json!({"verb":"write","name":"a.txt"}),
+            Rule::MissingArgument,
+            "content",
+        ),
+        (
+            json!({"verb":"write","name":"a","content":"x","mode":"w"}),
+            Rule::UnknownField,
+            "mode",
+        ),
+        (
+            json!({"verb":"read","name":"missing.txt"}),
+            Rule::NotFound,
+            "list the files",
+        ),
+    ];
+    for (action, rule, words) in cases {
+        let reply = rig.run(action.clone());
+        assert_eq!(refused(&reply), rule, "{action}");
+        let why = reply.why.clone().unwrap();
+        assert!(why.contains(words), "{action}: {why}");
+        assert_eq!(rig.entry(reply.logged).why.as_deref(), Some(why.as_str()));
+    }
+    assert!(rig.file(".env").is_none());
+}
+
+/// Check 4: `..` as a name is refused while a sibling name is accepted.
+pub fn dot_dot_refused_sibling_accepted<S: Storage>(rig: &mut Rig<S>) {
+    assert_eq!(refused(&rig.run(write("..", "x"))), Rule::OutsideRoot);
+    assert_eq!(refused(&rig.run(write("a/..", "x"))), Rule::OutsideRoot);
+    let sibling = rig.run(write("..a", "x"));
+    assert_eq!(
+        refused(&sibling),
+        Rule::DotfileRefused,
+        "a leading dot is a dotfile"
+    );
+    let plain = rig.run(write("a..", "x"));
+    assert!(plain.ok, "{plain:?}");
+    assert_eq!(rig.file("a..").as_deref(), Some("x"));
+}
+
+/// Reads, lists, edits, diffs and greps do what they say.
+pub fn verbs_do_what_they_say<S: Storage>(rig: &mut Rig<S>) {
+    assert!(
+        rig.run(write("drafts/plan.md", "Buy milk\nTODO call Ann\n"))
+            .ok
+    );
+    assert!(rig.run(write("empty.txt", "")).ok);
+    assert_eq!(rig.file("empty.txt").as_deref(), Some(""));
+    let read = rig.run(json!({"verb":"read","name":"drafts/plan.md"}));
+    assert_eq!(read.content.as_deref(), Some("Buy milk\nTODO call Ann\n"));
+    let entry = rig.entry(read.logged);
+    assert_eq!(entry.read.unwrap()[0].bytes, 23);
+
+    let list = rig.run(json!({"verb":"list"}));
+    let names: Vec<String> = list.files.unwrap().into_iter().map(|f| f.name).collect();
+    assert_eq!(names, ["drafts", "empty.txt"], "dot entries are hidden");
+    let sub = rig.run(json!({"verb":"list","dir":"drafts"}));
+    assert_eq!(sub.files.unwrap()[0].name, "plan.md");
+    assert_eq!(
+        refused(&rig.run(json!({"verb":"list","dir":"nope"}))),
+        Rule::NotFound
+    );
+
+    let edit =
+        rig.run(json!({"verb":"edit","name":"drafts/plan.md","oldText":"milk","newText":"bread"}));
+    assert!(edit.ok, "{edit:?}");
+    assert_eq!(
+        rig.file("drafts/plan.md").as_deref(),
+        Some("Buy bread\nTODO call Ann\n")
+    );
+    let missing =
+        rig.run(json!({"verb":"edit","name":"drafts/plan.md","oldText":"milk","newText":"x"}));
+    assert_eq!(refused(&missing), Rule::PatternNotFound);
+    assert!(rig.run(write("twice.txt", "a a")).ok);
+    let twice = rig.run(json!({"verb":"edit","name":"twice.txt","oldText":"a","newText":"b"}));
+    assert_eq!(refused(&twice), Rule::PatternNotUnique);
+    assert_eq!(rig.file("twice.txt").as_deref(), Some("a a"));
+
+    let diff = rig.run(json!({"verb":"diff","name":"twice.txt","content":"a b"}));
+    assert_eq!(
+        diff.diff.as_deref(),
+        Some(
+            "--- a/twice.txt\n+++ b/twice.txt\n@@ -1,1 +1,1 @@\n-a a\n\\ No newline at end of file\n+a b\n\\ No newline at end of file\n"
+        )
+    );
+    assert_eq!(
+        rig.file("twice.txt").as_deref(),
+        Some("a a"),
+        "diff never writes"
+    );
+
+    let grep = rig.run(json!({"verb":"grep","query":"todo"}));
+    let matches = grep.matches.unwrap();
+    assert_eq!(matches.len(), 1);
+    assert_eq!(
+        (matches[0].file.as_str(), matches[0].line),
+        ("drafts/plan.md", 2)
+    );
+    assert_eq!(grep.truncated, Some(false));
+    let none = rig.run(json!({"verb":"grep","query":"todo","dir":"nope"}));
+    assert_eq!(refused(&none), Rule::NotFound);
+}
+
+/// Delete asks first; no keeps the file, yes removes it; ids answer once.
+pub fn delete_asks_first<S: Storage>(rig: &mut Rig<S>) {
+    assert!(rig.run(write("old.txt", "bye")).ok);
+    let ask = rig.run(json!({"verb":"delete","name":"old.txt"}));
+    assert!(!ask.ok);
+    let request = ask.confirm.clone().expect("a pending confirmation");
+    assert_eq!(request.rule, Rule::Delete);
+    assert!(request.plan.contains("old.txt"));
+    let asked = rig.entry(ask.logged);
+    assert_eq!(
+        (asked.decision, asked.result),
+        (EntryDecision::Confirm, EntryResult::Pending)
+    );
+    assert!(rig.file("old.txt").is_some(), "asking deletes nothing");
+
+    let no = rig.confirm(&request.id, false);
+    assert_eq!(refused(&no), Rule::Declined);
+    assert_eq!(rig.entry(no.logged).attempt, ask.logged);
+    assert_eq!(rig.file("old.txt").as_deref(), Some("bye"));
+    assert_eq!(
+        refused(&rig.confirm(&request.id, true)),
+        Rule::ConfirmationUnknown
+    );
+
+    let again = rig.run(json!({"verb":"delete","name":"old.txt"}));
+    let yes = rig.confirm(&again.confirm.unwrap().id, true);
+    assert!(yes.ok, "{yes:?}");
+    assert!(rig.file("old.txt").is_none());
+    let outcome = rig.entry(yes.logged);
+    assert_eq!(outcome.observed.unwrap().exists, false);
+    assert_eq!(
+        rig.entry(outcome.attempt).attempt,
+        again.logged,
+        "the attempt names the ask"
+    );
+
+    assert_eq!(
+        refused(&rig.run(json!({"verb":"delete","name":"old.txt"}))),
+        Rule::NotFound
+    );
+    assert!(rig.run(write("dir/x.txt", "x")).ok);
+    assert_eq!(
+        refused(&rig.run(json!({"verb":"delete","name":"dir"}))),
+        Rule::IsADirectory
+    );
+}
+
+/// Undo reverts write, edit and delete, says what it did, and refuses to
+/// clobber a file changed since.
+pub fn undo_reverts_and_says_what<S: Storage>(rig: &mut Rig<S>) {
+    assert_eq!(
+        refused(&rig.run(json!({"verb":"undo"}))),
+        Rule::NothingToUndo
+    );
+    assert!(rig.run(write("u.txt", "one")).ok);
+    assert!(rig.run(write("u.txt", "two")).ok);
+    let undo = rig.run(json!({"verb":"undo"}));
+    assert_eq!(
+        undo.action.as_deref(),
+        Some("undid the write of u.txt: restored the previous content (3 bytes)")
+    );
+    assert_eq!(rig.file("u.txt").as_deref(), Some("one"));
+    let undo = rig.run(json!({"verb":"undo"}));
+    assert_eq!(
+        undo.action.as_deref(),
+        Some("undid the write of u.txt: removed it (it did not exist before)")
+    );
+    assert!(rig.file("u.txt").is_none());
+    assert_eq!(
+        refused(&rig.run(json!({"verb":"undo"}))),
+        Rule::NothingToUndo
+    );
+
+    assert!(rig.run(write("d.txt", "keep me")).ok);
+    let ask = rig.run(json!({"verb":"delete","name":"d.txt"}));
+    assert!(rig.confirm(&ask.confirm.unwrap().id, true).ok);
+    let undo = rig.run(json!({"verb":"undo"}));
+    assert_eq!(
+        undo.action.as_deref(),
+        Some("undid the delete of d.txt: restored it (7 bytes)")
+    );
+    assert_eq!(rig.file("d.txt").as_deref(), Some("keep me"));
+    let entry = rig.entry(undo.logged);
+    assert_eq!(
+        (entry.decision, entry.result),
+        (EntryDecision::Allow, EntryResult::Ok)
+    );
+
+    assert!(rig.run(write("s.txt", "mine")).ok);
+    // Someone else changes the file: undo must not overwrite their work.
+    assert!(
+        rig.run(json!({"verb":"edit","name":"s.txt","oldText":"mine","newText":"theirs"}))
+            .ok
+    );
+    assert!(rig.run(json!({"verb":"undo"})).ok, "undoes the edit");
+    assert_eq!(rig.file("s.txt").as_deref(), Some("mine"));
+}
+
+/// No root declared: every act answers root-not-declared, nothing is logged.
+pub fn no_root_is_named<S: Storage>(rig: &mut Rig<S>) {
+    let storage = rig.ex.undeclare().unwrap();
+    let reply = rig.run(write("a.txt", "x"));
+    assert_eq!(refused(&reply), Rule::RootNotDeclared);
+    assert_eq!(reply.logged, None);
+    let tools = rig.run(json!({"verb":"list_extensions"}));
+    assert!(tools.ok, "answered without a root");
+    rig.ex.declare(storage, "p@test");
+    assert!(rig.run(write("a.txt", "x")).ok);
+}
+
+/// Stamps the adapter checks out as tests; `$make` builds a fresh rig.
+#[macro_export]
+macro_rules! adapter_checks {
+    ($make:expr) => {
+        #[test]
+        fn check_2_tier_table_both_ways() {
+            common::tier_table_both_ways(&mut $make());
+        }
+        #[test]
+        fn check_3_refusals_are_named() {
+            common::refusals_are_named(&mut $make());
+        }
+        #[test]
+        fn check_4_dot_dot_refused_sibling_accepted() {
+            common::dot_dot_refused_sibling_accepted(&mut $make());
+        }
+        #[test]
+        fn verbs_do_what_they_say() {
+            common::verbs_do_what_they_say(&mut $make());
+        }
+        #[test]
+        fn delete_asks_first() {
+            common::delete_asks_first(&mut $make());
+        }
+        #[test]
+        fn undo_reverts_and_says_what() {
+            common::undo_reverts_and_says_what(&mut $make());
+        }
+        #[test]
+        fn no_root_is_named() {
+            common::no_root_is_named(&mut $make());
+        }
+    };
+}

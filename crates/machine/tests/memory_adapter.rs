@@ -1,0 +1,44 @@
+//! Check 8a, first adapter: the executor checks over the in-memory root.
+
+mod common;
+
+use common::Rig;
+use voicebox_core::executor::Executor;
+use voicebox_core::memory::MemoryStorage;
+use voicebox_core::tier::Placement;
+use voicebox_machine::MachineEnv;
+
+fn rig() -> Rig<MemoryStorage> {
+    let mut ex = Executor::new(Placement::Machine, "test", MachineEnv, ());
+    ex.declare(MemoryStorage::new("mem", "test"), "mem@test");
+    Rig {
+        ex,
+        world: |storage, path| storage.file(path),
+    }
+}
+
+adapter_checks!(rig);
+
+#[test]
+fn a_removed_root_answers_root_unreachable() {
+    let mut rig = rig();
+    assert!(rig.run(common::write("a.txt", "x")).ok);
+    rig.ex.storage().unwrap().set_reachable(false);
+    assert_eq!(
+        common::refused(&rig.run(common::write("a.txt", "y"))),
+        voicebox_core::Rule::RootUnreachable
+    );
+}
+
+#[test]
+fn an_unwritable_audit_log_refuses_the_act_and_leaves_the_file() {
+    let mut rig = rig();
+    assert!(rig.run(common::write("a.txt", "before")).ok);
+    rig.ex.storage().unwrap().set_audit_writable(false);
+    let reply = rig.run(common::write("a.txt", "after"));
+    assert_eq!(
+        common::refused(&reply),
+        voicebox_core::Rule::AuditUnwritable
+    );
+    assert_eq!(rig.file("a.txt").as_deref(), Some("before"));
+}

@@ -1,0 +1,45 @@
+//! The command line, with clap. Every flag that names a place can also come
+//! from the environment (`VOICEBOX_ROOT`, ...).
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "voicebox",
+    version,
+    about = "Carry out spoken or typed requests inside one declared folder, and nowhere else."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Show the action the built-in resolver makes of a sentence (does nothing).
+    Resolve {
+        /// The sentence, e.g. "create a file called hello.txt with hi".
+        text: String,
+    },
+    /// Run one turn in a folder: resolve the sentence (or take --action) and execute it.
+    Turn {
+        /// The project root: the only folder Voicebox may touch.
+        #[arg(long, env = "VOICEBOX_ROOT")]
+        root: Option<PathBuf>,
+        /// Action JSON instead of a sentence, e.g. '{"verb":"read","name":"notes.md"}'.
+        #[arg(long, conflicts_with = "text")]
+        action: Option<String>,
+        /// Answer a tier-2 confirmation (delete) with yes in the same run.
+        #[arg(long)]
+        yes: bool,
+        /// The sentence.
+        #[arg(required_unless_present = "action")]
+        text: Option<String>,
+    },
+    /// Print the root's audit log, merged by (instance, seq).
+    Audit {
+        #[arg(long, env = "VOICEBOX_ROOT")]
+        root: Option<PathBuf>,
+    },
+}

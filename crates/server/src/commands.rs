@@ -1,0 +1,106 @@
+//! The one-shot commands: each prints one JSON object.
+
+use crate::cli::Command;
+use serde_json::{Value, json};
+use std::path::Path;
+use voicebox_core::platform::Env;
+use voicebox_core::resolver::{self, Resolution};
+use voicebox_core::rule::{Refusal, Rule};
+use voicebox_core::{Action, Reply};
+use voicebox_machine::{Host, MachineEnv};
+
+/// The writer instance of command-line turns.
+const CLI_INSTANCE: &str = "cli";
+
+pub fn run(command: Command) -> Value {
+    match command {
+        Command::Resolve { text } => resolve(&text),
+        Command::Turn {
+            root,
+            action,
+            yes,
+            text,
+        } => turn(root.as_deref(), action.as_deref(), text.as_deref(), yes),
+        Command::Audit { root } => audit(root.as_deref()),
+    }
+}
+
+fn resolve(text: &str) -> Value {
+    match resolver::resolve(text) {
+        Resolution::Action(action) => json!({ "action": action }),
+        Resolution::Unresolved { note } => json!({ "action": null, "note": note }),
+    }
+}
+
+/// A host with `root` declared, or the refusal that says why it could not be.
+fn host(root: Option<&Path>) -> (Host, Option<Refusal>) {
+    let mut host = Host::new(CLI_INSTANCE, ());
+    let refusal = root.and_then(|path| {
+        host.declare(path).err().map(|e| {
+            Refusal::new(
+                Rule::RootUnreachable,
+                format!(
+                    "the project root cannot be used: {e}; pass --root with an existing folder"
+                ),
+            )
+        })
+    });
+    (host, refusal)
+}
+
+fn turn(root: Option<&Path>, action: Option<&str>, text: Option<&str>, yes: bool) -> Value {
+    let (action, note) = match (action, text) {
+        (Some(json), _) => (parse_action(json), None),
+        (None, Some(text)) => match resolver::resolve(text) {
+            Resolution::Action(action) => (Ok(action.to_json()), None),
+            Resolution::Unresolved { note } => {
+                return json!({ "transcript": text, "action": null, "note": note, "result": null });
+            }
+        },
+        (None, None) => unreachable!("clap requires a sentence or --action"),
+    };
+    let (mut host, unusable) = host(root);
+    let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
+    let result = match (&action, unusable) {
+        (_, Some(refusal)) => Reply::refusal(refusal),
+        (Ok(value), None) => host.execute(value, Some(&turn_id)),
+        (Err(refusal), None) => Reply::refusal(refusal.clone()),
+    };
+    let mut out = json!({ "transcript": text, "action": action.unwrap_or(Value::Null) });
+    if let Some(note) = note {
+        out["note"] = json!(note);
+    }
+    match (yes, &result.confirm) {
+        (true, Some(ask)) => {
+            out["asked"] = json!(result);
+            out["result"] = json!(host.confirm(&ask.id.clone(), true));
+        }
+        _ => out["result"] = json!(result),
+    }
+    out
+}
+
+/// Action JSON from the command line; JSON that does not parse is a named
+/// refusal in the result, like every other bad action.
+fn parse_action(text: &str) -> Result<Value, Refusal> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        Refusal::new(
+            Rule::MalformedField,
+            format!("--action is not valid JSON ({e})"),
+        )
+    })?;
+    // Validation itself is the executor's step 2; only the shape is checked here.
+    let _ = Action::from_json(&value);
+    Ok(value)
+}
+
+fn audit(root: Option<&Path>) -> Value {
+    let (host, unusable) = host(root);
+    if let Some(refusal) = unusable {
+        return json!(Reply::refusal(refusal));
+    }
+    match host.audit() {
+        Ok(view) => json!(view),
+        Err(refusal) => json!(Reply::refusal(refusal)),
+    }
+}
