@@ -27,6 +27,20 @@ const TEXT_NOUNS: &[&[&str]] = &[
 /// Stand-ins that point at something unsaid: not content on their own.
 const PRONOUNS: &[&str] = &["it", "that", "this", "them", "something"];
 
+/// Words that, alone, mean no text at all ("replace milk with nothing").
+const NOTHING: &[&[&str]] = &[
+    &["nothing"],
+    &["empty"],
+    &["blank"],
+    &["an", "empty", "string"],
+    &["the", "empty", "string"],
+];
+
+/// Whether unquoted `words` mean no text at all.
+pub fn is_nothing(words: Words<'_>) -> bool {
+    words.after_any(NOTHING).is_some_and(Words::is_empty)
+}
+
 /// The text a run of words says, or `None` when it says nothing usable.
 pub fn text(words: Words<'_>) -> Option<String> {
     let words = match words.after_any(TEXT_NOUNS) {

@@ -78,6 +78,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     }
     let question = QUESTIONS.contains(&words.key(0));
     match content::text(proposed) {
+        _ if content::is_nothing(proposed) => act(Action::Diff {
+            name,
+            content: alloc::string::String::new(),
+        }),
         Some(text) => act(Action::Diff {
             name,
             content: if question && !proposed.is_quoted() {

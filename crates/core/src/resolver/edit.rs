@@ -83,13 +83,6 @@ const WHOLE: &[&[&str]] = &[
     &["the", "whole", "file"],
     &["it", "all"],
 ];
-/// New text that means nothing at all.
-const NOTHING: &[&[&str]] = &[
-    &["nothing"],
-    &["an", "empty", "string"],
-    &["empty"],
-    &["blank"],
-];
 /// Words that make "change notes.md to say hi" a whole-file write.
 const SAYS: &[&[&str]] = &[&["say"], &["read"], &["contain"], &["be"]];
 
@@ -181,10 +174,10 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
     let Some(old_text) = content::text(old) else {
         return refuse(what_to_change(&name));
     };
-    let new_text = match (new.after_any(NOTHING), content::text(new)) {
-        (Some(rest), _) if rest.is_empty() => String::new(),
-        (_, Some(text)) => text,
-        (_, None) => {
+    let new_text = match content::text(new) {
+        _ if content::is_nothing(new) => String::new(),
+        Some(text) => text,
+        None => {
             return refuse(format!(
                 "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
             ));

@@ -86,6 +86,28 @@ const QUERY_LEADING: &[&[&str]] = &[
     &["the", "phrase"],
     &["the", "string"],
 ];
+/// Openings of "where is Q mentioned".
+const WHERE: &[&[&str]] = &[&["where", "is"], &["where", "are"], &["where", "does"], &["where", "do"]];
+/// Endings that make "where is Q …" a search.
+const WHERE_ENDS: &[&[&str]] = &[
+    &["mentioned"],
+    &["used"],
+    &["written"],
+    &["referenced"],
+    &["appear"],
+    &["appears"],
+    &["come", "up"],
+    &["comes", "up"],
+    &["show", "up"],
+    &["shows", "up"],
+];
+/// Openings followed directly by the query.
+const WHERE_MENTION: &[&[&str]] = &[
+    &["where", "do", "i", "mention"],
+    &["where", "did", "i", "mention"],
+    &["where", "do", "we", "mention"],
+    &["where", "did", "we", "mention"],
+];
 /// Prepositions before the folder searched ("… in receipts").
 const DIR_PREPS: &[&str] = &["in", "inside", "within", "under", "across", "throughout"];
 /// Places this resolver cannot search.
@@ -97,6 +119,7 @@ const WORLDLY: &[&str] = &["me", "us", "a", "an", "some", "out"];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (query, dir) = which_files(words)
+        .or_else(|| where_mentioned(words))
         .or_else(|| folder_first(words))
         .or_else(|| query_first(words))?;
     if words.contains_any(ELSEWHERE) {
@@ -155,6 +178,16 @@ fn which_files(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
     Some(split_place(rest))
 }
 
+/// "where is Q mentioned (in D)", "where do I mention Q".
+fn where_mentioned(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
+    if let Some(rest) = words.after_any(WHERE_MENTION) {
+        return Some(split_place(rest));
+    }
+    let (query, place) = split_place(words.after_any(WHERE)?);
+    let bare = query.trim_end(WHERE_ENDS);
+    (bare.len() < query.len()).then_some((bare, place))
+}
+
 /// "search D for Q".
 fn folder_first(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
     let rest = words.after_any(FOLDER_FIRST)?;
@@ -165,7 +198,7 @@ fn folder_first(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
 
 /// "search for Q (in D)".
 fn query_first(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
-    let rest = words.after_any(QUERY_FIRST)?;
+    let rest = skip_flags(words.after_any(QUERY_FIRST)?);
     let rest = match rest.after_any(WHICH_FILES).map(|r| r.after_any(MENTION)) {
         Some(Some(after)) => after,
         _ => rest,
@@ -173,8 +206,23 @@ fn query_first(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
     Some(split_place(rest))
 }
 
-/// Splits "… in D" off the end of a query, when D is a place.
+/// Drops command-line flags ("grep -r TODO").
+fn skip_flags(words: Words<'_>) -> Words<'_> {
+    let flags = words.keys().take_while(|k| k.starts_with('-')).count();
+    words.from(flags)
+}
+
+/// Splits the place searched off a query: "… in D", or "\"Q\" D" as grep has it.
 fn split_place(words: Words<'_>) -> (Words<'_>, Option<Place>) {
+    let after_quote = words.get(0).filter(|w| w.quoted).and_then(|_| {
+        let dir = folder(words.from(1)).filter(|_| words.len() > 1)?;
+        Some((words.to(1), Some(Place::Folder(dir))))
+    });
+    after_quote.or_else(|| in_place(words)).unwrap_or((words, None))
+}
+
+/// "… in D", when D is a place.
+fn in_place(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
     (1..words.len())
         .rev()
         .filter(|&at| DIR_PREPS.contains(&words.key(at)))
@@ -186,5 +234,4 @@ fn split_place(words: Words<'_>) -> (Words<'_>, Option<Place>) {
             };
             Some((words.to(at), Some(place)))
         })
-        .unwrap_or((words, None))
 }

@@ -34,6 +34,7 @@ const WEAK: &[&[&str]] = &[
     &["tell", "me"],
     &["give", "me"],
     &["let", "me", "see"],
+    &["how", "many"],
 ];
 
 /// Words between the head and what is listed.

@@ -192,7 +192,7 @@ pub fn folder(words: Words<'_>) -> Option<Option<String>> {
 
 /// What one noun phrase without "in …" names.
 fn single(words: Words<'_>) -> Target {
-    let rest = words.trim_start(DETERMINERS);
+    let rest = drop_determiners(words);
     let (file_noun, rest) = noun(rest, FILE_NOUNS);
     let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
     let rest = rest.trim_start(&[&["of"]]);
@@ -220,6 +220,18 @@ fn single(words: Words<'_>) -> Target {
     } else {
         Target::Bare(name)
     }
+}
+
+/// Drops leading determiners, but not one joined to the name ("my underscore notes").
+fn drop_determiners(words: Words<'_>) -> Words<'_> {
+    let mut rest = words;
+    while let Some(after) = rest
+        .after_any(DETERMINERS)
+        .filter(|after| !JOINERS.iter().any(|(k, _)| *k == after.key(0)))
+    {
+        rest = after;
+    }
+    rest
 }
 
 /// A leading noun from `nouns`, after any determiners.

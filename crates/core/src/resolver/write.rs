@@ -27,6 +27,8 @@ enum Head {
     Put,
     /// "add": a new file, or (refused) appending to one.
     Add,
+    /// "clear", "empty": a named file's content becomes empty.
+    Clear,
 }
 
 impl Head {
@@ -37,7 +39,7 @@ impl Head {
 
     /// Whether a name alone means an empty file.
     fn creates(self) -> bool {
-        matches!(self, Head::Create | Head::Make | Head::Add)
+        matches!(self, Head::Create | Head::Make | Head::Add | Head::Clear)
     }
 }
 
@@ -58,6 +60,11 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["jot", "down"], Head::Put),
     (&["note", "down"], Head::Put),
     (&["add"], Head::Add),
+    (&["clear"], Head::Clear),
+    (&["clear", "out"], Head::Clear),
+    (&["empty"], Head::Clear),
+    (&["empty", "out"], Head::Clear),
+    (&["blank", "out"], Head::Clear),
 ];
 
 /// Words that end a file's name and start its content.
@@ -105,6 +112,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .filter(|(phrase, _)| words.starts_with(phrase))
         .max_by_key(|(phrase, _)| phrase.len())
         .map(|(phrase, head)| (*head, words.from(phrase.len())))?;
+    if head == Head::Clear {
+        return file_alone(head, rest);
+    }
     file_then_content(rest)
         .or_else(|| content_then_file(head, rest))
         .or_else(|| file_alone(head, rest))

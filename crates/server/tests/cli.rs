@@ -1,0 +1,108 @@
+//! The command line, run as a person would: each command prints one JSON
+//! object and exits 0 unless the command line itself is wrong.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use tempfile::TempDir;
+
+fn voicebox(args: &[&str]) -> (Value, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .args(args)
+        .env_remove("VOICEBOX_ROOT")
+        .output()
+        .unwrap();
+    let code = out.status.code().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let value = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (value, code)
+}
+
+fn turn(root: &Path, text: &str) -> Value {
+    let (out, code) = voicebox(&["turn", "--root", root.to_str().unwrap(), text]);
+    assert_eq!(code, 0);
+    out
+}
+
+#[test]
+fn resolve_prints_the_action_or_a_note() {
+    let (out, code) = voicebox(&["resolve", "create a file called hello.txt with hi"]);
+    assert_eq!(code, 0);
+    assert_eq!(out["action"], serde_json::json!({"verb":"write","name":"hello.txt","content":"hi"}));
+    let (out, _) = voicebox(&["resolve", "book me a flight to Lisbon"]);
+    assert!(out["action"].is_null());
+    assert!(out["note"].as_str().unwrap().len() > 10);
+}
+
+#[test]
+fn write_in_one_process_read_back_in_another() {
+    let dir = TempDir::new().unwrap();
+    let wrote = turn(dir.path(), "create a file called hello.txt with hi");
+    assert_eq!(wrote["action"]["verb"], "write");
+    assert_eq!(wrote["result"]["ok"], true);
+    assert_eq!(wrote["result"]["action"], "wrote hello.txt (2 bytes)");
+    assert_eq!(wrote["result"]["root"]["kind"], "machine");
+    let read = turn(dir.path(), "read hello dot txt");
+    assert_eq!(read["result"]["content"], "hi");
+    let (audit, _) = voicebox(&["audit", "--root", dir.path().to_str().unwrap()]);
+    assert_eq!(audit["ok"], true);
+    let seqs: Vec<u64> = audit["entries"].as_array().unwrap().iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, [1, 2, 3], "attempt, outcome, read — seq resumed in the second process");
+}
+
+#[test]
+fn the_failure_table_answers_by_name() {
+    let dir = TempDir::new().unwrap();
+    // No root declared.
+    let (out, code) = voicebox(&["turn", "list files"]);
+    assert_eq!((code, out["result"]["refused"].as_str()), (0, Some("root-not-declared")));
+    // A folder that does not exist, and a file instead of a folder.
+    let missing = dir.path().join("missing");
+    let out = turn(&missing, "list files");
+    assert_eq!(out["result"]["refused"], "root-unreachable");
+    assert!(!missing.exists());
+    std::fs::write(dir.path().join("file"), "x").unwrap();
+    let out = turn(&dir.path().join("file"), "list files");
+    assert_eq!(out["result"]["refused"], "root-unreachable");
+    assert!(out["result"]["why"].as_str().unwrap().contains("not a folder"));
+    // An escape and a dotfile, beside the accepted sibling.
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let (out, _) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", r#"{"verb":"write","name":"../x.txt","content":"x"}"#]);
+    assert_eq!(out["result"]["refused"], "outside-root");
+    assert!(!dir.path().join("x.txt").exists());
+    let (out, _) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", r#"{"verb":"write","name":".env","content":"x"}"#]);
+    assert_eq!(out["result"]["refused"], "dotfile-refused");
+    let (out, _) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", r#"{"verb":"write","name":"x.txt","content":"x"}"#]);
+    assert_eq!(out["result"]["ok"], true);
+    // An unresolved utterance: no action, a note, nothing done.
+    let out = turn(&root, "book me a flight to Lisbon");
+    assert!(out["action"].is_null() && out["result"].is_null());
+    assert!(out["note"].is_string());
+    // Malformed action JSON is a named refusal, not a crash.
+    let (out, code) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", "{not json"]);
+    assert_eq!((code, out["result"]["refused"].as_str()), (0, Some("malformed-field")));
+}
+
+#[test]
+fn delete_waits_for_yes() {
+    let dir = TempDir::new().unwrap();
+    std::fs::write(dir.path().join("old.txt"), "bye").unwrap();
+    let asked = turn(dir.path(), "delete old.txt");
+    assert_eq!(asked["result"]["ok"], false);
+    assert_eq!(asked["result"]["confirm"]["rule"], "delete");
+    assert!(dir.path().join("old.txt").exists(), "without --yes nothing is deleted");
+    let (done, _) = voicebox(&["turn", "--root", dir.path().to_str().unwrap(), "--yes", "delete old.txt"]);
+    assert_eq!(done["asked"]["confirm"]["rule"], "delete");
+    assert_eq!(done["result"]["ok"], true);
+    assert!(!dir.path().join("old.txt").exists());
+    let undone = turn(dir.path(), "undo");
+    assert_eq!(undone["result"]["action"], "undid the delete of old.txt: restored it (3 bytes)");
+    assert_eq!(std::fs::read_to_string(dir.path().join("old.txt")).unwrap(), "bye");
+}
+
+#[test]
+fn a_wrong_command_line_exits_non_zero() {
+    let (_, code) = voicebox(&["turn"]);
+    assert_eq!(code, 2);
+}
