@@ -2,12 +2,11 @@
 
 use alloc::string::String;
 use core::fmt;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// Every named rule a Voicebox answer can cite. The serialised form (kebab-case)
 /// is the contract: tests, the page and the audit log match on these strings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Rule {
     // Tier table rules (DESIGN §4).
     OutsideRoot,
@@ -50,6 +49,15 @@ pub enum Rule {
     StorageFailed,
     // Tools.
     ToolUnavailable,
+    // The HTTP guard (machine placement).
+    ForeignHost,
+    ForeignOrigin,
+    BadHostToken,
+    HostTokenRequired,
+    UnsupportedContentType,
+    BodyTooLarge,
+    MalformedBody,
+    NoSuchRoute,
 }
 
 impl Rule {
@@ -89,7 +97,22 @@ impl Rule {
             Rule::AuditUnwritable => "audit-unwritable",
             Rule::StorageFailed => "storage-failed",
             Rule::ToolUnavailable => "tool-unavailable",
+            Rule::ForeignHost => "foreign-host",
+            Rule::ForeignOrigin => "foreign-origin",
+            Rule::BadHostToken => "bad-host-token",
+            Rule::HostTokenRequired => "host-token-required",
+            Rule::UnsupportedContentType => "unsupported-content-type",
+            Rule::BodyTooLarge => "body-too-large",
+            Rule::MalformedBody => "malformed-body",
+            Rule::NoSuchRoute => "no-such-route",
         }
+    }
+}
+
+/// Serialises as [`Rule::id`], the one spelling of every rule.
+impl Serialize for Rule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.id())
     }
 }
 
@@ -100,7 +123,7 @@ impl fmt::Display for Rule {
 }
 
 /// A named refusal: the rule that refused, and a sentence saying why and what to do.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Refusal {
     pub rule: Rule,
     pub why: String,

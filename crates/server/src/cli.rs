@@ -1,6 +1,7 @@
 //! The command line, with clap. Every flag that names a place can also come
 //! from the environment (`VOICEBOX_ROOT`, ...).
 
+use crate::resolve::Resolver;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -41,5 +42,30 @@ pub enum Command {
     Audit {
         #[arg(long, env = "VOICEBOX_ROOT")]
         root: Option<PathBuf>,
+    },
+    /// Serve the page and the API on 127.0.0.1.
+    Serve {
+        /// The project root. Without it the server starts and every act
+        /// answers root-not-declared.
+        #[arg(long, env = "VOICEBOX_ROOT")]
+        root: Option<PathBuf>,
+        /// The port; 0 picks a free one.
+        #[arg(long, env = "VOICEBOX_PORT", default_value_t = 7878)]
+        port: u16,
+        /// Where the host token and provider keys live (never inside a root).
+        #[arg(long, env = "VOICEBOX_STATE_DIR")]
+        state_dir: Option<PathBuf>,
+        /// How words become actions.
+        #[arg(long, env = "VOICEBOX_RESOLVER", value_enum, default_value_t = Resolver::Script)]
+        resolver: Resolver,
+    },
+    /// Print the effective configuration and check each piece.
+    Doctor {
+        #[arg(long, env = "VOICEBOX_ROOT")]
+        root: Option<PathBuf>,
+        #[arg(long, env = "VOICEBOX_PORT", default_value_t = 7878)]
+        port: u16,
+        #[arg(long, env = "VOICEBOX_STATE_DIR")]
+        state_dir: Option<PathBuf>,
     },
 }

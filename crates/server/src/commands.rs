@@ -3,10 +3,10 @@
 use crate::cli::Command;
 use serde_json::{Value, json};
 use std::path::Path;
+use voicebox_core::Reply;
 use voicebox_core::platform::Env;
 use voicebox_core::resolver::{self, Resolution};
 use voicebox_core::rule::{Refusal, Rule};
-use voicebox_core::Reply;
 use voicebox_machine::{Host, MachineEnv};
 
 /// The writer instance of command-line turns.
@@ -22,6 +22,12 @@ pub fn run(command: Command) -> Value {
             text,
         } => turn(root.as_deref(), action.as_deref(), text.as_deref(), yes),
         Command::Audit { root } => audit(root.as_deref()),
+        Command::Doctor {
+            root,
+            port,
+            state_dir,
+        } => crate::doctor::report(root.as_deref(), port, state_dir),
+        Command::Serve { .. } => unreachable!("serve runs the server, not a one-shot command"),
     }
 }
 

@@ -3,11 +3,47 @@
 
 mod cli;
 mod commands;
+mod doctor;
+mod resolve;
+mod serve;
+mod state_dir;
 
 use clap::Parser;
+use cli::Command;
 
 fn main() {
     let cli = cli::Cli::parse();
-    let output = commands::run(cli.command);
-    println!("{output}");
+    match cli.command {
+        Command::Serve {
+            root,
+            port,
+            state_dir,
+            resolver,
+        } => {
+            init_logs();
+            let config = serve::Config {
+                root,
+                port,
+                state: state_dir::StateDir::new(state_dir),
+                resolver,
+            };
+            let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
+            if let Err(e) = runtime.block_on(serve::run(config)) {
+                eprintln!("voicebox serve: {e}");
+                std::process::exit(1);
+            }
+        }
+        command => println!("{}", commands::run(command)),
+    }
+}
+
+/// Structured logs on stderr; `RUST_LOG` narrows or widens them. Keys,
+/// tokens and bodies are never logged.
+fn init_logs() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
 }

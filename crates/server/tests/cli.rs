@@ -28,7 +28,10 @@ fn turn(root: &Path, text: &str) -> Value {
 fn resolve_prints_the_action_or_a_note() {
     let (out, code) = voicebox(&["resolve", "create a file called hello.txt with hi"]);
     assert_eq!(code, 0);
-    assert_eq!(out["action"], serde_json::json!({"verb":"write","name":"hello.txt","content":"hi"}));
+    assert_eq!(
+        out["action"],
+        serde_json::json!({"verb":"write","name":"hello.txt","content":"hi"})
+    );
     let (out, _) = voicebox(&["resolve", "book me a flight to Lisbon"]);
     assert!(out["action"].is_null());
     assert!(out["note"].as_str().unwrap().len() > 10);
@@ -46,8 +49,17 @@ fn write_in_one_process_read_back_in_another() {
     assert_eq!(read["result"]["content"], "hi");
     let (audit, _) = voicebox(&["audit", "--root", dir.path().to_str().unwrap()]);
     assert_eq!(audit["ok"], true);
-    let seqs: Vec<u64> = audit["entries"].as_array().unwrap().iter().map(|e| e["seq"].as_u64().unwrap()).collect();
-    assert_eq!(seqs, [1, 2, 3], "attempt, outcome, read — seq resumed in the second process");
+    let seqs: Vec<u64> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        seqs,
+        [1, 2, 3],
+        "attempt, outcome, read — seq resumed in the second process"
+    );
 }
 
 #[test]
@@ -55,7 +67,10 @@ fn the_failure_table_answers_by_name() {
     let dir = TempDir::new().unwrap();
     // No root declared.
     let (out, code) = voicebox(&["turn", "list files"]);
-    assert_eq!((code, out["result"]["refused"].as_str()), (0, Some("root-not-declared")));
+    assert_eq!(
+        (code, out["result"]["refused"].as_str()),
+        (0, Some("root-not-declared"))
+    );
     // A folder that does not exist, and a file instead of a folder.
     let missing = dir.path().join("missing");
     let out = turn(&missing, "list files");
@@ -64,24 +79,56 @@ fn the_failure_table_answers_by_name() {
     std::fs::write(dir.path().join("file"), "x").unwrap();
     let out = turn(&dir.path().join("file"), "list files");
     assert_eq!(out["result"]["refused"], "root-unreachable");
-    assert!(out["result"]["why"].as_str().unwrap().contains("not a folder"));
+    assert!(
+        out["result"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("not a folder")
+    );
     // An escape and a dotfile, beside the accepted sibling.
     let root = dir.path().join("root");
     std::fs::create_dir(&root).unwrap();
-    let (out, _) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", r#"{"verb":"write","name":"../x.txt","content":"x"}"#]);
+    let (out, _) = voicebox(&[
+        "turn",
+        "--root",
+        root.to_str().unwrap(),
+        "--action",
+        r#"{"verb":"write","name":"../x.txt","content":"x"}"#,
+    ]);
     assert_eq!(out["result"]["refused"], "outside-root");
     assert!(!dir.path().join("x.txt").exists());
-    let (out, _) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", r#"{"verb":"write","name":".env","content":"x"}"#]);
+    let (out, _) = voicebox(&[
+        "turn",
+        "--root",
+        root.to_str().unwrap(),
+        "--action",
+        r#"{"verb":"write","name":".env","content":"x"}"#,
+    ]);
     assert_eq!(out["result"]["refused"], "dotfile-refused");
-    let (out, _) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", r#"{"verb":"write","name":"x.txt","content":"x"}"#]);
+    let (out, _) = voicebox(&[
+        "turn",
+        "--root",
+        root.to_str().unwrap(),
+        "--action",
+        r#"{"verb":"write","name":"x.txt","content":"x"}"#,
+    ]);
     assert_eq!(out["result"]["ok"], true);
     // An unresolved utterance: no action, a note, nothing done.
     let out = turn(&root, "book me a flight to Lisbon");
     assert!(out["action"].is_null() && out["result"].is_null());
     assert!(out["note"].is_string());
     // Malformed action JSON is a named refusal, not a crash.
-    let (out, code) = voicebox(&["turn", "--root", root.to_str().unwrap(), "--action", "{not json"]);
-    assert_eq!((code, out["result"]["refused"].as_str()), (0, Some("malformed-field")));
+    let (out, code) = voicebox(&[
+        "turn",
+        "--root",
+        root.to_str().unwrap(),
+        "--action",
+        "{not json",
+    ]);
+    assert_eq!(
+        (code, out["result"]["refused"].as_str()),
+        (0, Some("malformed-field"))
+    );
 }
 
 #[test]
@@ -91,14 +138,29 @@ fn delete_waits_for_yes() {
     let asked = turn(dir.path(), "delete old.txt");
     assert_eq!(asked["result"]["ok"], false);
     assert_eq!(asked["result"]["confirm"]["rule"], "delete");
-    assert!(dir.path().join("old.txt").exists(), "without --yes nothing is deleted");
-    let (done, _) = voicebox(&["turn", "--root", dir.path().to_str().unwrap(), "--yes", "delete old.txt"]);
+    assert!(
+        dir.path().join("old.txt").exists(),
+        "without --yes nothing is deleted"
+    );
+    let (done, _) = voicebox(&[
+        "turn",
+        "--root",
+        dir.path().to_str().unwrap(),
+        "--yes",
+        "delete old.txt",
+    ]);
     assert_eq!(done["asked"]["confirm"]["rule"], "delete");
     assert_eq!(done["result"]["ok"], true);
     assert!(!dir.path().join("old.txt").exists());
     let undone = turn(dir.path(), "undo");
-    assert_eq!(undone["result"]["action"], "undid the delete of old.txt: restored it (3 bytes)");
-    assert_eq!(std::fs::read_to_string(dir.path().join("old.txt")).unwrap(), "bye");
+    assert_eq!(
+        undone["result"]["action"],
+        "undid the delete of old.txt: restored it (3 bytes)"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("old.txt")).unwrap(),
+        "bye"
+    );
 }
 
 #[test]

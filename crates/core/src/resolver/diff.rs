@@ -10,6 +10,7 @@ use super::text::Words;
 use super::{Resolution, act, refuse};
 use crate::action::Action;
 use alloc::format;
+use alloc::string::String;
 
 /// Heads followed by "FILE with TEXT".
 const HEADS: &[&[&str]] = &[
@@ -33,6 +34,7 @@ const CHANGE_WORDS: &[&str] = &[
     "difference",
     "differences",
     "differ",
+    "happen",
 ];
 /// Verbs between the file and the text in "if FILE said TEXT".
 const SAID: &[&str] = &[
@@ -52,22 +54,46 @@ const SAID: &[&str] = &[
 /// Openings of a question, whose "?" is not part of the text.
 const QUESTIONS: &[&str] = &["what", "how", "would", "will", "could", "show"];
 
+/// Openings of a proposed write ("what would change if I wrote hello to notes.md").
+const WRITES: &[&[&str]] = &[
+    &["i", "wrote"],
+    &["i", "write"],
+    &["i", "saved"],
+    &["i", "save"],
+    &["i", "put"],
+    &["we", "wrote"],
+    &["writing"],
+    &["saving"],
+    &["putting"],
+];
+/// Words before the file in a proposed write.
+const DESTINATIONS: &[&str] = &["to", "in", "into"];
+/// Stand-ins for a file named before "if" ("how would notes.md change if it said …").
+const PRONOUNS: &[&[&str]] = &[&["it"], &["this"], &["that"], &["the", "file"]];
+
 const USAGE: &str = "Diff which file against what? Say e.g. 'diff notes.md with the new text'.";
 
+/// Where file and proposed text sit in a diff sentence.
+struct Shape<'a> {
+    /// Whether the head can only mean a diff ("diff", "compare").
+    strong: bool,
+    /// The words holding file and text.
+    rest: Words<'a>,
+    /// The words that may separate file from text.
+    joiners: &'static [&'static str],
+    /// The words before "if", where "it" may find its file.
+    before: Words<'a>,
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let (strong, rest, joiners) = shape(words)?;
-    let found = (1..rest.len())
-        .filter(|&at| joiners.contains(&rest.key(at)))
-        .find_map(|at| match target(rest.to(at)) {
-            Target::File(name) => Some((name, rest.from(at + 1))),
-            _ => None,
-        });
+    let shape = shape(words)?;
+    let found = joined(&shape)
+        .or_else(|| proposed_write(shape.rest))
+        .or_else(|| pronoun(&shape));
     let Some((name, proposed)) = found else {
-        return match target(rest) {
-            Target::File(name) => refuse(format!(
-                "Diff {name} against what? Say e.g. 'diff {name} with the new text'."
-            )),
-            _ if strong => refuse(USAGE),
+        return match target(shape.rest) {
+            Target::File(name) => refuse(against_what(&name)),
+            _ if shape.strong => refuse(USAGE),
             _ => None,
         };
     };
@@ -76,42 +102,88 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             "I compare a file with proposed text, not two files — say e.g. 'diff notes.md with hello'.",
         );
     }
-    let question = QUESTIONS.contains(&words.key(0));
-    match content::text(proposed) {
-        _ if content::is_nothing(proposed) => act(Action::Diff {
-            name,
-            content: alloc::string::String::new(),
-        }),
-        Some(text) => act(Action::Diff {
-            name,
-            content: if question && !proposed.is_quoted() {
-                content::unasked(text)
-            } else {
-                text
-            },
-        }),
-        None => refuse(format!(
-            "Diff {name} against what? Say e.g. 'diff {name} with the new text'."
-        )),
-    }
+    let content = match content::text(proposed) {
+        _ if content::is_nothing(proposed) => String::new(),
+        Some(text) if QUESTIONS.contains(&words.key(0)) && !proposed.is_quoted() => {
+            content::unasked(text)
+        }
+        Some(text) => text,
+        None => return refuse(against_what(&name)),
+    };
+    act(Action::Diff { name, content })
 }
 
-/// The words holding file and text, the joiners between them, and whether
-/// the head can only mean a diff.
-fn shape(words: Words<'_>) -> Option<(bool, Words<'_>, &'static [&'static str])> {
+/// Finds the shape of a diff sentence, if it is one.
+fn shape(words: Words<'_>) -> Option<Shape<'_>> {
     if let Some(rest) = words.after_any(HEADS) {
-        let rest = rest.after_any(&[&["between"]]).unwrap_or(rest);
-        return Some((true, rest, JOINERS));
+        return Some(Shape {
+            strong: true,
+            rest: rest.after_any(&[&["between"]]).unwrap_or(rest),
+            joiners: JOINERS,
+            before: words.to(0),
+        });
     }
     let asks_change =
         |at: usize| words.to(at).contains_any(CHANGE_WORDS) || (at == 1 && words.key(0) == "what");
-    let between = words.keys().position(|k| k == "between");
-    if let Some(at) = between.filter(|&at| asks_change(at)) {
-        return Some((false, words.from(at + 1), &["and"]));
+    let hinge = |key: &str| {
+        words
+            .keys()
+            .position(|k| k == key)
+            .filter(|&at| asks_change(at))
+    };
+    let (at, joiners): (usize, &'static [&'static str]) = match hinge("between") {
+        Some(at) => (at, &["and"]),
+        None => (hinge("if")?, SAID),
+    };
+    Some(Shape {
+        strong: false,
+        rest: words.from(at + 1),
+        joiners,
+        before: words.to(at),
+    })
+}
+
+/// "FILE with TEXT", "FILE said TEXT": the first joiner after a file name.
+fn joined<'a>(shape: &Shape<'a>) -> Option<(String, Words<'a>)> {
+    let rest = shape.rest;
+    (1..rest.len())
+        .filter(|&at| shape.joiners.contains(&rest.key(at)))
+        .find_map(|at| match target(rest.to(at)) {
+            Target::File(name) => Some((name, rest.from(at + 1))),
+            _ => None,
+        })
+}
+
+/// "I wrote TEXT to FILE": the last destination followed by a file name.
+fn proposed_write(words: Words<'_>) -> Option<(String, Words<'_>)> {
+    let rest = words.after_any(WRITES)?;
+    (1..rest.len())
+        .rev()
+        .filter(|&at| DESTINATIONS.contains(&rest.key(at)))
+        .find_map(|at| match target(rest.from(at + 1)) {
+            Target::File(name) => Some((name, rest.to(at))),
+            _ => None,
+        })
+}
+
+/// "… notes.md … if it said TEXT": the file named before "if".
+fn pronoun<'a>(shape: &Shape<'a>) -> Option<(String, Words<'a>)> {
+    let rest = shape.rest.after_any(PRONOUNS)?;
+    if !SAID.contains(&rest.key(0)) {
+        return None;
     }
-    let at = words
-        .keys()
-        .position(|k| k == "if")
-        .filter(|&at| asks_change(at))?;
-    Some((false, words.from(at + 1), SAID))
+    let before = shape.before;
+    let name = (0..before.len()).find_map(|at| {
+        [3, 1]
+            .into_iter()
+            .find_map(|len| match target(before.range(at, at + len)) {
+                Target::File(name) => Some(name),
+                _ => None,
+            })
+    })?;
+    Some((name, rest.from(1)))
+}
+
+fn against_what(name: &str) -> String {
+    format!("Diff {name} against what? Say e.g. 'diff {name} with the new text'.")
 }

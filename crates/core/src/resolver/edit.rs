@@ -31,7 +31,9 @@ const fn swap(verb: &'static [&'static str], joiners: &'static [&'static str]) -
 
 const SWAPS: &[Swap] = &[
     swap(&["replace"], &["with", "by"]),
+    swap(&["replacing"], &["with", "by"]),
     swap(&["find", "and", "replace"], &["with", "by"]),
+    swap(&["changing"], &["to", "into", "with"]),
     swap(&["change"], &["to", "into", "with"]),
     swap(&["swap"], &["for", "with"]),
     swap(&["swap", "out"], &["for", "with"]),

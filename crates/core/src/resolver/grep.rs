@@ -10,6 +10,7 @@ use super::name::{Target, folder, target};
 use super::text::Words;
 use super::{Resolution, act, refuse};
 use crate::action::Action;
+use alloc::format;
 use alloc::string::String;
 
 /// Heads followed by the query ("search for TODO in drafts").
@@ -46,6 +47,9 @@ const WHICH_FILES: &[&[&str]] = &[
     &["find", "files"],
     &["find", "all", "files"],
     &["find", "the", "files"],
+    &["do", "any", "files"],
+    &["does", "any", "file"],
+    &["any", "files"],
     &["show", "me", "files"],
     &["list", "files"],
     &["files"],
@@ -87,7 +91,12 @@ const QUERY_LEADING: &[&[&str]] = &[
     &["the", "string"],
 ];
 /// Openings of "where is Q mentioned".
-const WHERE: &[&[&str]] = &[&["where", "is"], &["where", "are"], &["where", "does"], &["where", "do"]];
+const WHERE: &[&[&str]] = &[
+    &["where", "is"],
+    &["where", "are"],
+    &["where", "does"],
+    &["where", "do"],
+];
 /// Endings that make "where is Q …" a search.
 const WHERE_ENDS: &[&[&str]] = &[
     &["mentioned"],
@@ -115,48 +124,15 @@ const ELSEWHERE: &[&str] = &["web", "internet", "online", "google"];
 /// Query openings that show the sentence is not a search ("what files have I got").
 const SUBJECTS: &[&str] = &["i", "we", "you", "there", "been"];
 /// Unquoted query openings that ask for something in the world.
-const WORLDLY: &[&str] = &["me", "us", "a", "an", "some", "out"];
+const WORLDLY: &[&str] = &["me", "us", "a", "an", "some", "out", "my", "your"];
 
-pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let (query, dir) = which_files(words)
-        .or_else(|| where_mentioned(words))
-        .or_else(|| folder_first(words))
-        .or_else(|| query_first(words))?;
-    if words.contains_any(ELSEWHERE) {
-        return refuse("I can only search the files in this project.");
-    }
-    let query = query.trim_start(QUERY_LEADING);
-    if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
-        return None;
-    }
-    if query.is_empty() {
-        return refuse("What should I search for? Say e.g. 'search for TODO'.");
-    }
-    if !query.is_quoted() && WORLDLY.contains(&query.key(0)) {
-        return refuse(
-            "I search the text of your files — put what to find in quotes, e.g. search for 'a plan'.",
-        );
-    }
-    if !query.is_quoted()
-        && query.contains_any(&["file"])
-        && matches!(target(query), Target::File(_))
-    {
-        return refuse("I search inside files, not for file names — say 'list files' to see them.");
-    }
-    let dir = match dir {
-        Some(Place::Folder(dir)) => dir,
-        Some(Place::File(name)) => {
-            return refuse(alloc::format!(
-                "I search folders — to see {name} say 'read {name}'."
-            ));
-        }
-        None => None,
-    };
-    let query = match query.is_quoted() {
-        true => query.literal(),
-        false => content::unasked(query.literal()),
-    };
-    act(Action::Grep { query, dir })
+/// What a search sentence asks for, before checks.
+struct Search<'a> {
+    query: Words<'a>,
+    place: Option<Place>,
+    /// Whether an unquoted query may be several words; "find" takes one, so
+    /// "find a good restaurant" is not a search.
+    loose: bool,
 }
 
 /// Where to search: a folder (`None` for the root), or a file given by mistake.
@@ -165,45 +141,86 @@ enum Place {
     File(String),
 }
 
+const QUOTE_TIP: &str =
+    "I search the text of your files — put what to find in quotes, e.g. search for 'a plan'.";
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    let search = which_files(words)
+        .or_else(|| where_mentioned(words))
+        .or_else(|| folder_first(words))
+        .or_else(|| query_first(words))?;
+    if words.contains_any(ELSEWHERE) {
+        return refuse("I can only search the files in this project.");
+    }
+    if words.contains_any(&["not", "without"]) {
+        return refuse("I can only find text that is there — say e.g. 'search for TODO'.");
+    }
+    let query = search.query.trim_start(QUERY_LEADING);
+    let quoted = query.is_quoted();
+    if !quoted && SUBJECTS.contains(&query.key(0)) {
+        return None;
+    }
+    if query.is_empty() {
+        return refuse("What should I search for? Say e.g. 'search for TODO'.");
+    }
+    if !quoted && (WORLDLY.contains(&query.key(0)) || (!search.loose && query.len() > 1)) {
+        return refuse(QUOTE_TIP);
+    }
+    if !quoted && query.contains_any(&["file"]) && matches!(target(query), Target::File(_)) {
+        return refuse("I search inside files, not for file names — say 'list files' to see them.");
+    }
+    let dir = match search.place {
+        Some(Place::Folder(dir)) => dir,
+        Some(Place::File(name)) => {
+            return refuse(format!(
+                "I search folders — to see {name} say 'read {name}'."
+            ));
+        }
+        None => None,
+    };
+    let query = match quoted {
+        true => query.literal(),
+        false => content::unasked(query.literal()),
+    };
+    act(Action::Grep { query, dir })
+}
+
 /// "which files mention Q (in D)".
-fn which_files(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
+fn which_files(words: Words<'_>) -> Option<Search<'_>> {
     let rest = words.after_any(WHICH_FILES)?;
-    let rest = rest.trim_start(&[
-        &["are", "there", "that"],
-        &["that"],
-        &["which"],
-        &["do", "not"],
-    ]);
-    let rest = rest.after_any(MENTION)?;
-    Some(split_place(rest))
+    let rest = rest.trim_start(&[&["are", "there", "that"], &["that"], &["which"]]);
+    Some(split_place(rest.after_any(MENTION)?, true))
 }
 
 /// "where is Q mentioned (in D)", "where do I mention Q".
-fn where_mentioned(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
+fn where_mentioned(words: Words<'_>) -> Option<Search<'_>> {
     if let Some(rest) = words.after_any(WHERE_MENTION) {
-        return Some(split_place(rest));
+        return Some(split_place(rest, true));
     }
-    let (query, place) = split_place(words.after_any(WHERE)?);
-    let bare = query.trim_end(WHERE_ENDS);
-    (bare.len() < query.len()).then_some((bare, place))
+    let search = split_place(words.after_any(WHERE)?, true);
+    let bare = search.query.trim_end(WHERE_ENDS);
+    (bare.len() < search.query.len()).then_some(Search {
+        query: bare,
+        ..search
+    })
 }
 
 /// "search D for Q".
-fn folder_first(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
+fn folder_first(words: Words<'_>) -> Option<Search<'_>> {
     let rest = words.after_any(FOLDER_FIRST)?;
     let at = (1..rest.len()).find(|&at| rest.key(at) == "for")?;
     let dir = folder(rest.to(at).trim_start(&[&["through"], &["in"]]))?;
-    Some((rest.from(at + 1), Some(Place::Folder(dir))))
+    Some(Search {
+        query: rest.from(at + 1),
+        place: Some(Place::Folder(dir)),
+        loose: true,
+    })
 }
 
-/// "search for Q (in D)".
-fn query_first(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
+/// "search for Q (in D)", "find Q (in D)".
+fn query_first(words: Words<'_>) -> Option<Search<'_>> {
     let rest = skip_flags(words.after_any(QUERY_FIRST)?);
-    let rest = match rest.after_any(WHICH_FILES).map(|r| r.after_any(MENTION)) {
-        Some(Some(after)) => after,
-        _ => rest,
-    };
-    Some(split_place(rest))
+    Some(split_place(rest, !words.starts_with(&["find"])))
 }
 
 /// Drops command-line flags ("grep -r TODO").
@@ -213,16 +230,24 @@ fn skip_flags(words: Words<'_>) -> Words<'_> {
 }
 
 /// Splits the place searched off a query: "… in D", or "\"Q\" D" as grep has it.
-fn split_place(words: Words<'_>) -> (Words<'_>, Option<Place>) {
+fn split_place(words: Words<'_>, loose: bool) -> Search<'_> {
     let after_quote = words.get(0).filter(|w| w.quoted).and_then(|_| {
         let dir = folder(words.from(1)).filter(|_| words.len() > 1)?;
-        Some((words.to(1), Some(Place::Folder(dir))))
+        Some((words.to(1), Place::Folder(dir)))
     });
-    after_quote.or_else(|| in_place(words)).unwrap_or((words, None))
+    let (query, place) = match after_quote.or_else(|| in_place(words)) {
+        Some((query, place)) => (query, Some(place)),
+        None => (words, None),
+    };
+    Search {
+        query,
+        place,
+        loose,
+    }
 }
 
 /// "… in D", when D is a place.
-fn in_place(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
+fn in_place(words: Words<'_>) -> Option<(Words<'_>, Place)> {
     (1..words.len())
         .rev()
         .filter(|&at| DIR_PREPS.contains(&words.key(at)))
@@ -232,6 +257,6 @@ fn in_place(words: Words<'_>) -> Option<(Words<'_>, Option<Place>)> {
                 Target::File(name) => Place::File(name),
                 _ => Place::Folder(folder(tail)?),
             };
-            Some((words.to(at), Some(place)))
+            Some((words.to(at), place))
         })
 }

@@ -37,6 +37,13 @@ const WEAK: &[&[&str]] = &[
     &["how", "many"],
 ];
 
+/// Words that make any head a listing when a bare name follows ("show the contents of drafts").
+const CONTENTS_OF: &[&[&str]] = &[
+    &["the", "contents", "of"],
+    &["contents", "of"],
+    &["the", "content", "of"],
+];
+
 /// Words between the head and what is listed.
 const LEADING: &[&[&str]] = &[
     &["me"],
@@ -79,6 +86,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Some(rest) => (true, rest),
         None => (false, words.after_any(WEAK)?),
     };
+    let strong = strong || rest.trim_start(&[&["me"]]).after_any(CONTENTS_OF).is_some();
     let dir = match target(rest.trim_start(LEADING).trim_end(TRAILING)) {
         Target::Folder(dir) | Target::Files(dir) => dir,
         Target::Missing | Target::Bare(_) | Target::Unclear if !strong => return None,

@@ -91,11 +91,6 @@ const TRAILERS: &[&[&str]] = &[
     &["again"],
 ];
 
-/// Single words that introduce a name, for spotting one anywhere in a phrase.
-const NAMING_WORDS: &[&str] = &[
-    "called", "named", "titled", "entitled", "labelled", "labeled", "name",
-];
-
 /// Words that mean many files at once.
 const MANY: &[&str] = &[
     "everything",
@@ -108,6 +103,28 @@ const MANY: &[&str] = &[
     "them",
     "these",
     "those",
+];
+
+/// Words that may stand with [`MANY`] ("all of my files").
+const QUANTIFIERS: &[&str] = &[
+    "the",
+    "my",
+    "our",
+    "your",
+    "of",
+    "this",
+    "current",
+    "existing",
+    "other",
+    "remaining",
+    "text",
+    "are",
+    "that",
+    "which",
+    "currently",
+    "stored",
+    "saved",
+    "kept",
 ];
 
 /// Words that mean the project root.
@@ -137,8 +154,15 @@ const NOT_NAMES: &[&str] = &[
 /// Prepositions that put a name inside a folder ("plan.md in drafts").
 const INSIDE: &[&str] = &["in", "inside", "within", "under", "from"];
 
+/// The most words a noun phrase may have; longer runs are content, not names,
+/// and the cap keeps families that try many splits linear.
+const MAX_WORDS: usize = 40;
+
 /// Reads a noun phrase (see [`Target`]).
 pub fn target(words: Words<'_>) -> Target {
+    if words.len() > MAX_WORDS {
+        return Target::Unclear;
+    }
     let words = words.trim_end(TRAILERS);
     if let Some(many) = many(words) {
         return many;
@@ -156,8 +180,11 @@ fn many(words: Words<'_>) -> Option<Target> {
         .position(|k| INSIDE.contains(&k))
         .unwrap_or(words.len());
     let head = words.to(split);
-    if !head.contains_any(MANY) || head.contains_any(NAMING_WORDS) || head.keys().any(str::is_empty)
-    {
+    let quantified = head.contains_any(MANY)
+        && head
+            .keys()
+            .all(|k| MANY.contains(&k) || QUANTIFIERS.contains(&k));
+    if !quantified {
         return None;
     }
     if split == words.len() {
@@ -207,7 +234,7 @@ fn single(words: Words<'_>) -> Target {
     if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
         return Target::Folder(None);
     }
-    let Some(name) = spoken(rest) else {
+    let Some(name) = spoken(rest, false).or_else(|| spaced_name(rest, called)) else {
         return Target::Unclear;
     };
     if !called && !rest.is_quoted() && NOT_NAMES.contains(&name.to_lowercase().as_str()) {
@@ -257,10 +284,16 @@ fn trailing_noun(words: Words<'_>, file: bool, folder: bool) -> (bool, bool, Wor
     }
 }
 
+/// After "called", several words may make one name if it ends in an
+/// extension: "a file called shopping list dot txt" is "shopping list.txt".
+fn spaced_name(words: Words<'_>, called: bool) -> Option<String> {
+    spoken(words, true).filter(|name| called && has_extension(name))
+}
+
 /// Joins one spoken name: a lone quoted word, or words linked by joiners
 /// ("hello dot txt", "drafts/plan dot md"). Two plain words side by side are
-/// not one name.
-pub fn spoken(words: Words<'_>) -> Option<String> {
+/// one name only when `spaced`, kept apart by a space.
+fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
     if words.is_quoted() {
         return words
             .get(0)
@@ -274,9 +307,12 @@ pub fn spoken(words: Words<'_>) -> Option<String> {
         if let Some((_, joiner)) = JOINERS.iter().find(|(k, _)| *k == word.key) {
             name.push_str(joiner);
             after_part = false;
-        } else if after_part || word.quoted {
+        } else if word.quoted || (after_part && !spaced) {
             return None;
         } else {
+            if after_part {
+                name.push(' ');
+            }
             name.push_str(word.inner);
             after_part = true;
         }

@@ -1,4 +1,437 @@
-//! Held-out sentences (not in the dev set) and a no-panic sweep.
+//! Held-out sentences (none of them in the dev set) and a no-panic sweep.
 
 use super::{Resolution, resolve};
 use crate::action::Action;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+fn write(name: &str, content: &str) -> Action {
+    Action::Write {
+        name: name.into(),
+        content: content.into(),
+    }
+}
+
+fn read(name: &str) -> Action {
+    Action::Read { name: name.into() }
+}
+
+fn list(dir: Option<&str>) -> Action {
+    Action::List {
+        dir: dir.map(String::from),
+    }
+}
+
+fn delete(name: &str) -> Action {
+    Action::Delete { name: name.into() }
+}
+
+fn edit(name: &str, old: &str, new: &str) -> Action {
+    Action::Edit {
+        name: name.into(),
+        old_text: old.into(),
+        new_text: new.into(),
+    }
+}
+
+fn diff(name: &str, content: &str) -> Action {
+    Action::Diff {
+        name: name.into(),
+        content: content.into(),
+    }
+}
+
+fn grep(query: &str, dir: Option<&str>) -> Action {
+    Action::Grep {
+        query: query.into(),
+        dir: dir.map(String::from),
+    }
+}
+
+/// Resolves every sentence and lists each one that missed, with what it got.
+fn misses(cases: &[(&str, Action)]) -> Vec<String> {
+    cases
+        .iter()
+        .filter_map(|(sentence, want)| {
+            let got = resolve(sentence);
+            (got != Resolution::Action(want.clone()))
+                .then(|| format!("{sentence:?}\n  want {want:?}\n  got  {got:?}"))
+        })
+        .collect()
+}
+
+fn assert_all(cases: &[(&str, Action)]) {
+    let missed = misses(cases);
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[test]
+fn write_phrasings() {
+    assert_all(&[
+        (
+            "please make a new file called todo dot txt containing call mom",
+            write("todo.txt", "call mom"),
+        ),
+        (
+            "hey voicebox, could you write \"Dear John,\" to letter.txt please",
+            write("letter.txt", "Dear John,"),
+        ),
+        (
+            "save 'don't panic' in guide.md",
+            write("guide.md", "don't panic"),
+        ),
+        (
+            "put the meeting notes in drafts slash plan dot md",
+            write("drafts/plan.md", "the meeting notes"),
+        ),
+        (
+            "make a note called shopping.md saying eggs, flour and milk",
+            write("shopping.md", "eggs, flour and milk"),
+        ),
+        ("create an empty file called log.txt", write("log.txt", "")),
+        (
+            "new file readme.md with Hello World!",
+            write("readme.md", "Hello World!"),
+        ),
+        (
+            "I'd like you to create report.md with the text Q3 was good.",
+            write("report.md", "Q3 was good"),
+        ),
+        (
+            "create a file called hello.txt in drafts with hi",
+            write("drafts/hello.txt", "hi"),
+        ),
+        (
+            "create a file with the name x.txt and content hello",
+            write("x.txt", "hello"),
+        ),
+        (
+            "make a file called a.txt and write hello in it",
+            write("a.txt", "hello"),
+        ),
+        (
+            "Write Hello World to Hello.TXT",
+            write("Hello.TXT", "Hello World"),
+        ),
+        (
+            "write “smart quotes” to q.txt",
+            write("q.txt", "smart quotes"),
+        ),
+        (
+            "create my underscore notes dot md with x",
+            write("my_notes.md", "x"),
+        ),
+        (
+            "create a file called shopping list dot txt with eggs",
+            write("shopping list.txt", "eggs"),
+        ),
+        (
+            "create a.txt saying how are you?",
+            write("a.txt", "how are you?"),
+        ),
+        (
+            "create card.txt saying thank you",
+            write("card.txt", "thank you"),
+        ),
+        ("clear notes.md", write("notes.md", "")),
+        (
+            "replace the contents of notes.md with fresh start",
+            write("notes.md", "fresh start"),
+        ),
+    ]);
+}
+
+#[test]
+fn read_phrasings() {
+    assert_all(&[
+        ("cat notes.md", read("notes.md")),
+        ("display my report dot pdf", read("report.pdf")),
+        ("what does todo.txt say?", read("todo.txt")),
+        ("tell me what notes.md contains", read("notes.md")),
+        (
+            "can you show me what's in drafts/plan.md",
+            read("drafts/plan.md"),
+        ),
+        ("open up the file called README.md", read("README.md")),
+        ("read the file todo", read("todo")),
+        ("read todo.txt in drafts", read("drafts/todo.txt")),
+        ("what are the contents of notes.md", read("notes.md")),
+        ("Hey Voicebox, what's in notes.md?", read("notes.md")),
+    ]);
+}
+
+#[test]
+fn list_phrasings() {
+    assert_all(&[
+        ("ls", list(None)),
+        ("ls drafts", list(Some("drafts"))),
+        ("what files do I have", list(None)),
+        ("Could you please list my files?", list(None)),
+        ("what's in the root", list(None)),
+        ("show me the files in drafts", list(Some("drafts"))),
+        ("what is in drafts slash old", list(Some("drafts/old"))),
+        (
+            "list the contents of the receipts folder",
+            list(Some("receipts")),
+        ),
+        ("open the drafts folder", list(Some("drafts"))),
+        ("what files are in drafts", list(Some("drafts"))),
+    ]);
+}
+
+#[test]
+fn delete_phrasings() {
+    assert_all(&[
+        ("trash drafts slash old dot md", delete("drafts/old.md")),
+        ("get rid of old.txt please", delete("old.txt")),
+        ("rm old.txt", delete("old.txt")),
+        ("delete old.txt from drafts", delete("drafts/old.txt")),
+        ("delete the notes.md file", delete("notes.md")),
+        ("delete the file called old", delete("old")),
+    ]);
+}
+
+#[test]
+fn edit_phrasings() {
+    assert_all(&[
+        (
+            "In notes.md, change \"milk\" to \"bread\".",
+            edit("notes.md", "milk", "bread"),
+        ),
+        (
+            "swap milk for bread in todo.txt",
+            edit("todo.txt", "milk", "bread"),
+        ),
+        (
+            "substitute bread for milk in notes.md",
+            edit("notes.md", "milk", "bread"),
+        ),
+        (
+            "open notes.md and replace 2023 with 2024",
+            edit("notes.md", "2023", "2024"),
+        ),
+        (
+            "update todo.txt, change monday to tuesday",
+            edit("todo.txt", "monday", "tuesday"),
+        ),
+        (
+            "replace \"with\" with \"by\" in notes.md",
+            edit("notes.md", "with", "by"),
+        ),
+        (
+            "delete the word milk from notes.md",
+            edit("notes.md", "milk", ""),
+        ),
+    ]);
+}
+
+#[test]
+fn diff_grep_undo_and_extension_phrasings() {
+    assert_all(&[
+        (
+            "compare notes.md with Buy bread",
+            diff("notes.md", "Buy bread"),
+        ),
+        (
+            "what would be different if notes.md said Buy bread?",
+            diff("notes.md", "Buy bread"),
+        ),
+        (
+            "what would change if I wrote hello to notes.md",
+            diff("notes.md", "hello"),
+        ),
+        (
+            "how would notes dot md change if it said hi there?",
+            diff("notes.md", "hi there"),
+        ),
+        (
+            "search for \"to be or not\" in drafts",
+            grep("to be or not", Some("drafts")),
+        ),
+        ("which files mention invoice?", grep("invoice", None)),
+        (
+            "search the receipts folder for invoice",
+            grep("invoice", Some("receipts")),
+        ),
+        ("where is Lisbon mentioned", grep("Lisbon", None)),
+        ("grep -ri 'todo' src", grep("todo", Some("src"))),
+        ("undo that please", Action::Undo),
+        ("take that back", Action::Undo),
+        ("undo the last thing I did", Action::Undo),
+        ("which tools are available", Action::ListExtensions),
+        ("what extensions are installed", Action::ListExtensions),
+    ]);
+}
+
+#[test]
+fn refusals_say_why() {
+    let cases = [
+        ("", "I can"),
+        ("   ", "I can"),
+        ("play some music", "I can"),
+        ("set a timer for 5 minutes", "I can"),
+        ("open the door", "I can"),
+        ("delete everything", "one file at a time"),
+        ("remove all the files", "one file at a time"),
+        ("delete it", "Which file"),
+        ("delete notes", "full name"),
+        ("remove", "Which file"),
+        ("create a file", "called"),
+        ("write to notes.md", "What should notes.md say"),
+        ("save it as notes.md", "What should notes.md say"),
+        ("add call mom to todo.txt", "can't add"),
+        ("read todo", "full name"),
+        ("change milk to bread", "Which file"),
+        (
+            "replace every milk with bread in notes.md",
+            "one occurrence",
+        ),
+        ("compare notes.md and todo.md", "not two files"),
+        ("diff notes.md", "against what"),
+        ("find me a restaurant", "quotes"),
+        ("search the web for cats", "only search"),
+        ("undo the last three changes", "one change at a time"),
+        ("rename a.txt to b.txt", "can't rename"),
+        ("create a folder called drafts", "only create files"),
+    ];
+    for (sentence, hint) in cases {
+        match resolve(sentence) {
+            Resolution::Unresolved { note } => {
+                assert!(
+                    note.contains(hint),
+                    "{sentence:?}: note {note:?} lacks {hint:?}"
+                )
+            }
+            Resolution::Action(action) => panic!("{sentence:?} should be refused, got {action:?}"),
+        }
+    }
+}
+
+/// A small deterministic generator (xorshift), so the sweep needs no dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Keywords, joiners, quotes and odd characters, to meet every branch.
+const PIECES: &[&str] = &[
+    "create",
+    "write",
+    "read",
+    "delete",
+    "list",
+    "edit",
+    "replace",
+    "change",
+    "with",
+    "to",
+    "in",
+    "from",
+    "for",
+    "file",
+    "called",
+    "dot",
+    "slash",
+    "underscore",
+    "notes",
+    ".md",
+    "notes.md",
+    "all",
+    "everything",
+    "if",
+    "said",
+    "between",
+    "and",
+    "undo",
+    "tools",
+    "search",
+    "find",
+    "what's",
+    "the",
+    "folder",
+    "please",
+    "thanks",
+    "\"",
+    "'",
+    "“",
+    "”",
+    "‘",
+    "’",
+    "«",
+    "»",
+    ".",
+    ",",
+    "?",
+    "!",
+    "…",
+    "—",
+    "-",
+    "..",
+    "/",
+    ":",
+    "é",
+    "e\u{301}",
+    "日本",
+    "🦀",
+    "\u{200b}",
+    "\t",
+    "\n",
+    "\u{0}",
+    "ß",
+    "İ",
+    "",
+];
+
+fn odd_sentence(rng: &mut Rng) -> String {
+    let mut sentence = String::new();
+    for _ in 0..rng.below(24) {
+        sentence.push_str(PIECES[rng.below(PIECES.len())]);
+        if rng.below(3) > 0 {
+            sentence.push(' ');
+        }
+    }
+    sentence
+}
+
+/// Every answer is an action with non-empty names, or a note with words in it.
+fn assert_sound(sentence: &str) {
+    match resolve(sentence) {
+        Resolution::Action(action) => {
+            if let Some(name) = action.target() {
+                assert!(!name.trim().is_empty(), "{sentence:?} gave an empty name");
+            }
+            assert_eq!(
+                resolve(sentence),
+                Resolution::Action(action),
+                "{sentence:?}"
+            );
+        }
+        Resolution::Unresolved { note } => assert!(!note.is_empty(), "{sentence:?}"),
+    }
+}
+
+#[test]
+fn odd_input_never_panics() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for _ in 0..20_000 {
+        assert_sound(&odd_sentence(&mut rng));
+    }
+}
+
+#[test]
+fn long_input_stays_fast_and_sound() {
+    let many_tos = format!("write {} notes.md", "hi to ".repeat(20_000));
+    let open_quotes = "'a \"b “c ".repeat(20_000);
+    let joiners = format!("read {}", "a dot ".repeat(20_000));
+    let one_word = "x".repeat(1 << 20);
+    for sentence in [many_tos, open_quotes, joiners, one_word] {
+        assert_sound(&sentence);
+    }
+}

@@ -54,6 +54,7 @@ const FILLER: &[&str] = &[
     "to",
     "please",
     "now",
+    "undo",
 ];
 
 /// Words that ask for more than the one last change.

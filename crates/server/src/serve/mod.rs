@@ -1,0 +1,110 @@
+//! `voicebox serve`: the turn loop over HTTP on 127.0.0.1, and the page.
+
+mod api;
+mod error;
+mod guard;
+mod openapi;
+mod page;
+
+use crate::resolve::Resolver;
+use crate::state_dir::StateDir;
+use axum::Router;
+use axum::serve::ListenerExt;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Mutex};
+use tokio::net::TcpListener;
+use voicebox_machine::Host;
+
+pub use error::ApiError;
+
+/// The writer instance of the server.
+pub const SERVER_INSTANCE: &str = "machine";
+
+/// What `voicebox serve` was asked to do.
+pub struct Config {
+    pub root: Option<PathBuf>,
+    pub port: u16,
+    pub state: StateDir,
+    pub resolver: Resolver,
+}
+
+/// Shared by every handler.
+pub struct AppState {
+    /// One host, one writer: turns against the root are serialised here.
+    pub host: Arc<Mutex<Host>>,
+    pub state: StateDir,
+    pub token: String,
+    /// The port actually bound (for the Host and Origin checks).
+    pub port: u16,
+    pub resolver: Resolver,
+    /// Refusals answered since start.
+    pub refused: AtomicU64,
+}
+
+/// Binds 127.0.0.1, prints `listening on http://127.0.0.1:<port>`, serves
+/// until SIGINT or SIGTERM.
+pub async fn run(config: Config) -> std::io::Result<()> {
+    let token = config.state.host_token()?;
+    let mut host = Host::new(SERVER_INSTANCE, ());
+    if let Some(root) = &config.root {
+        // A root that cannot be opened is reported; the server still starts
+        // and every act answers root-not-declared until one is declared.
+        if let Err(e) = host.declare(root) {
+            tracing::warn!("the root cannot be used: {e}");
+            eprintln!("voicebox: the root cannot be used: {e}");
+        }
+    }
+    let listener = TcpListener::bind(("127.0.0.1", config.port)).await?;
+    let port = listener.local_addr()?.port();
+    let state = Arc::new(AppState {
+        host: Arc::new(Mutex::new(host)),
+        state: config.state,
+        token,
+        port,
+        resolver: config.resolver,
+        refused: AtomicU64::new(0),
+    });
+    let app = router(state);
+    println!("listening on http://127.0.0.1:{port}");
+    tracing::info!(port, "listening");
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+}
+
+/// The whole application: API, page, and the guard around both.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .merge(api::routes())
+        .merge(openapi::routes())
+        .merge(page::routes())
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            guard::guard,
+        ))
+        .layer(axum::middleware::from_fn(guard::security_headers))
+        .with_state(state)
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutting down");
+}

@@ -1,0 +1,51 @@
+//! `GET /api/openapi.json`: the API as utoipa sees the annotated handlers.
+
+use super::AppState;
+use super::api;
+use axum::routing::get;
+use axum::{Json, Router};
+use std::sync::Arc;
+use utoipa::OpenApi;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Voicebox",
+        description = "Carry out spoken or typed requests inside one declared folder. Every mutating route needs Content-Type: application/json and this server's own Origin or the x-voicebox-host-token header; every route needs a loopback Host."
+    ),
+    paths(
+        api::turn,
+        api::confirm,
+        api::health,
+        api::audit,
+        api::keys,
+        api::put_keys,
+        api::root,
+        api::declare_root,
+        api::undeclare_root,
+        api::files,
+        api::file,
+        openapi
+    ),
+    components(schemas(
+        api::TurnRequest,
+        api::ConfirmRequest,
+        api::KeysRequest,
+        api::RootRequest
+    ))
+)]
+struct ApiDoc;
+
+pub fn routes() -> Router<Arc<AppState>> {
+    Router::new().route("/api/openapi.json", get(openapi))
+}
+
+/// This document.
+#[utoipa::path(get, path = "/api/openapi.json",
+    responses(
+        (status = 200, description = "the OpenAPI document", body = Object),
+        (status = 403, description = "foreign Host"),
+    ))]
+pub async fn openapi() -> Json<utoipa::openapi::OpenApi> {
+    Json(ApiDoc::openapi())
+}

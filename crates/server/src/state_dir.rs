@@ -1,0 +1,177 @@
+//! The host's state folder: the host token and stored provider keys, each a
+//! file with mode 0600. It is never inside a project root.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use voicebox_core::platform::Env;
+use voicebox_machine::MachineEnv;
+
+const TOKEN_FILE: &str = "host-token";
+const KEYS_FILE: &str = "keys.json";
+
+/// The providers whose keys can be stored.
+pub const PROVIDERS: [&str; 3] = ["gemini", "openai", "anthropic"];
+
+/// The state folder.
+#[derive(Clone, Debug)]
+pub struct StateDir {
+    path: PathBuf,
+}
+
+/// Whether a key is set, and its last four characters (never more).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct KeyStatus {
+    pub set: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last4: Option<String>,
+}
+
+impl StateDir {
+    /// `path`, or the default under the user's config folder.
+    pub fn new(path: Option<PathBuf>) -> StateDir {
+        let path = path.unwrap_or_else(|| {
+            dirs::config_dir()
+                .unwrap_or_else(|| PathBuf::from("."))
+                .join("voicebox")
+        });
+        StateDir { path }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The host token, created (random, mode 0600) on first use.
+    pub fn host_token(&self) -> io::Result<String> {
+        let file = self.path.join(TOKEN_FILE);
+        match fs::read_to_string(&file) {
+            Ok(token) if !token.trim().is_empty() => return Ok(token.trim().to_string()),
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        let token = format!("{}{}", MachineEnv.random_id(), MachineEnv.random_id());
+        self.write_private(TOKEN_FILE, token.as_bytes())?;
+        Ok(token)
+    }
+
+    /// The stored keys by provider.
+    pub fn keys(&self) -> io::Result<BTreeMap<String, String>> {
+        match fs::read(self.path.join(KEYS_FILE)) {
+            Ok(bytes) => serde_json::from_slice(&bytes)
+                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Applies changes: `Some(non-empty)` stores, `None` or `Some("")` removes.
+    pub fn update_keys(&self, changes: &BTreeMap<String, Option<String>>) -> io::Result<()> {
+        let mut keys = self.keys()?;
+        for (provider, value) in changes {
+            match value.as_deref().map(str::trim) {
+                Some(v) if !v.is_empty() => keys.insert(provider.clone(), v.to_string()),
+                _ => keys.remove(provider),
+            };
+        }
+        let json = serde_json::to_vec_pretty(&keys).expect("keys serialise");
+        self.write_private(KEYS_FILE, &json)
+    }
+
+    /// Each provider's status, masked.
+    pub fn key_status(&self) -> io::Result<BTreeMap<String, KeyStatus>> {
+        let keys = self.keys()?;
+        Ok(PROVIDERS
+            .iter()
+            .map(|p| (p.to_string(), mask(keys.get(*p).map(String::as_str))))
+            .collect())
+    }
+
+    /// Writes a file readable only by its owner, through a rename so a
+    /// reader never sees half of it.
+    fn write_private(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
+        fs::create_dir_all(&self.path)?;
+        let _ = fs::set_permissions(&self.path, fs::Permissions::from_mode(0o700));
+        let tmp = self.path.join(format!(".{name}.tmp"));
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .mode(0o600)
+            .open(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, self.path.join(name))
+    }
+}
+
+/// Whether a key is set, and its last four characters.
+pub fn mask(key: Option<&str>) -> KeyStatus {
+    match key {
+        Some(k) if !k.is_empty() => KeyStatus {
+            set: true,
+            last4: Some(
+                k.chars()
+                    .rev()
+                    .take(4)
+                    .collect::<Vec<_>>()
+                    .into_iter()
+                    .rev()
+                    .collect(),
+            ),
+        },
+        _ => KeyStatus {
+            set: false,
+            last4: None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_token_is_created_once_with_mode_0600() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let state = StateDir::new(Some(dir.path().join("state")));
+        let token = state.host_token().unwrap();
+        assert_eq!(token.len(), 64);
+        assert_eq!(state.host_token().unwrap(), token);
+        let mode = fs::metadata(dir.path().join("state/host-token"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+
+    #[test]
+    fn keys_store_remove_and_mask() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let state = StateDir::new(Some(dir.path().to_path_buf()));
+        let mut changes = BTreeMap::new();
+        changes.insert("gemini".to_string(), Some("sk-secret-1234".to_string()));
+        state.update_keys(&changes).unwrap();
+        let status = state.key_status().unwrap();
+        assert_eq!(
+            status["gemini"],
+            KeyStatus {
+                set: true,
+                last4: Some("1234".into())
+            }
+        );
+        assert!(!status["openai"].set);
+        let mode = fs::metadata(dir.path().join("keys.json"))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        changes.insert("gemini".to_string(), Some(String::new()));
+        state.update_keys(&changes).unwrap();
+        assert!(!state.key_status().unwrap()["gemini"].set);
+    }
+}

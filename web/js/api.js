@@ -1,0 +1,114 @@
+// api.js — fetch wrappers for the same-origin JSON API. They return what the
+// server said; they decide nothing. Transport failures throw ApiError so the
+// page can show them.
+
+const TIMEOUT_MS = 60_000;
+
+/** A failure to get a JSON answer from the server (network, HTTP, bad body). */
+export class ApiError extends Error {
+  constructor(kind, message, status = 0) {
+    super(message);
+    this.name = 'ApiError';
+    this.kind = kind; // 'network' | 'http' | 'body'
+    this.status = status;
+  }
+}
+
+/** True when `data` is a refusal body `{ok:false, refused, why}`. */
+function isRefusal(data) {
+  return data !== null && typeof data === 'object' && data.ok === false && 'refused' in data;
+}
+
+async function request(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  const init = { method, headers, credentials: 'same-origin', cache: 'no-store' };
+  if (method !== 'GET') {
+    headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body ?? {});
+  }
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
+  init.signal = abort.signal;
+
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    const why = abort.signal.aborted
+      ? `the server did not answer within ${TIMEOUT_MS / 1000} s`
+      : 'the server could not be reached — is `voicebox serve` still running?';
+    throw new ApiError('network', `${method} ${path}: ${why}`);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  const text = await res.text().catch(() => '');
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  if (!res.ok) {
+    // A refusal the server explains is an answer, not a transport failure.
+    if (isRefusal(data)) return { status: res.status, data };
+    const detail = text && text.length < 300 ? `: ${text.trim()}` : '';
+    throw new ApiError('http', `${method} ${path} failed with HTTP ${res.status} ${res.statusText}${detail}`, res.status);
+  }
+  if (data === null || typeof data !== 'object') {
+    throw new ApiError('body', `${method} ${path}: the server's answer was not JSON`, res.status);
+  }
+  return { status: res.status, data };
+}
+
+/** The reply inside `{result}`, or the body itself when it is a bare refusal. */
+function reply(data) {
+  if (data && typeof data === 'object' && data.result && typeof data.result === 'object') return data.result;
+  return data;
+}
+
+/** POST /api/turn → `{transcript, action, result, note?}`. */
+export async function turn(transcript) {
+  const { status, data } = await request('POST', '/api/turn', { transcript });
+  if (isRefusal(data) && !('result' in data)) {
+    return { transcript, action: null, result: data, status };
+  }
+  return { ...data, status };
+}
+
+/** POST /api/confirm → the reply that answers the confirmation. */
+export async function confirm(id, approved) {
+  const { data } = await request('POST', '/api/confirm', { id, approved: approved === true });
+  return reply(data);
+}
+
+/** GET /api/files?dir= → a list reply (or a refusal). `dir` empty means the root. */
+export async function files(dir) {
+  const q = dir ? `?dir=${encodeURIComponent(dir)}` : '';
+  const { data } = await request('GET', `/api/files${q}`);
+  return reply(data);
+}
+
+/** GET /api/file?name= → a read reply (or a refusal). */
+export async function file(name) {
+  const { data } = await request('GET', `/api/file?name=${encodeURIComponent(name)}`);
+  return reply(data);
+}
+
+/** GET /api/audit → `{ok, root, files, entries}` or a refusal. */
+export async function audit() {
+  const { data } = await request('GET', '/api/audit');
+  return data;
+}
+
+/** GET /api/health → `{ok, declared, root, refused, resolver, live, version}`. */
+export async function health() {
+  const { data } = await request('GET', '/api/health');
+  return data;
+}
+
+/** GET /api/root → `{declared, root}`. */
+export async function root() {
+  const { data } = await request('GET', '/api/root');
+  return data;
+}

@@ -1,0 +1,158 @@
+// transcript.js — the conversation: one <li class="turn"> per request, showing
+// what was said and exactly what the server answered (done, refused, not
+// understood, or waiting for a confirmation).
+
+import { el, formatBytes } from './dom.js';
+
+/** A refusal block: rule id badge and the server's sentence. */
+export function refusalNode(reply, lead = 'Refused') {
+  const rule = reply && reply.refused != null ? String(reply.refused) : '';
+  const why = reply && reply.why != null ? String(reply.why) : 'The server gave no reason.';
+  return el('div', { class: 'refused', role: 'status' },
+    el('p', { class: 'refused-head' },
+      el('span', { class: 'refused-label', text: lead }),
+      rule ? el('code', { class: 'rule', text: rule }) : null),
+    el('p', { class: 'why', text: why }));
+}
+
+/** A transport failure block (network, HTTP without an explanation). */
+export function errorNode(err, lead) {
+  if (!lead) lead = err && err.kind === 'network' ? 'Could not reach Voicebox' : 'The server failed';
+  const message = err && err.message ? err.message : String(err);
+  return el('div', { class: 'error', role: 'alert' },
+    el('p', { class: 'error-head', text: lead }),
+    el('p', { class: 'error-text', text: message }));
+}
+
+function diffNode(diff) {
+  const pre = el('pre', { class: 'diff' });
+  const lines = String(diff).split('\n');
+  if (lines.length && lines[lines.length - 1] === '') lines.pop();
+  for (const line of lines) {
+    let cls = 'diff-ctx';
+    if (line.startsWith('+++') || line.startsWith('---')) cls = 'diff-meta';
+    else if (line.startsWith('@@')) cls = 'diff-hunk';
+    else if (line.startsWith('+')) cls = 'diff-add';
+    else if (line.startsWith('-')) cls = 'diff-del';
+    // Each line is a block-level span (see style.css), so copying keeps the line breaks.
+    pre.append(el('span', { class: ['diff-line', cls], text: line }));
+  }
+  return pre;
+}
+
+function matchesNode(matches) {
+  if (!matches.length) return el('p', { class: 'note', text: 'No matches.' });
+  return el('ul', { class: 'matches' },
+    matches.map((m) => el('li', {},
+      el('code', { class: 'match-loc', text: `${m.file}:${m.line}` }),
+      el('span', { class: 'match-text', text: m.text }))));
+}
+
+function listingNode(files) {
+  if (!files.length) return el('p', { class: 'note', text: 'This folder is empty.' });
+  return el('ul', { class: 'listing' },
+    files.map((f) => el('li', { class: f.dir ? 'is-dir' : 'is-file' },
+      el('span', { class: 'entry-name', text: f.dir ? `${f.name}/` : f.name }),
+      el('span', { class: 'entry-size', text: f.dir ? 'folder' : formatBytes(f.bytes) }))));
+}
+
+function toolsNode(tools) {
+  if (!tools.length) return el('p', { class: 'note', text: 'No tools are available.' });
+  return el('ul', { class: 'tools' },
+    tools.map((t) => el('li', {},
+      el('code', { class: 'tool-id', text: t.id }),
+      el('span', { class: 'tool-state', text: t.state }),
+      el('span', { class: 'tool-desc', text: t.description }))));
+}
+
+/** The details an ok reply carries, each rendered as text. */
+export function detailsNodes(reply) {
+  const out = [];
+  if (typeof reply.content === 'string') {
+    out.push(reply.content === ''
+      ? el('p', { class: 'note', text: '(empty file)' })
+      : el('pre', { class: 'content', text: reply.content }));
+  }
+  if (typeof reply.diff === 'string') {
+    out.push(reply.diff === '' ? el('p', { class: 'note', text: 'No differences.' }) : diffNode(reply.diff));
+  }
+  if (Array.isArray(reply.matches)) out.push(matchesNode(reply.matches));
+  if (Array.isArray(reply.files)) out.push(listingNode(reply.files));
+  if (Array.isArray(reply.tools)) out.push(toolsNode(reply.tools));
+  if (reply.truncated) out.push(el('p', { class: 'note', text: 'Only the first results are shown; there are more.' }));
+  return out;
+}
+
+function didNode(reply) {
+  const summary = reply.action != null ? String(reply.action) : 'Done.';
+  return el('div', { class: 'did' },
+    el('p', { class: 'summary', text: summary }),
+    detailsNodes(reply),
+    typeof reply.logged === 'number' ? el('p', { class: 'meta', text: `audit seq ${reply.logged}` }) : null);
+}
+
+function pendingNode(request) {
+  return el('div', { class: 'pending' },
+    el('p', { class: 'pending-head', text: 'Asks first — waiting for your answer' }),
+    el('p', { class: 'plan', text: String(request.plan ?? '') }));
+}
+
+/** One turn in the transcript; its answer slot is replaced as answers arrive. */
+class Turn {
+  constructor(li) {
+    this.li = li;
+    this.answer = el('div', { class: 'waiting', text: 'Working…' });
+    li.append(this.answer);
+  }
+
+  set(node, rule = null) {
+    this.answer.replaceWith(node);
+    this.answer = node;
+    if (rule !== null) this.li.dataset.rule = rule;
+    else delete this.li.dataset.rule;
+    this.li.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }
+
+  /** Shows a server reply. Returns the confirm request when it asks first. */
+  showReply(reply) {
+    if (!reply || typeof reply !== 'object') {
+      this.set(errorNode(new Error('the server sent an empty answer'), 'No answer'));
+      return null;
+    }
+    if (reply.confirm && typeof reply.confirm === 'object') {
+      this.set(pendingNode(reply.confirm));
+      return reply.confirm;
+    }
+    if (reply.ok === true) this.set(didNode(reply));
+    else this.set(refusalNode(reply), reply.refused != null ? String(reply.refused) : '');
+    return null;
+  }
+
+  /** Shows a /api/turn answer: not understood, or the reply. */
+  showTurn(data) {
+    if (data.result === null || data.result === undefined) {
+      const note = data.note != null ? String(data.note) : 'the sentence did not match a request';
+      this.set(el('div', { class: 'unresolved' },
+        el('p', {}, el('span', { class: 'unresolved-label', text: 'Not understood: ' }), note)));
+      return null;
+    }
+    return this.showReply(data.result);
+  }
+
+  showError(err, lead) {
+    this.set(errorNode(err, lead));
+  }
+}
+
+/** The transcript list. `empty` is a hint shown until the first turn. */
+export function createTranscript(ol, empty) {
+  return {
+    add(said) {
+      const li = el('li', { class: 'turn' }, el('p', { class: 'said', text: said }));
+      ol.append(li);
+      if (empty) empty.hidden = true;
+      li.scrollIntoView({ block: 'nearest' });
+      return new Turn(li);
+    },
+  };
+}
