@@ -1,0 +1,127 @@
+//! A real `voicebox serve` process on 127.0.0.1 and clients that talk to it.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use tempfile::TempDir;
+
+/// A running server with its own root and state folder; killed on drop.
+pub struct Server {
+    child: Child,
+    pub port: u16,
+    pub base: String,
+    pub root: PathBuf,
+    pub token: String,
+    _dirs: (TempDir, TempDir),
+}
+
+impl Server {
+    /// Starts a server on a fresh root.
+    pub fn start() -> Server {
+        Server::start_with(true)
+    }
+
+    /// Starts a server, with or without `--root`.
+    pub fn start_with(with_root: bool) -> Server {
+        let (root_dir, state_dir) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+        let root = std::fs::canonicalize(root_dir.path()).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_voicebox"));
+        command
+            .args(["serve", "--port", "0", "--state-dir"])
+            .arg(state_dir.path());
+        if with_root {
+            command.arg("--root").arg(&root);
+        }
+        let mut child = command
+            .env_remove("VOICEBOX_ROOT")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let base = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .to_string();
+        let port = base.rsplit(':').next().unwrap().parse().unwrap();
+        let token = std::fs::read_to_string(state_dir.path().join("host-token")).unwrap();
+        Server {
+            child,
+            port,
+            base,
+            root,
+            token,
+            _dirs: (root_dir, state_dir),
+        }
+    }
+
+    pub fn origin(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// A POST from this server's own page.
+    pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = reqwest::Client::new()
+            .post(self.url(path))
+            .header("origin", self.origin())
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.json().await.unwrap())
+    }
+
+    pub async fn get(&self, path: &str) -> (u16, Value) {
+        let response = reqwest::get(self.url(path)).await.unwrap();
+        (response.status().as_u16(), response.json().await.unwrap())
+    }
+
+    /// A typed turn from the page.
+    pub async fn say(&self, text: &str) -> Value {
+        let (status, body) = self
+            .post("/api/turn", serde_json::json!({"transcript": text}))
+            .await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    pub async fn audit(&self) -> Vec<Value> {
+        let (_, audit) = self.get("/api/audit").await;
+        audit["entries"].as_array().cloned().unwrap_or_default()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A raw HTTP/1.1 exchange, for requests a well-behaved client will not send
+/// (a foreign Host header). Returns the status and the body.
+pub fn raw(port: u16, request: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream.write_all(request.as_bytes()).unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}

@@ -1,0 +1,246 @@
+//! `voicebox serve` over real HTTP: the routes, the failure table of
+//! how-a-turn-runs, and concurrency.
+
+mod common;
+
+use common::Server;
+use serde_json::{Value, json};
+
+#[tokio::test]
+async fn the_three_verification_calls() {
+    let server = Server::start();
+    let (status, health) = server.get("/api/health").await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        (health["ok"].as_bool(), health["declared"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(health["root"]["path"], server.root.to_str().unwrap());
+    assert_eq!(health["resolver"], "script");
+
+    assert_eq!(server.say("list files").await["action"]["verb"], "list");
+    let wrote = server.say("create a file called hello.txt with hi").await;
+    assert_eq!(
+        wrote["action"],
+        json!({"verb":"write","name":"hello.txt","content":"hi"})
+    );
+    assert_eq!(wrote["result"]["action"], "wrote hello.txt (2 bytes)");
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("hello.txt")).unwrap(),
+        "hi"
+    );
+    let flight = server.say("book me a flight to Lisbon").await;
+    assert!(flight["action"].is_null() && flight["result"].is_null());
+    assert!(flight["note"].as_str().unwrap().len() > 10);
+
+    let (_, audit) = server.get("/api/audit").await;
+    assert_eq!(audit["ok"], true);
+    assert_eq!(audit["files"].as_array().unwrap().len(), 1);
+    let entries = audit["entries"].as_array().unwrap();
+    let decisions: Vec<&str> = entries
+        .iter()
+        .map(|e| e["decision"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        decisions,
+        ["allow", "attempt", "allow"],
+        "list, then the write's attempt and outcome"
+    );
+    assert_eq!(entries[2]["observed"]["bytes"], 2);
+}
+
+#[tokio::test]
+async fn the_failure_table() {
+    // No workspace root declared.
+    let bare = Server::start_with(false);
+    let (_, health) = bare.get("/api/health").await;
+    assert_eq!(health["declared"], false);
+    let reply = bare.say("list files").await;
+    assert_eq!(reply["result"]["refused"], "root-not-declared");
+    assert!(reply["result"]["logged"].is_null());
+
+    let server = Server::start();
+    // Path escapes the root: refused pre-flight and recorded.
+    let (_, escape) = server
+        .post(
+            "/api/turn",
+            json!({"action": {"verb":"write","name":"../escape.txt","content":"x"}}),
+        )
+        .await;
+    assert_eq!(escape["result"]["refused"], "outside-root");
+    assert!(!server.root.parent().unwrap().join("escape.txt").exists());
+    let entries = server.audit().await;
+    let last = entries.last().unwrap();
+    assert_eq!(
+        (last["decision"].as_str(), last["rule"].as_str()),
+        (Some("refuse"), Some("outside-root"))
+    );
+    // A dotfile, beside its accepted sibling.
+    assert_eq!(
+        server.say("create a file called .env with x").await["result"]["refused"],
+        "dotfile-refused"
+    );
+    assert_eq!(
+        server.say("create a file called env.txt with x").await["result"]["ok"],
+        true
+    );
+    // An utterance that matches no command.
+    let none = server.say("what's the weather tomorrow").await;
+    assert!(none["action"].is_null());
+    // The workspace directory removed mid-session: distinct from undeclared.
+    std::fs::remove_dir_all(&server.root).unwrap();
+    assert_eq!(
+        server.say("list files").await["result"]["refused"],
+        "root-unreachable"
+    );
+    let (_, audit) = server.get("/api/audit").await;
+    assert_eq!(audit["refused"], "root-unreachable");
+}
+
+#[tokio::test]
+async fn delete_asks_and_the_answer_decides() {
+    let server = Server::start();
+    std::fs::write(server.root.join("notes.md"), "keep").unwrap();
+    let ask = server.say("delete notes.md").await;
+    let id = ask["result"]["confirm"]["id"].as_str().unwrap().to_string();
+    assert!(
+        ask["result"]["confirm"]["plan"]
+            .as_str()
+            .unwrap()
+            .contains("notes.md")
+    );
+    let (_, no) = server
+        .post("/api/confirm", json!({"id": id, "approved": false}))
+        .await;
+    assert_eq!(no["result"]["refused"], "declined");
+    assert!(server.root.join("notes.md").exists());
+    let (_, again) = server
+        .post("/api/confirm", json!({"id": id, "approved": true}))
+        .await;
+    assert_eq!(
+        again["result"]["refused"], "confirmation-unknown",
+        "an id answers once"
+    );
+    let ask = server.say("delete notes.md").await;
+    let id = ask["result"]["confirm"]["id"].as_str().unwrap();
+    let (_, yes) = server
+        .post("/api/confirm", json!({"id": id, "approved": true}))
+        .await;
+    assert_eq!(yes["result"]["ok"], true);
+    assert!(!server.root.join("notes.md").exists());
+}
+
+#[tokio::test]
+async fn files_and_file_serve_the_page_through_the_executor() {
+    let server = Server::start();
+    server
+        .say("create a file called drafts/plan.md with ship it")
+        .await;
+    let (_, files) = server.get("/api/files").await;
+    assert_eq!(files["result"]["files"][0]["name"], "drafts");
+    let (_, sub) = server.get("/api/files?dir=drafts").await;
+    assert_eq!(sub["result"]["files"][0]["name"], "plan.md");
+    let (_, file) = server.get("/api/file?name=drafts/plan.md").await;
+    assert_eq!(file["result"]["content"], "ship it");
+    let (_, escape) = server.get("/api/file?name=../../etc/passwd").await;
+    assert_eq!(escape["result"]["refused"], "outside-root");
+    let (status, bad) = server.get("/api/file?nam=x").await;
+    assert_eq!(
+        (status, bad["refused"].as_str()),
+        (400, Some("malformed-field"))
+    );
+}
+
+#[tokio::test]
+async fn malformed_bodies_are_named_4xx_never_500() {
+    let server = Server::start();
+    let client = reqwest::Client::new();
+    for (body, rule) in [
+        ("{not json", "malformed-body"),
+        (r#"{"transcript": 3}"#, "malformed-body"),
+        (r#"{"transcript": "hi", "extra": 1}"#, "unknown-field"),
+        (r#"{}"#, "missing-argument"),
+        (
+            r#"{"transcript": "x", "action": {"verb": "list"}}"#,
+            "missing-argument",
+        ),
+    ] {
+        let response = client
+            .post(server.url("/api/turn"))
+            .header("origin", server.origin())
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 400, "{body}");
+        let json: Value = response.json().await.unwrap();
+        assert_eq!(json["refused"], rule, "{body}");
+    }
+    // An invalid action is the executor's refusal, in a 200.
+    let (status, reply) = server
+        .post("/api/turn", json!({"action": {"verb": "launch"}}))
+        .await;
+    assert_eq!(
+        (status, reply["result"]["refused"].as_str()),
+        (200, Some("unknown-verb"))
+    );
+    // And the host still serves the next request.
+    assert_eq!(server.say("list files").await["result"]["ok"], true);
+}
+
+#[tokio::test]
+async fn sixty_four_concurrent_writers_lose_nothing() {
+    let server = std::sync::Arc::new(Server::start());
+    let tasks: Vec<_> = (0..64)
+        .map(|i| {
+            let server = server.clone();
+            tokio::spawn(async move {
+                let text = format!("create a file called f{i}.txt with body {i}");
+                server.say(&text).await
+            })
+        })
+        .collect();
+    for task in tasks {
+        let reply = task.await.unwrap();
+        assert_eq!(reply["result"]["ok"], true, "{reply}");
+    }
+    let entries = server.audit().await;
+    let seqs: Vec<u64> = entries.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(
+        seqs,
+        (1..=128).collect::<Vec<u64>>(),
+        "every line present, gap-free"
+    );
+    for i in 0..64 {
+        let body = std::fs::read_to_string(server.root.join(format!("f{i}.txt"))).unwrap();
+        assert_eq!(body, format!("body {i}"));
+    }
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_every_route_and_its_statuses() {
+    let server = Server::start();
+    let (status, doc) = server.get("/api/openapi.json").await;
+    assert_eq!(status, 200);
+    let paths = doc["paths"].as_object().unwrap();
+    for path in [
+        "/api/turn",
+        "/api/confirm",
+        "/api/health",
+        "/api/audit",
+        "/api/keys",
+        "/api/root",
+        "/api/files",
+        "/api/file",
+        "/api/openapi.json",
+    ] {
+        assert!(paths.contains_key(path), "{path}");
+    }
+    for code in ["200", "400", "403", "413", "415"] {
+        assert!(
+            paths["/api/turn"]["post"]["responses"].get(code).is_some(),
+            "turn documents {code}"
+        );
+    }
+}

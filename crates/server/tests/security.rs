@@ -1,0 +1,303 @@
+//! Each rule of the guard, both ways: the refused request beside the accepted one.
+
+mod common;
+
+use common::{Server, raw};
+use serde_json::{Value, json};
+
+fn turn_request(host: &str, origin: &str, content_type: &str, body: &str) -> String {
+    format!(
+        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+}
+
+fn rule(body: &str) -> String {
+    let json: Value = serde_json::from_str(body).unwrap();
+    json["refused"].as_str().unwrap_or("").to_string()
+}
+
+#[tokio::test]
+async fn host_must_be_loopback_with_our_port() {
+    let server = Server::start();
+    let own = server.origin();
+    let body = r#"{"transcript":"list files"}"#;
+    let (status, text) = raw(
+        server.port,
+        &turn_request("evil.example", &own, "application/json", body),
+    );
+    assert_eq!((status, rule(&text).as_str()), (403, "foreign-host"));
+    let get = format!(
+        "GET /api/audit HTTP/1.1\r\nHost: evil.example:{}\r\nConnection: close\r\n\r\n",
+        server.port
+    );
+    assert_eq!(
+        raw(server.port, &get).0,
+        403,
+        "reads are guarded too (DNS rebinding)"
+    );
+    let wrong_port = format!("127.0.0.1:{}", server.port + 1);
+    assert_eq!(
+        raw(
+            server.port,
+            &turn_request(&wrong_port, &own, "application/json", body)
+        )
+        .0,
+        403
+    );
+    for host in [
+        format!("127.0.0.1:{}", server.port),
+        format!("localhost:{}", server.port),
+    ] {
+        let (status, text) = raw(
+            server.port,
+            &turn_request(&host, &own, "application/json", body),
+        );
+        assert_eq!(status, 200, "{host}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn origin_must_be_our_page_or_the_token() {
+    let server = Server::start();
+    let host = format!("127.0.0.1:{}", server.port);
+    let body = r#"{"transcript":"create a file called x.txt with hi"}"#;
+    let (status, text) = raw(
+        server.port,
+        &turn_request(&host, "https://evil.example", "application/json", body),
+    );
+    assert_eq!((status, rule(&text).as_str()), (403, "foreign-origin"));
+    assert!(!server.root.join("x.txt").exists());
+    let no_origin = format!(
+        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    assert_eq!(
+        raw(server.port, &no_origin).0,
+        403,
+        "no Origin and no token"
+    );
+    // The own page is accepted; so is the token; a wrong token is named.
+    assert_eq!(
+        raw(
+            server.port,
+            &turn_request(&host, &server.origin(), "application/json", body)
+        )
+        .0,
+        200
+    );
+    let with_token = |token: &str| {
+        format!(
+            "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nx-voicebox-host-token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    assert_eq!(raw(server.port, &with_token(&server.token)).0, 200);
+    let (status, text) = raw(server.port, &with_token("not-the-token"));
+    assert_eq!((status, rule(&text).as_str()), (403, "bad-host-token"));
+}
+
+#[tokio::test]
+async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
+    let server = Server::start();
+    let host = format!("127.0.0.1:{}", server.port);
+    let form = "transcript=create+a+file+called+pwned.txt+with+x";
+    let (status, _) = raw(
+        server.port,
+        &turn_request(&host, "https://evil.example", "text/plain", form),
+    );
+    assert_eq!(status, 403);
+    // Even from our own origin, a non-JSON body is 415.
+    let (status, text) = raw(
+        server.port,
+        &turn_request(
+            &host,
+            &server.origin(),
+            "text/plain",
+            r#"{"transcript":"list files"}"#,
+        ),
+    );
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (415, "unsupported-content-type")
+    );
+    let (status, _) = raw(
+        server.port,
+        &turn_request(
+            &host,
+            &server.origin(),
+            "application/json; charset=utf-8",
+            r#"{"transcript":"list files"}"#,
+        ),
+    );
+    assert_eq!(status, 200);
+    assert!(!server.root.join("pwned.txt").exists());
+}
+
+#[tokio::test]
+async fn oversize_bodies_are_413_and_a_large_legal_write_passes() {
+    let server = Server::start();
+    let huge = "x".repeat(9 << 20);
+    let response = reqwest::Client::new()
+        .post(server.url("/api/turn"))
+        .header("origin", server.origin())
+        .json(&json!({"action": {"verb":"write","name":"big.txt","content": huge}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["refused"],
+        "body-too-large"
+    );
+    let legal = "y".repeat(1 << 20);
+    let (status, reply) = server
+        .post(
+            "/api/turn",
+            json!({"action": {"verb":"write","name":"big.txt","content": legal}}),
+        )
+        .await;
+    assert_eq!((status, reply["result"]["ok"].as_bool()), (200, Some(true)));
+}
+
+#[tokio::test]
+async fn keys_need_authority_and_never_come_back() {
+    let server = Server::start();
+    let client = reqwest::Client::new();
+    let secret = "sk-test-very-secret-9876";
+    let put = |origin: Option<String>, token: Option<String>| {
+        let mut request = client
+            .put(server.url("/api/keys"))
+            .json(&json!({"keys": {"gemini": secret}}));
+        if let Some(origin) = origin {
+            request = request.header("origin", origin);
+        }
+        if let Some(token) = token {
+            request = request.header("x-voicebox-host-token", token);
+        }
+        request.send()
+    };
+    let refused = put(Some("https://evil.example".into()), None)
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let refused = put(None, Some("wrong".into())).await.unwrap();
+    assert_eq!(refused.status(), 403);
+    let (_, keys) = server.get("/api/keys").await;
+    assert_eq!(
+        keys["keys"]["gemini"]["set"], false,
+        "unchanged by refused requests"
+    );
+
+    let stored = put(None, Some(server.token.clone())).await.unwrap();
+    assert_eq!(stored.status(), 200);
+    let text = stored.text().await.unwrap();
+    assert!(!text.contains(secret) && !text.contains(&server.token));
+    let (_, keys) = server.get("/api/keys").await;
+    assert_eq!(
+        keys["keys"]["gemini"],
+        json!({"set": true, "last4": "9876"})
+    );
+    let (status, _) = server
+        .post("/api/turn", json!({"transcript": "list files"}))
+        .await;
+    assert_eq!(status, 200);
+    // The page may change keys too, and null removes.
+    let response = client
+        .put(server.url("/api/keys"))
+        .header("origin", server.origin())
+        .json(&json!({"keys": {"gemini": null}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.json::<Value>().await.unwrap()["keys"]["gemini"]["set"],
+        false
+    );
+    let unknown = client
+        .put(server.url("/api/keys"))
+        .header("origin", server.origin())
+        .json(&json!({"keys": {"other": "x"}}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unknown.status(), 400);
+    assert_eq!(
+        unknown.json::<Value>().await.unwrap()["refused"],
+        "unknown-field"
+    );
+    // Nothing the server wrote into the root mentions the key.
+    let audit = std::fs::read_dir(server.root.join(".audit")).unwrap();
+    for file in audit {
+        assert!(
+            !std::fs::read_to_string(file.unwrap().path())
+                .unwrap()
+                .contains(secret)
+        );
+    }
+}
+
+#[tokio::test]
+async fn declaring_a_machine_root_needs_the_token() {
+    let server = Server::start_with(false);
+    let folder = tempfile::TempDir::new().unwrap();
+    let body = json!({"kind": "machine", "path": folder.path()});
+    let (status, refused) = server.post("/api/root", body.clone()).await;
+    assert_eq!(
+        (status, refused["refused"].as_str()),
+        (403, Some("host-token-required"))
+    );
+    let response = reqwest::Client::new()
+        .post(server.url("/api/root"))
+        .header("x-voicebox-host-token", &server.token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let declared: Value = response.json().await.unwrap();
+    assert_eq!(declared["declared"], true, "{declared}");
+    assert_eq!(
+        server.say("create a file called a.txt with b").await["result"]["ok"],
+        true
+    );
+    assert!(folder.path().join("a.txt").exists());
+    // The page may un-declare.
+    let response = reqwest::Client::new()
+        .delete(server.url("/api/root"))
+        .header("origin", server.origin())
+        .header("content-type", "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        server.say("list files").await["result"]["refused"],
+        "root-not-declared"
+    );
+}
+
+#[tokio::test]
+async fn every_response_carries_a_strict_csp() {
+    let server = Server::start();
+    for path in ["/", "/app.js", "/api/health", "/nope"] {
+        let response = reqwest::get(server.url(path)).await.unwrap();
+        let csp = response.headers()["content-security-policy"]
+            .to_str()
+            .unwrap()
+            .to_string();
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+            "{path}: {csp}"
+        );
+    }
+    let page = reqwest::get(server.url("/"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        !page.contains("<script>") && !page.contains("onclick"),
+        "no inline script"
+    );
+}
