@@ -54,7 +54,16 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
         let seq = self
             .looked(name, &path, verdict.rule, vec![(path.clone(), 0)], turn)
             .await;
-        let mut reply = Reply::done(format!("listed {path}: {} entries", entries.len()));
+        let place = if path.is_root() {
+            String::from("the root")
+        } else {
+            format!("{path}")
+        };
+        let count = match entries.len() {
+            1 => String::from("1 entry"),
+            n => format!("{n} entries"),
+        };
+        let mut reply = Reply::done(format!("listed {place}: {count}"));
         if !path.is_root() {
             reply.file = Some(path.as_str().into());
         }

@@ -1,6 +1,8 @@
 //! A real `voicebox serve` process on 127.0.0.1 and clients that talk to it.
 #![allow(dead_code)]
 
+pub mod browser;
+
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -1,0 +1,169 @@
+//! The page in real headless Chromium: type a request and see it done; the
+//! delete modal (No keeps the file, Yes removes it); a hostile file name is
+//! shown as text and creates no element.
+
+mod common;
+
+use common::Server;
+use common::browser::{self, Browser};
+use fantoccini::Locator;
+
+/// A script that is true once the last turn in the transcript contains `text`.
+fn last_turn_has(text: &str) -> String {
+    format!(
+        "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t && t.textContent.includes({text:?});"
+    )
+}
+
+#[tokio::test]
+async fn a_person_works_in_their_folder_from_the_page() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let hostile = "<img src=x onerror=alert(1)>";
+    std::fs::write(server.root.join(hostile), "boo").unwrap();
+    let browser = Browser::start().await;
+    let page = &browser.client;
+    page.goto(&server.base).await.unwrap();
+    browser
+        .wait_for(
+            "the root in the header",
+            "return document.getElementById('root-path').textContent.includes('/')",
+        )
+        .await;
+
+    // Type a request and see the result, in the transcript and on disk.
+    browser.say("create a file called hello.txt with hi").await;
+    browser
+        .wait_for("the write", &last_turn_has("wrote hello.txt (2 bytes)"))
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("hello.txt")).unwrap(),
+        "hi"
+    );
+    browser
+        .wait_for(
+            "hello.txt in the file list",
+            "return document.getElementById('files').textContent.includes('hello.txt')",
+        )
+        .await;
+
+    // A refusal shows its rule and why.
+    browser.say("read ../secret.txt").await;
+    browser
+        .wait_for("a named refusal", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const r = t && t.querySelector('.refused .rule'); return !!r && r.textContent === 'outside-root';")
+        .await;
+
+    // Delete asks; No keeps the file.
+    browser.say("delete hello.txt").await;
+    browser
+        .wait_for(
+            "the modal",
+            "return document.getElementById('confirm-dialog').open",
+        )
+        .await;
+    let plan = page
+        .find(Locator::Id("confirm-plan"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(plan.contains("hello.txt"), "{plan}");
+    browser.screenshot("confirm-modal").await;
+    page.find(Locator::Id("confirm-no"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_for(
+            "the modal to close",
+            "return !document.getElementById('confirm-dialog').open",
+        )
+        .await;
+    browser
+        .wait_for("the declined answer", &last_turn_has("declined"))
+        .await;
+    assert!(server.root.join("hello.txt").exists(), "No keeps the file");
+
+    // Escape is also No.
+    browser.say("delete hello.txt").await;
+    browser
+        .wait_for(
+            "the modal",
+            "return document.getElementById('confirm-dialog').open",
+        )
+        .await;
+    page.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{e00c}")
+        .await
+        .unwrap();
+    browser
+        .wait_for(
+            "the modal to close",
+            "return !document.getElementById('confirm-dialog').open",
+        )
+        .await;
+    browser
+        .wait_for("the declined answer", &last_turn_has("declined"))
+        .await;
+    assert!(
+        server.root.join("hello.txt").exists(),
+        "Escape keeps the file"
+    );
+
+    // Yes removes it.
+    browser.say("delete hello.txt").await;
+    browser
+        .wait_for(
+            "the modal",
+            "return document.getElementById('confirm-dialog').open",
+        )
+        .await;
+    page.find(Locator::Id("confirm-yes"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_for("the delete", &last_turn_has("deleted hello.txt"))
+        .await;
+    assert!(
+        !server.root.join("hello.txt").exists(),
+        "Yes removes the file"
+    );
+
+    // The hostile name: text in the file list and in the transcript, no element.
+    browser.say("list files").await;
+    browser
+        .wait_for("the listing", &last_turn_has(hostile))
+        .await;
+    browser
+        .wait_for(
+            "the file list",
+            &format!("return document.getElementById('files').textContent.includes({hostile:?})"),
+        )
+        .await;
+    let created = browser
+        .js("return document.querySelectorAll('img, [onerror]').length")
+        .await;
+    assert_eq!(created, 0, "no element was created from the name");
+    let alerts = browser.js("return typeof window.__alerted").await;
+    assert_eq!(alerts, "undefined");
+    // The audit view shows the acts.
+    browser
+        .wait_for(
+            "the audit table",
+            "return document.querySelectorAll('#audit-body tr').length >= 6",
+        )
+        .await;
+    let shot = browser.screenshot("page").await;
+    assert!(std::fs::metadata(shot).unwrap().len() > 10_000);
+    browser.close().await;
+}

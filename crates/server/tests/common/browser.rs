@@ -1,0 +1,144 @@
+//! Real headless Chromium (Debian's `chromium` + `chromium-driver`), driven
+//! over WebDriver by fantoccini. Outside CI a missing browser skips loudly;
+//! under CI (`CI=true`) it fails.
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// A chromedriver process and one browser session; both end on drop.
+pub struct Browser {
+    pub client: Client,
+    driver: Child,
+    _profile: tempfile::TempDir,
+}
+
+/// Whether the browser is installed; panics under CI if it is not.
+pub fn available() -> bool {
+    let present =
+        std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
+    if !present {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must have chromium and chromium-driver (./scripts/test installs them)"
+        );
+        eprintln!(
+            "\n!!! SKIPPED: browser test needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver) !!!\n"
+        );
+    }
+    present
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+impl Browser {
+    pub async fn start() -> Browser {
+        let port = free_port();
+        let driver = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let profile = tempfile::TempDir::new().unwrap();
+        let args = [
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-dev-shm-usage",
+            "--window-size=1280,900",
+        ]
+        .map(String::from)
+        .into_iter()
+        .chain([format!("--user-data-dir={}", profile.path().display())])
+        .collect::<Vec<_>>();
+        let mut caps = serde_json::Map::new();
+        caps.insert(
+            "goog:chromeOptions".into(),
+            json!({"binary": CHROMIUM, "args": args}),
+        );
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let client = loop {
+            match ClientBuilder::new(connector.clone())
+                .capabilities(caps.clone())
+                .connect(&format!("http://127.0.0.1:{port}"))
+                .await
+            {
+                Ok(client) => break client,
+                Err(e) if Instant::now() > deadline => panic!("chromedriver did not start: {e}"),
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        };
+        Browser {
+            client,
+            driver,
+            _profile: profile,
+        }
+    }
+
+    /// Runs `script` (a function body) in the page.
+    pub async fn js(&self, script: &str) -> Value {
+        self.client.execute(script, vec![]).await.unwrap()
+    }
+
+    /// Polls `script` until it returns true, or fails with `what`.
+    pub async fn wait_for(&self, what: &str, script: &str) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while self.js(script).await != Value::Bool(true) {
+            assert!(Instant::now() < deadline, "timed out waiting for {what}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    /// Types a request into the composer and sends it.
+    pub async fn say(&self, text: &str) {
+        let input = self.client.find(Locator::Id("utterance")).await.unwrap();
+        input.clear().await.unwrap();
+        input.send_keys(text).await.unwrap();
+        self.client
+            .find(Locator::Id("send"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+    }
+
+    /// Saves a screenshot in this test binary's output folder.
+    pub async fn screenshot(&self, name: &str) -> std::path::PathBuf {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, self.client.screenshot().await.unwrap()).unwrap();
+        path
+    }
+
+    /// Ends the browser session; the driver is stopped on drop.
+    pub async fn close(self) {
+        let _ = self.client.clone().close().await;
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.driver.kill();
+        let _ = self.driver.wait();
+    }
+}
