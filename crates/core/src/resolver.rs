@@ -66,8 +66,18 @@ const FAMILIES: &[Family] = &[
 const HELP: &str = "I can list, read, write, delete, edit, diff and grep files, undo the last \
 change and list extensions — try 'read notes.md', 'write hello to notes.md' or 'list files'.";
 
+/// The longest utterance the resolver reads: one request, not a document.
+/// Bounding it keeps every resolution fast whatever the input.
+pub const MAX_UTTERANCE_BYTES: usize = 8 * 1024;
+
 /// Resolves one utterance.
 pub fn resolve(text: &str) -> Resolution {
+    if text.len() > MAX_UTTERANCE_BYTES {
+        return unresolved(alloc::format!(
+            "That is {} bytes, too long for one request (at most {MAX_UTTERANCE_BYTES}); say one thing at a time, or send the content as an action.",
+            text.len()
+        ));
+    }
     let mut words = text::split(text);
     let kept = courtesy::core(Words::new(text, &words));
     words.truncate(kept.end);
@@ -91,6 +101,13 @@ fn unresolved(note: impl Into<String>) -> Resolution {
 /// The answer for an action.
 fn act(action: Action) -> Option<Resolution> {
     Some(Resolution::Action(action))
+}
+
+/// The note for a bare word where a file name was wanted ("delete notes").
+fn full_name(verb: &str, name: &str) -> String {
+    alloc::format!(
+        "Which file? Say its full name with the extension, e.g. '{verb} {name}.txt', or '{verb} the file called {name}'."
+    )
 }
 
 /// An unresolved answer, as a family's claim.

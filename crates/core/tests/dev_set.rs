@@ -18,7 +18,6 @@ struct DevSet {
 }
 
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Case {
     #[serde(default)]
     action: Option<Value>,

@@ -17,6 +17,7 @@ const ALLOWED: &[&str] = &[
     "serde_json",
     "itoa",
     "ryu",
+    "zmij",
     "memchr",
     "proc-macro2",
     "quote",

@@ -51,6 +51,12 @@ pub fn text(words: Words<'_>) -> Option<String> {
     (!words.is_empty() && !pronoun).then(|| words.literal())
 }
 
+/// Text to look for: like [`text`], but never empty, since an empty pattern
+/// matches everywhere.
+pub fn needle(words: Words<'_>) -> Option<String> {
+    text(words).filter(|needle| !needle.is_empty())
+}
+
 /// `text` without the question mark a question put after it ("… said hello?").
 pub fn unasked(text: String) -> String {
     match text.strip_suffix('?') {

@@ -40,6 +40,7 @@ const OPENINGS: &[&[&str]] = &[
     &["let", "us"],
     &["help", "me"],
     &["quickly"],
+    &["like"],
 ];
 
 /// The words that carry the command: `words` without courtesy at either end.

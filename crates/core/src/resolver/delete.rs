@@ -38,22 +38,21 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Target::Folder(_) => refuse(
             "I can only delete files, one at a time — name one, e.g. 'delete drafts/old.txt'.",
         ),
-        Target::Bare(name) => refuse(format!(
-            "Which file? Say its full name with the extension, e.g. 'delete {name}.txt', or 'delete the file called {name}'."
-        )),
+        Target::Bare(name) => refuse(super::full_name("delete", &name)),
         Target::Missing | Target::Unclear => {
             refuse("Which file should I delete? Say e.g. 'delete old.txt'.")
         }
     }
 }
 
-/// "remove X from notes.md": an edit that replaces X with nothing.
+/// "remove X from notes.md": an edit that replaces X with nothing; `None`
+/// when the sentence does not take text out of a file.
 fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
     let at = words.keys().rposition(|k| k == "from")?;
     let Target::File(name) = target(words.from(at + 1)) else {
         return None;
     };
-    Some(match content::text(words.to(at)) {
+    Some(match content::needle(words.to(at)) {
         Some(old_text) => act(Action::Edit {
             name,
             old_text,

@@ -35,6 +35,7 @@ const CHANGE_WORDS: &[&str] = &[
     "differences",
     "differ",
     "happen",
+    "look",
 ];
 /// Verbs between the file and the text in "if FILE said TEXT".
 const SAID: &[&str] = &[

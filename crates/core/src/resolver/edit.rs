@@ -8,6 +8,7 @@
 use super::content;
 use super::name::{Target, target};
 use super::text::Words;
+use super::write;
 use super::{Resolution, act, refuse};
 use crate::action::Action;
 use alloc::format;
@@ -109,14 +110,12 @@ fn swap_at(words: Words<'_>) -> Option<(&'static Swap, Words<'_>)> {
         .map(|s| (s, words.from(s.verb.len())))
 }
 
-/// "in notes.md replace …" and "edit notes.md and change …".
+/// "in notes.md replace …" and "edit notes.md and change …": `None` when the
+/// sentence does not open with its file, else the answer.
 fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
     let (only_edit, rest) = match words.after_any(SCOPES) {
         Some(rest) => (false, rest),
-        None => EDITS
-            .iter()
-            .find(|(phrase, _)| words.starts_with(phrase))
-            .map(|(phrase, only_edit)| (*only_edit, words.from(phrase.len())))?,
+        None => words.after_tagged(EDITS)?,
     };
     let Some(at) = (0..rest.len()).find(|&i| swap_at(rest.from(i)).is_some()) else {
         return match target(rest) {
@@ -163,27 +162,22 @@ fn split<'a>(swap: &Swap, words: Words<'a>) -> Option<(Words<'a>, Words<'a>)> {
 /// The action for replacing `old` with `new` in `file`.
 fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolution> {
     if let Some(name) = whole_of(old, file.as_deref()) {
-        return write(name, new);
+        return Some(write::whole(name, new));
     }
     let Some(name) = file else {
-        return says(old, new).unwrap_or_else(|| {
-            refuse("Which file? Say e.g. 'in notes.md replace milk with bread'.")
-        });
+        return says(old, new)
+            .or_else(|| refuse("Which file? Say e.g. 'in notes.md replace milk with bread'."));
     };
     if !old.is_quoted() && old.contains_any(&["all", "every", "each", "occurrences"]) {
         return refuse("An edit replaces one occurrence at a time — name the exact text once.");
     }
-    let Some(old_text) = content::text(old) else {
+    let Some(old_text) = content::needle(old) else {
         return refuse(what_to_change(&name));
     };
-    let new_text = match content::text(new) {
-        _ if content::is_nothing(new) => String::new(),
-        Some(text) => text,
-        None => {
-            return refuse(format!(
-                "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
-            ));
-        }
+    let Some(new_text) = new_text(new) else {
+        return refuse(format!(
+            "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
+        ));
     };
     act(Action::Edit {
         name,
@@ -203,19 +197,19 @@ fn whole_of(old: Words<'_>, file: Option<&str>) -> Option<String> {
 }
 
 /// "change notes.md to say hi": a whole-file write.
-fn says(old: Words<'_>, new: Words<'_>) -> Option<Option<Resolution>> {
+fn says(old: Words<'_>, new: Words<'_>) -> Option<Resolution> {
     let Target::File(name) = target(old) else {
         return None;
     };
-    Some(write(name, new.after_any(SAYS)?))
+    Some(write::whole(name, new.after_any(SAYS)?))
 }
 
-fn write(name: String, said: Words<'_>) -> Option<Resolution> {
-    match content::text(said) {
-        Some(content) => act(Action::Write { name, content }),
-        None => refuse(format!(
-            "What should {name} say? Say e.g. 'write hello to {name}'."
-        )),
+/// The new text, where "nothing" means the empty string.
+fn new_text(new: Words<'_>) -> Option<String> {
+    if content::is_nothing(new) {
+        Some(String::new())
+    } else {
+        content::text(new)
     }
 }
 

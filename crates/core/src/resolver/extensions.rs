@@ -30,12 +30,60 @@ const NOUNS: &[&str] = &[
     "add-ons",
     "addons",
 ];
-/// Mentions of files make "extensions" mean ".md" and ".txt", not tools.
-const FILE_WORDS: &[&str] = &["file", "files", "folder", "document", "documents"];
+/// Every other word such a question may hold; anything else ("what tools do
+/// I need to fix a bike", "what extensions do my files have") is another question.
+const ALLOWED: &[&str] = &[
+    "me",
+    "the",
+    "all",
+    "your",
+    "available",
+    "installed",
+    "any",
+    "of",
+    "a",
+    "are",
+    "is",
+    "there",
+    "do",
+    "does",
+    "you",
+    "have",
+    "has",
+    "can",
+    "use",
+    "run",
+    "loaded",
+    "enabled",
+    "i",
+    "we",
+    "got",
+    "support",
+    "supported",
+    "currently",
+    "right",
+    "now",
+    "here",
+    "to",
+    "access",
+    "what",
+    "which",
+    "list",
+    "show",
+    "get",
+    "give",
+    "tell",
+    "please",
+    "voicebox",
+    "this",
+    "host",
+];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let asks = HEADS.contains(&words.key(0))
         && words.contains_any(NOUNS)
-        && !words.contains_any(FILE_WORDS);
+        && words
+            .keys()
+            .all(|k| NOUNS.contains(&k) || ALLOWED.contains(&k) || HEADS.contains(&k));
     asks.then(|| act(Action::ListExtensions)).flatten()
 }

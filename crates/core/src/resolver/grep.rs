@@ -141,48 +141,63 @@ enum Place {
     File(String),
 }
 
-const QUOTE_TIP: &str =
-    "I search the text of your files — put what to find in quotes, e.g. search for 'a plan'.";
-
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let search = which_files(words)
         .or_else(|| where_mentioned(words))
         .or_else(|| folder_first(words))
         .or_else(|| query_first(words))?;
-    if words.contains_any(ELSEWHERE) {
-        return refuse("I can only search the files in this project.");
-    }
-    if words.contains_any(&["not", "without"]) {
-        return refuse("I can only find text that is there — say e.g. 'search for TODO'.");
-    }
     let query = search.query.trim_start(QUERY_LEADING);
-    let quoted = query.is_quoted();
-    if !quoted && SUBJECTS.contains(&query.key(0)) {
+    if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
         return None;
     }
-    if query.is_empty() {
-        return refuse("What should I search for? Say e.g. 'search for TODO'.");
-    }
-    if !quoted && (WORLDLY.contains(&query.key(0)) || (!search.loose && query.len() > 1)) {
-        return refuse(QUOTE_TIP);
-    }
-    if !quoted && query.contains_any(&["file"]) && matches!(target(query), Target::File(_)) {
-        return refuse("I search inside files, not for file names — say 'list files' to see them.");
+    if let Some(why) = out_of_reach(words).or_else(|| unsearchable(query, search.loose)) {
+        return refuse(why);
     }
     let dir = match search.place {
-        Some(Place::Folder(dir)) => dir,
         Some(Place::File(name)) => {
             return refuse(format!(
                 "I search folders — to see {name} say 'read {name}'."
             ));
         }
+        Some(Place::Folder(dir)) => dir,
         None => None,
     };
-    let query = match quoted {
-        true => query.literal(),
-        false => content::unasked(query.literal()),
+    let text = query.literal();
+    let query = if query.is_quoted() {
+        text
+    } else {
+        content::unasked(text)
     };
     act(Action::Grep { query, dir })
+}
+
+/// Why the sentence asks for a search no project search can do.
+fn out_of_reach(words: Words<'_>) -> Option<&'static str> {
+    if words.contains_any(ELSEWHERE) {
+        Some("I can only search the files in this project.")
+    } else if words.contains_any(&["not", "without"]) {
+        Some("I can only find text that is there — say e.g. 'search for TODO'.")
+    } else {
+        None
+    }
+}
+
+/// Why a query cannot be searched for as said.
+fn unsearchable(query: Words<'_>, loose: bool) -> Option<&'static str> {
+    if query.literal().is_empty() {
+        return Some("What should I search for? Say e.g. 'search for TODO'.");
+    }
+    if query.is_quoted() {
+        return None;
+    }
+    if WORLDLY.contains(&query.key(0)) || (!loose && query.len() > 1) {
+        return Some(
+            "I search the text of your files — put what to find in quotes, e.g. search for 'a plan'.",
+        );
+    }
+    let names_a_file = query.contains_any(&["file"]) && matches!(target(query), Target::File(_));
+    names_a_file
+        .then_some("I search inside files, not for file names — say 'list files' to see them.")
 }
 
 /// "which files mention Q (in D)".

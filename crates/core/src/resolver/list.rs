@@ -5,39 +5,49 @@ use super::text::Words;
 use super::{Resolution, act, refuse};
 use crate::action::Action;
 
-/// Heads that ask for a listing whatever follows ("list drafts", "what's in drafts").
-const STRONG: &[&[&str]] = &[
-    &["list"],
-    &["ls"],
-    &["browse"],
-    &["enumerate"],
-    &["what", "is", "in"],
-    &["what", "is", "inside"],
-    &["look", "in"],
-    &["look", "inside"],
-    &["what", "is", "here"],
-    &["what", "is", "there"],
-    &["what", "do", "i", "have"],
-    &["what", "have", "i", "got"],
+/// How far a head reaches: what may follow it and still be a folder.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reach {
+    /// Anything: "list drafts", "list" (the root).
+    Any,
+    /// A bare name without an article: "what's in drafts", but not
+    /// "what's in the news".
+    Container,
+    /// Only files or a folder named as such: "show me my files".
+    Named,
+}
+
+const HEADS: &[(&[&str], Reach)] = &[
+    (&["list"], Reach::Any),
+    (&["ls"], Reach::Any),
+    (&["browse"], Reach::Any),
+    (&["enumerate"], Reach::Any),
+    (&["what", "is", "here"], Reach::Any),
+    (&["what", "is", "there"], Reach::Any),
+    (&["what", "do", "i", "have"], Reach::Any),
+    (&["what", "have", "i", "got"], Reach::Any),
+    (&["what", "is", "in"], Reach::Container),
+    (&["what", "is", "inside"], Reach::Container),
+    (&["look", "in"], Reach::Container),
+    (&["look", "inside"], Reach::Container),
+    (&["show"], Reach::Named),
+    (&["display"], Reach::Named),
+    (&["view"], Reach::Named),
+    (&["open"], Reach::Named),
+    (&["see"], Reach::Named),
+    (&["get"], Reach::Named),
+    (&["what"], Reach::Named),
+    (&["which"], Reach::Named),
+    (&["tell", "me"], Reach::Named),
+    (&["give", "me"], Reach::Named),
+    (&["let", "me", "see"], Reach::Named),
+    (&["how", "many"], Reach::Named),
 ];
 
-/// Heads that ask for a listing only when files or a folder are named.
-const WEAK: &[&[&str]] = &[
-    &["show"],
-    &["display"],
-    &["view"],
-    &["open"],
-    &["see"],
-    &["get"],
-    &["what"],
-    &["which"],
-    &["tell", "me"],
-    &["give", "me"],
-    &["let", "me", "see"],
-    &["how", "many"],
-];
+/// Articles that make a bare name after "what's in" a thing, not a folder.
+const ARTICLES: &[&str] = &["the", "a", "an", "my", "your", "our", "this", "that"];
 
-/// Words that make any head a listing when a bare name follows ("show the contents of drafts").
+/// Words that let a bare folder name follow any head ("show the contents of drafts").
 const CONTENTS_OF: &[&[&str]] = &[
     &["the", "contents", "of"],
     &["contents", "of"],
@@ -82,20 +92,25 @@ const TRAILING: &[&[&str]] = &[
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let (strong, rest) = match words.after_any(STRONG) {
-        Some(rest) => (true, rest),
-        None => (false, words.after_any(WEAK)?),
+    let (reach, rest) = words.after_tagged(HEADS)?;
+    let contents = rest.trim_start(&[&["me"]]).after_any(CONTENTS_OF).is_some();
+    let reach = if contents && reach == Reach::Named {
+        Reach::Container
+    } else {
+        reach
     };
-    let strong = strong || rest.trim_start(&[&["me"]]).after_any(CONTENTS_OF).is_some();
-    let dir = match target(rest.trim_start(LEADING).trim_end(TRAILING)) {
+    let region = rest.trim_start(LEADING).trim_end(TRAILING);
+    let dir = match target(region) {
         Target::Folder(dir) | Target::Files(dir) => dir,
-        Target::Missing | Target::Bare(_) | Target::Unclear if !strong => return None,
-        Target::Missing => None,
-        Target::Bare(dir) => Some(dir),
-        Target::Unclear => {
+        Target::Missing if reach != Reach::Named => None,
+        Target::Bare(dir) if reach == Reach::Any => Some(dir),
+        Target::Bare(dir) if reach == Reach::Container && !ARTICLES.contains(&region.key(0)) => {
+            Some(dir)
+        }
+        Target::Unclear if reach == Reach::Any => {
             return refuse("Which folder? Say e.g. 'list files' or 'list the drafts folder'.");
         }
-        Target::File(_) => return None,
+        _ => return None,
     };
     act(Action::List { dir })
 }

@@ -261,7 +261,7 @@ fn drop_determiners(words: Words<'_>) -> Words<'_> {
     rest
 }
 
-/// A leading noun from `nouns`, after any determiners.
+/// A leading noun from `nouns`, and the words after it.
 fn noun<'a>(words: Words<'a>, nouns: &[&[&str]]) -> (bool, Words<'a>) {
     match words.after_any(nouns) {
         Some(rest) => (true, rest),
@@ -330,7 +330,7 @@ fn plausible(name: &str) -> bool {
 }
 
 /// Whether the last path segment ends in an extension like ".md" or ".tar.gz".
-pub fn has_extension(name: &str) -> bool {
+fn has_extension(name: &str) -> bool {
     let segment = name.rsplit('/').next().unwrap_or(name);
     segment.rsplit_once('.').is_some_and(|(_, ext)| {
         (1..=10).contains(&ext.chars().count())

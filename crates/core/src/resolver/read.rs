@@ -17,9 +17,6 @@ const STRONG: &[&[&str]] = &[
     &["dump"],
     &["what", "does"],
     &["what", "do"],
-    &["what", "is", "in"],
-    &["what", "is", "inside"],
-    &["what", "is", "written", "in"],
     &["what", "is", "the", "content", "of"],
     &["what", "is", "the", "contents", "of"],
     &["what", "are", "the", "contents", "of"],
@@ -28,8 +25,12 @@ const STRONG: &[&[&str]] = &[
     &["contents", "of"],
 ];
 
-/// Heads that mean reading only when a file is named ("show me notes.md").
+/// Heads that mean reading only when a file is named ("show me notes.md",
+/// but not "what's in the news").
 const WEAK: &[&[&str]] = &[
+    &["what", "is", "in"],
+    &["what", "is", "inside"],
+    &["what", "is", "written", "in"],
     &["show"],
     &["display"],
     &["open"],
@@ -92,9 +93,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Target::Folder(_) | Target::Files(_) => refuse(
             "I read one file at a time — say e.g. 'read notes.md', or 'list files' to see them all.",
         ),
-        Target::Bare(name) => refuse(alloc::format!(
-            "Which file? Say its full name with the extension, e.g. 'read {name}.txt', or 'read the file called {name}'."
-        )),
+        Target::Bare(name) => refuse(super::full_name("read", &name)),
         Target::Missing | Target::Unclear => {
             refuse("Which file should I read? Say e.g. 'read notes.md'.")
         }

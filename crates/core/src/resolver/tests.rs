@@ -1,6 +1,6 @@
 //! Held-out sentences (none of them in the dev set) and a no-panic sweep.
 
-use super::{Resolution, resolve};
+use super::{MAX_UTTERANCE_BYTES, Resolution, resolve};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -135,6 +135,8 @@ fn write_phrasings() {
             write("card.txt", "thank you"),
         ),
         ("clear notes.md", write("notes.md", "")),
+        ("create notes.md: buy milk", write("notes.md", "buy milk")),
+        ("write \"\" to empty.txt", write("empty.txt", "")),
         (
             "replace the contents of notes.md with fresh start",
             write("notes.md", "fresh start"),
@@ -177,6 +179,8 @@ fn list_phrasings() {
         ),
         ("open the drafts folder", list(Some("drafts"))),
         ("what files are in drafts", list(Some("drafts"))),
+        ("what's in here", list(None)),
+        ("show me the contents of drafts", list(Some("drafts"))),
     ]);
 }
 
@@ -294,6 +298,10 @@ fn refusals_say_why() {
         ("undo the last three changes", "one change at a time"),
         ("rename a.txt to b.txt", "can't rename"),
         ("create a folder called drafts", "only create files"),
+        ("what's in the news", "I can"),
+        ("what tools do I need to fix a bike", "I can"),
+        ("replace \"\" with \"x\" in a.txt", "What should change"),
+        ("which files do not mention invoice", "I can"),
     ];
     for (sentence, hint) in cases {
         match resolve(sentence) {
@@ -407,6 +415,10 @@ fn assert_sound(sentence: &str) {
             if let Some(name) = action.target() {
                 assert!(!name.trim().is_empty(), "{sentence:?} gave an empty name");
             }
+            assert!(
+                Action::from_json(&action.to_json()).is_ok(),
+                "{sentence:?} gave an action the command list refuses: {action:?}"
+            );
             assert_eq!(
                 resolve(sentence),
                 Resolution::Action(action),
@@ -427,11 +439,24 @@ fn odd_input_never_panics() {
 
 #[test]
 fn long_input_stays_fast_and_sound() {
-    let many_tos = format!("write {} notes.md", "hi to ".repeat(20_000));
-    let open_quotes = "'a \"b “c ".repeat(20_000);
-    let joiners = format!("read {}", "a dot ".repeat(20_000));
-    let one_word = "x".repeat(1 << 20);
+    // Adversarial patterns cut to just under the limit must still resolve soundly...
+    let cut = |s: String| -> String {
+        let mut end = MAX_UTTERANCE_BYTES.min(s.len());
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        String::from(&s[..end])
+    };
+    let many_tos = cut(format!("write {} notes.md", "hi to ".repeat(2_000)));
+    let open_quotes = cut("'a \"b “c ".repeat(2_000));
+    let joiners = cut(format!("read {}", "a dot ".repeat(2_000)));
+    let one_word = cut("x".repeat(MAX_UTTERANCE_BYTES));
     for sentence in [many_tos, open_quotes, joiners, one_word] {
         assert_sound(&sentence);
     }
+    // ...and anything longer is refused with a note, unread.
+    let Resolution::Unresolved { note } = resolve(&"x ".repeat(MAX_UTTERANCE_BYTES)) else {
+        panic!("an over-long utterance resolved");
+    };
+    assert!(note.contains("too long"));
 }

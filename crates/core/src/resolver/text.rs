@@ -67,12 +67,13 @@ pub fn split(text: &str) -> Vec<Word<'_>> {
         let quoted = QUOTES
             .iter()
             .position(|(open, _)| open.contains(&first))
+            .filter(|&family| start < no_closer_from[family])
             .and_then(|family| {
                 let found = closing_quote(text, start + first.len_utf8(), QUOTES[family].1);
                 if found.is_none() {
-                    no_closer_from[family] = no_closer_from[family].min(start);
+                    no_closer_from[family] = start;
                 }
-                found.filter(|_| start < no_closer_from[family])
+                found
             });
         at = match quoted {
             Some((close, after)) => {
@@ -247,6 +248,16 @@ impl<'a> Words<'a> {
             .map(|n| self.from(n))
     }
 
+    /// Like [`Words::after_any`] for phrases that carry a tag: the tag of the
+    /// longest phrase the run begins with, and the words after it.
+    pub fn after_tagged<T: Copy>(self, table: &[(&[&str], T)]) -> Option<(T, Self)> {
+        table
+            .iter()
+            .filter(|(phrase, _)| self.starts_with(phrase))
+            .max_by_key(|(phrase, _)| phrase.len())
+            .map(|(phrase, tag)| (*tag, self.from(phrase.len())))
+    }
+
     /// Drops any of `phrases` from the front, again and again.
     pub fn trim_start(self, phrases: &[&[&str]]) -> Self {
         let mut rest = self;
@@ -263,22 +274,6 @@ impl<'a> Words<'a> {
             rest = rest.to(rest.len() - p.len());
         }
         rest
-    }
-
-    /// Positions where one of `phrases` starts, with that phrase's length.
-    pub fn matches(
-        self,
-        phrases: &'a [&'a [&'a str]],
-    ) -> impl Iterator<Item = (usize, usize)> + 'a {
-        (0..self.len()).filter_map(move |i| {
-            let rest = self.from(i);
-            phrases
-                .iter()
-                .filter(|p| rest.starts_with(p))
-                .map(|p| p.len())
-                .max()
-                .map(|n| (i, n))
-        })
     }
 
     /// Word `i` as it stands in the utterance, with glued punctuation.

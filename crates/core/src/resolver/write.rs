@@ -27,7 +27,7 @@ enum Head {
     Put,
     /// "add": a new file, or (refused) appending to one.
     Add,
-    /// "clear", "empty": a named file's content becomes empty.
+    /// "clear", "empty": a named file's content becomes empty (see [`cleared`]).
     Clear,
 }
 
@@ -39,7 +39,7 @@ impl Head {
 
     /// Whether a name alone means an empty file.
     fn creates(self) -> bool {
-        matches!(self, Head::Create | Head::Make | Head::Add | Head::Clear)
+        matches!(self, Head::Create | Head::Make | Head::Add)
     }
 }
 
@@ -107,13 +107,9 @@ const USAGE: &str =
     "To write a file say e.g. 'write hello to notes.md' or 'create notes.md with hello'.";
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let (head, rest) = HEADS
-        .iter()
-        .filter(|(phrase, _)| words.starts_with(phrase))
-        .max_by_key(|(phrase, _)| phrase.len())
-        .map(|(phrase, head)| (*head, words.from(phrase.len())))?;
+    let (head, rest) = words.after_tagged(HEADS)?;
     if head == Head::Clear {
-        return file_alone(head, rest);
+        return cleared(rest);
     }
     file_then_content(rest)
         .or_else(|| content_then_file(head, rest))
@@ -121,24 +117,36 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .or_else(|| head.strong().then(|| super::unresolved(USAGE)))
 }
 
-/// "create NAME with CONTENT": the first lead-in after a file name.
+/// "create NAME with CONTENT" or "create NAME: CONTENT": the first split
+/// after a file name.
 fn file_then_content(words: Words<'_>) -> Option<Resolution> {
-    words
-        .matches(LEAD_INS)
-        .filter(|(at, _)| words.from(*at).after_any(NAMING_WITH).is_none())
-        .find_map(|(at, len)| {
-            let said = words.from(at + len);
-            let said = if words.key(at) == "and" {
-                said.trim_end(INTO_IT)
-            } else {
-                said
-            };
-            match target(words.to(at)) {
-                Target::File(name) => Some(write(name, said)),
-                Target::Missing if at > 0 => refuse(NO_NAME),
-                _ => None,
-            }
-        })
+    (0..words.len()).find_map(|at| {
+        let colon = words.raw(at).ends_with(':').then_some((at + 1, at + 1));
+        let lead_in = words
+            .from(at)
+            .after_any(LEAD_INS)
+            .filter(|_| words.from(at).after_any(NAMING_WITH).is_none())
+            .map(|rest| (at, words.len() - rest.len()));
+        [lead_in, colon]
+            .into_iter()
+            .flatten()
+            .find_map(|(name_end, said_from)| split_at(words, name_end, said_from))
+    })
+}
+
+/// The write for a file named by `words[..name_end]` with content from `said_from`.
+fn split_at(words: Words<'_>, name_end: usize, said_from: usize) -> Option<Resolution> {
+    let said = words.from(said_from);
+    let said = if words.key(name_end) == "and" {
+        said.trim_end(INTO_IT)
+    } else {
+        said
+    };
+    match target(words.to(name_end)) {
+        Target::File(name) => Some(whole(name, said)),
+        Target::Missing if name_end > 0 => refuse(NO_NAME),
+        _ => None,
+    }
 }
 
 /// "write CONTENT to NAME": the last destination followed by a file name.
@@ -157,7 +165,18 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
             "I can't add to the end of {name} — say its whole new content, e.g. 'write … to {name}', or change part with 'in {name} replace X with Y'."
         ));
     }
-    Some(write(name, words.to(at)))
+    Some(whole(name, words.to(at)))
+}
+
+/// "clear notes.md": the file stays, its content goes.
+fn cleared(words: Words<'_>) -> Option<Resolution> {
+    match target(words) {
+        Target::File(name) => act(Action::Write {
+            name,
+            content: String::new(),
+        }),
+        _ => None,
+    }
 }
 
 /// "create NAME" with no content.
@@ -172,9 +191,7 @@ fn file_alone(head: Head, words: Words<'_>) -> Option<Resolution> {
         Target::Folder(_) if head.creates() || head.strong() => refuse(
             "I can only create files; a folder appears when you write a file in it, e.g. 'create drafts/plan.md with …'.",
         ),
-        Target::Bare(name) if head.strong() => refuse(format!(
-            "What should the file be called? Say the full name, e.g. '{name}.txt' or 'a file called {name}'."
-        )),
+        Target::Bare(name) if head.strong() => refuse(super::full_name("create", &name)),
         _ => None,
     }
 }
@@ -186,8 +203,8 @@ fn missing_content(name: &str) -> String {
     format!("What should {name} say? Say e.g. 'write hello to {name}'.")
 }
 
-/// The write of `said` into `name`, or a note that nothing was said.
-fn write(name: String, said: Words<'_>) -> Resolution {
+/// The write of `said` as the whole of `name`, or a note that nothing was said.
+pub fn whole(name: String, said: Words<'_>) -> Resolution {
     match content::text(said) {
         Some(content) => Resolution::Action(Action::Write { name, content }),
         None => super::unresolved(missing_content(&name)),

@@ -226,7 +226,7 @@ pub fn delete_asks_first<S: Storage>(rig: &mut Rig<S>) {
     assert!(yes.ok, "{yes:?}");
     assert!(rig.file("old.txt").is_none());
     let outcome = rig.entry(yes.logged);
-    assert_eq!(outcome.observed.unwrap().exists, false);
+    assert!(!outcome.observed.unwrap().exists);
     assert_eq!(
         rig.entry(outcome.attempt).attempt,
         again.logged,

@@ -22,9 +22,6 @@ use voicebox_core::resolver::Resolution;
 use voicebox_core::{Reply, Rule};
 use voicebox_machine::{Host, MachineEnv};
 
-/// The longest transcript a turn accepts.
-pub const MAX_TRANSCRIPT_BYTES: usize = 8 * 1024;
-
 type Answer = Result<Json<Value>, ApiError>;
 
 pub fn routes() -> Router<Arc<AppState>> {
@@ -117,7 +114,7 @@ pub struct TurnRequest {
 #[utoipa::path(post, path = "/api/turn", request_body = TurnRequest,
     responses(
         (status = 200, description = "`{transcript, action, result}`; an unresolved utterance has `action: null` and a `note`; executor refusals have `result.ok: false`", body = Object),
-        (status = 400, description = "malformed body, unknown field, neither or both of transcript and action, transcript too long"),
+        (status = 400, description = "malformed body, unknown field, or neither or both of transcript and action"),
         (status = 403, description = "foreign Host, foreign Origin without the host token, or a wrong host token"),
         (status = 413, description = "body too large"),
         (status = 415, description = "Content-Type is not application/json"),
@@ -125,25 +122,14 @@ pub struct TurnRequest {
 pub async fn turn(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: TurnRequest = parse(&body)?;
     let (transcript, action) = match (request.transcript, request.action) {
-        (Some(text), None) => {
-            if text.len() > MAX_TRANSCRIPT_BYTES {
-                return Err(ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    Rule::TooLarge,
-                    format!(
-                        "the transcript is over {MAX_TRANSCRIPT_BYTES} bytes; say one request at a time"
-                    ),
+        (Some(text), None) => match app.resolver.resolve(&text) {
+            Resolution::Action(action) => (Some(text), action.to_json()),
+            Resolution::Unresolved { note } => {
+                return Ok(Json(
+                    json!({"transcript": text, "action": null, "note": note, "result": null}),
                 ));
             }
-            match app.resolver.resolve(&text) {
-                Resolution::Action(action) => (Some(text), action.to_json()),
-                Resolution::Unresolved { note } => {
-                    return Ok(Json(
-                        json!({"transcript": text, "action": null, "note": note, "result": null}),
-                    ));
-                }
-            }
-        }
+        },
         (None, Some(action)) => (None, action),
         _ => {
             return Err(ApiError::new(
