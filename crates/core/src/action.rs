@@ -45,6 +45,18 @@ pub enum Action {
     Undo,
     #[serde(rename = "list_extensions")]
     ListExtensions,
+    #[serde(rename = "create_asset")]
+    CreateAsset {
+        name: String,
+        kind: String,
+        body: String,
+    },
+    #[serde(rename = "tool")]
+    Tool {
+        id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
 }
 
 impl Action {
@@ -89,6 +101,8 @@ impl Action {
             Action::Grep { .. } => Verb::Grep,
             Action::Undo => Verb::Undo,
             Action::ListExtensions => Verb::ListExtensions,
+            Action::CreateAsset { .. } => Verb::CreateAsset,
+            Action::Tool { .. } => Verb::Tool,
         }
     }
 
@@ -101,6 +115,8 @@ impl Action {
             | Action::Edit { name, .. }
             | Action::Diff { name, .. } => Some(name),
             Action::List { dir } | Action::Grep { dir, .. } => dir.as_deref(),
+            Action::CreateAsset { name, .. } => Some(name),
+            Action::Tool { name, .. } => name.as_deref(),
             Action::Undo | Action::ListExtensions => None,
         }
     }

@@ -29,6 +29,12 @@ impl ActRecord {
             tool: None,
         }
     }
+
+    /// The same record, naming the tool that performs the act.
+    pub fn with_tool(mut self, tool: &str) -> ActRecord {
+        self.tool = Some(tool.into());
+        self
+    }
 }
 
 /// What the world showed after the act, read from storage — never from a

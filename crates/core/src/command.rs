@@ -21,6 +21,8 @@ pub enum Verb {
     Grep,
     Undo,
     ListExtensions,
+    CreateAsset,
+    Tool,
 }
 
 impl Verb {
@@ -49,6 +51,9 @@ pub enum Field {
     NewText,
     Query,
     Dir,
+    Kind,
+    Body,
+    Id,
 }
 
 impl Field {
@@ -60,15 +65,18 @@ impl Field {
             Field::NewText => "newText",
             Field::Query => "query",
             Field::Dir => "dir",
+            Field::Kind => "kind",
+            Field::Body => "body",
+            Field::Id => "id",
         }
     }
 
     /// The most bytes a value of this field may carry.
-    pub fn max_bytes(self) -> usize {
+    pub const fn max_bytes(self) -> usize {
         match self {
             Field::Name | Field::Dir => MAX_NAME_BYTES,
-            Field::Query => MAX_QUERY_BYTES,
-            Field::Content | Field::OldText | Field::NewText => MAX_CONTENT_BYTES,
+            Field::Query | Field::Kind | Field::Id => MAX_QUERY_BYTES,
+            Field::Content | Field::OldText | Field::NewText | Field::Body => MAX_CONTENT_BYTES,
         }
     }
 }
@@ -80,12 +88,14 @@ pub const MAX_QUERY_BYTES: usize = 1024;
 /// Largest content a single write, edit or diff may carry (1 MiB).
 pub const MAX_CONTENT_BYTES: usize = 1 << 20;
 
-/// One field of a verb: whether it is required, and what it means (for prompts).
+/// One field of a verb: whether it is required, what it means (for
+/// prompts), and the most bytes it may carry for this verb.
 #[derive(Debug)]
 pub struct Param {
     pub field: Field,
     pub required: bool,
     pub describe: &'static str,
+    pub max_bytes: usize,
 }
 
 /// One row of the command list.
@@ -107,6 +117,7 @@ const fn req(field: Field, describe: &'static str) -> Param {
         field,
         required: true,
         describe,
+        max_bytes: field.max_bytes(),
     }
 }
 
@@ -115,8 +126,17 @@ const fn opt(field: Field, describe: &'static str) -> Param {
         field,
         required: false,
         describe,
+        max_bytes: field.max_bytes(),
     }
 }
+
+/// A param with a tighter limit than its field's default.
+const fn capped(param: Param, max_bytes: usize) -> Param {
+    Param { max_bytes, ..param }
+}
+
+/// The longest asset name (one file name).
+pub const MAX_ASSET_NAME_BYTES: usize = 255;
 
 const NAME: Param = req(
     Field::Name,
@@ -198,6 +218,30 @@ pub static COMMANDS: &[Command] = &[
         act: None,
         params: &[],
     },
+    Command {
+        id: Verb::CreateAsset,
+        verb: "create_asset",
+        summary: "Create an asset file in assets/ with the create-asset tool (kind: svg, text or html).",
+        act: Some(ActKind::Write),
+        params: &[
+            capped(
+                req(Field::Name, "file name of the asset, inside assets/"),
+                MAX_ASSET_NAME_BYTES,
+            ),
+            req(Field::Kind, "one of: svg, text, html"),
+            req(Field::Body, "the asset's content"),
+        ],
+    },
+    Command {
+        id: Verb::Tool,
+        verb: "tool",
+        summary: "Run a tool from the shelf, optionally on one file (e.g. wc, checksum).",
+        act: Some(ActKind::Read),
+        params: &[
+            req(Field::Id, "the tool's id, as list_extensions shows it"),
+            opt(Field::Name, "a file to give the tool as its input"),
+        ],
+    },
 ];
 
 /// Checks action JSON against the command list and names the first problem.
@@ -230,13 +274,13 @@ pub fn check(value: &Value) -> Result<&'static Command, Refusal> {
         };
         match val {
             Value::Null => {}
-            Value::String(s) if s.len() > param.field.max_bytes() => {
+            Value::String(s) if s.len() > param.max_bytes => {
                 return Err(Refusal::new(
                     Rule::TooLarge,
                     format!(
                         "`{key}` is {} bytes; the limit is {} bytes — send less",
                         s.len(),
-                        param.field.max_bytes()
+                        param.max_bytes
                     ),
                 ));
             }

@@ -10,6 +10,8 @@
 
 use crate::audit::{AuditFile, Entry};
 use crate::contain::RelPath;
+use crate::reply::ToolInfo;
+use crate::rule::{Refusal, Rule};
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
@@ -94,4 +96,43 @@ pub trait Env {
     fn now_ms(&self) -> u64;
     /// A fresh unguessable id (for confirmations).
     fn random_id(&self) -> String;
+}
+
+/// What a tool run asked for. The tool only *records* writes; the host
+/// re-checks each path and performs the write itself.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ToolRun {
+    /// `(path, bytes)` the tool asked to write, in order.
+    pub writes: Vec<(String, Vec<u8>)>,
+    /// Notes for the person.
+    pub notes: Vec<String>,
+    /// What the tool returned (`env.output`).
+    pub output: Vec<u8>,
+}
+
+/// Runs Wasm tools with exactly the host functions each may use, under
+/// limits the tool cannot raise. Faults are named refusals (`out-of-fuel`,
+/// `resource-exceeded`, `over-budget`, `wasm-trapped`, `import-undeclared`,
+/// `digest-mismatch`, `tool-unavailable`).
+pub trait ToolRunner {
+    /// The tools this host can run.
+    fn catalog(&self) -> Vec<ToolInfo>;
+    /// Runs tool `id` on `input`: a fresh instance per call.
+    async fn run(&self, id: &str, input: &[u8]) -> Result<ToolRun, Refusal>;
+}
+
+/// A host with no tools.
+impl ToolRunner for () {
+    fn catalog(&self) -> Vec<ToolInfo> {
+        Vec::new()
+    }
+
+    async fn run(&self, id: &str, _input: &[u8]) -> Result<ToolRun, Refusal> {
+        Err(Refusal::new(
+            Rule::ToolUnavailable,
+            alloc::format!(
+                "this host has no tool `{id}`; list the extensions to see what it can run"
+            ),
+        ))
+    }
 }

@@ -57,6 +57,12 @@ pub struct Reply {
     pub truncated: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<ToolInfo>>,
+    /// What a tool returned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<String>,
+    /// Notes a tool left for the person.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notes: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub root: Option<RootInfo>,
     /// The audit seq of the entry that records this answer (null if none was written).

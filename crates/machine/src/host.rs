@@ -8,16 +8,16 @@ use crate::{FolderStorage, MachineEnv, OpenError};
 use serde_json::Value;
 use std::path::Path;
 use voicebox_core::audit::AuditView;
-use voicebox_core::executor::Tools;
+use voicebox_core::platform::ToolRunner;
 use voicebox_core::tier::Placement;
 use voicebox_core::{Executor, Refusal, Reply};
 
 /// One machine host: one writer instance, at most one declared root.
-pub struct Host<T: Tools = ()> {
+pub struct Host<T: ToolRunner = ()> {
     executor: Executor<FolderStorage, MachineEnv, T>,
 }
 
-impl<T: Tools> Host<T> {
+impl<T: ToolRunner> Host<T> {
     /// A host with no root. `instance` names this writer in the audit log.
     pub fn new(instance: &str, tools: T) -> Self {
         Host {

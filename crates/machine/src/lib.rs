@@ -12,8 +12,10 @@ mod audit_file;
 mod env;
 mod folder;
 mod host;
+pub mod tools;
 
 pub use audit_file::AuditWriter;
 pub use env::MachineEnv;
 pub use folder::{FolderStorage, OpenError};
 pub use host::Host;
+pub use tools::WasmTools;

@@ -28,6 +28,9 @@ pub enum Command {
         /// The project root: the only folder Voicebox may touch.
         #[arg(long, env = "VOICEBOX_ROOT")]
         root: Option<PathBuf>,
+        /// Where the tool shelf lives (see `serve`).
+        #[arg(long, env = "VOICEBOX_STATE_DIR")]
+        state_dir: Option<PathBuf>,
         /// Action JSON instead of a sentence, e.g. '{"verb":"read","name":"notes.md"}'.
         #[arg(long, conflicts_with = "text")]
         action: Option<String>,

@@ -1,13 +1,14 @@
 //! The one-shot commands: each prints one JSON object.
 
 use crate::cli::Command;
+use crate::state_dir::StateDir;
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use voicebox_core::Reply;
 use voicebox_core::platform::Env;
 use voicebox_core::resolver::{self, Resolution};
 use voicebox_core::rule::{Refusal, Rule};
-use voicebox_machine::{Host, MachineEnv};
+use voicebox_machine::{Host, MachineEnv, WasmTools};
 
 /// The writer instance of command-line turns.
 const CLI_INSTANCE: &str = "cli";
@@ -17,10 +18,20 @@ pub fn run(command: Command) -> Value {
         Command::Resolve { text } => resolve(&text),
         Command::Turn {
             root,
+            state_dir,
             action,
             yes,
             text,
-        } => turn(root.as_deref(), action.as_deref(), text.as_deref(), yes),
+        } => {
+            let state = StateDir::new(state_dir);
+            turn(
+                root.as_deref(),
+                &state,
+                action.as_deref(),
+                text.as_deref(),
+                yes,
+            )
+        }
         Command::Audit { root } => audit(root.as_deref()),
         Command::Doctor {
             root,
@@ -39,8 +50,8 @@ fn resolve(text: &str) -> Value {
 }
 
 /// A host with `root` declared, or the refusal that says why it could not be.
-fn host(root: Option<&Path>) -> (Host, Option<Refusal>) {
-    let mut host = Host::new(CLI_INSTANCE, ());
+fn host(root: Option<&Path>, shelf: Option<PathBuf>) -> (Host<WasmTools>, Option<Refusal>) {
+    let mut host = Host::new(CLI_INSTANCE, WasmTools::new(shelf));
     let refusal = root.and_then(|path| {
         host.declare(path).err().map(|e| {
             Refusal::new(
@@ -54,7 +65,13 @@ fn host(root: Option<&Path>) -> (Host, Option<Refusal>) {
     (host, refusal)
 }
 
-fn turn(root: Option<&Path>, action: Option<&str>, text: Option<&str>, yes: bool) -> Value {
+fn turn(
+    root: Option<&Path>,
+    state: &StateDir,
+    action: Option<&str>,
+    text: Option<&str>,
+    yes: bool,
+) -> Value {
     let action = match (action, text) {
         (Some(json), _) => parse_action(json),
         (None, Some(text)) => match resolver::resolve(text) {
@@ -65,7 +82,7 @@ fn turn(root: Option<&Path>, action: Option<&str>, text: Option<&str>, yes: bool
         },
         (None, None) => unreachable!("clap requires a sentence or --action"),
     };
-    let (mut host, unusable) = host(root);
+    let (mut host, unusable) = host(root, state.shelf().ok());
     let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
     let result = match (&action, unusable) {
         (_, Some(refusal)) => Reply::refusal(refusal),
@@ -96,7 +113,7 @@ fn parse_action(text: &str) -> Result<Value, Refusal> {
 }
 
 fn audit(root: Option<&Path>) -> Value {
-    let (host, unusable) = host(root);
+    let (host, unusable) = host(root, None);
     if let Some(refusal) = unusable {
         return json!(Reply::refusal(refusal));
     }

@@ -59,6 +59,14 @@ impl StateDir {
         Ok(token)
     }
 
+    /// The tool shelf (`<state>/shelf`), with the shipped tools installed on
+    /// first use.
+    pub fn shelf(&self) -> io::Result<PathBuf> {
+        let dir = self.path.join("shelf");
+        voicebox_machine::tools::Shelf::install_default(&dir)?;
+        Ok(dir)
+    }
+
     /// The stored keys by provider.
     pub fn keys(&self) -> io::Result<BTreeMap<String, String>> {
         match fs::read(self.path.join(KEYS_FILE)) {

@@ -7,9 +7,11 @@ use std::process::Command;
 use tempfile::TempDir;
 
 fn voicebox(args: &[&str]) -> (Value, i32) {
+    let state = TempDir::new().unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
         .args(args)
         .env_remove("VOICEBOX_ROOT")
+        .env("VOICEBOX_STATE_DIR", state.path())
         .output()
         .unwrap();
     let code = out.status.code().unwrap();
@@ -161,6 +163,44 @@ fn delete_waits_for_yes() {
         std::fs::read_to_string(dir.path().join("old.txt")).unwrap(),
         "bye"
     );
+}
+
+#[test]
+fn create_asset_and_shelf_tools_from_the_command_line() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let (out, _) = voicebox(&[
+        "turn",
+        "--root",
+        root,
+        "--action",
+        r#"{"verb":"create_asset","name":"dot.svg","kind":"svg","body":"<svg/>"}"#,
+    ]);
+    assert_eq!(out["result"]["ok"], true, "{out}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("assets/dot.svg")).unwrap(),
+        "<svg/>"
+    );
+    let (out, _) = voicebox(&[
+        "turn",
+        "--root",
+        root,
+        "--action",
+        r#"{"verb":"tool","id":"crc32","name":"assets/dot.svg"}"#,
+    ]);
+    assert_eq!(
+        out["result"]["output"].as_str().map(str::len),
+        Some(8),
+        "{out}"
+    );
+    let (audit, _) = voicebox(&["audit", "--root", root]);
+    let tools: Vec<&str> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["act"]["tool"].as_str())
+        .collect();
+    assert_eq!(tools, ["create-asset", "create-asset", "crc32"]);
 }
 
 #[test]

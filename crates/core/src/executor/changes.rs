@@ -1,10 +1,11 @@
 //! Verbs that change a file: `write` and `edit`. Each is two entries (attempt,
 //! outcome) around the act, with the prior bytes kept in the undo journal.
 
-use super::{Executor, Tools, bytes};
+use super::{Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain::RelPath;
 use crate::journal::{self, JournalEntry};
+use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -12,7 +13,7 @@ use crate::tier::ActKind;
 use alloc::format;
 use alloc::string::String;
 
-impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn write(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
         let (path, verdict) = match self.locate(name, ActKind::Write, turn).await {
             Ok(found) => found,

@@ -2,8 +2,10 @@
 //! It skips dot folders (host and tool files), links that leave the root and
 //! large files, and stops at a bounded number of matches and files.
 
-use super::{Executor, Tools};
+use super::Executor;
+use crate::audit::ActRecord;
 use crate::contain::{self, RelPath};
+use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage};
 use crate::reply::{Match, Reply};
 use crate::rule::{Refusal, Rule};
@@ -30,7 +32,7 @@ struct Search {
     truncated: bool,
 }
 
-impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn grep(&self, query: &str, dir: Option<&str>, turn: Option<&str>) -> Reply {
         let name = dir.unwrap_or(".");
         let (start, verdict) = match self.locate(name, ActKind::Read, turn).await {
@@ -42,11 +44,15 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
                 Rule::MalformedField,
                 "`query` is empty; say what text to look for",
             );
-            return self.looked_and_failed(name, &start, refusal, turn).await;
+            return self
+                .looked_and_failed(ActRecord::new(ActKind::Read, name), &start, refusal, turn)
+                .await;
         }
         if let Err(e) = self.store().list(&start).await {
             let refusal = self.storage_refusal(e, &start);
-            return self.looked_and_failed(name, &start, refusal, turn).await;
+            return self
+                .looked_and_failed(ActRecord::new(ActKind::Read, name), &start, refusal, turn)
+                .await;
         }
         let needle = query.to_lowercase();
         let mut search = Search::default();
@@ -81,7 +87,15 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
             names.len()
         };
         let read = core::mem::take(&mut search.read);
-        let seq = self.looked(name, &start, verdict.rule, read, turn).await;
+        let seq = self
+            .looked(
+                ActRecord::new(ActKind::Read, name),
+                &start,
+                verdict.rule,
+                read,
+                turn,
+            )
+            .await;
         let mut reply = Reply::done(format!(
             "found {} match{} for {query:?} in {files} file{}{}",
             search.matches.len(),

@@ -7,6 +7,7 @@ mod changes;
 mod delete;
 mod grep;
 mod reads;
+pub mod tools;
 mod undo;
 
 use crate::action::Action;
@@ -14,27 +15,14 @@ use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Obse
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
-use crate::platform::{Env, Observation, Storage, StorageError};
-use crate::reply::{Reply, ToolInfo};
+use crate::platform::{Env, Observation, Storage, StorageError, ToolRunner};
+use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{Act, ActKind, Decision, Place, Placement, TierTable, Verdict};
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 use serde_json::Value;
-
-/// The tools a host can run, as `list_extensions` shows them.
-pub trait Tools {
-    fn catalog(&self) -> Vec<ToolInfo>;
-}
-
-/// A host with no tools.
-impl Tools for () {
-    fn catalog(&self) -> Vec<ToolInfo> {
-        Vec::new()
-    }
-}
 
 /// The declared project: its storage and the id the audit records.
 struct Project<S> {
@@ -52,7 +40,7 @@ pub struct Executor<S, E, T = ()> {
     pending: Pending,
 }
 
-impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     /// A host with no root declared yet. `instance` names this writer in the
     /// audit log and must be a safe file-name part (see [`crate::audit::valid_instance`]).
     pub fn new(placement: Placement, instance: &str, env: E, tools: T) -> Self {
@@ -142,6 +130,10 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
             Action::Diff { name, content } => self.diff(&name, &content, turn).await,
             Action::Grep { query, dir } => self.grep(&query, dir.as_deref(), turn).await,
             Action::Undo => self.undo(turn).await,
+            Action::CreateAsset { name, kind, body } => {
+                self.create_asset(&name, &kind, &body, turn).await
+            }
+            Action::Tool { id, name } => self.run_tool(&id, name.as_deref(), turn).await,
             Action::ListExtensions => unreachable!("answered without a root"),
         }
     }
@@ -272,7 +264,19 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
         kind: ActKind,
         turn: Option<&str>,
     ) -> Result<(RelPath, Verdict), Reply> {
-        let record = ActRecord::new(kind, name);
+        self.locate_for(ActRecord::new(kind, name), kind, turn)
+            .await
+    }
+
+    /// [`Self::locate`] for an act whose record is built already (e.g. names a tool).
+    async fn locate_for(
+        &self,
+        record: ActRecord,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict), Reply> {
+        let name = record.target.clone();
+        let name = name.as_str();
         let (path, place) = match contain::contain(self.store(), name).await {
             Ok(path) => (Some(path), Place::Inside),
             Err(refusal) => {

@@ -1,10 +1,11 @@
 //! Verbs that only look: `read`, `list`, `diff`. One entry each, recording
 //! what was looked at.
 
-use super::{Executor, Tools, bytes};
+use super::{Executor, bytes};
 use crate::audit::{ActRecord, EntryDecision, EntryResult, ReadRecord};
 use crate::contain::RelPath;
 use crate::diff;
+use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -14,7 +15,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn read(&self, name: &str, turn: Option<&str>) -> Reply {
         let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
             Ok(found) => found,
@@ -22,11 +23,21 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
         };
         let text = match self.read_text(&path).await {
             Ok(text) => text,
-            Err(refusal) => return self.looked_and_failed(name, &path, refusal, turn).await,
+            Err(refusal) => {
+                return self
+                    .looked_and_failed(ActRecord::new(ActKind::Read, name), &path, refusal, turn)
+                    .await;
+            }
         };
         let size = text.len() as u64;
         let seq = self
-            .looked(name, &path, verdict.rule, vec![(path.clone(), size)], turn)
+            .looked(
+                ActRecord::new(ActKind::Read, name),
+                &path,
+                verdict.rule,
+                vec![(path.clone(), size)],
+                turn,
+            )
             .await;
         let mut reply = Reply::done(format!("read {path} ({})", bytes(size)));
         reply.file = Some(path.as_str().into());
@@ -45,14 +56,22 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
             Ok(entries) => entries,
             Err(e) => {
                 let refusal = self.storage_refusal(e, &path);
-                return self.looked_and_failed(name, &path, refusal, turn).await;
+                return self
+                    .looked_and_failed(ActRecord::new(ActKind::Read, name), &path, refusal, turn)
+                    .await;
             }
         };
         // Dot entries are host or tool files: hidden, as containment refuses them.
         entries.retain(|e| !e.name.starts_with('.'));
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         let seq = self
-            .looked(name, &path, verdict.rule, vec![(path.clone(), 0)], turn)
+            .looked(
+                ActRecord::new(ActKind::Read, name),
+                &path,
+                verdict.rule,
+                vec![(path.clone(), 0)],
+                turn,
+            )
             .await;
         let place = if path.is_root() {
             String::from("the root")
@@ -79,14 +98,26 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
         let (current, exists) = match self.read_text(&path).await {
             Ok(text) => (text, true),
             Err(refusal) if refusal.rule == Rule::NotFound => (String::new(), false),
-            Err(refusal) => return self.looked_and_failed(name, &path, refusal, turn).await,
+            Err(refusal) => {
+                return self
+                    .looked_and_failed(ActRecord::new(ActKind::Read, name), &path, refusal, turn)
+                    .await;
+            }
         };
         let looked = if exists {
             vec![(path.clone(), current.len() as u64)]
         } else {
             Vec::new()
         };
-        let seq = self.looked(name, &path, verdict.rule, looked, turn).await;
+        let seq = self
+            .looked(
+                ActRecord::new(ActKind::Read, name),
+                &path,
+                verdict.rule,
+                looked,
+                turn,
+            )
+            .await;
         let patch = diff::unified(path.as_str(), &current, proposed);
         let summary = match (exists, patch.is_empty()) {
             (_, true) => format!("{path} already says exactly that; nothing would change"),
@@ -119,14 +150,14 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
     /// The entry for a successful look: what was read, and what the world shows.
     pub(super) async fn looked(
         &self,
-        name: &str,
+        record: ActRecord,
         path: &RelPath,
         rule: Rule,
         read: Vec<(RelPath, u64)>,
         turn: Option<&str>,
     ) -> Option<u64> {
         let seen = self.store().observe(path).await;
-        let mut entry = self.entry(ActRecord::new(ActKind::Read, name), turn);
+        let mut entry = self.entry(record, turn);
         entry.decision = EntryDecision::Allow;
         entry.rule = Some(rule.id().into());
         entry.result = EntryResult::Ok;
@@ -145,13 +176,13 @@ impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
     /// An allowed look that failed (not found, not text): an error entry.
     pub(super) async fn looked_and_failed(
         &self,
-        name: &str,
+        record: ActRecord,
         path: &RelPath,
         refusal: Refusal,
         turn: Option<&str>,
     ) -> Reply {
         let seen = self.store().observe(path).await;
-        let mut entry = self.entry(ActRecord::new(ActKind::Read, name), turn);
+        let mut entry = self.entry(record, turn);
         entry.decision = EntryDecision::Allow;
         entry.rule = Some(Rule::ReadsInside.id().into());
         entry.result = EntryResult::Error;

@@ -2,10 +2,11 @@
 //! if the file changed since (it would overwrite someone's work). The revert
 //! is itself a write act with its own two entries.
 
-use super::{Executor, Tools, bytes};
+use super::{Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain;
 use crate::journal::{self, JournalEntry};
+use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -13,7 +14,7 @@ use crate::tier::{Act, ActKind};
 use alloc::format;
 use alloc::string::String;
 
-impl<S: Storage, E: Env, T: Tools> Executor<S, E, T> {
+impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn undo(&self, turn: Option<&str>) -> Reply {
         let mut entries = self.journal().await;
         let Some(last) = entries.pop() else {

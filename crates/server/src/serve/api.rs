@@ -20,7 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use voicebox_core::platform::{Env, Storage};
 use voicebox_core::resolver::Resolution;
 use voicebox_core::{Reply, Rule};
-use voicebox_machine::{Host, MachineEnv};
+use voicebox_machine::{Host, MachineEnv, WasmTools};
 
 type Answer = Result<Json<Value>, ApiError>;
 
@@ -42,7 +42,7 @@ pub fn routes() -> Router<Arc<AppState>> {
 /// Runs `f` on the host on a blocking thread (the executor does file I/O).
 async fn with_host<R: Send + 'static>(
     app: &Arc<AppState>,
-    f: impl FnOnce(&mut Host) -> R + Send + 'static,
+    f: impl FnOnce(&mut Host<WasmTools>) -> R + Send + 'static,
 ) -> Result<R, ApiError> {
     let host = app.host.clone();
     tokio::task::spawn_blocking(move || {

@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
-use voicebox_machine::Host;
+use voicebox_machine::{Host, WasmTools};
 
 pub use error::ApiError;
 
@@ -32,7 +32,7 @@ pub struct Config {
 /// Shared by every handler.
 pub struct AppState {
     /// One host, one writer: turns against the root are serialised here.
-    pub host: Arc<Mutex<Host>>,
+    pub host: Arc<Mutex<Host<WasmTools>>>,
     pub state: StateDir,
     pub token: String,
     /// The port actually bound (for the Host and Origin checks).
@@ -46,7 +46,8 @@ pub struct AppState {
 /// until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> std::io::Result<()> {
     let token = config.state.host_token()?;
-    let mut host = Host::new(SERVER_INSTANCE, ());
+    let shelf = config.state.shelf()?;
+    let mut host = Host::new(SERVER_INSTANCE, WasmTools::new(Some(shelf)));
     if let Some(root) = &config.root {
         // A root that cannot be opened is reported; the server still starts
         // and every act answers root-not-declared until one is declared.

@@ -1,0 +1,298 @@
+//! One tool call on wasmi: validate the module's size and imports, make a
+//! fresh store with fuel and a memory cap, link exactly the granted host
+//! functions, copy the input in, call `run`, and name whatever went wrong.
+//!
+//! Limits are host constants ([`LIMITS`]); nothing in a module, descriptor or
+//! request can raise them.
+
+use voicebox_core::platform::ToolRun;
+use voicebox_core::{Refusal, Rule};
+use wasmi::TrapCode;
+use wasmi::{
+    Caller, Config, Engine, Extern, Linker, Module, Store, StoreLimits, StoreLimitsBuilder,
+};
+
+/// The host's limits for every tool call.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Instructions a call may run (wasmi fuel): an infinite loop ends here.
+    pub fuel: u64,
+    /// Linear memory a call may use: a `memory.grow` bomb ends here.
+    pub memory_bytes: usize,
+    /// The largest module accepted.
+    pub module_bytes: usize,
+    /// The largest input handed to a tool.
+    pub input_bytes: usize,
+    /// The most a tool may return, write or note, all told.
+    pub output_bytes: usize,
+    /// The most host calls (writes, notes, outputs) one run may make.
+    pub host_calls: usize,
+}
+
+/// The limits in force.
+pub const LIMITS: Limits = Limits {
+    fuel: 50_000_000,
+    memory_bytes: 16 << 20,
+    module_bytes: 1 << 20,
+    input_bytes: 2 << 20,
+    output_bytes: 2 << 20,
+    host_calls: 64,
+};
+
+/// A host function a tool may be handed, by its import name in module `env`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grant {
+    /// `writeFile(path_ptr, path_len, data_ptr, data_len)`: records a write request.
+    WriteFile,
+    /// `note(ptr, len)`: a note for the person.
+    Note,
+    /// `output(ptr, len)`: the tool's result.
+    Output,
+}
+
+impl Grant {
+    pub fn import_name(self) -> &'static str {
+        match self {
+            Grant::WriteFile => "writeFile",
+            Grant::Note => "note",
+            Grant::Output => "output",
+        }
+    }
+
+    pub fn from_import_name(name: &str) -> Option<Grant> {
+        [Grant::WriteFile, Grant::Note, Grant::Output]
+            .into_iter()
+            .find(|g| g.import_name() == name)
+    }
+}
+
+/// What the store carries for the host functions.
+struct HostState {
+    run: ToolRun,
+    limits: StoreLimits,
+    calls: usize,
+    bytes: usize,
+    /// Set when a host function stopped the tool for exceeding a budget.
+    over_budget: Option<String>,
+}
+
+/// Runs a module (binary or text) with exactly `grants`, on `input`.
+pub fn run_module(wasm: &[u8], grants: &[Grant], input: &[u8]) -> Result<ToolRun, Refusal> {
+    if wasm.len() > LIMITS.module_bytes {
+        return Err(over_budget(format!(
+            "the module is {} bytes; modules may be at most {}",
+            wasm.len(),
+            LIMITS.module_bytes
+        )));
+    }
+    if input.len() > LIMITS.input_bytes {
+        return Err(over_budget(format!(
+            "the input is {} bytes; a tool may be given at most {}",
+            input.len(),
+            LIMITS.input_bytes
+        )));
+    }
+    let mut config = Config::default();
+    config.consume_fuel(true);
+    let engine = Engine::new(&config);
+    let module = Module::new(&engine, wasm).map_err(|e| {
+        Refusal::new(
+            Rule::ToolUnavailable,
+            format!("the module is not valid WebAssembly: {e}"),
+        )
+    })?;
+    let mut store = Store::new(
+        &engine,
+        HostState {
+            run: ToolRun::default(),
+            limits: StoreLimitsBuilder::new()
+                .memory_size(LIMITS.memory_bytes)
+                .trap_on_grow_failure(true)
+                .build(),
+            calls: 0,
+            bytes: 0,
+            over_budget: None,
+        },
+    );
+    store.limiter(|state| &mut state.limits);
+    store.set_fuel(LIMITS.fuel).expect("fuel is enabled");
+    let linker = linker(&engine, grants);
+    let instance = linker
+        .instantiate_and_start(&mut store, &module)
+        .map_err(|e| instantiate_error(&e))?;
+    let alloc = instance
+        .get_typed_func::<i32, i32>(&store, "alloc")
+        .map_err(|_| protocol("export `alloc(len) -> ptr`"))?;
+    let run = instance
+        .get_typed_func::<(i32, i32), ()>(&store, "run")
+        .map_err(|_| protocol("export `run(ptr, len)`"))?;
+    let memory = instance
+        .get_memory(&store, "memory")
+        .ok_or_else(|| protocol("export `memory`"))?;
+    let len = i32::try_from(input.len()).expect("input is capped");
+    let ptr = alloc
+        .call(&mut store, len)
+        .map_err(|e| call_error(&e, &store))?;
+    memory
+        .write(&mut store, ptr as u32 as usize, input)
+        .map_err(|_| protocol("return a pointer from `alloc` with room for the input"))?;
+    run.call(&mut store, (ptr, len))
+        .map_err(|e| call_error(&e, &store))?;
+    Ok(store.into_data().run)
+}
+
+/// A linker with exactly the granted host functions, and nothing else: a
+/// module importing anything more fails to instantiate.
+fn linker(engine: &Engine, grants: &[Grant]) -> Linker<HostState> {
+    let mut linker = Linker::new(engine);
+    for grant in grants {
+        let defined = match grant {
+            Grant::WriteFile => linker.func_wrap(
+                "env",
+                "writeFile",
+                |mut caller: Caller<'_, HostState>,
+                 path_ptr: i32,
+                 path_len: i32,
+                 data_ptr: i32,
+                 data_len: i32| {
+                    let path = read_memory(&caller, path_ptr, path_len)?;
+                    let data = read_memory(&caller, data_ptr, data_len)?;
+                    charge(&mut caller, path.len() + data.len())?;
+                    let path = String::from_utf8_lossy(&path).into_owned();
+                    caller.data_mut().run.writes.push((path, data));
+                    Ok(())
+                },
+            ),
+            Grant::Note => linker.func_wrap(
+                "env",
+                "note",
+                |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| {
+                    let note = read_memory(&caller, ptr, len)?;
+                    charge(&mut caller, note.len())?;
+                    let note = String::from_utf8_lossy(&note).into_owned();
+                    caller.data_mut().run.notes.push(note);
+                    Ok(())
+                },
+            ),
+            Grant::Output => linker.func_wrap(
+                "env",
+                "output",
+                |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| {
+                    let output = read_memory(&caller, ptr, len)?;
+                    charge(&mut caller, output.len())?;
+                    caller.data_mut().run.output.extend_from_slice(&output);
+                    Ok(())
+                },
+            ),
+        };
+        defined.expect("each grant is defined once");
+    }
+    linker
+}
+
+/// Copies `[ptr, ptr+len)` out of the caller's memory.
+fn read_memory(
+    caller: &Caller<'_, HostState>,
+    ptr: i32,
+    len: i32,
+) -> Result<Vec<u8>, wasmi::Error> {
+    let memory = caller
+        .get_export("memory")
+        .and_then(Extern::into_memory)
+        .ok_or_else(|| wasmi::Error::new("the tool exports no memory"))?;
+    let (start, len) = (ptr as u32 as usize, len as u32 as usize);
+    memory
+        .data(caller)
+        .get(start..start.saturating_add(len))
+        .map(<[u8]>::to_vec)
+        .ok_or_else(|| wasmi::Error::new("the tool passed a range outside its memory"))
+}
+
+/// Counts one host call of `bytes` against the run's budget.
+fn charge(caller: &mut Caller<'_, HostState>, bytes: usize) -> Result<(), wasmi::Error> {
+    let state = caller.data_mut();
+    state.calls += 1;
+    state.bytes += bytes;
+    if state.calls > LIMITS.host_calls || state.bytes > LIMITS.output_bytes {
+        let why = format!(
+            "the tool made more than {} host calls or passed more than {} bytes",
+            LIMITS.host_calls, LIMITS.output_bytes
+        );
+        state.over_budget = Some(why.clone());
+        return Err(wasmi::Error::new(why));
+    }
+    Ok(())
+}
+
+fn over_budget(why: String) -> Refusal {
+    Refusal::new(
+        Rule::OverBudget,
+        format!("{why}; the limit is the host's and cannot be raised"),
+    )
+}
+
+fn protocol(what: &str) -> Refusal {
+    Refusal::new(
+        Rule::ToolProtocol,
+        format!("the tool does not {what}; it cannot be run"),
+    )
+}
+
+/// Instantiation failures: a missing import is the boundary working.
+fn instantiate_error(error: &wasmi::Error) -> Refusal {
+    let words = error.to_string();
+    if let Some(TrapCode::GrowthOperationLimited) = error.as_trap_code() {
+        return Refusal::new(
+            Rule::ResourceExceeded,
+            format!("the tool asked for more memory than the host allows: {words}"),
+        );
+    }
+    if words.contains("import")
+        || words.contains("cannot find definition")
+        || words.contains("missing")
+    {
+        return Refusal::new(
+            Rule::ImportUndeclared,
+            format!(
+                "the tool imports something the host does not hand it ({words}); a tool gets only the host functions it was granted"
+            ),
+        );
+    }
+    if words.contains("memory") || words.contains("limit") {
+        return Refusal::new(
+            Rule::ResourceExceeded,
+            format!("the tool asked for more memory than the host allows: {words}"),
+        );
+    }
+    Refusal::new(
+        Rule::WasmTrapped,
+        format!("the tool failed to start: {words}"),
+    )
+}
+
+/// Call failures: fuel, memory, budgets, traps — each by its own name.
+fn call_error(error: &wasmi::Error, store: &Store<HostState>) -> Refusal {
+    if let Some(why) = &store.data().over_budget {
+        return over_budget(why.clone());
+    }
+    match error.as_trap_code() {
+        Some(TrapCode::OutOfFuel) => Refusal::new(
+            Rule::OutOfFuel,
+            format!(
+                "the tool used its whole instruction budget ({} units of fuel) and was stopped; it may loop forever — fix the tool",
+                LIMITS.fuel
+            ),
+        ),
+        Some(TrapCode::GrowthOperationLimited) => Refusal::new(
+            Rule::ResourceExceeded,
+            format!(
+                "the tool tried to grow its memory past the host's cap of {} MiB and was stopped",
+                LIMITS.memory_bytes >> 20
+            ),
+        ),
+        _ => Refusal::new(
+            Rule::WasmTrapped,
+            format!("the tool trapped: {error}; nothing was written"),
+        ),
+    }
+}
