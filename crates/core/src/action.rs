@@ -57,6 +57,17 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
     },
+    #[serde(rename = "make-tool")]
+    MakeTool { descriptor: Value },
+    #[serde(rename = "propose_extension")]
+    ProposeExtension { descriptor: Value },
+    #[serde(rename = "call_extension")]
+    CallExtension {
+        id: String,
+        tool: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        args: Option<Value>,
+    },
 }
 
 impl Action {
@@ -103,6 +114,9 @@ impl Action {
             Action::ListExtensions => Verb::ListExtensions,
             Action::CreateAsset { .. } => Verb::CreateAsset,
             Action::Tool { .. } => Verb::Tool,
+            Action::MakeTool { .. } => Verb::MakeTool,
+            Action::ProposeExtension { .. } => Verb::ProposeExtension,
+            Action::CallExtension { .. } => Verb::CallExtension,
         }
     }
 
@@ -117,7 +131,11 @@ impl Action {
             Action::List { dir } | Action::Grep { dir, .. } => dir.as_deref(),
             Action::CreateAsset { name, .. } => Some(name),
             Action::Tool { name, .. } => name.as_deref(),
-            Action::Undo | Action::ListExtensions => None,
+            Action::Undo
+            | Action::ListExtensions
+            | Action::MakeTool { .. }
+            | Action::ProposeExtension { .. }
+            | Action::CallExtension { .. } => None,
         }
     }
 }
@@ -131,7 +149,12 @@ mod tests {
     fn full_action(params: &[Param]) -> Value {
         let mut object = Map::new();
         for p in params {
-            object.insert(p.field.wire().into(), Value::String("x.txt".into()));
+            let value = if p.field.is_object() {
+                json!({"k": "v"})
+            } else {
+                Value::String("x.txt".into())
+            };
+            object.insert(p.field.wire().into(), value);
         }
         Value::Object(object)
     }

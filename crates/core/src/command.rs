@@ -23,6 +23,9 @@ pub enum Verb {
     ListExtensions,
     CreateAsset,
     Tool,
+    MakeTool,
+    ProposeExtension,
+    CallExtension,
 }
 
 impl Verb {
@@ -54,6 +57,9 @@ pub enum Field {
     Kind,
     Body,
     Id,
+    Tool,
+    Descriptor,
+    Args,
 }
 
 impl Field {
@@ -68,14 +74,23 @@ impl Field {
             Field::Kind => "kind",
             Field::Body => "body",
             Field::Id => "id",
+            Field::Tool => "tool",
+            Field::Descriptor => "descriptor",
+            Field::Args => "args",
         }
     }
 
     /// The most bytes a value of this field may carry.
+    /// Whether the field carries a JSON object rather than a string.
+    pub const fn is_object(self) -> bool {
+        matches!(self, Field::Descriptor | Field::Args)
+    }
+
     pub const fn max_bytes(self) -> usize {
         match self {
             Field::Name | Field::Dir => MAX_NAME_BYTES,
-            Field::Query | Field::Kind | Field::Id => MAX_QUERY_BYTES,
+            Field::Query | Field::Kind | Field::Id | Field::Tool => MAX_QUERY_BYTES,
+            Field::Descriptor | Field::Args => MAX_OBJECT_BYTES,
             Field::Content | Field::OldText | Field::NewText | Field::Body => MAX_CONTENT_BYTES,
         }
     }
@@ -85,6 +100,8 @@ impl Field {
 pub const MAX_NAME_BYTES: usize = 1024;
 /// Longest search query.
 pub const MAX_QUERY_BYTES: usize = 1024;
+/// Largest JSON object field (an extension descriptor, tool arguments).
+pub const MAX_OBJECT_BYTES: usize = 64 * 1024;
 /// Largest content a single write, edit or diff may carry (1 MiB).
 pub const MAX_CONTENT_BYTES: usize = 1 << 20;
 
@@ -242,6 +259,40 @@ pub static COMMANDS: &[Command] = &[
             opt(Field::Name, "a file to give the tool as its input"),
         ],
     },
+    Command {
+        id: Verb::MakeTool,
+        verb: "make-tool",
+        summary: "Propose a new tool as data (a descriptor); it stays pending until the person at the host admits it.",
+        act: Some(ActKind::Write),
+        params: &[req(
+            Field::Descriptor,
+            "the extension descriptor: id, description, capabilities, bounds, tools",
+        )],
+    },
+    Command {
+        id: Verb::ProposeExtension,
+        verb: "propose_extension",
+        summary: "Propose an extension as data (a descriptor); it stays pending until the person at the host admits it.",
+        act: Some(ActKind::Write),
+        params: &[req(
+            Field::Descriptor,
+            "the extension descriptor: id, description, capabilities, bounds, tools",
+        )],
+    },
+    Command {
+        id: Verb::CallExtension,
+        verb: "call_extension",
+        summary: "Call a tool of an admitted extension, within its declared bounds.",
+        act: Some(ActKind::Read),
+        params: &[
+            req(Field::Id, "the extension's id"),
+            req(Field::Tool, "the tool's name in the extension"),
+            opt(
+                Field::Args,
+                "the tool's arguments, e.g. {\"url\": ...} or {\"name\": ...}",
+            ),
+        ],
+    },
 ];
 
 /// Checks action JSON against the command list and names the first problem.
@@ -272,26 +323,7 @@ pub fn check(value: &Value) -> Result<&'static Command, Refusal> {
                 ),
             ));
         };
-        match val {
-            Value::Null => {}
-            Value::String(s) if s.len() > param.max_bytes => {
-                return Err(Refusal::new(
-                    Rule::TooLarge,
-                    format!(
-                        "`{key}` is {} bytes; the limit is {} bytes — send less",
-                        s.len(),
-                        param.max_bytes
-                    ),
-                ));
-            }
-            Value::String(_) => {}
-            _ => {
-                return Err(Refusal::new(
-                    Rule::MalformedField,
-                    format!("`{key}` must be a string"),
-                ));
-            }
-        }
+        check_value(key, val, param)?;
     }
     for param in command.params.iter().filter(|p| p.required) {
         if object.get(param.field.wire()).is_none_or(Value::is_null) {
@@ -307,6 +339,32 @@ pub fn check(value: &Value) -> Result<&'static Command, Refusal> {
         }
     }
     Ok(command)
+}
+
+/// One field's value: the right JSON type, within its size.
+fn check_value(key: &str, value: &Value, param: &Param) -> Result<(), Refusal> {
+    let size = match (value, param.field.is_object()) {
+        (Value::Null, _) => return Ok(()),
+        (Value::String(s), false) => s.len(),
+        (Value::Object(_), true) => serde_json::to_string(value).map_or(usize::MAX, |s| s.len()),
+        (_, object) => {
+            let kind = if object { "an object" } else { "a string" };
+            return Err(Refusal::new(
+                Rule::MalformedField,
+                format!("`{key}` must be {kind}"),
+            ));
+        }
+    };
+    if size > param.max_bytes {
+        return Err(Refusal::new(
+            Rule::TooLarge,
+            format!(
+                "`{key}` is {size} bytes; the limit is {} bytes — send less",
+                param.max_bytes
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn verb_of(object: &Map<String, Value>) -> Result<&'static Command, Refusal> {

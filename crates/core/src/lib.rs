@@ -17,6 +17,7 @@ pub mod confirm;
 pub mod contain;
 pub mod diff;
 pub mod executor;
+pub mod extension;
 pub mod journal;
 pub mod memory;
 pub mod platform;

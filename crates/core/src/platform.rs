@@ -10,6 +10,7 @@
 
 use crate::audit::{AuditFile, Entry};
 use crate::contain::RelPath;
+use crate::extension::Descriptor;
 use crate::reply::ToolInfo;
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
@@ -110,15 +111,73 @@ pub struct ToolRun {
     pub output: Vec<u8>,
 }
 
-/// Runs Wasm tools with exactly the host functions each may use, under
-/// limits the tool cannot raise. Faults are named refusals (`out-of-fuel`,
-/// `resource-exceeded`, `over-budget`, `wasm-trapped`, `import-undeclared`,
-/// `digest-mismatch`, `tool-unavailable`).
+/// One HTTP exchange, redirects not followed (the core follows them, checking
+/// every hop against the extension's bounds).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fetched {
+    pub status: u16,
+    /// The `Location` of a redirect.
+    pub location: Option<String>,
+    pub body: Vec<u8>,
+}
+
+/// The host's tools: Wasm modules run with exactly the host functions each
+/// may use, under limits the tool cannot raise, and the extensions a person
+/// admitted. Faults are named refusals (`out-of-fuel`, `resource-exceeded`,
+/// `over-budget`, `wasm-trapped`, `import-undeclared`, `digest-mismatch`,
+/// `tool-unavailable`, `not-admitted`).
+///
+/// Only `catalog` and `run` are needed for tools; a host without extensions
+/// keeps the default answers for the rest.
 pub trait ToolRunner {
-    /// The tools this host can run.
+    /// The tools and extensions this host can run.
     fn catalog(&self) -> Vec<ToolInfo>;
     /// Runs tool `id` on `input`: a fresh instance per call.
     async fn run(&self, id: &str, input: &[u8]) -> Result<ToolRun, Refusal>;
+    /// Runs the shelf module whose sha256 is `digest` (re-hashed) on `input`.
+    async fn run_pinned(&self, digest: &str, _input: &[u8]) -> Result<ToolRun, Refusal> {
+        Err(Refusal::new(
+            Rule::ToolUnavailable,
+            alloc::format!("no module with digest {digest} is on this host's shelf"),
+        ))
+    }
+    /// Stores a proposal as pending data with the gate's verdict; nothing loads.
+    async fn propose(
+        &self,
+        _descriptor: &Descriptor,
+        _problems: &[Refusal],
+    ) -> Result<(), Refusal> {
+        Err(Refusal::new(
+            Rule::ToolUnavailable,
+            "this host does not take extension proposals",
+        ))
+    }
+    /// The admitted descriptor of extension `id`: the ledger decides, not the
+    /// proposals folder.
+    async fn admitted(&self, id: &str) -> Result<Descriptor, Refusal> {
+        Err(Refusal::new(
+            Rule::NotAdmitted,
+            alloc::format!("extension `{id}` is not admitted here"),
+        ))
+    }
+    /// How many requests extension `id` has made so far.
+    async fn requests_used(&self, _id: &str) -> u32 {
+        0
+    }
+    /// Counts one request of extension `id` (before it is made).
+    async fn count_request(&self, _id: &str) -> Result<(), Refusal> {
+        Err(Refusal::new(
+            Rule::BudgetExhausted,
+            "this host keeps no request budgets",
+        ))
+    }
+    /// One GET, redirects not followed.
+    async fn fetch(&self, url: &str) -> Result<Fetched, Refusal> {
+        Err(Refusal::new(
+            Rule::AbsentCapability,
+            alloc::format!("this host cannot fetch {url}"),
+        ))
+    }
 }
 
 /// A host with no tools.

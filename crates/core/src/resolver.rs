@@ -5,12 +5,15 @@
 //! verb family in [`FAMILIES`] is asked in turn whether the sentence is of its
 //! kind. A family answers `None` ("not mine"), an action, or an unresolved note
 //! naming what is missing. Nothing claims → a note saying what the resolver can
-//! do. Adding a verb is adding one family module and one row.
+//! do, unless its last clause asks for something done to "it" and an earlier
+//! clause named the file ([`antecedent`]). Adding a verb is adding one family
+//! module and one row.
 //!
 //! It refuses rather than guesses: names must look like names (an extension,
 //! or "the file called …"), "everything" is never a file, and a verb without
 //! its required parts says which part is missing.
 
+mod antecedent;
 mod content;
 mod courtesy;
 mod delete;
@@ -78,19 +81,37 @@ pub fn resolve(text: &str) -> Resolution {
             text.len()
         ));
     }
+    command(text, |words| {
+        claim(words).or_else(|| antecedent::resolve(words))
+    })
+    .unwrap_or_else(|| unresolved(HELP))
+}
+
+/// `answer` for the words of `text` that carry the command; `None` when
+/// there are none.
+fn command(text: &str, answer: impl FnOnce(Words<'_>) -> Option<Resolution>) -> Option<Resolution> {
     let mut words = text::split(text);
     let kept = courtesy::core(Words::new(text, &words));
+    courtesy::plain_verb_after_mind(&mut words, &kept);
     words.truncate(kept.end);
     words.drain(..kept.start);
     text::end_sentence(&mut words, text);
     let words = Words::new(text, &words);
     if words.is_empty() {
-        return unresolved(HELP);
+        return None;
     }
-    FAMILIES
-        .iter()
-        .find_map(|family| family(words))
-        .unwrap_or_else(|| unresolved(HELP))
+    answer(words)
+}
+
+/// The answer of the first family that claims `words`.
+fn claim(words: Words<'_>) -> Option<Resolution> {
+    FAMILIES.iter().find_map(|family| family(words))
+}
+
+/// What the families alone make of `text`: for a clause rebuilt by
+/// [`antecedent`], which must not look back again.
+fn claim_text(text: &str) -> Option<Resolution> {
+    command(text, claim)
 }
 
 /// An unresolved answer with `note`.

@@ -56,13 +56,21 @@ pub enum Place {
 pub struct Act {
     pub kind: ActKind,
     pub place: Place,
+    /// Within the hosts and budget a person admitted for an extension.
+    pub bounded: bool,
 }
 
 impl Act {
     pub const fn inside(kind: ActKind) -> Act {
+        at(kind, Place::Inside)
+    }
+
+    /// A network act within an admitted extension's declared bounds.
+    pub const fn bounded_egress() -> Act {
         Act {
-            kind,
+            kind: ActKind::Network,
             place: Place::Inside,
+            bounded: true,
         }
     }
 }
@@ -129,6 +137,8 @@ pub enum Matcher {
     Place(Place),
     Kinds(&'static [ActKind]),
     NotEnforced,
+    /// A network act inside an admitted extension's bounds.
+    BoundedEgress,
 }
 
 /// One row of the tier table.
@@ -152,14 +162,18 @@ pub struct Verdict {
     pub why: &'static str,
 }
 
-const fn at(kind: ActKind, place: Place) -> Act {
-    Act { kind, place }
+pub const fn at(kind: ActKind, place: Place) -> Act {
+    Act {
+        kind,
+        place,
+        bounded: false,
+    }
 }
 
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 7] = [
+static COMMON_RULES: [TierRule; 8] = [
     TierRule {
         rule: Rule::OutsideRoot,
         tier: Tier::Refuse,
@@ -207,6 +221,14 @@ static COMMON_RULES: [TierRule; 7] = [
         matcher: Matcher::Kinds(&[Read]),
         matches: &[at(Read, Inside)],
         not_matches: &[at(Write, Inside)],
+    },
+    TierRule {
+        rule: Rule::AdmittedEgress,
+        tier: Tier::Allow,
+        why: "inside the hosts and request budget a person admitted for this extension",
+        matcher: Matcher::BoundedEgress,
+        matches: &[Act::bounded_egress()],
+        not_matches: &[at(Network, Inside), at(External, Inside)],
     },
     TierRule {
         rule: Rule::Delete,
@@ -279,6 +301,7 @@ impl TierTable {
             Matcher::Place(place) => act.place == place,
             Matcher::Kinds(kinds) => kinds.contains(&act.kind),
             Matcher::NotEnforced => !self.placement.enforces(act.kind),
+            Matcher::BoundedEgress => act.kind == ActKind::Network && act.bounded,
         }
     }
 

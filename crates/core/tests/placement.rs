@@ -42,7 +42,7 @@ fn cargo() -> Command {
 #[test]
 fn the_core_depends_only_on_the_allow_list() {
     let out = cargo()
-        .args(["metadata", "--format-version", "1", "--offline"])
+        .args(["metadata", "--format-version", "1"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
@@ -148,7 +148,6 @@ fn the_core_builds_for_wasm32() {
             "voicebox-core",
             "--target",
             "wasm32-unknown-unknown",
-            "--offline",
         ])
         .arg("--target-dir")
         .arg(&target_dir)

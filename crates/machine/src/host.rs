@@ -61,6 +61,18 @@ impl<T: ToolRunner> Host<T> {
         pollster::block_on(self.executor.confirm(id, approved))
     }
 
+    /// Records a person's decision about an extension around `act` (see
+    /// [`Executor::record_person_act`]).
+    pub fn person_act(
+        &self,
+        id: &str,
+        rule: voicebox_core::Rule,
+        how: &str,
+        act: impl FnOnce() -> Result<(), Refusal>,
+    ) -> Reply {
+        pollster::block_on(self.executor.record_person_act(id, rule, how, act))
+    }
+
     /// The merged audit of the declared root.
     pub fn audit(&self) -> Result<AuditView, Refusal> {
         pollster::block_on(self.executor.audit())

@@ -9,7 +9,8 @@
 //! - [`Host`]: an executor over the folder storage, driven to completion.
 
 mod audit_file;
-mod env;
+pub mod env;
+pub mod extensions;
 mod folder;
 mod host;
 pub mod tools;

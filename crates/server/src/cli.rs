@@ -46,6 +46,16 @@ pub enum Command {
         #[arg(long, env = "VOICEBOX_ROOT")]
         root: Option<PathBuf>,
     },
+    /// Admit a proposed extension (you, at this shell, are the person who decides).
+    Admit {
+        /// The extension's id, as `GET /api/extensions` lists it.
+        id: String,
+        /// The project root whose audit log records the admission.
+        #[arg(long, env = "VOICEBOX_ROOT")]
+        root: Option<PathBuf>,
+        #[arg(long, env = "VOICEBOX_STATE_DIR")]
+        state_dir: Option<PathBuf>,
+    },
     /// Serve the page and the API on 127.0.0.1.
     Serve {
         /// The project root. Without it the server starts and every act

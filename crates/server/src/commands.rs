@@ -3,7 +3,7 @@
 use crate::cli::Command;
 use crate::state_dir::StateDir;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use voicebox_core::Reply;
 use voicebox_core::platform::Env;
 use voicebox_core::resolver::{self, Resolution};
@@ -33,6 +33,11 @@ pub fn run(command: Command) -> Value {
             )
         }
         Command::Audit { root } => audit(root.as_deref()),
+        Command::Admit {
+            id,
+            root,
+            state_dir,
+        } => admit(&id, root.as_deref(), &StateDir::new(state_dir)),
         Command::Doctor {
             root,
             port,
@@ -50,8 +55,13 @@ fn resolve(text: &str) -> Value {
 }
 
 /// A host with `root` declared, or the refusal that says why it could not be.
-fn host(root: Option<&Path>, shelf: Option<PathBuf>) -> (Host<WasmTools>, Option<Refusal>) {
-    let mut host = Host::new(CLI_INSTANCE, WasmTools::new(shelf));
+/// With a state folder, the host has its shelf and extension registry.
+fn host(root: Option<&Path>, state: Option<&StateDir>) -> (Host<WasmTools>, Option<Refusal>) {
+    let tools = match state {
+        Some(state) => WasmTools::new(state.shelf().ok()).with_extensions(state.extensions()),
+        None => WasmTools::new(None),
+    };
+    let mut host = Host::new(CLI_INSTANCE, tools);
     let refusal = root.and_then(|path| {
         host.declare(path).err().map(|e| {
             Refusal::new(
@@ -82,7 +92,7 @@ fn turn(
         },
         (None, None) => unreachable!("clap requires a sentence or --action"),
     };
-    let (mut host, unusable) = host(root, state.shelf().ok());
+    let (mut host, unusable) = host(root, Some(state));
     let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
     let result = match (&action, unusable) {
         (_, Some(refusal)) => Reply::refusal(refusal),
@@ -119,6 +129,29 @@ fn audit(root: Option<&Path>) -> Value {
     }
     match host.audit() {
         Ok(view) => json!(view),
+        Err(refusal) => json!(Reply::refusal(refusal)),
+    }
+}
+
+/// The person at the shell admits a proposed extension; audited in the root
+/// first, like every admission.
+fn admit(id: &str, root: Option<&Path>, state: &StateDir) -> Value {
+    let (host, unusable) = host(root, Some(state));
+    if let Some(refusal) = unusable {
+        return json!(Reply::refusal(refusal));
+    }
+    let registry = host
+        .executor()
+        .tools()
+        .registry()
+        .expect("the CLI host takes extensions");
+    match registry.admissible(id) {
+        Ok(proposal) => json!(crate::serve::admit_audited(
+            &host,
+            id,
+            &proposal.plan_digest,
+            "shell"
+        )),
         Err(refusal) => json!(Reply::refusal(refusal)),
     }
 }

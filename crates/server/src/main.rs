@@ -1,6 +1,7 @@
 //! `voicebox`: speak or type a request; it is carried out inside one declared
 //! folder and nowhere else. See the README for a tour.
 
+mod approval;
 mod cli;
 mod commands;
 mod doctor;

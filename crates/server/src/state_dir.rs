@@ -67,6 +67,11 @@ impl StateDir {
         Ok(dir)
     }
 
+    /// Where extension proposals and the admission ledger live.
+    pub fn extensions(&self) -> PathBuf {
+        self.path.join("extensions")
+    }
+
     /// The stored keys by provider.
     pub fn keys(&self) -> io::Result<BTreeMap<String, String>> {
         match fs::read(self.path.join(KEYS_FILE)) {

@@ -252,12 +252,25 @@ async fn create_asset_and_shelf_tools_over_http() {
         .post("/api/turn", json!({"action": {"verb":"create_asset","name":"logo.svg","kind":"svg","body":"<svg/>"}}))
         .await;
     assert_eq!(reply["result"]["ok"], true, "{reply}");
-    assert_eq!(reply["result"]["notes"][0], "asset created by the create-asset tool");
+    assert_eq!(
+        reply["result"]["notes"][0],
+        "asset created by the create-asset tool"
+    );
     assert!(server.root.join("assets/logo.svg").exists());
-    let (_, wc) = server.post("/api/turn", json!({"action": {"verb":"tool","id":"wc","name":"assets/logo.svg"}})).await;
+    let (_, wc) = server
+        .post(
+            "/api/turn",
+            json!({"action": {"verb":"tool","id":"wc","name":"assets/logo.svg"}}),
+        )
+        .await;
     assert_eq!(wc["result"]["output"], r#"{"lines":0,"words":1,"bytes":6}"#);
     let tools = server.say("what tools do you have").await;
-    let ids: Vec<&str> = tools["result"]["tools"].as_array().unwrap().iter().map(|t| t["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["create-asset", "wc", "crc32"]);
     let entries = server.audit().await;
     assert_eq!(entries.last().unwrap()["act"]["tool"], "wc");

@@ -5,6 +5,7 @@
 
 mod changes;
 mod delete;
+mod extensions;
 mod grep;
 mod reads;
 pub mod tools;
@@ -18,7 +19,7 @@ use crate::contain::{self, RelPath};
 use crate::platform::{Env, Observation, Storage, StorageError, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::{Act, ActKind, Decision, Place, Placement, TierTable, Verdict};
+use crate::tier::{ActKind, Decision, Place, Placement, TierTable, Verdict};
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
@@ -134,6 +135,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 self.create_asset(&name, &kind, &body, turn).await
             }
             Action::Tool { id, name } => self.run_tool(&id, name.as_deref(), turn).await,
+            Action::MakeTool { descriptor } | Action::ProposeExtension { descriptor } => {
+                self.propose(&descriptor, turn).await
+            }
+            Action::CallExtension { id, tool, args } => {
+                self.call_extension(&id, &tool, args.as_ref()).await
+            }
             Action::ListExtensions => unreachable!("answered without a root"),
         }
     }
@@ -286,13 +293,13 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                     _ => return Err(self.refuse(refusal, record, turn).await),
                 };
                 // The table refuses escapes; the containment's why says how.
-                let verdict = self.table.decide(&Act { kind, place });
+                let verdict = self.table.decide(&crate::tier::at(kind, place));
                 debug_assert_eq!(verdict.rule, refusal.rule);
                 let refusal = Refusal::new(verdict.rule, refusal.why);
                 return Err(self.refuse(refusal, record, turn).await);
             }
         };
-        let verdict = self.table.decide(&Act { kind, place });
+        let verdict = self.table.decide(&crate::tier::at(kind, place));
         if verdict.decision == Decision::Refuse {
             let refusal = Refusal::new(
                 verdict.rule,

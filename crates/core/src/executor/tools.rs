@@ -167,7 +167,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
 
     /// A tool run that failed: one entry with `result: "error"`, and the
     /// named answer. The host serves the next request as usual.
-    async fn tool_failed(&self, record: ActRecord, fault: Refusal, turn: Option<&str>) -> Reply {
+    pub(super) async fn tool_failed(
+        &self,
+        record: ActRecord,
+        fault: Refusal,
+        turn: Option<&str>,
+    ) -> Reply {
         let mut entry = self.entry(record, turn);
         entry.decision = EntryDecision::Allow;
         entry.rule = Some(fault.rule.id().into());

@@ -24,6 +24,17 @@ const TEXT_NOUNS: &[&[&str]] = &[
     &["text"],
 ];
 
+/// Phrases before a file that mean all of its text.
+pub const WHOLE_OF: &[&[&str]] = &[
+    &["the", "contents", "of"],
+    &["the", "content", "of"],
+    &["contents", "of"],
+    &["the", "text", "of"],
+    &["the", "text", "in"],
+    &["everything", "in"],
+    &["all", "the", "text", "in"],
+];
+
 /// Stand-ins that point at something unsaid: not content on their own.
 const PRONOUNS: &[&str] = &["it", "that", "this", "them", "something"];
 

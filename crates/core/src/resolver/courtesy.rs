@@ -1,6 +1,7 @@
 //! Courtesy around a command ("hey voicebox, could you …, please") carries no meaning here.
 
-use super::text::Words;
+use super::text::{Word, Words};
+use alloc::string::String;
 use core::ops::Range;
 
 /// Openings dropped from the front, again and again ("ok so could you please …").
@@ -41,11 +42,51 @@ const OPENINGS: &[&[&str]] = &[
     &["help", "me"],
     &["quickly"],
     &["like"],
+    &["be", "so", "kind", "as", "to"],
+    &["would", "you", "mind"],
+    &["do", "you", "mind"],
+    &["oops"],
+    &["whoops"],
+    &["sorry"],
+    &["actually"],
+    &["oh"],
+    &["well"],
+    &["alright"],
+    &["nevermind"],
+    &["never", "mind"],
+];
+
+/// Gerunds after "would you mind …" and their verbs, so families need only
+/// the plain verb ("would you mind deleting old.txt").
+const GERUNDS: &[(&str, &str)] = &[
+    ("creating", "create"),
+    ("making", "make"),
+    ("writing", "write"),
+    ("saving", "save"),
+    ("reading", "read"),
+    ("showing", "show"),
+    ("opening", "open"),
+    ("displaying", "display"),
+    ("listing", "list"),
+    ("deleting", "delete"),
+    ("removing", "remove"),
+    ("erasing", "erase"),
+    ("editing", "edit"),
+    ("updating", "update"),
+    ("searching", "search"),
+    ("finding", "find"),
+    ("comparing", "compare"),
+    ("undoing", "undo"),
+    ("reverting", "revert"),
 ];
 
 /// The words that carry the command: `words` without courtesy at either end.
+/// Courtesy that is all there is stays, so a lone "oops" can still mean undo.
 pub fn core(words: Words<'_>) -> Range<usize> {
-    let start = words.len() - words.trim_start(OPENINGS).len();
+    let start = match words.trim_start(OPENINGS).len() {
+        0 => 0,
+        kept => words.len() - kept,
+    };
     let mut end = words.len();
     while end > start {
         let closing = closing_len(words.range(start, end));
@@ -55,6 +96,23 @@ pub fn core(words: Words<'_>) -> Range<usize> {
         end -= closing;
     }
     start..end
+}
+
+/// Courtesy openings dropped from the end of a clause ("in notes.md could you …").
+pub fn trim_end(words: Words<'_>) -> Words<'_> {
+    words.trim_end(OPENINGS)
+}
+
+/// Turns the gerund that opens `core` into its verb when "… mind" comes just
+/// before it ("would you mind deleting old.txt"); elsewhere a gerund is no
+/// request ("reading is fun").
+pub fn plain_verb_after_mind(words: &mut [Word<'_>], core: &Range<usize>) {
+    let minded = core.start > 0 && words[core.start - 1].key == "mind";
+    if let Some(first) = words.get_mut(core.start).filter(|_| minded)
+        && let Some((_, verb)) = GERUNDS.iter().find(|(ing, _)| *ing == first.key)
+    {
+        first.key = String::from(*verb);
+    }
 }
 
 /// How many words of trailing courtesy end `words`: "please" always; "thanks"

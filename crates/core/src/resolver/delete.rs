@@ -21,6 +21,8 @@ const HEADS: &[&[&str]] = &[
     &["destroy"],
     &["scrap"],
     &["unlink"],
+    &["nuke"],
+    &["purge"],
     &["bin"],
     &["get", "rid", "of"],
     &["throw", "away"],

@@ -5,7 +5,7 @@
 //! files) is refused rather than read as the text "b.txt".
 
 use super::content;
-use super::name::{Target, target};
+use super::name::{Target, first_file, target};
 use super::text::Words;
 use super::{Resolution, act, refuse};
 use crate::action::Action;
@@ -21,6 +21,10 @@ const HEADS: &[&[&str]] = &[
     &["show", "the", "diff", "of"],
     &["show", "me", "the", "diff", "for"],
     &["show", "the", "diff", "for"],
+    &["show", "me", "a", "diff", "of"],
+    &["show", "a", "diff", "of"],
+    &["show", "me", "a", "diff", "for"],
+    &["show", "a", "diff", "for"],
 ];
 const JOINERS: &[&str] = &["with", "against", "to", "and", "versus", "vs"];
 
@@ -35,6 +39,7 @@ const CHANGE_WORDS: &[&str] = &[
     "differences",
     "differ",
     "happen",
+    "happens",
     "look",
 ];
 /// Verbs between the file and the text in "if FILE said TEXT".
@@ -173,16 +178,7 @@ fn pronoun<'a>(shape: &Shape<'a>) -> Option<(String, Words<'a>)> {
     if !SAID.contains(&rest.key(0)) {
         return None;
     }
-    let before = shape.before;
-    let name = (0..before.len()).find_map(|at| {
-        [3, 1]
-            .into_iter()
-            .find_map(|len| match target(before.range(at, at + len)) {
-                Target::File(name) => Some(name),
-                _ => None,
-            })
-    })?;
-    Some((name, rest.from(1)))
+    Some((first_file(shape.before)?, rest.from(1)))
 }
 
 fn against_what(name: &str) -> String {

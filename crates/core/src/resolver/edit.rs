@@ -6,6 +6,7 @@
 //! to say hi") is a write.
 
 use super::content;
+use super::courtesy;
 use super::name::{Target, target};
 use super::text::Words;
 use super::write;
@@ -58,24 +59,19 @@ const EDITS: &[(&[&str], bool)] = &[
     (&["update"], true),
     (&["open"], false),
     (&["fix"], false),
+    (&["correct"], false),
     (&["go", "into"], false),
 ];
+/// What is wrong, between "fix" and the file ("fix the typo in essay.txt").
+const FAULTS: &[&str] = &[
+    "typo", "typos", "mistake", "mistakes", "spelling", "error", "errors", "wording",
+];
 /// Glue between the file and the change ("edit notes.md and then change …").
-const GLUE: &[&[&str]] = &[&["and"], &["then"], &["to"], &["so", "that"]];
+const GLUE: &[&[&str]] = &[&["and"], &["then"], &["to"], &["by"], &["so", "that"]];
 
 /// Prepositions before a trailing file ("… in notes.md").
 const FILE_PREPS: &[&str] = &["in", "inside", "within"];
 
-/// Phrases before a file that mean all of its text.
-const WHOLE_OF: &[&[&str]] = &[
-    &["the", "contents", "of"],
-    &["the", "content", "of"],
-    &["contents", "of"],
-    &["the", "text", "of"],
-    &["the", "text", "in"],
-    &["everything", "in"],
-    &["all", "the", "text", "in"],
-];
 /// Old text that means all of the named file's text.
 const WHOLE: &[&[&str]] = &[
     &["everything"],
@@ -98,6 +94,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let Some((old, new)) = split(swap, change) else {
         return file.and_then(|name| refuse(what_to_change(&name)));
     };
+    // "replace 2023 in report.md with 2024": the file may end the old text.
+    let (old, file) = match file {
+        Some(name) => (old, Some(name)),
+        None => trailing_file(old),
+    };
     apply(file, old, new)
 }
 
@@ -110,12 +111,16 @@ fn swap_at(words: Words<'_>) -> Option<(&'static Swap, Words<'_>)> {
         .map(|s| (s, words.from(s.verb.len())))
 }
 
-/// "in notes.md replace …" and "edit notes.md and change …": `None` when the
-/// sentence does not open with its file, else the answer.
+/// "in notes.md replace …", "edit notes.md and change …", "notes.md: change …":
+/// `None` when the sentence does not open with its file, else the answer.
 fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
     let (only_edit, rest) = match words.after_any(SCOPES) {
         Some(rest) => (false, rest),
-        None => words.after_tagged(EDITS)?,
+        None => words
+            .after_tagged(EDITS)
+            .map_or((false, words), |(only_edit, rest)| {
+                (only_edit, past_fault(rest))
+            }),
     };
     let Some(at) = (0..rest.len()).find(|&i| swap_at(rest.from(i)).is_some()) else {
         return match target(rest) {
@@ -126,7 +131,7 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
             _ => None,
         };
     };
-    let Target::File(name) = target(rest.to(at).trim_end(GLUE)) else {
+    let Target::File(name) = target(courtesy::trim_end(rest.to(at)).trim_end(GLUE)) else {
         return None;
     };
     let (swap, change) = swap_at(rest.from(at))?;
@@ -134,6 +139,16 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
         Some((old, new)) => apply(Some(name), old, new),
         None => refuse(what_to_change(&name)),
     })
+}
+
+/// Skips the fault in "fix the typo in essay.txt", leaving the file.
+fn past_fault(words: Words<'_>) -> Words<'_> {
+    let rest = words.trim_start(&[&["the"], &["a"], &["an"]]);
+    if FAULTS.contains(&rest.key(0)) && ["in", "of"].contains(&rest.key(1)) {
+        rest.from(2)
+    } else {
+        words
+    }
 }
 
 /// Splits "… in notes.md" off the end of a change.
@@ -189,7 +204,7 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
 /// The file whose whole text `old` names: "the contents of notes.md", or
 /// "everything" when the file is named elsewhere.
 fn whole_of(old: Words<'_>, file: Option<&str>) -> Option<String> {
-    if let Some(Target::File(name)) = old.after_any(WHOLE_OF).map(target) {
+    if let Some(Target::File(name)) = old.after_any(content::WHOLE_OF).map(target) {
         return Some(name);
     }
     let everything = old.after_any(WHOLE).is_some_and(Words::is_empty);

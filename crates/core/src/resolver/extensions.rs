@@ -1,4 +1,5 @@
-//! `list_extensions`: "list extensions", "what tools do you have", "which tools are available".
+//! `list_extensions`: "list extensions", "what tools do you have", "which tools are available",
+//! or just "extensions?".
 
 use super::text::Words;
 use super::{Resolution, act};
@@ -29,6 +30,9 @@ const NOUNS: &[&str] = &[
     "add-on",
     "add-ons",
     "addons",
+    "capability",
+    "capabilities",
+    "abilities",
 ];
 /// Every other word such a question may hold; anything else ("what tools do
 /// I need to fix a bike", "what extensions do my files have") is another question.
@@ -80,7 +84,8 @@ const ALLOWED: &[&str] = &[
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let asks = HEADS.contains(&words.key(0))
+    let opening = words.key(0);
+    let asks = (HEADS.contains(&opening) || NOUNS.contains(&opening))
         && words.contains_any(NOUNS)
         && words
             .keys()

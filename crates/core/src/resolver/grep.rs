@@ -6,7 +6,7 @@
 //! "search for a flight") is refused with a tip to quote it.
 
 use super::content;
-use super::name::{Target, folder, target};
+use super::name::{Target, folder, is_joiner, target};
 use super::text::Words;
 use super::{Resolution, act, refuse};
 use crate::action::Action;
@@ -36,23 +36,33 @@ const FOLDER_FIRST: &[&[&str]] = &[
     &["look", "in"],
     &["go", "through"],
 ];
-/// Heads asking which files hold the query.
-const WHICH_FILES: &[&[&str]] = &[
-    &["which", "files"],
-    &["what", "files"],
-    &["which", "file"],
-    &["what", "file"],
-    &["which", "documents"],
-    &["what", "documents"],
-    &["find", "files"],
-    &["find", "all", "files"],
-    &["find", "the", "files"],
-    &["do", "any", "files"],
-    &["does", "any", "file"],
-    &["any", "files"],
-    &["show", "me", "files"],
-    &["list", "files"],
+/// Words that may open a question about which files hold the query, before
+/// the noun: "which", "do any of my", "find all the", "show me".
+const FILES_ASKED: &[&[&str]] = &[
+    &["there"],
+    &["which"],
+    &["what"],
+    &["do"],
+    &["does"],
+    &["are"],
+    &["find"],
+    &["show", "me"],
+    &["list"],
+    &["any"],
+    &["of"],
+    &["all"],
+    &["the"],
+    &["my"],
+    &["our"],
+    &["your"],
+];
+/// The noun of a question about which files hold the query.
+const FILES: &[&[&str]] = &[
     &["files"],
+    &["file"],
+    &["documents"],
+    &["document"],
+    &["notes"],
 ];
 /// Verbs after "which files" that make it a search.
 const MENTION: &[&[&str]] = &[
@@ -69,6 +79,11 @@ const MENTION: &[&[&str]] = &[
     &["references"],
     &["refer", "to"],
     &["talk", "about"],
+    &["talks", "about"],
+    &["are", "about"],
+    &["is", "about"],
+    &["discuss"],
+    &["discusses"],
     &["say"],
     &["have"],
     &["has"],
@@ -80,6 +95,9 @@ const QUERY_LEADING: &[&[&str]] = &[
     &["that"],
     &["which"],
     &["all", "mentions", "of"],
+    &["every", "mention", "of"],
+    &["any", "mention", "of"],
+    &["every", "occurrence", "of"],
     &["mentions", "of"],
     &["all", "occurrences", "of"],
     &["occurrences", "of"],
@@ -97,6 +115,12 @@ const WHERE: &[&[&str]] = &[
     &["where", "does"],
     &["where", "do"],
 ];
+/// Openings of a yes/no question about the files: "is Q mentioned anywhere",
+/// "does Q appear", "is the word Q anywhere in my files".
+const ASKS: &[&[&str]] = &[&["is"], &["are"], &["does"], &["do"]];
+/// Words that may close a search without narrowing it ("… appear anywhere",
+/// "look for X everywhere").
+const ANYWHERE: &[&[&str]] = &[&["anywhere"], &["everywhere"]];
 /// Endings that make "where is Q …" a search.
 const WHERE_ENDS: &[&[&str]] = &[
     &["mentioned"],
@@ -116,11 +140,25 @@ const WHERE_MENTION: &[&[&str]] = &[
     &["where", "did", "i", "mention"],
     &["where", "do", "we", "mention"],
     &["where", "did", "we", "mention"],
+    &["do", "i", "mention"],
+    &["did", "i", "mention"],
+    &["where", "does", "it", "say"],
+    &["where", "did", "i", "write"],
+    &["where", "do", "i", "talk", "about"],
 ];
 /// Prepositions before the folder searched ("… in receipts").
 const DIR_PREPS: &[&str] = &["in", "inside", "within", "under", "across", "throughout"];
 /// Places this resolver cannot search.
-const ELSEWHERE: &[&str] = &["web", "internet", "online", "google"];
+const ELSEWHERE: &[&str] = &[
+    "web",
+    "internet",
+    "online",
+    "google",
+    "bing",
+    "wikipedia",
+    "youtube",
+    "amazon",
+];
 /// Query openings that show the sentence is not a search ("what files have I got").
 const SUBJECTS: &[&str] = &["i", "we", "you", "there", "been"];
 /// Unquoted query openings that ask for something in the world.
@@ -142,11 +180,8 @@ enum Place {
 }
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let search = which_files(words)
-        .or_else(|| where_mentioned(words))
-        .or_else(|| folder_first(words))
-        .or_else(|| query_first(words))?;
-    let query = search.query.trim_start(QUERY_LEADING);
+    let search = unscoped(words).or_else(|| folder_scoped(words))?;
+    let query = search.query.trim_start(QUERY_LEADING).trim_end(ANYWHERE);
     if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
         return None;
     }
@@ -173,7 +208,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 
 /// Why the sentence asks for a search no project search can do.
 fn out_of_reach(words: Words<'_>) -> Option<&'static str> {
-    if words.contains_any(ELSEWHERE) {
+    if names_elsewhere(words) {
         Some("I can only search the files in this project.")
     } else if words.contains_any(&["not", "without"]) {
         Some("I can only find text that is there — say e.g. 'search for TODO'.")
@@ -182,9 +217,18 @@ fn out_of_reach(words: Words<'_>) -> Option<&'static str> {
     }
 }
 
+/// Whether a word names a place outside the project; one joined into a path
+/// ("projects slash web") is a folder.
+fn names_elsewhere(words: Words<'_>) -> bool {
+    let joined = |at: Option<usize>| at.is_some_and(|at| is_joiner(words.key(at)));
+    (0..words.len()).any(|at| {
+        ELSEWHERE.contains(&words.key(at)) && !joined(at.checked_sub(1)) && !joined(Some(at + 1))
+    })
+}
+
 /// Why a query cannot be searched for as said.
 fn unsearchable(query: Words<'_>, loose: bool) -> Option<&'static str> {
-    if query.literal().is_empty() {
+    if content::needle(query).is_none() {
         return Some("What should I search for? Say e.g. 'search for TODO'.");
     }
     if query.is_quoted() {
@@ -200,21 +244,71 @@ fn unsearchable(query: Words<'_>, loose: bool) -> Option<&'static str> {
         .then_some("I search inside files, not for file names — say 'list files' to see them.")
 }
 
-/// "which files mention Q (in D)".
-fn which_files(words: Words<'_>) -> Option<Search<'_>> {
-    let rest = words.after_any(WHICH_FILES)?;
-    let rest = rest.trim_start(&[&["are", "there", "that"], &["that"], &["which"]]);
-    Some(split_place(rest.after_any(MENTION)?, true))
+/// A search sentence that does not open with its folder.
+fn unscoped(words: Words<'_>) -> Option<Search<'_>> {
+    which_files(words)
+        .or_else(|| where_mentioned(words))
+        .or_else(|| folder_first(words))
+        .or_else(|| query_first(words))
 }
 
-/// "where is Q mentioned (in D)", "where do I mention Q".
+/// "in the docs folder, search for license": the folder, then a search
+/// that names no place of its own.
+fn folder_scoped(words: Words<'_>) -> Option<Search<'_>> {
+    let rest = words.after_any(&[&["in"], &["inside"], &["within"]])?;
+    (1..rest.len()).find_map(|at| {
+        let dir = folder(rest.to(at))?;
+        let search = unscoped(rest.from(at))?;
+        search.place.is_none().then_some(Search {
+            place: Some(Place::Folder(dir)),
+            ..search
+        })
+    })
+}
+
+/// "which files mention Q (in D)", "do any of my files in D mention Q".
+fn which_files(words: Words<'_>) -> Option<Search<'_>> {
+    let rest = words.trim_start(FILES_ASKED).after_any(FILES)?;
+    let (place, rest) = match folder_before_verb(rest) {
+        Some((place, rest)) => (Some(place), rest),
+        None => (None, rest),
+    };
+    let rest = rest.trim_start(&[&["are", "there", "that"], &["that"], &["which"]]);
+    let search = split_place(rest.after_any(MENTION)?, true);
+    Some(Search {
+        place: search.place.or(place),
+        ..search
+    })
+}
+
+/// "in the recipes folder mention …": the folder between the files asked
+/// about and their verb, and the words from the verb on.
+fn folder_before_verb(words: Words<'_>) -> Option<(Place, Words<'_>)> {
+    if !DIR_PREPS.contains(&words.key(0)) {
+        return None;
+    }
+    (2..words.len())
+        .filter(|&at| words.from(at).after_any(MENTION).is_some())
+        .find_map(|at| Some((Place::Folder(folder(words.range(1, at))?), words.from(at))))
+}
+
+/// "where is Q mentioned (in D)", "where do I mention Q", "is Q used
+/// anywhere", "is Q anywhere in my files". Without a verb like "mentioned",
+/// a yes/no question is a search only when it says "anywhere" and names the
+/// files, so "is the weather nice anywhere" is not one.
 fn where_mentioned(words: Words<'_>) -> Option<Search<'_>> {
     if let Some(rest) = words.after_any(WHERE_MENTION) {
         return Some(split_place(rest, true));
     }
-    let search = split_place(words.after_any(WHERE)?, true);
-    let bare = search.query.trim_end(WHERE_ENDS);
-    (bare.len() < search.query.len()).then_some(Search {
+    let (asked, rest) = match words.after_any(WHERE) {
+        Some(rest) => (false, rest),
+        None => (true, words.after_any(ASKS)?),
+    };
+    let search = split_place(rest, true);
+    let open = search.query.trim_end(ANYWHERE);
+    let bare = open.trim_end(WHERE_ENDS);
+    let anywhere_in_files = asked && open.len() < search.query.len() && search.place.is_some();
+    (bare.len() < open.len() || anywhere_in_files).then_some(Search {
         query: bare,
         ..search
     })

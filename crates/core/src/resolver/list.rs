@@ -1,6 +1,6 @@
 //! `list`: "list files", "what's in the drafts folder", "show me my files", "ls drafts".
 
-use super::name::{Target, target};
+use super::name::{Target, folder, target};
 use super::text::Words;
 use super::{Resolution, act, refuse};
 use crate::action::Action;
@@ -26,6 +26,10 @@ const HEADS: &[(&[&str], Reach)] = &[
     (&["what", "is", "there"], Reach::Any),
     (&["what", "do", "i", "have"], Reach::Any),
     (&["what", "have", "i", "got"], Reach::Any),
+    (&["do", "i", "have"], Reach::Named),
+    (&["do", "we", "have"], Reach::Named),
+    (&["are", "there"], Reach::Named),
+    (&["is", "there"], Reach::Named),
     (&["what", "is", "in"], Reach::Container),
     (&["what", "is", "inside"], Reach::Container),
     (&["look", "in"], Reach::Container),
@@ -34,6 +38,8 @@ const HEADS: &[(&[&str], Reach)] = &[
     (&["display"], Reach::Named),
     (&["view"], Reach::Named),
     (&["open"], Reach::Named),
+    (&["pull", "up"], Reach::Named),
+    (&["bring", "up"], Reach::Named),
     (&["see"], Reach::Named),
     (&["get"], Reach::Named),
     (&["what"], Reach::Named),
@@ -47,11 +53,14 @@ const HEADS: &[(&[&str], Reach)] = &[
 /// Articles that make a bare name after "what's in" a thing, not a folder.
 const ARTICLES: &[&str] = &["the", "a", "an", "my", "your", "our", "this", "that"];
 
-/// Words that let a bare folder name follow any head ("show the contents of drafts").
+/// Words that let a bare folder name follow any head ("show the contents of
+/// drafts", "show me what's in drafts").
 const CONTENTS_OF: &[&[&str]] = &[
     &["the", "contents", "of"],
     &["contents", "of"],
     &["the", "content", "of"],
+    &["what", "is", "in"],
+    &["what", "is", "inside"],
 ];
 
 /// Words between the head and what is listed.
@@ -59,6 +68,7 @@ const LEADING: &[&[&str]] = &[
     &["me"],
     &["out"],
     &["a", "list", "of"],
+    &["a", "listing", "of"],
     &["the", "list", "of"],
     &["the", "contents", "of"],
     &["contents", "of"],
@@ -100,7 +110,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         reach
     };
     let region = rest.trim_start(LEADING).trim_end(TRAILING);
-    let dir = match target(region) {
+    let dir = match asked_in(region).unwrap_or_else(|| target(region)) {
         Target::Folder(dir) | Target::Files(dir) => dir,
         Target::Missing if reach != Reach::Named => None,
         Target::Bare(dir) if reach == Reach::Any => Some(dir),
@@ -113,4 +123,21 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         _ => return None,
     };
     act(Action::List { dir })
+}
+
+/// "files do I have in drafts", "files are there in the receipts folder": the
+/// asking words sit between what is listed and its folder.
+fn asked_in(region: Words<'_>) -> Option<Target> {
+    (1..region.len()).find_map(|at| {
+        let place = region.from(at).after_any(TRAILING)?.after_any(&[
+            &["in"],
+            &["inside"],
+            &["under"],
+            &["within"],
+        ])?;
+        match target(region.to(at)) {
+            Target::Files(None) => Some(Target::Files(folder(place)?)),
+            _ => None,
+        }
+    })
 }

@@ -36,6 +36,12 @@ const JOINERS: &[(&str, &str)] = &[
     ("hyphen", "-"),
 ];
 
+/// Whether `key` is a spoken joiner ("dot", "slash"), so the words beside it
+/// belong to one name.
+pub fn is_joiner(key: &str) -> bool {
+    JOINERS.iter().any(|(k, _)| *k == key)
+}
+
 /// Determiners and adjectives that may precede a name or its noun.
 const DETERMINERS: &[&[&str]] = &[
     &["the"],
@@ -94,6 +100,7 @@ const TRAILERS: &[&[&str]] = &[
 /// Words that mean many files at once.
 const MANY: &[&str] = &[
     "everything",
+    "anything",
     "all",
     "every",
     "each",
@@ -107,6 +114,7 @@ const MANY: &[&str] = &[
 
 /// Words that may stand with [`MANY`] ("all of my files").
 const QUANTIFIERS: &[&str] = &[
+    "any",
     "the",
     "my",
     "our",
@@ -125,6 +133,9 @@ const QUANTIFIERS: &[&str] = &[
     "stored",
     "saved",
     "kept",
+    "single",
+    "file",
+    "document",
 ];
 
 /// Words that mean the project root.
@@ -173,7 +184,24 @@ pub fn target(words: Words<'_>) -> Target {
     single(words)
 }
 
-/// "everything", "all the files in drafts", "my files".
+/// The longest a name found inside a sentence may be, in words ("the file
+/// called old dot txt").
+const NAME_IN_SENTENCE: usize = 8;
+
+/// The first file named anywhere in a run ("how would notes.md change …",
+/// "I don't need the file called old dot txt …"), the longest reading first.
+pub fn first_file(words: Words<'_>) -> Option<String> {
+    (0..words.len()).find_map(|at| {
+        (1..=NAME_IN_SENTENCE)
+            .rev()
+            .find_map(|len| match target(words.range(at, at + len)) {
+                Target::File(name) => Some(name),
+                _ => None,
+            })
+    })
+}
+
+/// "everything", "all the files in drafts", "my files", "*.txt".
 fn many(words: Words<'_>) -> Option<Target> {
     let split = words
         .keys()
@@ -184,6 +212,7 @@ fn many(words: Words<'_>) -> Option<Target> {
         && head
             .keys()
             .all(|k| MANY.contains(&k) || QUANTIFIERS.contains(&k));
+    let quantified = quantified || is_glob(head);
     if !quantified {
         return None;
     }
@@ -194,6 +223,15 @@ fn many(words: Words<'_>) -> Option<Target> {
         Some(dir) => Target::Files(dir),
         None => Target::Unclear,
     })
+}
+
+/// Whether the run is one unquoted wildcard pattern ("*.txt", "drafts/*"),
+/// which names many files, not one: a "*" inside the word, or one left
+/// unpaired (emphasis comes in pairs: "*notes.md*").
+fn is_glob(words: Words<'_>) -> bool {
+    let star_inside = words.get(0).is_some_and(|w| w.inner.contains('*'));
+    let unpaired = words.raw(0).matches('*').count() % 2 == 1;
+    words.len() == 1 && !words.is_quoted() && (star_inside || unpaired)
 }
 
 /// "plan.md in drafts": a file name followed by the folder it is in.
@@ -222,7 +260,7 @@ fn single(words: Words<'_>) -> Target {
     let rest = drop_determiners(words);
     let (file_noun, rest) = noun(rest, FILE_NOUNS);
     let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
-    let rest = rest.trim_start(&[&["of"]]);
+    let rest = rest.trim_start(&[&["of"], &["at"]]);
     let (called, rest) = match rest.after_any(NAMING) {
         Some(after) => (true, after),
         None => (false, rest),
@@ -237,7 +275,11 @@ fn single(words: Words<'_>) -> Target {
     let Some(name) = spoken(rest, false).or_else(|| spaced_name(rest, called)) else {
         return Target::Unclear;
     };
-    if !called && !rest.is_quoted() && NOT_NAMES.contains(&name.to_lowercase().as_str()) {
+    let key = name.to_lowercase();
+    if !called
+        && !rest.is_quoted()
+        && (NOT_NAMES.contains(&key.as_str()) || MANY.contains(&key.as_str()))
+    {
         return Target::Unclear;
     }
     if folder_noun {
@@ -254,7 +296,7 @@ fn drop_determiners(words: Words<'_>) -> Words<'_> {
     let mut rest = words;
     while let Some(after) = rest
         .after_any(DETERMINERS)
-        .filter(|after| !JOINERS.iter().any(|(k, _)| *k == after.key(0)))
+        .filter(|after| !is_joiner(after.key(0)))
     {
         rest = after;
     }

@@ -35,6 +35,8 @@ const WEAK: &[&[&str]] = &[
     &["display"],
     &["open"],
     &["open", "up"],
+    &["pull", "up"],
+    &["bring", "up"],
     &["view"],
     &["see"],
     &["let", "me", "see"],
@@ -63,6 +65,7 @@ const LEADING: &[&[&str]] = &[
     &["is", "inside"],
     &["inside"],
     &["in"],
+    &["what"],
 ];
 
 /// Words after the file ("what does notes.md say").

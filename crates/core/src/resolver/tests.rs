@@ -193,6 +193,13 @@ fn delete_phrasings() {
         ("delete old.txt from drafts", delete("drafts/old.txt")),
         ("delete the notes.md file", delete("notes.md")),
         ("delete the file called old", delete("old")),
+        ("would you mind deleting old.txt", delete("old.txt")),
+        ("I don't need old.txt anymore, delete it", delete("old.txt")),
+        (
+            "the file called old dot txt, get rid of it",
+            delete("old.txt"),
+        ),
+        ("remove the file at logs/app.log", delete("logs/app.log")),
     ]);
 }
 
@@ -302,6 +309,14 @@ fn refusals_say_why() {
         ("what tools do I need to fix a bike", "I can"),
         ("replace \"\" with \"x\" in a.txt", "What should change"),
         ("which files do not mention invoice", "I can"),
+        ("delete *.txt", "one file at a time"),
+        ("remove every file in drafts", "one file at a time"),
+        ("is the weather nice anywhere", "I can"),
+        ("is it mentioned anywhere", "search for"),
+        ("reading is fun", "I can"),
+        ("my cat is cute, delete it", "I can"),
+        ("set a timer for 5 minutes", "I can"),
+        ("search amazon for batteries", "only search"),
     ];
     for (sentence, hint) in cases {
         match resolve(sentence) {

@@ -12,6 +12,8 @@ const WEAK: &[&[&str]] = &[
     &["take", "it", "back"],
     &["put", "it", "back"],
     &["put", "that", "back"],
+    &["roll", "that", "back"],
+    &["roll", "it", "back"],
     &["reverse"],
     &["go", "back"],
     &["oops"],
@@ -55,6 +57,9 @@ const FILLER: &[&str] = &[
     "please",
     "now",
     "undo",
+    "way",
+    "was",
+    "before",
 ];
 
 /// Words that ask for more than the one last change.

@@ -1,8 +1,9 @@
 //! `write`: "create a file called hello.txt with hi", "write hi to hello.txt",
 //! "save 'Buy milk' in notes.md", "create an empty file called log.txt".
 //!
-//! Two shapes: file then content ("create NAME with CONTENT") and content then
-//! file ("write CONTENT to NAME"). "create NAME" alone makes an empty file;
+//! Two shapes: file then content ("create NAME with CONTENT", "save this to
+//! NAME: CONTENT", "set NAME to CONTENT") and content then file ("write
+//! CONTENT to NAME"). "create NAME" alone makes an empty file;
 //! "write NAME" alone is missing its content. "add X to NAME" would append,
 //! which `write` cannot do without losing the file, so it is refused.
 
@@ -29,6 +30,8 @@ enum Head {
     Add,
     /// "clear", "empty": a named file's content becomes empty (see [`cleared`]).
     Clear,
+    /// "set": "set the contents of notes.md to hi" (see [`set_to`]).
+    Set,
 }
 
 impl Head {
@@ -58,20 +61,36 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["put"], Head::Put),
     (&["type"], Head::Put),
     (&["jot", "down"], Head::Put),
+    (&["jot"], Head::Put),
     (&["note", "down"], Head::Put),
+    (&["note"], Head::Put),
+    (&["record"], Head::Put),
+    (&["log"], Head::Put),
+    (&["start", "a"], Head::Make),
+    (&["i", "would", "like", "a"], Head::Make),
+    (&["i", "would", "like", "an"], Head::Make),
+    (&["i", "want", "a"], Head::Make),
+    (&["i", "want", "an"], Head::Make),
+    (&["i", "need", "a"], Head::Make),
+    (&["i", "need", "an"], Head::Make),
     (&["add"], Head::Add),
     (&["clear"], Head::Clear),
     (&["clear", "out"], Head::Clear),
     (&["empty"], Head::Clear),
     (&["empty", "out"], Head::Clear),
     (&["blank", "out"], Head::Clear),
+    (&["set"], Head::Set),
 ];
+
+/// Who the file is for ("make me a file …") says nothing about it.
+const FOR_WHOM: &[&[&str]] = &[&["me"], &["us"]];
 
 /// Words that end a file's name and start its content.
 const LEAD_INS: &[&[&str]] = &[
     &["with"],
     &["containing"],
     &["saying"],
+    &["say"],
     &["that", "says"],
     &["which", "says"],
     &["that", "reads"],
@@ -92,7 +111,11 @@ const LEAD_INS: &[&[&str]] = &[
 /// "with the name …" names the file; it does not start content.
 const NAMING_WITH: &[&[&str]] = &[&["with", "the", "name"], &["with", "name"]];
 
-/// Words after content put in with "and write … in it".
+/// Lead-ins after which content may be wrapped in "… in it" ("with apples in
+/// it", "and write apples in it").
+const WRAPPING: &[&str] = &["and", "with"];
+
+/// Words after wrapped content.
 const INTO_IT: &[&[&str]] = &[
     &["in", "it"],
     &["into", "it"],
@@ -103,13 +126,25 @@ const INTO_IT: &[&[&str]] = &[
 /// Words before the file in "write CONTENT to NAME".
 const DESTINATIONS: &[&str] = &["to", "in", "into", "inside", "as", "onto"];
 
+/// Words pointing at content still to come ("save this to memo.txt: …").
+const POINTERS: &[&[&str]] = &[
+    &["this"],
+    &["that"],
+    &["the", "following"],
+    &["following"],
+    &["down"],
+];
+
 const USAGE: &str =
     "To write a file say e.g. 'write hello to notes.md' or 'create notes.md with hello'.";
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (head, rest) = words.after_tagged(HEADS)?;
-    if head == Head::Clear {
-        return cleared(rest);
+    let rest = rest.trim_start(FOR_WHOM);
+    match head {
+        Head::Clear => return cleared(rest),
+        Head::Set => return set_to(rest),
+        _ => {}
     }
     file_then_content(rest)
         .or_else(|| content_then_file(head, rest))
@@ -137,14 +172,28 @@ fn file_then_content(words: Words<'_>) -> Option<Resolution> {
 /// The write for a file named by `words[..name_end]` with content from `said_from`.
 fn split_at(words: Words<'_>, name_end: usize, said_from: usize) -> Option<Resolution> {
     let said = words.from(said_from);
-    let said = if words.key(name_end) == "and" {
+    let said = if WRAPPING.contains(&words.key(name_end)) {
         said.trim_end(INTO_IT)
     } else {
         said
     };
-    match target(words.to(name_end)) {
-        Target::File(name) => Some(whole(name, said)),
-        Target::Missing if name_end > 0 => refuse(NO_NAME),
+    let named = words.to(name_end);
+    let name = match target(named) {
+        Target::File(name) => name,
+        Target::Missing if name_end > 0 => return refuse(NO_NAME),
+        _ => pointed_file(named)?,
+    };
+    Some(whole(name, said))
+}
+
+/// The file in "(this) to memo.txt", where the content follows after a colon.
+fn pointed_file(words: Words<'_>) -> Option<String> {
+    let rest = words.trim_start(POINTERS);
+    if !DESTINATIONS.contains(&rest.key(0)) {
+        return None;
+    }
+    match target(rest.from(1)) {
+        Target::File(name) => Some(name),
         _ => None,
     }
 }
@@ -177,6 +226,18 @@ fn cleared(words: Words<'_>) -> Option<Resolution> {
         }),
         _ => None,
     }
+}
+
+/// "set the contents of notes.md to hi", "set status.txt to done": the first
+/// "to" after a file name; anything else set ("set a timer") is not ours.
+fn set_to(words: Words<'_>) -> Option<Resolution> {
+    let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
+    (1..words.len())
+        .filter(|&at| words.key(at) == "to")
+        .find_map(|at| match target(words.to(at)) {
+            Target::File(name) => Some(whole(name, words.from(at + 1))),
+            _ => None,
+        })
 }
 
 /// "create NAME" with no content.

@@ -12,18 +12,29 @@ mod shelf;
 pub use runner::{Grant, LIMITS, Limits, run_module};
 pub use shelf::{Shelf, ShelfEntry};
 
+use crate::env::now_ms;
+use crate::extensions::Registry;
+use std::io::Read;
 use std::path::PathBuf;
+use std::time::Duration;
 use voicebox_core::executor::tools::CREATE_ASSET;
-use voicebox_core::platform::{ToolRun, ToolRunner};
+use voicebox_core::extension::Descriptor;
+use voicebox_core::platform::{Fetched, ToolRun, ToolRunner};
 use voicebox_core::reply::ToolInfo;
 use voicebox_core::{Refusal, Rule};
 
 /// The create-asset module, compiled into the binary from `tools/create-asset.wat`.
 pub const CREATE_ASSET_WAT: &str = include_str!("../../../../tools/create-asset.wat");
 
+/// The most of an HTTP response `http-get` reads.
+const MAX_FETCH_BYTES: u64 = 1 << 20;
+/// How long one `http-get` request may take.
+const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The tools of one machine host.
 pub struct WasmTools {
     shelf: Option<Shelf>,
+    registry: Option<Registry>,
 }
 
 impl WasmTools {
@@ -31,7 +42,25 @@ impl WasmTools {
     pub fn new(shelf: Option<PathBuf>) -> WasmTools {
         WasmTools {
             shelf: shelf.map(Shelf::new),
+            registry: None,
         }
+    }
+
+    /// Takes extension proposals and admissions from the registry in `dir`.
+    pub fn with_extensions(mut self, dir: PathBuf) -> WasmTools {
+        self.registry = Some(Registry::new(dir));
+        self
+    }
+
+    /// The extension registry, if this host takes extensions.
+    pub fn registry(&self) -> Option<&Registry> {
+        self.registry.as_ref()
+    }
+
+    fn registry_or_refuse(&self) -> Result<&Registry, Refusal> {
+        self.registry
+            .as_ref()
+            .ok_or_else(|| Refusal::new(Rule::ToolUnavailable, "this host takes no extensions"))
     }
 }
 
@@ -49,7 +78,80 @@ impl ToolRunner for WasmTools {
                 state: "shelf".into(),
             }));
         }
+        if let Some(registry) = &self.registry {
+            tools.extend(registry.list().into_iter().map(|l| ToolInfo {
+                id: l.id,
+                description: l.description.unwrap_or_default(),
+                state: l.state.into(),
+            }));
+        }
         tools
+    }
+
+    async fn run_pinned(&self, digest: &str, input: &[u8]) -> Result<ToolRun, Refusal> {
+        let shelf = self
+            .shelf
+            .as_ref()
+            .ok_or_else(|| Refusal::new(Rule::ToolUnavailable, "no shelf is configured"))?;
+        let entry = shelf
+            .entries()
+            .into_iter()
+            .find(|e| e.sha256.eq_ignore_ascii_case(digest))
+            .ok_or_else(|| {
+                Refusal::new(
+                    Rule::ToolUnavailable,
+                    format!("no module with sha256 {digest} is on the shelf"),
+                )
+            })?;
+        let (bytes, grants) = shelf.load(&entry.id)?;
+        run_module(&bytes, &grants, input)
+    }
+
+    async fn propose(&self, descriptor: &Descriptor, problems: &[Refusal]) -> Result<(), Refusal> {
+        self.registry_or_refuse()?
+            .propose(descriptor, problems, now_ms())
+    }
+
+    async fn admitted(&self, id: &str) -> Result<Descriptor, Refusal> {
+        self.registry_or_refuse()?.admitted(id)
+    }
+
+    async fn requests_used(&self, id: &str) -> u32 {
+        self.registry.as_ref().map_or(0, |r| r.requests_used(id))
+    }
+
+    async fn count_request(&self, id: &str) -> Result<(), Refusal> {
+        self.registry_or_refuse()?.count_request(id)
+    }
+
+    /// One GET with redirects off (the core checks each hop), a timeout, and
+    /// a cap on what is read.
+    async fn fetch(&self, url: &str) -> Result<Fetched, Refusal> {
+        let failed = |e: reqwest::Error| {
+            Refusal::new(Rule::StorageFailed, format!("fetching {url} failed: {e}"))
+        };
+        let client = reqwest::blocking::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(FETCH_TIMEOUT)
+            .build()
+            .map_err(failed)?;
+        let response = client.get(url).send().map_err(failed)?;
+        let status = response.status().as_u16();
+        let location = response
+            .headers()
+            .get(reqwest::header::LOCATION)
+            .and_then(|l| l.to_str().ok())
+            .map(String::from);
+        let mut body = Vec::new();
+        response
+            .take(MAX_FETCH_BYTES)
+            .read_to_end(&mut body)
+            .map_err(|e| Refusal::new(Rule::StorageFailed, format!("reading {url} failed: {e}")))?;
+        Ok(Fetched {
+            status,
+            location,
+            body,
+        })
     }
 
     async fn run(&self, id: &str, input: &[u8]) -> Result<ToolRun, Refusal> {

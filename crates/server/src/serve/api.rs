@@ -22,7 +22,7 @@ use voicebox_core::resolver::Resolution;
 use voicebox_core::{Reply, Rule};
 use voicebox_machine::{Host, MachineEnv, WasmTools};
 
-type Answer = Result<Json<Value>, ApiError>;
+pub type Answer = Result<Json<Value>, ApiError>;
 
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
@@ -40,7 +40,7 @@ pub fn routes() -> Router<Arc<AppState>> {
 }
 
 /// Runs `f` on the host on a blocking thread (the executor does file I/O).
-async fn with_host<R: Send + 'static>(
+pub async fn with_host<R: Send + 'static>(
     app: &Arc<AppState>,
     f: impl FnOnce(&mut Host<WasmTools>) -> R + Send + 'static,
 ) -> Result<R, ApiError> {
@@ -73,7 +73,7 @@ fn query_error(rejection: QueryRejection) -> ApiError {
 }
 
 /// Parses a JSON body strictly: unknown fields and bad JSON are named 400s.
-fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
+pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|e| {
         let words = e.to_string();
         let rule = if words.contains("unknown field") {

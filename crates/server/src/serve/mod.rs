@@ -2,6 +2,7 @@
 
 mod api;
 mod error;
+mod extensions;
 mod guard;
 mod openapi;
 mod page;
@@ -17,6 +18,7 @@ use tokio::net::TcpListener;
 use voicebox_machine::{Host, WasmTools};
 
 pub use error::ApiError;
+pub use extensions::admit_audited;
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";
@@ -40,6 +42,8 @@ pub struct AppState {
     pub resolver: Resolver,
     /// Refusals answered since start.
     pub refused: AtomicU64,
+    /// Console approval codes waiting to be typed.
+    pub approvals: crate::approval::Approvals,
 }
 
 /// Binds 127.0.0.1, prints `listening on http://127.0.0.1:<port>`, serves
@@ -47,7 +51,8 @@ pub struct AppState {
 pub async fn run(config: Config) -> std::io::Result<()> {
     let token = config.state.host_token()?;
     let shelf = config.state.shelf()?;
-    let mut host = Host::new(SERVER_INSTANCE, WasmTools::new(Some(shelf)));
+    let tools = WasmTools::new(Some(shelf)).with_extensions(config.state.extensions());
+    let mut host = Host::new(SERVER_INSTANCE, tools);
     if let Some(root) = &config.root {
         // A root that cannot be opened is reported; the server still starts
         // and every act answers root-not-declared until one is declared.
@@ -65,6 +70,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         port,
         resolver: config.resolver,
         refused: AtomicU64::new(0),
+        approvals: crate::approval::Approvals::default(),
     });
     let app = router(state);
     println!("listening on http://127.0.0.1:{port}");
@@ -81,6 +87,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(api::routes())
+        .merge(extensions::routes())
         .merge(openapi::routes())
         .merge(page::routes())
         .layer(axum::middleware::from_fn_with_state(

@@ -1,7 +1,7 @@
 //! `GET /api/openapi.json`: the API as utoipa sees the annotated handlers.
 
 use super::AppState;
-use super::api;
+use super::{api, extensions};
 use axum::routing::get;
 use axum::{Json, Router};
 use std::sync::Arc;
@@ -25,13 +25,22 @@ use utoipa::OpenApi;
         api::undeclare_root,
         api::files,
         api::file,
+        extensions::list,
+        extensions::propose,
+        extensions::admit,
+        extensions::approval_request,
+        extensions::approve,
+        extensions::revoke,
         openapi
     ),
     components(schemas(
         api::TurnRequest,
         api::ConfirmRequest,
         api::KeysRequest,
-        api::RootRequest
+        api::RootRequest,
+        extensions::ProposalRequest,
+        extensions::IdRequest,
+        extensions::ApproveRequest
     ))
 )]
 struct ApiDoc;

@@ -8,6 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use tempfile::TempDir;
 
 /// A running server with its own root and state folder; killed on drop.
@@ -17,6 +18,9 @@ pub struct Server {
     pub base: String,
     pub root: PathBuf,
     pub token: String,
+    pub state: PathBuf,
+    /// Every line the server printed on its console (stdout) after the first.
+    pub console: Arc<Mutex<Vec<String>>>,
     _dirs: (TempDir, TempDir),
 }
 
@@ -45,9 +49,15 @@ impl Server {
             .spawn()
             .unwrap();
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        stdout.read_line(&mut line).unwrap();
+        let console = Arc::new(Mutex::new(Vec::new()));
+        let lines = console.clone();
+        std::thread::spawn(move || {
+            for line in stdout.lines().map_while(Result::ok) {
+                lines.lock().unwrap().push(line);
+            }
+        });
         let base = line
             .trim()
             .strip_prefix("listening on ")
@@ -55,12 +65,15 @@ impl Server {
             .to_string();
         let port = base.rsplit(':').next().unwrap().parse().unwrap();
         let token = std::fs::read_to_string(state_dir.path().join("host-token")).unwrap();
+        let state = state_dir.path().to_path_buf();
         Server {
             child,
             port,
             base,
             root,
             token,
+            state,
+            console,
             _dirs: (root_dir, state_dir),
         }
     }
@@ -102,6 +115,18 @@ impl Server {
     pub async fn audit(&self) -> Vec<Value> {
         let (_, audit) = self.get("/api/audit").await;
         audit["entries"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// A POST with the host token (the person at the host).
+    pub async fn post_with_token(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = reqwest::Client::new()
+            .post(self.url(path))
+            .header("x-voicebox-host-token", &self.token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.json().await.unwrap())
     }
 
     pub fn pid(&self) -> u32 {

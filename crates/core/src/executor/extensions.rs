@@ -1,0 +1,265 @@
+//! Extension verbs: `make-tool` / `propose_extension` store a descriptor as
+//! pending data (nothing loads), and `call_extension` runs a tool of an
+//! admitted extension through the same verbs as everything else, within the
+//! bounds a person admitted. The acts an extension performs carry the turn
+//! `ext:<id>.<tool>`, so the audit says who asked.
+
+use super::Executor;
+use crate::audit::{ActRecord, EntryDecision, EntryResult};
+use crate::extension::{self, Descriptor, Primitive};
+use crate::platform::{Env, Storage, ToolRunner};
+use crate::reply::Reply;
+use crate::rule::{Refusal, Rule};
+use crate::tier::{Act, ActKind, Decision};
+use crate::time::iso8601;
+use alloc::format;
+use alloc::string::String;
+use serde_json::Value;
+
+/// Redirect hops `http-get` follows, each checked like the first.
+pub const MAX_REDIRECTS: usize = 5;
+/// The most of a response body kept in an answer.
+pub const MAX_BODY_BYTES: usize = 1 << 20;
+
+impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+    pub(super) async fn propose(&self, value: &Value, turn: Option<&str>) -> Reply {
+        let id = value.get("id").and_then(Value::as_str).unwrap_or("");
+        let record = ActRecord::new(ActKind::Write, &format!("extension:{id}"));
+        let descriptor = match Descriptor::from_json(value) {
+            Ok(descriptor) => descriptor,
+            Err(refusal) => return self.refuse(refusal, record, turn).await,
+        };
+        let problems = extension::judge(&descriptor);
+        if let Err(refusal) = self.tools.propose(&descriptor, &problems).await {
+            return self.refuse(refusal, record, turn).await;
+        }
+        if let Some(first) = problems.first() {
+            let all: alloc::vec::Vec<String> = extension::problems_text(&problems);
+            let refusal = Refusal::new(
+                first.rule,
+                format!("the gate refused extension `{id}`: {}", all.join("; ")),
+            );
+            return self.refuse(refusal, record, turn).await;
+        }
+        let mut entry = self.entry(record, turn);
+        entry.decision = EntryDecision::Allow;
+        entry.rule = Some(Rule::ProposalPending.id().into());
+        entry.result = EntryResult::Ok;
+        let seq = self.log(entry).await;
+        let reply = Reply::done(format!(
+            "proposed extension `{id}`: stored as pending data, nothing loaded; only the person at the host can admit it"
+        ));
+        self.answer(reply, seq)
+    }
+
+    /// The acts of an extension call are recorded under the turn
+    /// `ext:<id>.<tool>` rather than the caller's turn, so the log says which
+    /// extension asked.
+    pub(super) async fn call_extension(&self, id: &str, tool: &str, args: Option<&Value>) -> Reply {
+        let label = format!("ext:{id}.{tool}");
+        let turn = Some(label.as_str());
+        let record = ActRecord::new(ActKind::Read, "").with_tool(&label);
+        let descriptor = match self.tools.admitted(id).await {
+            Ok(descriptor) => descriptor,
+            Err(refusal) => return self.refuse(refusal, record, turn).await,
+        };
+        let Some(decl) = descriptor.tool(tool) else {
+            let refusal = Refusal::new(
+                Rule::ToolUnavailable,
+                format!("extension `{id}` has no tool `{tool}`"),
+            );
+            return self.refuse(refusal, record, turn).await;
+        };
+        let text = |field: &str| {
+            args.and_then(|a| a.get(field))
+                .and_then(Value::as_str)
+                .map(String::from)
+        };
+        let need = |field: &str| {
+            text(field).ok_or_else(|| {
+                Refusal::new(
+                    Rule::MissingArgument,
+                    format!("`{tool}` needs `args.{field}` (a string)"),
+                )
+            })
+        };
+        match decl.primitive {
+            Primitive::Now => {
+                let mut reply = Reply::done(format!("{label}: the time"));
+                reply.output = Some(iso8601(self.env.now_ms()));
+                reply
+            }
+            Primitive::ReadFile => match need("name") {
+                Ok(name) => self.read(&name, turn).await,
+                Err(refusal) => self.refuse(refusal, record, turn).await,
+            },
+            Primitive::ListFiles => self.list(text("dir").as_deref(), turn).await,
+            Primitive::WriteFile => match (need("name"), need("content")) {
+                (Ok(name), Ok(content)) => match descriptor.bounds.max_bytes {
+                    Some(max) if content.len() as u64 > max => {
+                        let refusal = Refusal::new(
+                            Rule::OverBudget,
+                            format!(
+                                "`{tool}` may write at most {max} bytes (its admitted bound); this was {}",
+                                content.len()
+                            ),
+                        );
+                        self.refuse(
+                            refusal,
+                            ActRecord::new(ActKind::Write, &name).with_tool(&label),
+                            turn,
+                        )
+                        .await
+                    }
+                    _ => self.write(&name, &content, turn).await,
+                },
+                (Err(refusal), _) | (_, Err(refusal)) => self.refuse(refusal, record, turn).await,
+            },
+            Primitive::HttpGet => match need("url") {
+                Ok(url) => self.http_get(id, &descriptor, &url, &label).await,
+                Err(refusal) => self.refuse(refusal, record, turn).await,
+            },
+            Primitive::Wasm => {
+                let digest = decl.digest.clone().unwrap_or_default();
+                let input = text("input").unwrap_or_default();
+                match self.tools.run_pinned(&digest, input.as_bytes()).await {
+                    Ok(run) => {
+                        let mut reply = Reply::done(format!("ran {label}"));
+                        reply.output = Some(String::from_utf8_lossy(&run.output).into_owned());
+                        reply.notes = Some(run.notes);
+                        let mut entry = self.entry(record, turn);
+                        entry.decision = EntryDecision::Allow;
+                        entry.result = EntryResult::Ok;
+                        entry.rule = Some(Rule::ReadsInside.id().into());
+                        let seq = self.log(entry).await;
+                        self.answer(reply, seq)
+                    }
+                    Err(fault) => self.tool_failed(record, fault, turn).await,
+                }
+            }
+        }
+    }
+
+    /// GET within the admitted bounds: every hop's host is checked and every
+    /// request counted before it is made. One entry records the outcome.
+    async fn http_get(&self, id: &str, descriptor: &Descriptor, url: &str, label: &str) -> Reply {
+        let turn = Some(label);
+        let mut current = String::from(url);
+        for _hop in 0..=MAX_REDIRECTS {
+            let record = ActRecord::new(ActKind::Network, &current).with_tool(label);
+            if let Err(refusal) = extension::check_url(&current, &descriptor.bounds) {
+                return self.refuse(refusal, record, turn).await;
+            }
+            let verdict = self.table.decide(&Act::bounded_egress());
+            if verdict.decision != Decision::Allow {
+                let refusal = Refusal::new(verdict.rule, verdict.why);
+                return self.refuse(refusal, record, turn).await;
+            }
+            let used = self.tools.requests_used(id).await;
+            if let Err(refusal) = extension::check_budget(used, &descriptor.bounds) {
+                return self.refuse(refusal, record, turn).await;
+            }
+            if let Err(refusal) = self.tools.count_request(id).await {
+                return self.refuse(refusal, record, turn).await;
+            }
+            let fetched = match self.tools.fetch(&current).await {
+                Ok(fetched) => fetched,
+                Err(refusal) => return self.tool_failed(record, refusal, turn).await,
+            };
+            match fetched
+                .location
+                .filter(|_| (300..400).contains(&fetched.status))
+            {
+                Some(next) => current = absolute(&current, &next),
+                None => {
+                    let mut entry = self.entry(record, turn);
+                    entry.decision = EntryDecision::Allow;
+                    entry.rule = Some(verdict.rule.id().into());
+                    entry.result = EntryResult::Ok;
+                    let seq = self.log(entry).await;
+                    let body = &fetched.body[..fetched.body.len().min(MAX_BODY_BYTES)];
+                    let mut reply = Reply::done(format!("fetched {current} ({})", fetched.status));
+                    reply.output = Some(String::from_utf8_lossy(body).into_owned());
+                    return self.answer(reply, seq);
+                }
+            }
+        }
+        let refusal = Refusal::new(
+            Rule::HostNotAllowed,
+            format!("{url} redirected more than {MAX_REDIRECTS} times; stopped"),
+        );
+        self.refuse(
+            refusal,
+            ActRecord::new(ActKind::Network, url).with_tool(label),
+            turn,
+        )
+        .await
+    }
+}
+
+impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+    /// Records a person's decision about an extension (`admitted-by-person`
+    /// or `revoked-by-person`) around `act`: the attempt entry first — if it
+    /// cannot be written, `act` does not run — then the outcome.
+    pub async fn record_person_act(
+        &self,
+        id: &str,
+        rule: Rule,
+        how: &str,
+        act: impl FnOnce() -> Result<(), Refusal>,
+    ) -> Reply {
+        if let Err(refusal) = self.root_ready().await {
+            return Reply::refusal(refusal);
+        }
+        let record = ActRecord::new(ActKind::Import, &format!("extension:{id}")).with_tool(how);
+        let attempt = match self.begin(record.clone(), rule, None, None).await {
+            Ok(seq) => seq,
+            Err(reply) => return reply,
+        };
+        let outcome = act();
+        let mut entry = self.entry(record, None);
+        entry.decision = EntryDecision::Allow;
+        entry.rule = Some(rule.id().into());
+        entry.attempt = Some(attempt);
+        let reply = match outcome {
+            Ok(()) => {
+                entry.result = EntryResult::Ok;
+                Reply::done(format!(
+                    "{} extension `{id}` ({how})",
+                    if rule == Rule::RevokedByPerson {
+                        "revoked"
+                    } else {
+                        "admitted"
+                    }
+                ))
+            }
+            Err(refusal) => {
+                entry.result = EntryResult::Error;
+                entry.why = Some(refusal.why.clone());
+                Reply::refusal(refusal)
+            }
+        };
+        let seq = self.log(entry).await;
+        self.answer(reply, seq)
+    }
+}
+
+/// A redirect target made absolute against the URL that sent it.
+fn absolute(base: &str, location: &str) -> String {
+    if location.starts_with("http://") || location.starts_with("https://") {
+        return location.into();
+    }
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let origin_end = base[scheme_end..]
+        .find('/')
+        .map_or(base.len(), |i| scheme_end + i);
+    if location.starts_with('/') {
+        format!("{}{location}", &base[..origin_end])
+    } else {
+        let dir_end = base
+            .rfind('/')
+            .filter(|&i| i >= origin_end)
+            .map_or(origin_end, |i| i);
+        format!("{}/{location}", &base[..dir_end])
+    }
+}

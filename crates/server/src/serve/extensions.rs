@@ -1,0 +1,198 @@
+//! Extension routes: proposals are data; only the person at the host admits
+//! (with the host token, or with a code printed on this server's console —
+//! never in an HTTP response). Every admission and revocation is audited
+//! before it takes effect.
+
+use super::api::{Answer, parse, with_host};
+use super::guard::Authority;
+use super::{ApiError, AppState};
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::routing::{get, post};
+use axum::{Extension, Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use utoipa::ToSchema;
+use voicebox_core::{Refusal, Reply, Rule};
+use voicebox_machine::env::now_ms;
+use voicebox_machine::extensions::Registry;
+use voicebox_machine::{Host, WasmTools};
+
+pub fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/api/extensions", get(list))
+        .route("/api/extensions/proposals", post(propose))
+        .route("/api/extensions/admit", post(admit))
+        .route("/api/extensions/approval-request", post(approval_request))
+        .route("/api/extensions/approve", post(approve))
+        .route("/api/extensions/revoke", post(revoke))
+}
+
+fn registry(host: &Host<WasmTools>) -> &Registry {
+    host.executor()
+        .tools()
+        .registry()
+        .expect("the server's tools take extensions")
+}
+
+/// Admits `id` at `plan_digest`, audited first.
+pub fn admit_audited(host: &Host<WasmTools>, id: &str, plan_digest: &str, how: &str) -> Reply {
+    host.person_act(id, Rule::AdmittedByPerson, how, || {
+        registry(host).admit(id, plan_digest, now_ms())
+    })
+}
+
+/// Every extension and how it stands: admitted, pending, refused, present-not-admitted.
+#[utoipa::path(get, path = "/api/extensions",
+    responses((status = 200, description = "`{ok, extensions: [{id, state, description?, problems?, planDigest?}]}`", body = Object),
+              (status = 403, description = "foreign Host")))]
+pub async fn list(State(app): State<Arc<AppState>>) -> Answer {
+    let listing = with_host(&app, |host| registry(host).list()).await?;
+    Ok(Json(json!({"ok": true, "extensions": listing})))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProposalRequest {
+    #[schema(value_type = Object)]
+    descriptor: Value,
+}
+
+/// Propose an extension (data only; nothing loads). Same as the verb `propose_extension`.
+#[utoipa::path(post, path = "/api/extensions/proposals", request_body = ProposalRequest,
+    responses((status = 200, description = "`{result}`: stored as pending, or refused by the gate with its rule", body = Object),
+              (status = 400, description = "malformed body or unknown field"),
+              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
+              (status = 413, description = "body too large"),
+              (status = 415, description = "Content-Type is not application/json")))]
+pub async fn propose(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
+    let request: ProposalRequest = parse(&body)?;
+    let action = json!({"verb": "propose_extension", "descriptor": request.descriptor});
+    let result = with_host(&app, move |host| host.execute(&action, Some("page"))).await?;
+    Ok(Json(json!({"result": result})))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdRequest {
+    id: String,
+}
+
+/// Admit a proposed extension with the host token (the person at the host).
+#[utoipa::path(post, path = "/api/extensions/admit", request_body = IdRequest,
+    responses((status = 200, description = "`{result}`: admitted, or why not (not proposed, refused by the gate, audit unwritable)", body = Object),
+              (status = 400, description = "malformed body or unknown field"),
+              (status = 403, description = "no host token (host-token-required), a wrong token, or a foreign Host"),
+              (status = 413, description = "body too large"),
+              (status = 415, description = "Content-Type is not application/json")))]
+pub async fn admit(
+    State(app): State<Arc<AppState>>,
+    Extension(authority): Extension<Authority>,
+    body: Bytes,
+) -> Answer {
+    let request: IdRequest = parse(&body)?;
+    if authority != Authority::HostToken {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            Rule::HostTokenRequired,
+            "admitting an extension needs the person at the host: send the x-voicebox-host-token header, or use the console code (approval-request, then approve)",
+        ));
+    }
+    let result = with_host(&app, move |host| {
+        match registry(host).admissible(&request.id) {
+            Ok(proposal) => admit_audited(host, &request.id, &proposal.plan_digest, "host-token"),
+            Err(refusal) => Reply::refusal(refusal),
+        }
+    })
+    .await?;
+    Ok(Json(json!({"result": result})))
+}
+
+/// Ask for a console code to admit an extension; the code is printed on the
+/// server's console only.
+#[utoipa::path(post, path = "/api/extensions/approval-request", request_body = IdRequest,
+    responses((status = 200, description = "`{ok, id, planDigest, expiresInSeconds}` (never the code), or `{ok:false, refused, why}`", body = Object),
+              (status = 400, description = "malformed body or unknown field"),
+              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
+              (status = 413, description = "body too large"),
+              (status = 415, description = "Content-Type is not application/json")))]
+pub async fn approval_request(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
+    let request: IdRequest = parse(&body)?;
+    let id = request.id.clone();
+    let proposal = with_host(&app, move |host| registry(host).admissible(&id)).await?;
+    let proposal = match proposal {
+        Ok(proposal) => proposal,
+        Err(refusal) => return Ok(Json(json!(Reply::refusal(refusal)))),
+    };
+    let code = app
+        .approvals
+        .issue(&request.id, &proposal.plan_digest, now_ms());
+    // The console is the person at the host; this line is the only place the code appears.
+    println!(
+        "approval code for extension `{}` (plan {}): {code} — valid {} s, single use",
+        request.id,
+        &proposal.plan_digest[..12],
+        crate::approval::CODE_TTL_MS / 1000
+    );
+    Ok(Json(json!({
+        "ok": true,
+        "id": request.id,
+        "planDigest": proposal.plan_digest,
+        "expiresInSeconds": crate::approval::CODE_TTL_MS / 1000,
+        "note": "the code is printed on the server's console; type it to approve",
+    })))
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ApproveRequest {
+    id: String,
+    code: String,
+}
+
+/// Admit an extension with the console code.
+#[utoipa::path(post, path = "/api/extensions/approve", request_body = ApproveRequest,
+    responses((status = 200, description = "`{result}`: admitted, or `code-invalid`, `code-expired`, `plan-changed`", body = Object),
+              (status = 400, description = "malformed body or unknown field"),
+              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
+              (status = 413, description = "body too large"),
+              (status = 415, description = "Content-Type is not application/json")))]
+pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
+    let request: ApproveRequest = parse(&body)?;
+    let digest = match app.approvals.consume(&request.id, &request.code, now_ms()) {
+        Ok(digest) => digest,
+        Err(refusal) => return Ok(Json(json!({"result": Reply::refusal(refusal)}))),
+    };
+    let result = with_host(&app, move |host| {
+        admit_audited(host, &request.id, &digest, "console-code")
+    })
+    .await?;
+    Ok(Json(json!({"result": result})))
+}
+
+/// Revoke an admitted extension; it stops running at once.
+#[utoipa::path(post, path = "/api/extensions/revoke", request_body = IdRequest,
+    responses((status = 200, description = "`{result}`", body = Object),
+              (status = 400, description = "malformed body or unknown field"),
+              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
+              (status = 413, description = "body too large"),
+              (status = 415, description = "Content-Type is not application/json")))]
+pub async fn revoke(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
+    let request: IdRequest = parse(&body)?;
+    let result = with_host(&app, move |host| {
+        host.person_act(&request.id, Rule::RevokedByPerson, "page", || {
+            registry(host).revoke(&request.id).and_then(|was| {
+                was.then_some(()).ok_or_else(|| {
+                    Refusal::new(
+                        Rule::NotAdmitted,
+                        format!("`{}` was not admitted", request.id),
+                    )
+                })
+            })
+        })
+    })
+    .await?;
+    Ok(Json(json!({"result": result})))
+}
