@@ -208,3 +208,102 @@ fn a_wrong_command_line_exits_non_zero() {
     let (_, code) = voicebox(&["turn"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn doctor_reports_each_piece_and_masks_keys() {
+    let dir = TempDir::new().unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(state.join("keys.json"), r#"{"openai": "sk-secret-abcd"}"#).unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .args([
+            "doctor",
+            "--root",
+            root.to_str().unwrap(),
+            "--state-dir",
+            state.to_str().unwrap(),
+            "--port",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let report: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(report["root"]["ok"], true);
+    assert_eq!(report["stateDir"]["ok"], true);
+    assert_eq!(report["port"]["ok"], true);
+    assert_eq!(
+        report["keys"]["openai"],
+        serde_json::json!({"set": true, "last4": "abcd"})
+    );
+    assert!(!text.contains("sk-secret"), "keys are masked");
+    let token = std::fs::read_to_string(state.join("host-token")).unwrap();
+    assert!(!text.contains(token.trim()), "the token is never printed");
+    // A missing root is reported, not fatal.
+    let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .args([
+            "doctor",
+            "--root",
+            "/nonexistent/voicebox",
+            "--state-dir",
+            state.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["root"]["ok"], false);
+    assert!(
+        report["root"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("does not exist")
+    );
+}
+
+#[test]
+fn admit_at_the_shell_is_audited_in_the_root() {
+    let dir = TempDir::new().unwrap();
+    let (root, state) = (dir.path().join("root"), dir.path().join("state"));
+    std::fs::create_dir(&root).unwrap();
+    let run = |args: &[&str]| -> Value {
+        let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+            .args(args)
+            .args(["--root", root.to_str().unwrap()])
+            .env("VOICEBOX_STATE_DIR", &state)
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let descriptor = r#"{"verb":"propose_extension","descriptor":{"id":"clock","description":"tells the time","capabilities":[],"tools":[{"name":"now","primitive":"now"}]}}"#;
+    assert_eq!(run(&["turn", "--action", descriptor])["result"]["ok"], true);
+    let call = r#"{"verb":"call_extension","id":"clock","tool":"now"}"#;
+    assert_eq!(
+        run(&["turn", "--action", call])["result"]["refused"],
+        "not-admitted"
+    );
+    let admitted = run(&["admit", "clock"]);
+    assert_eq!(admitted["ok"], true, "{admitted}");
+    assert!(
+        run(&["turn", "--action", call])["result"]["output"]
+            .as_str()
+            .unwrap()
+            .ends_with('Z')
+    );
+    assert_eq!(
+        run(&["admit", "nothing-proposed"])["refused"],
+        "not-admitted"
+    );
+    let audit = run(&["audit"]);
+    let rules: Vec<&str> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["rule"].as_str())
+        .collect();
+    assert!(
+        rules.contains(&"admitted-by-person") && rules.contains(&"proposal-pending"),
+        "{rules:?}"
+    );
+}

@@ -410,3 +410,59 @@ async fn declared_bounds_hold_at_call_time() {
             .any(|e| e["turn"] == "ext:weather.fetch" && e["rule"] == "admitted-egress")
     );
 }
+
+#[tokio::test]
+async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
+    let server = Server::start();
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(server.state.join("shelf/manifest.json")).unwrap())
+            .unwrap();
+    let wc = manifest["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == "wc")
+        .unwrap()["sha256"]
+        .clone();
+    let descriptor = json!({
+        "id": "counter", "description": "counts words", "capabilities": ["wasm"],
+        "tools": [{"name": "count", "primitive": "wasm", "digest": wc}]
+    });
+    server
+        .post(
+            "/api/extensions/proposals",
+            json!({"descriptor": descriptor}),
+        )
+        .await;
+    server
+        .post_with_token("/api/extensions/admit", json!({"id": "counter"}))
+        .await;
+    let counted = call(
+        &server,
+        "counter",
+        "count",
+        json!({"input": "one two three"}),
+    )
+    .await;
+    assert_eq!(
+        counted["output"], r#"{"lines":0,"words":3,"bytes":13}"#,
+        "{counted}"
+    );
+    let pinned_to_nothing = json!({
+        "id": "ghost", "description": "d", "capabilities": ["wasm"],
+        "tools": [{"name": "run", "primitive": "wasm", "digest": "0".repeat(64)}]
+    });
+    server
+        .post(
+            "/api/extensions/proposals",
+            json!({"descriptor": pinned_to_nothing}),
+        )
+        .await;
+    server
+        .post_with_token("/api/extensions/admit", json!({"id": "ghost"}))
+        .await;
+    assert_eq!(
+        call(&server, "ghost", "run", json!({})).await["refused"],
+        "tool-unavailable"
+    );
+}

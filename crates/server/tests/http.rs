@@ -275,3 +275,33 @@ async fn create_asset_and_shelf_tools_over_http() {
     let entries = server.audit().await;
     assert_eq!(entries.last().unwrap()["act"]["tool"], "wc");
 }
+
+#[tokio::test]
+async fn sigterm_shuts_the_server_down_gracefully() {
+    let mut server = Server::start();
+    assert_eq!(server.say("list files").await["result"]["ok"], true);
+    let status = std::process::Command::new("kill")
+        .args(["-TERM", &server.pid().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = server.wait();
+    assert!(exit.success(), "exits 0 after SIGTERM: {exit:?}");
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_are_named_404s() {
+    let server = Server::start();
+    let (status, body) = server.get("/api/nope").await;
+    assert_eq!(
+        (status, body["refused"].as_str()),
+        (404, Some("no-such-route"))
+    );
+    let (status, body) = server.post("/api/health", json!({})).await;
+    assert_eq!(
+        (status, body["refused"].as_str()),
+        (404, Some("no-such-route"))
+    );
+    let (status, _) = server.get("/api/health").await;
+    assert_eq!(status, 200, "the sibling that exists");
+}

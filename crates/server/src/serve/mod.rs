@@ -90,6 +90,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(extensions::routes())
         .merge(openapi::routes())
         .merge(page::routes())
+        .fallback(page::no_such_route)
+        .method_not_allowed_fallback(page::no_such_route)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::guard,

@@ -21,6 +21,16 @@ pub fn routes() -> Router<Arc<AppState>> {
         )
 }
 
+/// Any route or method that does not exist: a named 404, never an empty body.
+pub async fn no_such_route(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        Rule::NoSuchRoute,
+        format!("there is no {method} {}; the page is at /, the API under /api/ (see /api/openapi.json)", uri.path()),
+    )
+    .into_response()
+}
+
 fn asset(path: &str) -> Response {
     match WEB.get_file(path) {
         Some(file) => {

@@ -129,6 +129,11 @@ impl Server {
         (response.status().as_u16(), response.json().await.unwrap())
     }
 
+    /// Waits for the server to exit (after a signal).
+    pub fn wait(&mut self) -> std::process::ExitStatus {
+        self.child.wait().unwrap()
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
