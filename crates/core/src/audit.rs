@@ -247,6 +247,15 @@ pub fn dangling(entries: &[Entry]) -> Vec<&Entry> {
         .collect()
 }
 
+/// The `lost` completions an opening writer appends for its own log: one per
+/// entry an earlier boot left pending.
+pub fn lost_completions(entries: &[Entry], at: &str) -> Vec<Entry> {
+    dangling(entries)
+        .into_iter()
+        .map(|pending| pending.lost_completion(at.into()))
+        .collect()
+}
+
 /// The highest seq in one instance's log (0 for an empty log).
 pub fn last_seq(entries: &[Entry]) -> u64 {
     entries.iter().map(|e| e.seq).max().unwrap_or(0)

@@ -22,6 +22,7 @@ pub mod journal;
 pub mod memory;
 pub mod platform;
 pub mod project;
+pub mod prompt;
 pub mod reply;
 pub mod resolver;
 pub mod rule;

@@ -57,6 +57,7 @@ pub enum Rule {
     ImportUndeclared,
     DigestMismatch,
     ToolProtocol,
+    TimeExceeded,
     // Extensions.
     UnknownCapability,
     ExecAbsent,
@@ -129,6 +130,7 @@ impl Rule {
             Rule::ImportUndeclared => "import-undeclared",
             Rule::DigestMismatch => "digest-mismatch",
             Rule::ToolProtocol => "tool-protocol",
+            Rule::TimeExceeded => "time-exceeded",
             Rule::UnknownCapability => "unknown-capability",
             Rule::ExecAbsent => "exec-absent",
             Rule::EvalNotAToolPath => "eval-not-a-tool-path",

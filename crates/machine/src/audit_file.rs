@@ -128,8 +128,8 @@ fn resync(open: &mut Open) -> io::Result<()> {
 fn sweep_lost(open: &mut Open) -> io::Result<()> {
     let (entries, _) = read_entries(&mut open.file)?;
     let now = iso8601(crate::env::now_ms());
-    for pending in audit::dangling(&entries) {
-        append_locked(open, &pending.lost_completion(now.clone()))?;
+    for lost in audit::lost_completions(&entries, &now) {
+        append_locked(open, &lost)?;
     }
     Ok(())
 }

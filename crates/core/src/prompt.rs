@@ -1,0 +1,376 @@
+//! What an LLM resolver tells the model, and how its answer is read back.
+//!
+//! The system prompt and the answer's JSON schema are both generated from
+//! [`COMMANDS`], so a new verb row reaches the model, the schema and the
+//! validation at once. The answer is read by the same command-list check as
+//! every other action ([`Action::from_json`]): a model cannot name a verb or a
+//! field the table does not have.
+//!
+//! The schema is the subset all three vendors accept as it is (Gemini's
+//! `responseSchema` only after its type names are upper-cased): one flat
+//! object whose properties are all strings — the verb (an enum), each field of
+//! the table, and `unresolved` — with nothing required, no
+//! `additionalProperties`, no `$ref`, no type unions. Object-valued fields
+//! (an extension descriptor, tool arguments) are asked for as JSON text,
+//! because Gemini refuses an object schema without properties; [`resolution`]
+//! decodes them.
+
+use crate::action::Action;
+use crate::command::{COMMANDS, Field};
+use crate::resolver::Resolution;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt::Write;
+use serde_json::{Map, Value, json};
+
+/// The answer's key for "no action fits", and the reason why.
+pub const UNRESOLVED: &str = "unresolved";
+
+/// Sentences and answers shown to the model; a test checks each one is read
+/// back as the kind of answer it illustrates.
+const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "create a file called hello dot txt with hi",
+        r#"{"verb":"write","name":"hello.txt","content":"hi"}"#,
+    ),
+    (
+        "what's in My Notes.md",
+        r#"{"verb":"read","name":"My Notes.md"}"#,
+    ),
+    (
+        "in todo.txt replace milk with bread",
+        r#"{"verb":"edit","name":"todo.txt","oldText":"milk","newText":"bread"}"#,
+    ),
+    (
+        "book me a flight to Lisbon",
+        r#"{"unresolved":"booking a flight is not a request about files in this folder"}"#,
+    ),
+];
+
+/// Every field of the command list, once, in table order.
+pub fn fields() -> Vec<Field> {
+    let mut fields: Vec<Field> = Vec::new();
+    for param in COMMANDS.iter().flat_map(|c| c.params) {
+        if !fields.contains(&param.field) {
+            fields.push(param.field);
+        }
+    }
+    fields
+}
+
+/// The answer's keys in the order a model should write them: the verb
+/// first, then the fields, then `unresolved`.
+pub fn answer_keys() -> Vec<&'static str> {
+    let mut keys = alloc::vec!["verb"];
+    keys.extend(fields().into_iter().map(Field::wire));
+    keys.push(UNRESOLVED);
+    keys
+}
+
+/// The system prompt: what Voicebox is, the rules of an answer, and every
+/// verb with its fields.
+pub fn system_prompt() -> String {
+    let mut prompt = String::from(
+        "You are the resolver of Voicebox. Voicebox carries out one spoken or typed request \
+         inside one folder the person declared (the project root), and nowhere else. Your only \
+         job is to turn the person's sentence into exactly one structured action; Voicebox \
+         checks and performs it.\n\n\
+         Answer with exactly one JSON object and nothing else:\n\
+         - one action: {\"verb\": \"<verb>\", <that verb's fields>}, with only the fields listed \
+         for that verb and every required one; or\n\
+         - {\"unresolved\": \"<why>\"} when the request is not a request about files in this \
+         folder, needs more than one action, or leaves out something required (say what is \
+         missing, in words the person can act on).\n\n\
+         Rules:\n\
+         - Names keep the speaker's case and spelling exactly.\n\
+         - Spoken punctuation becomes the character: \"hello dot txt\" means hello.txt, \
+         \"notes slash plan dot md\" means notes/plan.md.\n\
+         - Paths are relative to the project root. Never invent paths outside the folder: no \
+         absolute paths, no \"..\", no \"~\"; a request for a place outside it is unresolved.\n\
+         - Never invent a file name or content the person did not give; content is their words.\n\
+         - Fields marked \"JSON object\" are written as JSON text inside a string.\n\n\
+         The actions:\n",
+    );
+    for command in COMMANDS {
+        let _ = writeln!(prompt, "- {}: {}", command.verb, command.summary);
+        for param in command.params {
+            let need = if param.required {
+                "required"
+            } else {
+                "optional"
+            };
+            let _ = writeln!(
+                prompt,
+                "    {} ({need}{}): {}",
+                param.field.wire(),
+                if param.field.is_object() {
+                    ", JSON object"
+                } else {
+                    ""
+                },
+                param.describe
+            );
+        }
+    }
+    prompt.push_str("\nExamples:\n");
+    for (sentence, answer) in EXAMPLES {
+        let _ = writeln!(prompt, "\"{sentence}\" -> {answer}");
+    }
+    prompt
+}
+
+/// The JSON schema of an answer (see the module note for why it is flat and
+/// all strings).
+pub fn answer_schema() -> Value {
+    let mut properties = Map::new();
+    let verbs: Vec<&str> = COMMANDS.iter().map(|c| c.verb).collect();
+    properties.insert(
+        "verb".into(),
+        json!({"type": "string", "enum": verbs, "description": "the action's verb; absent when unresolved"}),
+    );
+    for field in fields() {
+        properties.insert(
+            field.wire().into(),
+            json!({"type": "string", "description": field_description(field)}),
+        );
+    }
+    properties.insert(
+        UNRESOLVED.into(),
+        json!({"type": "string", "description": "why the sentence is not one request about files in this folder; only when there is no verb"}),
+    );
+    json!({
+        "type": "object",
+        "description": "One Voicebox action, or {\"unresolved\": why}.",
+        "properties": properties,
+    })
+}
+
+/// Which verbs take `field` and what it means for each, e.g.
+/// `write: the complete new content (may be empty); diff: the proposed new content`.
+fn field_description(field: Field) -> String {
+    let mut uses: Vec<(Vec<&str>, &str, bool)> = Vec::new();
+    for command in COMMANDS {
+        for param in command.params.iter().filter(|p| p.field == field) {
+            match uses
+                .iter_mut()
+                .find(|(_, d, r)| *d == param.describe && *r == param.required)
+            {
+                Some((verbs, _, _)) => verbs.push(command.verb),
+                None => uses.push((alloc::vec![command.verb], param.describe, param.required)),
+            }
+        }
+    }
+    let mut text = uses
+        .iter()
+        .map(|(verbs, describe, required)| {
+            let optional = if *required { "" } else { " (optional)" };
+            format!("{}: {describe}{optional}", verbs.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    if field.is_object() {
+        text.push_str(" — a JSON object, written as JSON text");
+    }
+    text
+}
+
+/// Reads a model's answer: `{"unresolved": why}` is unresolved with that
+/// reason; anything else must pass the command list as an action, or is
+/// unresolved with a note naming the rule it broke.
+pub fn resolution(answer: &Value) -> Resolution {
+    let Some(object) = answer.as_object() else {
+        return unresolved(format!(
+            "the model answered {}, not a JSON object",
+            kind_of(answer)
+        ));
+    };
+    match object.get(UNRESOLVED) {
+        None | Some(Value::Null) => {}
+        Some(Value::String(why)) if why.trim().is_empty() => {}
+        Some(Value::String(why)) => return unresolved(why.trim()),
+        Some(other) => {
+            return unresolved(format!(
+                "the model's `unresolved` is {}, not a reason in words",
+                kind_of(other)
+            ));
+        }
+    }
+    let mut action = object.clone();
+    action.remove(UNRESOLVED);
+    decode_object_fields(&mut action);
+    match Action::from_json(&Value::Object(action)) {
+        Ok(action) => Resolution::Action(action),
+        Err(refusal) => unresolved(format!(
+            "the model's answer is not an action here ({}): {}",
+            refusal.rule, refusal.why
+        )),
+    }
+}
+
+/// Object-valued fields arrive as JSON text (the schema asks for strings);
+/// text that is a JSON object becomes that object, anything else is left
+/// for the command list to refuse.
+fn decode_object_fields(action: &mut Map<String, Value>) {
+    for field in fields().into_iter().filter(|f| f.is_object()) {
+        if let Some(slot) = action.get_mut(field.wire())
+            && let Value::String(text) = slot
+            && let Ok(object @ Value::Object(_)) = serde_json::from_str::<Value>(text)
+        {
+            *slot = object;
+        }
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn unresolved(note: impl Into<String>) -> Resolution {
+    Resolution::Unresolved { note: note.into() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::command::Verb;
+
+    #[test]
+    fn every_verb_and_field_of_the_table_is_in_the_prompt_and_the_schema() {
+        let prompt = system_prompt();
+        let schema = answer_schema();
+        let verbs = schema["properties"]["verb"]["enum"].as_array().unwrap();
+        for command in COMMANDS {
+            assert!(prompt.contains(&format!("- {}: {}", command.verb, command.summary)));
+            assert!(verbs.iter().any(|v| v == command.verb), "{}", command.verb);
+            for param in command.params {
+                let wire = param.field.wire();
+                assert!(prompt.contains(param.describe), "{wire}");
+                let property = &schema["properties"][wire];
+                assert_eq!(property["type"], "string", "{wire}");
+                let description = property["description"].as_str().unwrap();
+                assert!(description.contains(command.verb), "{wire}: {description}");
+                assert!(description.contains(param.describe), "{wire}");
+            }
+        }
+        assert_eq!(verbs.len(), COMMANDS.len());
+        assert_eq!(
+            schema["properties"].as_object().unwrap().len(),
+            answer_keys().len()
+        );
+    }
+
+    #[test]
+    fn the_prompt_says_the_rules() {
+        let prompt = system_prompt();
+        for needle in [
+            "Voicebox",
+            "exactly one JSON object",
+            "{\"unresolved\": \"<why>\"}",
+            "keep the speaker's case",
+            "\"hello dot txt\" means hello.txt",
+            "Never invent paths outside the folder",
+        ] {
+            assert!(prompt.contains(needle), "{needle}");
+        }
+    }
+
+    #[test]
+    fn the_schema_uses_only_what_every_vendor_accepts() {
+        /// A schema node: a single type name, and only keywords all three take.
+        fn check(node: &Value) {
+            let node = node.as_object().unwrap();
+            for key in node.keys() {
+                assert!(
+                    ["type", "description", "enum", "properties"].contains(&key.as_str()),
+                    "{key}"
+                );
+            }
+            assert!(node["type"].is_string(), "no type unions");
+            for property in node
+                .get("properties")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                check(property.1);
+            }
+        }
+        let schema = answer_schema();
+        check(&schema);
+        assert_eq!(schema["type"], "object");
+    }
+
+    #[test]
+    fn the_examples_read_back_as_what_they_show() {
+        for (sentence, answer) in EXAMPLES {
+            let value: Value = serde_json::from_str(answer).unwrap();
+            let read = resolution(&value);
+            match read {
+                Resolution::Action(action) => assert_eq!(action.to_json(), value, "{sentence}"),
+                Resolution::Unresolved { note } => {
+                    assert_eq!(value[UNRESOLVED], note.as_str(), "{sentence}")
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn answers_that_are_not_actions_are_unresolved_naming_the_rule() {
+        let cases = [
+            (json!({"verb": "launch_rockets"}), "unknown-verb"),
+            (
+                json!({"verb": "write", "name": "a.txt"}),
+                "missing-argument",
+            ),
+            (
+                json!({"verb": "read", "name": "a.txt", "mode": "fast"}),
+                "unknown-field",
+            ),
+            (json!({}), "missing-argument"),
+            (json!({"verb": "read", "name": 7}), "malformed-field"),
+            (json!(["read"]), "not a JSON object"),
+            (json!({"unresolved": 3}), "not a reason in words"),
+        ];
+        for (answer, needle) in cases {
+            match resolution(&answer) {
+                Resolution::Unresolved { note } => assert!(note.contains(needle), "{note}"),
+                other => panic!("{answer} became {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn unresolved_wins_and_empty_or_null_keys_are_absent() {
+        let why = resolution(&json!({"unresolved": "not about files", "verb": "list"}));
+        assert_eq!(
+            why,
+            Resolution::Unresolved {
+                note: "not about files".into()
+            }
+        );
+        let list = resolution(&json!({"verb": "list", "unresolved": "", "dir": null}));
+        assert_eq!(list, Resolution::Action(Action::List { dir: None }));
+    }
+
+    #[test]
+    fn object_fields_given_as_json_text_are_decoded() {
+        let answer = json!({"verb": "call_extension", "id": "clock", "tool": "now", "args": "{\"tz\":\"UTC\"}"});
+        let Resolution::Action(action) = resolution(&answer) else {
+            panic!("not an action");
+        };
+        assert_eq!(action.verb(), Verb::CallExtension);
+        assert_eq!(action.to_json()["args"], json!({"tz": "UTC"}));
+        let text = resolution(&json!({"verb": "make-tool", "descriptor": "not json"}));
+        assert!(
+            matches!(text, Resolution::Unresolved { note } if note.contains("malformed-field"))
+        );
+    }
+}

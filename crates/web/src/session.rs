@@ -1,0 +1,202 @@
+//! What one worker request does: open a project, run a turn, answer a
+//! confirmation, read the audit. Each is an async fn over the one executor;
+//! the executor is moved in and handed back, so no borrow outlives a request.
+
+use crate::env::SharedEnv;
+use crate::io::Slot;
+use crate::storage::WebStorage;
+use crate::tools::WebTools;
+use serde_json::{Value, json};
+use std::rc::Rc;
+use voicebox_core::audit::{self, AuditFile};
+use voicebox_core::platform::{Env, RootInfo, Storage};
+use voicebox_core::project::ProjectRecord;
+use voicebox_core::resolver::{self, Resolution};
+use voicebox_core::tier::Placement;
+use voicebox_core::time::iso8601;
+use voicebox_core::{Executor, Refusal, Reply, Rule};
+
+pub type WebExecutor = Executor<WebStorage, SharedEnv, WebTools>;
+
+/// A named refusal as a request's answer.
+fn refusal(rule: Rule, why: &str) -> Value {
+    json!(Reply::refusal(Refusal::new(rule, why)))
+}
+
+/// Runs one request and hands the executor back with the answer.
+pub async fn run(
+    request: Value,
+    executor: Option<WebExecutor>,
+    slot: Rc<Slot>,
+    env: SharedEnv,
+) -> (Option<WebExecutor>, Value) {
+    match request["op"].as_str() {
+        Some("open") => open(&request, executor, slot, env).await,
+        Some("resolve") => {
+            let text = request["text"].as_str().unwrap_or("");
+            (executor, resolution(text).1)
+        }
+        Some(op @ ("execute" | "confirm" | "audit")) => match executor {
+            None => (
+                None,
+                refusal(
+                    Rule::RootNotDeclared,
+                    "no project is open; open or create a project first",
+                ),
+            ),
+            Some(mut executor) => {
+                let answer = match op {
+                    "execute" => execute(&mut executor, &request).await,
+                    "confirm" => confirm(&mut executor, &request).await,
+                    _ => match executor.audit().await {
+                        Ok(view) => json!(view),
+                        Err(refusal) => json!(Reply::refusal(refusal)),
+                    },
+                };
+                (Some(executor), answer)
+            }
+        },
+        other => (
+            executor,
+            refusal(
+                Rule::UnknownVerb,
+                &format!(
+                    "the worker knows no request {other:?}; use open, execute, confirm, audit or resolve"
+                ),
+            ),
+        ),
+    }
+}
+
+/// A sentence through the core's script resolver: `(action JSON, answer)`.
+fn resolution(text: &str) -> (Option<Value>, Value) {
+    match resolver::resolve(text) {
+        Resolution::Action(action) => (Some(action.to_json()), json!({"action": action})),
+        Resolution::Unresolved { note } => (None, json!({"action": null, "note": note})),
+    }
+}
+
+/// `{transcript}` or `{action}`, answered like `POST /api/turn`.
+async fn execute(executor: &mut WebExecutor, request: &Value) -> Value {
+    let turn = request["turn"].as_str();
+    let (transcript, action) = match (request.get("transcript"), request.get("action")) {
+        (Some(Value::String(text)), None) => match resolution(text) {
+            (Some(action), _) => (Some(text.clone()), action),
+            (None, unresolved) => {
+                return json!({"transcript": text, "action": null, "note": unresolved["note"], "result": null});
+            }
+        },
+        (None, Some(action)) => (None, action.clone()),
+        _ => {
+            return refusal(
+                Rule::MissingArgument,
+                "send either a transcript or an action",
+            );
+        }
+    };
+    let result = executor.execute(&action, turn).await;
+    json!({"transcript": transcript, "action": action, "result": result})
+}
+
+async fn confirm(executor: &mut WebExecutor, request: &Value) -> Value {
+    let (Some(id), Some(approved)) = (request["id"].as_str(), request["approved"].as_bool()) else {
+        return refusal(
+            Rule::MissingArgument,
+            "a confirmation needs `id` and `approved`",
+        );
+    };
+    json!({"result": executor.confirm(id, approved).await})
+}
+
+/// Opens (or creates) a project: its root, the writer's audit file (seq
+/// resumed, `lost` sweep), and its project record, which the worker stores.
+async fn open(
+    request: &Value,
+    executor: Option<WebExecutor>,
+    slot: Rc<Slot>,
+    env: SharedEnv,
+) -> (Option<WebExecutor>, Value) {
+    let project = &request["project"];
+    let (Some(name), Some(instance)) = (project["name"].as_str(), request["instance"].as_str())
+    else {
+        return (
+            executor,
+            refusal(
+                Rule::MissingArgument,
+                "open needs `project.name` and `instance`",
+            ),
+        );
+    };
+    if !voicebox_core::extension::valid_id(name) || !audit::valid_instance(instance) {
+        return (
+            executor,
+            refusal(
+                Rule::MalformedField,
+                "project names are a-z, 0-9 and -; instances are A-Z, a-z, 0-9, - and _",
+            ),
+        );
+    }
+    let kind = project["kind"].as_str().unwrap_or("opfs");
+    let path = match kind {
+        "handle" => project["label"].as_str().unwrap_or(name).to_string(),
+        _ => format!("v1/projects/{name}"),
+    };
+    let root = RootInfo {
+        kind: kind.into(),
+        path,
+    };
+    let storage = WebStorage::new(
+        slot.clone(),
+        root.clone(),
+        audit::file_path(instance, &root.path),
+    );
+    if let Err(refusal) = resume_audit(&storage, instance, &env).await {
+        return (executor, json!(Reply::refusal(refusal)));
+    }
+    let mut executor = match executor {
+        Some(executor) if executor.instance() == instance => executor,
+        _ => Executor::new(
+            Placement::Browser,
+            instance,
+            env.clone(),
+            WebTools::new(slot),
+        ),
+    };
+    let now = iso8601(env.now_ms());
+    let persisted = request["persisted"].as_bool().unwrap_or(false);
+    let record = ProjectRecord::new(name, instance, Placement::Browser, &root, now, persisted);
+    executor.declare(storage, &record.id);
+    (Some(executor), json!({"ok": true, "project": record}))
+}
+
+/// Seq resumed from this writer's own file; every entry an earlier boot left
+/// pending gets its one `lost` completion.
+async fn resume_audit(
+    storage: &WebStorage,
+    instance: &str,
+    env: &SharedEnv,
+) -> Result<(), Refusal> {
+    let files = storage.read_audit().await.map_err(|e| {
+        Refusal::new(
+            Rule::AuditUnwritable,
+            format!("the audit folder cannot be read ({e:?}); nothing was opened"),
+        )
+    })?;
+    let own = audit::file_name(instance, &storage.root_info().path);
+    let text = files
+        .into_iter()
+        .find(|f| f.name == own)
+        .map(|f| f.text)
+        .unwrap_or_default();
+    let (_, entries) = audit::parse(&AuditFile { name: own, text });
+    storage.resume_after(audit::last_seq(&entries));
+    for lost in audit::lost_completions(&entries, &iso8601(env.now_ms())) {
+        storage.append_audit(&lost).await.map_err(|e| {
+            Refusal::new(
+                Rule::AuditUnwritable,
+                format!("the audit log cannot be written ({e:?})"),
+            )
+        })?;
+    }
+    Ok(())
+}

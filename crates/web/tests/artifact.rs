@@ -1,0 +1,340 @@
+//! The exact browser artifact, tested in `cargo test`: `voicebox-web` is built
+//! for `wasm32-unknown-unknown`, loaded under wasmi with **no imports**, and
+//! driven through its C-ABI by a stand-in for the worker (an in-memory folder
+//! tree, and create-asset run with exactly its two imports) against the golden
+//! cases in `golden.json`. The stand-in is also the reference for what the
+//! JavaScript worker must do for each I/O request.
+
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use wasmi::{Caller, Engine, Instance, Linker, Module, Store, TypedFunc};
+
+fn wasm_artifact() -> Option<PathBuf> {
+    let installed = Command::new("rustup")
+        .args(["target", "list", "--installed"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"))
+        .unwrap_or(false);
+    if !installed {
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI must have the wasm32-unknown-unknown target"
+        );
+        eprintln!(
+            "\n!!! SKIPPED: wasm32-unknown-unknown is not installed; run `rustup target add wasm32-unknown-unknown` !!!\n"
+        );
+        return None;
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target_dir = manifest.join("../../target/wasm-web");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args([
+            "build",
+            "-p",
+            "voicebox-web",
+            "--release",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--target-dir",
+        ])
+        .arg(&target_dir)
+        .current_dir(manifest)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(target_dir.join("wasm32-unknown-unknown/release/voicebox_web.wasm"))
+}
+
+/// The worker's side: a folder tree in memory and the module's exports.
+struct Worker {
+    store: Store<()>,
+    instance: Instance,
+    files: BTreeMap<String, Vec<u8>>,
+    io_log: Vec<String>,
+}
+
+impl Worker {
+    fn new(wasm: &[u8]) -> Worker {
+        let engine = Engine::default();
+        let module = Module::new(&engine, wasm).unwrap();
+        assert_eq!(
+            module.imports().count(),
+            0,
+            "the browser core imports nothing"
+        );
+        let mut store = Store::new(&engine, ());
+        let instance = Linker::new(&engine)
+            .instantiate_and_start(&mut store, &module)
+            .unwrap();
+        Worker {
+            store,
+            instance,
+            files: BTreeMap::new(),
+            io_log: Vec::new(),
+        }
+    }
+
+    fn func<P: wasmi::WasmParams, R: wasmi::WasmResults>(&self, name: &str) -> TypedFunc<P, R> {
+        self.instance
+            .get_typed_func::<P, R>(&self.store, name)
+            .unwrap()
+    }
+
+    fn put(&mut self, bytes: &[u8]) -> (i32, i32) {
+        let ptr = self
+            .func::<i32, i32>("vb_alloc")
+            .call(&mut self.store, bytes.len() as i32)
+            .unwrap();
+        let memory = self.instance.get_memory(&self.store, "memory").unwrap();
+        memory.write(&mut self.store, ptr as usize, bytes).unwrap();
+        (ptr, bytes.len() as i32)
+    }
+
+    fn take(&mut self, ptr: &str, len: &str) -> Vec<u8> {
+        let ptr = self.func::<(), i32>(ptr).call(&mut self.store, ()).unwrap() as usize;
+        let len = self.func::<(), i32>(len).call(&mut self.store, ()).unwrap() as usize;
+        let memory = self.instance.get_memory(&self.store, "memory").unwrap();
+        memory.data(&self.store)[ptr..ptr + len].to_vec()
+    }
+
+    /// Sends one request and performs every I/O it asks for; returns the answer.
+    fn request(&mut self, request: &Value) -> Value {
+        let (ptr, len) = self.put(request.to_string().as_bytes());
+        let mut state = self
+            .func::<(i32, i32), i32>("vb_begin")
+            .call(&mut self.store, (ptr, len))
+            .unwrap();
+        self.func::<(i32, i32), ()>("vb_free")
+            .call(&mut self.store, (ptr, len))
+            .unwrap();
+        loop {
+            let out: Value =
+                serde_json::from_slice(&self.take("vb_out_ptr", "vb_out_len")).unwrap();
+            if state == 0 {
+                return out["done"].clone();
+            }
+            let data = self.take("vb_data_ptr", "vb_data_len");
+            let (answer, bytes) = self.perform(&out["io"], data);
+            let (aptr, alen) = self.put(answer.to_string().as_bytes());
+            let (dptr, dlen) = self.put(&bytes);
+            state = self
+                .func::<(i32, i32, i32, i32), i32>("vb_resume")
+                .call(&mut self.store, (aptr, alen, dptr, dlen))
+                .unwrap();
+            self.func::<(i32, i32), ()>("vb_free")
+                .call(&mut self.store, (aptr, alen))
+                .unwrap();
+            self.func::<(i32, i32), ()>("vb_free")
+                .call(&mut self.store, (dptr, dlen))
+                .unwrap();
+        }
+    }
+
+    fn is_dir(&self, path: &str) -> bool {
+        path.is_empty()
+            || self
+                .files
+                .keys()
+                .any(|f| f.starts_with(&format!("{path}/")))
+    }
+
+    /// One I/O request, performed as the JavaScript worker does over OPFS.
+    fn perform(&mut self, io: &Value, data: Vec<u8>) -> (Value, Vec<u8>) {
+        let op = io["op"].as_str().unwrap().to_string();
+        let path = io["path"].as_str().unwrap_or("").to_string();
+        self.io_log.push(op.clone());
+        let not_found = json!({"error": {"name": "NotFoundError", "message": "A requested file or directory could not be found"}});
+        let is_dir = json!({"error": {"name": "TypeMismatchError", "message": "The path supplied exists, but was a directory"}});
+        match op.as_str() {
+            "reachable" => (json!({"ok": true}), vec![]),
+            "read" if self.is_dir(&path) => (is_dir, vec![]),
+            "read" => match self.files.get(&path) {
+                Some(bytes) => (json!({"ok": true}), bytes.clone()),
+                None => (not_found, vec![]),
+            },
+            "write" if self.is_dir(&path) => (is_dir, vec![]),
+            "write" => {
+                self.files.insert(path, data);
+                (json!({"ok": true}), vec![])
+            }
+            "append" => {
+                self.files.entry(path).or_default().extend_from_slice(&data);
+                (json!({"ok": true}), vec![])
+            }
+            "remove" => match self.files.remove(&path) {
+                Some(_) => (json!({"ok": true}), vec![]),
+                None => (not_found, vec![]),
+            },
+            "observe" => {
+                let dir = self.is_dir(&path);
+                let bytes = self.files.get(&path).map_or(0, Vec::len);
+                let exists = dir || self.files.contains_key(&path);
+                (
+                    json!({"exists": exists, "dir": dir, "bytes": bytes, "mtime": 1_789_830_000_000u64}),
+                    vec![],
+                )
+            }
+            "list" if !self.is_dir(&path) => (not_found, vec![]),
+            "list" => {
+                let prefix = if path.is_empty() {
+                    String::new()
+                } else {
+                    format!("{path}/")
+                };
+                let mut entries = BTreeMap::new();
+                for (file, bytes) in &self.files {
+                    if let Some(rest) = file.strip_prefix(&prefix) {
+                        let (name, dir) = rest
+                            .split_once('/')
+                            .map_or((rest, false), |(n, _)| (n, true));
+                        entries.insert(name.to_string(), json!({"name": name, "dir": dir, "bytes": if dir { 0 } else { bytes.len() }}));
+                    }
+                }
+                (
+                    json!({"ok": true, "entries": entries.into_values().collect::<Vec<_>>()}),
+                    vec![],
+                )
+            }
+            "readAudit" => {
+                let files: Vec<Value> = self
+                    .files
+                    .iter()
+                    .filter_map(|(f, b)| {
+                        f.strip_prefix(".audit/")
+                            .map(|n| json!({"name": n, "text": String::from_utf8_lossy(b)}))
+                    })
+                    .collect();
+                (json!({"ok": true, "files": files}), vec![])
+            }
+            "runTool" => run_create_asset(&data),
+            other => panic!("unknown io op {other}"),
+        }
+    }
+}
+
+/// What create-asset asked for: writes `(path, bytes)` and notes.
+type ToolState = (Vec<(String, Vec<u8>)>, Vec<String>);
+
+/// create-asset with exactly `writeFile` and `note`, as the worker's
+/// `WebAssembly.instantiate` call does.
+fn run_create_asset(input: &[u8]) -> (Value, Vec<u8>) {
+    let engine = Engine::default();
+    let wat = include_str!("../../../tools/create-asset.wat");
+    let module = Module::new(&engine, wat.as_bytes()).unwrap();
+    let mut store = Store::new(&engine, ToolState::default());
+    let mut linker = Linker::new(&engine);
+    let read = |caller: &Caller<'_, ToolState>, ptr: i32, len: i32| -> Vec<u8> {
+        let memory = caller.get_export("memory").unwrap().into_memory().unwrap();
+        memory.data(caller)[ptr as usize..(ptr + len) as usize].to_vec()
+    };
+    linker
+        .func_wrap(
+            "env",
+            "writeFile",
+            move |mut caller: Caller<'_, _>, p: i32, pl: i32, d: i32, dl: i32| {
+                let (path, bytes) = (read(&caller, p, pl), read(&caller, d, dl));
+                caller
+                    .data_mut()
+                    .0
+                    .push((String::from_utf8(path).unwrap(), bytes));
+            },
+        )
+        .unwrap();
+    linker
+        .func_wrap(
+            "env",
+            "note",
+            move |mut caller: Caller<'_, _>, p: i32, l: i32| {
+                let note = String::from_utf8(read(&caller, p, l)).unwrap();
+                caller.data_mut().1.push(note);
+            },
+        )
+        .unwrap();
+    let instance = linker.instantiate_and_start(&mut store, &module).unwrap();
+    let alloc = instance
+        .get_typed_func::<i32, i32>(&store, "alloc")
+        .unwrap();
+    let ptr = alloc.call(&mut store, input.len() as i32).unwrap();
+    instance
+        .get_memory(&store, "memory")
+        .unwrap()
+        .write(&mut store, ptr as usize, input)
+        .unwrap();
+    instance
+        .get_typed_func::<(i32, i32), ()>(&store, "run")
+        .unwrap()
+        .call(&mut store, (ptr, input.len() as i32))
+        .unwrap();
+    let (writes, notes) = store.into_data();
+    let report: Vec<Value> = writes
+        .iter()
+        .map(|(p, b)| json!({"path": p, "len": b.len()}))
+        .collect();
+    let data = writes.into_iter().flat_map(|(_, b)| b).collect();
+    (json!({"ok": true, "writes": report, "notes": notes}), data)
+}
+
+/// Whether `expected` is contained in `actual` (objects by key, arrays by position).
+fn contains(actual: &Value, expected: &Value) -> bool {
+    match (actual, expected) {
+        (Value::Object(a), Value::Object(e)) => e
+            .iter()
+            .all(|(k, v)| a.get(k).is_some_and(|av| contains(av, v))),
+        (Value::Array(a), Value::Array(e)) => {
+            a.len() == e.len() && a.iter().zip(e).all(|(x, y)| contains(x, y))
+        }
+        _ => actual == expected,
+    }
+}
+
+/// Replaces `"$confirm"` in a request with the last confirmation id seen.
+fn fill(request: &Value, confirm: &Option<String>) -> Value {
+    let text = request
+        .to_string()
+        .replace("\"$confirm\"", &json!(confirm).to_string());
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn the_browser_artifact_passes_the_golden_cases() {
+    let Some(path) = wasm_artifact() else { return };
+    let wasm = std::fs::read(&path).unwrap();
+    let golden: Value = serde_json::from_str(include_str!("golden.json")).unwrap();
+    let mut worker = Worker::new(&wasm);
+    let mut confirm = None;
+    for (index, case) in golden["cases"].as_array().unwrap().iter().enumerate() {
+        let request = fill(&case["request"], &confirm);
+        let answer = worker.request(&request);
+        if let Some(id) = answer["result"]["confirm"]["id"].as_str() {
+            confirm = Some(id.to_string());
+        }
+        assert!(
+            contains(&answer, &case["expect"]),
+            "case {index} ({}):\n request {request}\n answer  {answer}\n expect  {}",
+            case["name"],
+            case["expect"]
+        );
+        if let Some(files) = case.get("files") {
+            for (file, content) in files.as_object().unwrap() {
+                let actual = worker
+                    .files
+                    .get(file)
+                    .map(|b| String::from_utf8_lossy(b).into_owned());
+                assert_eq!(actual.as_deref(), content.as_str(), "case {index}: {file}");
+            }
+        }
+    }
+    assert!(worker.io_log.contains(&"runTool".to_string()));
+    println!(
+        "browser artifact: {} bytes, {} golden cases",
+        wasm.len(),
+        golden["cases"].as_array().unwrap().len()
+    );
+}
