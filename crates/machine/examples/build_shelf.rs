@@ -1,8 +1,11 @@
-//! Builds the shelf from source: compiles each `tools/shelf/<id>.wat` to
-//! `<id>.wasm` and pins its sha256 in `tools/shelf/manifest.json`.
+//! Builds the tools from source: compiles each `tools/shelf/<id>.wat` to
+//! `<id>.wasm` and pins its sha256 in `tools/shelf/manifest.json`, and
+//! compiles `tools/create-asset.wat` to the `create-asset.wasm` the browser
+//! worker instantiates (browsers take binary modules only).
 //!
-//! Run after changing a shelf tool: `cargo run -p voicebox-machine --example build_shelf`.
-//! The test `shelf_is_built_from_source` fails until you do.
+//! Run after changing a tool: `cargo run -p voicebox-machine --example build_shelf`.
+//! The tests `shelf_is_built_from_source` and `create_asset_wasm_is_built_from_source`
+//! fail until you do.
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -25,6 +28,10 @@ fn main() {
         tool["file"] = format!("{id}.wasm").into();
         tool["sha256"] = digest.into();
     }
+    let tools = shelf.join("..");
+    let asset = wat::parse_file(tools.join("create-asset.wat")).unwrap();
+    std::fs::write(tools.join("create-asset.wasm"), &asset).unwrap();
+    println!("create-asset: {} bytes", asset.len());
     let mut text = serde_json::to_string_pretty(&manifest).unwrap();
     text.push('\n');
     std::fs::write(manifest_path, text).unwrap();

@@ -407,6 +407,17 @@ fn shelf_is_built_from_source() {
 }
 
 #[test]
+fn create_asset_wasm_is_built_from_source() {
+    let tools = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools");
+    let built = wat::parse_file(tools.join("create-asset.wat")).unwrap();
+    let shipped = std::fs::read(tools.join("create-asset.wasm")).unwrap();
+    assert_eq!(
+        built, shipped,
+        "tools/create-asset.wasm is stale: cargo run -p voicebox-machine --example build_shelf"
+    );
+}
+
+#[test]
 fn the_schema_file_agrees_with_the_command_list() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/create-asset.schema.json");
     let schema: Value = serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap();

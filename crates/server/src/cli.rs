@@ -18,8 +18,14 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Show the action the built-in resolver makes of a sentence (does nothing).
+    /// Show the action a resolver makes of a sentence (does nothing).
     Resolve {
+        /// How words become actions.
+        #[arg(long, env = "VOICEBOX_RESOLVER", value_enum, default_value_t = Resolver::Script)]
+        resolver: Resolver,
+        /// Where stored provider keys live (see `serve`).
+        #[arg(long, env = "VOICEBOX_STATE_DIR")]
+        state_dir: Option<PathBuf>,
         /// The sentence, e.g. "create a file called hello.txt with hi".
         text: String,
     },
@@ -28,9 +34,12 @@ pub enum Command {
         /// The project root: the only folder Voicebox may touch.
         #[arg(long, env = "VOICEBOX_ROOT")]
         root: Option<PathBuf>,
-        /// Where the tool shelf lives (see `serve`).
+        /// Where the tool shelf and provider keys live (see `serve`).
         #[arg(long, env = "VOICEBOX_STATE_DIR")]
         state_dir: Option<PathBuf>,
+        /// How words become actions.
+        #[arg(long, env = "VOICEBOX_RESOLVER", value_enum, default_value_t = Resolver::Script)]
+        resolver: Resolver,
         /// Action JSON instead of a sentence, e.g. '{"verb":"read","name":"notes.md"}'.
         #[arg(long, conflicts_with = "text")]
         action: Option<String>,
@@ -55,6 +64,12 @@ pub enum Command {
         root: Option<PathBuf>,
         #[arg(long, env = "VOICEBOX_STATE_DIR")]
         state_dir: Option<PathBuf>,
+    },
+    /// Write the environment page (the browser placement: the core in a web
+    /// worker over OPFS, no server needed) as a static folder.
+    ExportWeb {
+        /// The folder to write; serve it with any static file server and open `env/`.
+        dir: PathBuf,
     },
     /// Serve the page and the API on 127.0.0.1.
     Serve {

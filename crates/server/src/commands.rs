@@ -1,12 +1,13 @@
 //! The one-shot commands: each prints one JSON object.
 
 use crate::cli::Command;
+use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use serde_json::{Value, json};
 use std::path::Path;
 use voicebox_core::Reply;
 use voicebox_core::platform::Env;
-use voicebox_core::resolver::{self, Resolution};
+use voicebox_core::resolver::Resolution;
 use voicebox_core::rule::{Refusal, Rule};
 use voicebox_machine::{Host, MachineEnv, WasmTools};
 
@@ -15,24 +16,25 @@ const CLI_INSTANCE: &str = "cli";
 
 pub fn run(command: Command) -> Value {
     match command {
-        Command::Resolve { text } => resolve(&text),
+        Command::Resolve {
+            resolver,
+            state_dir,
+            text,
+        } => resolve(resolver, &StateDir::new(state_dir), &text),
         Command::Turn {
             root,
             state_dir,
+            resolver,
             action,
             yes,
             text,
         } => {
             let state = StateDir::new(state_dir);
-            turn(
-                root.as_deref(),
-                &state,
-                action.as_deref(),
-                text.as_deref(),
-                yes,
-            )
+            let words = text.as_deref().map(|text| (resolver, text));
+            turn(root.as_deref(), &state, action.as_deref(), words, yes)
         }
         Command::Audit { root } => audit(root.as_deref()),
+        Command::ExportWeb { dir } => export_web(&dir),
         Command::Admit {
             id,
             root,
@@ -47,8 +49,8 @@ pub fn run(command: Command) -> Value {
     }
 }
 
-fn resolve(text: &str) -> Value {
-    match resolver::resolve(text) {
+fn resolve(resolver: Resolver, state: &StateDir, text: &str) -> Value {
+    match resolver.resolve_blocking(state, text) {
         Resolution::Action(action) => json!({ "action": action }),
         Resolution::Unresolved { note } => json!({ "action": null, "note": note }),
     }
@@ -79,12 +81,13 @@ fn turn(
     root: Option<&Path>,
     state: &StateDir,
     action: Option<&str>,
-    text: Option<&str>,
+    words: Option<(Resolver, &str)>,
     yes: bool,
 ) -> Value {
-    let action = match (action, text) {
+    let text = words.map(|(_, text)| text);
+    let action = match (action, words) {
         (Some(json), _) => parse_action(json),
-        (None, Some(text)) => match resolver::resolve(text) {
+        (None, Some((resolver, text))) => match resolver.resolve_blocking(state, text) {
             Resolution::Action(action) => Ok(action.to_json()),
             Resolution::Unresolved { note } => {
                 return json!({ "transcript": text, "action": null, "note": note, "result": null });
@@ -153,5 +156,35 @@ fn admit(id: &str, root: Option<&Path>, state: &StateDir) -> Value {
             "shell"
         )),
         Err(refusal) => json!(Reply::refusal(refusal)),
+    }
+}
+
+/// Writes `web/` with the browser core and create-asset beside the
+/// environment page; the folder's index points at `env/`.
+fn export_web(dir: &Path) -> Value {
+    use crate::serve::page;
+    if page::BROWSER_CORE.is_empty() {
+        return json!(Reply::refusal(Refusal::new(
+            Rule::ToolUnavailable,
+            "this binary was built without the browser core; run `rustup target add wasm32-unknown-unknown` and rebuild",
+        )));
+    }
+    let written = (|| -> std::io::Result<()> {
+        std::fs::create_dir_all(dir.join("env"))?;
+        page::WEB.extract(dir)?;
+        for (name, bytes) in page::env_extras() {
+            std::fs::write(dir.join("env").join(name), bytes)?;
+        }
+        let index = "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0; url=env/\"><title>Voicebox</title><a href=\"env/\">Voicebox</a>\n";
+        std::fs::write(dir.join("index.html"), index)
+    })();
+    match written {
+        Ok(()) => {
+            json!({"ok": true, "dir": dir, "open": "env/index.html", "note": "serve this folder with any static file server (http://127.0.0.1 or https) and open env/"})
+        }
+        Err(e) => json!(Reply::refusal(Refusal::new(
+            Rule::StorageFailed,
+            format!("the folder cannot be written: {e}")
+        ))),
     }
 }

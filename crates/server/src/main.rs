@@ -5,6 +5,7 @@ mod approval;
 mod cli;
 mod commands;
 mod doctor;
+mod llm;
 mod resolve;
 mod serve;
 mod state_dir;

@@ -1,25 +1,62 @@
 //! Turning words into one action on the server: the resolver a turn uses.
 
+use crate::llm::{self, Llm, Vendor};
+use crate::state_dir::StateDir;
 use voicebox_core::resolver::{self, Resolution};
 
 /// The resolvers the server can use. Only the built-in script resolver needs
-/// no key.
+/// no key; an LLM resolver without its key answers unresolved, never another
+/// resolver's answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Resolver {
     /// Deterministic, zero-key, in the core.
     Script,
+    /// Google Gemini (key `gemini` or GEMINI_API_KEY).
+    Gemini,
+    /// OpenAI chat completions (key `openai` or OPENAI_API_KEY).
+    Openai,
+    /// Anthropic Claude (key `anthropic` or ANTHROPIC_API_KEY).
+    Claude,
 }
 
 impl Resolver {
     pub fn name(self) -> &'static str {
         match self {
             Resolver::Script => "script",
+            Resolver::Gemini => "gemini",
+            Resolver::Openai => "openai",
+            Resolver::Claude => "claude",
         }
     }
 
-    pub fn resolve(self, text: &str) -> Resolution {
+    fn vendor(self) -> Option<&'static Vendor> {
         match self {
-            Resolver::Script => resolver::resolve(text),
+            Resolver::Script => None,
+            Resolver::Gemini => Some(&llm::GEMINI),
+            Resolver::Openai => Some(&llm::OPENAI),
+            Resolver::Claude => Some(&llm::ANTHROPIC),
         }
+    }
+
+    /// Resolves `text`; an LLM resolver reads its key from `state` (or the
+    /// environment) at each call, so a key stored after start is used.
+    pub async fn resolve(self, llm: &Llm, state: &StateDir, text: &str) -> Resolution {
+        match self.vendor() {
+            None => resolver::resolve(text),
+            Some(vendor) => llm.resolve(vendor, state, text).await,
+        }
+    }
+
+    /// [`Resolver::resolve`] for the one-shot commands, which have no
+    /// runtime: an LLM call runs on a small current-thread one.
+    pub fn resolve_blocking(self, state: &StateDir, text: &str) -> Resolution {
+        let Some(vendor) = self.vendor() else {
+            return resolver::resolve(text);
+        };
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("a current-thread tokio runtime")
+            .block_on(Llm::from_env().resolve(vendor, state, text))
     }
 }

@@ -307,3 +307,26 @@ fn admit_at_the_shell_is_audited_in_the_root() {
         "{rules:?}"
     );
 }
+
+#[test]
+fn export_web_writes_a_static_folder_with_the_browser_core() {
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("site");
+    let (reply, code) = voicebox(&["export-web", out.to_str().unwrap()]);
+    assert_eq!((code, reply["ok"].as_bool()), (0, Some(true)), "{reply}");
+    let core = std::fs::read(out.join("env/voicebox_web.wasm")).unwrap();
+    assert_eq!(&core[..4], b"\0asm");
+    assert_eq!(
+        &std::fs::read(out.join("env/create-asset.wasm")).unwrap()[..4],
+        b"\0asm"
+    );
+    assert!(
+        std::fs::read_to_string(out.join("index.html"))
+            .unwrap()
+            .contains("url=env/")
+    );
+    assert!(
+        out.join("js/dom.js").exists(),
+        "the page's shared modules come along"
+    );
+}

@@ -305,3 +305,32 @@ async fn unknown_routes_and_methods_are_named_404s() {
     let (status, _) = server.get("/api/health").await;
     assert_eq!(status, 200, "the sibling that exists");
 }
+
+#[tokio::test]
+async fn the_environment_page_and_the_browser_core_are_served() {
+    let server = Server::start();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let redirect = client.get(server.url("/environment")).send().await.unwrap();
+    assert!(redirect.status().is_redirection());
+    assert_eq!(redirect.headers()["location"], "/env/");
+    for (path, magic) in [
+        ("/env/voicebox_web.wasm", b"\0asm"),
+        ("/env/create-asset.wasm", b"\0asm"),
+    ] {
+        let response = reqwest::get(server.url(path)).await.unwrap();
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(response.headers()["content-type"], "application/wasm");
+        assert_eq!(&response.bytes().await.unwrap()[..4], magic, "{path}");
+    }
+    let csp = reqwest::get(server.url("/env/")).await.unwrap().headers()["content-security-policy"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        csp.contains("'wasm-unsafe-eval'") && !csp.contains("'unsafe-eval'"),
+        "{csp}"
+    );
+}

@@ -122,7 +122,7 @@ pub struct TurnRequest {
 pub async fn turn(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: TurnRequest = parse(&body)?;
     let (transcript, action) = match (request.transcript, request.action) {
-        (Some(text), None) => match app.resolver.resolve(&text) {
+        (Some(text), None) => match app.resolver.resolve(&app.llm, &app.state, &text).await {
             Resolution::Action(action) => (Some(text), action.to_json()),
             Resolution::Unresolved { note } => {
                 return Ok(Json(

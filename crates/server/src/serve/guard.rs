@@ -30,7 +30,9 @@ pub enum Authority {
     HostToken,
 }
 
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; media-src 'self' blob:; worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+/// `'wasm-unsafe-eval'` lets the page's worker compile WebAssembly (the
+/// browser core and tools) without allowing any JavaScript eval.
+const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; media-src 'self' blob:; worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
 pub async fn security_headers(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");

@@ -5,7 +5,7 @@ mod error;
 mod extensions;
 mod guard;
 mod openapi;
-mod page;
+pub mod page;
 
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
@@ -40,6 +40,8 @@ pub struct AppState {
     /// The port actually bound (for the Host and Origin checks).
     pub port: u16,
     pub resolver: Resolver,
+    /// The client LLM resolvers share.
+    pub llm: crate::llm::Llm,
     /// Refusals answered since start.
     pub refused: AtomicU64,
     /// Console approval codes waiting to be typed.
@@ -69,6 +71,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         token,
         port,
         resolver: config.resolver,
+        llm: crate::llm::Llm::from_env(),
         refused: AtomicU64::new(0),
         approvals: crate::approval::Approvals::default(),
     });

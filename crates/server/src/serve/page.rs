@@ -4,17 +4,33 @@ use super::{ApiError, AppState};
 use axum::Router;
 use axum::extract::Path;
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
 use include_dir::{Dir, include_dir};
 use std::sync::Arc;
 use voicebox_core::Rule;
 
-static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
+pub static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
+
+/// The browser core, built by build.rs from `crates/web` (empty if the wasm32
+/// target was missing at build time).
+pub static BROWSER_CORE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/voicebox_web.wasm"));
+/// The create-asset module as the browser instantiates it (built from its .wat).
+pub static CREATE_ASSET_WASM: &[u8] = include_bytes!("../../../../tools/create-asset.wasm");
+
+/// Files the environment page loads besides `web/env/`.
+pub fn env_extras() -> [(&'static str, &'static [u8]); 2] {
+    [
+        ("voicebox_web.wasm", BROWSER_CORE),
+        ("create-asset.wasm", CREATE_ASSET_WASM),
+    ]
+}
 
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
+        .route("/environment", get(|| async { Redirect::to("/env/") }))
+        .route("/env/", get(|| async { asset("env/index.html") }))
         .route(
             "/{*path}",
             get(|Path(path): Path<String>| async move { asset(&path) }),
@@ -32,9 +48,14 @@ pub async fn no_such_route(method: axum::http::Method, uri: axum::http::Uri) -> 
 }
 
 fn asset(path: &str) -> Response {
-    match WEB.get_file(path) {
-        Some(file) => {
-            let mut response = file.contents().into_response();
+    let extra = path
+        .strip_prefix("env/")
+        .and_then(|name| env_extras().into_iter().find(|(n, _)| *n == name))
+        .map(|(_, bytes)| bytes)
+        .filter(|bytes| !bytes.is_empty());
+    match extra.or_else(|| WEB.get_file(path).map(|f| f.contents())) {
+        Some(contents) => {
+            let mut response = contents.into_response();
             response.headers_mut().insert(
                 header::CONTENT_TYPE,
                 HeaderValue::from_static(content_type(path)),

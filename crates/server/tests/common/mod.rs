@@ -21,6 +21,8 @@ pub struct Server {
     pub state: PathBuf,
     /// Every line the server printed on its console (stdout) after the first.
     pub console: Arc<Mutex<Vec<String>>>,
+    /// Every line the server logged (stderr), also echoed to the test's stderr.
+    pub logs: Arc<Mutex<Vec<String>>>,
     _dirs: (TempDir, TempDir),
 }
 
@@ -32,6 +34,16 @@ impl Server {
 
     /// Starts a server, with or without `--root`.
     pub fn start_with(with_root: bool) -> Server {
+        Server::launch(with_root, &[])
+    }
+
+    /// Starts a server on a fresh root with extra environment variables
+    /// (e.g. `VOICEBOX_RESOLVER`, a vendor base URL).
+    pub fn start_with_env(env: &[(&str, &str)]) -> Server {
+        Server::launch(true, env)
+    }
+
+    fn launch(with_root: bool, env: &[(&str, &str)]) -> Server {
         let (root_dir, state_dir) = (TempDir::new().unwrap(), TempDir::new().unwrap());
         let root = std::fs::canonicalize(root_dir.path()).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_voicebox"));
@@ -41,13 +53,23 @@ impl Server {
         if with_root {
             command.arg("--root").arg(&root);
         }
+        clean_env(&mut command);
         let mut child = command
-            .env_remove("VOICEBOX_ROOT")
             .env("RUST_LOG", "warn")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let logged = logs.clone();
+        let stderr = BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                eprintln!("{line}");
+                logged.lock().unwrap().push(line);
+            }
+        });
         let mut line = String::new();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         stdout.read_line(&mut line).unwrap();
@@ -74,6 +96,7 @@ impl Server {
             token,
             state,
             console,
+            logs,
             _dirs: (root_dir, state_dir),
         }
     }
@@ -129,6 +152,18 @@ impl Server {
         (response.status().as_u16(), response.json().await.unwrap())
     }
 
+    /// A PUT with the host token (e.g. storing a provider key).
+    pub async fn put_with_token(&self, path: &str, body: Value) -> (u16, Value) {
+        let response = reqwest::Client::new()
+            .put(self.url(path))
+            .header("x-voicebox-host-token", &self.token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.json().await.unwrap())
+    }
+
     /// Waits for the server to exit (after a signal).
     pub fn wait(&mut self) -> std::process::ExitStatus {
         self.child.wait().unwrap()
@@ -143,6 +178,20 @@ impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Removes the settings a test must not inherit from the developer's shell:
+/// the root, the resolver, and provider keys (a test passes the ones it means).
+pub fn clean_env(command: &mut Command) {
+    for name in [
+        "VOICEBOX_ROOT",
+        "VOICEBOX_RESOLVER",
+        "GEMINI_API_KEY",
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+    ] {
+        command.env_remove(name);
     }
 }
 
