@@ -95,5 +95,7 @@ pub enum Command {
         port: u16,
         #[arg(long, env = "VOICEBOX_STATE_DIR")]
         state_dir: Option<PathBuf>,
+        #[arg(long, env = "VOICEBOX_RESOLVER", value_enum, default_value_t = Resolver::Script)]
+        resolver: Resolver,
     },
 }

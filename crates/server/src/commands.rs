@@ -44,7 +44,8 @@ pub fn run(command: Command) -> Value {
             root,
             port,
             state_dir,
-        } => crate::doctor::report(root.as_deref(), port, state_dir),
+            resolver,
+        } => crate::doctor::report(root.as_deref(), port, state_dir, resolver),
         Command::Serve { .. } => unreachable!("serve runs the server, not a one-shot command"),
     }
 }

@@ -1,12 +1,18 @@
 //! `voicebox doctor`: the effective configuration, each piece checked.
 //! Keys are shown masked (set or not, last 4 characters); the token never.
 
+use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use voicebox_machine::FolderStorage;
 
-pub fn report(root: Option<&Path>, port: u16, state_dir: Option<PathBuf>) -> Value {
+pub fn report(
+    root: Option<&Path>,
+    port: u16,
+    state_dir: Option<PathBuf>,
+    resolver: Resolver,
+) -> Value {
     let state = StateDir::new(state_dir);
     let root_check = match root {
         None => {
@@ -40,7 +46,10 @@ pub fn report(root: Option<&Path>, port: u16, state_dir: Option<PathBuf>) -> Val
             Ok(keys) => json!(keys),
             Err(e) => json!({"ok": false, "why": e.to_string()}),
         },
-        "resolver": "script",
+        "resolver": match resolver.ready(&state) {
+            Ok(()) => json!({"name": resolver.name(), "ok": true}),
+            Err(why) => json!({"name": resolver.name(), "ok": false, "why": why}),
+        },
     })
 }
 

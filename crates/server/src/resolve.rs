@@ -38,6 +38,13 @@ impl Resolver {
         }
     }
 
+    /// Whether this resolver can work now: the script resolver always can; an
+    /// LLM resolver needs its key (the note says how to set it).
+    pub fn ready(self, state: &StateDir) -> Result<(), String> {
+        self.vendor()
+            .map_or(Ok(()), |vendor| llm::key_ready(vendor, state))
+    }
+
     /// Resolves `text`; an LLM resolver reads its key from `state` (or the
     /// environment) at each call, so a key stored after start is used.
     pub async fn resolve(self, llm: &Llm, state: &StateDir, text: &str) -> Resolution {

@@ -239,6 +239,10 @@ fn doctor_reports_each_piece_and_masks_keys() {
         serde_json::json!({"set": true, "last4": "abcd"})
     );
     assert!(!text.contains("sk-secret"), "keys are masked");
+    assert_eq!(
+        report["resolver"],
+        serde_json::json!({"name": "script", "ok": true})
+    );
     let token = std::fs::read_to_string(state.join("host-token")).unwrap();
     assert!(!text.contains(token.trim()), "the token is never printed");
     // A missing root is reported, not fatal.
@@ -254,6 +258,25 @@ fn doctor_reports_each_piece_and_masks_keys() {
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["root"]["ok"], false);
+    let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .args([
+            "doctor",
+            "--resolver",
+            "gemini",
+            "--state-dir",
+            state.to_str().unwrap(),
+        ])
+        .env_remove("GEMINI_API_KEY")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["resolver"]["ok"], false, "no gemini key is set");
+    assert!(
+        report["resolver"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("GEMINI_API_KEY")
+    );
     assert!(
         report["root"]["why"]
             .as_str()

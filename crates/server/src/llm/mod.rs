@@ -202,6 +202,13 @@ fn setting(env: &str, default: &str) -> String {
 
 /// The stored key, else the environment's; a keys file that cannot be read
 /// is a failure rather than a silent switch to another key.
+/// Whether `vendor`'s key can be found, or the note that says how to set it.
+pub fn key_ready(vendor: &Vendor, state: &StateDir) -> Result<(), String> {
+    key(vendor, state)
+        .map(|_| ())
+        .map_err(|failure| failure.note(vendor, vendor.default_base_url, DEFAULT_TIMEOUT))
+}
+
 fn key(vendor: &Vendor, state: &StateDir) -> Result<String, Failure> {
     let stored = state
         .keys()
