@@ -269,20 +269,12 @@ fn doctor_reports_each_piece_and_masks_keys() {
         .env_remove("GEMINI_API_KEY")
         .output()
         .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(report["resolver"]["ok"], false, "no gemini key is set");
-    assert!(
-        report["resolver"]["why"]
-            .as_str()
-            .unwrap()
-            .contains("GEMINI_API_KEY")
-    );
-    assert!(
-        report["root"]["why"]
-            .as_str()
-            .unwrap()
-            .contains("does not exist")
-    );
+    let gemini: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(gemini["resolver"]["ok"], false, "no gemini key is set");
+    let why = gemini["resolver"]["why"].as_str().unwrap();
+    assert!(why.contains("GEMINI_API_KEY"), "{why}");
+    let missing = report["root"]["why"].as_str().unwrap();
+    assert!(missing.contains("does not exist"), "{missing}");
 }
 
 #[test]
