@@ -9,7 +9,7 @@
 mod runner;
 mod shelf;
 
-pub use runner::{Grant, LIMITS, Limits, run_module};
+pub use runner::{Grant, LIMITS, Limits, Tool, compile, run_module};
 pub use shelf::{Shelf, ShelfEntry};
 
 use crate::env::now_ms;
@@ -33,6 +33,8 @@ const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The tools of one machine host.
 pub struct WasmTools {
+    /// create-asset, compiled once from its source.
+    create_asset: Tool,
     shelf: Option<Shelf>,
     registry: Option<Registry>,
 }
@@ -41,6 +43,7 @@ impl WasmTools {
     /// The built-in create-asset tool, and the shelf in `shelf` if given.
     pub fn new(shelf: Option<PathBuf>) -> WasmTools {
         WasmTools {
+            create_asset: compile(CREATE_ASSET_WAT.as_bytes()).expect("create-asset.wat compiles"),
             shelf: shelf.map(Shelf::new),
             registry: None,
         }
@@ -156,11 +159,9 @@ impl ToolRunner for WasmTools {
 
     async fn run(&self, id: &str, input: &[u8]) -> Result<ToolRun, Refusal> {
         if id == CREATE_ASSET {
-            return run_module(
-                CREATE_ASSET_WAT.as_bytes(),
-                &[Grant::WriteFile, Grant::Note],
-                input,
-            );
+            return self
+                .create_asset
+                .run(&[Grant::WriteFile, Grant::Note], input);
         }
         let Some(shelf) = &self.shelf else {
             return Err(Refusal::new(

@@ -5,6 +5,7 @@
 //! Limits are host constants ([`LIMITS`]); nothing in a module, descriptor or
 //! request can raise them.
 
+use std::sync::OnceLock;
 use voicebox_core::platform::ToolRun;
 use voicebox_core::{Refusal, Rule};
 use wasmi::TrapCode;
@@ -76,8 +77,25 @@ struct HostState {
     over_budget: Option<String>,
 }
 
-/// Runs a module (binary or text) with exactly `grants`, on `input`.
-pub fn run_module(wasm: &[u8], grants: &[Grant], input: &[u8]) -> Result<ToolRun, Refusal> {
+/// The one engine, with fuel metering on. Modules compiled with it can be
+/// instantiated in any number of fresh stores.
+fn engine() -> &'static Engine {
+    static ENGINE: OnceLock<Engine> = OnceLock::new();
+    ENGINE.get_or_init(|| {
+        let mut config = Config::default();
+        config.consume_fuel(true);
+        Engine::new(&config)
+    })
+}
+
+/// A validated, compiled module. Compiling is done once; every call
+/// instantiates it in a fresh store, so no state survives between calls.
+pub struct Tool {
+    module: Module,
+}
+
+/// Compiles a module (binary or text) within the size cap.
+pub fn compile(wasm: &[u8]) -> Result<Tool, Refusal> {
     if wasm.len() > LIMITS.module_bytes {
         return Err(over_budget(format!(
             "the module is {} bytes; modules may be at most {}",
@@ -85,6 +103,28 @@ pub fn run_module(wasm: &[u8], grants: &[Grant], input: &[u8]) -> Result<ToolRun
             LIMITS.module_bytes
         )));
     }
+    let module = Module::new(engine(), wasm).map_err(|e| {
+        Refusal::new(
+            Rule::ToolUnavailable,
+            format!("the module is not valid WebAssembly: {e}"),
+        )
+    })?;
+    Ok(Tool { module })
+}
+
+/// Compiles and runs a module once (see [`Tool::run`]).
+pub fn run_module(wasm: &[u8], grants: &[Grant], input: &[u8]) -> Result<ToolRun, Refusal> {
+    compile(wasm)?.run(grants, input)
+}
+
+impl Tool {
+    /// Runs the tool with exactly `grants` on `input`, in a fresh store.
+    pub fn run(&self, grants: &[Grant], input: &[u8]) -> Result<ToolRun, Refusal> {
+        run_fresh(&self.module, grants, input)
+    }
+}
+
+fn run_fresh(module: &Module, grants: &[Grant], input: &[u8]) -> Result<ToolRun, Refusal> {
     if input.len() > LIMITS.input_bytes {
         return Err(over_budget(format!(
             "the input is {} bytes; a tool may be given at most {}",
@@ -92,17 +132,9 @@ pub fn run_module(wasm: &[u8], grants: &[Grant], input: &[u8]) -> Result<ToolRun
             LIMITS.input_bytes
         )));
     }
-    let mut config = Config::default();
-    config.consume_fuel(true);
-    let engine = Engine::new(&config);
-    let module = Module::new(&engine, wasm).map_err(|e| {
-        Refusal::new(
-            Rule::ToolUnavailable,
-            format!("the module is not valid WebAssembly: {e}"),
-        )
-    })?;
+    let engine = engine();
     let mut store = Store::new(
-        &engine,
+        engine,
         HostState {
             run: ToolRun::default(),
             limits: StoreLimitsBuilder::new()
@@ -116,9 +148,9 @@ pub fn run_module(wasm: &[u8], grants: &[Grant], input: &[u8]) -> Result<ToolRun
     );
     store.limiter(|state| &mut state.limits);
     store.set_fuel(LIMITS.fuel).expect("fuel is enabled");
-    let linker = linker(&engine, grants);
+    let linker = linker(engine, grants);
     let instance = linker
-        .instantiate_and_start(&mut store, &module)
+        .instantiate_and_start(&mut store, module)
         .map_err(|e| instantiate_error(&e))?;
     let alloc = instance
         .get_typed_func::<i32, i32>(&store, "alloc")
