@@ -3,6 +3,11 @@
 //! It lives in the host's own folder inside the root (`.voicebox/undo/`), which
 //! containment refuses to every user act, so it survives restarts and nobody
 //! but the host can change it. The format is built here; storage only holds it.
+//!
+//! The index is append-only (`push`, `pop`, `forget` lines, replayed in
+//! order), so remembering a change costs two appends — the prior bytes to a
+//! fresh blob and one index line — instead of rewriting files; it is compacted
+//! only when it grows long. A torn last line is skipped.
 
 use crate::contain::{HOST_DIR, RelPath};
 use alloc::format;
@@ -38,23 +43,52 @@ pub fn blob_path(id: &str) -> RelPath {
     RelPath::host(&format!("{HOST_DIR}/undo/{id}.bin"))
 }
 
-/// Parses the index; unreadable lines are skipped (the journal is a
-/// convenience, the audit log is the record).
-pub fn parse(text: &str) -> Vec<JournalEntry> {
-    text.lines()
-        .filter_map(|line| serde_json::from_str(line).ok())
-        .collect()
+/// The index is compacted (rewritten as its live entries) past this many lines.
+pub const COMPACT_AFTER_LINES: usize = 4 * MAX_ENTRIES;
+
+/// One line of the index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Line {
+    /// A change to remember.
+    Push(JournalEntry),
+    /// The change with this id was undone.
+    Pop(String),
+    /// The change with this id was forgotten (past [`MAX_ENTRIES`]).
+    Forget(String),
 }
 
-/// Renders the index.
-pub fn render(entries: &[JournalEntry]) -> String {
+impl Line {
+    /// The line as text, newline included.
+    pub fn text(&self) -> String {
+        let mut line = serde_json::to_string(self).expect("journal lines serialise");
+        line.push('\n');
+        line
+    }
+}
+
+/// Replays the index into the stack of remembered changes, oldest first, and
+/// counts its lines. Unreadable lines are skipped (the journal is a
+/// convenience, the audit log is the record).
+pub fn replay(text: &str) -> (Vec<JournalEntry>, usize) {
+    let mut stack: Vec<JournalEntry> = Vec::new();
+    let mut lines = 0;
+    for line in text.lines() {
+        lines += 1;
+        match serde_json::from_str::<Line>(line) {
+            Ok(Line::Push(entry)) => stack.push(entry),
+            Ok(Line::Pop(id) | Line::Forget(id)) => stack.retain(|e| e.id != id),
+            Err(_) => {}
+        }
+    }
+    (stack, lines)
+}
+
+/// The index rewritten as just its live entries.
+pub fn compacted(entries: &[JournalEntry]) -> String {
     entries
         .iter()
-        .map(|e| {
-            let mut line = serde_json::to_string(e).expect("journal entries serialise");
-            line.push('\n');
-            line
-        })
+        .map(|e| Line::Push(e.clone()).text())
         .collect()
 }
 
@@ -64,4 +98,38 @@ pub fn digest(bytes: &[u8]) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str) -> JournalEntry {
+        JournalEntry {
+            id: id.into(),
+            verb: "write".into(),
+            path: "a.txt".into(),
+            before: None,
+            after: None,
+        }
+    }
+
+    #[test]
+    fn replay_applies_push_pop_and_forget_and_skips_a_torn_line() {
+        let text: String = [
+            Line::Push(entry("1")),
+            Line::Push(entry("2")),
+            Line::Push(entry("3")),
+            Line::Pop("3".into()),
+            Line::Forget("1".into()),
+        ]
+        .iter()
+        .map(Line::text)
+        .collect();
+        let torn = format!("{text}{{\"push\":{{\"id\":\"4\"");
+        let (stack, lines) = replay(&torn);
+        assert_eq!(stack, [entry("2")]);
+        assert_eq!(lines, 6);
+        assert_eq!(replay(&compacted(&stack)).0, stack);
+    }
 }

@@ -113,6 +113,12 @@ impl Storage for MemoryStorage {
         Ok(())
     }
 
+    async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let mut existing = self.file(path.as_str()).unwrap_or_default();
+        existing.extend_from_slice(bytes);
+        self.write(path, &existing).await
+    }
+
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
         if self.is_dir(path.as_str()) {
             return Err(StorageError::IsADirectory);

@@ -80,6 +80,9 @@ pub trait Storage {
     /// Writes the whole file, creating parent folders; never leaves a
     /// half-written file (temporary file and rename, or the platform's equal).
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError>;
+    /// Appends bytes to a file, creating it (and its parent folders) if it
+    /// does not exist. Used for host files: journal blobs and its index.
+    async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError>;
     /// Removes a file (never a folder).
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError>;
     async fn observe(&self, path: &RelPath) -> Observation;

@@ -25,7 +25,8 @@ use voicebox_machine::{Host, WasmTools};
 /// Every sentence of the dev set.
 fn dev_set() -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/resolver/dev-set.yaml");
-    let yaml: serde_yaml_ng::Value = serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let yaml: serde_yaml_ng::Value =
+        serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     yaml["cases"]
         .as_sequence()
         .unwrap()
@@ -37,19 +38,24 @@ fn dev_set() -> Vec<String> {
 
 fn resolver(c: &mut Criterion) {
     let sentences = dev_set();
-    c.bench_function(&format!("resolver/dev set ({} utterances)", sentences.len()), |b| {
-        b.iter(|| {
-            for sentence in &sentences {
-                black_box(resolve(black_box(sentence)));
-            }
-        })
-    });
+    c.bench_function(
+        &format!("resolver/dev set ({} utterances)", sentences.len()),
+        |b| {
+            b.iter(|| {
+                for sentence in &sentences {
+                    black_box(resolve(black_box(sentence)));
+                }
+            })
+        },
+    );
 }
 
 fn policy(c: &mut Criterion) {
     let table = TierTable::load(Placement::Machine).unwrap();
     let act = Act::inside(ActKind::Write);
-    c.bench_function("policy/tier decision", |b| b.iter(|| black_box(table.decide(black_box(&act)))));
+    c.bench_function("policy/tier decision", |b| {
+        b.iter(|| black_box(table.decide(black_box(&act))))
+    });
     c.bench_function("policy/containment (lexical)", |b| {
         b.iter(|| black_box(resolve_inside_root(black_box("drafts/2026/plan.md"))))
     });
@@ -70,7 +76,11 @@ fn write_turn(c: &mut Criterion) {
     // as the storage does) and two audit-line appends, with no checks.
     let floor = dir.path().join("floor");
     std::fs::create_dir(&floor).unwrap();
-    let mut log = std::fs::OpenOptions::new().create(true).append(true).open(floor.join("audit.jsonl")).unwrap();
+    let mut log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(floor.join("audit.jsonl"))
+        .unwrap();
     let line = format!("{}\n", "x".repeat(300));
     group.bench_function("bare I/O floor", |b| {
         b.iter(|| {
@@ -88,7 +98,12 @@ fn tool_call(c: &mut Criterion) {
     let input = b"svg\nassets/logo.svg\n<svg xmlns='http://www.w3.org/2000/svg'/>";
     let mut group = c.benchmark_group("create-asset call");
     group.bench_function("wasmi, fresh instance per call", |b| {
-        b.iter(|| black_box(tool.run(&[Grant::WriteFile, Grant::Note], black_box(input)).unwrap()))
+        b.iter(|| {
+            black_box(
+                tool.run(&[Grant::WriteFile, Grant::Note], black_box(input))
+                    .unwrap(),
+            )
+        })
     });
     let _ = WasmTools::new(None);
     let wasm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/create-asset.wasm");
@@ -96,11 +111,18 @@ fn tool_call(c: &mut Criterion) {
         "const b=require('fs').readFileSync({wasm:?});let w=[];WebAssembly.instantiate(b,{{env:{{writeFile:(a,b,c,d)=>w.push(1),note:()=>0}}}}).then(({{instance:i}})=>{{const t=Buffer.from({input:?});const p=i.exports.alloc(t.length);new Uint8Array(i.exports.memory.buffer,p,t.length).set(t);i.exports.run(p,t.length);if(w.length!==1)process.exit(1)}})",
         input = String::from_utf8_lossy(input)
     );
-    if std::process::Command::new("node").arg("--version").output().is_ok() {
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok()
+    {
         group.sample_size(10);
         group.bench_function("fresh node process per call", |b| {
             b.iter(|| {
-                let status = std::process::Command::new("node").args(["-e", &script]).status().unwrap();
+                let status = std::process::Command::new("node")
+                    .args(["-e", &script])
+                    .status()
+                    .unwrap();
                 assert!(status.success());
             })
         });

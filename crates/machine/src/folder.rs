@@ -223,6 +223,19 @@ impl Storage for FolderStorage {
         self.write_file(&rel(path), bytes).map_err(storage_error)
     }
 
+    async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let path = rel(path);
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            self.dir.create_dir_all(parent).map_err(storage_error)?;
+        }
+        let mut options = OpenOptions::new();
+        options.append(true).create(true);
+        self.dir
+            .open_with(&path, &options)
+            .and_then(|mut file| file.write_all(bytes))
+            .map_err(storage_error)
+    }
+
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
         let path = rel(path);
         if self.dir.symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {

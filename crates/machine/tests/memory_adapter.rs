@@ -42,3 +42,37 @@ fn an_unwritable_audit_log_refuses_the_act_and_leaves_the_file() {
     );
     assert_eq!(rig.file("a.txt").as_deref(), Some("before"));
 }
+
+#[test]
+fn the_undo_journal_stays_bounded_and_remembers_the_last_fifty() {
+    let mut rig = rig();
+    for i in 0..250 {
+        assert!(rig.run(common::write("a.txt", &format!("v{i}"))).ok);
+    }
+    let index = rig
+        .ex
+        .storage()
+        .unwrap()
+        .file(".voicebox/undo/journal.jsonl")
+        .unwrap();
+    let lines = String::from_utf8(index).unwrap().lines().count();
+    assert!(
+        lines <= voicebox_core::journal::COMPACT_AFTER_LINES,
+        "{lines} lines"
+    );
+    for i in (200..250).rev() {
+        assert!(
+            rig.run(serde_json::json!({"verb": "undo"})).ok,
+            "undo to v{}",
+            i - 1
+        );
+        let expect = format!("v{}", i - 1);
+        assert_eq!(rig.file("a.txt").as_deref(), Some(expect.as_str()));
+    }
+    let past = rig.run(serde_json::json!({"verb": "undo"}));
+    assert_eq!(
+        common::refused(&past),
+        voicebox_core::Rule::NothingToUndo,
+        "only the last fifty are kept"
+    );
+}

@@ -98,6 +98,15 @@ impl Storage for WebStorage {
         .map(|_| ())
     }
 
+    async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        self.ask(
+            json!({"op": "append", "path": path.as_str()}),
+            bytes.to_vec(),
+        )
+        .await
+        .map(|_| ())
+    }
+
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
         self.ask(json!({"op": "remove", "path": path.as_str()}), Vec::new())
             .await

@@ -4,7 +4,7 @@
 use super::{Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain::RelPath;
-use crate::journal::{self, JournalEntry};
+use crate::journal::{self, JournalEntry, Line};
 use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::Reply;
@@ -123,38 +123,53 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         };
         let id = self.env.random_id();
         if let Some(bytes) = &prior {
+            // A fresh, uniquely named blob: appending creates it whole.
             store
-                .write(&journal::blob_path(&id), bytes)
+                .append(&journal::blob_path(&id), bytes)
                 .await
                 .map_err(|e| journal_refusal(&e))?;
         }
-        let mut entries = self.journal().await;
-        entries.push(JournalEntry {
+        let (mut entries, lines) = self.journal().await;
+        let entry = JournalEntry {
             id,
             verb: verb.into(),
             path: path.as_str().into(),
             before: prior.map(|b| b.len() as u64),
             after,
-        });
+        };
+        self.journal_line(&Line::Push(entry.clone())).await?;
+        entries.push(entry);
         while entries.len() > journal::MAX_ENTRIES {
             let forgotten = entries.remove(0);
+            self.journal_line(&Line::Forget(forgotten.id.clone()))
+                .await?;
             // A blob that outlives its entry is harmless; the index is what counts.
             let _ = store.remove(&journal::blob_path(&forgotten.id)).await;
         }
-        self.save_journal(&entries).await
+        if lines + 1 > journal::COMPACT_AFTER_LINES {
+            store
+                .write(
+                    &journal::index_path(),
+                    journal::compacted(&entries).as_bytes(),
+                )
+                .await
+                .map_err(|e| journal_refusal(&e))?;
+        }
+        Ok(())
     }
 
-    /// The journal's entries, oldest first (empty if there is none yet).
-    pub(super) async fn journal(&self) -> alloc::vec::Vec<JournalEntry> {
+    /// The journal's entries, oldest first, and how many lines its index has.
+    pub(super) async fn journal(&self) -> (alloc::vec::Vec<JournalEntry>, usize) {
         match self.store().read(&journal::index_path()).await {
-            Ok(bytes) => journal::parse(&String::from_utf8_lossy(&bytes)),
-            Err(_) => alloc::vec::Vec::new(),
+            Ok(bytes) => journal::replay(&String::from_utf8_lossy(&bytes)),
+            Err(_) => (alloc::vec::Vec::new(), 0),
         }
     }
 
-    pub(super) async fn save_journal(&self, entries: &[JournalEntry]) -> Result<(), Refusal> {
+    /// Appends one line to the journal's index.
+    pub(super) async fn journal_line(&self, line: &Line) -> Result<(), Refusal> {
         self.store()
-            .write(&journal::index_path(), journal::render(entries).as_bytes())
+            .append(&journal::index_path(), line.text().as_bytes())
             .await
             .map_err(|e| journal_refusal(&e))
     }

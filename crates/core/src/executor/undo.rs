@@ -5,7 +5,7 @@
 use super::{Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain;
-use crate::journal::{self, JournalEntry};
+use crate::journal::{self, JournalEntry, Line};
 use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::Reply;
@@ -16,7 +16,7 @@ use alloc::string::String;
 
 impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn undo(&self, turn: Option<&str>) -> Reply {
-        let mut entries = self.journal().await;
+        let (mut entries, _) = self.journal().await;
         let Some(last) = entries.pop() else {
             let refusal = Refusal::new(
                 Rule::NothingToUndo,
@@ -54,7 +54,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         let reply = match outcome {
             Ok(()) => {
                 // The journal only forgets a change once it is reverted.
-                let _ = self.save_journal(&entries).await;
+                let _ = self.journal_line(&Line::Pop(last.id.clone())).await;
                 let _ = self.store().remove(&blob).await;
                 let mut reply = Reply::done(describe(&last));
                 reply.file = Some(path.as_str().into());
