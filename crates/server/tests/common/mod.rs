@@ -44,7 +44,24 @@ impl Server {
     }
 
     fn launch(with_root: bool, env: &[(&str, &str)]) -> Server {
-        let (root_dir, state_dir) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+        let dirs = (TempDir::new().unwrap(), TempDir::new().unwrap());
+        Server::launch_in(dirs, with_root, env)
+    }
+
+    /// Kills the server with SIGKILL (no shutdown of any kind) and starts a
+    /// new one on the same root and state folder.
+    pub fn crash_and_restart(mut self) -> Server {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+        let dirs = std::mem::replace(
+            &mut self._dirs,
+            (TempDir::new().unwrap(), TempDir::new().unwrap()),
+        );
+        Server::launch_in(dirs, true, &[])
+    }
+
+    fn launch_in(dirs: (TempDir, TempDir), with_root: bool, env: &[(&str, &str)]) -> Server {
+        let (root_dir, state_dir) = dirs;
         let root = std::fs::canonicalize(root_dir.path()).unwrap();
         let mut command = Command::new(env!("CARGO_BIN_EXE_voicebox"));
         command
