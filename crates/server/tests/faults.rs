@@ -122,3 +122,102 @@ async fn kill_9_during_a_write_storm_loses_nothing_acknowledged() {
     // The restarted server serves as usual.
     assert_eq!(server.say("list files").await["result"]["ok"], true);
 }
+
+/// A small tmpfs, unmounted on drop.
+struct SmallDisk(std::path::PathBuf);
+
+impl SmallDisk {
+    /// Mounts `kib` KiB of tmpfs, or says why it cannot (not root, no mount).
+    fn mount(kib: u32) -> Option<SmallDisk> {
+        let dir = tempfile::TempDir::new().unwrap().keep();
+        let status = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={kib}k"), "tmpfs"])
+            .arg(&dir)
+            .status();
+        if status.is_ok_and(|s| s.success()) {
+            return Some(SmallDisk(dir));
+        }
+        assert!(
+            std::env::var("CI").is_err(),
+            "CI runs as root and must be able to mount a tmpfs"
+        );
+        eprintln!("\n!!! SKIPPED: the full-disk test needs to mount a tmpfs (run as root) !!!\n");
+        None
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+        let _ = std::fs::remove_dir(&self.0);
+    }
+}
+
+#[tokio::test]
+async fn a_full_disk_refuses_by_name_and_loses_nothing_acknowledged() {
+    let Some(disk) = SmallDisk::mount(512) else {
+        return;
+    };
+    let server = Server::start_with(false);
+    let (_, declared) = server
+        .post_with_token("/api/root", json!({"path": disk.0}))
+        .await;
+    assert_eq!(declared["declared"], true, "{declared}");
+    let mut acked = Vec::new();
+    let mut refusals = BTreeMap::new();
+    for n in 0..200 {
+        let action =
+            json!({"verb": "write", "name": format!("f{n}.txt"), "content": content(0, n)});
+        let (status, reply) = server.post("/api/turn", json!({"action": action})).await;
+        assert_eq!(status, 200, "never a 5xx: {reply}");
+        match reply["result"]["refused"].as_str() {
+            None => acked.push(n),
+            Some(rule) => *refusals.entry(rule.to_string()).or_insert(0) += 1,
+        }
+    }
+    assert!(
+        !acked.is_empty() && !refusals.is_empty(),
+        "the disk filled up: {refusals:?}"
+    );
+    for rule in refusals.keys() {
+        assert!(
+            matches!(rule.as_str(), "audit-unwritable" | "storage-failed"),
+            "named: {rule}"
+        );
+    }
+    for n in &acked {
+        let text = std::fs::read_to_string(disk.0.join(format!("f{n}.txt"))).unwrap();
+        assert_eq!(text, content(0, *n), "acknowledged write {n} is whole");
+    }
+    // The log is readable to the end, with no torn line.
+    let (_, audit) = server.get("/api/audit").await;
+    for file in audit["files"].as_array().unwrap() {
+        assert_eq!(file["torn"], false, "{file}");
+        assert!(file.get("corrupt").is_none(), "{file}");
+    }
+    let oks = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["decision"] == "allow" && e["result"] == "ok")
+        .count();
+    assert!(
+        oks >= acked.len(),
+        "every acknowledged write has its ok entry"
+    );
+    // Free space: the next write works again.
+    for n in &acked[..acked.len() / 2] {
+        std::fs::remove_file(disk.0.join(format!("f{n}.txt"))).unwrap();
+    }
+    let (_, reply) = server
+        .post(
+            "/api/turn",
+            json!({"action": {"verb": "write", "name": "after.txt", "content": "ok"}}),
+        )
+        .await;
+    assert_eq!(reply["result"]["ok"], true, "{reply}");
+    println!(
+        "full disk: {} acknowledged, refusals {refusals:?}",
+        acked.len()
+    );
+}
