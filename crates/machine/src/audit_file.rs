@@ -19,6 +19,8 @@ use voicebox_core::time::iso8601;
 /// The open file and what this writer knows of it.
 struct Open {
     file: File,
+    /// The held file's (device, inode), to notice the path now names another file.
+    identity: (u64, u64),
     next_seq: u64,
     /// Length after this writer's last append: a different length means another
     /// process appended, and the seq must be re-read.
@@ -83,10 +85,9 @@ impl AuditWriter {
 
     /// Whether the file at the log's path is still the one this writer holds.
     fn still_at_path(&self, open: &Open) -> bool {
-        let (Ok(at_path), Ok(held)) = (self.dir.metadata(self.path()), open.file.metadata()) else {
-            return false;
-        };
-        (at_path.dev(), at_path.ino()) == (held.dev(), held.ino())
+        self.dir
+            .metadata(self.path())
+            .is_ok_and(|at_path| (at_path.dev(), at_path.ino()) == open.identity)
     }
 
     fn open(&self) -> io::Result<Open> {
@@ -94,8 +95,10 @@ impl AuditWriter {
         let mut options = OpenOptions::new();
         options.read(true).append(true).create(true);
         let file = self.dir.open_with(self.path(), &options)?.into_std();
+        let held = file.metadata()?;
         let mut open = Open {
             file,
+            identity: (held.dev(), held.ino()),
             next_seq: 1,
             len: u64::MAX,
         };
@@ -155,7 +158,8 @@ fn append_locked(open: &mut Open, entry: &Entry) -> io::Result<u64> {
         ..entry.clone()
     }
     .line();
-    let before = open.file.metadata()?.len();
+    // `resync` has just made `len` the file's real length.
+    let before = open.len;
     if let Err(e) = open.file.write_all(line.as_bytes()) {
         let _ = open.file.set_len(before);
         return Err(e);
