@@ -1,6 +1,7 @@
 //! The command line, with clap. Every flag that names a place can also come
 //! from the environment (`VOICEBOX_ROOT`, ...).
 
+use crate::live::Provider;
 use crate::resolve::Resolver;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -86,6 +87,9 @@ pub enum Command {
         /// How words become actions.
         #[arg(long, env = "VOICEBOX_RESOLVER", value_enum, default_value_t = Resolver::Script)]
         resolver: Resolver,
+        /// The live voice provider `/live` uses when the page names none.
+        #[arg(long, env = "VOICEBOX_LIVE_PROVIDER", value_enum, default_value_t = Provider::Gemini)]
+        live_provider: Provider,
     },
     /// Print the effective configuration and check each piece.
     Doctor {

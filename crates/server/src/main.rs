@@ -5,6 +5,7 @@ mod approval;
 mod cli;
 mod commands;
 mod doctor;
+mod live;
 mod llm;
 mod resolve;
 mod serve;
@@ -21,6 +22,7 @@ fn main() {
             port,
             state_dir,
             resolver,
+            live_provider,
         } => {
             init_logs();
             let config = serve::Config {
@@ -28,6 +30,7 @@ fn main() {
                 port,
                 state: state_dir::StateDir::new(state_dir),
                 resolver,
+                live_provider,
             };
             let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
             if let Err(e) = runtime.block_on(serve::run(config)) {

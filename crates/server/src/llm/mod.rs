@@ -192,7 +192,7 @@ impl Llm {
 }
 
 /// An environment setting, or its default when unset or blank.
-fn setting(env: &str, default: &str) -> String {
+pub fn setting(env: &str, default: &str) -> String {
     std::env::var(env)
         .ok()
         .map(|v| v.trim().to_string())
@@ -200,15 +200,20 @@ fn setting(env: &str, default: &str) -> String {
         .unwrap_or_else(|| default.to_string())
 }
 
-/// The stored key, else the environment's; a keys file that cannot be read
-/// is a failure rather than a silent switch to another key.
 /// Whether `vendor`'s key can be found, or the note that says how to set it.
 pub fn key_ready(vendor: &Vendor, state: &StateDir) -> Result<(), String> {
+    api_key(vendor, state).map(|_| ())
+}
+
+/// `vendor`'s key, found the way every resolver finds it (the live bridge
+/// uses the same keys), or the note that says how to set it.
+pub fn api_key(vendor: &Vendor, state: &StateDir) -> Result<String, String> {
     key(vendor, state)
-        .map(|_| ())
         .map_err(|failure| failure.note(vendor, vendor.default_base_url, DEFAULT_TIMEOUT))
 }
 
+/// The stored key, else the environment's; a keys file that cannot be read
+/// is a failure rather than a silent switch to another key.
 fn key(vendor: &Vendor, state: &StateDir) -> Result<String, Failure> {
     let stored = state
         .keys()
@@ -285,7 +290,7 @@ fn finished(reason: Option<&str>, normal: &[&str], detail: Option<&str>) -> Resu
 }
 
 /// At most [`MAX_QUOTE_CHARS`] of `text`.
-fn quote(text: &str) -> String {
+pub fn quote(text: &str) -> String {
     match text.char_indices().nth(MAX_QUOTE_CHARS) {
         Some((end, _)) => format!("{}…", &text[..end]),
         None => text.to_string(),
@@ -293,7 +298,7 @@ fn quote(text: &str) -> String {
 }
 
 /// `text` with every occurrence of `key` masked (a vendor may echo it).
-fn redact(text: &str, key: &str) -> String {
+pub fn redact(text: &str, key: &str) -> String {
     if key.is_empty() {
         text.to_string()
     } else {

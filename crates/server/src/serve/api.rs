@@ -89,7 +89,8 @@ pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
     })
 }
 
-fn counted(app: &AppState, reply: &Reply) {
+/// Counts a refusal for `GET /api/health`.
+pub fn counted(app: &AppState, reply: &Reply) {
     if reply.refused.is_some() {
         app.refused.fetch_add(1, Ordering::Relaxed);
     }
@@ -191,7 +192,7 @@ pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
         "root": root,
         "refused": app.refused.load(Ordering::Relaxed),
         "resolver": app.resolver.name(),
-        "live": {"created": 0, "running": 0},
+        "live": app.live.to_json(),
         "version": env!("CARGO_PKG_VERSION"),
     })))
 }

@@ -17,8 +17,10 @@ use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
 use voicebox_machine::{Host, WasmTools};
 
+pub use api::{counted, with_host};
 pub use error::ApiError;
 pub use extensions::admit_audited;
+pub use guard::own_origin;
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";
@@ -29,6 +31,8 @@ pub struct Config {
     pub port: u16,
     pub state: StateDir,
     pub resolver: Resolver,
+    /// The live voice provider `/live` uses when the page names none.
+    pub live_provider: crate::live::Provider,
 }
 
 /// Shared by every handler.
@@ -46,6 +50,9 @@ pub struct AppState {
     pub refused: AtomicU64,
     /// Console approval codes waiting to be typed.
     pub approvals: crate::approval::Approvals,
+    pub live_provider: crate::live::Provider,
+    /// Live sessions, for `GET /api/health`.
+    pub live: crate::live::Counters,
 }
 
 /// Binds 127.0.0.1, prints `listening on http://127.0.0.1:<port>`, serves
@@ -74,6 +81,8 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         llm: crate::llm::Llm::from_env(),
         refused: AtomicU64::new(0),
         approvals: crate::approval::Approvals::default(),
+        live_provider: config.live_provider,
+        live: crate::live::Counters::default(),
     });
     let app = router(state);
     println!("listening on http://127.0.0.1:{port}");
@@ -93,6 +102,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(extensions::routes())
         .merge(openapi::routes())
         .merge(page::routes())
+        .merge(crate::live::routes())
         .fallback(page::no_such_route)
         .method_not_allowed_fallback(page::no_such_route)
         .layer(axum::middleware::from_fn_with_state(

@@ -31,6 +31,7 @@ use utoipa::OpenApi;
         extensions::approval_request,
         extensions::approve,
         extensions::revoke,
+        crate::live::socket,
         openapi
     ),
     components(schemas(

@@ -199,11 +199,17 @@ impl Drop for Server {
 }
 
 /// Removes the settings a test must not inherit from the developer's shell:
-/// the root, the resolver, and provider keys (a test passes the ones it means).
+/// the root, the resolver, the live provider and its endpoints, and provider
+/// keys (a test passes the ones it means).
 pub fn clean_env(command: &mut Command) {
     for name in [
         "VOICEBOX_ROOT",
         "VOICEBOX_RESOLVER",
+        "VOICEBOX_LIVE_PROVIDER",
+        "VOICEBOX_GEMINI_LIVE_URL",
+        "VOICEBOX_OPENAI_REALTIME_URL",
+        "VOICEBOX_GEMINI_LIVE_MODEL",
+        "VOICEBOX_OPENAI_REALTIME_MODEL",
         "GEMINI_API_KEY",
         "OPENAI_API_KEY",
         "ANTHROPIC_API_KEY",

@@ -1,0 +1,224 @@
+//! The I/O of one live session: the page's socket, the provider's socket,
+//! and the executor, driven by the [`Session`] state machine. Everything the
+//! page reads passes through one place that masks the key.
+
+use super::Provider;
+use super::session::{Outbox, Reason, Refused, Session, ToPage};
+use super::tools;
+use crate::llm::{quote, redact};
+use crate::serve::AppState;
+use axum::extract::ws::{self, WebSocket};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio::time::{Instant, sleep_until};
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long the provider may take to accept the connection.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long the provider may take to acknowledge the setup.
+const SETUP_TIMEOUT: Duration = Duration::from_secs(15);
+
+type Upstream = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+struct Bridge {
+    app: Arc<AppState>,
+    session: Session,
+    page: SplitSink<WebSocket, ws::Message>,
+    upstream: Option<SplitSink<Upstream, Message>>,
+    /// Masked in everything the page reads (a provider may echo it).
+    key: String,
+}
+
+/// Runs one session from the upgraded page socket to its one end.
+pub async fn run(app: Arc<AppState>, socket: WebSocket, provider: Provider) {
+    let counted = app.clone();
+    let _open = counted.live.open();
+    let (page, mut from_page) = socket.split();
+    let mut bridge = Bridge {
+        session: Session::new(provider.vendor()),
+        page,
+        upstream: None,
+        key: String::new(),
+        app,
+    };
+    let Some(mut from_upstream) = bridge.connect(provider).await else {
+        bridge.close().await;
+        return;
+    };
+    let deadline = Instant::now() + SETUP_TIMEOUT;
+    loop {
+        let outbox = tokio::select! {
+            frame = from_page.next() => bridge.on_page(frame),
+            message = from_upstream.next() => bridge.on_upstream(message),
+            () = sleep_until(deadline), if !bridge.session.ready() => bridge.session.end(
+                Reason::SetupFailed,
+                &format!("the provider did not acknowledge the setup within {} s", SETUP_TIMEOUT.as_secs()),
+            ),
+        };
+        bridge.deliver(outbox).await;
+        if bridge.session.ended().is_some() {
+            break;
+        }
+    }
+    bridge.close().await;
+}
+
+impl Bridge {
+    /// Finds the key, tells the page the rate, connects and sends the
+    /// setup; `None` when the session ended on the way.
+    async fn connect(&mut self, provider: Provider) -> Option<SplitStream<Upstream>> {
+        self.key = match provider.key(&self.app.state) {
+            Ok(key) => key,
+            Err(note) => {
+                let outbox = self.session.refuse_setup(Refused::KeyMissing, &note);
+                self.deliver(outbox).await;
+                return None;
+            }
+        };
+        let rate = self.session.rate();
+        self.deliver(rate).await;
+        if self.session.ended().is_some() {
+            return None;
+        }
+        match self.open_upstream().await {
+            Ok(upstream) => {
+                let (sink, stream) = upstream.split();
+                self.upstream = Some(sink);
+                let opening = self.session.opening();
+                self.deliver(opening).await;
+                self.session.ended().is_none().then_some(stream)
+            }
+            Err(why) => {
+                let outbox = self.session.end(Reason::SetupFailed, &why);
+                self.deliver(outbox).await;
+                None
+            }
+        }
+    }
+
+    async fn open_upstream(&self) -> Result<Upstream, String> {
+        let vendor = self.session.vendor();
+        let request = vendor.request(&self.key)?;
+        let label = vendor.name();
+        match tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(request)).await
+        {
+            Err(_) => Err(format!(
+                "{label} did not accept the connection within {} s",
+                CONNECT_TIMEOUT.as_secs()
+            )),
+            Ok(Err(tungstenite::Error::Http(response))) => {
+                let body = response.body().as_deref().unwrap_or_default();
+                Err(format!(
+                    "{label} refused the connection: HTTP {} {}",
+                    response.status(),
+                    quote(&String::from_utf8_lossy(body))
+                ))
+            }
+            Ok(Err(error)) => Err(format!("{label} could not be reached: {error}")),
+            Ok(Ok((upstream, _))) => Ok(upstream),
+        }
+    }
+
+    fn on_page(&mut self, frame: Option<Result<ws::Message, axum::Error>>) -> Outbox {
+        match frame {
+            Some(Ok(ws::Message::Binary(pcm))) => self.session.page_audio(&pcm),
+            Some(Ok(ws::Message::Text(text))) => self.session.page_text(text.as_str()),
+            Some(Ok(ws::Message::Ping(_) | ws::Message::Pong(_))) => Outbox::default(),
+            Some(Ok(ws::Message::Close(_))) | None => {
+                self.session.end(Reason::PageClosed, "the page left")
+            }
+            Some(Err(error)) => self.session.end(
+                Reason::PageClosed,
+                &format!("the page's socket failed: {error}"),
+            ),
+        }
+    }
+
+    fn on_upstream(&mut self, message: Option<Result<Message, tungstenite::Error>>) -> Outbox {
+        match message {
+            Some(Ok(Message::Text(text))) => parse(text.as_bytes())
+                .map(|v| self.session.upstream(&v))
+                .unwrap_or_default(),
+            // Gemini may send its JSON in binary frames.
+            Some(Ok(Message::Binary(bytes))) => parse(&bytes)
+                .map(|v| self.session.upstream(&v))
+                .unwrap_or_default(),
+            Some(Ok(Message::Close(frame))) => {
+                let (code, words) = frame.map_or((None, String::new()), |f| {
+                    (Some(u16::from(f.code)), f.reason.to_string())
+                });
+                self.session.upstream_closed(code, &words)
+            }
+            None => self.session.upstream_closed(None, ""),
+            Some(Ok(_)) => Outbox::default(),
+            Some(Err(error)) => self.session.end(
+                Reason::UpstreamError,
+                &format!("the provider's connection failed: {error}"),
+            ),
+        }
+    }
+
+    /// Sends what the session decided and runs the calls it asked for; what
+    /// follows (the answers, or an end when a socket fails) goes the same way.
+    async fn deliver(&mut self, mut outbox: Outbox) {
+        while !outbox.is_empty() {
+            let mut next = Outbox::default();
+            for message in outbox.upstream {
+                if let Err(error) = self.send_upstream(message).await {
+                    let why = format!("sending to the provider failed: {error}");
+                    next.merge(self.session.end(Reason::UpstreamError, &why));
+                    break;
+                }
+            }
+            for frame in outbox.page {
+                if self.send_page(frame).await.is_err() {
+                    next.merge(self.session.end(Reason::PageClosed, "the page left"));
+                    break;
+                }
+            }
+            if !outbox.run.is_empty() && self.session.ended().is_none() {
+                let answered = tools::run(&self.app, outbox.run).await;
+                next.merge(self.session.answered(answered));
+            }
+            outbox = next;
+        }
+    }
+
+    async fn send_upstream(&mut self, message: Value) -> Result<(), tungstenite::Error> {
+        match &mut self.upstream {
+            Some(sink) => sink.send(Message::text(message.to_string())).await,
+            None => Ok(()),
+        }
+    }
+
+    async fn send_page(&mut self, frame: ToPage) -> Result<(), axum::Error> {
+        let message = match frame {
+            ToPage::Json(value) => ws::Message::text(redact(&value.to_string(), &self.key)),
+            ToPage::Audio(pcm) => ws::Message::Binary(pcm.into()),
+        };
+        self.page.send(message).await
+    }
+
+    /// Closes both sockets (a close frame each); errors mean they were
+    /// already gone.
+    async fn close(mut self) {
+        if let Some(mut upstream) = self.upstream.take() {
+            let _ = upstream.close().await;
+        }
+        let _ = self.page.close().await;
+    }
+}
+
+/// An upstream frame's JSON; a frame that is not JSON is logged and skipped.
+fn parse(bytes: &[u8]) -> Option<Value> {
+    let parsed = serde_json::from_slice(bytes);
+    if parsed.is_err() {
+        tracing::warn!("an upstream frame is not JSON; skipped");
+    }
+    parsed.ok()
+}

@@ -1,0 +1,160 @@
+//! `GET /live`: the page's microphone bridged to a live voice model (Gemini
+//! Live or OpenAI Realtime), whose tool calls run through the command list
+//! into the same executor as every other act.
+//!
+//! - [`socket`] refuses any peer that is not this server's page before a
+//!   paid session opens, and [`Counters`] counts sessions for `/api/health`;
+//! - `bridge` moves frames between the page, the provider and the executor;
+//! - `session` is the state machine that decides what each frame means;
+//! - `vendor` is the trait each provider's wire format implements
+//!   (`gemini`, `openai`);
+//! - `tools` declares the command list as functions and runs the calls.
+
+mod bridge;
+mod gemini;
+mod openai;
+mod session;
+mod tools;
+mod vendor;
+
+use crate::llm;
+use crate::serve::{ApiError, AppState, own_origin};
+use crate::state_dir::StateDir;
+use axum::Router;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use utoipa::IntoParams;
+use vendor::Vendor;
+use voicebox_core::Rule;
+
+/// The largest page message the socket reads at all; audio frames are
+/// refused by name well below it (one second of audio).
+const MAX_PAGE_MESSAGE: usize = 1 << 20;
+
+/// The live voice providers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    /// Gemini Live (key `gemini` or GEMINI_API_KEY), 16 kHz in.
+    Gemini,
+    /// OpenAI Realtime (key `openai` or OPENAI_API_KEY), 24 kHz in.
+    Openai,
+}
+
+impl Provider {
+    fn vendor(self) -> Box<dyn Vendor> {
+        match self {
+            Provider::Gemini => Box::new(gemini::Gemini::from_env()),
+            Provider::Openai => Box::new(openai::OpenAi::from_env()),
+        }
+    }
+
+    /// The key, found as the REST resolvers find theirs.
+    fn key(self, state: &StateDir) -> Result<String, String> {
+        let rest = match self {
+            Provider::Gemini => &llm::GEMINI,
+            Provider::Openai => &llm::OPENAI,
+        };
+        llm::api_key(rest, state)
+    }
+}
+
+/// Live sessions accepted since start, and those still open.
+#[derive(Default)]
+pub struct Counters {
+    created: AtomicU64,
+    running: AtomicU64,
+}
+
+impl Counters {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "created": self.created.load(Ordering::Relaxed),
+            "running": self.running.load(Ordering::Relaxed),
+        })
+    }
+
+    /// Counts a session; it stops running when the guard drops.
+    fn open(&self) -> Open<'_> {
+        self.created.fetch_add(1, Ordering::Relaxed);
+        self.running.fetch_add(1, Ordering::Relaxed);
+        Open(self)
+    }
+}
+
+struct Open<'a>(&'a Counters);
+
+impl Drop for Open<'_> {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+pub fn routes() -> Router<Arc<AppState>> {
+    Router::new().route("/live", get(socket))
+}
+
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct LiveQuery {
+    /// `gemini` or `openai` (default: the server's `--live-provider`).
+    #[param(value_type = Option<String>)]
+    provider: Option<Provider>,
+}
+
+/// The live voice WebSocket: the page's PCM16 mono audio to the live
+/// provider, tool calls through the command list into the executor.
+#[utoipa::path(get, path = "/live", params(LiveQuery),
+    responses(
+        (status = 101, description = "the socket: first `{type:\"rate\", inputRate, outputRate, provider}`, then `ready`, `transcript`, `tool`, `cancelled`, `interrupted`, `goaway`, `error` frames and model audio, and one `end`"),
+        (status = 400, description = "unknown provider or query parameter, or not a WebSocket request"),
+        (status = 403, description = "foreign Host, or an Origin that is not this server's page (`foreign-origin`)"),
+    ))]
+pub async fn socket(
+    State(app): State<Arc<AppState>>,
+    headers: HeaderMap,
+    query: Result<Query<LiveQuery>, QueryRejection>,
+    upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+) -> Response {
+    let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
+    if !origin.is_some_and(|origin| own_origin(origin, app.port)) {
+        tracing::info!(rule = %Rule::ForeignOrigin, "live refused by the origin check");
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            Rule::ForeignOrigin,
+            "a live session opens only from Voicebox's own page; open the address the server printed",
+        )
+        .into_response();
+    }
+    let query = match query {
+        Ok(Query(query)) => query,
+        Err(rejection) => {
+            return ApiError::new(
+                StatusCode::BAD_REQUEST,
+                Rule::MalformedField,
+                format!(
+                    "the query does not fit /live (provider is gemini or openai): {}",
+                    rejection.body_text()
+                ),
+            )
+            .into_response();
+        }
+    };
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(rejection) => return rejection.into_response(),
+    };
+    let provider = query.provider.unwrap_or(app.live_provider);
+    upgrade
+        .max_message_size(MAX_PAGE_MESSAGE)
+        .on_upgrade(move |socket| bridge::run(app, socket, provider))
+}

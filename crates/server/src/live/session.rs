@@ -1,0 +1,446 @@
+//! One live session's state machine, without I/O: what each page frame and
+//! each upstream message means, given whether the provider is ready, and
+//! what follows from it (an [`Outbox`]). The bridge carries the outbox out.
+//!
+//! - Page audio is checked frame by frame; a bad frame is refused by name
+//!   and the session lives. Audio before the provider is ready is counted
+//!   and dropped, and the count is reported when it is.
+//! - Tool calls before ready are refused by name, unrun.
+//! - A cancelled call that already changed the folder is reported as a
+//!   change that stands, never as undone.
+//! - The session ends exactly once, whoever ends it.
+
+use super::tools::{Answered, Call};
+use super::vendor::{Event, OUTPUT_RATE, Vendor};
+use serde_json::{Value, json};
+use std::collections::HashMap;
+
+/// Refusals about frames and the session (the core's rules are about acts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refused {
+    AudioEmpty,
+    AudioOddLength,
+    AudioTooLarge,
+    /// A page text frame the bridge does not understand.
+    UnknownFrame,
+    /// A tool call before the provider acknowledged the setup.
+    NotReady,
+    KeyMissing,
+    /// The provider reported an error in words.
+    VendorError,
+}
+
+impl Refused {
+    pub fn id(self) -> &'static str {
+        match self {
+            Refused::AudioEmpty => "audio-empty",
+            Refused::AudioOddLength => "audio-odd-length",
+            Refused::AudioTooLarge => "audio-too-large",
+            Refused::UnknownFrame => "unknown-frame",
+            Refused::NotReady => "not-ready",
+            Refused::KeyMissing => "key-missing",
+            Refused::VendorError => "vendor-error",
+        }
+    }
+}
+
+/// Why a session ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reason {
+    PageClosed,
+    UpstreamClosed,
+    UpstreamError,
+    SetupFailed,
+}
+
+impl Reason {
+    pub fn id(self) -> &'static str {
+        match self {
+            Reason::PageClosed => "page-closed",
+            Reason::UpstreamClosed => "upstream-closed",
+            Reason::UpstreamError => "upstream-error",
+            Reason::SetupFailed => "setup-failed",
+        }
+    }
+}
+
+/// A frame for the page.
+#[derive(Debug, PartialEq)]
+pub enum ToPage {
+    Json(Value),
+    /// Model speech, PCM16 LE mono at [`OUTPUT_RATE`].
+    Audio(Vec<u8>),
+}
+
+/// What follows from one input, in the order the bridge carries it out:
+/// upstream messages, page frames, then the calls to run.
+#[derive(Debug, Default)]
+pub struct Outbox {
+    pub upstream: Vec<Value>,
+    pub page: Vec<ToPage>,
+    pub run: Vec<Call>,
+}
+
+impl Outbox {
+    fn page(frame: Value) -> Outbox {
+        Outbox {
+            page: vec![ToPage::Json(frame)],
+            ..Outbox::default()
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.upstream.is_empty() && self.page.is_empty() && self.run.is_empty()
+    }
+
+    pub fn merge(&mut self, other: Outbox) {
+        self.upstream.extend(other.upstream);
+        self.page.extend(other.page);
+        self.run.extend(other.run);
+    }
+}
+
+/// What a cancellation needs to know about a call that ran.
+struct Ran {
+    name: String,
+    changed: bool,
+}
+
+pub struct Session {
+    vendor: Box<dyn Vendor>,
+    ready: bool,
+    /// Valid audio frames dropped because the provider was not ready.
+    dropped: u64,
+    ran: HashMap<String, Ran>,
+    ended: Option<Reason>,
+}
+
+impl Session {
+    pub fn new(vendor: Box<dyn Vendor>) -> Session {
+        Session {
+            vendor,
+            ready: false,
+            dropped: 0,
+            ran: HashMap::new(),
+            ended: None,
+        }
+    }
+
+    pub fn vendor(&self) -> &dyn Vendor {
+        self.vendor.as_ref()
+    }
+
+    pub fn ready(&self) -> bool {
+        self.ready
+    }
+
+    pub fn ended(&self) -> Option<Reason> {
+        self.ended
+    }
+
+    /// The first frame the page gets: the rate to send at, and who listens.
+    pub fn rate(&self) -> Outbox {
+        Outbox::page(json!({
+            "type": "rate",
+            "inputRate": self.vendor.input_rate(),
+            "outputRate": OUTPUT_RATE,
+            "provider": self.vendor.name(),
+        }))
+    }
+
+    /// The provider's configuration, sent first.
+    pub fn opening(&self) -> Outbox {
+        Outbox {
+            upstream: vec![self.vendor.opening()],
+            ..Outbox::default()
+        }
+    }
+
+    /// One binary frame from the page.
+    pub fn page_audio(&mut self, pcm: &[u8]) -> Outbox {
+        if self.ended.is_some() {
+            return Outbox::default();
+        }
+        if let Err((rule, why)) = check_audio(pcm, self.vendor.input_rate()) {
+            return Outbox::page(error(rule, &why));
+        }
+        if !self.ready {
+            self.dropped += 1;
+            return Outbox::default();
+        }
+        Outbox {
+            upstream: vec![self.vendor.audio(pcm)],
+            ..Outbox::default()
+        }
+    }
+
+    /// One text frame from the page: `{"type": "interrupt"}` is the only one.
+    pub fn page_text(&mut self, text: &str) -> Outbox {
+        if self.ended.is_some() {
+            return Outbox::default();
+        }
+        let kind = serde_json::from_str::<Value>(text)
+            .ok()
+            .and_then(|v| v["type"].as_str().map(String::from));
+        match kind.as_deref() {
+            // Before ready there is nothing to interrupt, and Gemini takes
+            // nothing but the setup until it is acknowledged.
+            Some("interrupt") if !self.ready => Outbox::default(),
+            Some("interrupt") => Outbox {
+                upstream: vec![self.vendor.interrupt()],
+                ..Outbox::default()
+            },
+            _ => Outbox::page(error(
+                Refused::UnknownFrame,
+                "the page sends PCM16 audio as binary frames and {\"type\":\"interrupt\"} as text; nothing else",
+            )),
+        }
+    }
+
+    /// One JSON message from the provider.
+    pub fn upstream(&mut self, message: &Value) -> Outbox {
+        if self.ended.is_some() {
+            return Outbox::default();
+        }
+        let mut outbox = Outbox::default();
+        for event in self.vendor.read(message) {
+            outbox.merge(self.event(event));
+        }
+        outbox
+    }
+
+    fn event(&mut self, event: Event) -> Outbox {
+        match event {
+            Event::Ready if self.ready => Outbox::default(),
+            Event::Ready => {
+                self.ready = true;
+                Outbox::page(json!({"type": "ready", "droppedBeforeReady": self.dropped}))
+            }
+            Event::Audio(pcm) => Outbox {
+                page: vec![ToPage::Audio(pcm)],
+                ..Outbox::default()
+            },
+            Event::Transcript { who, text } => {
+                Outbox::page(json!({"type": "transcript", "who": who.wire(), "text": text}))
+            }
+            Event::Interrupted => Outbox::page(json!({"type": "interrupted"})),
+            Event::Calls(calls) if calls.is_empty() => Outbox::default(),
+            Event::Calls(calls) if !self.ready => {
+                let why = "the live session is not set up yet; nothing was run";
+                let refused: Vec<Answered> = calls
+                    .into_iter()
+                    .map(|call| Answered::refused(call, Refused::NotReady.id(), why))
+                    .collect();
+                self.answered(refused)
+            }
+            Event::Calls(calls) => Outbox {
+                run: calls,
+                ..Outbox::default()
+            },
+            Event::Cancelled(ids) => {
+                let mut outbox = Outbox::default();
+                for id in ids {
+                    outbox.merge(Outbox::page(self.cancelled(&id)));
+                }
+                outbox
+            }
+            Event::GoAway(left) => Outbox::page(json!({"type": "goaway", "timeLeft": left})),
+            Event::Error(why) if !self.ready => self.end(Reason::SetupFailed, &why),
+            Event::Error(why) => Outbox::page(error(Refused::VendorError, &why)),
+        }
+    }
+
+    /// A withdrawn call: the calls of a batch run before the next message
+    /// is read, so a cancellation always comes after the act.
+    fn cancelled(&self, id: &str) -> Value {
+        let (name, changed, why) = match self.ran.get(id) {
+            Some(ran) if ran.changed => (
+                Some(ran.name.as_str()),
+                true,
+                "the provider withdrew this call after it had already changed the folder; the change stands (say undo to revert it)",
+            ),
+            Some(ran) => (
+                Some(ran.name.as_str()),
+                false,
+                "the provider withdrew this call; it had changed nothing",
+            ),
+            None => (
+                None,
+                false,
+                "the provider withdrew a call this session never ran",
+            ),
+        };
+        tracing::info!(call = id, changed, "live call cancelled");
+        json!({"type": "cancelled", "id": id, "name": name, "changed": changed, "why": why})
+    }
+
+    /// A batch has been answered: the provider and the page are told.
+    pub fn answered(&mut self, batch: Vec<Answered>) -> Outbox {
+        if self.ended.is_some() || batch.is_empty() {
+            return Outbox::default();
+        }
+        for answered in &batch {
+            self.ran.insert(
+                answered.call.id.clone(),
+                Ran {
+                    name: answered.call.name.clone(),
+                    changed: answered.changed,
+                },
+            );
+        }
+        let calls: Vec<Value> = batch.iter().map(Answered::for_page).collect();
+        Outbox {
+            upstream: self.vendor.answers(&batch),
+            page: vec![ToPage::Json(json!({"type": "tool", "calls": calls}))],
+            run: Vec::new(),
+        }
+    }
+
+    /// The provider closed the socket: before ready the setup failed;
+    /// after, a normal close is a close and any other code an error.
+    pub fn upstream_closed(&mut self, code: Option<u16>, words: &str) -> Outbox {
+        let why = match code {
+            Some(code) if words.is_empty() => format!("the provider closed the session ({code})"),
+            Some(code) => format!("the provider closed the session ({code}: {words})"),
+            None => "the provider's connection ended".to_string(),
+        };
+        let reason = match code {
+            _ if !self.ready => Reason::SetupFailed,
+            None | Some(1000 | 1001) => Reason::UpstreamClosed,
+            Some(_) => Reason::UpstreamError,
+        };
+        self.end(reason, &why)
+    }
+
+    /// The setup was refused before anything was sent upstream.
+    pub fn refuse_setup(&mut self, rule: Refused, why: &str) -> Outbox {
+        let mut outbox = Outbox::page(error(rule, why));
+        outbox.merge(self.end(Reason::SetupFailed, why));
+        outbox
+    }
+
+    /// Ends the session; only the first call has any effect.
+    pub fn end(&mut self, reason: Reason, why: &str) -> Outbox {
+        if self.ended.is_some() {
+            return Outbox::default();
+        }
+        self.ended = Some(reason);
+        tracing::info!(
+            provider = self.vendor.name(),
+            reason = reason.id(),
+            "live session ended"
+        );
+        Outbox::page(json!({"type": "end", "reason": reason.id(), "why": why}))
+    }
+}
+
+/// A page frame is whole PCM16 samples, at most one second of audio at `rate`.
+fn check_audio(pcm: &[u8], rate: u32) -> Result<(), (Refused, String)> {
+    let max = rate as usize * 2;
+    if pcm.is_empty() {
+        Err((
+            Refused::AudioEmpty,
+            "an empty audio frame carries nothing; send PCM16 samples".into(),
+        ))
+    } else if pcm.len() % 2 == 1 {
+        Err((
+            Refused::AudioOddLength,
+            format!(
+                "{} bytes is not a whole number of 16-bit samples; send PCM16 LE mono",
+                pcm.len()
+            ),
+        ))
+    } else if pcm.len() > max {
+        Err((
+            Refused::AudioTooLarge,
+            format!(
+                "{} bytes is more than one second of audio ({max} bytes at {rate} Hz); send smaller frames",
+                pcm.len()
+            ),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+fn error(rule: Refused, why: &str) -> Value {
+    json!({"type": "error", "refused": rule.id(), "why": why})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::gemini::Gemini;
+    use super::*;
+
+    fn session() -> Session {
+        Session::new(Box::new(Gemini::from_env()))
+    }
+
+    fn frames(outbox: &Outbox) -> Vec<&Value> {
+        outbox
+            .page
+            .iter()
+            .filter_map(|f| match f {
+                ToPage::Json(v) => Some(v),
+                ToPage::Audio(_) => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn audio_is_checked_then_dropped_until_ready_then_forwarded() {
+        let mut session = session();
+        for (pcm, rule) in [
+            (vec![], "audio-empty"),
+            (vec![0; 3], "audio-odd-length"),
+            (vec![0; 32_002], "audio-too-large"),
+        ] {
+            let outbox = session.page_audio(&pcm);
+            assert_eq!(frames(&outbox)[0]["refused"], rule);
+            assert!(outbox.upstream.is_empty());
+        }
+        assert!(session.page_audio(&[0; 32_000]).is_empty());
+        assert!(session.page_audio(&[1, 0]).is_empty());
+        let ready = session.upstream(&json!({"setupComplete": {}}));
+        assert_eq!(
+            frames(&ready)[0],
+            &json!({"type": "ready", "droppedBeforeReady": 2})
+        );
+        let forwarded = session.page_audio(&[1, 0]);
+        assert_eq!(
+            forwarded.upstream[0]["realtimeInput"]["audio"]["data"],
+            "AQA="
+        );
+    }
+
+    #[test]
+    fn calls_before_ready_are_refused_unrun() {
+        let mut session = session();
+        let early = json!({"toolCall": {"functionCalls": [{"id": "x", "name": "write", "args": {"name": "a", "content": "b"}}]}});
+        let outbox = session.upstream(&early);
+        assert!(outbox.run.is_empty());
+        let response = &outbox.upstream[0]["toolResponse"]["functionResponses"][0];
+        assert_eq!(response["id"], "x");
+        assert_eq!(response["response"]["error"]["refused"], "not-ready");
+    }
+
+    #[test]
+    fn a_session_ends_once() {
+        let mut session = session();
+        session.upstream(&json!({"setupComplete": {}}));
+        let first = session.upstream_closed(Some(1000), "");
+        assert_eq!(frames(&first)[0]["reason"], "upstream-closed");
+        assert!(session.end(Reason::PageClosed, "gone").is_empty());
+        assert!(session.page_audio(&[0, 0]).is_empty());
+        assert_eq!(session.ended(), Some(Reason::UpstreamClosed));
+    }
+
+    #[test]
+    fn a_close_before_ready_is_a_failed_setup() {
+        let mut session = session();
+        let outbox = session.upstream_closed(Some(1007), "API key not valid");
+        let end = frames(&outbox)[0];
+        assert_eq!(end["reason"], "setup-failed");
+        assert!(end["why"].as_str().unwrap().contains("1007"));
+    }
+}

@@ -1,0 +1,284 @@
+//! The command list as live tools: one function per verb, declared from
+//! [`COMMANDS`], and each call run through the same executor as every other
+//! act (turn `live`). A call is never rewritten into another action: what
+//! does not fit the command list is answered with the rule it broke.
+
+use crate::serve::{AppState, counted, with_host};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+use voicebox_core::command::{COMMANDS, Verb};
+use voicebox_core::tier::ActKind;
+use voicebox_core::{Refusal, Reply, Rule, prompt};
+use voicebox_machine::{Host, WasmTools};
+
+/// What a live model is told before the command list's own prompt, which was
+/// written for one-shot JSON answers.
+const LIVE_PREAMBLE: &str = "This is a live spoken session with the person. Every action \
+described below is a function with the same name and the same fields: call the function \
+instead of writing the JSON answer, one call per action, and speak to the person briefly. \
+Say only what a function's result says happened; a refused result names its rule, so tell \
+the person why and what to do. A delete is not done when you call it: it waits for the \
+person to click Yes or No on the page, and a spoken yes is not consent — ask them to click.";
+
+/// The live model's system instruction: the preamble, then the core's prompt.
+pub fn instruction() -> String {
+    format!("{LIVE_PREAMBLE}\n\n{}", prompt::system_prompt())
+}
+
+/// One function per verb, as JSON Schema (which both providers take): the
+/// verb's fields, strings or objects, with the required ones listed.
+pub struct Declaration {
+    pub name: &'static str,
+    pub description: &'static str,
+    pub parameters: Value,
+}
+
+pub fn declarations() -> Vec<Declaration> {
+    COMMANDS
+        .iter()
+        .map(|command| {
+            let properties: Map<String, Value> = command
+                .params
+                .iter()
+                .map(|param| {
+                    let kind = if param.field.is_object() {
+                        "object"
+                    } else {
+                        "string"
+                    };
+                    (
+                        param.field.wire().to_string(),
+                        json!({"type": kind, "description": param.describe}),
+                    )
+                })
+                .collect();
+            let required: Vec<&str> = command
+                .params
+                .iter()
+                .filter(|p| p.required)
+                .map(|p| p.field.wire())
+                .collect();
+            Declaration {
+                name: command.verb,
+                description: command.summary,
+                parameters: json!({"type": "object", "properties": properties, "required": required}),
+            }
+        })
+        .collect()
+}
+
+/// A tool call as the provider sent it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    pub id: String,
+    pub name: String,
+    /// The arguments: an object, or whatever the provider sent instead.
+    pub args: Value,
+}
+
+/// A call and what came of it.
+#[derive(Clone, Debug)]
+pub struct Answered {
+    pub call: Call,
+    /// The action the call became (absent when it could not become one).
+    pub action: Option<Value>,
+    /// The executor's reply, or the refusal that stopped the call first.
+    pub result: Value,
+    pub ms: u64,
+    /// Whether the act changed the folder (so a cancellation cannot undo it).
+    pub changed: bool,
+}
+
+impl Answered {
+    /// A call refused before it reached the executor.
+    pub fn refused(call: Call, rule: &str, why: &str) -> Answered {
+        Answered {
+            call,
+            action: None,
+            result: json!({"ok": false, "refused": rule, "why": why}),
+            ms: 0,
+            changed: false,
+        }
+    }
+
+    /// Whether the result is a refusal (providers mark failures).
+    pub fn is_refusal(&self) -> bool {
+        self.result.get("refused").is_some()
+    }
+
+    /// What the model is told: the reply without the host's path and audit
+    /// seq; a pending confirmation loses its id (it is the person's, for the
+    /// page) and says that only a click answers it.
+    pub fn for_model(&self) -> Value {
+        let mut result = self.result.clone();
+        if let Some(object) = result.as_object_mut() {
+            object.remove("root");
+            object.remove("logged");
+            if let Some(confirm) = object.remove("confirm") {
+                object.insert(
+                    "pending".into(),
+                    json!({"plan": confirm["plan"], "expiresAt": confirm["expiresAt"]}),
+                );
+                object.insert(
+                    "note".into(),
+                    "Nothing is done yet: this waits for the person to click Yes or No on the page. A spoken yes is not consent; ask them to click."
+                        .into(),
+                );
+            }
+        }
+        result
+    }
+
+    /// What the page is told: everything, including a confirmation's id.
+    pub fn for_page(&self) -> Value {
+        json!({
+            "id": self.call.id,
+            "name": self.call.name,
+            "action": self.action,
+            "result": self.result,
+            "ms": self.ms,
+        })
+    }
+}
+
+/// The action a call names: its function name is the verb, its arguments
+/// the fields. Arguments that are not an object, or that try to name the
+/// verb themselves, are refused rather than guessed at.
+fn action(call: &Call) -> Result<Value, Refusal> {
+    let mut fields = match &call.args {
+        Value::Object(fields) => fields.clone(),
+        Value::Null => Map::new(),
+        _ => {
+            return Err(Refusal::new(
+                Rule::MalformedField,
+                format!("the arguments of `{}` must be a JSON object", call.name),
+            ));
+        }
+    };
+    if fields.contains_key("verb") {
+        return Err(Refusal::new(
+            Rule::UnknownField,
+            format!(
+                "`{}` takes no field `verb`; the function's name is the verb",
+                call.name
+            ),
+        ));
+    }
+    fields.insert("verb".into(), call.name.clone().into());
+    Ok(Value::Object(fields))
+}
+
+/// Whether a successful reply to `verb` changed something that stays.
+fn changes(verb: &str, reply: &Reply) -> bool {
+    let kind = Verb::from_wire(verb).and_then(|v| v.command().act);
+    reply.ok && reply.confirm.is_none() && kind.is_some_and(|k| k != ActKind::Read)
+}
+
+/// Runs a batch in order on the host (one lock, like any other turn).
+pub async fn run(app: &Arc<AppState>, calls: Vec<Call>) -> Vec<Answered> {
+    let (state, batch) = (app.clone(), calls.clone());
+    with_host(app, move |host| {
+        batch
+            .into_iter()
+            .map(|call| execute(&state, host, call))
+            .collect()
+    })
+    .await
+    .unwrap_or_else(|error| {
+        calls
+            .into_iter()
+            .map(|call| Answered::refused(call, error.refusal.rule.id(), &error.refusal.why))
+            .collect()
+    })
+}
+
+fn execute(app: &AppState, host: &mut Host<WasmTools>, call: Call) -> Answered {
+    let started = Instant::now();
+    let (action, reply) = match action(&call) {
+        Ok(action) => {
+            let reply = host.execute(&action, Some("live"));
+            (Some(action), reply)
+        }
+        Err(refusal) => (None, Reply::refusal(refusal)),
+    };
+    counted(app, &reply);
+    Answered {
+        changed: changes(&call.name, &reply),
+        ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        result: serde_json::to_value(&reply).unwrap_or(Value::Null),
+        action,
+        call,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(name: &str, args: Value) -> Call {
+        Call {
+            id: "c1".into(),
+            name: name.into(),
+            args,
+        }
+    }
+
+    #[test]
+    fn every_verb_is_a_function_with_its_fields() {
+        let declared = declarations();
+        assert_eq!(declared.len(), COMMANDS.len());
+        for (command, declaration) in COMMANDS.iter().zip(&declared) {
+            assert_eq!(declaration.name, command.verb);
+            let properties = declaration.parameters["properties"].as_object().unwrap();
+            assert_eq!(properties.len(), command.params.len(), "{}", command.verb);
+            for param in command.params {
+                let kind = &properties[param.field.wire()]["type"];
+                assert_eq!(kind == "object", param.field.is_object());
+                let required = declaration.parameters["required"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&param.field.wire().into());
+                assert_eq!(required, param.required);
+            }
+        }
+        assert!(instruction().contains("spoken yes is not consent"));
+        assert!(instruction().contains(&prompt::system_prompt()));
+    }
+
+    #[test]
+    fn calls_become_actions_by_name_and_never_by_argument() {
+        let write = call("write", json!({"name": "a.txt", "content": "hi"}));
+        assert_eq!(
+            action(&write).unwrap(),
+            json!({"verb": "write", "name": "a.txt", "content": "hi"})
+        );
+        assert_eq!(
+            action(&call("undo", Value::Null)).unwrap(),
+            json!({"verb": "undo"})
+        );
+        let smuggled = call("read", json!({"verb": "delete", "name": "a.txt"}));
+        assert_eq!(action(&smuggled).unwrap_err().rule, Rule::UnknownField);
+        let text = call("read", json!("{\"name\": \"a.txt\""));
+        assert_eq!(action(&text).unwrap_err().rule, Rule::MalformedField);
+    }
+
+    #[test]
+    fn the_model_never_sees_a_confirmation_id_or_the_host_path() {
+        let answered = Answered {
+            call: call("delete", json!({"name": "a.txt"})),
+            action: None,
+            result: json!({"ok": false, "file": "a.txt", "root": {"path": "/home/x"}, "logged": 3,
+                "confirm": {"id": "secret-id", "plan": "delete a.txt (2 bytes)", "expiresAt": "t", "why": "answer yes or no with this id"}}),
+            ms: 1,
+            changed: false,
+        };
+        let told = answered.for_model().to_string();
+        assert!(
+            !told.contains("secret-id") && !told.contains("/home/x"),
+            "{told}"
+        );
+        assert!(told.contains("delete a.txt (2 bytes)") && told.contains("click"));
+        assert!(answered.for_page().to_string().contains("secret-id"));
+    }
+}
