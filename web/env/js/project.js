@@ -1,0 +1,53 @@
+// project.js — the header's project facts, all from the record the core returned
+// with `open`, and the list of projects this browser has (the registry the worker
+// keeps). Display only.
+
+import { el, fill } from '../../js/dom.js';
+
+const $ = (id) => document.getElementById(id);
+
+function where(location) {
+  if (!location || typeof location !== 'object') return '—';
+  const kind = location.kind === 'opfs' ? 'this browser’s private storage' : String(location.kind ?? '');
+  const path = location.path ?? location.label ?? location.id;
+  return path != null ? `${kind}: ${path}` : kind;
+}
+
+export function showProject(record) {
+  $('project-id').textContent = record ? String(record.id ?? '') : 'none open';
+  $('project-placement').textContent = record ? String(record.placement ?? '') : '—';
+  $('project-location').textContent = record ? where(record.location) : '—';
+  $('project-root').textContent = record && record.root ? String(record.root.path ?? record.root.label ?? '') : '—';
+  $('project-undo').textContent = record ? String(record.undoKind ?? '') : '—';
+  const d = record && record.durability;
+  const persisted = $('project-persisted');
+  if (d) {
+    persisted.textContent = d.persisted ? 'persisted' : 'not persisted (the browser may evict it)';
+    persisted.title = d.checkedAt ? `checked ${d.checkedAt}` : '';
+    persisted.dataset.persisted = d.persisted ? 'true' : 'false';
+  } else {
+    persisted.textContent = '—';
+    persisted.title = '';
+    delete persisted.dataset.persisted;
+  }
+  $('project-persist').hidden = !(d && !d.persisted && navigator.storage && navigator.storage.persist);
+}
+
+/** The registry's projects as buttons; `onPick(name)` opens one. */
+export function showProjects(list, projects, current, onPick) {
+  if (!projects.length) {
+    fill(list, el('li', { class: 'note', text: 'none yet' }));
+    return;
+  }
+  fill(list, projects.map((p) => {
+    const button = el('button', {
+      type: 'button',
+      class: ['project-pick', p.name === current ? 'current' : ''],
+      title: p.record && p.record.lastUsed ? `last opened ${p.record.lastUsed}` : null,
+      'aria-current': p.name === current ? 'true' : null,
+      text: String(p.name),
+    });
+    button.addEventListener('click', () => onPick(p.name));
+    return el('li', {}, button);
+  }));
+}

@@ -1,0 +1,550 @@
+// worker.js — the host of the browser placement (a dedicated module worker).
+//
+// It loads the one Voicebox core (voicebox_web.wasm, no imports) and serves the
+// page's requests one at a time. The core decides everything: which path, allowed
+// or refused, what the audit says. This file only performs the I/O request the
+// core parks ({"io": …}) against the open project's OPFS folder, runs the
+// create-asset module when asked, and passes answers back. It never checks a
+// path, never decides allow/refuse, never builds an audit line.
+//
+// The reference for every I/O op is the Rust stand-in `Worker::perform` in
+// crates/web/tests/artifact.rs. See README.md in this folder for the protocol.
+
+const CORE_URL = new URL('./voicebox_web.wasm', import.meta.url);
+const TOOL_URL = new URL('./create-asset.wasm', import.meta.url);
+const TOOL_WORKER_URL = new URL('./tool-worker.js', import.meta.url);
+
+// How long one tool run may take before its worker is terminated. The core may
+// name its own budget in the request (`timeoutMs`); this is the fallback.
+const TOOL_TIMEOUT_MS = 5000;
+// A fetch that never answers must not hold the queue for ever.
+const CORE_FETCH_TIMEOUT_MS = 30000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The platform's own words for a failure. */
+function words(e) {
+  return { name: e && e.name ? String(e.name) : 'Error', message: e && e.message != null ? String(e.message) : String(e) };
+}
+
+function hex(bytes) {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+// ---------------------------------------------------------------------------
+// The core: voicebox_web.wasm behind its C-ABI.
+
+let core = null;          // { exports, memory }
+let coreLoading = null;   // Promise while (re)loading
+
+async function loadCore() {
+  const response = await fetch(CORE_URL, { signal: AbortSignal.timeout(CORE_FETCH_TIMEOUT_MS) });
+  if (!response.ok) {
+    const e = new Error(`${CORE_URL.pathname}: HTTP ${response.status} ${response.statusText}`);
+    e.name = 'NetworkError';
+    throw e;
+  }
+  const bytes = await response.arrayBuffer();
+  const { instance } = await WebAssembly.instantiate(bytes, {});
+  return { exports: instance.exports, memory: instance.exports.memory };
+}
+
+function coreReady() {
+  if (core) return Promise.resolve(core);
+  if (!coreLoading) {
+    coreLoading = loadCore().then((c) => { core = c; coreLoading = null; return c; },
+      (e) => { coreLoading = null; throw e; });
+  }
+  return coreLoading;
+}
+
+/** Copies bytes into a fresh core buffer; returns [ptr, len]. */
+function put(c, bytes) {
+  const len = bytes.length;
+  const ptr = c.exports.vb_alloc(len) >>> 0;
+  new Uint8Array(c.memory.buffer, ptr, len).set(bytes);
+  return [ptr, len];
+}
+
+/** Copies a core buffer out (the view is re-made: memory may have grown). */
+function take(c, ptrFn, lenFn) {
+  const ptr = c.exports[ptrFn]() >>> 0;
+  const len = c.exports[lenFn]() >>> 0;
+  return new Uint8Array(c.memory.buffer, ptr, len).slice();
+}
+
+/**
+ * Runs one request through the core, performing every I/O it parks against
+ * `root` (a project root resolver, see below). Resolves with the core's answer.
+ */
+async function drive(request, root) {
+  const c = await coreReady();
+  const seed = new Uint8Array(16);
+  crypto.getRandomValues(seed);
+  const text = encoder.encode(JSON.stringify({ ...request, now: Date.now(), seed: hex(seed) }));
+  let state;
+  try {
+    const [ptr, len] = put(c, text);
+    state = c.exports.vb_begin(ptr, len);
+    c.exports.vb_free(ptr, len);
+    for (;;) {
+      const out = JSON.parse(decoder.decode(take(c, 'vb_out_ptr', 'vb_out_len')));
+      if (state === 0) return out.done;
+      const data = take(c, 'vb_data_ptr', 'vb_data_len');
+      // perform() never throws: every failure is reported to the core as data.
+      const [answer, bytes] = await perform(out.io, data, root);
+      const [aptr, alen] = put(c, encoder.encode(JSON.stringify(answer)));
+      const [dptr, dlen] = put(c, bytes);
+      state = c.exports.vb_resume(aptr, alen, dptr, dlen);
+      c.exports.vb_free(aptr, alen);
+      c.exports.vb_free(dptr, dlen);
+    }
+  } catch (e) {
+    // A trap inside the core leaves its state unusable: load a fresh one next time.
+    if (e instanceof WebAssembly.RuntimeError) core = null;
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Projects: an OPFS folder under v1/projects/<name>/, re-resolved from
+// navigator.storage.getDirectory() at every open (no user gesture needed).
+
+/** A project's root: the handle is resolved on first use and refreshed by `reachable`. */
+function projectRoot(project, create) {
+  return {
+    project,
+    key: `opfs:${project.name}`,
+    handle: null,
+    // `fresh` re-walks from the OPFS root and never creates: a folder that is gone stays gone.
+    async resolve(fresh = false) {
+      if (this.handle && !fresh) return this.handle;
+      if ((project.kind ?? 'opfs') !== 'opfs') {
+        const e = new Error(`this worker resolves only OPFS project roots, not ${JSON.stringify(project.kind)}`);
+        e.name = 'NotSupportedError';
+        throw e;
+      }
+      let dir = await navigator.storage.getDirectory();
+      // Entry names, each handed to OPFS as one name (OPFS itself refuses "/", "." and "..").
+      for (const name of ['v1', 'projects', String(project.name)]) {
+        dir = await dir.getDirectoryHandle(name, { create: create && !fresh });
+      }
+      this.handle = dir;
+      return dir;
+    },
+  };
+}
+
+let current = null;       // the open project's root (after a successful open)
+let lastOpen = null;      // the open request, replayed if the core has to be reloaded
+
+async function registryDir(create) {
+  let dir = await navigator.storage.getDirectory();
+  for (const name of ['v1', 'registry']) dir = await dir.getDirectoryHandle(name, { create });
+  return dir;
+}
+
+/** Saves the record the core returned, as text, to v1/registry/<name>.json. */
+async function saveRecord(record) {
+  const dir = await registryDir(true);
+  const file = await dir.getFileHandle(`${record.name}.json`, { create: true });
+  const writable = await file.createWritable();
+  try {
+    await writable.write(JSON.stringify(record));
+    await writable.close();
+  } catch (e) {
+    await writable.abort().catch(() => {});
+    throw e;
+  }
+}
+
+/** Glue: the registry's records, by file name. */
+async function listProjects() {
+  let dir;
+  try {
+    dir = await registryDir(false);
+  } catch (e) {
+    if (e.name === 'NotFoundError') return { ok: true, projects: [] };
+    throw e;
+  }
+  const projects = [];
+  for await (const [name, handle] of dir.entries()) {
+    if (handle.kind !== 'file' || !name.endsWith('.json')) continue;
+    let record = null;
+    try {
+      record = JSON.parse(await (await handle.getFile()).text());
+    } catch {
+      record = null;
+    }
+    projects.push({ name: name.slice(0, -'.json'.length), record });
+  }
+  projects.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { ok: true, projects };
+}
+
+/** Glue: the bytes of assets/<name> in the open project, for the gallery to show. */
+async function readAsset(name) {
+  if (!current) {
+    return { ok: false, error: { name: 'InvalidStateError', message: 'no project is open' } };
+  }
+  const root = await current.resolve();
+  const assets = await root.getDirectoryHandle('assets');
+  // One entry name: OPFS refuses anything that is not a plain child name.
+  const bytes = await contents(await assets.getFileHandle(String(name)));
+  return { ok: true, name: String(name), bytes: bytes.buffer };
+}
+
+// ---------------------------------------------------------------------------
+// I/O: what the core asks for, performed as `Worker::perform` does.
+// Paths are relative to the root, "/"-separated, already contained by the core.
+
+function segments(path) {
+  return path === '' ? [] : String(path).split('/');
+}
+
+/** The folder holding the path's last segment, and that segment. */
+async function parentOf(root, path, create) {
+  const parts = segments(path);
+  const last = parts.pop();
+  let dir = root;
+  for (const part of parts) dir = await dir.getDirectoryHandle(part, { create });
+  return [dir, last];
+}
+
+/** The folder at `path` itself ("" is the root). */
+async function folderAt(root, path) {
+  let dir = root;
+  for (const part of segments(path)) dir = await dir.getDirectoryHandle(part);
+  return dir;
+}
+
+const ok = () => [{ ok: true }, new Uint8Array(0)];
+
+/**
+ * A file's contents. A File is a snapshot: if another tab appends between
+ * getFile() and the read, the read fails with NotReadableError — take a new
+ * snapshot and read again (a few times), as any reader of a live file must.
+ */
+async function contents(handle, as = 'bytes') {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const file = await handle.getFile();
+      return as === 'text' ? await file.text() : new Uint8Array(await file.arrayBuffer());
+    } catch (e) {
+      if (e.name !== 'NotReadableError' || attempt >= 5) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
+    }
+  }
+}
+
+/**
+ * Changes to one file are made one at a time across every tab of this origin:
+ * OPFS gives a sync access handle to one holder only, and two tabs append to the
+ * same undo journal. A Web Lock per file makes the second wait instead of fail.
+ */
+function oneAtATime(root, path, change) {
+  if (!(navigator.locks && typeof navigator.locks.request === 'function')) return busyRetry(change);
+  return navigator.locks.request(`voicebox-file:${root.key}:${path}`, () => busyRetry(change));
+}
+
+/** Where another holder (outside the lock) has the file open, wait briefly and try again. */
+async function busyRetry(change) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await change();
+    } catch (e) {
+      if (e.name !== 'NoModificationAllowedError' || attempt >= 20) throw e;
+      await new Promise((resolve) => setTimeout(resolve, 5 * attempt));
+    }
+  }
+}
+
+async function opRead(root, io) {
+  const [dir, name] = await parentOf(root, io.path, false);
+  return [{ ok: true }, await contents(await dir.getFileHandle(name))];
+}
+
+async function opWrite(root, io, data) {
+  const [dir, name] = await parentOf(root, io.path, true);
+  const handle = await dir.getFileHandle(name, { create: true });
+  // createWritable writes a swap file and replaces the file on close: never half-written.
+  const writable = await handle.createWritable();
+  try {
+    await writable.write(data);
+    await writable.close();
+  } catch (e) {
+    await writable.abort().catch(() => {});
+    throw e;
+  }
+  return ok();
+}
+
+async function opAppend(root, io, data) {
+  const [dir, name] = await parentOf(root, io.path, true);
+  const handle = await dir.getFileHandle(name, { create: true });
+  if (typeof handle.createSyncAccessHandle === 'function') {
+    const access = await handle.createSyncAccessHandle();
+    try {
+      const size = access.getSize();
+      try {
+        const written = access.write(data, { at: size });
+        if (written !== data.length) {
+          const e = new Error(`wrote ${written} of ${data.length} bytes`);
+          e.name = 'QuotaExceededError';
+          throw e;
+        }
+        access.flush();
+      } catch (e) {
+        access.truncate(size); // never leave part of a line behind
+        throw e;
+      }
+    } finally {
+      access.close();
+    }
+    return ok();
+  }
+  const file = await handle.getFile();
+  const writable = await handle.createWritable({ keepExistingData: true });
+  try {
+    await writable.seek(file.size);
+    await writable.write(data);
+    await writable.close();
+  } catch (e) {
+    await writable.abort().catch(() => {});
+    throw e;
+  }
+  return ok();
+}
+
+async function opRemove(root, io) {
+  const [dir, name] = await parentOf(root, io.path, false);
+  await dir.getFileHandle(name); // a file, never a folder (TypeMismatchError otherwise)
+  await dir.removeEntry(name);
+  return ok();
+}
+
+async function opObserve(root, io) {
+  if (segments(io.path).length === 0) return [{ exists: true, dir: true, bytes: 0 }, new Uint8Array(0)];
+  const absent = [{ exists: false, dir: false, bytes: 0 }, new Uint8Array(0)];
+  let dir;
+  let name;
+  try {
+    [dir, name] = await parentOf(root, io.path, false);
+  } catch (e) {
+    if (e.name === 'NotFoundError' || e.name === 'TypeMismatchError') return absent;
+    throw e;
+  }
+  try {
+    const file = await (await dir.getFileHandle(name)).getFile();
+    return [{ exists: true, dir: false, bytes: file.size, mtime: file.lastModified }, new Uint8Array(0)];
+  } catch (e) {
+    if (e.name === 'NotFoundError') return absent;
+    if (e.name !== 'TypeMismatchError') throw e;
+  }
+  await dir.getDirectoryHandle(name);
+  return [{ exists: true, dir: true, bytes: 0 }, new Uint8Array(0)];
+}
+
+async function opList(root, io) {
+  const dir = await folderAt(root, io.path);
+  const entries = [];
+  for await (const [name, handle] of dir.entries()) {
+    const isDir = handle.kind === 'directory';
+    entries.push({ name, dir: isDir, bytes: isDir ? 0 : (await handle.getFile()).size });
+  }
+  return [{ ok: true, entries }, new Uint8Array(0)];
+}
+
+async function opReadAudit(root) {
+  let dir;
+  try {
+    dir = await root.getDirectoryHandle('.audit');
+  } catch (e) {
+    if (e.name === 'NotFoundError') return [{ ok: true, files: [] }, new Uint8Array(0)];
+    throw e;
+  }
+  const files = [];
+  for await (const [name, handle] of dir.entries()) {
+    if (handle.kind !== 'file') continue;
+    files.push({ name, text: await contents(handle, 'text') });
+  }
+  files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return [{ ok: true, files }, new Uint8Array(0)];
+}
+
+// create-asset: compiled once per worker, instantiated fresh for every run in a
+// short-lived worker of its own, so a run that never ends can be stopped.
+let toolModule = null;
+
+async function compiledTool() {
+  if (!toolModule) {
+    const response = await fetch(TOOL_URL, { signal: AbortSignal.timeout(TOOL_TIMEOUT_MS) });
+    if (!response.ok) {
+      const e = new Error(`${TOOL_URL.pathname}: HTTP ${response.status} ${response.statusText}`);
+      e.name = 'NetworkError';
+      throw e;
+    }
+    toolModule = await WebAssembly.compile(await response.arrayBuffer());
+  }
+  return toolModule;
+}
+
+async function opRunTool(io, input) {
+  let module;
+  try {
+    module = await compiledTool();
+  } catch (e) {
+    // A module that does not compile is instantiate's failure; one that cannot be fetched is not.
+    const phase = e instanceof WebAssembly.CompileError ? 'instantiate' : 'load';
+    return [{ error: { phase, ...words(e) } }, new Uint8Array(0)];
+  }
+  const timeoutMs = Number.isFinite(io.timeoutMs) && io.timeoutMs > 0 ? io.timeoutMs : TOOL_TIMEOUT_MS;
+  return new Promise((resolve) => {
+    const runner = new Worker(TOOL_WORKER_URL, { type: 'module', name: 'voicebox-tool' });
+    let settled = false;
+    const finish = (answer, bytes = new Uint8Array(0)) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      runner.terminate();
+      resolve([answer, bytes]);
+    };
+    const timer = setTimeout(() => finish({
+      error: { phase: 'timeout', name: 'TimeoutError', message: `the run did not finish within ${timeoutMs} ms` },
+    }), timeoutMs);
+    runner.addEventListener('message', ({ data }) => {
+      if (data.error) finish({ error: data.error });
+      else finish(data.report, new Uint8Array(data.bytes));
+    });
+    runner.addEventListener('error', (event) => {
+      event.preventDefault();
+      finish({ error: { phase: 'load', name: 'Error', message: event.message || 'the tool worker failed to start' } });
+    });
+    runner.addEventListener('messageerror', () => {
+      finish({ error: { phase: 'load', name: 'DataCloneError', message: 'the tool module could not be passed to its worker' } });
+    });
+    const copy = input.slice();
+    runner.postMessage({ module, input: copy.buffer }, [copy.buffer]);
+  });
+}
+
+/** Performs one I/O request; never throws — failures are the platform's own words. */
+async function perform(io, data, root) {
+  try {
+    switch (io.op) {
+      case 'runTool':
+        return await opRunTool(io, data);
+      case 'reachable':
+        await root.resolve(true);
+        return ok();
+      case 'read':
+        return await opRead(await root.resolve(), io);
+      case 'write':
+        return await oneAtATime(root, io.path, async () => opWrite(await root.resolve(), io, data));
+      case 'append':
+        return await oneAtATime(root, io.path, async () => opAppend(await root.resolve(), io, data));
+      case 'remove':
+        return await oneAtATime(root, io.path, async () => opRemove(await root.resolve(), io));
+      case 'observe':
+        return await opObserve(await root.resolve(), io);
+      case 'list':
+        return await opList(await root.resolve(), io);
+      case 'readAudit':
+        return await opReadAudit(await root.resolve());
+      default: {
+        const e = new Error(`this worker performs no I/O op ${JSON.stringify(io.op)}`);
+        e.name = 'NotSupportedError';
+        throw e;
+      }
+    }
+  } catch (e) {
+    return [{ error: words(e) }, new Uint8Array(0)];
+  }
+}
+
+/** The root I/O goes to when no project is open (the core refuses before asking). */
+const NO_ROOT = {
+  key: 'none',
+  async resolve() {
+    const e = new Error('no project is open');
+    e.name = 'InvalidStateError';
+    throw e;
+  },
+};
+
+// ---------------------------------------------------------------------------
+// Requests from the page, served one at a time.
+
+async function open(request) {
+  const persisted = await navigator.storage.persisted().catch(() => false);
+  const project = request.project && typeof request.project === 'object' ? request.project : {};
+  const root = projectRoot(project, true);
+  const coreRequest = { ...request, persisted };
+  const answer = await drive(coreRequest, root);
+  const reply = { answer };
+  if (answer && answer.ok === true && answer.project) {
+    current = root;
+    lastOpen = { request: { ...coreRequest, project } };
+    try {
+      await saveRecord(answer.project);
+      reply.registry = { ok: true };
+    } catch (e) {
+      reply.registry = { ok: false, error: words(e) };
+    }
+  }
+  return reply;
+}
+
+async function serve(request) {
+  if (!request || typeof request !== 'object') {
+    return { error: { name: 'TypeError', message: 'a request is an object with an `op`' } };
+  }
+  switch (request.op) {
+    case 'open':
+      return open(request);
+    case 'projects':
+      return { answer: await listProjects() };
+    case 'asset': {
+      const answer = await readAsset(request.name).catch((e) => ({ ok: false, error: words(e) }));
+      return { answer, transfer: answer.bytes ? [answer.bytes] : [] };
+    }
+    default:
+      // execute, confirm, audit, resolve and anything else: the core answers.
+      return { answer: await drive(request, current || NO_ROOT) };
+  }
+}
+
+/** After a trap, a fresh core: re-open the project so the next request finds it. */
+async function recover() {
+  if (core || !lastOpen) return;
+  current = null;
+  try {
+    const root = projectRoot(lastOpen.request.project, true); // re-resolved, as at every open
+    const answer = await drive(lastOpen.request, root);
+    if (answer && answer.ok === true) current = root;
+  } catch {
+    current = null;
+  }
+}
+
+let queue = Promise.resolve();
+
+self.addEventListener('message', ({ data }) => {
+  const id = data ? data.id : undefined;
+  const request = data ? data.request : undefined;
+  queue = queue.then(async () => {
+    let reply;
+    try {
+      await recover();
+      reply = await serve(request);
+    } catch (e) {
+      reply = { error: words(e), restarted: core === null };
+    }
+    const { transfer = [], ...rest } = reply;
+    self.postMessage({ id, ...rest }, transfer);
+  });
+});
+
+// Start loading the core at once; a failure is reported with the first request.
+coreReady().catch(() => {});
