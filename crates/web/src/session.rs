@@ -164,7 +164,10 @@ async fn open(
     };
     let now = iso8601(env.now_ms());
     let persisted = request["persisted"].as_bool().unwrap_or(false);
-    let record = ProjectRecord::new(name, instance, Placement::Browser, &root, now, persisted);
+    // The project's identity is placement + location: one label for this
+    // browser, not the tab's writer name (which names the audit file).
+    let label = request["label"].as_str().unwrap_or("browser");
+    let record = ProjectRecord::new(name, label, Placement::Browser, &root, now, persisted);
     executor.declare(storage, &record.id);
     (Some(executor), json!({"ok": true, "project": record}))
 }

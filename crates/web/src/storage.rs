@@ -41,27 +41,27 @@ impl WebStorage {
     }
 
     async fn ask(&self, request: Value, data: Vec<u8>) -> Result<(Value, Vec<u8>), StorageError> {
+        let wanted_folder = matches!(request["op"].as_str(), Some("list" | "readAudit"));
         let (answer, bytes) = self.slot.exchange(request, data).await;
         match answer.get("error") {
             None => Ok((answer, bytes)),
-            Some(error) => Err(storage_error(error)),
+            Some(error) => Err(storage_error(error, wanted_folder)),
         }
     }
 }
 
 /// The worker reports the platform's own error (a DOMException name and
 /// message); the mapping to the executor's terms is made here, not in JS.
-fn storage_error(error: &Value) -> StorageError {
+/// A `TypeMismatchError` says only "not an entry of requested type", so what
+/// it means depends on what was asked for: a file (it is a folder) or a
+/// folder (something on the way is a file).
+fn storage_error(error: &Value, wanted_folder: bool) -> StorageError {
     let name = error.get("name").and_then(Value::as_str).unwrap_or("");
     let message = error.get("message").and_then(Value::as_str).unwrap_or("");
     match name {
         "NotFoundError" => StorageError::NotFound,
-        "TypeMismatchError"
-            if message.contains("directory") && !message.contains("not a directory") =>
-        {
-            StorageError::IsADirectory
-        }
-        "TypeMismatchError" => StorageError::NotADirectory,
+        "TypeMismatchError" if wanted_folder => StorageError::NotADirectory,
+        "TypeMismatchError" => StorageError::IsADirectory,
         "NotAllowedError" | "SecurityError" => StorageError::Escape(Escape::Unreachable),
         _ => StorageError::Other(format!("{name}: {message}")),
     }

@@ -10,6 +10,10 @@ use voicebox_core::platform::{ToolRun, ToolRunner};
 use voicebox_core::reply::ToolInfo;
 use voicebox_core::{Refusal, Rule};
 
+/// How long one tool run may take in the browser, where there is no fuel: the
+/// worker runs the tool in its own worker and terminates it past this.
+pub const TOOL_TIMEOUT_MS: u64 = 5_000;
+
 pub struct WebTools {
     slot: Rc<Slot>,
 }
@@ -81,6 +85,12 @@ fn fault(error: &Value) -> Refusal {
     let message = error["message"].as_str().unwrap_or("");
     let words = format!("{name}: {message}");
     match phase {
+        "load" => Refusal::new(
+            Rule::ToolUnavailable,
+            format!(
+                "the tool's module could not be loaded ({words}); the page is incomplete — reload it"
+            ),
+        ),
         "instantiate" => Refusal::new(
             Rule::ImportUndeclared,
             format!(
