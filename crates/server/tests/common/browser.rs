@@ -107,6 +107,22 @@ impl Browser {
         }
     }
 
+    /// Runs an async script (a function body whose last argument is the
+    /// callback) and returns what it passed to the callback.
+    pub async fn js_async(&self, script: &str, args: Vec<Value>) -> Value {
+        self.client.execute_async(script, args).await.unwrap()
+    }
+
+    /// Sends one request to the environment page's worker through
+    /// `window.voicebox.request` (glue only) and returns the core's answer.
+    pub async fn worker(&self, request: Value) -> Value {
+        self.js_async(
+            "const [req, done] = arguments; window.voicebox.ready.then(() => window.voicebox.request(req)).then(done, (e) => done({jsError: String(e)}));",
+            vec![request],
+        )
+        .await
+    }
+
     /// Types a request into the composer and sends it.
     pub async fn say(&self, text: &str) {
         let input = self.client.find(Locator::Id("utterance")).await.unwrap();

@@ -1,0 +1,345 @@
+//! The browser placement in real headless Chromium: the environment page's
+//! worker runs the core (voicebox_web.wasm) over OPFS with no server call for
+//! any act. e1-m0 §8 checks, each with its positive control, driven through
+//! `window.voicebox.request` (glue that passes a request to the worker), so
+//! no user gesture is ever made.
+
+mod common;
+
+use common::Server;
+use common::browser::{self, Browser};
+use serde_json::{Value, json};
+
+async fn open(browser: &Browser, name: &str) -> Value {
+    browser
+        .worker(json!({"op": "open", "project": {"name": name, "kind": "opfs"}}))
+        .await
+}
+
+async fn act(browser: &Browser, action: Value) -> Value {
+    browser
+        .worker(json!({"op": "execute", "action": action}))
+        .await["result"]
+        .clone()
+}
+
+async fn no_gesture(browser: &Browser) {
+    let activation = browser
+        .js("return [navigator.userActivation.isActive, navigator.userActivation.hasBeenActive]")
+        .await;
+    assert_eq!(
+        activation,
+        json!([false, false]),
+        "no user gesture anywhere"
+    );
+}
+
+#[tokio::test]
+async fn the_core_runs_in_the_worker_over_opfs() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::start().await;
+    browser
+        .client
+        .goto(&server.url("/environment"))
+        .await
+        .unwrap();
+
+    // Check 1: reopen. Create a project, write, reload, read it back.
+    let opened = open(&browser, "atlas").await;
+    assert_eq!(opened["ok"], true, "{opened}");
+    assert_eq!(opened["project"]["id"], "atlas@browser");
+    assert_eq!(
+        opened["project"]["root"],
+        json!({"kind": "opfs", "path": "v1/projects/atlas"})
+    );
+    let wrote = browser
+        .worker(json!({"op": "execute", "transcript": "create a file called hello.txt with hi"}))
+        .await;
+    assert_eq!(
+        wrote["result"]["action"], "wrote hello.txt (2 bytes)",
+        "{wrote}"
+    );
+    no_gesture(&browser).await;
+    browser.client.refresh().await.unwrap();
+    let read = act(&browser, json!({"verb": "read", "name": "hello.txt"})).await;
+    assert_eq!(
+        read["content"], "hi",
+        "the page re-opened the project by itself: {read}"
+    );
+    no_gesture(&browser).await;
+
+    // Checks 2, 3, 4: the tier table both ways, named refusals, `..` beside its sibling.
+    let outside = act(
+        &browser,
+        json!({"verb": "write", "name": "../../evil.sh", "content": "x"}),
+    )
+    .await;
+    assert_eq!(outside["refused"], "outside-root");
+    assert!(
+        outside["why"]
+            .as_str()
+            .unwrap()
+            .contains("outside the project root")
+    );
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "write", "name": "..", "content": "x"})
+        )
+        .await["refused"],
+        "outside-root"
+    );
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "write", "name": "a..", "content": "x"})
+        )
+        .await["ok"],
+        true
+    );
+    let audit = browser.worker(json!({"op": "audit"})).await;
+    let rules: Vec<(&str, &str)> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["decision"].as_str().unwrap(),
+                e["rule"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(
+        rules.contains(&("allow", "writes-inside")) && rules.contains(&("refuse", "outside-root")),
+        "{rules:?}"
+    );
+
+    // Check 5: create-asset instantiates; a module importing fetch does not,
+    // in the platform's own words.
+    let asset = act(&browser, json!({"verb": "create_asset", "name": "logo.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg'/>"})).await;
+    assert_eq!(asset["ok"], true, "{asset}");
+    let fetcher = wat::parse_str(r#"(module (import "env" "writeFile" (func (param i32 i32 i32 i32))) (import "env" "note" (func (param i32 i32))) (import "env" "fetch" (func (param i32 i32))))"#).unwrap();
+    let words = browser
+        .js_async(
+            "const [bytes, done] = arguments; WebAssembly.instantiate(new Uint8Array(bytes), {env: {writeFile() {}, note() {}}}).then(() => done('instantiated'), (e) => done(e.name + ': ' + e.message));",
+            vec![json!(fetcher)],
+        )
+        .await;
+    let words = words.as_str().unwrap();
+    assert!(
+        words.starts_with("LinkError") || words.starts_with("TypeError"),
+        "{words}"
+    );
+    assert!(
+        words.contains("fetch") || words.contains("function"),
+        "{words}"
+    );
+
+    // Check 6: a hostile name is text in the transcript and the gallery.
+    let hostile = "<img src=x onerror=alert(1)>";
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "create_asset", "name": hostile, "kind": "text", "body": "boo"})
+        )
+        .await["ok"],
+        true
+    );
+    browser
+        .say(&format!("read the file called assets/{hostile}"))
+        .await;
+    browser
+        .wait_for(
+            "the transcript",
+            &format!(
+                "return document.getElementById('transcript').textContent.includes({hostile:?})"
+            ),
+        )
+        .await;
+    let created = browser
+        .js("return document.querySelectorAll('img[src=\"x\"], [onerror]').length")
+        .await;
+    assert_eq!(
+        created, 0,
+        "no element was created from the name in the transcript"
+    );
+    browser.client.refresh().await.unwrap();
+    browser
+        .wait_for(
+            "the gallery",
+            &format!("return document.getElementById('gallery').textContent.includes({hostile:?})"),
+        )
+        .await;
+    let created = browser
+        .js("return document.querySelectorAll('img[src=\"x\"], [onerror]').length")
+        .await;
+    assert_eq!(created, 0, "no element was created from the name");
+    let svg = browser.js("return [...document.querySelectorAll('#gallery img')].every((i) => i.src.startsWith('blob:'))").await;
+    assert_eq!(svg, true, "SVG goes through <img src=blob:>");
+
+    // Check 7: bad input is named and logged, and the worker serves the next request.
+    for (action, rule) in [
+        (
+            json!({"verb": "create_asset", "name": "a.svg", "kind": "svg", "body": "x", "onload": "x"}),
+            "unknown-field",
+        ),
+        (
+            json!({"verb": "create_asset", "name": "a.pdf", "kind": "pdf", "body": "x"}),
+            "malformed-field",
+        ),
+        (
+            json!({"verb": "create_asset", "name": "a.svg", "kind": "svg", "body": "x".repeat((1 << 20) + 1)}),
+            "too-large",
+        ),
+    ] {
+        let refused = act(&browser, action).await;
+        assert_eq!(refused["refused"], rule);
+        assert!(refused["logged"].is_u64(), "an audit entry");
+        assert_eq!(
+            act(&browser, json!({"verb": "list"})).await["ok"],
+            true,
+            "the next request is served"
+        );
+    }
+
+    // 40 concurrent appends → 80 audit lines for 40 writes, seq gap-free.
+    let before = browser.worker(json!({"op": "audit"})).await["entries"]
+        .as_array()
+        .unwrap()
+        .len();
+    let burst = browser
+        .js_async(
+            "const done = arguments[0]; Promise.all([...Array(40).keys()].map((i) => window.voicebox.request({op: 'execute', action: {verb: 'write', name: 'burst/' + i + '.txt', content: String(i)}}))).then((r) => done(r.filter((a) => a.result && a.result.ok).length));",
+            vec![],
+        )
+        .await;
+    assert_eq!(burst, 40);
+    let entries = browser.worker(json!({"op": "audit"})).await["entries"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(entries.len(), before + 80);
+    let seqs: Vec<u64> = entries.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+    assert_eq!(
+        seqs,
+        (1..=seqs.len() as u64).collect::<Vec<_>>(),
+        "one writer, gap-free"
+    );
+
+    // Check 10: two projects write two audit files.
+    assert_eq!(open(&browser, "second").await["ok"], true);
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "write", "name": "b.txt", "content": "b"})
+        )
+        .await["ok"],
+        true
+    );
+    let second = browser.worker(json!({"op": "audit"})).await;
+    assert_eq!(second["root"], "v1/projects/second");
+    assert_eq!(
+        second["files"].as_array().unwrap().len(),
+        1,
+        "its own audit file: {second}"
+    );
+    let entries = second["entries"].as_array().unwrap();
+    assert!(
+        entries
+            .iter()
+            .all(|e| e["root"] == "v1/projects/second" && e["project"] == "second@browser")
+    );
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["act"]["target"] == "b.txt" && e["result"] == "ok")
+    );
+    let first = open(&browser, "atlas").await;
+    assert_eq!(first["ok"], true);
+    let atlas = browser.worker(json!({"op": "audit"})).await;
+    assert!(
+        atlas["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|e| e["act"]["target"] != "b.txt"),
+        "no interleaving"
+    );
+    browser.screenshot("environment").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn the_exported_static_folder_works_with_no_voicebox_server() {
+    if !browser::available() {
+        return;
+    }
+    let site = tempfile::TempDir::new().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .arg("export-web")
+        .arg(site.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A plain static file server, nothing of Voicebox behind it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut static_server = std::process::Command::new("python3")
+        .args([
+            "-m",
+            "http.server",
+            "--bind",
+            "127.0.0.1",
+            &port.to_string(),
+        ])
+        .current_dir(site.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let browser = Browser::start().await;
+    browser
+        .client
+        .goto(&format!("http://127.0.0.1:{port}/"))
+        .await
+        .unwrap();
+    browser
+        .wait_for("the environment page", "return !!window.voicebox")
+        .await;
+    assert_eq!(open(&browser, "offline").await["ok"], true);
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "write", "name": "note.txt", "content": "kept"})
+        )
+        .await["ok"],
+        true
+    );
+    browser.client.refresh().await.unwrap();
+    assert_eq!(
+        act(&browser, json!({"verb": "read", "name": "note.txt"})).await["content"],
+        "kept"
+    );
+    let asset = act(&browser, json!({"verb": "create_asset", "name": "dot.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg'/>"})).await;
+    assert_eq!(asset["ok"], true, "{asset}");
+    no_gesture(&browser).await;
+    browser.close().await;
+    let _ = static_server.kill();
+    let _ = static_server.wait();
+}
