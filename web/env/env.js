@@ -10,6 +10,7 @@ import { createConfirm } from './js/confirm.js';
 import { createGallery } from './js/gallery.js';
 import { createAudit } from './js/audit.js';
 import { showProject, showProjects } from './js/project.js';
+import { createChannel } from './js/channel.js';
 
 const $ = (id) => document.getElementById(id);
 const LAST_PROJECT = 'voicebox.env.project';
@@ -52,6 +53,9 @@ const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm($('confirm-dialog'));
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
 const audit = createAudit({ body: $('audit-body'), files: $('audit-files'), refreshButton: $('audit-refresh') }, request);
+// Acts the server relays run through the same worker queue as this page's own.
+const channel = createChannel({ box: $('server-root'), button: $('server-root-use'), status: $('server-root-status') },
+  request, () => refreshSide());
 
 function refreshSide() {
   gallery.refresh();
@@ -78,6 +82,7 @@ function opened(record, registry) {
   current = record;
   showProject(record);
   remember(String(record.name));
+  channel.opened(String(record.name));
   $('project-name').value = String(record.name);
   const status = $('project-status');
   fill(status, 'Opened ', el('code', { text: String(record.id) }), '.');

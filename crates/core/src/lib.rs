@@ -18,6 +18,8 @@ pub mod contain;
 pub mod diff;
 pub mod executor;
 pub mod extension;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod journal;
 pub mod memory;
 pub mod platform;

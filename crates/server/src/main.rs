@@ -2,6 +2,7 @@
 //! folder and nowhere else. See the README for a tour.
 
 mod approval;
+mod channel;
 mod cli;
 mod commands;
 mod doctor;

@@ -18,14 +18,14 @@ mod tools;
 mod vendor;
 
 use crate::llm;
-use crate::serve::{ApiError, AppState, own_origin};
+use crate::serve::{ApiError, AppState, own_page};
 use crate::state_dir::StateDir;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
@@ -125,15 +125,8 @@ pub async fn socket(
     query: Result<Query<LiveQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
-    if !origin.is_some_and(|origin| own_origin(origin, app.port)) {
-        tracing::info!(rule = %Rule::ForeignOrigin, "live refused by the origin check");
-        return ApiError::new(
-            StatusCode::FORBIDDEN,
-            Rule::ForeignOrigin,
-            "a live session opens only from Voicebox's own page; open the address the server printed",
-        )
-        .into_response();
+    if let Err(refused) = own_page(&headers, app.port, "a live session") {
+        return refused.into_response();
     }
     let query = match query {
         Ok(Query(query)) => query,

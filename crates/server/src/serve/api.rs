@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use utoipa::{IntoParams, ToSchema};
-use voicebox_core::platform::{Env, Storage};
+use voicebox_core::platform::{Env, RootInfo, Storage};
 use voicebox_core::resolver::Resolution;
 use voicebox_core::{Reply, Rule};
 use voicebox_machine::{Host, MachineEnv, WasmTools};
@@ -96,6 +96,48 @@ pub fn counted(app: &AppState, reply: &Reply) {
     }
 }
 
+/// Runs `action` in the active root: relayed to the page that owns it (no
+/// disk of this machine is touched), or executed by the host on its folder.
+async fn act(app: &Arc<AppState>, action: Value, turn: String) -> Result<Value, ApiError> {
+    if app.channel.root().is_some() {
+        return Ok(relayed(app, json!({"op": "execute", "action": action})).await);
+    }
+    let reply = with_host(app, move |host| host.execute(&action, Some(&turn))).await?;
+    counted(app, &reply);
+    Ok(json!(reply))
+}
+
+/// Relays one worker request to the page; the core's result is returned
+/// untouched but for `via: "page"`, and a missing answer is a named refusal.
+async fn relayed(app: &AppState, request: Value) -> Value {
+    let result = match app.channel.relay(request).await {
+        Ok(mut answer) => {
+            let mut result = match answer.get_mut("result") {
+                Some(result) if result.is_object() => result.take(),
+                _ => answer,
+            };
+            result["via"] = json!("page");
+            result
+        }
+        Err(refusal) => refusal,
+    };
+    if result.get("refused").is_some() {
+        app.refused.fetch_add(1, Ordering::Relaxed);
+    }
+    result
+}
+
+/// The active root: the page's, or the host's folder.
+async fn active_root(app: &Arc<AppState>) -> Result<Option<RootInfo>, ApiError> {
+    if let Some(root) = app.channel.root() {
+        return Ok(Some(root));
+    }
+    with_host(app, |host| {
+        host.executor().storage().map(Storage::root_info)
+    })
+    .await
+}
+
 fn turn_id() -> String {
     format!("http-{}", &MachineEnv.random_id()[..8])
 }
@@ -140,9 +182,7 @@ pub async fn turn(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
             ));
         }
     };
-    let act = action.clone();
-    let result = with_host(&app, move |host| host.execute(&act, Some(&turn_id()))).await?;
-    counted(&app, &result);
+    let result = act(&app, action.clone(), turn_id()).await?;
     Ok(Json(
         json!({"transcript": transcript, "action": action, "result": result}),
     ))
@@ -167,6 +207,10 @@ pub struct ConfirmRequest {
     ))]
 pub async fn confirm(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: ConfirmRequest = parse(&body)?;
+    if app.channel.root().is_some() {
+        let page = json!({"op": "confirm", "id": request.id, "approved": request.approved});
+        return Ok(Json(json!({"result": relayed(&app, page).await})));
+    }
     let result = with_host(&app, move |host| {
         host.confirm(&request.id, request.approved)
     })
@@ -182,10 +226,7 @@ pub async fn confirm(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
         (status = 403, description = "foreign Host"),
     ))]
 pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
-    let root = with_host(&app, |host| {
-        host.executor().storage().map(Storage::root_info)
-    })
-    .await?;
+    let root = active_root(&app).await?;
     Ok(Json(json!({
         "ok": true,
         "declared": root.is_some(),
@@ -204,6 +245,9 @@ pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
         (status = 403, description = "foreign Host"),
     ))]
 pub async fn audit(State(app): State<Arc<AppState>>) -> Answer {
+    if app.channel.root().is_some() {
+        return Ok(Json(relayed(&app, json!({"op": "audit"})).await));
+    }
     let view = with_host(&app, |host| host.audit()).await?;
     Ok(Json(match view {
         Ok(view) => json!(view),
@@ -294,30 +338,43 @@ pub async fn put_keys(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
         (status = 403, description = "foreign Host"),
     ))]
 pub async fn root(State(app): State<Arc<AppState>>) -> Answer {
-    let root = with_host(&app, |host| {
-        host.executor().storage().map(Storage::root_info)
-    })
-    .await?;
+    let root = active_root(&app).await?;
     Ok(Json(json!({"declared": root.is_some(), "root": root})))
 }
 
-/// A machine folder to declare as the root.
+/// The root to declare: a machine folder (`path`, the default kind), the
+/// page's OPFS project (`project`), or a folder the page picked (`label`).
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RootRequest {
-    /// `machine` (the only kind this route declares).
+    /// `machine` (default), `opfs` or `handle`.
     #[serde(default)]
-    kind: Option<String>,
-    /// The folder.
-    path: String,
+    kind: RootKind,
+    /// The machine folder.
+    path: Option<String>,
+    /// The OPFS project's name (its root is `v1/projects/<project>`).
+    project: Option<String>,
+    /// The picked folder's label.
+    label: Option<String>,
 }
 
-/// Declare a machine folder as the project root (needs the host token).
+#[derive(Default, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+enum RootKind {
+    #[default]
+    Machine,
+    Opfs,
+    Handle,
+}
+
+/// Declare the active root. A machine folder needs the host token; a root
+/// the page owns needs only the page (its acts are relayed over `/channel`
+/// and run in the page, so this machine's disk is never touched for it).
 #[utoipa::path(post, path = "/api/root", request_body = RootRequest,
     responses(
         (status = 200, description = "`{ok:true, declared, root}`, or `{ok:false, refused:\"root-unreachable\", why}`", body = Object),
-        (status = 400, description = "malformed body, unknown field or unknown kind"),
-        (status = 403, description = "no host token (the page alone cannot declare a machine folder), foreign Host or Origin, or a wrong token"),
+        (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, or an OPFS project name that is not one entry name"),
+        (status = 403, description = "no host token for a machine folder (the page alone cannot declare one), foreign Host or Origin, or a wrong token"),
         (status = 413, description = "body too large"),
         (status = 415, description = "Content-Type is not application/json"),
     ))]
@@ -327,13 +384,53 @@ pub async fn declare_root(
     body: Bytes,
 ) -> Answer {
     let request: RootRequest = parse(&body)?;
-    if request.kind.as_deref().is_some_and(|k| k != "machine") {
-        return Err(ApiError::new(
+    let root = match (request.kind, request.path, request.project, request.label) {
+        (RootKind::Machine, Some(path), None, None) => {
+            return declare_machine(&app, authority, PathBuf::from(path)).await;
+        }
+        (RootKind::Opfs, None, Some(project), None) => RootInfo {
+            kind: "opfs".into(),
+            path: format!("v1/projects/{}", entry_name(project)?),
+        },
+        (RootKind::Handle, None, None, Some(label)) => RootInfo {
+            kind: "handle".into(),
+            path: label,
+        },
+        _ => {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                Rule::MissingArgument,
+                "send {\"path\"} for a machine folder, {\"kind\":\"opfs\",\"project\"} for the page's project, or {\"kind\":\"handle\",\"label\"} for a folder the page picked",
+            ));
+        }
+    };
+    with_host(&app, |host| host.undeclare()).await?;
+    app.channel.set_root(Some(root.clone()));
+    Ok(Json(json!({"ok": true, "declared": true, "root": root})))
+}
+
+/// An OPFS project is one folder name under `v1/projects/`; the page's core
+/// checks it again when it opens the project.
+fn entry_name(name: String) -> Result<String, ApiError> {
+    let one_entry = !name.is_empty()
+        && name.len() <= 255
+        && name != "."
+        && name != ".."
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control());
+    if one_entry {
+        Ok(name)
+    } else {
+        Err(ApiError::new(
             StatusCode::BAD_REQUEST,
             Rule::MalformedField,
-            "`kind` must be \"machine\"",
-        ));
+            "`project` is one folder name (no `/`, `\\`, `.`, `..` or control characters, at most 255 bytes), like `atlas`",
+        ))
     }
+}
+
+async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBuf) -> Answer {
     if authority != Authority::HostToken {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -341,14 +438,16 @@ pub async fn declare_root(
             "declaring a folder on this machine needs the person at the host: send the x-voicebox-host-token header, or restart with --root",
         ));
     }
-    let path = PathBuf::from(request.path);
-    let declared = with_host(&app, move |host| {
+    let declared = with_host(app, move |host| {
         host.declare(&path)
             .map(|()| host.executor().storage().map(Storage::root_info))
     })
     .await?;
     Ok(Json(match declared {
-        Ok(root) => json!({"ok": true, "declared": true, "root": root}),
+        Ok(root) => {
+            app.channel.set_root(None);
+            json!({"ok": true, "declared": true, "root": root})
+        }
         Err(e) => json!(Reply::refusal(voicebox_core::Refusal::new(
             Rule::RootUnreachable,
             format!("the folder cannot be used as a root: {e}; name an existing folder"),
@@ -356,7 +455,8 @@ pub async fn declare_root(
     }))
 }
 
-/// Un-declare the root: every act then answers `root-not-declared`.
+/// Un-declare the root (the host's folder or the page's): every act then
+/// answers `root-not-declared`.
 #[utoipa::path(delete, path = "/api/root",
     responses(
         (status = 200, description = "`{ok:true, declared:false}`", body = Object),
@@ -364,6 +464,7 @@ pub async fn declare_root(
         (status = 415, description = "Content-Type is not application/json"),
     ))]
 pub async fn undeclare_root(State(app): State<Arc<AppState>>) -> Answer {
+    app.channel.set_root(None);
     with_host(&app, |host| host.undeclare()).await?;
     Ok(Json(json!({"ok": true, "declared": false})))
 }
@@ -388,8 +489,7 @@ pub async fn files(State(app): State<Arc<AppState>>, query: QueryResult<FilesQue
         Some(dir) => json!({"verb": "list", "dir": dir}),
         None => json!({"verb": "list"}),
     };
-    let result = with_host(&app, move |host| host.execute(&action, Some("page"))).await?;
-    counted(&app, &result);
+    let result = act(&app, action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -410,7 +510,6 @@ pub struct FileQuery {
 pub async fn file(State(app): State<Arc<AppState>>, query: QueryResult<FileQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
     let action = json!({"verb": "read", "name": query.name});
-    let result = with_host(&app, move |host| host.execute(&action, Some("page"))).await?;
-    counted(&app, &result);
+    let result = act(&app, action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
 }

@@ -124,6 +124,21 @@ pub fn own_origin(origin: &str, port: u16) -> bool {
         .any(|name| origin == format!("http://{name}:{port}"))
 }
 
+/// WebSockets carry no token: only this server's own page may open one
+/// (`what` names it in the refusal), checked before the upgrade.
+pub fn own_page(headers: &HeaderMap, port: u16, what: &str) -> Result<(), ApiError> {
+    let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
+    if origin.is_some_and(|origin| own_origin(origin, port)) {
+        return Ok(());
+    }
+    tracing::info!(rule = %Rule::ForeignOrigin, what, "refused by the origin check");
+    Err(ApiError::new(
+        StatusCode::FORBIDDEN,
+        Rule::ForeignOrigin,
+        format!("{what} opens only from Voicebox's own page; open the address the server printed"),
+    ))
+}
+
 /// The host token wins when present (and must be right); otherwise the
 /// Origin must be this server's page.
 pub fn authority(app: &AppState, headers: &HeaderMap) -> Result<Authority, ApiError> {

@@ -20,7 +20,7 @@ use voicebox_machine::{Host, WasmTools};
 pub use api::{counted, with_host};
 pub use error::ApiError;
 pub use extensions::admit_audited;
-pub use guard::own_origin;
+pub use guard::own_page;
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";
@@ -53,6 +53,8 @@ pub struct AppState {
     pub live_provider: crate::live::Provider,
     /// Live sessions, for `GET /api/health`.
     pub live: crate::live::Counters,
+    /// The page-owned root and the page that executes its acts.
+    pub channel: crate::channel::Channel,
 }
 
 /// Binds 127.0.0.1, prints `listening on http://127.0.0.1:<port>`, serves
@@ -83,6 +85,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         approvals: crate::approval::Approvals::default(),
         live_provider: config.live_provider,
         live: crate::live::Counters::default(),
+        channel: crate::channel::Channel::from_env(),
     });
     let app = router(state);
     println!("listening on http://127.0.0.1:{port}");
@@ -103,6 +106,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(openapi::routes())
         .merge(page::routes())
         .merge(crate::live::routes())
+        .merge(crate::channel::routes())
         .fallback(page::no_such_route)
         .method_not_allowed_fallback(page::no_such_route)
         .layer(axum::middleware::from_fn_with_state(

@@ -32,6 +32,7 @@ use utoipa::OpenApi;
         extensions::approve,
         extensions::revoke,
         crate::live::socket,
+        crate::channel::socket,
         openapi
     ),
     components(schemas(

@@ -1,0 +1,88 @@
+//! The `/channel` wire format, strict both ways: the page may send only the
+//! frames below with exactly their fields; anything else is refused by name
+//! and the channel lives.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// A frame to the page.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ToPage<'a> {
+    /// One request for the page's worker (`{op: "execute", action}`, …).
+    Act { id: u64, request: &'a Value },
+    /// A frame of the page's that was refused; the channel lives.
+    Error { refused: &'static str, why: String },
+    /// The server closes this channel (another page took over).
+    End {
+        reason: &'static str,
+        why: &'static str,
+    },
+}
+
+impl ToPage<'_> {
+    pub fn text(&self) -> String {
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// A frame from the page.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum FromPage {
+    /// The worker's answer to act `id`, untouched.
+    Result { id: u64, answer: Value },
+    /// The worker itself failed on act `id` (not an answer of the core).
+    Failed { id: u64, why: String },
+}
+
+/// A refused frame: the rule and what to send instead.
+pub type Refused = (&'static str, String);
+
+/// Parses one text frame; the serde words say which field or type was wrong.
+pub fn parse(text: &str) -> Result<FromPage, Refused> {
+    serde_json::from_str(text).map_err(|e| {
+        let words = e.to_string();
+        let rule = if words.contains("unknown variant") {
+            "unknown-frame"
+        } else if words.contains("unknown field") {
+            "unknown-field"
+        } else {
+            "malformed-frame"
+        };
+        (
+            rule,
+            format!(
+                "send {{\"type\":\"result\",\"id\":N,\"answer\":…}} or {{\"type\":\"failed\",\"id\":N,\"why\":\"…\"}}: {words}"
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_two_frames_with_exactly_their_fields() {
+        assert!(matches!(
+            parse(r#"{"type":"result","id":3,"answer":{"ok":true}}"#),
+            Ok(FromPage::Result { id: 3, .. })
+        ));
+        assert!(matches!(
+            parse(r#"{"type":"failed","id":4,"why":"worker stopped"}"#),
+            Ok(FromPage::Failed { id: 4, .. })
+        ));
+        for (frame, rule) in [
+            (
+                r#"{"type":"result","id":3,"answer":1,"extra":0}"#,
+                "unknown-field",
+            ),
+            (r#"{"type":"hello"}"#, "unknown-frame"),
+            (r#"{"type":"result","answer":1}"#, "malformed-frame"),
+            ("not json", "malformed-frame"),
+        ] {
+            assert_eq!(parse(frame).unwrap_err().0, rule, "{frame}");
+        }
+    }
+}
