@@ -372,3 +372,70 @@ async fn the_exported_static_folder_works_with_no_voicebox_server() {
     let _ = static_server.kill();
     let _ = static_server.wait();
 }
+
+#[tokio::test]
+async fn two_tabs_write_two_files_and_the_reader_merges_them() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::start().await;
+    let page = &browser.client;
+    page.goto(&server.url("/environment")).await.unwrap();
+    assert_eq!(open(&browser, "shared").await["ok"], true);
+    let first = browser.js("return window.voicebox.instance").await;
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "write", "name": "one.txt", "content": "1"})
+        )
+        .await["ok"],
+        true
+    );
+    // A second tab of the same origin: its own lineage, so its own writer file.
+    let tab = page.new_window(true).await.unwrap();
+    page.switch_to_window(tab.handle).await.unwrap();
+    page.goto(&server.url("/environment")).await.unwrap();
+    assert_eq!(open(&browser, "shared").await["ok"], true);
+    let second = browser.js("return window.voicebox.instance").await;
+    assert_ne!(first, second, "each tab writes as its own instance");
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "write", "name": "two.txt", "content": "2"})
+        )
+        .await["ok"],
+        true
+    );
+    let audit = browser.worker(json!({"op": "audit"})).await;
+    let files = audit["files"].as_array().unwrap();
+    assert_eq!(files.len(), 2, "two writer files: {files:?}");
+    let keys: Vec<(String, u64)> = audit["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["instance"].as_str().unwrap().to_string(),
+                e["seq"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted, "merged by (instance, seq)");
+    for instance in [&first, &second] {
+        let seqs: Vec<u64> = keys
+            .iter()
+            .filter(|(i, _)| Some(i.as_str()) == instance.as_str())
+            .map(|(_, s)| *s)
+            .collect();
+        assert!(!seqs.is_empty(), "{instance} wrote");
+        assert_eq!(
+            seqs,
+            (1..=seqs.len() as u64).collect::<Vec<_>>(),
+            "{instance}: nothing lost"
+        );
+    }
+    browser.close().await;
+}
