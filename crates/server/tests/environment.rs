@@ -439,3 +439,54 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
     }
     browser.close().await;
 }
+
+/// Measures (does not assert) the worker's latency from message to reply, for
+/// the figures in docs/PERFORMANCE.md:
+/// `cargo test -p voicebox --test environment -- --ignored --nocapture worker_latency`.
+#[tokio::test]
+#[ignore = "a measurement, run by hand"]
+async fn worker_latency() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::start().await;
+    browser
+        .client
+        .goto(&server.url("/environment"))
+        .await
+        .unwrap();
+    assert_eq!(open(&browser, "bench").await["ok"], true);
+    assert_eq!(
+        act(
+            &browser,
+            json!({"verb": "write", "name": "r.txt", "content": "read me"})
+        )
+        .await["ok"],
+        true
+    );
+    let script = "const [action, n, done] = arguments; (async () => {
+        const times = [];
+        for (let i = 0; i < n; i++) {
+          const a = JSON.parse(JSON.stringify(action).replaceAll('$i', String(i)));
+          const t = performance.now();
+          const answer = await window.voicebox.request({op: 'execute', action: a});
+          times.push(performance.now() - t);
+          if (!answer.result || answer.result.ok !== true) return done({error: answer});
+        }
+        times.sort((x, y) => x - y);
+        done({n, median: times[Math.floor(n / 2)], p95: times[Math.floor(n * 0.95)]});
+      })();";
+    for (label, action, n) in [
+        ("read", json!({"verb": "read", "name": "r.txt"}), 200),
+        (
+            "create-asset",
+            json!({"verb": "create_asset", "name": "a$i.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg'/>"}),
+            100,
+        ),
+    ] {
+        let figures = browser.js_async(script, vec![action, json!(n)]).await;
+        println!("worker {label}: {figures}");
+    }
+    browser.close().await;
+}
