@@ -87,9 +87,10 @@ pub enum Command {
         /// How words become actions.
         #[arg(long, env = "VOICEBOX_RESOLVER", value_enum, default_value_t = Resolver::Script)]
         resolver: Resolver,
-        /// The live voice provider `/live` uses when the page names none.
-        #[arg(long, env = "VOICEBOX_LIVE_PROVIDER", value_enum, default_value_t = Provider::Gemini)]
-        live_provider: Provider,
+        /// The live voice provider `/live` uses when the page names none
+        /// (default: gemini or openai when its key is set, else local).
+        #[arg(long, env = "VOICEBOX_LIVE_PROVIDER", value_enum)]
+        live_provider: Option<Provider>,
     },
     /// Print the effective configuration and check each piece.
     Doctor {

@@ -1,19 +1,21 @@
-//! The I/O of one live session: the page's socket, the provider's socket,
-//! and the executor, driven by the [`Session`] state machine. Everything the
+//! The I/O of one live session: the page's socket, the provider's socket
+//! (or the local decoder's channel), and the executor, driven by the [`Session`] state machine. Everything the
 //! page reads passes through one place that masks the key.
 
 use super::Provider;
+use super::local;
 use super::session::{Outbox, Reason, Refused, Session, ToPage};
 use super::tools;
 use crate::llm::{quote, redact};
 use crate::serve::AppState;
 use axum::extract::ws::{self, WebSocket};
-use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::stream::{BoxStream, SplitSink};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::TcpStream;
+use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -24,12 +26,21 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 const SETUP_TIMEOUT: Duration = Duration::from_secs(15);
 
 type Upstream = WebSocketStream<MaybeTlsStream<TcpStream>>;
+/// What the provider says, as socket messages whoever the provider is.
+type Incoming = BoxStream<'static, Result<Message, tungstenite::Error>>;
+
+/// Where the session's upstream messages go.
+enum Sink {
+    Socket(SplitSink<Upstream, Message>),
+    /// The local decoder thread (see `local`).
+    Local(mpsc::UnboundedSender<Value>),
+}
 
 struct Bridge {
     app: Arc<AppState>,
     session: Session,
     page: SplitSink<WebSocket, ws::Message>,
-    upstream: Option<SplitSink<Upstream, Message>>,
+    upstream: Option<Sink>,
     /// Masked in everything the page reads (a provider may echo it).
     key: String,
 }
@@ -71,7 +82,10 @@ pub async fn run(app: Arc<AppState>, socket: WebSocket, provider: Provider) {
 impl Bridge {
     /// Finds the key, tells the page the rate, connects and sends the
     /// setup; `None` when the session ended on the way.
-    async fn connect(&mut self, provider: Provider) -> Option<SplitStream<Upstream>> {
+    async fn connect(&mut self, provider: Provider) -> Option<Incoming> {
+        if provider == Provider::Local {
+            return self.connect_local().await;
+        }
         self.key = match provider.key(&self.app.state) {
             Ok(key) => key,
             Err(note) => {
@@ -88,10 +102,10 @@ impl Bridge {
         match self.open_upstream().await {
             Ok(upstream) => {
                 let (sink, stream) = upstream.split();
-                self.upstream = Some(sink);
+                self.upstream = Some(Sink::Socket(sink));
                 let opening = self.session.opening();
                 self.deliver(opening).await;
-                self.session.ended().is_none().then_some(stream)
+                self.session.ended().is_none().then(|| stream.boxed())
             }
             Err(why) => {
                 let outbox = self.session.end(Reason::SetupFailed, &why);
@@ -99,6 +113,31 @@ impl Bridge {
                 None
             }
         }
+    }
+
+    /// Starts the offline recogniser (refused by name when its library or
+    /// model is missing), tells the page the rate and sends the opening.
+    async fn connect_local(&mut self) -> Option<Incoming> {
+        let link = match local::start(&self.app) {
+            Ok(link) => link,
+            Err(why) => {
+                let outbox = self
+                    .session
+                    .refuse_setup(Refused::OfflineVoiceUnavailable, &why);
+                self.deliver(outbox).await;
+                return None;
+            }
+        };
+        let rate = self.session.rate();
+        self.deliver(rate).await;
+        self.upstream = Some(Sink::Local(link.to));
+        let opening = self.session.opening();
+        self.deliver(opening).await;
+        let stream = futures_util::stream::unfold(link.from, |mut from| async move {
+            let message = from.recv().await?;
+            Some((Ok(Message::text(message.to_string())), from))
+        });
+        self.session.ended().is_none().then(|| stream.boxed())
     }
 
     async fn open_upstream(&self) -> Result<Upstream, String> {
@@ -191,7 +230,10 @@ impl Bridge {
 
     async fn send_upstream(&mut self, message: Value) -> Result<(), tungstenite::Error> {
         match &mut self.upstream {
-            Some(sink) => sink.send(Message::text(message.to_string())).await,
+            Some(Sink::Socket(sink)) => sink.send(Message::text(message.to_string())).await,
+            Some(Sink::Local(to)) => to
+                .send(message)
+                .map_err(|_| tungstenite::Error::ConnectionClosed),
             None => Ok(()),
         }
     }
@@ -207,7 +249,8 @@ impl Bridge {
     /// Closes both sockets (a close frame each); errors mean they were
     /// already gone.
     async fn close(mut self) {
-        if let Some(mut upstream) = self.upstream.take() {
+        // Dropping the local sender ends the decoder thread.
+        if let Some(Sink::Socket(mut upstream)) = self.upstream.take() {
             let _ = upstream.close().await;
         }
         let _ = self.page.close().await;

@@ -1,19 +1,24 @@
 //! `GET /live`: the page's microphone bridged to a live voice model (Gemini
-//! Live or OpenAI Realtime), whose tool calls run through the command list
-//! into the same executor as every other act.
+//! Live or OpenAI Realtime) or to the offline recogniser (pocketsphinx),
+//! whose tool calls run through the command list into the same executor as
+//! every other act.
 //!
 //! - [`socket`] refuses any peer that is not this server's page before a
 //!   paid session opens, and [`Counters`] counts sessions for `/api/health`;
 //! - `bridge` moves frames between the page, the provider and the executor;
 //! - `session` is the state machine that decides what each frame means;
 //! - `vendor` is the trait each provider's wire format implements
-//!   (`gemini`, `openai`);
+//!   (`gemini`, `openai`, and `local`, whose upstream is a decoder thread
+//!   on `sphinx` with a `grammar` made from the command list);
 //! - `tools` declares the command list as functions and runs the calls.
 
 mod bridge;
 mod gemini;
+mod grammar;
+mod local;
 mod openai;
 mod session;
+mod sphinx;
 mod tools;
 mod vendor;
 
@@ -48,6 +53,9 @@ pub enum Provider {
     Gemini,
     /// OpenAI Realtime (key `openai` or OPENAI_API_KEY), 24 kHz in.
     Openai,
+    /// Offline: pocketsphinx on this machine (Debian `libpocketsphinx3`,
+    /// `pocketsphinx-en-us`), 16 kHz in, no key.
+    Local,
 }
 
 impl Provider {
@@ -55,16 +63,29 @@ impl Provider {
         match self {
             Provider::Gemini => Box::new(gemini::Gemini::from_env()),
             Provider::Openai => Box::new(openai::OpenAi::from_env()),
+            Provider::Local => Box::new(local::Local::default()),
         }
     }
 
-    /// The key, found as the REST resolvers find theirs.
+    /// The key, found as the REST resolvers find theirs (the local
+    /// provider needs none).
     fn key(self, state: &StateDir) -> Result<String, String> {
         let rest = match self {
             Provider::Gemini => &llm::GEMINI,
             Provider::Openai => &llm::OPENAI,
+            Provider::Local => return Ok(String::new()),
         };
         llm::api_key(rest, state)
+    }
+
+    /// The provider when neither the page nor the server named one: the
+    /// first remote provider with a key, else the offline one, so voice
+    /// works out of the box.
+    fn default_for(state: &StateDir) -> Provider {
+        [Provider::Gemini, Provider::Openai]
+            .into_iter()
+            .find(|p| p.key(state).is_ok())
+            .unwrap_or(Provider::Local)
     }
 }
 
@@ -106,7 +127,8 @@ pub fn routes() -> Router<Arc<AppState>> {
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
 pub struct LiveQuery {
-    /// `gemini` or `openai` (default: the server's `--live-provider`).
+    /// `gemini`, `openai` or `local` (default: the server's
+    /// `--live-provider`, else the first with a key, else `local`).
     #[param(value_type = Option<String>)]
     provider: Option<Provider>,
 }
@@ -135,7 +157,7 @@ pub async fn socket(
                 StatusCode::BAD_REQUEST,
                 Rule::MalformedField,
                 format!(
-                    "the query does not fit /live (provider is gemini or openai): {}",
+                    "the query does not fit /live (provider is gemini, openai or local): {}",
                     rejection.body_text()
                 ),
             )
@@ -146,7 +168,10 @@ pub async fn socket(
         Ok(upgrade) => upgrade,
         Err(rejection) => return rejection.into_response(),
     };
-    let provider = query.provider.unwrap_or(app.live_provider);
+    let provider = query
+        .provider
+        .or(app.live_provider)
+        .unwrap_or_else(|| Provider::default_for(&app.state));
     upgrade
         .max_message_size(MAX_PAGE_MESSAGE)
         .on_upgrade(move |socket| bridge::run(app, socket, provider))

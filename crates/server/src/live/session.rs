@@ -28,6 +28,8 @@ pub enum Refused {
     KeyMissing,
     /// The provider reported an error in words.
     VendorError,
+    /// The local provider's library or model is not installed.
+    OfflineVoiceUnavailable,
 }
 
 impl Refused {
@@ -40,6 +42,7 @@ impl Refused {
             Refused::NotReady => "not-ready",
             Refused::KeyMissing => "key-missing",
             Refused::VendorError => "vendor-error",
+            Refused::OfflineVoiceUnavailable => "offline-voice-unavailable",
         }
     }
 }
@@ -247,6 +250,7 @@ impl Session {
             Event::GoAway(left) => Outbox::page(json!({"type": "goaway", "timeLeft": left})),
             Event::Error(why) if !self.ready => self.end(Reason::SetupFailed, &why),
             Event::Error(why) => Outbox::page(error(Refused::VendorError, &why)),
+            Event::Reply(text) => Outbox::page(json!({"type": "reply", "text": text})),
         }
     }
 

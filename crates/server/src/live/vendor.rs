@@ -9,7 +9,7 @@ use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 
-/// Both providers speak PCM16 LE mono at 24 kHz to the page.
+/// The remote providers speak PCM16 LE mono at 24 kHz to the page.
 pub const OUTPUT_RATE: u32 = 24_000;
 
 /// One provider's wire format.
@@ -54,6 +54,8 @@ pub enum Event {
     GoAway(String),
     /// The provider reported an error in words.
     Error(String),
+    /// Words for the page to speak (the local provider's answer).
+    Reply(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

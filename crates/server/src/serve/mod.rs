@@ -31,8 +31,9 @@ pub struct Config {
     pub port: u16,
     pub state: StateDir,
     pub resolver: Resolver,
-    /// The live voice provider `/live` uses when the page names none.
-    pub live_provider: crate::live::Provider,
+    /// The live voice provider `/live` uses when the page names none
+    /// (`None`: the first with a key, else the offline one).
+    pub live_provider: Option<crate::live::Provider>,
 }
 
 /// Shared by every handler.
@@ -50,7 +51,7 @@ pub struct AppState {
     pub refused: AtomicU64,
     /// Console approval codes waiting to be typed.
     pub approvals: crate::approval::Approvals,
-    pub live_provider: crate::live::Provider,
+    pub live_provider: Option<crate::live::Provider>,
     /// Live sessions, for `GET /api/health`.
     pub live: crate::live::Counters,
     /// The page-owned root and the page that executes its acts.

@@ -213,6 +213,7 @@ pub fn clean_env(command: &mut Command) {
         "GEMINI_API_KEY",
         "OPENAI_API_KEY",
         "ANTHROPIC_API_KEY",
+        "VOICEBOX_SPHINX_MODEL",
     ] {
         command.env_remove(name);
     }
