@@ -9,6 +9,9 @@ import { createFiles } from './js/files.js';
 import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';
 import { setupDictation } from './js/dictation.js';
+import { createSettings } from './js/settings.js';
+import { createLive } from './js/live.js';
+import { setupPip } from './js/pip.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -137,6 +140,36 @@ setupDictation($('dictate'), input, {
   onFinal: () => form.requestSubmit(),
   onError: say,
 });
+
+const settings = createSettings({
+  dialog: $('settings'),
+  open: $('settings-open'),
+  provider: $('live-provider'),
+  keyList: $('key-status'),
+  keyProvider: $('key-provider'),
+  keyValue: $('key-value'),
+  store: $('key-store'),
+  remove: $('key-remove'),
+  note: $('key-note'),
+});
+
+/** One call of a live `tool` frame, shown like a typed turn (a delete asks here). */
+function showLiveCall(call) {
+  const action = call.action != null ? ` ${JSON.stringify(call.action)}` : '';
+  const turn = transcript.add(`${call.name}${action}`, 'live');
+  const request = turn.showReply(call.result);
+  if (request) answerConfirmation(turn, request).finally(afterTurn);
+}
+
+const live = createLive({
+  button: $('live'),
+  status: $('live-status'),
+  transcript,
+  provider: settings.provider,
+  onCall: showLiveCall,
+  onTool: refreshSide,
+});
+setupPip($('pip'), live);
 
 for (const button of document.querySelectorAll('.example')) {
   button.addEventListener('click', () => {

@@ -112,3 +112,15 @@ export async function root() {
   const { data } = await request('GET', '/api/root');
   return data;
 }
+
+/** GET /api/keys → `{ok, keys: {<provider>: {set, last4?}}}` (masked; never a key). */
+export async function keys() {
+  const { data } = await request('GET', '/api/keys');
+  return data;
+}
+
+/** PUT /api/keys with `{keys: {<provider>: string | null}}`; null removes. Same answer as keys(). */
+export async function putKeys(changes) {
+  const { data } = await request('PUT', '/api/keys', { keys: changes });
+  return data;
+}

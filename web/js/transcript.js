@@ -147,12 +147,25 @@ class Turn {
 /** The transcript list. `empty` is a hint shown until the first turn. */
 export function createTranscript(ol, empty) {
   return {
-    add(said) {
-      const li = el('li', { class: 'turn' }, el('p', { class: 'said', text: said }));
+    /** A request and its answer slot; `via` marks where it came from (e.g. 'live'). */
+    add(said, via = '') {
+      const li = el('li', { class: ['turn', via ? `via-${via}` : ''] },
+        el('p', { class: 'said' },
+          via ? el('span', { class: 'via', text: via }) : null,
+          said));
       ol.append(li);
       if (empty) empty.hidden = true;
       li.scrollIntoView({ block: 'nearest' });
       return new Turn(li);
+    },
+
+    /** A line that is not a request (what live voice heard or said, a refusal). */
+    line(classes, ...children) {
+      const li = el('li', { class: ['live-line', ...[].concat(classes)] }, ...children);
+      ol.append(li);
+      if (empty) empty.hidden = true;
+      li.scrollIntoView({ block: 'nearest' });
+      return li;
     },
   };
 }

@@ -44,6 +44,12 @@ fn free_port() -> u16 {
 
 impl Browser {
     pub async fn start() -> Browser {
+        Browser::start_with_args(&[]).await
+    }
+
+    /// Starts the browser with extra Chromium switches (e.g. a fake
+    /// microphone) after the default ones.
+    pub async fn start_with_args(extra: &[&str]) -> Browser {
         let port = free_port();
         let driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
@@ -67,6 +73,7 @@ impl Browser {
         .map(String::from)
         .into_iter()
         .chain([format!("--user-data-dir={}", profile.path().display())])
+        .chain(extra.iter().map(|arg| arg.to_string()))
         .collect::<Vec<_>>();
         let mut caps = serde_json::Map::new();
         caps.insert(

@@ -1,0 +1,224 @@
+// live.js — the Live button: one `/live` WebSocket per session. It waits for
+// the server's `rate` frame, streams the microphone at that rate, and shows
+// every frame the server sends as it says it (text nodes only). The server
+// decides what was heard and what ran; this module only shows it.
+
+import { el } from './dom.js';
+import { refusalNode } from './transcript.js';
+import { missingAudio, newContext, capture, player } from './live-audio.js';
+
+const WHO = { person: 'You', model: 'Model' };
+
+function speak(text) {
+  if (!text || !('speechSynthesis' in window) || typeof window.SpeechSynthesisUtterance !== 'function') return;
+  window.speechSynthesis.speak(new window.SpeechSynthesisUtterance(text));
+}
+
+function hush() {
+  if ('speechSynthesis' in window) window.speechSynthesis.cancel();
+}
+
+/** The one line a call's result comes to, for the picture-in-picture widget. */
+function resultText(call) {
+  const r = call && call.result;
+  if (!r || typeof r !== 'object') return `${call.name}: no result`;
+  if (r.confirm && typeof r.confirm === 'object') return `Asks first: ${r.confirm.plan ?? call.name}`;
+  if (r.ok === true) return String(r.action ?? `${call.name}: done`);
+  return `${r.refused ?? 'refused'}: ${r.why ?? ''}`;
+}
+
+/**
+ * createLive({button, status, transcript, provider, onCall, onTool})
+ * `provider()` is the page's choice ('' lets the server choose); `onCall(call)`
+ * shows one call of a `tool` frame; `onTool()` runs after each `tool` frame.
+ * Returns {toggle, subscribe(fn)}: fn gets {state, provider, text, last}.
+ */
+export function createLive({ button, status, transcript, provider, onCall, onTool }) {
+  const label = button.querySelector('.live-label');
+  const listeners = new Set();
+  const view = { state: 'idle', provider: '', text: 'Live voice is off.', last: '' };
+  let session = null;
+
+  function update(changes) {
+    Object.assign(view, changes);
+    status.textContent = view.text;
+    status.dataset.state = view.state;
+    if (view.provider) status.dataset.provider = view.provider;
+    else delete status.dataset.provider;
+    const on = view.state === 'connecting' || view.state === 'listening';
+    button.setAttribute('aria-pressed', on ? 'true' : 'false');
+    button.classList.toggle('listening', on);
+    if (label) label.textContent = on ? 'Stop' : 'Live';
+    if (!button.disabled) button.title = on ? 'Stop live voice' : 'Talk to Voicebox live (microphone)';
+    for (const fn of listeners) fn({ ...view });
+  }
+
+  const missing = missingAudio();
+  if (missing) {
+    button.disabled = true;
+    button.title = missing;
+    update({ state: 'unavailable', text: missing });
+    return { toggle() {}, subscribe(fn) { listeners.add(fn); fn({ ...view }); }, missing };
+  }
+
+  function listening(s) {
+    const dropped = s.dropped ? ` (${s.dropped} chunks sent before it was ready were dropped)` : '';
+    const setup = s.ready ? '' : ', setting up';
+    return `Listening — provider ${s.provider}${setup}${dropped}${s.goaway}`;
+  }
+
+  function finish(s, why) {
+    if (s.ended) return;
+    s.ended = true;
+    if (s.stopCapture) s.stopCapture();
+    if (s.player) s.player.flush();
+    s.context.close().catch(() => {});
+    if (s.ws && s.ws.readyState <= WebSocket.OPEN) s.ws.close(1000);
+    if (session === s) session = null;
+    update({ state: 'ended', text: `Ended — ${why}` });
+  }
+
+  async function startCapture(s, rate) {
+    let stop;
+    try {
+      stop = await capture(s.context, rate, (chunk) => {
+        if (s.ws.readyState === WebSocket.OPEN) s.ws.send(chunk);
+      });
+    } catch (err) {
+      const why = err && err.name === 'NotAllowedError'
+        ? 'microphone permission was denied'
+        : `the microphone could not start: ${err && err.message ? err.message : err}`;
+      finish(s, why);
+      return;
+    }
+    if (s.ended) {
+      stop();
+      return;
+    }
+    s.stopCapture = stop;
+    update({ state: 'listening', text: listening(s) });
+  }
+
+  function heard(s, who, text) {
+    if (!s.line || s.lineWho !== who) {
+      s.lineText = el('span', { class: 'live-text' });
+      s.line = transcript.line(['live-said', `live-${who}`],
+        el('span', { class: 'live-who', text: WHO[who] ?? who }), s.lineText);
+      s.lineWho = who;
+    }
+    s.lineText.append(document.createTextNode(text));
+  }
+
+  function onFrame(s, data) {
+    if (s.ended) return;
+    if (typeof data !== 'string') {
+      if (s.player) s.player.play(data);
+      return;
+    }
+    let frame;
+    try {
+      frame = JSON.parse(data);
+    } catch {
+      transcript.line('live-error', refusalNode({ refused: 'unreadable-frame', why: 'the server sent a frame that is not JSON' }, 'Live voice'));
+      return;
+    }
+    const type = frame && frame.type;
+    if (type !== 'transcript') s.line = null;
+    switch (type) {
+      case 'rate':
+        s.provider = String(frame.provider ?? '');
+        s.player = player(s.context, Number(frame.outputRate) || 24000);
+        update({ provider: s.provider, text: `Connecting — provider ${s.provider}, starting the microphone…` });
+        startCapture(s, Number(frame.inputRate));
+        break;
+      case 'ready':
+        s.ready = true;
+        s.dropped = Number(frame.droppedBeforeReady) || 0;
+        if (view.state === 'listening') update({ text: listening(s) });
+        break;
+      case 'transcript':
+        heard(s, String(frame.who ?? ''), String(frame.text ?? ''));
+        if (frame.who === 'model') update({ last: s.lineText.textContent });
+        break;
+      case 'tool': {
+        const calls = Array.isArray(frame.calls) ? frame.calls : [];
+        for (const call of calls) onCall(call);
+        if (calls.length) update({ last: resultText(calls[calls.length - 1]) });
+        onTool();
+        break;
+      }
+      case 'reply': {
+        const text = String(frame.text ?? '');
+        transcript.line('live-reply', el('span', { class: 'live-who', text: 'Voicebox' }), el('span', { class: 'live-text', text }));
+        update({ last: text });
+        speak(text);
+        break;
+      }
+      case 'cancelled':
+        transcript.line('live-cancelled', refusalNode({ refused: frame.name ?? frame.id, why: frame.why }, 'Withdrawn'));
+        break;
+      case 'interrupted':
+        if (s.player) s.player.flush();
+        hush();
+        break;
+      case 'goaway':
+        s.goaway = ` — the provider will close soon (${frame.timeLeft ?? 'time unknown'})`;
+        if (view.state === 'listening') update({ text: listening(s) });
+        break;
+      case 'error':
+        transcript.line('live-error', refusalNode(frame, 'Live voice refused'));
+        update({ last: `${frame.refused}: ${frame.why}` });
+        break;
+      case 'end':
+        finish(s, `${frame.reason}: ${frame.why}`);
+        break;
+      default:
+        break;
+    }
+  }
+
+  function start() {
+    const chosen = provider();
+    const s = {
+      ws: null, context: newContext(), stopCapture: null, player: null, ended: false,
+      provider: chosen, ready: false, dropped: 0, goaway: '', line: null, lineWho: '', lineText: null,
+    };
+    session = s;
+    update({ state: 'connecting', provider: chosen, text: chosen ? `Connecting — provider ${chosen}…` : 'Connecting…' });
+    const url = new URL('/live', window.location.href);
+    url.protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (chosen) url.searchParams.set('provider', chosen);
+    try {
+      s.ws = new WebSocket(url);
+    } catch (err) {
+      finish(s, `the live socket could not open: ${err && err.message ? err.message : err}`);
+      return;
+    }
+    s.ws.binaryType = 'arraybuffer';
+    s.ws.addEventListener('message', (event) => onFrame(s, event.data));
+    s.ws.addEventListener('close', (event) => {
+      const words = event.reason ? `: ${event.reason}` : '';
+      finish(s, `the live connection closed before the server said why (code ${event.code}${words})`);
+    });
+  }
+
+  function toggle() {
+    if (session) {
+      hush();
+      finish(session, 'you stopped the session');
+    } else {
+      start();
+    }
+  }
+
+  button.addEventListener('click', toggle);
+  update({});
+  return {
+    toggle,
+    subscribe(fn) {
+      listeners.add(fn);
+      fn({ ...view });
+    },
+    missing: '',
+  };
+}
