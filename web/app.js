@@ -10,6 +10,7 @@ import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';
 import { setupDictation } from './js/dictation.js';
 import { createSettings } from './js/settings.js';
+import { setupResolverSetting } from './js/resolver-setting.js';
 import { createLive } from './js/live.js';
 import { setupPip } from './js/pip.js';
 
@@ -140,6 +141,8 @@ setupDictation($('dictate'), input, {
   onFinal: () => form.requestSubmit(),
   onError: say,
 });
+
+setupResolverSetting({ select: $('settings-resolver'), note: $('resolver-note'), open: $('settings-open') });
 
 const settings = createSettings({
   dialog: $('settings'),

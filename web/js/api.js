@@ -124,3 +124,9 @@ export async function putKeys(changes) {
   const { data } = await request('PUT', '/api/keys', { keys: changes });
   return data;
 }
+
+/** PUT /api/settings with `{resolver}` → `{ok, resolver, ready, why?}`. */
+export async function putSettings(settings) {
+  const { data } = await request('PUT', '/api/settings', settings);
+  return data;
+}

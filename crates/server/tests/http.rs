@@ -334,3 +334,56 @@ async fn the_environment_page_and_the_browser_core_are_served() {
         "{csp}"
     );
 }
+
+#[tokio::test]
+async fn the_page_chooses_the_resolver() {
+    let server = Server::start_with_env(&[("VOICEBOX_ANTHROPIC_BASE_URL", "http://127.0.0.1:9")]);
+    let client = reqwest::Client::new();
+    let put = |resolver: &str| {
+        client
+            .put(server.url("/api/settings"))
+            .header("origin", server.origin())
+            .json(&json!({"resolver": resolver}))
+            .send()
+    };
+    let changed: Value = put("claude").await.unwrap().json().await.unwrap();
+    assert_eq!(
+        (changed["resolver"].as_str(), changed["ready"].as_bool()),
+        (Some("claude"), Some(false))
+    );
+    assert!(
+        changed["why"]
+            .as_str()
+            .unwrap()
+            .contains("ANTHROPIC_API_KEY"),
+        "{changed}"
+    );
+    let (_, health) = server.get("/api/health").await;
+    assert_eq!(health["resolver"], "claude");
+    let turn = server.say("list files").await;
+    assert!(
+        turn["action"].is_null() && turn["note"].as_str().unwrap().contains("ANTHROPIC_API_KEY"),
+        "{turn}"
+    );
+    let bad = put("telepathy").await.unwrap();
+    assert_eq!(bad.status(), 400);
+    assert_eq!(
+        bad.json::<Value>().await.unwrap()["refused"],
+        "malformed-field"
+    );
+    let foreign = client
+        .put(server.url("/api/settings"))
+        .header("origin", "https://evil.example")
+        .json(&json!({"resolver": "script"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(foreign.status(), 403, "a foreign page cannot change it");
+    let (_, health) = server.get("/api/health").await;
+    assert_eq!(
+        health["resolver"], "claude",
+        "unchanged by the refused request"
+    );
+    put("script").await.unwrap();
+    assert_eq!(server.say("list files").await["action"]["verb"], "list");
+}

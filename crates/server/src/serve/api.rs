@@ -7,7 +7,7 @@ use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
-use axum::routing::{get, post};
+use axum::routing::{get, post, put};
 use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -37,6 +37,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         )
         .route("/api/files", get(files))
         .route("/api/file", get(file))
+        .route("/api/settings", put(settings))
 }
 
 /// Runs `f` on the host on a blocking thread (the executor does file I/O).
@@ -165,7 +166,11 @@ pub struct TurnRequest {
 pub async fn turn(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: TurnRequest = parse(&body)?;
     let (transcript, action) = match (request.transcript, request.action) {
-        (Some(text), None) => match app.resolver.resolve(&app.llm, &app.state, &text).await {
+        (Some(text), None) => match app
+            .current_resolver()
+            .resolve(&app.llm, &app.state, &text)
+            .await
+        {
             Resolution::Action(action) => (Some(text), action.to_json()),
             Resolution::Unresolved { note } => {
                 return Ok(Json(
@@ -232,7 +237,7 @@ pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
         "declared": root.is_some(),
         "root": root,
         "refused": app.refused.load(Ordering::Relaxed),
-        "resolver": app.resolver.name(),
+        "resolver": app.current_resolver().name(),
         "live": app.live.to_json(),
         "version": env!("CARGO_PKG_VERSION"),
     })))
@@ -512,4 +517,50 @@ pub async fn file(State(app): State<Arc<AppState>>, query: QueryResult<FileQuery
     let action = json!({"verb": "read", "name": query.name});
     let result = act(&app, action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
+}
+
+impl AppState {
+    /// The resolver turns use now.
+    pub fn current_resolver(&self) -> crate::resolve::Resolver {
+        *self.resolver.read().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Settings the page may change.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsRequest {
+    /// `script`, `gemini`, `openai` or `claude`.
+    resolver: String,
+}
+
+/// Choose how words become actions (`--resolver` at start; this changes it
+/// until the server stops). An LLM resolver without its key answers turns
+/// unresolved with a note saying which key to set.
+#[utoipa::path(put, path = "/api/settings", request_body = SettingsRequest,
+    responses(
+        (status = 200, description = "`{ok, resolver, ready, why?}`: the resolver now used, and whether its key is set", body = Object),
+        (status = 400, description = "malformed body, unknown field or unknown resolver"),
+        (status = 403, description = "foreign Host or Origin, or a wrong host token"),
+        (status = 413, description = "body too large"),
+        (status = 415, description = "Content-Type is not application/json"),
+    ))]
+pub async fn settings(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
+    let request: SettingsRequest = parse(&body)?;
+    let resolver = <crate::resolve::Resolver as clap::ValueEnum>::from_str(&request.resolver, true)
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                Rule::MalformedField,
+                format!(
+                    "{:?} is not a resolver; choose script, gemini, openai or claude",
+                    request.resolver
+                ),
+            )
+        })?;
+    *app.resolver.write().unwrap_or_else(|p| p.into_inner()) = resolver;
+    let ready = resolver.ready(&app.state);
+    Ok(Json(
+        json!({"ok": true, "resolver": resolver.name(), "ready": ready.is_ok(), "why": ready.err()}),
+    ))
 }

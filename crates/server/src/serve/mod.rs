@@ -44,7 +44,8 @@ pub struct AppState {
     pub token: String,
     /// The port actually bound (for the Host and Origin checks).
     pub port: u16,
-    pub resolver: Resolver,
+    /// How words become actions; the page's settings may change it.
+    pub resolver: std::sync::RwLock<Resolver>,
     /// The client LLM resolvers share.
     pub llm: crate::llm::Llm,
     /// Refusals answered since start.
@@ -80,7 +81,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
         state: config.state,
         token,
         port,
-        resolver: config.resolver,
+        resolver: std::sync::RwLock::new(config.resolver),
         llm: crate::llm::Llm::from_env(),
         refused: AtomicU64::new(0),
         approvals: crate::approval::Approvals::default(),

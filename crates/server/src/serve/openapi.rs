@@ -25,6 +25,7 @@ use utoipa::OpenApi;
         api::undeclare_root,
         api::files,
         api::file,
+        api::settings,
         extensions::list,
         extensions::propose,
         extensions::admit,
@@ -40,6 +41,7 @@ use utoipa::OpenApi;
         api::ConfirmRequest,
         api::KeysRequest,
         api::RootRequest,
+        api::SettingsRequest,
         extensions::ProposalRequest,
         extensions::IdRequest,
         extensions::ApproveRequest
