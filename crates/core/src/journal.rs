@@ -4,10 +4,10 @@
 //! containment refuses to every user act, so it survives restarts and nobody
 //! but the host can change it. The format is built here; storage only holds it.
 //!
-//! The index is append-only (`push`, `pop`, `forget` lines, replayed in
-//! order), so remembering a change costs two appends — the prior bytes to a
-//! fresh blob and one index line — instead of rewriting files; it is compacted
-//! only when it grows long. A torn last line is skipped.
+//! The index is append-only (`push` and `pop` lines, replayed in order), so
+//! remembering a change costs two appends — the prior bytes to a fresh blob
+//! and one index line — with no parsing; it is replayed and compacted only
+//! when it grows long. A torn last line is skipped.
 
 use crate::contain::{HOST_DIR, RelPath};
 use alloc::format;
@@ -16,7 +16,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-/// The most changes undo remembers; older ones are forgotten first.
+/// Undo always remembers at least this many changes: compaction keeps the
+/// newest `MAX_ENTRIES` and forgets older ones (and their blobs).
 pub const MAX_ENTRIES: usize = 50;
 
 /// One remembered change.
@@ -43,7 +44,8 @@ pub fn blob_path(id: &str) -> RelPath {
     RelPath::host(&format!("{HOST_DIR}/undo/{id}.bin"))
 }
 
-/// The index is compacted (rewritten as its live entries) past this many lines.
+/// The index is compacted (rewritten as its newest live entries) past this
+/// many lines, so it stays small and remembering a change stays two appends.
 pub const COMPACT_AFTER_LINES: usize = 4 * MAX_ENTRIES;
 
 /// One line of the index.
@@ -54,8 +56,6 @@ pub enum Line {
     Push(JournalEntry),
     /// The change with this id was undone.
     Pop(String),
-    /// The change with this id was forgotten (past [`MAX_ENTRIES`]).
-    Forget(String),
 }
 
 impl Line {
@@ -77,7 +77,7 @@ pub fn replay(text: &str) -> (Vec<JournalEntry>, usize) {
         lines += 1;
         match serde_json::from_str::<Line>(line) {
             Ok(Line::Push(entry)) => stack.push(entry),
-            Ok(Line::Pop(id) | Line::Forget(id)) => stack.retain(|e| e.id != id),
+            Ok(Line::Pop(id)) => stack.retain(|e| e.id != id),
             Err(_) => {}
         }
     }
@@ -115,13 +115,13 @@ mod tests {
     }
 
     #[test]
-    fn replay_applies_push_pop_and_forget_and_skips_a_torn_line() {
+    fn replay_applies_push_and_pop_and_skips_a_torn_line() {
         let text: String = [
             Line::Push(entry("1")),
             Line::Push(entry("2")),
             Line::Push(entry("3")),
             Line::Pop("3".into()),
-            Line::Forget("1".into()),
+            Line::Pop("1".into()),
         ]
         .iter()
         .map(Line::text)

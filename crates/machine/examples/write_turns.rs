@@ -6,7 +6,9 @@ use serde_json::json;
 use voicebox_machine::Host;
 
 fn main() {
-    let turns: usize = std::env::args().nth(1).map_or(300, |n| n.parse().expect("a count"));
+    let turns: usize = std::env::args()
+        .nth(1)
+        .map_or(300, |n| n.parse().expect("a count"));
     let dir = tempfile::TempDir::new().unwrap();
     let mut host = Host::new("profile", ());
     host.declare(dir.path()).unwrap();

@@ -129,7 +129,6 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 .await
                 .map_err(|e| journal_refusal(&e))?;
         }
-        let (mut entries, lines) = self.journal().await;
         let entry = JournalEntry {
             id,
             verb: verb.into(),
@@ -137,16 +136,20 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             before: prior.map(|b| b.len() as u64),
             after,
         };
-        self.journal_line(&Line::Push(entry.clone())).await?;
-        entries.push(entry);
-        while entries.len() > journal::MAX_ENTRIES {
-            let forgotten = entries.remove(0);
-            self.journal_line(&Line::Forget(forgotten.id.clone()))
-                .await?;
-            // A blob that outlives its entry is harmless; the index is what counts.
-            let _ = store.remove(&journal::blob_path(&forgotten.id)).await;
-        }
-        if lines + 1 > journal::COMPACT_AFTER_LINES {
+        self.journal_line(&Line::Push(entry)).await?;
+        // Only the line count is needed on the common path; the index is
+        // replayed (and trimmed to the newest entries) only when it is compacted.
+        let lines = match store.read(&journal::index_path()).await {
+            Ok(bytes) => bytes.iter().filter(|&&b| b == b'\n').count(),
+            Err(_) => 0,
+        };
+        if lines > journal::COMPACT_AFTER_LINES {
+            let (mut entries, _) = self.journal().await;
+            let forget = entries.len().saturating_sub(journal::MAX_ENTRIES);
+            for forgotten in entries.drain(..forget) {
+                // A blob that outlives its entry is harmless; the index is what counts.
+                let _ = store.remove(&journal::blob_path(&forgotten.id)).await;
+            }
             store
                 .write(
                     &journal::index_path(),
