@@ -22,6 +22,12 @@ fn main() {
             workspace.join(watched).display()
         );
     }
+    // Rebuild once the wasm32 target appears (a missing path counts as changed),
+    // so a binary first built without it does not keep an empty core.
+    if let Some(sysroot) = sysroot() {
+        let target = sysroot.join("lib/rustlib/wasm32-unknown-unknown");
+        println!("cargo:rerun-if-changed={}", target.display());
+    }
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("voicebox_web.wasm");
     let built = build_browser_core(&workspace);
     match built {
@@ -35,6 +41,16 @@ fn main() {
             std::fs::write(&out, b"").unwrap();
         }
     }
+}
+
+/// The active toolchain's sysroot, where installed targets live.
+fn sysroot() -> Option<PathBuf> {
+    let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+    let out = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .ok()?;
+    Some(PathBuf::from(String::from_utf8(out.stdout).ok()?.trim()))
 }
 
 fn build_browser_core(workspace: &Path) -> Result<PathBuf, String> {
