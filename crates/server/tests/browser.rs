@@ -57,12 +57,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
 
     // Delete asks; No keeps the file.
     browser.say("delete hello.txt").await;
-    browser
-        .wait_for(
-            "the modal",
-            "return document.getElementById('confirm-dialog').open",
-        )
-        .await;
+    browser.wait_for_modal(true).await;
     let plan = page
         .find(Locator::Id("confirm-plan"))
         .await
@@ -78,12 +73,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .click()
         .await
         .unwrap();
-    browser
-        .wait_for(
-            "the modal to close",
-            "return !document.getElementById('confirm-dialog').open",
-        )
-        .await;
+    browser.wait_for_modal(false).await;
     browser
         .wait_for("the declined answer", &last_turn_has("declined"))
         .await;
@@ -91,24 +81,14 @@ async fn a_person_works_in_their_folder_from_the_page() {
 
     // Escape is also No.
     browser.say("delete hello.txt").await;
-    browser
-        .wait_for(
-            "the modal",
-            "return document.getElementById('confirm-dialog').open",
-        )
-        .await;
+    browser.wait_for_modal(true).await;
     page.active_element()
         .await
         .unwrap()
         .send_keys("\u{e00c}")
         .await
         .unwrap();
-    browser
-        .wait_for(
-            "the modal to close",
-            "return !document.getElementById('confirm-dialog').open",
-        )
-        .await;
+    browser.wait_for_modal(false).await;
     browser
         .wait_for("the declined answer", &last_turn_has("declined"))
         .await;
@@ -119,12 +99,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
 
     // Yes removes it.
     browser.say("delete hello.txt").await;
-    browser
-        .wait_for(
-            "the modal",
-            "return document.getElementById('confirm-dialog').open",
-        )
-        .await;
+    browser.wait_for_modal(true).await;
     page.find(Locator::Id("confirm-yes"))
         .await
         .unwrap()

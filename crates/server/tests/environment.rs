@@ -271,12 +271,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     // Delete asks in a modal; No keeps the file. (A second question in a row
     // under WebDriver was seen answered No by itself: open in the issue notes.)
     browser.say("delete hello.txt").await;
-    browser
-        .wait_for(
-            "the modal",
-            "return document.getElementById('confirm-dialog').open",
-        )
-        .await;
+    browser.wait_for_modal(true).await;
     let plan = browser
         .js("return document.getElementById('confirm-plan').textContent")
         .await;
@@ -289,12 +284,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         .click()
         .await
         .unwrap();
-    browser
-        .wait_for(
-            "the modal to close",
-            "return !document.getElementById('confirm-dialog').open",
-        )
-        .await;
+    browser.wait_for_modal(false).await;
     let read = act(&browser, json!({"verb": "read", "name": "hello.txt"})).await;
     assert_eq!(read["content"], "hi", "No keeps the file: {read}");
     browser.screenshot("environment").await;

@@ -130,6 +130,22 @@ impl Browser {
         .await
     }
 
+    /// Waits for the tier-2 confirmation dialog to be open (or closed).
+    pub async fn wait_for_modal(&self, open: bool) {
+        let (what, script) = if open {
+            (
+                "the modal",
+                "return document.getElementById('confirm-dialog').open",
+            )
+        } else {
+            (
+                "the modal to close",
+                "return !document.getElementById('confirm-dialog').open",
+            )
+        };
+        self.wait_for(what, script).await;
+    }
+
     /// Types a request into the composer and sends it.
     pub async fn say(&self, text: &str) {
         let input = self.client.find(Locator::Id("utterance")).await.unwrap();
