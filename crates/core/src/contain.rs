@@ -170,16 +170,31 @@ pub async fn contain<S: Storage>(storage: &S, candidate: &str) -> Result<RelPath
 
 /// The storage's real-path check, with its escapes named.
 pub async fn confine<S: Storage>(storage: &S, path: &RelPath) -> Result<(), Refusal> {
-    match storage.confine(path).await {
-        Ok(()) => Ok(()),
-        Err(Escape::LinkOut) => Err(Refusal::new(
+    storage
+        .confine(path)
+        .await
+        .map_err(|escape| escape_refusal(escape, path.as_str()))
+}
+
+/// Why `path` cannot be used from this root, as the rule that says so.
+pub fn escape_refusal(escape: Escape, path: &str) -> Refusal {
+    let path = printable(path);
+    match escape {
+        Escape::LinkOut => Refusal::new(
             Rule::SymlinkOut,
             format!(
-                "`{}` goes through a link whose target is outside the project root; links may only point inside the root — use the real file inside the root",
-                printable(path.as_str())
+                "`{path}` goes through a link whose target is outside the project root; links may only point inside the root — use the real file inside the root"
             ),
-        )),
-        Err(Escape::Unreachable) => Err(unreachable_root()),
+        ),
+        Escape::Unreachable => unreachable_root(),
+        Escape::NeedsGesture => Refusal::new(
+            Rule::NeedsGesture,
+            "the browser has not granted access to this folder yet, and asking needs your click; press \"Allow access\" on the page, then try again",
+        ),
+        Escape::PermissionDenied => Refusal::new(
+            Rule::PermissionDenied,
+            "access to this folder was denied; allow it in the browser's site settings (or pick the folder again), then try again",
+        ),
     }
 }
 

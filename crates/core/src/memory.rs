@@ -1,10 +1,11 @@
 //! An in-memory root: the second storage adapter that proves the root is an
 //! injected interface (e1-m0 check 8a), and a fake root for tests anywhere.
-//! It has no links, so `confine` only answers for reachability.
+//! It has no links, so `confine` only answers for reachability; it can be
+//! told to behave like a picked browser folder whose permission is not granted.
 
 use crate::audit::{self, AuditFile, Entry};
 use crate::contain::RelPath;
-use crate::platform::{DirEntry, Escape, Observation, RootInfo, Storage, StorageError};
+use crate::platform::{Access, DirEntry, Escape, Observation, RootInfo, Storage, StorageError};
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
@@ -21,6 +22,8 @@ pub struct MemoryStorage {
     audit: RefCell<BTreeMap<String, String>>,
     reachable: Cell<bool>,
     audit_writable: Cell<bool>,
+    /// Why reading, and why changing, is not permitted now (`None`: it is).
+    withheld: Cell<[Option<Escape>; 2]>,
     /// A clock of sorts, so observations carry an mtime.
     writes: Cell<u64>,
 }
@@ -36,6 +39,7 @@ impl MemoryStorage {
             audit: RefCell::default(),
             reachable: Cell::new(true),
             audit_writable: Cell::new(true),
+            withheld: Cell::new([None, None]),
             writes: Cell::new(0),
         }
     }
@@ -48,6 +52,22 @@ impl MemoryStorage {
     /// Simulates an audit log that cannot be written.
     pub fn set_audit_writable(&self, writable: bool) {
         self.audit_writable.set(writable);
+    }
+
+    /// Simulates a permission that is not granted for `access` (`None`
+    /// grants it). Like a browser folder, the root then refuses the
+    /// operations themselves too, not only [`Storage::permit`].
+    pub fn withhold(&self, access: Access, why: Option<Escape>) {
+        let mut withheld = self.withheld.get();
+        withheld[access as usize] = why;
+        self.withheld.set(withheld);
+    }
+
+    fn allowed(&self, access: Access) -> Result<(), StorageError> {
+        match self.withheld.get()[access as usize] {
+            Some(why) => Err(StorageError::Escape(why)),
+            None => Ok(()),
+        }
     }
 
     /// A file's bytes, for tests to look at the world directly.
@@ -82,6 +102,13 @@ impl Storage for MemoryStorage {
         self.reachable.get()
     }
 
+    async fn permit(&self, access: Access) -> Result<(), Escape> {
+        match self.withheld.get()[access as usize] {
+            Some(why) => Err(why),
+            None => Ok(()),
+        }
+    }
+
     async fn confine(&self, _path: &RelPath) -> Result<(), Escape> {
         if self.reachable.get() {
             Ok(())
@@ -91,6 +118,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
+        self.allowed(Access::Read)?;
         if self.is_dir(path.as_str()) {
             return Err(StorageError::IsADirectory);
         }
@@ -98,6 +126,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        self.allowed(Access::Write)?;
         let path = path.as_str();
         if self.is_dir(path) {
             return Err(StorageError::IsADirectory);
@@ -120,6 +149,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
+        self.allowed(Access::Write)?;
         if self.is_dir(path.as_str()) {
             return Err(StorageError::IsADirectory);
         }
@@ -151,6 +181,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn list(&self, dir: &RelPath) -> Result<Vec<DirEntry>, StorageError> {
+        self.allowed(Access::Read)?;
         let dir = dir.as_str();
         if !self.is_dir(dir) {
             return Err(match self.files.borrow().contains_key(dir) {

@@ -17,13 +17,25 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
-/// Why the real-path check refused.
+/// Why the root cannot be used for a path or an act.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Escape {
     /// A link on the way resolves outside the root.
     LinkOut,
     /// The root itself cannot be reached.
     Unreachable,
+    /// The platform would ask the person first (a browser permission in the
+    /// `prompt` state): only their gesture can grant it, so nothing is tried.
+    NeedsGesture,
+    /// The person or the platform has refused access to the root.
+    PermissionDenied,
+}
+
+/// What an act needs from its root: to look, or to change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
 }
 
 /// A storage failure, in the terms the executor answers with.
@@ -73,6 +85,12 @@ pub trait Storage {
     fn root_info(&self) -> RootInfo;
     /// Checks the root is still a reachable folder.
     async fn reachable(&self) -> bool;
+    /// Asked before every act: may the root be used for `access` now? Roots
+    /// whose permission can change under a running host (a folder a person
+    /// picked in a browser) answer here; the others are always permitted.
+    async fn permit(&self, _access: Access) -> Result<(), Escape> {
+        Ok(())
+    }
     /// The real-path check: the target, or its nearest existing ancestor for a
     /// path that does not exist yet, must lie inside the root.
     async fn confine(&self, path: &RelPath) -> Result<(), Escape>;

@@ -26,6 +26,8 @@ pub enum Rule {
     // The root itself.
     RootNotDeclared,
     RootUnreachable,
+    NeedsGesture,
+    PermissionDenied,
     // Validating an action against the command list.
     UnknownVerb,
     UnknownField,
@@ -104,6 +106,8 @@ impl Rule {
             Rule::ProtectedAudit => "protected-audit",
             Rule::RootNotDeclared => "root-not-declared",
             Rule::RootUnreachable => "root-unreachable",
+            Rule::NeedsGesture => "needs-gesture",
+            Rule::PermissionDenied => "permission-denied",
             Rule::UnknownVerb => "unknown-verb",
             Rule::UnknownField => "unknown-field",
             Rule::MissingArgument => "missing-argument",

@@ -30,6 +30,62 @@ fn a_removed_root_answers_root_unreachable() {
     );
 }
 
+/// A root whose permission is not granted (a picked browser folder): the act
+/// is refused by name before it is tried, and logged; the sibling access works.
+#[test]
+fn a_withheld_permission_refuses_by_name_before_the_act() {
+    use voicebox_core::audit::EntryDecision;
+    use voicebox_core::platform::{Access, Escape};
+    use voicebox_core::Rule;
+    let mut rig = rig();
+    assert!(rig.run(common::write("a.txt", "before")).ok);
+    let delete = rig.run(serde_json::json!({"verb": "delete", "name": "a.txt"}));
+    let pending = delete.confirm.expect("asked").id;
+
+    // Read-only: reads and listings work, every kind of change is refused.
+    rig.ex
+        .storage()
+        .unwrap()
+        .withhold(Access::Write, Some(Escape::NeedsGesture));
+    let read = rig.run(serde_json::json!({"verb": "read", "name": "a.txt"}));
+    assert_eq!(read.content.as_deref(), Some("before"), "{read:?}");
+    assert!(rig.run(serde_json::json!({"verb": "list"})).ok);
+    let write = rig.run(common::write("a.txt", "after"));
+    assert_eq!(common::refused(&write), Rule::NeedsGesture);
+    assert!(write.why.as_deref().unwrap().contains("Allow access"));
+    let entry = rig.entry(write.logged);
+    assert_eq!(entry.decision, EntryDecision::Refuse);
+    assert_eq!(entry.rule.as_deref(), Some("needs-gesture"));
+    assert!(entry.attempt.is_none(), "nothing was attempted");
+    assert_eq!(
+        common::refused(&rig.confirm(&pending, true)),
+        Rule::NeedsGesture,
+        "a yes given while write access is missing deletes nothing"
+    );
+    assert_eq!(
+        common::refused(&rig.run(serde_json::json!({"verb": "undo"}))),
+        Rule::NeedsGesture,
+        "not nothing-to-undo: the journal could not be asked"
+    );
+    assert_eq!(rig.file("a.txt").as_deref(), Some("before"));
+
+    // Denied reads are refused too; granting again lets the same acts through.
+    rig.ex
+        .storage()
+        .unwrap()
+        .withhold(Access::Read, Some(Escape::PermissionDenied));
+    assert_eq!(
+        common::refused(&rig.run(serde_json::json!({"verb": "read", "name": "a.txt"}))),
+        Rule::PermissionDenied
+    );
+    let storage = rig.ex.storage().unwrap();
+    storage.withhold(Access::Read, None);
+    storage.withhold(Access::Write, None);
+    assert!(rig.run(common::write("a.txt", "after")).ok);
+    assert!(rig.run(serde_json::json!({"verb": "undo"})).ok);
+    assert_eq!(rig.file("a.txt").as_deref(), Some("before"));
+}
+
 #[test]
 fn an_unwritable_audit_log_refuses_the_act_and_leaves_the_file() {
     let mut rig = rig();

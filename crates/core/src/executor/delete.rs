@@ -98,6 +98,9 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             Ok(path) => path,
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
+        if let Err(refusal) = self.permitted(ActKind::Delete, name).await {
+            return self.refuse(refusal, record, turn).await;
+        }
         let attempt = match self
             .begin(record.clone(), Rule::Delete, pending.ask_seq, turn)
             .await

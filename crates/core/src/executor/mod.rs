@@ -16,7 +16,7 @@ use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Obse
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
-use crate::platform::{Env, Observation, Storage, StorageError, ToolRunner};
+use crate::platform::{Access, Env, Observation, Storage, StorageError, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Decision, Place, Placement, TierTable, Verdict};
@@ -307,7 +307,24 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             );
             return Err(self.refuse(refusal, record, turn).await);
         }
+        if let Err(refusal) = self.permitted(kind, name).await {
+            return Err(self.refuse(refusal, record, turn).await);
+        }
         Ok((path.expect("inside has a path"), verdict))
+    }
+
+    /// Asks the root, right before the act, whether it may be used for `kind`
+    /// now: a picked browser folder's permission can change at any moment, and
+    /// an act tried on a folder still waiting for a person's answer may never return.
+    pub(super) async fn permitted(&self, kind: ActKind, name: &str) -> Result<(), Refusal> {
+        let access = match kind {
+            ActKind::Read => Access::Read,
+            _ => Access::Write,
+        };
+        self.store()
+            .permit(access)
+            .await
+            .map_err(|escape| contain::escape_refusal(escape, name))
     }
 
     /// Step 5: the attempt entry. If the log cannot be written the act does not
@@ -389,15 +406,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 Rule::NotADirectory,
                 format!("part of `{path}` is a file, not a folder; choose another name"),
             ),
-            StorageError::Escape(escape) => match escape {
-                crate::platform::Escape::LinkOut => Refusal::new(
-                    Rule::SymlinkOut,
-                    format!(
-                        "`{path}` goes through a link that points outside the root; use the real file inside the root"
-                    ),
-                ),
-                crate::platform::Escape::Unreachable => contain::unreachable_root(),
-            },
+            StorageError::Escape(escape) => contain::escape_refusal(escape, path.as_str()),
             StorageError::Other(words) => Refusal::new(
                 Rule::StorageFailed,
                 format!("storage failed for `{path}`: {words}; check the folder and try again"),

@@ -16,6 +16,12 @@ use alloc::string::String;
 
 impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn undo(&self, turn: Option<&str>) -> Reply {
+        // Asked first: the journal itself is read from the root.
+        if let Err(refusal) = self.permitted(ActKind::Write, "").await {
+            return self
+                .refuse(refusal, ActRecord::new(ActKind::Write, ""), turn)
+                .await;
+        }
         let (mut entries, _) = self.journal().await;
         let Some(last) = entries.pop() else {
             let refusal = Refusal::new(
