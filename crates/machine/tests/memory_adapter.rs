@@ -34,9 +34,9 @@ fn a_removed_root_answers_root_unreachable() {
 /// is refused by name before it is tried, and logged; the sibling access works.
 #[test]
 fn a_withheld_permission_refuses_by_name_before_the_act() {
+    use voicebox_core::Rule;
     use voicebox_core::audit::EntryDecision;
     use voicebox_core::platform::{Access, Escape};
-    use voicebox_core::Rule;
     let mut rig = rig();
     assert!(rig.run(common::write("a.txt", "before")).ok);
     let delete = rig.run(serde_json::json!({"verb": "delete", "name": "a.txt"}));

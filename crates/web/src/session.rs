@@ -4,13 +4,14 @@
 
 use crate::env::SharedEnv;
 use crate::io::Slot;
-use crate::storage::WebStorage;
+use crate::storage::{AuditHome, WebStorage};
 use crate::tools::WebTools;
 use serde_json::{Value, json};
 use std::rc::Rc;
 use voicebox_core::audit::{self, AuditFile};
-use voicebox_core::platform::{Env, RootInfo, Storage};
-use voicebox_core::project::ProjectRecord;
+use voicebox_core::contain::AUDIT_DIR;
+use voicebox_core::platform::{Access, Env, Escape, RootInfo, Storage};
+use voicebox_core::project::{Location, ProjectRecord};
 use voicebox_core::resolver::{self, Resolution};
 use voicebox_core::tier::Placement;
 use voicebox_core::time::iso8601;
@@ -136,28 +137,54 @@ async fn open(
             ),
         );
     }
-    let kind = project["kind"].as_str().unwrap_or("opfs");
-    let path = match kind {
-        "handle" => project["label"].as_str().unwrap_or(name).to_string(),
-        _ => format!("v1/projects/{name}"),
+    let root = match Root::from_request(name, project) {
+        Ok(root) => root,
+        Err(refusal) => return (executor, json!(Reply::refusal(refusal))),
     };
-    let root = RootInfo {
-        kind: kind.into(),
-        path,
-    };
-    let storage = WebStorage::new(
+    let info = root.info();
+    // A picked folder may be readable but not writable: then this writer's
+    // audit goes to the origin's fallback folder, under its own writer name.
+    let probe = WebStorage::new(
         slot.clone(),
-        root.clone(),
-        audit::file_path(instance, &root.path),
+        info.clone(),
+        instance,
+        AuditHome::Root,
+        vec![],
     );
-    if let Err(refusal) = resume_audit(&storage, instance, &env).await {
+    let access = json!({
+        "read": state(probe.permit(Access::Read).await),
+        "write": state(probe.permit(Access::Write).await),
+    });
+    let (writer, home, folders) = match &root {
+        Root::Opfs { .. } => (instance.to_string(), AuditHome::Root, vec![AuditHome::Root]),
+        Root::Handle { .. } => {
+            let folders = vec![AuditHome::Root, AuditHome::fallback(name)];
+            if access["write"] == "granted" {
+                (instance.to_string(), AuditHome::Root, folders)
+            } else {
+                (
+                    format!("{instance}-fallback"),
+                    AuditHome::fallback(name),
+                    folders,
+                )
+            }
+        }
+    };
+    if !audit::valid_instance(&writer) {
+        return (
+            executor,
+            refusal(Rule::MalformedField, "the instance name is too long"),
+        );
+    }
+    let storage = WebStorage::new(slot.clone(), info.clone(), &writer, home, folders);
+    if let Err(refusal) = resume_audit(&storage, &env).await {
         return (executor, json!(Reply::refusal(refusal)));
     }
     let mut executor = match executor {
-        Some(executor) if executor.instance() == instance => executor,
+        Some(executor) if executor.instance() == writer => executor,
         _ => Executor::new(
             Placement::Browser,
-            instance,
+            &writer,
             env.clone(),
             WebTools::new(slot),
         ),
@@ -167,25 +194,119 @@ async fn open(
     // The project's identity is placement + location: one label for this
     // browser, not the tab's writer name (which names the audit file).
     let label = request["label"].as_str().unwrap_or("browser");
-    let record = ProjectRecord::new(name, label, Placement::Browser, &root, now, persisted);
+    let mut record = ProjectRecord::new(name, label, Placement::Browser, &info, now, persisted);
+    if let Some(location) = root.location() {
+        record.location = location.clone();
+        record.root = location;
+    }
+    let (file, home) = storage.audit_file();
+    let audit_at = match home {
+        AuditHome::Root => json!({"in": "root", "file": format!("{AUDIT_DIR}/{file}")}),
+        AuditHome::Origin(dir) => json!({"in": "origin", "file": format!("{dir}/{file}")}),
+    };
     executor.declare(storage, &record.id);
-    (Some(executor), json!({"ok": true, "project": record}))
+    (
+        Some(executor),
+        json!({"ok": true, "project": record, "access": access, "audit": audit_at, "writer": writer}),
+    )
+}
+
+/// What an open request names as the project's root.
+enum Root {
+    /// `v1/projects/<name>` in the origin's private file system.
+    Opfs { path: String },
+    /// A folder the person picked, kept by the worker as a handle under `id`.
+    Handle { id: String, label: String },
+}
+
+impl Root {
+    fn from_request(name: &str, project: &Value) -> Result<Root, Refusal> {
+        match project["kind"].as_str().unwrap_or("opfs") {
+            "opfs" => Ok(Root::Opfs {
+                path: format!("v1/projects/{name}"),
+            }),
+            "handle" => {
+                let id = project["id"].as_str().unwrap_or("");
+                let label = project["label"].as_str().unwrap_or("").trim();
+                let id_ok = id.len() <= 64
+                    && id.strip_prefix("h_").is_some_and(|rest| {
+                        !rest.is_empty() && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+                    });
+                if !id_ok {
+                    return Err(Refusal::new(
+                        Rule::MalformedField,
+                        "a picked folder's `id` is h_ and letters or digits, as the worker made it when the folder was picked",
+                    ));
+                }
+                if label.is_empty()
+                    || label.chars().count() > 200
+                    || label.chars().any(char::is_control)
+                {
+                    return Err(Refusal::new(
+                        Rule::MalformedField,
+                        "a picked folder needs a `label` of 1 to 200 printable characters, so a person can tell it apart",
+                    ));
+                }
+                Ok(Root::Handle {
+                    id: id.into(),
+                    label: label.into(),
+                })
+            }
+            other => Err(Refusal::new(
+                Rule::MalformedField,
+                format!("a project's kind is opfs or handle, not {other:?}"),
+            )),
+        }
+    }
+
+    fn info(&self) -> RootInfo {
+        match self {
+            Root::Opfs { path } => RootInfo {
+                kind: "opfs".into(),
+                path: path.clone(),
+            },
+            Root::Handle { label, .. } => RootInfo {
+                kind: "handle".into(),
+                path: label.clone(),
+            },
+        }
+    }
+
+    /// A picked folder is remembered as a handle id and the person's label,
+    /// never a path: the origin cannot describe where it is (spec §2).
+    fn location(&self) -> Option<Location> {
+        match self {
+            Root::Opfs { .. } => None,
+            Root::Handle { id, label } => Some(Location {
+                kind: "handle".into(),
+                path: None,
+                id: Some(id.clone()),
+                label: Some(label.clone()),
+            }),
+        }
+    }
+}
+
+/// A permission answer as the page shows it.
+fn state(answer: Result<(), Escape>) -> &'static str {
+    match answer {
+        Ok(()) => "granted",
+        Err(Escape::NeedsGesture) => "prompt",
+        Err(Escape::PermissionDenied) => "denied",
+        Err(_) => "unreachable",
+    }
 }
 
 /// Seq resumed from this writer's own file; every entry an earlier boot left
 /// pending gets its one `lost` completion.
-async fn resume_audit(
-    storage: &WebStorage,
-    instance: &str,
-    env: &SharedEnv,
-) -> Result<(), Refusal> {
+async fn resume_audit(storage: &WebStorage, env: &SharedEnv) -> Result<(), Refusal> {
     let files = storage.read_audit().await.map_err(|e| {
         Refusal::new(
             Rule::AuditUnwritable,
             format!("the audit folder cannot be read ({e:?}); nothing was opened"),
         )
     })?;
-    let own = audit::file_name(instance, &storage.root_info().path);
+    let own = storage.audit_file().0.to_string();
     let text = files
         .into_iter()
         .find(|f| f.name == own)

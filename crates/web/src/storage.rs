@@ -6,33 +6,86 @@
 //! escape (`..` does not resolve, there are no links), and the picked-folder
 //! symlink case is an open item with a procedure in docs/ (e1-m0 spec §7).
 //!
+//! Every request names the access it needs (`mode`), and the worker asks the
+//! root's permission for that mode before it touches anything: a picked
+//! folder whose permission is `prompt` is never acted on. The answer comes
+//! back as the platform's words plus the permission state, mapped here.
+//!
 //! The audit seq is kept here, resumed from the file when the project opens
 //! (see [`crate::session`]); appends are serialised because the worker runs
-//! one request at a time.
+//! one request at a time. A picked folder that may not be written keeps its
+//! audit in a folder of this origin's private file system instead
+//! ([`AuditHome::Origin`]); the audit view reads both.
 
 use crate::io::Slot;
 use serde_json::{Value, json};
 use std::cell::Cell;
 use std::rc::Rc;
-use voicebox_core::audit::{AuditFile, Entry};
-use voicebox_core::contain::RelPath;
-use voicebox_core::platform::{DirEntry, Escape, Observation, RootInfo, Storage, StorageError};
+use voicebox_core::audit::{self, AuditFile, Entry};
+use voicebox_core::contain::{AUDIT_DIR, RelPath};
+use voicebox_core::platform::{
+    Access, DirEntry, Escape, Observation, RootInfo, Storage, StorageError,
+};
+
+/// Where this writer's audit file lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuditHome {
+    /// The root's own `.audit` folder.
+    Root,
+    /// A folder of the origin's private file system (a picked folder that
+    /// may not be written): `v1/audit-fallback/<project>`.
+    Origin(String),
+}
+
+impl AuditHome {
+    /// The fallback folder for a project's audit.
+    pub fn fallback(project: &str) -> AuditHome {
+        AuditHome::Origin(format!("v1/audit-fallback/{project}"))
+    }
+
+    /// `(root, folder)` as the worker's requests name them.
+    fn folder(&self) -> (&'static str, &str) {
+        match self {
+            AuditHome::Root => ("project", AUDIT_DIR),
+            AuditHome::Origin(dir) => ("origin", dir),
+        }
+    }
+}
 
 pub struct WebStorage {
     slot: Rc<Slot>,
     root: RootInfo,
-    audit_path: String,
+    /// This writer's audit file name, and where it lives.
+    audit_file: String,
+    home: AuditHome,
+    /// Every folder the audit view reads, in order.
+    audit_folders: Vec<AuditHome>,
     next_seq: Cell<u64>,
 }
 
 impl WebStorage {
-    pub fn new(slot: Rc<Slot>, root: RootInfo, audit_path: String) -> WebStorage {
+    /// Storage for `root`; the audit file of `writer` lives in `home`, and the
+    /// view reads `audit_folders`.
+    pub fn new(
+        slot: Rc<Slot>,
+        root: RootInfo,
+        writer: &str,
+        home: AuditHome,
+        audit_folders: Vec<AuditHome>,
+    ) -> WebStorage {
         WebStorage {
             slot,
+            audit_file: audit::file_name(writer, &root.path),
             root,
-            audit_path,
+            home,
+            audit_folders,
             next_seq: Cell::new(1),
         }
+    }
+
+    /// This writer's audit file: its name, and the home it is in.
+    pub fn audit_file(&self) -> (&str, &AuditHome) {
+        (&self.audit_file, &self.home)
     }
 
     /// Resumes numbering after the highest seq already in this writer's file.
@@ -40,8 +93,23 @@ impl WebStorage {
         self.next_seq.set(last_seq + 1);
     }
 
-    async fn ask(&self, request: Value, data: Vec<u8>) -> Result<(Value, Vec<u8>), StorageError> {
+    /// One request to the worker, naming the access it needs.
+    async fn ask(
+        &self,
+        mut request: Value,
+        data: Vec<u8>,
+    ) -> Result<(Value, Vec<u8>), StorageError> {
         let wanted_folder = matches!(request["op"].as_str(), Some("list" | "readAudit"));
+        // Operations on the root's entries name the access they need; the
+        // worker asks for that permission before it touches the root.
+        let access = match request["op"].as_str() {
+            Some("write" | "append" | "remove") => Some(Access::Write),
+            Some("read" | "observe" | "list" | "readAudit") => Some(Access::Read),
+            _ => None,
+        };
+        if let Some(access) = access.filter(|_| request.get("root").is_none()) {
+            request["mode"] = json!(mode(access));
+        }
         let (answer, bytes) = self.slot.exchange(request, data).await;
         match answer.get("error") {
             None => Ok((answer, bytes)),
@@ -50,14 +118,40 @@ impl WebStorage {
     }
 }
 
+/// The permission mode the File System Access API names for an access.
+fn mode(access: Access) -> &'static str {
+    match access {
+        Access::Read => "read",
+        Access::Write => "readwrite",
+    }
+}
+
+/// A permission state the worker reported, in the core's terms.
+fn withheld(state: &str) -> Option<Escape> {
+    match state {
+        "granted" => None,
+        "denied" => Some(Escape::PermissionDenied),
+        // `prompt`, or anything unknown: only a person's gesture can settle it.
+        _ => Some(Escape::NeedsGesture),
+    }
+}
+
 /// The worker reports the platform's own error (a DOMException name and
-/// message); the mapping to the executor's terms is made here, not in JS.
+/// message, and the permission state when it refused to ask the root); the
+/// mapping to the executor's terms is made here, not in JS.
 /// A `TypeMismatchError` says only "not an entry of requested type", so what
 /// it means depends on what was asked for: a file (it is a folder) or a
 /// folder (something on the way is a file).
 fn storage_error(error: &Value, wanted_folder: bool) -> StorageError {
     let name = error.get("name").and_then(Value::as_str).unwrap_or("");
     let message = error.get("message").and_then(Value::as_str).unwrap_or("");
+    if let Some(escape) = error
+        .get("permission")
+        .and_then(Value::as_str)
+        .and_then(withheld)
+    {
+        return StorageError::Escape(escape);
+    }
     match name {
         "NotFoundError" => StorageError::NotFound,
         "TypeMismatchError" if wanted_folder => StorageError::NotADirectory,
@@ -76,6 +170,17 @@ impl Storage for WebStorage {
         self.ask(json!({"op": "reachable"}), Vec::new())
             .await
             .is_ok_and(|(answer, _)| answer["ok"] == true)
+    }
+
+    async fn permit(&self, access: Access) -> Result<(), Escape> {
+        match self
+            .ask(json!({"op": "permit", "mode": mode(access)}), Vec::new())
+            .await
+        {
+            Ok((answer, _)) => withheld(answer["state"].as_str().unwrap_or("")).map_or(Ok(()), Err),
+            Err(StorageError::Escape(escape)) => Err(escape),
+            Err(_) => Err(Escape::Unreachable),
+        }
     }
 
     async fn confine(&self, _path: &RelPath) -> Result<(), Escape> {
@@ -144,30 +249,46 @@ impl Storage for WebStorage {
             ..entry.clone()
         }
         .line();
-        self.ask(
-            json!({"op": "append", "path": self.audit_path}),
-            line.into_bytes(),
-        )
-        .await?;
+        let (root, folder) = self.home.folder();
+        let path = format!("{folder}/{}", self.audit_file);
+        let request = match self.home {
+            AuditHome::Root => json!({"op": "append", "path": path}),
+            AuditHome::Origin(_) => json!({"op": "append", "root": root, "path": path}),
+        };
+        self.ask(request, line.into_bytes()).await?;
         self.next_seq.set(seq + 1);
         Ok(seq)
     }
 
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
-        let (answer, _) = self.ask(json!({"op": "readAudit"}), Vec::new()).await?;
-        serde_json::from_value::<Vec<AuditText>>(answer["files"].clone())
-            .map(|files| {
-                files
-                    .into_iter()
-                    .map(|f| AuditFile {
-                        name: f.name,
-                        text: f.text,
-                    })
-                    .collect()
-            })
-            .map_err(|e| {
-                StorageError::Other(format!("the worker's audit files are malformed: {e}"))
-            })
+        let mut all = Vec::new();
+        for home in &self.audit_folders {
+            let (root, folder) = home.folder();
+            let request = match home {
+                AuditHome::Root => json!({"op": "readAudit", "path": folder}),
+                AuditHome::Origin(_) => json!({"op": "readAudit", "root": root, "path": folder}),
+            };
+            let answer = match self.ask(request, Vec::new()).await {
+                Ok((answer, _)) => answer,
+                // A picked folder not readable now: its own lines wait there;
+                // the view shows what can be read.
+                Err(StorageError::Escape(Escape::NeedsGesture | Escape::PermissionDenied))
+                    if self.audit_folders.len() > 1 =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let files =
+                serde_json::from_value::<Vec<AuditText>>(answer["files"].clone()).map_err(|e| {
+                    StorageError::Other(format!("the worker's audit files are malformed: {e}"))
+                })?;
+            all.extend(files.into_iter().map(|f| AuditFile {
+                name: f.name,
+                text: f.text,
+            }));
+        }
+        Ok(all)
     }
 }
 

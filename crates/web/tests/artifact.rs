@@ -52,11 +52,16 @@ fn wasm_artifact() -> Option<PathBuf> {
     Some(target_dir.join("wasm32-unknown-unknown/release/voicebox_web.wasm"))
 }
 
-/// The worker's side: a folder tree in memory and the module's exports.
+/// The worker's side: the project's folder tree and the origin's own (for a
+/// picked folder's fallback audit) in memory, the root's permission states,
+/// and the module's exports.
 struct Worker {
     store: Store<()>,
     instance: Instance,
     files: BTreeMap<String, Vec<u8>>,
+    origin: BTreeMap<String, Vec<u8>>,
+    /// `read` and `readwrite`: granted, prompt or denied.
+    permission: BTreeMap<String, String>,
     io_log: Vec<String>,
 }
 
@@ -77,6 +82,8 @@ impl Worker {
             store,
             instance,
             files: BTreeMap::new(),
+            origin: BTreeMap::new(),
+            permission: BTreeMap::new(),
             io_log: Vec::new(),
         }
     }
@@ -137,6 +144,15 @@ impl Worker {
         }
     }
 
+    /// The root's permission for a mode (granted unless a case said otherwise).
+    fn permitted(&self, mode: &Value) -> String {
+        let mode = mode.as_str().expect("every request names its mode");
+        self.permission
+            .get(mode)
+            .cloned()
+            .unwrap_or_else(|| "granted".into())
+    }
+
     fn is_dir(&self, path: &str) -> bool {
         path.is_empty()
             || self
@@ -152,6 +168,36 @@ impl Worker {
         self.io_log.push(op.clone());
         let not_found = json!({"error": {"name": "NotFoundError", "message": "A requested file or directory could not be found"}});
         let is_dir = json!({"error": {"name": "TypeMismatchError", "message": "The path supplied exists, but was a directory"}});
+        if op == "permit" {
+            return (json!({"state": self.permitted(&io["mode"])}), vec![]);
+        }
+        // The origin's own files (a picked folder's fallback audit).
+        if io["root"] == "origin" {
+            return match op.as_str() {
+                "append" => {
+                    self.origin
+                        .entry(path)
+                        .or_default()
+                        .extend_from_slice(&data);
+                    (json!({"ok": true}), vec![])
+                }
+                "readAudit" => (
+                    json!({"ok": true, "files": texts(&self.origin, &path)}),
+                    vec![],
+                ),
+                other => panic!("no origin op {other}"),
+            };
+        }
+        // Asked before anything is touched: never act on a root not granted.
+        if io.get("mode").is_some() {
+            let state = self.permitted(&io["mode"]);
+            if state != "granted" {
+                return (
+                    json!({"error": {"name": "NotAllowedError", "message": "The request is not allowed by the user agent or the platform in the current context.", "permission": state}}),
+                    vec![],
+                );
+            }
+        }
         match op.as_str() {
             "reachable" => (json!({"ok": true}), vec![]),
             "read" if self.is_dir(&path) => (is_dir, vec![]),
@@ -202,21 +248,25 @@ impl Worker {
                     vec![],
                 )
             }
-            "readAudit" => {
-                let files: Vec<Value> = self
-                    .files
-                    .iter()
-                    .filter_map(|(f, b)| {
-                        f.strip_prefix(".audit/")
-                            .map(|n| json!({"name": n, "text": String::from_utf8_lossy(b)}))
-                    })
-                    .collect();
-                (json!({"ok": true, "files": files}), vec![])
-            }
+            "readAudit" => (
+                json!({"ok": true, "files": texts(&self.files, &path)}),
+                vec![],
+            ),
             "runTool" => run_create_asset(&data),
             other => panic!("unknown io op {other}"),
         }
     }
+}
+
+/// The audit files in `folder`, as the worker's `readAudit` answers.
+fn texts(files: &BTreeMap<String, Vec<u8>>, folder: &str) -> Vec<Value> {
+    files
+        .iter()
+        .filter_map(|(f, b)| {
+            f.strip_prefix(&format!("{folder}/"))
+                .map(|n| json!({"name": n, "text": String::from_utf8_lossy(b)}))
+        })
+        .collect()
 }
 
 /// What create-asset asked for: writes `(path, bytes)` and notes.
@@ -310,6 +360,21 @@ fn the_browser_artifact_passes_the_golden_cases() {
     let mut worker = Worker::new(&wasm);
     let mut confirm = None;
     for (index, case) in golden["cases"].as_array().unwrap().iter().enumerate() {
+        if let Some(folder) = case.get("folder") {
+            worker.files = folder
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(f, text)| (f.clone(), text.as_str().unwrap().as_bytes().to_vec()))
+                .collect();
+        }
+        if let Some(permission) = case.get("permission") {
+            for (mode, state) in permission.as_object().unwrap() {
+                worker
+                    .permission
+                    .insert(mode.clone(), state.as_str().unwrap().into());
+            }
+        }
         let request = fill(&case["request"], &confirm);
         let answer = worker.request(&request);
         if let Some(id) = answer["result"]["confirm"]["id"].as_str() {
@@ -323,8 +388,11 @@ fn the_browser_artifact_passes_the_golden_cases() {
         );
         if let Some(files) = case.get("files") {
             for (file, content) in files.as_object().unwrap() {
-                let actual = worker
-                    .files
+                let (tree, file) = match file.strip_prefix("origin:") {
+                    Some(file) => (&worker.origin, file),
+                    None => (&worker.files, file.as_str()),
+                };
+                let actual = tree
                     .get(file)
                     .map(|b| String::from_utf8_lossy(b).into_owned());
                 assert_eq!(actual.as_deref(), content.as_str(), "case {index}: {file}");
