@@ -33,6 +33,8 @@ const identity = claimInstance().then((claimed) => {
 });
 
 let current = null; // the record of the open project, as the core returned it
+let currentHandle = null; // a picked folder's handle, for asking the person for access
+let known = []; // the registry's project names, so a picked folder takes a free one
 
 /** Sends one request to the worker; resolves with the core's (or the glue's) answer. */
 async function request(req) {
@@ -41,7 +43,8 @@ async function request(req) {
   if (message.op === 'open' && message.instance == null) message.instance = instance;
   const reply = await client.send(message);
   if (message.op === 'open' && reply.answer && reply.answer.ok === true && reply.answer.project) {
-    opened(reply.answer.project, reply.registry);
+    currentHandle = reply.handle || null;
+    opened(reply.answer, reply.registry);
   }
   return reply.answer;
 }
@@ -62,27 +65,42 @@ function refreshSide() {
   audit.refresh();
 }
 
-function remember(name) {
+/** What `open` needs to find a project again: its name, and a picked folder's id and label. */
+function specOf(record) {
+  const location = record && record.location;
+  if (location && location.kind === 'handle') {
+    return { name: String(record.name), kind: 'handle', id: String(location.id), label: String(location.label) };
+  }
+  return { name: String(record.name), kind: 'opfs' };
+}
+
+function remember(spec) {
   for (const store of [sessionStorage, localStorage]) {
-    try { store.setItem(LAST_PROJECT, name); } catch { /* storage unavailable: nothing to remember */ }
+    try { store.setItem(LAST_PROJECT, JSON.stringify(spec)); } catch { /* storage unavailable: nothing to remember */ }
   }
 }
 
 function recalled() {
   for (const store of [sessionStorage, localStorage]) {
     try {
-      const name = store.getItem(LAST_PROJECT);
-      if (name) return name;
+      const saved = store.getItem(LAST_PROJECT);
+      if (!saved) continue;
+      try {
+        const spec = JSON.parse(saved);
+        if (spec && typeof spec === 'object' && spec.name) return spec;
+      } catch { /* an older page remembered the bare name */ }
+      return { name: saved, kind: 'opfs' };
     } catch { /* unavailable */ }
   }
   return null;
 }
 
-function opened(record, registry) {
+function opened(answer, registry) {
+  const record = answer.project;
   current = record;
-  showProject(record);
-  remember(String(record.name));
-  channel.opened(String(record.name));
+  showProject(record, answer.access, answer.audit);
+  remember(specOf(record));
+  channel.opened(specOf(record));
   $('project-name').value = String(record.name);
   const status = $('project-status');
   fill(status, 'Opened ', el('code', { text: String(record.id) }), '.');
@@ -96,18 +114,20 @@ function opened(record, registry) {
 async function loadProjects() {
   try {
     const answer = await request({ op: 'projects' });
-    showProjects($('project-list'), answer && Array.isArray(answer.projects) ? answer.projects : [],
-      current ? current.name : null, (name) => openProject(name));
+    const projects = answer && Array.isArray(answer.projects) ? answer.projects : [];
+    known = projects.map((p) => String(p.name));
+    showProjects($('project-list'), projects, current ? current.name : null,
+      (p) => openProject(p.record ? specOf({ ...p.record, name: p.name }) : { name: p.name, kind: 'opfs' }));
   } catch (err) {
     fill($('project-list'), el('li', {}, errorNode(err, 'Could not list the projects')));
   }
 }
 
-async function openProject(name) {
+async function openProject(spec) {
   const status = $('project-status');
   fill(status, 'Opening…');
   try {
-    const answer = await request({ op: 'open', project: { name, kind: 'opfs' } });
+    const answer = await request({ op: 'open', project: spec });
     if (!answer || answer.ok !== true) fill(status, refusalNode(answer || {}, 'Not opened'));
   } catch (err) {
     fill(status, errorNode(err, 'The project could not be opened'));
@@ -178,7 +198,95 @@ $('asset-form').addEventListener('submit', (event) => {
 $('project-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const name = $('project-name').value.trim();
-  if (name) openProject(name);
+  if (name) openProject({ name, kind: 'opfs' });
+});
+
+// ---------------------------------------------------------------------------
+// Picked folders: the person picks (or drops) a folder; the worker keeps its
+// handle under an id and the core opens it like any root. Asking for access
+// needs the person's click, so that happens here, never in the worker.
+
+/** A free project name from a label: a display convenience; the core checks names. */
+function nameFor(label) {
+  const base = label.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'folder';
+  let name = base;
+  for (let n = 2; known.includes(name); n += 1) name = `${base}-${n}`;
+  return name;
+}
+
+async function adoptFolder(handle) {
+  const status = $('project-status');
+  const label = $('pick-label').value.trim() || handle.name;
+  const name = nameFor(label);
+  try {
+    const kept = await request({ op: 'adopt', handle, label, name });
+    if (!kept || kept.ok !== true) {
+      fill(status, errorNode(kept && kept.error ? kept.error : {}, 'The folder could not be kept'));
+      return;
+    }
+    $('pick-label').value = '';
+    await openProject({ name, kind: 'handle', id: kept.id, label });
+  } catch (err) {
+    fill(status, errorNode(err, 'The folder could not be kept'));
+  }
+}
+
+if (typeof window.showDirectoryPicker !== 'function') {
+  $('pick-folder').hidden = true;
+  $('drop-hint').textContent = 'drop a folder on this bar to use it';
+}
+
+$('pick-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  let handle;
+  try {
+    handle = await window.showDirectoryPicker({ id: 'voicebox', mode: 'readwrite' });
+  } catch (err) {
+    if (err.name !== 'AbortError') fill($('project-status'), errorNode(err, 'No folder was picked'));
+    return;
+  }
+  await adoptFolder(handle);
+});
+
+const projectsBar = document.querySelector('.projects');
+projectsBar.addEventListener('dragover', (event) => {
+  if (![...event.dataTransfer.items].some((item) => item.kind === 'file')) return;
+  event.preventDefault();
+  projectsBar.classList.add('dropping');
+});
+projectsBar.addEventListener('dragleave', () => projectsBar.classList.remove('dropping'));
+projectsBar.addEventListener('drop', async (event) => {
+  const item = [...event.dataTransfer.items].find((i) => i.kind === 'file');
+  if (!item) return;
+  event.preventDefault();
+  projectsBar.classList.remove('dropping');
+  if (typeof item.getAsFileSystemHandle !== 'function') {
+    fill($('project-status'), errorNode({ name: 'NotSupportedError', message: 'this browser cannot keep a dropped folder' }, 'Not used'));
+    return;
+  }
+  const handle = await item.getAsFileSystemHandle();
+  if (!handle || handle.kind !== 'directory') {
+    fill($('project-status'), errorNode({ name: 'TypeMismatchError', message: 'drop a folder, not a file' }, 'Not used'));
+    return;
+  }
+  await adoptFolder(handle);
+});
+
+$('project-allow').addEventListener('click', async () => {
+  if (!current || !currentHandle) return;
+  const spec = specOf(current);
+  let state;
+  try {
+    state = await currentHandle.requestPermission({ mode: 'readwrite' });
+  } catch (err) {
+    fill($('project-status'), errorNode(err, 'The browser did not ask'));
+    return;
+  }
+  // Re-open so the core asks again and the audit moves to where it may now go.
+  await openProject(spec);
+  if (state !== 'granted') {
+    $('project-status').append(' ', el('span', { class: 'warn', text: `The browser answered “${state}”.` }));
+  }
 });
 
 $('project-persist').addEventListener('click', async () => {
@@ -187,7 +295,7 @@ $('project-persist').addEventListener('click', async () => {
   try {
     const granted = await navigator.storage.persist();
     // Re-open so the core records what the browser now says.
-    if (current) await openProject(String(current.name));
+    if (current) await openProject(specOf(current));
     if (!granted) $('project-status').append(' ', el('span', { class: 'note', text: 'The browser declined to keep it.' }));
   } finally {
     button.disabled = false;

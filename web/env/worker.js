@@ -23,9 +23,11 @@ const CORE_FETCH_TIMEOUT_MS = 30000;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The platform's own words for a failure. */
+/** The platform's own words for a failure (and a permission state, when that was the reason). */
 function words(e) {
-  return { name: e && e.name ? String(e.name) : 'Error', message: e && e.message != null ? String(e.message) : String(e) };
+  const said = { name: e && e.name ? String(e.name) : 'Error', message: e && e.message != null ? String(e.message) : String(e) };
+  if (e && typeof e.permission === 'string') said.permission = e.permission;
+  return said;
 }
 
 function hex(bytes) {
@@ -109,40 +111,123 @@ async function drive(request, root) {
 
 // ---------------------------------------------------------------------------
 // Projects: an OPFS folder under v1/projects/<name>/, re-resolved from
-// navigator.storage.getDirectory() at every open (no user gesture needed).
+// navigator.storage.getDirectory() at every open (no user gesture needed), or a
+// folder the person picked, kept as a handle in IndexedDB under an id.
+
+/** The origin's private file system, walked by entry names (OPFS refuses "/", "." and ".."). */
+async function opfsDir(names, create) {
+  let dir = await navigator.storage.getDirectory();
+  for (const name of names) dir = await dir.getDirectoryHandle(String(name), { create });
+  return dir;
+}
+
+// Picked folders: { id, handle, label, name } records in IndexedDB. A
+// FileSystemDirectoryHandle can be stored there (and nowhere else that lasts).
+const HANDLE_DB = 'voicebox';
+const HANDLE_STORE = 'handles';
+
+function handleDb() {
+  return new Promise((resolve, reject) => {
+    const opening = indexedDB.open(HANDLE_DB, 1);
+    opening.onupgradeneeded = () => opening.result.createObjectStore(HANDLE_STORE, { keyPath: 'id' });
+    opening.onsuccess = () => resolve(opening.result);
+    opening.onerror = () => reject(opening.error);
+  });
+}
+
+async function handleStore(mode, work) {
+  const db = await handleDb();
+  try {
+    return await new Promise((resolve, reject) => {
+      const tx = db.transaction(HANDLE_STORE, mode);
+      const result = work(tx.objectStore(HANDLE_STORE));
+      tx.oncomplete = () => resolve(result.result);
+      tx.onerror = () => reject(tx.error);
+      tx.onabort = () => reject(tx.error);
+    });
+  } finally {
+    db.close();
+  }
+}
+
+async function keptHandle(id) {
+  const kept = await handleStore('readonly', (store) => store.get(String(id)));
+  if (!kept || !kept.handle) {
+    const e = new Error(`no picked folder is kept under ${JSON.stringify(id)} in this browser; pick the folder again`);
+    e.name = 'NotFoundError';
+    throw e;
+  }
+  return kept.handle;
+}
+
+/** The permission a handle has for `mode` now (OPFS handles answer "granted"). */
+async function permission(handle, mode) {
+  return typeof handle.queryPermission === 'function' ? handle.queryPermission({ mode }) : 'granted';
+}
+
+/**
+ * Never touches a root whose permission for `mode` is not granted: on a
+ * `prompt` handle some calls wait for ever for an answer no one can give.
+ */
+async function guard(handle, mode) {
+  if (!mode) return;
+  const state = await permission(handle, mode);
+  if (state === 'granted') return;
+  const e = new Error(`the browser's permission to ${mode === 'read' ? 'read' : 'change'} this folder is "${state}"`);
+  e.name = 'NotAllowedError';
+  e.permission = state;
+  throw e;
+}
 
 /** A project's root: the handle is resolved on first use and refreshed by `reachable`. */
 function projectRoot(project, create) {
+  const kind = project.kind ?? 'opfs';
   return {
     project,
-    key: `opfs:${project.name}`,
+    key: kind === 'handle' ? `handle:${project.id}` : `opfs:${project.name}`,
     handle: null,
-    // `fresh` re-walks from the OPFS root and never creates: a folder that is gone stays gone.
+    // `fresh` re-resolves (a handle from IndexedDB, a folder re-walked from the
+    // OPFS root) and never creates: a folder that is gone stays gone.
     async resolve(fresh = false) {
       if (this.handle && !fresh) return this.handle;
-      if ((project.kind ?? 'opfs') !== 'opfs') {
-        const e = new Error(`this worker resolves only OPFS project roots, not ${JSON.stringify(project.kind)}`);
+      if (kind === 'handle') {
+        this.handle = await keptHandle(project.id);
+      } else if (kind === 'opfs') {
+        this.handle = await opfsDir(['v1', 'projects', project.name], create && !fresh);
+      } else {
+        const e = new Error(`this worker resolves OPFS and picked-folder roots, not ${JSON.stringify(kind)}`);
         e.name = 'NotSupportedError';
         throw e;
       }
-      let dir = await navigator.storage.getDirectory();
-      // Entry names, each handed to OPFS as one name (OPFS itself refuses "/", "." and "..").
-      for (const name of ['v1', 'projects', String(project.name)]) {
-        dir = await dir.getDirectoryHandle(name, { create: create && !fresh });
-      }
-      this.handle = dir;
-      return dir;
+      return this.handle;
+    },
+    /** Is the folder still there? Only asked where reading is permitted. */
+    async reachable() {
+      const handle = await this.resolve(true);
+      if ((await permission(handle, 'read')) !== 'granted') return; // unknown until a gesture: `permit` says so
+      for await (const _ of handle.keys()) break; // NotFoundError if the folder is gone
     },
   };
+}
+
+/** Keeps a picked (or dropped) folder's handle under a fresh id; the page then opens it. */
+async function adopt(request) {
+  const handle = request.handle;
+  if (!handle || handle.kind !== 'directory' || typeof handle.getDirectoryHandle !== 'function') {
+    return { answer: { ok: false, error: { name: 'TypeMismatchError', message: 'adopt takes a folder handle (FileSystemDirectoryHandle)' } } };
+  }
+  const bytes = new Uint8Array(8);
+  crypto.getRandomValues(bytes);
+  const id = `h_${hex(bytes)}`;
+  await handleStore('readwrite', (store) => store.put({ id, handle, label: String(request.label ?? handle.name), name: String(request.name ?? ''), keptAt: Date.now() }));
+  return { answer: { ok: true, id } };
 }
 
 let current = null;       // the open project's root (after a successful open)
 let lastOpen = null;      // the open request, replayed if the core has to be reloaded
 
-async function registryDir(create) {
-  let dir = await navigator.storage.getDirectory();
-  for (const name of ['v1', 'registry']) dir = await dir.getDirectoryHandle(name, { create });
-  return dir;
+function registryDir(create) {
+  return opfsDir(['v1', 'registry'], create);
 }
 
 /** Saves the record the core returned, as text, to v1/registry/<name>.json. */
@@ -189,6 +274,7 @@ async function readAsset(name) {
     return { ok: false, error: { name: 'InvalidStateError', message: 'no project is open' } };
   }
   const root = await current.resolve();
+  await guard(root, 'read');
   const assets = await root.getDirectoryHandle('assets');
   // One entry name: OPFS refuses anything that is not a plain child name.
   const bytes = await contents(await assets.getFileHandle(String(name)));
@@ -356,10 +442,10 @@ async function opList(root, io) {
   return [{ ok: true, entries }, new Uint8Array(0)];
 }
 
-async function opReadAudit(root) {
+async function opReadAudit(root, io) {
   let dir;
   try {
-    dir = await root.getDirectoryHandle('.audit');
+    dir = await folderAt(root, io.path);
   } catch (e) {
     if (e.name === 'NotFoundError') return [{ ok: true, files: [] }, new Uint8Array(0)];
     throw e;
@@ -372,6 +458,14 @@ async function opReadAudit(root) {
   files.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return [{ ok: true, files }, new Uint8Array(0)];
 }
+
+/** The origin's own files (a picked folder's fallback audit): append and read only. */
+const ORIGIN = {
+  key: 'origin',
+  async resolve() {
+    return navigator.storage.getDirectory();
+  },
+};
 
 // create-asset: compiled once per worker, instantiated fresh for every run in a
 // short-lived worker of its own, so a run that never ends can be stopped.
@@ -432,26 +526,35 @@ async function opRunTool(io, input) {
 /** Performs one I/O request; never throws — failures are the platform's own words. */
 async function perform(io, data, root) {
   try {
+    if (io.op === 'runTool') return await opRunTool(io, data);
+    if (io.op === 'reachable') {
+      await root.reachable();
+      return ok();
+    }
+    if (io.op === 'permit') {
+      return [{ state: await permission(await root.resolve(), io.mode) }, new Uint8Array(0)];
+    }
+    const on = io.root === 'origin' ? ORIGIN : root;
+    const folder = async () => {
+      const handle = await on.resolve();
+      await guard(handle, io.mode); // asked before every touch, as the core asked before the act
+      return handle;
+    };
     switch (io.op) {
-      case 'runTool':
-        return await opRunTool(io, data);
-      case 'reachable':
-        await root.resolve(true);
-        return ok();
       case 'read':
-        return await opRead(await root.resolve(), io);
+        return await opRead(await folder(), io);
       case 'write':
-        return await oneAtATime(root, io.path, async () => opWrite(await root.resolve(), io, data));
+        return await oneAtATime(on, io.path, async () => opWrite(await folder(), io, data));
       case 'append':
-        return await oneAtATime(root, io.path, async () => opAppend(await root.resolve(), io, data));
+        return await oneAtATime(on, io.path, async () => opAppend(await folder(), io, data));
       case 'remove':
-        return await oneAtATime(root, io.path, async () => opRemove(await root.resolve(), io));
+        return await oneAtATime(on, io.path, async () => opRemove(await folder(), io));
       case 'observe':
-        return await opObserve(await root.resolve(), io);
+        return await opObserve(await folder(), io);
       case 'list':
-        return await opList(await root.resolve(), io);
+        return await opList(await folder(), io);
       case 'readAudit':
-        return await opReadAudit(await root.resolve());
+        return await opReadAudit(await folder(), io);
       default: {
         const e = new Error(`this worker performs no I/O op ${JSON.stringify(io.op)}`);
         e.name = 'NotSupportedError';
@@ -471,6 +574,9 @@ const NO_ROOT = {
     e.name = 'InvalidStateError';
     throw e;
   },
+  async reachable() {
+    await this.resolve();
+  },
 };
 
 // ---------------------------------------------------------------------------
@@ -486,6 +592,8 @@ async function open(request) {
   if (answer && answer.ok === true && answer.project) {
     current = root;
     lastOpen = { request: { ...coreRequest, project } };
+    // The page asks the person for access with this handle (a gesture is the page's).
+    if (project.kind === 'handle') reply.handle = await root.resolve().catch(() => null);
     try {
       await saveRecord(answer.project);
       reply.registry = { ok: true };
@@ -505,6 +613,8 @@ async function serve(request) {
       return open(request);
     case 'projects':
       return { answer: await listProjects() };
+    case 'adopt':
+      return adopt(request);
     case 'asset': {
       const answer = await readAsset(request.name).catch((e) => ({ ok: false, error: words(e) }));
       return { answer, transfer: answer.bytes ? [answer.bytes] : [] };

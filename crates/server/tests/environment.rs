@@ -8,31 +8,8 @@ mod common;
 
 use common::Server;
 use common::browser::{self, Browser};
-use serde_json::{Value, json};
-
-async fn open(browser: &Browser, name: &str) -> Value {
-    browser
-        .worker(json!({"op": "open", "project": {"name": name, "kind": "opfs"}}))
-        .await
-}
-
-async fn act(browser: &Browser, action: Value) -> Value {
-    browser
-        .worker(json!({"op": "execute", "action": action}))
-        .await["result"]
-        .clone()
-}
-
-async fn no_gesture(browser: &Browser) {
-    let activation = browser
-        .js("return [navigator.userActivation.isActive, navigator.userActivation.hasBeenActive]")
-        .await;
-    assert_eq!(
-        activation,
-        json!([false, false]),
-        "no user gesture anywhere"
-    );
-}
+use common::env_checks::{self, act, no_gesture, open};
+use serde_json::json;
 
 #[tokio::test]
 async fn the_core_runs_in_the_worker_over_opfs() {
@@ -71,139 +48,8 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     );
     no_gesture(&browser).await;
 
-    // Checks 2, 3, 4: the tier table both ways, named refusals, `..` beside its sibling.
-    let outside = act(
-        &browser,
-        json!({"verb": "write", "name": "../../evil.sh", "content": "x"}),
-    )
-    .await;
-    assert_eq!(outside["refused"], "outside-root");
-    assert!(
-        outside["why"]
-            .as_str()
-            .unwrap()
-            .contains("outside the project root")
-    );
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "..", "content": "x"})
-        )
-        .await["refused"],
-        "outside-root"
-    );
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "a..", "content": "x"})
-        )
-        .await["ok"],
-        true
-    );
-    let audit = browser.worker(json!({"op": "audit"})).await;
-    let rules: Vec<(&str, &str)> = audit["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["decision"].as_str().unwrap(),
-                e["rule"].as_str().unwrap_or(""),
-            )
-        })
-        .collect();
-    assert!(
-        rules.contains(&("allow", "writes-inside")) && rules.contains(&("refuse", "outside-root")),
-        "{rules:?}"
-    );
-
-    // Check 5: create-asset instantiates; a module importing fetch does not,
-    // in the platform's own words.
-    let asset = act(&browser, json!({"verb": "create_asset", "name": "logo.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg'/>"})).await;
-    assert_eq!(asset["ok"], true, "{asset}");
-    let fetcher = wat::parse_str(r#"(module (import "env" "writeFile" (func (param i32 i32 i32 i32))) (import "env" "note" (func (param i32 i32))) (import "env" "fetch" (func (param i32 i32))))"#).unwrap();
-    let words = browser
-        .js_async(
-            "const [bytes, done] = arguments; WebAssembly.instantiate(new Uint8Array(bytes), {env: {writeFile() {}, note() {}}}).then(() => done('instantiated'), (e) => done(e.name + ': ' + e.message));",
-            vec![json!(fetcher)],
-        )
-        .await;
-    let words = words.as_str().unwrap();
-    assert!(
-        words.starts_with("LinkError") || words.starts_with("TypeError"),
-        "{words}"
-    );
-    assert!(
-        words.contains("fetch") || words.contains("function"),
-        "{words}"
-    );
-
-    // Check 6: a hostile name is text in the transcript and the gallery.
-    let hostile = "<img src=x onerror=alert(1)>";
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "create_asset", "name": hostile, "kind": "text", "body": "boo"})
-        )
-        .await["ok"],
-        true
-    );
-    browser
-        .say(&format!("read the file called assets/{hostile}"))
-        .await;
-    browser
-        .wait_for(
-            "the transcript",
-            &format!(
-                "return document.getElementById('transcript').textContent.includes({hostile:?})"
-            ),
-        )
-        .await;
-    let created = browser
-        .js("return document.querySelectorAll('img[src=\"x\"], [onerror]').length")
-        .await;
-    assert_eq!(
-        created, 0,
-        "no element was created from the name in the transcript"
-    );
-    browser.client.refresh().await.unwrap();
-    browser
-        .wait_for(
-            "the gallery",
-            &format!("return document.getElementById('gallery').textContent.includes({hostile:?})"),
-        )
-        .await;
-    let created = browser
-        .js("return document.querySelectorAll('img[src=\"x\"], [onerror]').length")
-        .await;
-    assert_eq!(created, 0, "no element was created from the name");
-    let svg = browser.js("return [...document.querySelectorAll('#gallery img')].every((i) => i.src.startsWith('blob:'))").await;
-    assert_eq!(svg, true, "SVG goes through <img src=blob:>");
-
-    // Check 7: bad input is named and logged, and the worker serves the next request.
-    for (action, rule) in [
-        (
-            json!({"verb": "create_asset", "name": "a.svg", "kind": "svg", "body": "x", "onload": "x"}),
-            "unknown-field",
-        ),
-        (
-            json!({"verb": "create_asset", "name": "a.pdf", "kind": "pdf", "body": "x"}),
-            "malformed-field",
-        ),
-        (
-            json!({"verb": "create_asset", "name": "a.svg", "kind": "svg", "body": "x".repeat((1 << 20) + 1)}),
-            "too-large",
-        ),
-    ] {
-        let refused = act(&browser, action).await;
-        assert_eq!(refused["refused"], rule);
-        assert!(refused["logged"].is_u64(), "an audit entry");
-        assert_eq!(
-            act(&browser, json!({"verb": "list"})).await["ok"],
-            true,
-            "the next request is served"
-        );
-    }
+    // Checks 2–7 through the worker (the same checks run over a picked folder in picked.rs).
+    env_checks::root_injection_checks(&browser, "v1/projects/atlas").await;
 
     // 40 concurrent appends → 80 audit lines for 40 writes, seq gap-free.
     let before = browser.worker(json!({"op": "audit"})).await["entries"]

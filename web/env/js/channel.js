@@ -1,6 +1,7 @@
 // channel.js — lending the open project to `voicebox serve`. When this page is served
 // by Voicebox, "Use this project as the server's folder" declares the project as the
-// server's active root (POST /api/root {kind: "opfs", project}) and keeps /channel open:
+// server's active root (POST /api/root {kind: "opfs", project}, or {kind: "handle", label}
+// for a picked folder) and keeps /channel open:
 // every act the server relays is handed to the worker as it came, and the worker's answer
 // goes back as it came. Glue only: nothing here reads, checks or judges a request or an
 // answer — the server resolved the words, the core in the worker decides and audits.
@@ -17,8 +18,11 @@ async function health() {
   }
 }
 
-function opfsRoot(name) {
-  return `v1/projects/${name}`;
+/** How the server names the open project's root (`root` in POST /api/root's answer). */
+function rootOf(open) {
+  return open.kind === 'handle'
+    ? { kind: 'handle', path: open.label, declare: { kind: 'handle', label: open.label } }
+    : { kind: 'opfs', path: `v1/projects/${open.name}`, declare: { kind: 'opfs', project: open.name } };
 }
 
 /**
@@ -26,7 +30,7 @@ function opfsRoot(name) {
  * resolves with its answer; `onAct()` is called after each relayed act (to refresh views).
  */
 export function createChannel({ box, button, status }, request, onAct) {
-  let project = null; // the name of the project open in this page
+  let project = null; // the project open in this page: {name, kind, label}
   let lent = null;    // the project this page executes for the server
   let socket = null;
   const served = health();
@@ -75,10 +79,10 @@ export function createChannel({ box, button, status }, request, onAct) {
       const response = await fetch('/api/root', {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ kind: 'opfs', project }),
+        body: JSON.stringify(rootOf(project).declare),
       });
       const answer = await response.json();
-      if (answer.ok === true) connect(project);
+      if (answer.ok === true) connect(project.name);
       else say('refused', `Not declared: ${answer.refused}: ${answer.why}`);
     } catch (err) {
       say('refused', `The server could not be asked: ${err.message}`);
@@ -97,9 +101,10 @@ export function createChannel({ box, button, status }, request, onAct) {
   });
 
   return {
-    /** The page opened `name`; a page that was already the server's folder reconnects. */
-    async opened(name) {
-      project = name;
+    /** The page opened a project ({name, kind, label}); a page that was already the server's folder reconnects. */
+    async opened(open) {
+      project = open;
+      const name = open.name;
       const h = await served;
       if (!h) return;
       if (lent && lent !== name && socket) {
@@ -110,7 +115,8 @@ export function createChannel({ box, button, status }, request, onAct) {
         lent = null;
       }
       const root = h.root;
-      if (!socket && root && root.kind === 'opfs' && root.path === opfsRoot(name)) connect(name);
+      const mine = rootOf(open);
+      if (!socket && root && root.kind === mine.kind && root.path === mine.path) connect(name);
     },
   };
 }

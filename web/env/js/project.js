@@ -8,12 +8,34 @@ const $ = (id) => document.getElementById(id);
 
 function where(location) {
   if (!location || typeof location !== 'object') return '—';
-  const kind = location.kind === 'opfs' ? 'this browser’s private storage' : String(location.kind ?? '');
+  const kind = { opfs: 'this browser’s private storage', handle: 'a folder you picked' }[location.kind] ?? String(location.kind ?? '');
   const path = location.path ?? location.label ?? location.id;
   return path != null ? `${kind}: ${path}` : kind;
 }
 
-export function showProject(record) {
+const ACCESS_WORDS = {
+  granted: 'granted',
+  prompt: 'not yet granted (needs your click)',
+  denied: 'denied',
+  unreachable: 'folder not reachable',
+};
+
+/**
+ * The open project's facts: the record, the permission the core found at
+ * open (`access`: read/write states) and where this tab's audit goes.
+ */
+export function showProject(record, access = null, auditAt = null) {
+  const accessText = access
+    ? (access.read === 'granted' && access.write === 'granted'
+      ? 'read and write'
+      : `read ${ACCESS_WORDS[access.read] ?? String(access.read)}, write ${ACCESS_WORDS[access.write] ?? String(access.write)}`)
+    : '—';
+  $('project-access').textContent = record ? accessText : '—';
+  $('project-allow').hidden = !(record && record.location && record.location.kind === 'handle'
+    && access && !(access.read === 'granted' && access.write === 'granted'));
+  $('project-audit').textContent = record && auditAt
+    ? `${auditAt.in === 'origin' ? 'this browser (the folder may not be written): ' : 'in the folder: '}${String(auditAt.file ?? '')}`
+    : '—';
   $('project-id').textContent = record ? String(record.id ?? '') : 'none open';
   $('project-placement').textContent = record ? String(record.placement ?? '') : '—';
   $('project-location').textContent = record ? where(record.location) : '—';
@@ -33,7 +55,7 @@ export function showProject(record) {
   $('project-persist').hidden = !(d && !d.persisted && navigator.storage && navigator.storage.persist);
 }
 
-/** The registry's projects as buttons; `onPick(name)` opens one. */
+/** The registry's projects as buttons; `onPick(record)` opens one. */
 export function showProjects(list, projects, current, onPick) {
   if (!projects.length) {
     fill(list, el('li', { class: 'note', text: 'none yet' }));
@@ -45,9 +67,11 @@ export function showProjects(list, projects, current, onPick) {
       class: ['project-pick', p.name === current ? 'current' : ''],
       title: p.record && p.record.lastUsed ? `last opened ${p.record.lastUsed}` : null,
       'aria-current': p.name === current ? 'true' : null,
-      text: String(p.name),
+      text: p.record && p.record.location && p.record.location.kind === 'handle'
+        ? `${p.name} (${String(p.record.location.label ?? 'picked folder')})`
+        : String(p.name),
     });
-    button.addEventListener('click', () => onPick(p.name));
+    button.addEventListener('click', () => onPick(p));
     return el('li', {}, button);
   }));
 }

@@ -160,6 +160,36 @@ impl Browser {
             .unwrap();
     }
 
+    /// Sends one Chrome DevTools Protocol command through chromedriver.
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
+        self.client
+            .issue_cmd(Cdp {
+                cmd: cmd.into(),
+                params,
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{cmd}: {e}"))
+    }
+
+    /// Drags a folder of this machine onto the element matched by `selector`
+    /// and drops it, as a person dragging it from a file manager would: the
+    /// page gets a real `FileSystemDirectoryHandle` from the drop.
+    pub async fn drop_folder(&self, selector: &str, folder: &std::path::Path) {
+        let at = self
+            .js(&format!(
+                "const r = document.querySelector({selector:?}).getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];"
+            ))
+            .await;
+        let data = json!({"items": [], "files": [folder], "dragOperationsMask": 1});
+        for kind in ["dragEnter", "dragOver", "drop"] {
+            self.cdp(
+                "Input.dispatchDragEvent",
+                json!({"type": kind, "x": at[0], "y": at[1], "data": data}),
+            )
+            .await;
+        }
+    }
+
     /// Saves a screenshot in this test binary's output folder.
     pub async fn screenshot(&self, name: &str) -> std::path::PathBuf {
         let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screenshots");
@@ -179,5 +209,30 @@ impl Drop for Browser {
     fn drop(&mut self) {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
+    }
+}
+
+/// chromedriver's endpoint for a DevTools command: `goog/cdp/execute`.
+#[derive(Debug)]
+struct Cdp {
+    cmd: String,
+    params: Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/goog/cdp/execute",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
+        let body = json!({"cmd": self.cmd, "params": self.params});
+        (http::Method::POST, Some(body.to_string()))
     }
 }

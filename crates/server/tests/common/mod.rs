@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod browser;
+pub mod env_checks;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
