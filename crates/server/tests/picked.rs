@@ -84,6 +84,10 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     let notes = folder.path().join("notes");
     std::fs::create_dir(&notes).unwrap();
     std::fs::write(notes.join("shopping.md"), "milk").unwrap();
+    // Links: one out of the folder, one to a file inside it (spec §7's symlink case).
+    std::fs::write(folder.path().join("outside.txt"), "secret").unwrap();
+    std::os::unix::fs::symlink("../outside.txt", notes.join("link-out")).unwrap();
+    std::os::unix::fs::symlink("shopping.md", notes.join("link-in")).unwrap();
     let browser = Browser::start().await;
     page(&server, &browser).await;
     browser
@@ -121,9 +125,20 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
 
     // Read-only: it lists and reads the real folder …
     let listed = act(&browser, json!({"verb": "list"})).await;
-    assert_eq!(listed["files"][0]["name"], "shopping.md", "{listed}");
+    assert_eq!(
+        listed["files"],
+        json!([{"name": "shopping.md", "dir": false, "bytes": 4}]),
+        "Chromium shows no link, in or out: {listed}"
+    );
     let read = act(&browser, json!({"verb": "read", "name": "shopping.md"})).await;
     assert_eq!(read["content"], "milk", "{read}");
+    // … and opens no link: the one out of the folder and the one inside are
+    // both not there for the browser, so nothing outside can be read.
+    for link in ["link-out", "link-in"] {
+        let through = act(&browser, json!({"verb": "read", "name": link})).await;
+        assert_eq!(through["refused"], "not-found", "{link}: {through}");
+        assert!(!through.to_string().contains("secret"));
+    }
     // … and every change is refused by name before it is tried.
     for action in [
         json!({"verb": "write", "name": "shopping.md", "content": "bread"}),
@@ -142,13 +157,14 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         std::fs::read_to_string(notes.join("shopping.md")).unwrap(),
         "milk"
     );
-    let on_disk: Vec<_> = std::fs::read_dir(&notes)
+    let mut on_disk: Vec<_> = std::fs::read_dir(&notes)
         .unwrap()
         .map(|e| e.unwrap().file_name())
         .collect();
+    on_disk.sort();
     assert_eq!(
         on_disk,
-        ["shopping.md"],
+        ["link-in", "link-out", "shopping.md"],
         "nothing was written into the folder"
     );
 
