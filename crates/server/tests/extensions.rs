@@ -466,3 +466,67 @@ async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
         "tool-unavailable"
     );
 }
+
+/// Extensions are audited in, and run on, a folder of this machine: while a
+/// page owns the active root they are refused by name (nothing stored), the
+/// listing still answers, and declaring a machine folder again lets the same
+/// proposal through.
+#[tokio::test]
+async fn extension_acts_wait_while_a_page_owns_the_root() {
+    let server = Server::start();
+    let (status, _) = server
+        .post("/api/root", json!({"kind": "opfs", "project": "atlas"}))
+        .await;
+    assert_eq!(status, 200);
+    let proposal = json!({"descriptor": descriptor("weather", "reads the weather")});
+    for (path, body) in [
+        ("/api/extensions/proposals", proposal.clone()),
+        ("/api/extensions/revoke", json!({"id": "weather"})),
+        (
+            "/api/extensions/approve",
+            json!({"id": "weather", "code": "000000"}),
+        ),
+    ] {
+        let (status, reply) = server.post(path, body).await;
+        assert_eq!(status, 200, "{path}: {reply}");
+        assert_eq!(
+            reply["result"]["refused"], "root-not-declared",
+            "{path}: {reply}"
+        );
+        assert!(
+            reply["result"]["why"]
+                .as_str()
+                .unwrap()
+                .contains("the page's (opfs v1/projects/atlas)"),
+            "{path}: {reply}"
+        );
+    }
+    let (_, asked) = server
+        .post("/api/extensions/approval-request", json!({"id": "weather"}))
+        .await;
+    assert_eq!(asked["refused"], "root-not-declared", "{asked}");
+    let (_, admitted) = server
+        .post_with_token("/api/extensions/admit", json!({"id": "weather"}))
+        .await;
+    assert_eq!(
+        admitted["result"]["refused"], "root-not-declared",
+        "{admitted}"
+    );
+    assert!(
+        !server
+            .state
+            .join("extensions/proposals/weather.json")
+            .exists(),
+        "nothing was stored"
+    );
+    let (status, listed) = server.get("/api/extensions").await;
+    assert_eq!((status, &listed["ok"]), (200, &json!(true)));
+
+    let (status, _) = server
+        .post_with_token("/api/root", json!({"path": server.root.to_string_lossy()}))
+        .await;
+    assert_eq!(status, 200);
+    let (_, reply) = server.post("/api/extensions/proposals", proposal).await;
+    assert_eq!(reply["result"]["ok"], true, "{reply}");
+    assert_eq!(state_of(&server, "weather").await, "pending");
+}

@@ -923,3 +923,86 @@ async fn openai_upstream_close_ends_once() {
     assert_eq!(frames[0]["reason"], "upstream-error");
     assert!(frames[0]["why"].as_str().unwrap().contains("1011"));
 }
+
+/// With a page's project as the active root, a live tool call runs in that
+/// page (relayed over `/channel` as turn `live`) and this machine's disk is
+/// not touched; with no page connected the call is answered `no-page`.
+#[tokio::test(flavor = "multi_thread")]
+async fn live_tool_calls_run_in_the_page_that_owns_the_root() {
+    use common::page_channel::{channel, declare_opfs, frame, send};
+    let mut fake = Fake::start().await;
+    let server = gemini_server(&fake).await;
+    declare_opfs(&server, "atlas").await;
+    let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
+    let write = json!({"name": "notes.md", "content": "milk"});
+
+    upstream
+        .send(json!({"toolCall": {"functionCalls": [gemini_call("a", "write", write.clone())]}}))
+        .await;
+    let answer = upstream.recv().await;
+    let response = &answer["toolResponse"]["functionResponses"][0];
+    assert_eq!(
+        response["response"]["error"]["refused"], "no-page",
+        "{answer}"
+    );
+    page.expect("tool").await;
+
+    // The page that owns the root connects and answers what it is sent.
+    let mut owner = channel(&server, &server.origin()).await.unwrap();
+    upstream
+        .send(json!({"toolCall": {"functionCalls": [gemini_call("b", "write", write.clone())]}}))
+        .await;
+    let act = frame(&mut owner).await;
+    assert_eq!(act["type"], "act");
+    assert_eq!(
+        act["request"],
+        json!({"op": "execute", "action": {"verb": "write", "name": "notes.md", "content": "milk"}, "turn": "live"}),
+        "the call as an action, for the page's worker"
+    );
+    let done = json!({"ok": true, "action": "wrote notes.md (4 bytes)", "file": "notes.md", "bytes": 4, "root": {"kind": "opfs", "path": "v1/projects/atlas"}, "logged": 7});
+    send(
+        &mut owner,
+        json!({"type": "result", "id": act["id"], "answer": {"result": done}}),
+    )
+    .await;
+    let answer = upstream.recv().await;
+    let output = &answer["toolResponse"]["functionResponses"][0]["response"]["output"];
+    assert_eq!(output["ok"], true, "{answer}");
+    assert_eq!(output["via"], "page", "{answer}");
+    assert!(
+        output.get("root").is_none(),
+        "the model is not told the root"
+    );
+    let tool = page.expect("tool").await;
+    assert_eq!(tool["calls"][0]["result"]["via"], "page", "{tool}");
+    assert!(
+        !server.root.join("notes.md").exists(),
+        "nothing was written on this machine"
+    );
+
+    // A read is a look, not a change: the cancellation bookkeeping sees the difference.
+    upstream
+        .send(json!({"toolCall": {"functionCalls": [gemini_call("c", "read", json!({"name": "notes.md"}))]}}))
+        .await;
+    let act = frame(&mut owner).await;
+    send(
+        &mut owner,
+        json!({"type": "result", "id": act["id"], "answer": {"result": {"ok": true, "content": "milk"}}}),
+    )
+    .await;
+    upstream.recv().await;
+    page.expect("tool").await;
+    upstream
+        .send(json!({"toolCallCancellation": {"ids": ["b", "c"]}}))
+        .await;
+    let written = page.expect("cancelled").await;
+    assert_eq!(
+        (written["id"].as_str(), written["changed"].as_bool()),
+        (Some("b"), Some(true))
+    );
+    let read = page.expect("cancelled").await;
+    assert_eq!(
+        (read["id"].as_str(), read["changed"].as_bool()),
+        (Some("c"), Some(false))
+    );
+}

@@ -8,16 +8,13 @@ mod common;
 
 use common::Server;
 use common::browser::{self, Browser};
+use common::page_channel::{channel, declare_opfs, frame, send};
 use fantoccini::Locator;
-use futures_util::{SinkExt, StreamExt};
+use futures_util::SinkExt;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// Every file name under `dir`, at any depth.
 fn names_under(dir: &Path) -> Vec<String> {
@@ -29,52 +26,6 @@ fn names_under(dir: &Path) -> Vec<String> {
         }
     }
     names
-}
-
-async fn declare_opfs(server: &Server, project: &str) -> Value {
-    let (status, declared) = server
-        .post("/api/root", json!({"kind": "opfs", "project": project}))
-        .await;
-    assert_eq!(status, 200, "{declared}");
-    declared
-}
-
-/// A raw client on `/channel` with `origin`; the HTTP status if refused.
-async fn channel(server: &Server, origin: &str) -> Result<Socket, u16> {
-    let mut request = format!("ws://127.0.0.1:{}/channel", server.port)
-        .into_client_request()
-        .unwrap();
-    request
-        .headers_mut()
-        .insert("origin", origin.parse().unwrap());
-    match tokio_tungstenite::connect_async(request).await {
-        Ok((socket, _)) => Ok(socket),
-        Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
-            Err(response.status().as_u16())
-        }
-        Err(e) => panic!("{e}"),
-    }
-}
-
-/// The next JSON text frame.
-async fn frame(socket: &mut Socket) -> Value {
-    loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
-            .await
-            .expect("a frame in time")
-            .expect("the channel is open")
-            .unwrap();
-        if let Message::Text(text) = message {
-            return serde_json::from_str(&text).unwrap();
-        }
-    }
-}
-
-async fn send(socket: &mut Socket, frame: Value) {
-    socket
-        .send(Message::Text(frame.to_string().into()))
-        .await
-        .unwrap();
 }
 
 /// A turn sent in the background, so the test can play the page meanwhile.
@@ -273,9 +224,14 @@ async fn the_envelope_is_strict_and_the_channel_lives() {
     let turn = turn_later(&server, "create a file called a.txt with b");
     let act = frame(&mut page).await;
     assert_eq!(act["type"], "act");
+    assert_eq!(act["request"]["op"], "execute");
     assert_eq!(
-        act["request"],
-        json!({"op": "execute", "action": {"verb": "write", "name": "a.txt", "content": "b"}})
+        act["request"]["action"],
+        json!({"verb": "write", "name": "a.txt", "content": "b"})
+    );
+    assert!(
+        act["request"]["turn"].as_str().unwrap().starts_with("http-"),
+        "the page's audit names the server's turn: {act}"
     );
     let id = act["id"].clone();
     for (bad, rule) in [

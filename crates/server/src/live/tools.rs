@@ -3,9 +3,10 @@
 //! act (turn `live`). A call is never rewritten into another action: what
 //! does not fit the command list is answered with the rule it broke.
 
-use crate::serve::{AppState, counted, with_host};
+use crate::serve::{AppState, counted, relayed, with_host};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
 use voicebox_core::tier::ActKind;
@@ -170,18 +171,29 @@ fn action(call: &Call) -> Result<Value, Refusal> {
 }
 
 /// Whether a successful reply to `verb` changed something that stays.
-fn changes(verb: &str, reply: &Reply) -> bool {
+fn changes(verb: &str, reply: &Value) -> bool {
     let kind = Verb::from_wire(verb).and_then(|v| v.command().act);
-    reply.ok && reply.confirm.is_none() && kind.is_some_and(|k| k != ActKind::Read)
+    reply["ok"] == true
+        && reply.get("confirm").is_none_or(Value::is_null)
+        && kind.is_some_and(|k| k != ActKind::Read)
 }
 
-/// Runs a batch in order on the host (one lock, like any other turn).
+/// Runs a batch in order: in the page that owns the active root (each call
+/// relayed over `/channel`, this machine's disk untouched), or on the host
+/// (one lock, like any other turn).
 pub async fn run(app: &Arc<AppState>, calls: Vec<Call>) -> Vec<Answered> {
+    if app.channel.root().is_some() {
+        let mut answered = Vec::with_capacity(calls.len());
+        for call in calls {
+            answered.push(in_page(app, call).await);
+        }
+        return answered;
+    }
     let (state, batch) = (app.clone(), calls.clone());
     with_host(app, move |host| {
         batch
             .into_iter()
-            .map(|call| execute(&state, host, call))
+            .map(|call| on_host(&state, host, call))
             .collect()
     })
     .await
@@ -193,23 +205,50 @@ pub async fn run(app: &Arc<AppState>, calls: Vec<Call>) -> Vec<Answered> {
     })
 }
 
-fn execute(app: &AppState, host: &mut Host<WasmTools>, call: Call) -> Answered {
-    let started = Instant::now();
-    let (action, reply) = match action(&call) {
-        Ok(action) => {
-            let reply = host.execute(&action, Some("live"));
-            (Some(action), reply)
-        }
-        Err(refusal) => (None, Reply::refusal(refusal)),
-    };
-    counted(app, &reply);
+/// A call's action, or the reply that refuses it before any executor.
+fn prepared(call: &Call) -> Result<Value, Value> {
+    action(call).map_err(|refusal| json!(Reply::refusal(refusal)))
+}
+
+fn answered(call: Call, action: Option<Value>, result: Value, started: Instant) -> Answered {
     Answered {
-        changed: changes(&call.name, &reply),
+        changed: changes(&call.name, &result),
         ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-        result: serde_json::to_value(&reply).unwrap_or(Value::Null),
+        result,
         action,
         call,
     }
+}
+
+fn on_host(app: &AppState, host: &mut Host<WasmTools>, call: Call) -> Answered {
+    let started = Instant::now();
+    let (action, reply) = match prepared(&call) {
+        Ok(action) => {
+            let reply = host.execute(&action, Some("live"));
+            counted(app, &reply);
+            (Some(action), json!(reply))
+        }
+        Err(refusal) => {
+            app.refused.fetch_add(1, Ordering::Relaxed);
+            (None, refusal)
+        }
+    };
+    answered(call, action, reply, started)
+}
+
+async fn in_page(app: &AppState, call: Call) -> Answered {
+    let started = Instant::now();
+    let (action, reply) = match prepared(&call) {
+        Ok(action) => {
+            let request = json!({"op": "execute", "action": action, "turn": "live"});
+            (Some(action), relayed(app, request).await)
+        }
+        Err(refusal) => {
+            app.refused.fetch_add(1, Ordering::Relaxed);
+            (None, refusal)
+        }
+    };
+    answered(call, action, reply, started)
 }
 
 #[cfg(test)]

@@ -101,7 +101,11 @@ pub fn counted(app: &AppState, reply: &Reply) {
 /// disk of this machine is touched), or executed by the host on its folder.
 async fn act(app: &Arc<AppState>, action: Value, turn: String) -> Result<Value, ApiError> {
     if app.channel.root().is_some() {
-        return Ok(relayed(app, json!({"op": "execute", "action": action})).await);
+        return Ok(relayed(
+            app,
+            json!({"op": "execute", "action": action, "turn": turn}),
+        )
+        .await);
     }
     let reply = with_host(app, move |host| host.execute(&action, Some(&turn))).await?;
     counted(app, &reply);
@@ -110,7 +114,7 @@ async fn act(app: &Arc<AppState>, action: Value, turn: String) -> Result<Value, 
 
 /// Relays one worker request to the page; the core's result is returned
 /// untouched but for `via: "page"`, and a missing answer is a named refusal.
-async fn relayed(app: &AppState, request: Value) -> Value {
+pub async fn relayed(app: &AppState, request: Value) -> Value {
     let result = match app.channel.relay(request).await {
         Ok(mut answer) => {
             let mut result = match answer.get_mut("result") {

@@ -44,6 +44,26 @@ pub fn admit_audited(host: &Host<WasmTools>, id: &str, plan_digest: &str, how: &
     })
 }
 
+/// Proposals, admissions and revocations are audited in the active root, and
+/// extensions run only on this machine: while a page owns the active root
+/// (its acts run in the browser) they are refused by name, and nothing is
+/// stored or changed.
+fn page_owns_root(app: &AppState) -> Option<Refusal> {
+    let root = app.channel.root()?;
+    Some(Refusal::new(
+        Rule::RootNotDeclared,
+        format!(
+            "the active root is the page's ({} {}), and extensions are proposed, admitted, audited and run only in a folder of this machine; declare one with POST /api/root {{\"path\"}} (host token), then try again",
+            root.kind, root.path
+        ),
+    ))
+}
+
+/// A route's `{result}` answer for a refusal made before any executor.
+fn refused(refusal: Refusal) -> Answer {
+    Ok(Json(json!({"result": Reply::refusal(refusal)})))
+}
+
 /// Every extension and how it stands: admitted, pending, refused, present-not-admitted.
 #[utoipa::path(get, path = "/api/extensions",
     responses((status = 200, description = "`{ok, extensions: [{id, state, description?, problems?, planDigest?}]}`", body = Object),
@@ -69,6 +89,9 @@ pub struct ProposalRequest {
               (status = 415, description = "Content-Type is not application/json")))]
 pub async fn propose(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: ProposalRequest = parse(&body)?;
+    if let Some(refusal) = page_owns_root(&app) {
+        return refused(refusal);
+    }
     let action = json!({"verb": "propose_extension", "descriptor": request.descriptor});
     let result = with_host(&app, move |host| host.execute(&action, Some("page"))).await?;
     Ok(Json(json!({"result": result})))
@@ -100,6 +123,9 @@ pub async fn admit(
             "admitting an extension needs the person at the host: send the x-voicebox-host-token header, or use the console code (approval-request, then approve)",
         ));
     }
+    if let Some(refusal) = page_owns_root(&app) {
+        return refused(refusal);
+    }
     let result = with_host(&app, move |host| {
         match registry(host).admissible(&request.id) {
             Ok(proposal) => admit_audited(host, &request.id, &proposal.plan_digest, "host-token"),
@@ -120,6 +146,9 @@ pub async fn admit(
               (status = 415, description = "Content-Type is not application/json")))]
 pub async fn approval_request(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: IdRequest = parse(&body)?;
+    if let Some(refusal) = page_owns_root(&app) {
+        return Ok(Json(json!(Reply::refusal(refusal))));
+    }
     let id = request.id.clone();
     let proposal = with_host(&app, move |host| registry(host).admissible(&id)).await?;
     let proposal = match proposal {
@@ -161,9 +190,12 @@ pub struct ApproveRequest {
               (status = 415, description = "Content-Type is not application/json")))]
 pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: ApproveRequest = parse(&body)?;
+    if let Some(refusal) = page_owns_root(&app) {
+        return refused(refusal);
+    }
     let digest = match app.approvals.consume(&request.id, &request.code, now_ms()) {
         Ok(digest) => digest,
-        Err(refusal) => return Ok(Json(json!({"result": Reply::refusal(refusal)}))),
+        Err(refusal) => return refused(refusal),
     };
     let result = with_host(&app, move |host| {
         admit_audited(host, &request.id, &digest, "console-code")
@@ -181,6 +213,9 @@ pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
               (status = 415, description = "Content-Type is not application/json")))]
 pub async fn revoke(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
     let request: IdRequest = parse(&body)?;
+    if let Some(refusal) = page_owns_root(&app) {
+        return refused(refusal);
+    }
     let result = with_host(&app, move |host| {
         host.person_act(&request.id, Rule::RevokedByPerson, "page", || {
             registry(host).revoke(&request.id).and_then(|was| {

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
 use voicebox_machine::{Host, WasmTools};
 
-pub use api::{counted, with_host};
+pub use api::{counted, relayed, with_host};
 pub use error::ApiError;
 pub use extensions::admit_audited;
 pub use guard::own_page;

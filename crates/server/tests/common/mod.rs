@@ -3,6 +3,7 @@
 
 pub mod browser;
 pub mod env_checks;
+pub mod page_channel;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
