@@ -114,25 +114,42 @@ async fn the_core_runs_in_the_worker_over_opfs() {
             .all(|e| e["act"]["target"] != "b.txt"),
         "no interleaving"
     );
-    // Delete asks in a modal; No keeps the file. (A second question in a row
-    // under WebDriver was seen answered No by itself: open in the issue notes.)
-    browser.say("delete hello.txt").await;
-    browser.wait_for_modal(true).await;
-    let plan = browser
-        .js("return document.getElementById('confirm-plan').textContent")
-        .await;
-    assert!(plan.as_str().unwrap().contains("hello.txt"), "{plan}");
-    browser
-        .client
-        .find(fantoccini::Locator::Id("confirm-no"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    browser.wait_for_modal(false).await;
-    let read = act(&browser, json!({"verb": "read", "name": "hello.txt"})).await;
-    assert_eq!(read["content"], "hi", "No keeps the file: {read}");
+    // Delete asks in a modal; No keeps the file, and a second question right
+    // after is asked afresh: Yes removes it.
+    for (answer, kept, said) in [
+        ("confirm-no", true, "kept hello.txt: you said no"),
+        ("confirm-yes", false, "deleted hello.txt"),
+    ] {
+        browser.say("delete hello.txt").await;
+        browser.wait_for_modal(true).await;
+        let plan = browser
+            .js("return document.getElementById('confirm-plan').textContent")
+            .await;
+        assert!(plan.as_str().unwrap().contains("hello.txt"), "{plan}");
+        browser
+            .client
+            .find(fantoccini::Locator::Id(answer))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        browser.wait_for_modal(false).await;
+        browser
+            .wait_for(
+                said,
+                &format!(
+                    "return document.getElementById('transcript').textContent.includes({said:?})"
+                ),
+            )
+            .await;
+        let read = act(&browser, json!({"verb": "read", "name": "hello.txt"})).await;
+        if kept {
+            assert_eq!(read["content"], "hi", "No keeps the file: {read}");
+        } else {
+            assert_eq!(read["refused"], "not-found", "Yes removes it: {read}");
+        }
+    }
     browser.screenshot("environment").await;
     browser.close().await;
 }

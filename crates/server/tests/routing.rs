@@ -230,7 +230,10 @@ async fn the_envelope_is_strict_and_the_channel_lives() {
         json!({"verb": "write", "name": "a.txt", "content": "b"})
     );
     assert!(
-        act["request"]["turn"].as_str().unwrap().starts_with("http-"),
+        act["request"]["turn"]
+            .as_str()
+            .unwrap()
+            .starts_with("http-"),
         "the page's audit names the server's turn: {act}"
     );
     let id = act["id"].clone();

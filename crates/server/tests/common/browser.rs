@@ -146,9 +146,13 @@ impl Browser {
         self.wait_for(what, script).await;
     }
 
-    /// Types a request into the composer and sends it.
+    /// Types a request into the composer and sends it. The input is clicked
+    /// first, as a person would: after a modal dialog closes and the page
+    /// focuses the input by script, chromedriver's typing into the already
+    /// focused input was seen to be lost (the page's own focus was right).
     pub async fn say(&self, text: &str) {
         let input = self.client.find(Locator::Id("utterance")).await.unwrap();
+        input.click().await.unwrap();
         input.clear().await.unwrap();
         input.send_keys(text).await.unwrap();
         self.client
