@@ -350,6 +350,39 @@ async fn the_checks_pass_over_a_picked_folder_root() {
         "one writer file in the folder's own .audit: {where_written}"
     );
 
+    // The page lends the picked folder to the server (POST /api/root {kind: "handle"}):
+    // a turn sent to the server is written in the picked folder, not on this machine.
+    browser
+        .client
+        .find(fantoccini::Locator::Id("server-root-use"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_for(
+            "the channel",
+            "return document.getElementById('server-root').dataset.state === 'connected'",
+        )
+        .await;
+    let (_, health) = server.get("/api/health").await;
+    assert_eq!(
+        health["root"],
+        json!({"kind": "handle", "path": "granted folder"})
+    );
+    let routed = server.say("create a file called routed.txt with hi").await;
+    assert_eq!(routed["result"]["ok"], true, "{routed}");
+    assert_eq!(routed["result"]["via"], "page", "{routed}");
+    assert!(!server.root.join("routed.txt").exists());
+    let in_folder = browser
+        .js_async(
+            "const done = arguments[0]; navigator.storage.getDirectory().then((root) => root.getDirectoryHandle('elsewhere')).then((dir) => dir.getFileHandle('routed.txt')).then((file) => file.getFile()).then((f) => f.text()).then(done, (e) => done(String(e)));",
+            vec![],
+        )
+        .await;
+    assert_eq!(in_folder, "hi", "written in the picked folder");
+
     // Check 10 across the two kinds: an OPFS project keeps its own file.
     assert_eq!(env_checks::open(&browser, "plain").await["ok"], true);
     assert_eq!(
