@@ -154,56 +154,86 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     browser.close().await;
 }
 
+/// `voicebox export-web` written to a folder and served by a plain static
+/// file server (nothing of Voicebox behind it); stopped on drop.
+struct StaticSite {
+    folder: tempfile::TempDir,
+    server: std::process::Child,
+    port: u16,
+}
+
+impl StaticSite {
+    fn export() -> StaticSite {
+        let folder = tempfile::TempDir::new().unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
+            .arg("export-web")
+            .arg(folder.path())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let server = std::process::Command::new("python3")
+            .args([
+                "-m",
+                "http.server",
+                "--bind",
+                "127.0.0.1",
+                &port.to_string(),
+            ])
+            .current_dir(folder.path())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        StaticSite {
+            folder,
+            server,
+            port,
+        }
+    }
+
+    /// Opens the page in `browser` and waits for it.
+    async fn visit(&self, browser: &Browser) {
+        browser
+            .client
+            .goto(&format!("http://127.0.0.1:{}/", self.port))
+            .await
+            .unwrap();
+        browser
+            .wait_for("the environment page", "return !!window.voicebox")
+            .await;
+    }
+}
+
+impl Drop for StaticSite {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
 #[tokio::test]
 async fn the_exported_static_folder_works_with_no_voicebox_server() {
     if !browser::available() {
         return;
     }
-    let site = tempfile::TempDir::new().unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
-        .arg("export-web")
-        .arg(site.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    // A plain static file server, nothing of Voicebox behind it.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut static_server = std::process::Command::new("python3")
-        .args([
-            "-m",
-            "http.server",
-            "--bind",
-            "127.0.0.1",
-            &port.to_string(),
-        ])
-        .current_dir(site.path())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    for _ in 0..100 {
-        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
+    let site = StaticSite::export();
     let browser = Browser::start().await;
-    browser
-        .client
-        .goto(&format!("http://127.0.0.1:{port}/"))
-        .await
-        .unwrap();
-    browser
-        .wait_for("the environment page", "return !!window.voicebox")
-        .await;
+    site.visit(&browser).await;
     assert_eq!(open(&browser, "offline").await["ok"], true);
     assert_eq!(
         act(
@@ -222,8 +252,74 @@ async fn the_exported_static_folder_works_with_no_voicebox_server() {
     assert_eq!(asset["ok"], true, "{asset}");
     no_gesture(&browser).await;
     browser.close().await;
-    let _ = static_server.kill();
-    let _ = static_server.wait();
+}
+
+/// Check 5 and 7 through the worker itself: the page's tool module swapped
+/// for one that imports `fetch`, one that traps and one that never returns.
+/// Each is refused by name with an audit entry, nothing is written, and the
+/// worker serves the next request; the real module, put back, works.
+#[tokio::test]
+async fn a_bad_tool_module_is_named_and_the_worker_serves_the_next_request() {
+    if !browser::available() {
+        return;
+    }
+    const ABI: &str = r#"(import "env" "writeFile" (func (param i32 i32 i32 i32))) (import "env" "note" (func (param i32 i32))) (memory (export "memory") 1) (func (export "alloc") (param i32) (result i32) (i32.const 1024))"#;
+    let fixtures = [
+        (
+            format!(
+                r#"(module (import "env" "fetch" (func (param i32 i32))) {ABI} (func (export "run") (param i32 i32)))"#
+            ),
+            "import-undeclared",
+            "fetch",
+        ),
+        (
+            format!(r#"(module {ABI} (func (export "run") (param i32 i32) unreachable))"#),
+            "wasm-trapped",
+            "unreachable",
+        ),
+        (
+            format!(r#"(module {ABI} (func (export "run") (param i32 i32) (loop (br 0))))"#),
+            "time-exceeded",
+            "5000 ms",
+        ),
+    ];
+    let browser = Browser::start().await;
+    let asset = json!({"verb": "create_asset", "name": "a.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg'/>"});
+    for (wat, rule, words) in fixtures {
+        // A site of its own each time: a fresh origin, so no cached module.
+        let site = StaticSite::export();
+        let module = site.folder.path().join("env/create-asset.wasm");
+        std::fs::write(&module, wat::parse_str(&wat).unwrap()).unwrap();
+        site.visit(&browser).await;
+        assert_eq!(open(&browser, "tools").await["ok"], true);
+        let refused = act(&browser, asset.clone()).await;
+        assert_eq!(refused["refused"], rule, "{refused}");
+        assert!(
+            refused["why"].as_str().unwrap().contains(words),
+            "the platform's own words: {refused}"
+        );
+        let audit = browser.worker(json!({"op": "audit"})).await;
+        let last = audit["entries"].as_array().unwrap().last().unwrap().clone();
+        assert_eq!(last["seq"], refused["logged"], "{audit}");
+        assert_eq!(last["result"], "error", "{last}");
+        assert_eq!(
+            act(&browser, json!({"verb": "read", "name": "assets/a.svg"})).await["refused"],
+            "not-found",
+            "nothing was written"
+        );
+        assert_eq!(
+            act(&browser, json!({"verb": "list"})).await["ok"],
+            true,
+            "the worker serves the next request"
+        );
+
+        // The real module, on a fresh origin, works.
+        let fresh = StaticSite::export();
+        fresh.visit(&browser).await;
+        assert_eq!(open(&browser, "tools").await["ok"], true);
+        assert_eq!(act(&browser, asset.clone()).await["ok"], true);
+    }
+    browser.close().await;
 }
 
 #[tokio::test]
