@@ -23,7 +23,8 @@ const composerStatus = $('composer-status');
 
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm($('confirm-dialog'));
-const audit = createAudit({ body: $('audit-body'), notes: $('audit-notes'), refreshButton: $('audit-refresh') });
+const audit = createAudit({ body: $('audit-body'), notes: $('audit-notes'), refreshButton: $('audit-refresh') },
+  () => api.audit(), { newestFirst: true, maxRows: 500 });
 const files = createFiles({
   list: $('files'),
   crumbs: $('breadcrumb'),

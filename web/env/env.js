@@ -8,7 +8,7 @@ import { claimInstance } from './js/identity.js';
 import { createTranscript, refusalNode, errorNode } from './js/transcript.js';
 import { createConfirm } from '../js/confirm.js';
 import { createGallery } from './js/gallery.js';
-import { createAudit } from './js/audit.js';
+import { createAudit } from '../js/audit.js';
 import { showProject, showProjects } from './js/project.js';
 import { createChannel } from './js/channel.js';
 
@@ -55,7 +55,8 @@ async function request(req) {
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm($('confirm-dialog'));
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
-const audit = createAudit({ body: $('audit-body'), files: $('audit-files'), refreshButton: $('audit-refresh') }, request);
+const audit = createAudit({ body: $('audit-body'), notes: $('audit-files'), refreshButton: $('audit-refresh') },
+  () => request({ op: 'audit' }), { listFiles: true });
 // Acts the server relays run through the same worker queue as this page's own.
 const channel = createChannel({ box: $('server-root'), button: $('server-root-use'), status: $('server-root-status') },
   request, () => refreshSide());

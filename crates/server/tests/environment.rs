@@ -18,11 +18,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     }
     let server = Server::start();
     let browser = Browser::start().await;
-    browser
-        .client
-        .goto(&server.url("/environment"))
-        .await
-        .unwrap();
+    browser.open_environment(&server.url("/environment")).await;
 
     // Check 1: reopen. Create a project, write, reload, read it back.
     let opened = open(&browser, "atlas").await;
@@ -209,12 +205,7 @@ impl StaticSite {
     /// Opens the page in `browser` and waits for it.
     async fn visit(&self, browser: &Browser) {
         browser
-            .client
-            .goto(&format!("http://127.0.0.1:{}/", self.port))
-            .await
-            .unwrap();
-        browser
-            .wait_for("the environment page", "return !!window.voicebox")
+            .open_environment(&format!("http://127.0.0.1:{}/", self.port))
             .await;
     }
 }
@@ -400,11 +391,7 @@ async fn worker_latency() {
     }
     let server = Server::start();
     let browser = Browser::start().await;
-    browser
-        .client
-        .goto(&server.url("/environment"))
-        .await
-        .unwrap();
+    browser.open_environment(&server.url("/environment")).await;
     assert_eq!(open(&browser, "bench").await["ok"], true);
     assert_eq!(
         act(

@@ -22,18 +22,6 @@ use common::env_checks::{self, act};
 use serde_json::{Value, json};
 use std::path::Path;
 
-/// Opens the environment page and waits for it to be ready.
-async fn page(server: &Server, browser: &Browser) {
-    browser
-        .client
-        .goto(&server.url("/environment"))
-        .await
-        .unwrap();
-    browser
-        .wait_for("the environment page", "return !!window.voicebox")
-        .await;
-}
-
 /// Drops `folder` on the projects bar and waits for the page to open it.
 async fn drop_and_open(browser: &Browser, folder: &Path) -> Value {
     browser.drop_folder(".projects", folder).await;
@@ -89,7 +77,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     std::os::unix::fs::symlink("../outside.txt", notes.join("link-out")).unwrap();
     std::os::unix::fs::symlink("shopping.md", notes.join("link-in")).unwrap();
     let browser = Browser::start().await;
-    page(&server, &browser).await;
+    browser.open_environment(&server.url("/environment")).await;
     browser
         .client
         .find(fantoccini::Locator::Id("pick-label"))
@@ -245,7 +233,7 @@ async fn a_denied_folder_is_refused_by_name_and_still_reads() {
     std::fs::write(folder.path().join("a.txt"), "kept").unwrap();
     // The browser answers every permission prompt with "deny", as a person might.
     let browser = Browser::start_with_args(&["--deny-permission-prompts"]).await;
-    page(&server, &browser).await;
+    browser.open_environment(&server.url("/environment")).await;
     let opened = drop_and_open(&browser, folder.path()).await;
     assert_eq!(opened["access"]["write"], "prompt", "{opened}");
     browser
@@ -289,7 +277,7 @@ async fn the_checks_pass_over_a_picked_folder_root() {
     }
     let server = Server::start();
     let browser = Browser::start().await;
-    page(&server, &browser).await;
+    browser.open_environment(&server.url("/environment")).await;
     let kept = browser
         .js_async(
             "const done = arguments[0]; (async () => {

@@ -52,11 +52,7 @@ async fn a_turn_to_the_server_runs_in_the_pages_opfs_project() {
     }
     let server = Server::start();
     let browser = Browser::start().await;
-    browser
-        .client
-        .goto(&server.url("/environment"))
-        .await
-        .unwrap();
+    browser.open_environment(&server.url("/environment")).await;
     let opened = browser
         .worker(json!({"op": "open", "project": {"name": "lent", "kind": "opfs"}}))
         .await;

@@ -100,6 +100,13 @@ impl Browser {
         }
     }
 
+    /// Goes to the environment page at `url` and waits until it is ready.
+    pub async fn open_environment(&self, url: &str) {
+        self.client.goto(url).await.unwrap();
+        self.wait_for("the environment page", "return !!window.voicebox")
+            .await;
+    }
+
     /// Runs `script` (a function body) in the page.
     pub async fn js(&self, script: &str) -> Value {
         self.client.execute(script, vec![]).await.unwrap()
