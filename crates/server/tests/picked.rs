@@ -236,14 +236,7 @@ async fn a_denied_folder_is_refused_by_name_and_still_reads() {
     browser.open_environment(&server.url("/environment")).await;
     let opened = drop_and_open(&browser, folder.path()).await;
     assert_eq!(opened["access"]["write"], "prompt", "{opened}");
-    browser
-        .client
-        .find(fantoccini::Locator::Id("project-allow"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("project-allow").await;
     browser
         .wait_for(
             "the answer to the request for access",
@@ -340,20 +333,7 @@ async fn the_checks_pass_over_a_picked_folder_root() {
 
     // The page lends the picked folder to the server (POST /api/root {kind: "handle"}):
     // a turn sent to the server is written in the picked folder, not on this machine.
-    browser
-        .client
-        .find(fantoccini::Locator::Id("server-root-use"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    browser
-        .wait_for(
-            "the channel",
-            "return document.getElementById('server-root').dataset.state === 'connected'",
-        )
-        .await;
+    env_checks::lend_to_server(&browser).await;
     let (_, health) = server.get("/api/health").await;
     assert_eq!(
         health["root"],

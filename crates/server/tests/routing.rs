@@ -8,8 +8,8 @@ mod common;
 
 use common::Server;
 use common::browser::{self, Browser};
+use common::env_checks;
 use common::page_channel::{channel, declare_opfs, frame, send};
-use fantoccini::Locator;
 use futures_util::SinkExt;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -65,20 +65,7 @@ async fn a_turn_to_the_server_runs_in_the_pages_opfs_project() {
             "return !document.getElementById('server-root-use').hidden",
         )
         .await;
-    browser
-        .client
-        .find(Locator::Id("server-root-use"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    browser
-        .wait_for(
-            "the channel",
-            "return document.getElementById('server-root').dataset.state === 'connected'",
-        )
-        .await;
+    env_checks::lend_to_server(&browser).await;
     let lent = json!({"kind": "opfs", "path": "v1/projects/lent"});
     assert_eq!(server.get("/api/root").await.1["root"], lent);
     let (_, health) = server.get("/api/health").await;

@@ -107,6 +107,17 @@ impl Browser {
             .await;
     }
 
+    /// Clicks the element with this id (a real click: it counts as a gesture).
+    pub async fn click(&self, id: &str) {
+        self.client
+            .find(Locator::Id(id))
+            .await
+            .unwrap_or_else(|e| panic!("#{id}: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("clicking #{id}: {e}"));
+    }
+
     /// Runs `script` (a function body) in the page.
     pub async fn js(&self, script: &str) -> Value {
         self.client.execute(script, vec![]).await.unwrap()

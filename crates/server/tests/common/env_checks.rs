@@ -29,6 +29,17 @@ pub async fn no_gesture(browser: &Browser) {
     );
 }
 
+/// Presses "Use this project as the server's folder" and waits for the channel.
+pub async fn lend_to_server(browser: &Browser) {
+    browser.click("server-root-use").await;
+    browser
+        .wait_for(
+            "the channel",
+            "return document.getElementById('server-root').dataset.state === 'connected'",
+        )
+        .await;
+}
+
 /// Checks 2–7 over the open project, whose root the answers name `root_path`:
 /// the tier table both ways, named refusals, `..` beside its sibling,
 /// create-asset's import boundary, names that stay text, and bad input that
