@@ -241,6 +241,14 @@ async fn the_exported_static_folder_works_with_no_voicebox_server() {
     );
     let asset = act(&browser, json!({"verb": "create_asset", "name": "dot.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg'/>"})).await;
     assert_eq!(asset["ok"], true, "{asset}");
+    // Reload: the gallery shows it again, as an image from a blob: URL.
+    browser.client.refresh().await.unwrap();
+    browser
+        .wait_for(
+            "the asset in the gallery",
+            "return [...document.querySelectorAll('#gallery figure')].some((f) => f.textContent.includes('dot.svg') && f.querySelector('img') && f.querySelector('img').src.startsWith('blob:'))",
+        )
+        .await;
     no_gesture(&browser).await;
     browser.close().await;
 }
