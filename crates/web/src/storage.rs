@@ -270,9 +270,10 @@ impl Storage for WebStorage {
             };
             let answer = match self.ask(request, Vec::new()).await {
                 Ok((answer, _)) => answer,
-                // A picked folder not readable now: its own lines wait there;
-                // the view shows what can be read.
-                Err(StorageError::Escape(Escape::NeedsGesture | Escape::PermissionDenied))
+                // A picked folder not readable now (no permission, or gone):
+                // its own lines wait there; the view shows what can be read,
+                // and every act is refused by name until it is back.
+                Err(StorageError::Escape(_) | StorageError::NotFound)
                     if self.audit_folders.len() > 1 =>
                 {
                     continue;

@@ -62,6 +62,8 @@ struct Worker {
     origin: BTreeMap<String, Vec<u8>>,
     /// `read` and `readwrite`: granted, prompt or denied.
     permission: BTreeMap<String, String>,
+    /// The project's folder is gone (a picked folder removed from the disk).
+    gone: bool,
     io_log: Vec<String>,
 }
 
@@ -84,6 +86,7 @@ impl Worker {
             files: BTreeMap::new(),
             origin: BTreeMap::new(),
             permission: BTreeMap::new(),
+            gone: false,
             io_log: Vec::new(),
         }
     }
@@ -168,11 +171,15 @@ impl Worker {
         self.io_log.push(op.clone());
         let not_found = json!({"error": {"name": "NotFoundError", "message": "A requested file or directory could not be found"}});
         let is_dir = json!({"error": {"name": "TypeMismatchError", "message": "The path supplied exists, but was a directory"}});
+        let origin = io["root"] == "origin";
+        if self.gone && !origin && op != "runTool" {
+            return (not_found, vec![]);
+        }
         if op == "permit" {
             return (json!({"state": self.permitted(&io["mode"])}), vec![]);
         }
         // The origin's own files (a picked folder's fallback audit).
-        if io["root"] == "origin" {
+        if origin {
             return match op.as_str() {
                 "append" => {
                     self.origin
@@ -367,6 +374,9 @@ fn the_browser_artifact_passes_the_golden_cases() {
                 .iter()
                 .map(|(f, text)| (f.clone(), text.as_str().unwrap().as_bytes().to_vec()))
                 .collect();
+        }
+        if let Some(gone) = case.get("gone") {
+            worker.gone = gone.as_bool().unwrap();
         }
         if let Some(permission) = case.get("permission") {
             for (mode, state) in permission.as_object().unwrap() {
