@@ -14,6 +14,7 @@
 //! its required parts says which part is missing.
 
 mod antecedent;
+mod asset;
 mod content;
 mod courtesy;
 mod delete;
@@ -25,6 +26,7 @@ mod list;
 mod name;
 mod read;
 mod text;
+mod tool;
 mod undo;
 mod unsupported;
 mod write;
@@ -55,6 +57,8 @@ type Family = fn(Words<'_>) -> Option<Resolution>;
 const FAMILIES: &[Family] = &[
     undo::resolve,
     extensions::resolve,
+    asset::resolve,
+    tool::resolve,
     edit::resolve,
     diff::resolve,
     grep::resolve,
@@ -67,7 +71,7 @@ const FAMILIES: &[Family] = &[
 
 /// What the resolver can do, for sentences nothing claims.
 const HELP: &str = "I can list, read, write, delete, edit, diff and grep files, undo the last \
-change and list extensions — try 'read notes.md', 'write hello to notes.md' or 'list files'.";
+change, make assets, run tools and list them — try 'read notes.md', 'write hello to notes.md' or 'list files'.";
 
 /// The longest utterance the resolver reads: one request, not a document.
 /// Bounding it keeps every resolution fast whatever the input.

@@ -275,6 +275,75 @@ fn diff_grep_undo_and_extension_phrasings() {
     ]);
 }
 
+fn asset(name: &str, kind: &str, body: &str) -> Action {
+    Action::CreateAsset {
+        name: name.into(),
+        kind: kind.into(),
+        body: body.into(),
+    }
+}
+
+fn tool(id: &str, name: Option<&str>) -> Action {
+    Action::Tool {
+        id: id.into(),
+        name: name.map(String::from),
+    }
+}
+
+#[test]
+fn asset_and_tool_phrasings() {
+    assert_all(&[
+        (
+            "create an svg asset called logo.svg with <svg xmlns='http://www.w3.org/2000/svg'/>",
+            asset(
+                "logo.svg",
+                "svg",
+                "<svg xmlns='http://www.w3.org/2000/svg'/>",
+            ),
+        ),
+        (
+            "please make me a text asset named note.txt saying hello there",
+            asset("note.txt", "text", "hello there"),
+        ),
+        (
+            "draw an svg image called dot.svg containing <svg/>",
+            asset("dot.svg", "svg", "<svg/>"),
+        ),
+        (
+            "add an asset called assets/page.html with <p>hi</p>",
+            asset("page.html", "html", "<p>hi</p>"),
+        ),
+        (
+            "new html asset index.htm: <h1>Hi</h1>",
+            asset("index.htm", "html", "<h1>Hi</h1>"),
+        ),
+        ("run the wc tool on notes.md", tool("wc", Some("notes.md"))),
+        ("use crc32 on report.txt", tool("crc32", Some("report.txt"))),
+        (
+            "run the tool wc against drafts/plan.md",
+            tool("wc", Some("drafts/plan.md")),
+        ),
+        ("could you run the wc tool", tool("wc", None)),
+        // Not assets, not tools: their own verbs, or nothing.
+        (
+            "create a text file called a.txt with hi",
+            write("a.txt", "hi"),
+        ),
+    ]);
+    for sentence in [
+        "run the tests",
+        "run the numbers on sales.csv",
+        "run wc",
+        "call mom",
+    ] {
+        assert!(
+            matches!(resolve(sentence), Resolution::Unresolved { .. }),
+            "{sentence}: {:?}",
+            resolve(sentence)
+        );
+    }
+}
+
 #[test]
 fn refusals_say_why() {
     let cases = [
@@ -294,6 +363,13 @@ fn refusals_say_why() {
         ("add call mom to todo.txt", "can't add"),
         ("read todo", "full name"),
         ("change milk to bread", "Which file"),
+        (
+            "make an svg asset called logo.svg",
+            "What should logo.svg contain",
+        ),
+        ("create a new asset", "To make an asset"),
+        ("use the tool", "Which tool"),
+        ("run the wc tool on everything", "Which file"),
         (
             "replace every milk with bread in notes.md",
             "one occurrence",

@@ -155,6 +155,15 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 /// "create NAME with CONTENT" or "create NAME: CONTENT": the first split
 /// after a file name.
 fn file_then_content(words: Words<'_>) -> Option<Resolution> {
+    named_then_said(words, whole)
+}
+
+/// The first split of `words` into a file name and what it should say ("NAME
+/// with CONTENT", "NAME: CONTENT"), made into a resolution by `make`.
+pub fn named_then_said(
+    words: Words<'_>,
+    make: impl Fn(String, Words<'_>) -> Resolution + Copy,
+) -> Option<Resolution> {
     (0..words.len()).find_map(|at| {
         let colon = words.raw(at).ends_with(':').then_some((at + 1, at + 1));
         let lead_in = words
@@ -165,12 +174,17 @@ fn file_then_content(words: Words<'_>) -> Option<Resolution> {
         [lead_in, colon]
             .into_iter()
             .flatten()
-            .find_map(|(name_end, said_from)| split_at(words, name_end, said_from))
+            .find_map(|(name_end, said_from)| split_at(words, name_end, said_from, make))
     })
 }
 
-/// The write for a file named by `words[..name_end]` with content from `said_from`.
-fn split_at(words: Words<'_>, name_end: usize, said_from: usize) -> Option<Resolution> {
+/// What `make` makes of the file named by `words[..name_end]` and the words from `said_from`.
+fn split_at(
+    words: Words<'_>,
+    name_end: usize,
+    said_from: usize,
+    make: impl Fn(String, Words<'_>) -> Resolution,
+) -> Option<Resolution> {
     let said = words.from(said_from);
     let said = if WRAPPING.contains(&words.key(name_end)) {
         said.trim_end(INTO_IT)
@@ -183,7 +197,7 @@ fn split_at(words: Words<'_>, name_end: usize, said_from: usize) -> Option<Resol
         Target::Missing if name_end > 0 => return refuse(NO_NAME),
         _ => pointed_file(named)?,
     };
-    Some(whole(name, said))
+    Some(make(name, said))
 }
 
 /// The file in "(this) to memo.txt", where the content follows after a colon.
