@@ -344,6 +344,25 @@ fn asset_and_tool_phrasings() {
     }
 }
 
+/// Every asset or tool sentence the resolver accepts passes the command list.
+#[test]
+fn asset_and_tool_actions_pass_the_command_list() {
+    for sentence in [
+        "create an asset called drafts/x.svg with <svg/>",
+        "create an asset called ../x.svg with <svg/>",
+        "create an asset called .hidden.svg with <svg/>",
+        "create an svg asset called a b c.svg with x",
+        "make a text asset called notes dot txt with hi",
+        "create an asset called assets/ with x",
+        "run the wc tool on ../../etc/passwd",
+        "run the WC tool on notes.md",
+        "use the tool x-y-z on a.txt",
+        "run the tool on notes.md",
+    ] {
+        assert_sound(sentence);
+    }
+}
+
 #[test]
 fn refusals_say_why() {
     let cases = [
