@@ -85,6 +85,22 @@ pub enum Rule {
     BodyTooLarge,
     MalformedBody,
     NoSuchRoute,
+    // Live voice sessions (machine placement): frames and the provider.
+    AudioEmpty,
+    AudioOddLength,
+    AudioTooLarge,
+    UnknownFrame,
+    NotReady,
+    KeyMissing,
+    VendorError,
+    OfflineVoiceUnavailable,
+    // The page channel: acts relayed to a page-owned root.
+    MalformedFrame,
+    UnknownCall,
+    NoPage,
+    PageTimeout,
+    PageClosed,
+    PageFailed,
 }
 
 impl Rule {
@@ -158,6 +174,20 @@ impl Rule {
             Rule::BodyTooLarge => "body-too-large",
             Rule::MalformedBody => "malformed-body",
             Rule::NoSuchRoute => "no-such-route",
+            Rule::AudioEmpty => "audio-empty",
+            Rule::AudioOddLength => "audio-odd-length",
+            Rule::AudioTooLarge => "audio-too-large",
+            Rule::UnknownFrame => "unknown-frame",
+            Rule::NotReady => "not-ready",
+            Rule::KeyMissing => "key-missing",
+            Rule::VendorError => "vendor-error",
+            Rule::OfflineVoiceUnavailable => "offline-voice-unavailable",
+            Rule::MalformedFrame => "malformed-frame",
+            Rule::UnknownCall => "unknown-call",
+            Rule::NoPage => "no-page",
+            Rule::PageTimeout => "page-timeout",
+            Rule::PageClosed => "page-closed",
+            Rule::PageFailed => "page-failed",
         }
     }
 }

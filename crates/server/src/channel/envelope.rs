@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use voicebox_core::Rule;
 
 /// A frame to the page.
 #[derive(Serialize)]
@@ -12,7 +13,7 @@ pub enum ToPage<'a> {
     /// One request for the page's worker (`{op: "execute", action}`, …).
     Act { id: u64, request: &'a Value },
     /// A frame of the page's that was refused; the channel lives.
-    Error { refused: &'static str, why: String },
+    Error { refused: Rule, why: String },
     /// The server closes this channel (another page took over).
     End {
         reason: &'static str,
@@ -37,18 +38,18 @@ pub enum FromPage {
 }
 
 /// A refused frame: the rule and what to send instead.
-pub type Refused = (&'static str, String);
+pub type Refused = (Rule, String);
 
 /// Parses one text frame; the serde words say which field or type was wrong.
 pub fn parse(text: &str) -> Result<FromPage, Refused> {
     serde_json::from_str(text).map_err(|e| {
         let words = e.to_string();
         let rule = if words.contains("unknown variant") {
-            "unknown-frame"
+            Rule::UnknownFrame
         } else if words.contains("unknown field") {
-            "unknown-field"
+            Rule::UnknownField
         } else {
-            "malformed-frame"
+            Rule::MalformedFrame
         };
         (
             rule,
@@ -82,7 +83,7 @@ mod tests {
             (r#"{"type":"result","answer":1}"#, "malformed-frame"),
             ("not json", "malformed-frame"),
         ] {
-            assert_eq!(parse(frame).unwrap_err().0, rule, "{frame}");
+            assert_eq!(parse(frame).unwrap_err().0.id(), rule, "{frame}");
         }
     }
 }

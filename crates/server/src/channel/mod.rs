@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
+use voicebox_core::Rule;
 use voicebox_core::platform::RootInfo;
 
 /// The largest frame read from the page: an audit answer can be large.
@@ -102,7 +103,7 @@ impl Channel {
             let mut inner = self.lock();
             let Some(serial) = inner.page.as_ref().map(|page| page.serial) else {
                 return Err(refusal(
-                    "no-page",
+                    Rule::NoPage,
                     "the active root belongs to a page, and no page is connected: open /environment, open the project and use it as the server's folder",
                 ));
             };
@@ -129,17 +130,17 @@ impl Channel {
         match tokio::time::timeout(self.timeout, answer).await {
             Ok(Ok(Ok(answer))) => Ok(answer),
             Ok(Ok(Err(why))) => Err(refusal(
-                "page-failed",
+                Rule::PageFailed,
                 &format!("the page's worker failed and did not answer: {why}"),
             )),
             Ok(Err(_)) => Err(refusal(
-                "page-closed",
+                Rule::PageClosed,
                 "the page closed before it answered; whether the act happened is in the page's audit log",
             )),
             Err(_) => {
                 self.lock().calls.remove(&id);
                 Err(refusal(
-                    "page-timeout",
+                    Rule::PageTimeout,
                     &format!(
                         "the page did not answer within {} ms; whether the act happened is in the page's audit log",
                         self.timeout.as_millis()
@@ -206,13 +207,13 @@ impl Channel {
 
 fn unknown_call(id: u64) -> Refused {
     (
-        "unknown-call",
+        Rule::UnknownCall,
         format!("no act {id} is waiting for this page (it timed out, or was never sent here)"),
     )
 }
 
 /// A refusal in the executor's shape, for rules only the relay knows.
-pub fn refusal(rule: &str, why: &str) -> Value {
+pub fn refusal(rule: Rule, why: &str) -> Value {
     json!({"ok": false, "refused": rule, "why": why})
 }
 
@@ -257,14 +258,14 @@ async fn serve_page(app: Arc<AppState>, socket: WebSocket) {
         let refused = match message {
             Message::Text(text) => app.channel.answer(serial, text.as_str()).err(),
             Message::Binary(_) => Some((
-                "malformed-frame",
+                Rule::MalformedFrame,
                 "the channel takes JSON text frames only".to_string(),
             )),
             Message::Close(_) => break,
             Message::Ping(_) | Message::Pong(_) => None,
         };
         if let Some((rule, why)) = refused {
-            tracing::info!(rule, "a channel frame was refused");
+            tracing::info!(rule = rule.id(), "a channel frame was refused");
             let _ = outbox.send(Message::Text(
                 ToPage::Error { refused: rule, why }.text().into(),
             ));

@@ -4,7 +4,7 @@
 
 use super::Provider;
 use super::local;
-use super::session::{Outbox, Reason, Refused, Session, ToPage};
+use super::session::{Outbox, Reason, Session, ToPage};
 use super::tools;
 use crate::llm::{quote, redact};
 use crate::serve::AppState;
@@ -19,6 +19,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 use tokio_tungstenite::tungstenite::{self, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use voicebox_core::Rule;
 
 /// How long the provider may take to accept the connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
@@ -89,7 +90,7 @@ impl Bridge {
         self.key = match provider.key(&self.app.state) {
             Ok(key) => key,
             Err(note) => {
-                let outbox = self.session.refuse_setup(Refused::KeyMissing, &note);
+                let outbox = self.session.refuse_setup(Rule::KeyMissing, &note);
                 self.deliver(outbox).await;
                 return None;
             }
@@ -123,7 +124,7 @@ impl Bridge {
             Err(why) => {
                 let outbox = self
                     .session
-                    .refuse_setup(Refused::OfflineVoiceUnavailable, &why);
+                    .refuse_setup(Rule::OfflineVoiceUnavailable, &why);
                 self.deliver(outbox).await;
                 return None;
             }

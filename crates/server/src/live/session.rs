@@ -14,38 +14,7 @@ use super::tools::{Answered, Call};
 use super::vendor::{Event, OUTPUT_RATE, Vendor};
 use serde_json::{Value, json};
 use std::collections::HashMap;
-
-/// Refusals about frames and the session (the core's rules are about acts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refused {
-    AudioEmpty,
-    AudioOddLength,
-    AudioTooLarge,
-    /// A page text frame the bridge does not understand.
-    UnknownFrame,
-    /// A tool call before the provider acknowledged the setup.
-    NotReady,
-    KeyMissing,
-    /// The provider reported an error in words.
-    VendorError,
-    /// The local provider's library or model is not installed.
-    OfflineVoiceUnavailable,
-}
-
-impl Refused {
-    pub fn id(self) -> &'static str {
-        match self {
-            Refused::AudioEmpty => "audio-empty",
-            Refused::AudioOddLength => "audio-odd-length",
-            Refused::AudioTooLarge => "audio-too-large",
-            Refused::UnknownFrame => "unknown-frame",
-            Refused::NotReady => "not-ready",
-            Refused::KeyMissing => "key-missing",
-            Refused::VendorError => "vendor-error",
-            Refused::OfflineVoiceUnavailable => "offline-voice-unavailable",
-        }
-    }
-}
+use voicebox_core::Rule;
 
 /// Why a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,7 +163,7 @@ impl Session {
                 ..Outbox::default()
             },
             _ => Outbox::page(error(
-                Refused::UnknownFrame,
+                Rule::UnknownFrame,
                 "the page sends PCM16 audio as binary frames and {\"type\":\"interrupt\"} as text; nothing else",
             )),
         }
@@ -232,7 +201,7 @@ impl Session {
                 let why = "the live session is not set up yet; nothing was run";
                 let refused: Vec<Answered> = calls
                     .into_iter()
-                    .map(|call| Answered::refused(call, Refused::NotReady.id(), why))
+                    .map(|call| Answered::refused(call, Rule::NotReady, why))
                     .collect();
                 self.answered(refused)
             }
@@ -249,7 +218,7 @@ impl Session {
             }
             Event::GoAway(left) => Outbox::page(json!({"type": "goaway", "timeLeft": left})),
             Event::Error(why) if !self.ready => self.end(Reason::SetupFailed, &why),
-            Event::Error(why) => Outbox::page(error(Refused::VendorError, &why)),
+            Event::Error(why) => Outbox::page(error(Rule::VendorError, &why)),
             Event::Reply(text) => Outbox::page(json!({"type": "reply", "text": text})),
         }
     }
@@ -317,7 +286,7 @@ impl Session {
     }
 
     /// The setup was refused before anything was sent upstream.
-    pub fn refuse_setup(&mut self, rule: Refused, why: &str) -> Outbox {
+    pub fn refuse_setup(&mut self, rule: Rule, why: &str) -> Outbox {
         let mut outbox = Outbox::page(error(rule, why));
         outbox.merge(self.end(Reason::SetupFailed, why));
         outbox
@@ -339,16 +308,16 @@ impl Session {
 }
 
 /// A page frame is whole PCM16 samples, at most one second of audio at `rate`.
-fn check_audio(pcm: &[u8], rate: u32) -> Result<(), (Refused, String)> {
+fn check_audio(pcm: &[u8], rate: u32) -> Result<(), (Rule, String)> {
     let max = rate as usize * 2;
     if pcm.is_empty() {
         Err((
-            Refused::AudioEmpty,
+            Rule::AudioEmpty,
             "an empty audio frame carries nothing; send PCM16 samples".into(),
         ))
     } else if pcm.len() % 2 == 1 {
         Err((
-            Refused::AudioOddLength,
+            Rule::AudioOddLength,
             format!(
                 "{} bytes is not a whole number of 16-bit samples; send PCM16 LE mono",
                 pcm.len()
@@ -356,7 +325,7 @@ fn check_audio(pcm: &[u8], rate: u32) -> Result<(), (Refused, String)> {
         ))
     } else if pcm.len() > max {
         Err((
-            Refused::AudioTooLarge,
+            Rule::AudioTooLarge,
             format!(
                 "{} bytes is more than one second of audio ({max} bytes at {rate} Hz); send smaller frames",
                 pcm.len()
@@ -367,7 +336,7 @@ fn check_audio(pcm: &[u8], rate: u32) -> Result<(), (Refused, String)> {
     }
 }
 
-fn error(rule: Refused, why: &str) -> Value {
+fn error(rule: Rule, why: &str) -> Value {
     json!({"type": "error", "refused": rule.id(), "why": why})
 }
 

@@ -93,7 +93,7 @@ pub struct Answered {
 
 impl Answered {
     /// A call refused before it reached the executor.
-    pub fn refused(call: Call, rule: &str, why: &str) -> Answered {
+    pub fn refused(call: Call, rule: Rule, why: &str) -> Answered {
         Answered {
             call,
             action: None,
@@ -200,7 +200,7 @@ pub async fn run(app: &Arc<AppState>, calls: Vec<Call>) -> Vec<Answered> {
     .unwrap_or_else(|error| {
         calls
             .into_iter()
-            .map(|call| Answered::refused(call, error.refusal.rule.id(), &error.refusal.why))
+            .map(|call| Answered::refused(call, error.refusal.rule, &error.refusal.why))
             .collect()
     })
 }
