@@ -582,11 +582,25 @@ const NO_ROOT = {
 // ---------------------------------------------------------------------------
 // Requests from the page, served one at a time.
 
+/** The record the registry kept for `name`, or null. */
+async function keptRecord(name) {
+  try {
+    const dir = await registryDir(false);
+    const file = await dir.getFileHandle(`${name}.json`);
+    return JSON.parse(await (await file.getFile()).text());
+  } catch {
+    return null;
+  }
+}
+
 async function open(request) {
   const persisted = await navigator.storage.persisted().catch(() => false);
   const project = request.project && typeof request.project === 'object' ? request.project : {};
   const root = projectRoot(project, true);
+  // An open is not a creation: the core keeps the time the registry recorded.
+  const kept = typeof project.name === 'string' ? await keptRecord(project.name) : null;
   const coreRequest = { ...request, persisted };
+  if (kept && typeof kept.createdAt === 'string') coreRequest.createdAt = kept.createdAt;
   const answer = await drive(coreRequest, root);
   const reply = { answer };
   if (answer && answer.ok === true && answer.project) {

@@ -101,6 +101,10 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     );
     let first = open(&browser, "atlas").await;
     assert_eq!(first["ok"], true);
+    assert_eq!(
+        first["project"]["createdAt"], opened["project"]["createdAt"],
+        "re-opening is not creating"
+    );
     let atlas = browser.worker(json!({"op": "audit"})).await;
     assert!(
         atlas["entries"]

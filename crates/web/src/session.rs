@@ -199,6 +199,10 @@ async fn open(
         record.location = location.clone();
         record.root = location;
     }
+    // The worker passes the creation time its registry kept; an open is not a creation.
+    if let Some(created) = request["createdAt"].as_str().filter(|t| is_timestamp(t)) {
+        record.created_at = created.into();
+    }
     let (file, home) = storage.audit_file();
     let audit_at = match home {
         AuditHome::Root => json!({"in": "root", "file": format!("{AUDIT_DIR}/{file}")}),
@@ -285,6 +289,16 @@ impl Root {
             }),
         }
     }
+}
+
+/// An ISO 8601 UTC time as the core writes them (`2026-09-19T15:00:00.000Z`).
+fn is_timestamp(text: &str) -> bool {
+    text.len() <= 32
+        && text.ends_with('Z')
+        && text.contains('T')
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b':' | b'.' | b'T' | b'Z'))
 }
 
 /// A permission answer as the page shows it.
