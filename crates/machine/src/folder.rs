@@ -97,23 +97,34 @@ impl FolderStorage {
             .canonicalize(rel)
             .unwrap_or_else(|_| rel.to_path_buf());
         let parent = target.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(parent) = parent {
-            self.dir.create_dir_all(parent)?;
-        }
         let tmp = parent
             .unwrap_or(Path::new(""))
             .join(format!(".voicebox-tmp-{}", MachineEnv.random_id()));
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         let written = self
-            .dir
-            .open_with(&tmp, &options)
+            .with_parents(&tmp, || self.dir.open_with(&tmp, &options))
             .and_then(|mut file| file.write_all(bytes))
             .and_then(|()| self.dir.rename(&tmp, &self.dir, &target));
         if written.is_err() {
             let _ = self.dir.remove_file(&tmp);
         }
         written
+    }
+
+    /// Runs `open`; where a folder on the way is missing, creates the
+    /// folders and runs it again. Most writes go to folders that exist, so
+    /// they are not re-created (and re-checked) on every write.
+    fn with_parents<T>(&self, rel: &Path, open: impl Fn() -> io::Result<T>) -> io::Result<T> {
+        match open() {
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    self.dir.create_dir_all(parent)?;
+                }
+                open()
+            }
+            other => other,
+        }
     }
 
     fn observation(&self, rel: &Path) -> Observation {
@@ -212,11 +223,8 @@ impl Storage for FolderStorage {
     }
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
-        let path = rel(path);
-        if self.dir.metadata(&path).is_ok_and(|m| m.is_dir()) {
-            return Err(StorageError::IsADirectory);
-        }
-        self.dir.read(&path).map_err(storage_error)
+        // A folder opens but does not read: its EISDIR is `is-a-directory`.
+        self.dir.read(rel(path)).map_err(storage_error)
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
@@ -225,13 +233,9 @@ impl Storage for FolderStorage {
 
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
         let path = rel(path);
-        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            self.dir.create_dir_all(parent).map_err(storage_error)?;
-        }
         let mut options = OpenOptions::new();
         options.append(true).create(true);
-        self.dir
-            .open_with(&path, &options)
+        self.with_parents(&path, || self.dir.open_with(&path, &options))
             .and_then(|mut file| file.write_all(bytes))
             .map_err(storage_error)
     }

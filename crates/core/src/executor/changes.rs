@@ -139,11 +139,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         self.journal_line(&Line::Push(entry)).await?;
         // Only the line count is needed on the common path; the index is
         // replayed (and trimmed to the newest entries) only when it is compacted.
-        let lines = match store.read(&journal::index_path()).await {
-            Ok(bytes) => bytes.iter().filter(|&&b| b == b'\n').count(),
-            Err(_) => 0,
-        };
-        if lines > journal::COMPACT_AFTER_LINES {
+        if self.journal_length().await > journal::COMPACT_AFTER_LINES {
             let (mut entries, _) = self.journal().await;
             let forget = entries.len().saturating_sub(journal::MAX_ENTRIES);
             for forgotten in entries.drain(..forget) {
@@ -157,16 +153,32 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 )
                 .await
                 .map_err(|e| journal_refusal(&e))?;
+            self.project().journal_lines.set(Some(entries.len()));
         }
         Ok(())
     }
 
     /// The journal's entries, oldest first, and how many lines its index has.
     pub(super) async fn journal(&self) -> (alloc::vec::Vec<JournalEntry>, usize) {
-        match self.store().read(&journal::index_path()).await {
+        let (entries, lines) = match self.store().read(&journal::index_path()).await {
             Ok(bytes) => journal::replay(&String::from_utf8_lossy(&bytes)),
             Err(_) => (alloc::vec::Vec::new(), 0),
+        };
+        self.project().journal_lines.set(Some(lines));
+        (entries, lines)
+    }
+
+    /// How many lines the index has, read once and then counted.
+    async fn journal_length(&self) -> usize {
+        if let Some(lines) = self.project().journal_lines.get() {
+            return lines;
         }
+        let lines = match self.store().read(&journal::index_path()).await {
+            Ok(bytes) => bytes.iter().filter(|&&b| b == b'\n').count(),
+            Err(_) => 0,
+        };
+        self.project().journal_lines.set(Some(lines));
+        lines
     }
 
     /// Appends one line to the journal's index.
@@ -174,7 +186,10 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         self.store()
             .append(&journal::index_path(), line.text().as_bytes())
             .await
-            .map_err(|e| journal_refusal(&e))
+            .map_err(|e| journal_refusal(&e))?;
+        let known = &self.project().journal_lines;
+        known.set(known.get().map(|lines| lines + 1));
+        Ok(())
     }
 }
 

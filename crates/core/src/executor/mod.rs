@@ -23,12 +23,17 @@ use crate::tier::{ActKind, Decision, Place, Placement, TierTable, Verdict};
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
+use core::cell::Cell;
 use serde_json::Value;
 
 /// The declared project: its storage and the id the audit records.
 struct Project<S> {
     storage: S,
     id: String,
+    /// The undo index's line count as this host last knew it (`None` until
+    /// first read): counted on each append, so a write need not re-read the
+    /// index. Lines other writers add are counted when it is next read.
+    journal_lines: Cell<Option<usize>>,
 }
 
 /// The executor of one host (one writer instance).
@@ -66,6 +71,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         self.project = Some(Project {
             storage,
             id: project_id.into(),
+            journal_lines: Cell::new(None),
         });
     }
 
