@@ -118,10 +118,32 @@ async function loadProjects() {
     const projects = answer && Array.isArray(answer.projects) ? answer.projects : [];
     known = projects.map((p) => String(p.name));
     showProjects($('project-list'), projects, current ? current.name : null,
-      (p) => openProject(p.record ? specOf({ ...p.record, name: p.name }) : { name: p.name, kind: 'opfs' }));
+      (p) => openProject(p.record ? specOf({ ...p.record, name: p.name }) : { name: p.name, kind: 'opfs' }),
+      (p) => forgetFolder(p.name));
   } catch (err) {
     fill($('project-list'), el('li', {}, errorNode(err, 'Could not list the projects')));
   }
+}
+
+/** Forgets a picked folder here; if it was open, no project is open afterwards. */
+async function forgetFolder(name) {
+  const status = $('project-status');
+  const answer = await request({ op: 'forget', name }).catch((err) => ({ ok: false, error: err }));
+  if (!answer || answer.ok !== true) {
+    fill(status, errorNode(answer && answer.error ? answer.error : {}, 'Not forgotten'));
+    return;
+  }
+  fill(status, 'Forgot ', el('code', { text: String(answer.forgotten) }), '; its folder and files are untouched.');
+  if (current && current.name === answer.forgotten) {
+    current = null;
+    currentHandle = null;
+    for (const store of [sessionStorage, localStorage]) {
+      try { store.removeItem(LAST_PROJECT); } catch { /* unavailable */ }
+    }
+    showProject(null);
+    refreshSide();
+  }
+  loadProjects();
 }
 
 async function openProject(spec) {

@@ -268,6 +268,25 @@ async function listProjects() {
   return { ok: true, projects };
 }
 
+/**
+ * Glue: forgets a picked folder — its kept handle and its registry record.
+ * The folder itself, its files and its audit are not touched.
+ */
+async function forget(name) {
+  const record = await keptRecord(String(name));
+  const location = record && record.location;
+  if (!location || location.kind !== 'handle') {
+    return { ok: false, error: { name: 'NotFoundError', message: `no picked folder is kept as ${JSON.stringify(String(name))}` } };
+  }
+  await handleStore('readwrite', (store) => store.delete(String(location.id)));
+  await (await registryDir(false)).removeEntry(`${record.name}.json`);
+  if (current && current.key === `handle:${location.id}`) {
+    current = null;
+    lastOpen = null;
+  }
+  return { ok: true, forgotten: String(record.name) };
+}
+
 /** Glue: the bytes of assets/<name> in the open project, for the gallery to show. */
 async function readAsset(name) {
   if (!current) {
@@ -629,6 +648,8 @@ async function serve(request) {
       return { answer: await listProjects() };
     case 'adopt':
       return adopt(request);
+    case 'forget':
+      return { answer: await forget(request.name).catch((e) => ({ ok: false, error: words(e) })) };
     case 'asset': {
       const answer = await readAsset(request.name).catch((e) => ({ ok: false, error: words(e) }));
       return { answer, transfer: answer.bytes ? [answer.bytes] : [] };

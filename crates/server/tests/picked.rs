@@ -220,6 +220,29 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         "no gesture was made, so none could have been used"
     );
     browser.screenshot("picked-read-only").await;
+
+    // Forgetting the folder drops its handle and record here; the folder is untouched.
+    browser
+        .js("document.querySelector('.project-forget').click()")
+        .await;
+    browser
+        .wait_for(
+            "the folder to be forgotten",
+            "return document.getElementById('project-status').textContent.startsWith('Forgot')",
+        )
+        .await;
+    let projects = browser.worker(json!({"op": "projects"})).await;
+    assert_eq!(projects["projects"], json!([]), "{projects}");
+    assert_eq!(
+        browser
+            .js("return document.getElementById('project-id').textContent")
+            .await,
+        "none open"
+    );
+    assert_eq!(
+        std::fs::read_to_string(notes.join("shopping.md")).unwrap(),
+        "milk"
+    );
     browser.close().await;
 }
 

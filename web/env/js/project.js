@@ -55,8 +55,11 @@ export function showProject(record, access = null, auditAt = null) {
   $('project-persist').hidden = !(d && !d.persisted && navigator.storage && navigator.storage.persist);
 }
 
-/** The registry's projects as buttons; `onPick(record)` opens one. */
-export function showProjects(list, projects, current, onPick) {
+/**
+ * The registry's projects as buttons; `onPick(project)` opens one and
+ * `onForget(project)` forgets a picked folder (the folder is not touched).
+ */
+export function showProjects(list, projects, current, onPick, onForget) {
   if (!projects.length) {
     fill(list, el('li', { class: 'note', text: 'none yet' }));
     return;
@@ -72,6 +75,15 @@ export function showProjects(list, projects, current, onPick) {
         : String(p.name),
     });
     button.addEventListener('click', () => onPick(p));
-    return el('li', {}, button);
+    if (!(p.record && p.record.location && p.record.location.kind === 'handle')) return el('li', {}, button);
+    const forget = el('button', {
+      type: 'button',
+      class: 'project-forget ghost inline',
+      title: 'Forget this folder here (its files stay where they are)',
+      'aria-label': `Forget ${String(p.name)}`,
+      text: '×',
+    });
+    forget.addEventListener('click', () => onForget(p));
+    return el('li', {}, button, forget);
   }));
 }
