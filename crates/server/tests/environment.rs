@@ -13,12 +13,9 @@ use serde_json::json;
 
 #[tokio::test]
 async fn the_core_runs_in_the_worker_over_opfs() {
-    if !browser::available() {
+    let Some((_server, browser)) = env_checks::served_page().await else {
         return;
-    }
-    let server = Server::start();
-    let browser = Browser::start().await;
-    browser.open_environment(&server.url("/environment")).await;
+    };
 
     // Check 1: reopen. Create a project, write, reload, read it back.
     let opened = open(&browser, "atlas").await;
@@ -126,14 +123,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
             .js("return document.getElementById('confirm-plan').textContent")
             .await;
         assert!(plan.as_str().unwrap().contains("hello.txt"), "{plan}");
-        browser
-            .client
-            .find(fantoccini::Locator::Id(answer))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        browser.click(answer).await;
         browser.wait_for_modal(false).await;
         browser
             .wait_for(
@@ -398,12 +388,9 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
 #[tokio::test]
 #[ignore = "a measurement, run by hand"]
 async fn worker_latency() {
-    if !browser::available() {
+    let Some((_server, browser)) = env_checks::served_page().await else {
         return;
-    }
-    let server = Server::start();
-    let browser = Browser::start().await;
-    browser.open_environment(&server.url("/environment")).await;
+    };
     assert_eq!(open(&browser, "bench").await["ok"], true);
     assert_eq!(
         act(

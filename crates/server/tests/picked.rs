@@ -288,12 +288,9 @@ async fn a_denied_folder_is_refused_by_name_and_still_reads() {
 /// root-injection check passes over it; two roots keep two audit files.
 #[tokio::test]
 async fn the_checks_pass_over_a_picked_folder_root() {
-    if !browser::available() {
+    let Some((server, browser)) = env_checks::served_page().await else {
         return;
-    }
-    let server = Server::start();
-    let browser = Browser::start().await;
-    browser.open_environment(&server.url("/environment")).await;
+    };
     let kept = browser
         .js_async(
             "const done = arguments[0]; (async () => {

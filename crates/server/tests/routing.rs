@@ -7,7 +7,6 @@
 mod common;
 
 use common::Server;
-use common::browser::{self, Browser};
 use common::env_checks;
 use common::page_channel::{channel, declare_opfs, frame, send};
 use futures_util::SinkExt;
@@ -47,12 +46,9 @@ fn turn_later(server: &Server, text: &str) -> tokio::task::JoinHandle<Value> {
 
 #[tokio::test]
 async fn a_turn_to_the_server_runs_in_the_pages_opfs_project() {
-    if !browser::available() {
+    let Some((server, browser)) = env_checks::served_page().await else {
         return;
-    }
-    let server = Server::start();
-    let browser = Browser::start().await;
-    browser.open_environment(&server.url("/environment")).await;
+    };
     let opened = browser
         .worker(json!({"op": "open", "project": {"name": "lent", "kind": "opfs"}}))
         .await;

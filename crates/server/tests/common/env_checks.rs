@@ -2,8 +2,21 @@
 //! whichever project the page has open, so the same checks run over every
 //! root the browser can hold (check 8a): an OPFS project and a picked folder.
 
-use super::browser::Browser;
+use super::Server;
+use super::browser::{self, Browser};
 use serde_json::{Value, json};
+
+/// A server and a browser on its environment page; `None` (after a loud
+/// skip message, or a failure under CI) when Chromium is missing.
+pub async fn served_page() -> Option<(Server, Browser)> {
+    if !browser::available() {
+        return None;
+    }
+    let server = Server::start();
+    let browser = Browser::start().await;
+    browser.open_environment(&server.url("/environment")).await;
+    Some((server, browser))
+}
 
 pub async fn open(browser: &Browser, name: &str) -> Value {
     browser
