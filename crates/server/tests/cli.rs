@@ -201,6 +201,23 @@ fn create_asset_and_shelf_tools_from_the_command_line() {
         .filter_map(|e| e["act"]["tool"].as_str())
         .collect();
     assert_eq!(tools, ["create-asset", "create-asset", "crc32"]);
+
+    // The same in words, as the README's tour says them.
+    let made = turn(
+        dir.path(),
+        "create an svg asset called ring.svg with <svg/>",
+    );
+    assert_eq!(made["action"]["verb"], "create_asset", "{made}");
+    assert_eq!(made["result"]["ok"], true, "{made}");
+    assert!(dir.path().join("assets/ring.svg").exists());
+    let counted = turn(dir.path(), "run the wc tool on assets/ring.svg");
+    assert_eq!(counted["action"]["verb"], "tool", "{counted}");
+    assert_eq!(counted["result"]["ok"], true, "{counted}");
+    let unknown = turn(dir.path(), "run the nope tool on assets/ring.svg");
+    assert_eq!(
+        unknown["result"]["refused"], "tool-unavailable",
+        "{unknown}"
+    );
 }
 
 #[test]
