@@ -201,10 +201,14 @@ function projectRoot(project, create) {
       }
       return this.handle;
     },
-    /** Is the folder still there? Only asked where reading is permitted. */
+    /**
+     * Is the folder still there? An OPFS folder is re-walked from the origin's
+     * root (NotFoundError if gone); a kept handle cannot be re-walked, so its
+     * first entry is read — only where reading is permitted (else `permit` says so).
+     */
     async reachable() {
       const handle = await this.resolve(true);
-      if ((await permission(handle, 'read')) !== 'granted') return; // unknown until a gesture: `permit` says so
+      if (kind !== 'handle' || (await permission(handle, 'read')) !== 'granted') return;
       for await (const _ of handle.keys()) break; // NotFoundError if the folder is gone
     },
   };
