@@ -535,6 +535,7 @@ impl AppState {
 #[serde(deny_unknown_fields)]
 pub struct SettingsRequest {
     /// `script`, `gemini`, `openai` or `claude`.
+    #[schema(pattern = "^(script|gemini|openai|claude)$")]
     resolver: String,
 }
 
