@@ -248,7 +248,8 @@ async function adoptFolder(handle) {
       return;
     }
     $('pick-label').value = '';
-    await openProject({ name, kind: 'handle', id: kept.id, label });
+    // A folder picked before comes back as the project it already is.
+    await openProject({ name: String(kept.name || name), kind: 'handle', id: kept.id, label: String(kept.label || label) });
   } catch (err) {
     fill(status, errorNode(err, 'The folder could not be kept'));
   }

@@ -220,11 +220,20 @@ async function adopt(request) {
   if (!handle || handle.kind !== 'directory' || typeof handle.getDirectoryHandle !== 'function') {
     return { answer: { ok: false, error: { name: 'TypeMismatchError', message: 'adopt takes a folder handle (FileSystemDirectoryHandle)' } } };
   }
+  // The same folder picked again is the same project, not a second one.
+  const kept = await handleStore('readonly', (store) => store.getAll());
+  for (const record of kept || []) {
+    if (record.handle && await record.handle.isSameEntry(handle).catch(() => false)) {
+      return { answer: { ok: true, id: record.id, name: record.name, label: record.label, again: true } };
+    }
+  }
   const bytes = new Uint8Array(8);
   crypto.getRandomValues(bytes);
   const id = `h_${hex(bytes)}`;
-  await handleStore('readwrite', (store) => store.put({ id, handle, label: String(request.label ?? handle.name), name: String(request.name ?? ''), keptAt: Date.now() }));
-  return { answer: { ok: true, id } };
+  const label = String(request.label ?? handle.name);
+  const name = String(request.name ?? '');
+  await handleStore('readwrite', (store) => store.put({ id, handle, label, name, keptAt: Date.now() }));
+  return { answer: { ok: true, id, name, label, again: false } };
 }
 
 let current = null;       // the open project's root (after a successful open)

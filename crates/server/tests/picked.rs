@@ -221,6 +221,24 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     );
     browser.screenshot("picked-read-only").await;
 
+    // Dropping the same folder again opens the same project, not a second one.
+    browser
+        .js("document.getElementById('project-status').textContent = ''")
+        .await;
+    browser.drop_folder(".projects", &notes).await;
+    browser
+        .wait_for(
+            "the same folder to open again",
+            "return document.getElementById('project-status').textContent.startsWith('Opened notes@browser')",
+        )
+        .await;
+    let again = browser.worker(json!({"op": "projects"})).await;
+    assert_eq!(
+        again["projects"].as_array().map(Vec::len),
+        Some(1),
+        "{again}"
+    );
+
     // Forgetting the folder drops its handle and record here; the folder is untouched.
     browser
         .js("document.querySelector('.project-forget').click()")
