@@ -142,34 +142,8 @@ async fn open(
         Err(refusal) => return (executor, json!(Reply::refusal(refusal))),
     };
     let info = root.info();
-    // A picked folder may be readable but not writable: then this writer's
-    // audit goes to the origin's fallback folder, under its own writer name.
-    let probe = WebStorage::new(
-        slot.clone(),
-        info.clone(),
-        instance,
-        AuditHome::Root,
-        vec![],
-    );
-    let access = json!({
-        "read": state(probe.permit(Access::Read).await),
-        "write": state(probe.permit(Access::Write).await),
-    });
-    let (writer, home, folders) = match &root {
-        Root::Opfs { .. } => (instance.to_string(), AuditHome::Root, vec![AuditHome::Root]),
-        Root::Handle { .. } => {
-            let folders = vec![AuditHome::Root, AuditHome::fallback(name)];
-            if access["write"] == "granted" {
-                (instance.to_string(), AuditHome::Root, folders)
-            } else {
-                (
-                    format!("{instance}-fallback"),
-                    AuditHome::fallback(name),
-                    folders,
-                )
-            }
-        }
-    };
+    let access = access(&slot, &info).await;
+    let (writer, home, folders) = root.audit_place(name, instance, access["write"] == "granted");
     if !audit::valid_instance(&writer) {
         return (
             executor,
@@ -276,6 +250,29 @@ impl Root {
         }
     }
 
+    /// Who writes the audit, where, and which folders the view reads. A
+    /// picked folder that may not be written keeps this writer's audit in
+    /// the origin's fallback folder, under a writer name of its own.
+    fn audit_place(
+        &self,
+        project: &str,
+        instance: &str,
+        writable: bool,
+    ) -> (String, AuditHome, Vec<AuditHome>) {
+        match self {
+            Root::Opfs { .. } => (instance.into(), AuditHome::Root, vec![AuditHome::Root]),
+            Root::Handle { .. } => {
+                let folders = vec![AuditHome::Root, AuditHome::fallback(project)];
+                if writable {
+                    (instance.into(), AuditHome::Root, folders)
+                } else {
+                    let fallback = AuditHome::fallback(project);
+                    (format!("{instance}-fallback"), fallback, folders)
+                }
+            }
+        }
+    }
+
     /// A picked folder is remembered as a handle id and the person's label,
     /// never a path: the origin cannot describe where it is (spec §2).
     fn location(&self) -> Option<Location> {
@@ -299,6 +296,15 @@ fn is_timestamp(text: &str) -> bool {
         && text
             .bytes()
             .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b':' | b'.' | b'T' | b'Z'))
+}
+
+/// The root's permission for reading and for writing, as the page shows it.
+async fn access(slot: &Rc<Slot>, info: &RootInfo) -> Value {
+    let probe = WebStorage::new(slot.clone(), info.clone(), "probe", AuditHome::Root, vec![]);
+    json!({
+        "read": state(probe.permit(Access::Read).await),
+        "write": state(probe.permit(Access::Write).await),
+    })
 }
 
 /// A permission answer as the page shows it.
