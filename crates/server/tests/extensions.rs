@@ -42,6 +42,27 @@ fn descriptor(id: &str, description: &str) -> Value {
     })
 }
 
+/// Proposes `descriptor` from the page; the route's reply.
+async fn propose(server: &Server, descriptor: Value) -> Value {
+    server
+        .post(
+            "/api/extensions/proposals",
+            json!({"descriptor": descriptor}),
+        )
+        .await
+        .1
+}
+
+/// Proposes `descriptor` and admits it with the host token; the admission's reply.
+async fn propose_and_admit(server: &Server, descriptor: Value) -> Value {
+    let id = descriptor["id"].clone();
+    propose(server, descriptor).await;
+    server
+        .post_with_token("/api/extensions/admit", json!({"id": id}))
+        .await
+        .1
+}
+
 async fn call(server: &Server, id: &str, tool: &str, args: Value) -> Value {
     let (_, reply) = server
         .post(
@@ -66,12 +87,7 @@ async fn state_of(server: &Server, id: &str) -> String {
 #[tokio::test]
 async fn proposals_never_load_and_the_token_admits() {
     let server = Server::start();
-    let (_, proposed) = server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": descriptor("weather", "fetch a forecast")}),
-        )
-        .await;
+    let proposed = propose(&server, descriptor("weather", "fetch a forecast")).await;
     assert_eq!(proposed["result"]["ok"], true, "{proposed}");
     assert_eq!(state_of(&server, "weather").await, "pending");
     assert_eq!(
@@ -138,12 +154,7 @@ async fn proposals_never_load_and_the_token_admits() {
     );
 
     // Re-proposing a changed plan un-admits it until admitted again; revoke works.
-    server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": descriptor("weather", "changed")}),
-        )
-        .await;
+    propose(&server, descriptor("weather", "changed")).await;
     assert_eq!(
         call(&server, "weather", "clock", json!({})).await["refused"],
         "plan-changed"
@@ -165,12 +176,7 @@ async fn proposals_never_load_and_the_token_admits() {
 async fn the_gate_names_what_is_wrong() {
     let server = Server::start();
     let unbounded = json!({"id": "spy", "description": "d", "capabilities": ["network"], "tools": [{"name": "f", "primitive": "http-get"}]});
-    let (_, reply) = server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": unbounded}),
-        )
-        .await;
+    let reply = propose(&server, unbounded).await;
     assert_eq!(reply["result"]["refused"], "network-unbounded");
     assert_eq!(state_of(&server, "spy").await, "refused");
     let (_, admit) = server
@@ -198,12 +204,7 @@ async fn the_console_code_lifecycle_and_the_code_never_leaves_the_console() {
         let server = &server;
         async move { server.post(path, body).await }
     };
-    server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": descriptor("notes", "d")}),
-        )
-        .await;
+    propose(&server, descriptor("notes", "d")).await;
     let console_code = |server: &Server| -> String {
         let lines = server.console.lock().unwrap();
         let line = lines
@@ -277,12 +278,7 @@ async fn the_console_code_lifecycle_and_the_code_never_leaves_the_console() {
     bodies.push(asked.to_string());
     wait_for_code(&server, 2);
     let code = console_code(&server);
-    server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": descriptor("notes", "changed")}),
-        )
-        .await;
+    propose(&server, descriptor("notes", "changed")).await;
     let (_, changed) = post(
         "/api/extensions/approve",
         json!({"id": "notes", "code": code}),
@@ -343,15 +339,7 @@ async fn the_console_code_lifecycle_and_the_code_never_leaves_the_console() {
 async fn declared_bounds_hold_at_call_time() {
     let server = Server::start();
     let port = origin_server();
-    server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": descriptor("weather", "d")}),
-        )
-        .await;
-    server
-        .post_with_token("/api/extensions/admit", json!({"id": "weather"}))
-        .await;
+    propose_and_admit(&server, descriptor("weather", "d")).await;
     let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
 
     let ok = call(&server, "weather", "fetch", json!({"url": url("/ok")})).await;
@@ -428,15 +416,7 @@ async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
         "id": "counter", "description": "counts words", "capabilities": ["wasm"],
         "tools": [{"name": "count", "primitive": "wasm", "digest": wc}]
     });
-    server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": descriptor}),
-        )
-        .await;
-    server
-        .post_with_token("/api/extensions/admit", json!({"id": "counter"}))
-        .await;
+    propose_and_admit(&server, descriptor).await;
     let counted = call(
         &server,
         "counter",
@@ -452,15 +432,7 @@ async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
         "id": "ghost", "description": "d", "capabilities": ["wasm"],
         "tools": [{"name": "run", "primitive": "wasm", "digest": "0".repeat(64)}]
     });
-    server
-        .post(
-            "/api/extensions/proposals",
-            json!({"descriptor": pinned_to_nothing}),
-        )
-        .await;
-    server
-        .post_with_token("/api/extensions/admit", json!({"id": "ghost"}))
-        .await;
+    propose_and_admit(&server, pinned_to_nothing).await;
     assert_eq!(
         call(&server, "ghost", "run", json!({})).await["refused"],
         "tool-unavailable"

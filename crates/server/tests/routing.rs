@@ -129,14 +129,7 @@ async fn a_turn_to_the_server_runs_in_the_pages_opfs_project() {
     assert!(!names_under(&server.root).contains(&"routed.txt".to_string()));
 
     // Un-declaring returns to no root at all.
-    let response = reqwest::Client::new()
-        .delete(server.url("/api/root"))
-        .header("origin", server.origin())
-        .header("content-type", "application/json")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    assert_eq!(server.undeclare().await, 200);
     assert_eq!(
         server.say("list files").await["result"]["refused"],
         "root-not-declared"

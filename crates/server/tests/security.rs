@@ -262,14 +262,7 @@ async fn declaring_a_machine_root_needs_the_token() {
     );
     assert!(folder.path().join("a.txt").exists());
     // The page may un-declare.
-    let response = reqwest::Client::new()
-        .delete(server.url("/api/root"))
-        .header("origin", server.origin())
-        .header("content-type", "application/json")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
+    assert_eq!(server.undeclare().await, 200);
     assert_eq!(
         server.say("list files").await["result"]["refused"],
         "root-not-declared"

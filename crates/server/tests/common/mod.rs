@@ -140,6 +140,19 @@ impl Server {
         (response.status().as_u16(), response.json().await.unwrap())
     }
 
+    /// The page un-declares the active root (`DELETE /api/root`); the status.
+    pub async fn undeclare(&self) -> u16 {
+        reqwest::Client::new()
+            .delete(self.url("/api/root"))
+            .header("origin", self.origin())
+            .header("content-type", "application/json")
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
+    }
+
     pub async fn get(&self, path: &str) -> (u16, Value) {
         let response = reqwest::get(self.url(path)).await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap())
