@@ -43,11 +43,20 @@ impl AuditHome {
         AuditHome::Origin(format!("v1/audit-fallback/{project}"))
     }
 
-    /// `(root, folder)` as the worker's requests name them.
-    fn folder(&self) -> (&'static str, &str) {
+    /// The folder, relative to the root the worker resolves for it.
+    fn folder(&self) -> &str {
         match self {
-            AuditHome::Root => ("project", AUDIT_DIR),
-            AuditHome::Origin(dir) => ("origin", dir),
+            AuditHome::Root => AUDIT_DIR,
+            AuditHome::Origin(dir) => dir,
+        }
+    }
+
+    /// A worker request for `path` in this home: the origin's own files are
+    /// named with `root: "origin"` (and need no permission); the project's are not.
+    fn request(&self, op: &str, path: String) -> Value {
+        match self {
+            AuditHome::Root => json!({"op": op, "path": path}),
+            AuditHome::Origin(_) => json!({"op": op, "root": "origin", "path": path}),
         }
     }
 }
@@ -249,13 +258,9 @@ impl Storage for WebStorage {
             ..entry.clone()
         }
         .line();
-        let (root, folder) = self.home.folder();
-        let path = format!("{folder}/{}", self.audit_file);
-        let request = match self.home {
-            AuditHome::Root => json!({"op": "append", "path": path}),
-            AuditHome::Origin(_) => json!({"op": "append", "root": root, "path": path}),
-        };
-        self.ask(request, line.into_bytes()).await?;
+        let path = format!("{}/{}", self.home.folder(), self.audit_file);
+        self.ask(self.home.request("append", path), line.into_bytes())
+            .await?;
         self.next_seq.set(seq + 1);
         Ok(seq)
     }
@@ -263,18 +268,14 @@ impl Storage for WebStorage {
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
         let mut all = Vec::new();
         for home in &self.audit_folders {
-            let (root, folder) = home.folder();
-            let request = match home {
-                AuditHome::Root => json!({"op": "readAudit", "path": folder}),
-                AuditHome::Origin(_) => json!({"op": "readAudit", "root": root, "path": folder}),
-            };
+            let request = home.request("readAudit", home.folder().into());
             let answer = match self.ask(request, Vec::new()).await {
                 Ok((answer, _)) => answer,
                 // A picked folder not readable now (no permission, or gone):
                 // its own lines wait there; the view shows what can be read,
                 // and every act is refused by name until it is back.
                 Err(StorageError::Escape(_) | StorageError::NotFound)
-                    if self.audit_folders.len() > 1 =>
+                    if *home == AuditHome::Root && self.root.kind == "handle" =>
                 {
                     continue;
                 }
