@@ -5,7 +5,8 @@
 import { el, fill } from '../js/dom.js';
 import { createClient } from './js/client.js';
 import { claimInstance } from './js/identity.js';
-import { createTranscript, refusalNode, errorNode } from './js/transcript.js';
+import { createTranscript } from './js/transcript.js';
+import { refusalNode, errorNode } from '../js/transcript.js';
 import { createConfirm } from '../js/confirm.js';
 import { createGallery } from './js/gallery.js';
 import { createAudit } from '../js/audit.js';

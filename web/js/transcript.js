@@ -1,24 +1,30 @@
 // transcript.js — the conversation: one <li class="turn"> per request, showing
-// what was said and exactly what the server answered (done, refused, not
-// understood, or waiting for a confirmation).
+// what was said and exactly what was answered (done, refused, not understood,
+// or waiting for a confirmation). The answer blocks are shared with the
+// environment page's transcript (web/env/js/transcript.js). Every value is text.
 
 import { el, formatBytes } from './dom.js';
 
-/** A refusal block: rule id badge and the server's sentence. */
+/** A refusal block: the rule id and its sentence, as given. */
 export function refusalNode(reply, lead = 'Refused') {
   const rule = reply && reply.refused != null ? String(reply.refused) : '';
-  const why = reply && reply.why != null ? String(reply.why) : 'The server gave no reason.';
-  return el('div', { class: 'refused', role: 'status' },
+  const why = reply && reply.why != null ? String(reply.why) : 'No reason was given.';
+  return el('div', { class: 'refused', role: 'status', 'data-rule': rule || null },
     el('p', { class: 'refused-head' },
       el('span', { class: 'refused-label', text: lead }),
       rule ? el('code', { class: 'rule', text: rule }) : null),
     el('p', { class: 'why', text: why }));
 }
 
-/** A transport failure block (network, HTTP without an explanation). */
+/**
+ * A failure that is not an answer: the network or HTTP (an `ApiError`, whose
+ * `kind` says which and whose message explains), or the platform (a named
+ * DOMException from the worker or the page, shown with its name).
+ */
 export function errorNode(err, lead) {
   if (!lead) lead = err && err.kind === 'network' ? 'Could not reach Voicebox' : 'The server failed';
-  const message = err && err.message ? err.message : String(err);
+  const named = err && err.name && err.kind === undefined && err.name !== 'Error' ? `${err.name}: ` : '';
+  const message = err && err.message ? `${named}${err.message}` : String(err);
   return el('div', { class: 'error', role: 'alert' },
     el('p', { class: 'error-head', text: lead }),
     el('p', { class: 'error-text', text: message }));
@@ -79,11 +85,16 @@ export function detailsNodes(reply) {
   if (Array.isArray(reply.matches)) out.push(matchesNode(reply.matches));
   if (Array.isArray(reply.files)) out.push(listingNode(reply.files));
   if (Array.isArray(reply.tools)) out.push(toolsNode(reply.tools));
+  if (Array.isArray(reply.notes) && reply.notes.length) {
+    out.push(el('ul', { class: 'notes' }, reply.notes.map((n) => el('li', { class: 'note', text: String(n) }))));
+  }
+  if (typeof reply.output === 'string' && reply.output !== '') out.push(el('pre', { class: 'content', text: reply.output }));
   if (reply.truncated) out.push(el('p', { class: 'note', text: 'Only the first results are shown; there are more.' }));
   return out;
 }
 
-function didNode(reply) {
+/** What was done, its details, and the audit seq that records it. */
+export function didNode(reply) {
   const summary = reply.action != null ? String(reply.action) : 'Done.';
   return el('div', { class: 'did' },
     el('p', { class: 'summary', text: summary }),
@@ -91,10 +102,13 @@ function didNode(reply) {
     typeof reply.logged === 'number' ? el('p', { class: 'meta', text: `audit seq ${reply.logged}` }) : null);
 }
 
-function pendingNode(request) {
+/** A tier-2 question waiting for the person: the plan, and the rule that asks. */
+export function pendingNode(request) {
   return el('div', { class: 'pending' },
     el('p', { class: 'pending-head', text: 'Asks first — waiting for your answer' }),
-    el('p', { class: 'plan', text: String(request.plan ?? '') }));
+    el('p', { class: 'plan', text: String(request.plan ?? '') }),
+    request.rule ? el('p', { class: 'meta' }, 'rule ', el('code', { class: 'rule', text: String(request.rule) }),
+      request.why ? ` — ${request.why}` : '') : null);
 }
 
 /** One turn in the transcript; its answer slot is replaced as answers arrive. */

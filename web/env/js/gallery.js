@@ -5,7 +5,7 @@
 // text in a <pre>. Names are text nodes.
 
 import { el, fill } from '../../js/dom.js';
-import { errorNode } from './transcript.js';
+import { errorNode } from '../../js/transcript.js';
 
 const decoder = new TextDecoder();
 const MAX_TEXT = 64 * 1024;
