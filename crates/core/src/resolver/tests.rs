@@ -347,7 +347,7 @@ fn asset_and_tool_phrasings() {
 /// Every asset or tool sentence the resolver accepts passes the command list.
 #[test]
 fn asset_and_tool_actions_pass_the_command_list() {
-    for sentence in [
+    let sentences = [
         "create an asset called drafts/x.svg with <svg/>",
         "create an asset called ../x.svg with <svg/>",
         "create an asset called .hidden.svg with <svg/>",
@@ -358,9 +358,18 @@ fn asset_and_tool_actions_pass_the_command_list() {
         "run the WC tool on notes.md",
         "use the tool x-y-z on a.txt",
         "run the tool on notes.md",
-    ] {
+    ];
+    for sentence in sentences {
         assert_sound(sentence);
     }
+    let acted = sentences
+        .iter()
+        .filter(|s| matches!(resolve(s), Resolution::Action(_)))
+        .count();
+    assert!(
+        acted >= 4,
+        "the sweep must reach the command list: {acted} actions"
+    );
 }
 
 #[test]
