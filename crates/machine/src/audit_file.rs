@@ -7,6 +7,7 @@
 //! line, so a full disk leaves no torn line behind. Opening runs the `lost`
 //! sweep: every entry an earlier boot left pending gets one `lost` completion.
 
+use crate::durable::Syncer;
 use cap_std::fs::{Dir, MetadataExt as _, OpenOptions};
 use std::fs::File;
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -31,19 +32,22 @@ struct Open {
 pub struct AuditWriter {
     dir: Dir,
     name: String,
+    sync: Syncer,
     state: Mutex<Option<Open>>,
 }
 
 impl AuditWriter {
     /// A writer for `instance` in the root `dir` (whose path string is `root`).
     /// The file is opened (and swept) now if possible, else at the first append.
-    pub fn new(dir: Dir, instance: &str, root: &str) -> AuditWriter {
+    /// Every append is synced with `sync` before it is acknowledged.
+    pub fn new(dir: Dir, instance: &str, root: &str, sync: Syncer) -> AuditWriter {
         let writer = AuditWriter {
             dir,
             name: audit::file_name(instance, root),
+            sync,
             state: Mutex::new(None),
         };
-        let _ = writer.with_open(|_| Ok(()));
+        let _ = writer.with_open(|_, _| Ok(()));
         writer
     }
 
@@ -54,12 +58,12 @@ impl AuditWriter {
 
     /// Appends one entry with the next seq and returns that seq.
     pub fn append(&self, entry: &Entry) -> io::Result<u64> {
-        self.with_open(|open| append_locked(open, entry))
+        self.with_open(|open, sync| append_locked(open, entry, sync))
     }
 
     /// Runs `f` on the open file, opening it (and running the sweep) first if
     /// needed, under the process mutex and the file lock.
-    fn with_open<R>(&self, f: impl FnOnce(&mut Open) -> io::Result<R>) -> io::Result<R> {
+    fn with_open<R>(&self, f: impl FnOnce(&mut Open, &Syncer) -> io::Result<R>) -> io::Result<R> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.as_ref().is_some_and(|open| !self.still_at_path(open)) {
             // Removed or replaced under us: never append to an unlinked file.
@@ -70,7 +74,7 @@ impl AuditWriter {
         }
         let open = state.as_mut().expect("opened above");
         open.file.lock()?;
-        let result = resync(open).and_then(|()| f(open));
+        let result = resync(open, &self.sync).and_then(|()| f(open, &self.sync));
         let _ = open.file.unlock();
         if result.is_err() {
             // Re-open next time: the file may have been fixed or replaced.
@@ -91,10 +95,20 @@ impl AuditWriter {
     }
 
     fn open(&self) -> io::Result<Open> {
+        let made_folder = !self.dir.is_dir(AUDIT_DIR);
         self.dir.create_dir_all(AUDIT_DIR)?;
+        let made_file = !self.dir.exists(self.path());
         let mut options = OpenOptions::new();
         options.read(true).append(true).create(true);
         let file = self.dir.open_with(self.path(), &options)?.into_std();
+        // A new name is durable only once its folder is synced.
+        if made_file {
+            self.sync
+                .folder(&self.dir.open_dir(AUDIT_DIR)?.into_std_file())?;
+        }
+        if made_folder {
+            self.sync.folder(&self.dir.try_clone()?.into_std_file())?;
+        }
         let held = file.metadata()?;
         let mut open = Open {
             file,
@@ -103,14 +117,14 @@ impl AuditWriter {
             len: u64::MAX,
         };
         open.file.lock()?;
-        let swept = resync(&mut open).and_then(|()| sweep_lost(&mut open));
+        let swept = resync(&mut open, &self.sync).and_then(|()| sweep_lost(&mut open, &self.sync));
         let _ = open.file.unlock();
         swept.map(|()| open)
     }
 }
 
 /// Re-reads the seq if the file is not the length this writer left it.
-fn resync(open: &mut Open) -> io::Result<()> {
+fn resync(open: &mut Open, sync: &Syncer) -> io::Result<()> {
     let len = open.file.metadata()?.len();
     if len == open.len {
         return Ok(());
@@ -122,17 +136,18 @@ fn resync(open: &mut Open) -> io::Result<()> {
         // Close the torn fragment so the next line starts whole; readers then
         // report the fragment as a corrupt line instead of losing the next entry.
         open.file.write_all(b"\n")?;
+        sync.file(&open.file)?;
         open.len += 1;
     }
     Ok(())
 }
 
 /// Appends a `lost` completion for every entry an earlier boot left pending.
-fn sweep_lost(open: &mut Open) -> io::Result<()> {
+fn sweep_lost(open: &mut Open, sync: &Syncer) -> io::Result<()> {
     let (entries, _) = read_entries(&mut open.file)?;
     let now = iso8601(crate::env::now_ms());
     for lost in audit::lost_completions(&entries, &now) {
-        append_locked(open, &lost)?;
+        append_locked(open, &lost, sync)?;
     }
     Ok(())
 }
@@ -150,8 +165,9 @@ fn read_entries(file: &mut File) -> io::Result<(Vec<Entry>, bool)> {
     Ok((audit::parse(&text).1, torn))
 }
 
-/// Writes one line; on failure cuts the file back to its last whole line.
-fn append_locked(open: &mut Open, entry: &Entry) -> io::Result<u64> {
+/// Writes one line and syncs it; on failure cuts the file back to its last
+/// whole line. The seq is acknowledged only once the line is on stable storage.
+fn append_locked(open: &mut Open, entry: &Entry, sync: &Syncer) -> io::Result<u64> {
     let seq = open.next_seq;
     let line = Entry {
         seq,
@@ -160,7 +176,11 @@ fn append_locked(open: &mut Open, entry: &Entry) -> io::Result<u64> {
     .line();
     // `resync` has just made `len` the file's real length.
     let before = open.len;
-    if let Err(e) = open.file.write_all(line.as_bytes()) {
+    if let Err(e) = open
+        .file
+        .write_all(line.as_bytes())
+        .and_then(|()| sync.file(&open.file))
+    {
         let _ = open.file.set_len(before);
         return Err(e);
     }

@@ -6,6 +6,7 @@
 //! adds the explicit real-path answer the executor needs to *name* a link out.
 
 use crate::audit_file::AuditWriter;
+use crate::durable::Syncer;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, OpenOptions};
 use std::io::{self, ErrorKind, Write};
@@ -37,6 +38,14 @@ impl std::fmt::Display for OpenError {
     }
 }
 
+/// How a root is opened; `Default` is what the host uses.
+#[derive(Clone, Default)]
+pub struct RootOptions {
+    /// Makes acts durable before they are acknowledged (and lets a crash
+    /// test watch the sync points).
+    pub sync: Syncer,
+}
+
 /// A folder root with its audit writer.
 pub struct FolderStorage {
     dir: Dir,
@@ -46,12 +55,22 @@ pub struct FolderStorage {
     /// different folder, and the old handle must not act on it.
     identity: (u64, u64),
     audit: AuditWriter,
+    sync: Syncer,
 }
 
 impl FolderStorage {
     /// Opens `path` as a root for the writer `instance`, running the audit
     /// file's `lost` sweep.
     pub fn open(path: &Path, instance: &str) -> Result<FolderStorage, OpenError> {
+        FolderStorage::open_with(path, instance, RootOptions::default())
+    }
+
+    /// [`FolderStorage::open`] with explicit options.
+    pub fn open_with(
+        path: &Path,
+        instance: &str,
+        options: RootOptions,
+    ) -> Result<FolderStorage, OpenError> {
         let real = std::fs::canonicalize(path).map_err(|e| match e.kind() {
             ErrorKind::NotFound => OpenError::Missing(path.into()),
             _ => OpenError::Io(path.into(), e),
@@ -69,7 +88,8 @@ impl FolderStorage {
         Ok(FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
-            audit: AuditWriter::new(audit_dir, instance, &root),
+            audit: AuditWriter::new(audit_dir, instance, &root, options.sync.clone()),
+            sync: options.sync,
             path: real,
         })
     }

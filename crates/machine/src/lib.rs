@@ -9,6 +9,7 @@
 //! - [`Host`]: an executor over the folder storage, driven to completion.
 
 mod audit_file;
+pub mod durable;
 pub mod env;
 pub mod extensions;
 mod folder;
@@ -17,6 +18,6 @@ pub mod tools;
 
 pub use audit_file::AuditWriter;
 pub use env::MachineEnv;
-pub use folder::{FolderStorage, OpenError};
+pub use folder::{FolderStorage, OpenError, RootOptions};
 pub use host::Host;
 pub use tools::WasmTools;

@@ -1,0 +1,53 @@
+//! Sync points: where an act's effects reach stable storage.
+//!
+//! Every `fsync`/`fdatasync` the machine adapters make goes through a
+//! [`Syncer`], so there is one place that says what "durable" means and one
+//! seam a crash test can watch: a [`SyncObserver`] is told about each sync
+//! point after it succeeded, and can take what the file or folder shows then
+//! as the state a power cut would leave.
+
+use std::fs::File;
+use std::io;
+use std::sync::Arc;
+
+/// Told about each sync point, after the sync succeeded.
+pub trait SyncObserver: Send + Sync {
+    /// `file`'s data (and the metadata needed to read it back) is on stable storage.
+    fn file_synced(&self, file: &File);
+    /// `folder`'s entries (names → files) are on stable storage.
+    fn folder_synced(&self, folder: &File);
+}
+
+/// Makes files and folders durable, and tells an observer where it did.
+#[derive(Clone, Default)]
+pub struct Syncer {
+    observer: Option<Arc<dyn SyncObserver>>,
+}
+
+impl Syncer {
+    /// A syncer that also tells `observer` about every sync point.
+    pub fn observed(observer: Arc<dyn SyncObserver>) -> Syncer {
+        Syncer {
+            observer: Some(observer),
+        }
+    }
+
+    /// `fdatasync`: the file's bytes and length, not its timestamps.
+    pub fn file(&self, file: &File) -> io::Result<()> {
+        file.sync_data()?;
+        if let Some(observer) = &self.observer {
+            observer.file_synced(file);
+        }
+        Ok(())
+    }
+
+    /// `fsync` of an open folder, so the names created, renamed or removed in
+    /// it survive a power cut.
+    pub fn folder(&self, folder: &File) -> io::Result<()> {
+        folder.sync_all()?;
+        if let Some(observer) = &self.observer {
+            observer.folder_synced(folder);
+        }
+        Ok(())
+    }
+}
