@@ -7,7 +7,7 @@
 //! real-path half (symlinks) is the storage adapter's [`crate::platform::Storage::confine`];
 //! [`contain`] runs both, then the host-folder and dotfile rules.
 
-use crate::platform::{Escape, Storage};
+use crate::platform::{Escape, Resolved, Storage};
 use crate::rule::{Refusal, Rule};
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -128,31 +128,46 @@ pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {
 
 /// The host-folder and dotfile rules, applied after the path is known to be inside.
 pub fn check_visible(path: &RelPath) -> Result<(), Refusal> {
-    let mut segments = path.segments();
+    check_segments(path, path)
+}
+
+/// The host-folder and dotfile rules on the segments of `seen`, the path as
+/// spelled or as resolved; refusals name `spelled`, what the person wrote.
+fn check_segments(spelled: &RelPath, seen: &RelPath) -> Result<(), Refusal> {
+    let through = if seen == spelled {
+        String::new()
+    } else {
+        format!(
+            " (it resolves to `{}` through a link)",
+            printable(seen.as_str())
+        )
+    };
+    let mut segments = seen.segments();
     if let Some(first) = segments.next() {
         if first == AUDIT_DIR || first == HOST_DIR {
             return Err(Refusal::new(
                 Rule::ProtectedAudit,
                 format!(
-                    "`{path}` is inside `{first}/`, which the host keeps for the audit log and undo journal; no act may touch it — work on other files"
+                    "`{spelled}`{} is inside `{first}/`, which the host keeps for the audit log and undo journal; no act may touch it — work on other files",
+                    through
                 ),
             ));
         }
         if first.starts_with('.') {
-            return Err(dotfile(path, first));
+            return Err(dotfile(spelled, first, &through));
         }
     }
     if let Some(dot) = segments.find(|s| s.starts_with('.')) {
-        return Err(dotfile(path, dot));
+        return Err(dotfile(spelled, dot, &through));
     }
     Ok(())
 }
 
-fn dotfile(path: &RelPath, segment: &str) -> Refusal {
+fn dotfile(path: &RelPath, segment: &str, through: &str) -> Refusal {
     Refusal::new(
         Rule::DotfileRefused,
         format!(
-            "`{}` goes through `{}`; names starting with a dot are hidden host or tool files and are refused — use a name without a leading dot",
+            "`{}`{through} goes through `{}`; names starting with a dot are hidden host or tool files and are refused — use a name without a leading dot",
             printable(path.as_str()),
             printable(segment)
         ),
@@ -160,16 +175,37 @@ fn dotfile(path: &RelPath, segment: &str) -> Refusal {
 }
 
 /// The one containment function every act goes through: lexical check, then
-/// the storage's real-path check, then the host-folder and dotfile rules.
+/// the storage's real-path check, then the host-folder and dotfile rules on
+/// the name *and* on what it resolves to (a link named `notes` that points at
+/// `.audit` is the audit folder), then the regular-file rule.
 pub async fn contain<S: Storage>(storage: &S, candidate: &str) -> Result<RelPath, Refusal> {
     let path = resolve_inside_root(candidate)?;
-    confine(storage, &path).await?;
-    check_visible(&path)?;
+    check_resolved(&path, &confine(storage, &path).await?)?;
     Ok(path)
 }
 
+/// The rules a contained name must pass once storage said what it resolves to.
+pub fn check_resolved(path: &RelPath, resolved: &Resolved) -> Result<(), Refusal> {
+    check_visible(path)?;
+    check_segments(path, &resolved.path)?;
+    if resolved.special {
+        return Err(not_regular(path));
+    }
+    Ok(())
+}
+
+/// The refusal for a FIFO, socket, device or other special file.
+pub fn not_regular(path: &RelPath) -> Refusal {
+    Refusal::new(
+        Rule::NotARegularFile,
+        format!(
+            "`{path}` is not a regular file or folder (a pipe, socket or device); Voicebox acts only on files and folders, and never opens these — name a file"
+        ),
+    )
+}
+
 /// The storage's real-path check, with its escapes named.
-pub async fn confine<S: Storage>(storage: &S, path: &RelPath) -> Result<(), Refusal> {
+pub async fn confine<S: Storage>(storage: &S, path: &RelPath) -> Result<Resolved, Refusal> {
     storage
         .confine(path)
         .await

@@ -5,7 +5,10 @@
 
 use crate::audit::{self, AuditFile, Entry};
 use crate::contain::RelPath;
-use crate::platform::{Access, DirEntry, Escape, Observation, RootInfo, Storage, StorageError};
+use crate::platform::{
+    Access, DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage,
+    StorageError,
+};
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
@@ -109,9 +112,9 @@ impl Storage for MemoryStorage {
         }
     }
 
-    async fn confine(&self, _path: &RelPath) -> Result<(), Escape> {
+    async fn confine(&self, path: &RelPath) -> Result<Resolved, Escape> {
         if self.reachable.get() {
-            Ok(())
+            Ok(Resolved::itself(path))
         } else {
             Err(Escape::Unreachable)
         }
@@ -122,7 +125,11 @@ impl Storage for MemoryStorage {
         if self.is_dir(path.as_str()) {
             return Err(StorageError::IsADirectory);
         }
-        self.file(path.as_str()).ok_or(StorageError::NotFound)
+        let bytes = self.file(path.as_str()).ok_or(StorageError::NotFound)?;
+        match bytes.len() as u64 {
+            size if size > MAX_FILE_BYTES => Err(StorageError::TooLarge(size)),
+            _ => Ok(bytes),
+        }
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
@@ -206,14 +213,7 @@ impl Storage for MemoryStorage {
             let full = format!("{prefix}{name}");
             let is_dir = nested || dirs.contains(&full);
             let bytes = files.get(&full).map_or(0, |b| b.len() as u64);
-            seen.insert(
-                name.into(),
-                DirEntry {
-                    name: name.into(),
-                    is_dir,
-                    bytes,
-                },
-            );
+            seen.insert(name.into(), DirEntry::new(name, is_dir, bytes));
         }
         Ok(seen.into_values().collect())
     }

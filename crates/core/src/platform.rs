@@ -38,12 +38,22 @@ pub enum Access {
     Write,
 }
 
+/// The largest file any act reads, edits, replaces or hands a tool: the same
+/// cap as a write's content, so every change fits the undo journal and no
+/// answer grows with what happens to sit in the folder.
+pub const MAX_FILE_BYTES: u64 = crate::command::MAX_CONTENT_BYTES as u64;
+
 /// A storage failure, in the terms the executor answers with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StorageError {
     NotFound,
     IsADirectory,
     NotADirectory,
+    /// A FIFO, socket, device or other special file: never opened, since
+    /// opening one can block the host.
+    NotARegularFile,
+    /// A file over [`MAX_FILE_BYTES`], with its size; nothing was read.
+    TooLarge(u64),
     Escape(Escape),
     /// Anything else, with the platform's own words.
     Other(String),
@@ -66,6 +76,46 @@ pub struct DirEntry {
     #[serde(rename = "dir")]
     pub is_dir: bool,
     pub bytes: u64,
+    /// The entry is a link: what it names must be confined before it is shown.
+    #[serde(skip)]
+    pub link: bool,
+    /// Neither a regular file nor a folder (FIFO, socket, device): skipped.
+    #[serde(skip)]
+    pub special: bool,
+}
+
+impl DirEntry {
+    /// A plain file or folder entry.
+    pub fn new(name: &str, is_dir: bool, bytes: u64) -> DirEntry {
+        DirEntry {
+            name: name.into(),
+            is_dir,
+            bytes,
+            link: false,
+            special: false,
+        }
+    }
+}
+
+/// What a contained name resolves to on the storage, links followed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The real path relative to the root: for a name that does not exist yet,
+    /// its nearest existing ancestor's real path joined with the rest. The
+    /// protected-folder and dot rules are applied to it as well as to the name.
+    pub path: RelPath,
+    /// The target exists and is neither a regular file nor a folder.
+    pub special: bool,
+}
+
+impl Resolved {
+    /// A name that resolves to itself (storage without links).
+    pub fn itself(path: &RelPath) -> Resolved {
+        Resolved {
+            path: path.clone(),
+            special: false,
+        }
+    }
 }
 
 /// Where a root is, for answers and the project record.
@@ -92,8 +142,12 @@ pub trait Storage {
         Ok(())
     }
     /// The real-path check: the target, or its nearest existing ancestor for a
-    /// path that does not exist yet, must lie inside the root.
-    async fn confine(&self, path: &RelPath) -> Result<(), Escape>;
+    /// path that does not exist yet, must lie inside the root. Answers what the
+    /// name resolves to, so the core can apply its rules to the real path.
+    async fn confine(&self, path: &RelPath) -> Result<Resolved, Escape>;
+    /// Reads a regular file whole. A special file is `NotARegularFile` and a
+    /// file over [`MAX_FILE_BYTES`] is `TooLarge`, both found without
+    /// blocking and without reading its bytes.
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError>;
     /// Writes the whole file, creating parent folders; never leaves a
     /// half-written file (temporary file and rename, or the platform's equal).

@@ -55,6 +55,15 @@ pub struct Reply {
     pub matches: Option<Vec<Match>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
+    /// How many entries a listing has in all (it returns at most a page).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// What a search looked through before it finished or stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub searched: Option<Searched>,
+    /// What a listing or search left out, and why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<Skipped>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<ToolInfo>>,
     /// What a tool returned.
@@ -67,6 +76,40 @@ pub struct Reply {
     pub root: Option<RootInfo>,
     /// The audit seq of the entry that records this answer (null if none was written).
     pub logged: Option<u64>,
+}
+
+/// What a walk looked through, and the limit it stopped at (if any).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Searched {
+    pub folders: usize,
+    pub entries: usize,
+    pub files: usize,
+    pub bytes: u64,
+    /// The limit that ended the walk early: `matches`, `files`, `bytes`,
+    /// `entries` or `depth`.
+    #[serde(rename = "stoppedAt", skip_serializing_if = "Option::is_none")]
+    pub stopped_at: Option<&'static str>,
+}
+
+/// Entries a listing or search did not show or enter, counted so nothing is
+/// left out unsaid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    /// Pipes, sockets, devices: never opened.
+    pub special: usize,
+    /// Links that resolve out of the root or into a hidden or host folder.
+    pub links: usize,
+    /// Folders or files reached a second time (through a link).
+    pub revisited: usize,
+    /// Files over the read cap.
+    #[serde(rename = "tooLarge")]
+    pub too_large: usize,
+}
+
+impl Skipped {
+    pub fn any(&self) -> bool {
+        self.special + self.links + self.revisited + self.too_large > 0
+    }
 }
 
 /// A tool or extension this host can run, as `list_extensions` shows it.

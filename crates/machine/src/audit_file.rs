@@ -103,11 +103,10 @@ impl AuditWriter {
         let file = self.dir.open_with(self.path(), &options)?.into_std();
         // A new name is durable only once its folder is synced.
         if made_file {
-            self.sync
-                .folder(&self.dir.open_dir(AUDIT_DIR)?.into_std_file())?;
+            self.sync.folder_at(&self.dir, AUDIT_DIR.as_ref())?;
         }
         if made_folder {
-            self.sync.folder(&self.dir.try_clone()?.into_std_file())?;
+            self.sync.folder_at(&self.dir, "".as_ref())?;
         }
         let held = file.metadata()?;
         let mut open = Open {

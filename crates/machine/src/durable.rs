@@ -6,8 +6,10 @@
 //! point after it succeeded, and can take what the file or folder shows then
 //! as the state a power cut would leave.
 
+use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use std::fs::File;
 use std::io;
+use std::path::Path;
 use std::sync::Arc;
 
 /// Told about each sync point, after the sync succeeded.
@@ -41,9 +43,23 @@ impl Syncer {
         Ok(())
     }
 
-    /// `fsync` of an open folder, so the names created, renamed or removed in
-    /// it survive a power cut.
-    pub fn folder(&self, folder: &File) -> io::Result<()> {
+    /// `fsync` of the folder `path` of `dir` (`""` or `.` is `dir` itself), so
+    /// the names created, renamed or removed in it survive a power cut. The
+    /// folder is opened for reading: cap-std's own folder handles are
+    /// `O_PATH`, which cannot be synced.
+    pub fn folder_at(&self, dir: &Dir, path: &Path) -> io::Result<()> {
+        let path = if path.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            path
+        };
+        let mut options = OpenOptions::new();
+        options.read(true).custom_flags(libc::O_DIRECTORY);
+        self.folder(&dir.open_with(path, &options)?.into_std())
+    }
+
+    /// `fsync` of an open folder.
+    fn folder(&self, folder: &File) -> io::Result<()> {
         folder.sync_all()?;
         if let Some(observer) = &self.observer {
             observer.folder_synced(folder);

@@ -8,14 +8,14 @@
 use crate::audit_file::AuditWriter;
 use crate::durable::Syncer;
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, OpenOptions};
-use std::io::{self, ErrorKind, Write};
+use cap_std::fs::{Dir, File, Metadata, OpenOptions, OpenOptionsExt};
+use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use voicebox_core::audit::{AuditFile, Entry};
-use voicebox_core::contain::{AUDIT_DIR, RelPath};
+use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    DirEntry, Env, Escape, Observation, RootInfo, Storage, StorageError,
+    DirEntry, Env, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage, StorageError,
 };
 
 use crate::MachineEnv;
@@ -85,6 +85,7 @@ impl FolderStorage {
             .try_clone()
             .map_err(|e| OpenError::Io(real.clone(), e))?;
         let root = real.to_string_lossy().into_owned();
+        sweep_temporaries(&dir);
         Ok(FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
@@ -109,27 +110,91 @@ impl FolderStorage {
             .is_ok_and(|m| m.is_dir() && (m.dev(), m.ino()) == self.identity)
     }
 
-    /// Writes through a temporary file and a rename, so a crash never leaves a
-    /// half-written file. A link inside the root is written through, not replaced.
-    fn write_file(&self, rel: &Path, bytes: &[u8]) -> io::Result<()> {
+    /// Writes durably: the bytes go to a temporary file in the host's own
+    /// folder, which is synced, renamed over the target, and the target's
+    /// folder synced (and any folder created for it), so a crash leaves the
+    /// old file or the new one, never a half-written one, and an answered
+    /// write survives a power cut. A link inside the root is written through,
+    /// not replaced.
+    fn write_file(&self, rel: &Path, bytes: &[u8]) -> Result<(), StorageError> {
         let target = self
             .dir
             .canonicalize(rel)
             .unwrap_or_else(|_| rel.to_path_buf());
-        let parent = target.parent().filter(|p| !p.as_os_str().is_empty());
-        let tmp = parent
-            .unwrap_or(Path::new(""))
-            .join(format!(".voicebox-tmp-{}", MachineEnv.random_id()));
+        if self.dir.metadata(&target).is_ok_and(|m| is_special(&m)) {
+            return Err(StorageError::NotARegularFile);
+        }
+        let parent = target.parent().unwrap_or(Path::new("")).to_path_buf();
+        let created = self.create_folders(&parent).map_err(storage_error)?;
+        let tmp = Path::new(TMP_DIR).join(MachineEnv.random_id());
+        let written = self
+            .write_synced(&tmp, bytes)
+            .and_then(|()| self.dir.rename(&tmp, &self.dir, &target));
+        let written = match written {
+            // The target is on another filesystem mounted inside the root: a
+            // temporary beside it is the only one a rename can move.
+            Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+                let _ = self.dir.remove_file(&tmp);
+                let beside = parent.join(format!(".voicebox-tmp-{}", MachineEnv.random_id()));
+                let moved = self
+                    .write_synced(&beside, bytes)
+                    .and_then(|()| self.dir.rename(&beside, &self.dir, &target));
+                if moved.is_err() {
+                    let _ = self.dir.remove_file(&beside);
+                }
+                moved
+            }
+            Err(e) => {
+                let _ = self.dir.remove_file(&tmp);
+                Err(e)
+            }
+            ok => ok,
+        };
+        written
+            .and_then(|()| self.sync_folder(&parent))
+            .and_then(|()| self.sync_created(&created))
+            .map_err(storage_error)
+    }
+
+    /// Creates `path` (a new, synced file) holding `bytes`.
+    fn write_synced(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
-        let written = self
-            .with_parents(&tmp, || self.dir.open_with(&tmp, &options))
-            .and_then(|mut file| file.write_all(bytes))
-            .and_then(|()| self.dir.rename(&tmp, &self.dir, &target));
-        if written.is_err() {
-            let _ = self.dir.remove_file(&tmp);
+        let mut file = self.with_parents(path, || self.dir.open_with(path, &options))?;
+        file.write_all(bytes)?;
+        self.sync.file(&file.into_std())
+    }
+
+    /// Creates the missing folders of `path`, returning those it created,
+    /// outermost first (each must have its parent synced).
+    fn create_folders(&self, path: &Path) -> io::Result<Vec<PathBuf>> {
+        let mut missing = Vec::new();
+        let mut current = path.to_path_buf();
+        while !current.as_os_str().is_empty() && !self.dir.is_dir(&current) {
+            missing.push(current.clone());
+            current.pop();
         }
-        written
+        missing.reverse();
+        for folder in &missing {
+            match self.dir.create_dir(folder) {
+                Err(e) if e.kind() != ErrorKind::AlreadyExists => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(missing)
+    }
+
+    /// Syncs the parent of each created folder, so the folders themselves survive.
+    fn sync_created(&self, created: &[PathBuf]) -> io::Result<()> {
+        for folder in created {
+            self.sync_folder(folder.parent().unwrap_or(Path::new("")))?;
+        }
+        Ok(())
+    }
+
+    /// Syncs one folder of the root (`""` is the root itself).
+    fn sync_folder(&self, folder: &Path) -> io::Result<()> {
+        self.sync.folder_at(&self.dir, folder)
     }
 
     /// Runs `open`; where a folder on the way is missing, creates the
@@ -139,12 +204,32 @@ impl FolderStorage {
         match open() {
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    self.dir.create_dir_all(parent)?;
+                    let created = self.create_folders(parent)?;
+                    self.sync_created(&created)?;
                 }
                 open()
             }
             other => other,
         }
+    }
+
+    /// Opens a regular file for reading without ever blocking: a FIFO or a
+    /// device opened non-blocking returns at once, and `fstat` on the open
+    /// file (not the name, which could be swapped) decides.
+    fn open_regular(&self, rel: &Path) -> Result<(File, u64), StorageError> {
+        let mut options = OpenOptions::new();
+        options
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+        let file = self.dir.open_with(rel, &options).map_err(storage_error)?;
+        let meta = file.metadata().map_err(storage_error)?;
+        if meta.is_dir() {
+            return Err(StorageError::IsADirectory);
+        }
+        if !meta.is_file() {
+            return Err(StorageError::NotARegularFile);
+        }
+        Ok((file, meta.len()))
     }
 
     fn observation(&self, rel: &Path) -> Observation {
@@ -173,14 +258,36 @@ impl FolderStorage {
         for entry in entries {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            let seen = self.observation(&rel.join(&name));
-            out.push(DirEntry {
-                name,
-                is_dir: seen.is_dir,
-                bytes: seen.bytes,
-            });
+            let link = entry.file_type()?.is_symlink();
+            // What the entry names, links followed (a dangling link shows nothing).
+            let target = self.dir.metadata(rel.join(&name)).ok();
+            let mut listed = DirEntry::new(
+                &name,
+                target.as_ref().is_some_and(Metadata::is_dir),
+                target.as_ref().map_or(0, Metadata::len),
+            );
+            listed.link = link;
+            listed.special = target.as_ref().is_some_and(is_special);
+            out.push(listed);
         }
         Ok(out)
+    }
+}
+
+/// Where writes stage their bytes: the host's own folder, never the person's.
+const TMP_DIR: &str = ".voicebox/tmp"; // inside `contain::HOST_DIR`
+
+/// Neither a regular file nor a folder: a FIFO, socket or device.
+fn is_special(meta: &Metadata) -> bool {
+    !meta.is_file() && !meta.is_dir()
+}
+
+/// Removes what an interrupted write left in the host's staging folder.
+fn sweep_temporaries(dir: &Dir) {
+    if let Ok(entries) = dir.read_dir(TMP_DIR) {
+        for entry in entries.flatten() {
+            let _ = dir.remove_file(Path::new(TMP_DIR).join(entry.file_name()));
+        }
     }
 }
 
@@ -203,6 +310,14 @@ fn rel(path: &RelPath) -> PathBuf {
     PathBuf::from(path.as_str())
 }
 
+/// A real path cap-std answered (relative to the root), as the core's path.
+fn real_path(real: &Path) -> Result<RelPath, Escape> {
+    match real.to_string_lossy().as_ref() {
+        "" | "." => Ok(RelPath::root()),
+        text => contain::resolve_inside_root(text).map_err(|_| Escape::LinkOut),
+    }
+}
+
 impl Storage for FolderStorage {
     fn root_info(&self) -> RootInfo {
         RootInfo {
@@ -216,47 +331,77 @@ impl Storage for FolderStorage {
     }
 
     /// The nearest existing ancestor (or the path itself) must resolve inside
-    /// the root. A link whose target is missing is refused too: what it would
-    /// create cannot be known in advance.
-    async fn confine(&self, path: &RelPath) -> Result<(), Escape> {
+    /// the root; the answer is its real path joined with the rest of the name.
+    /// A link whose target is missing is refused too: what it would create
+    /// cannot be known in advance.
+    async fn confine(&self, path: &RelPath) -> Result<Resolved, Escape> {
         if !self.still_there() {
             return Err(Escape::Unreachable);
         }
         let mut current = rel(path);
+        let mut rest = Vec::new();
         while !current.as_os_str().is_empty() {
             match self.dir.symlink_metadata(&current) {
                 Ok(_) => {
-                    return match self.dir.canonicalize(&current) {
-                        Ok(_) => Ok(()),
-                        Err(_) => Err(Escape::LinkOut),
-                    };
+                    let real = self
+                        .dir
+                        .canonicalize(&current)
+                        .map_err(|_| Escape::LinkOut)?;
+                    let special = rest.is_empty()
+                        && self.dir.metadata(&current).is_ok_and(|m| is_special(&m));
+                    let mut joined = real;
+                    joined.extend(rest.iter().rev());
+                    return Ok(Resolved {
+                        path: real_path(&joined)?,
+                        special,
+                    });
                 }
                 Err(e) if is_escape(&e) => return Err(Escape::LinkOut),
                 Err(e) if e.kind() == ErrorKind::NotFound => {
+                    rest.extend(current.file_name().map(ToOwned::to_owned));
                     current.pop();
                 }
                 // Anything else (a file used as a folder, ...) is for the act to report.
-                Err(_) => return Ok(()),
+                Err(_) => return Ok(Resolved::itself(path)),
             }
         }
-        Ok(())
+        Ok(Resolved::itself(path))
     }
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
-        // A folder opens but does not read: its EISDIR is `is-a-directory`.
-        self.dir.read(rel(path)).map_err(storage_error)
+        let (file, size) = self.open_regular(&rel(path))?;
+        if size > MAX_FILE_BYTES {
+            return Err(StorageError::TooLarge(size));
+        }
+        // The file may grow after the fstat: never read past the cap.
+        let mut bytes = Vec::with_capacity(size as usize);
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(storage_error)?;
+        match bytes.len() as u64 {
+            grown if grown > MAX_FILE_BYTES => Err(StorageError::TooLarge(grown)),
+            _ => Ok(bytes),
+        }
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.write_file(&rel(path), bytes).map_err(storage_error)
+        self.write_file(&rel(path), bytes)
     }
 
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
         let path = rel(path);
+        let new = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
         options.append(true).create(true);
         self.with_parents(&path, || self.dir.open_with(&path, &options))
-            .and_then(|mut file| file.write_all(bytes))
+            .and_then(|mut file| {
+                file.write_all(bytes)?;
+                self.sync.file(&file.into_std())
+            })
+            .and_then(|()| match new {
+                true => self.sync_folder(path.parent().unwrap_or(Path::new(""))),
+                false => Ok(()),
+            })
             .map_err(storage_error)
     }
 
@@ -265,7 +410,10 @@ impl Storage for FolderStorage {
         if self.dir.symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
             return Err(StorageError::IsADirectory);
         }
-        self.dir.remove_file(&path).map_err(storage_error)
+        self.dir
+            .remove_file(&path)
+            .and_then(|()| self.sync_folder(path.parent().unwrap_or(Path::new(""))))
+            .map_err(storage_error)
     }
 
     async fn observe(&self, path: &RelPath) -> Observation {

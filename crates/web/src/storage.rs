@@ -24,7 +24,7 @@ use std::rc::Rc;
 use voicebox_core::audit::{self, AuditFile, Entry};
 use voicebox_core::contain::{AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    Access, DirEntry, Escape, Observation, RootInfo, Storage, StorageError,
+    Access, DirEntry, Escape, Observation, Resolved, RootInfo, Storage, StorageError,
 };
 
 /// Where this writer's audit file lives.
@@ -192,8 +192,8 @@ impl Storage for WebStorage {
         }
     }
 
-    async fn confine(&self, _path: &RelPath) -> Result<(), Escape> {
-        Ok(())
+    async fn confine(&self, path: &RelPath) -> Result<Resolved, Escape> {
+        Ok(Resolved::itself(path))
     }
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
@@ -305,11 +305,7 @@ struct Listed {
 
 impl Listed {
     fn into_entry(self) -> DirEntry {
-        DirEntry {
-            name: self.name,
-            is_dir: self.dir,
-            bytes: self.bytes,
-        }
+        DirEntry::new(&self.name, self.dir, self.bytes)
     }
 }
 

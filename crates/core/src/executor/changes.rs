@@ -116,7 +116,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         after: Option<String>,
     ) -> Result<(), Refusal> {
         let store = self.store();
-        let prior = match store.read(path).await {
+        let prior = match self.read_bounded(path).await {
             Ok(bytes) => Some(bytes),
             Err(StorageError::NotFound) => None,
             Err(e) => return Err(self.storage_refusal(e, path)),

@@ -10,13 +10,16 @@ mod grep;
 mod reads;
 pub mod tools;
 mod undo;
+mod walk;
 
 use crate::action::Action;
 use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Observed};
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
-use crate::platform::{Access, Env, Observation, Storage, StorageError, ToolRunner};
+use crate::platform::{
+    Access, Env, MAX_FILE_BYTES, Observation, Storage, StorageError, ToolRunner,
+};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Decision, Place, Placement, TierTable, Verdict};
@@ -411,6 +414,15 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             StorageError::NotADirectory => Refusal::new(
                 Rule::NotADirectory,
                 format!("part of `{path}` is a file, not a folder; choose another name"),
+            ),
+            StorageError::NotARegularFile => contain::not_regular(path),
+            StorageError::TooLarge(size) => Refusal::new(
+                Rule::TooLarge,
+                format!(
+                    "`{path}` is {}; acts read, edit, replace and hand tools files of at most {} (so every change fits the undo journal) — work on a smaller file",
+                    bytes(size),
+                    bytes(MAX_FILE_BYTES)
+                ),
             ),
             StorageError::Escape(escape) => contain::escape_refusal(escape, path.as_str()),
             StorageError::Other(words) => Refusal::new(

@@ -3,17 +3,54 @@
 
 use super::{Executor, bytes};
 use crate::audit::{ActRecord, EntryDecision, EntryResult, ReadRecord};
+use crate::contain;
 use crate::contain::RelPath;
 use crate::diff;
 use crate::platform::ToolRunner;
+use crate::platform::{DirEntry, MAX_FILE_BYTES, StorageError};
 use crate::platform::{Env, Storage};
 use crate::reply::Reply;
+use crate::reply::Skipped;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
+
+/// A listing returns at most this many entries (the first by name), with
+/// `total` and `truncated` saying how many there are.
+pub const MAX_LIST_ENTRIES: usize = 1_000;
+
+/// What a listing or search left out, as words for its one-line summary.
+pub(super) fn skipped_words(skipped: &Skipped) -> String {
+    let mut parts = Vec::new();
+    for (n, one, many) in [
+        (skipped.special, "special file", "special files"),
+        (
+            skipped.links,
+            "link to a hidden or outside place",
+            "links to hidden or outside places",
+        ),
+        (
+            skipped.revisited,
+            "place already seen",
+            "places already seen",
+        ),
+        (skipped.too_large, "file over 1 MiB", "files over 1 MiB"),
+    ] {
+        match n {
+            0 => {}
+            1 => parts.push(format!("1 {one}")),
+            n => parts.push(format!("{n} {many}")),
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; skipped {}", parts.join(", "))
+    }
+}
 
 impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn read(&self, name: &str, turn: Option<&str>) -> Reply {
@@ -52,40 +89,49 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             Ok(found) => found,
             Err(reply) => return reply,
         };
-        let mut entries = match self.store().list(&path).await {
-            Ok(entries) => entries,
-            Err(e) => {
-                let refusal = self.storage_refusal(e, &path);
-                return self
-                    .looked_and_failed(ActRecord::new(ActKind::Read, name), &path, refusal, turn)
-                    .await;
-            }
+        let record = ActRecord::new(ActKind::Read, name);
+        let mut skipped = Skipped::default();
+        let listed = match contain::confine(self.store(), &path).await {
+            Ok(real) => self
+                .visible_entries(&path, &real.path, &mut skipped)
+                .await
+                .map_err(|e| self.storage_refusal(e, &path)),
+            Err(refusal) => Err(refusal),
         };
-        // Dot entries are host or tool files: hidden, as containment refuses them.
-        entries.retain(|e| !e.name.starts_with('.'));
+        let mut entries: Vec<DirEntry> = match listed {
+            Ok(seen) => seen.into_iter().map(|seen| seen.entry).collect(),
+            Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
+        };
         entries.sort_by(|a, b| a.name.cmp(&b.name));
+        let total = entries.len();
+        entries.truncate(MAX_LIST_ENTRIES);
         let seq = self
-            .looked(
-                ActRecord::new(ActKind::Read, name),
-                &path,
-                verdict.rule,
-                vec![(path.clone(), 0)],
-                turn,
-            )
+            .looked(record, &path, verdict.rule, vec![(path.clone(), 0)], turn)
             .await;
         let place = if path.is_root() {
             String::from("the root")
         } else {
             format!("{path}")
         };
-        let count = match entries.len() {
+        let count = match total {
             1 => String::from("1 entry"),
             n => format!("{n} entries"),
         };
-        let mut reply = Reply::done(format!("listed {place}: {count}"));
+        let shown = if total > entries.len() {
+            format!(" (the first {} by name)", entries.len())
+        } else {
+            String::new()
+        };
+        let mut reply = Reply::done(format!(
+            "listed {place}: {count}{shown}{}",
+            skipped_words(&skipped)
+        ));
         if !path.is_root() {
             reply.file = Some(path.as_str().into());
         }
+        reply.truncated = Some(total > entries.len());
+        reply.total = Some(total);
+        reply.skipped = skipped.any().then_some(skipped);
         reply.files = Some(entries);
         self.answer(reply, seq)
     }
@@ -132,11 +178,21 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         self.answer(reply, seq)
     }
 
+    /// Reads a file of at most [`MAX_FILE_BYTES`], with failures named. The
+    /// storage refuses a larger file before reading it; the length is checked
+    /// again here for storage that can only read whole files.
+    pub(super) async fn read_bounded(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
+        let raw = self.store().read(path).await?;
+        match raw.len() as u64 {
+            size if size > MAX_FILE_BYTES => Err(StorageError::TooLarge(size)),
+            _ => Ok(raw),
+        }
+    }
+
     /// Reads a file as UTF-8 text, with failures named.
     pub(super) async fn read_text(&self, path: &RelPath) -> Result<String, Refusal> {
         let raw = self
-            .store()
-            .read(path)
+            .read_bounded(path)
             .await
             .map_err(|e| self.storage_refusal(e, path))?;
         String::from_utf8(raw).map_err(|_| {

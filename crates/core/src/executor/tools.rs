@@ -124,7 +124,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                     Ok(found) => found,
                     Err(reply) => return reply,
                 };
-                match self.store().read(&path).await {
+                match self.read_bounded(&path).await {
                     Ok(input) => {
                         let read = alloc::vec![(path.clone(), input.len() as u64)];
                         (input, path, read)

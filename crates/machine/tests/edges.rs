@@ -1,0 +1,398 @@
+//! The edges of one real folder (issue 11, items 1–4): links that resolve
+//! into protected folders, hard links, special files, link loops, and the
+//! bounds on reads, listings and walks. Each refusal sits beside the
+//! accepted sibling that shows the rule is not simply refusing everything.
+
+use serde_json::{Value, json};
+use std::os::unix::fs::{FileTypeExt, symlink};
+use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
+use tempfile::TempDir;
+use voicebox_core::{Reply, Rule};
+use voicebox_machine::Host;
+
+fn host(root: &Path) -> Host {
+    let mut host = Host::new("edge", ());
+    host.declare(root).unwrap();
+    host
+}
+
+fn rule(reply: &Reply) -> Rule {
+    reply
+        .refused
+        .unwrap_or_else(|| panic!("expected a refusal, got {reply:?}"))
+}
+
+fn names(reply: &Reply) -> Vec<String> {
+    reply
+        .files
+        .as_ref()
+        .expect("a listing")
+        .iter()
+        .map(|e| e.name.clone())
+        .collect()
+}
+
+/// Runs `action` on a fresh host over `root` on another thread, so a host
+/// that blocks (on a FIFO, say) fails the test instead of hanging it.
+fn answered(root: &Path, action: Value) -> Reply {
+    let (tx, rx) = mpsc::channel();
+    let root = root.to_path_buf();
+    std::thread::spawn(move || {
+        let reply = host(&root).execute(&action, None);
+        let _ = tx.send(reply);
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("the host answered instead of blocking")
+}
+
+fn audit_file(root: &Path) -> std::path::PathBuf {
+    let audit = root.join(".audit");
+    std::fs::read_dir(&audit)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .expect("an audit file")
+}
+
+#[test]
+fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join(".env"), "SECRET=hunter2\n").unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    std::fs::write(root.join(".git/config"), "[core] secret\n").unwrap();
+    std::fs::create_dir(root.join("docs")).unwrap();
+    let mut host = host(root);
+    assert!(
+        host.execute(
+            &json!({"verb": "write", "name": "a.txt", "content": "x"}),
+            None
+        )
+        .ok
+    );
+    let log = audit_file(root);
+    let writer = log.file_name().unwrap().to_string_lossy().into_owned();
+    let history = std::fs::read_to_string(&log).unwrap();
+    symlink(".audit", root.join("al")).unwrap();
+    symlink(".voicebox", root.join("vb")).unwrap();
+    symlink(".env", root.join("envlink")).unwrap();
+    symlink(".git", root.join("gitlink")).unwrap();
+    symlink("docs", root.join("d")).unwrap();
+
+    for (action, expected) in [
+        (
+            json!({"verb": "write", "name": format!("al/{writer}"), "content": "forged\n"}),
+            Rule::ProtectedAudit,
+        ),
+        (
+            json!({"verb": "read", "name": format!("al/{writer}")}),
+            Rule::ProtectedAudit,
+        ),
+        (json!({"verb": "list", "dir": "al"}), Rule::ProtectedAudit),
+        (
+            json!({"verb": "delete", "name": format!("al/{writer}")}),
+            Rule::ProtectedAudit,
+        ),
+        (
+            json!({"verb": "write", "name": "vb/undo/journal.jsonl", "content": "x"}),
+            Rule::ProtectedAudit,
+        ),
+        (
+            json!({"verb": "read", "name": "envlink"}),
+            Rule::DotfileRefused,
+        ),
+        (
+            json!({"verb": "write", "name": "envlink", "content": "SECRET=0"}),
+            Rule::DotfileRefused,
+        ),
+        (
+            json!({"verb": "edit", "name": "envlink", "oldText": "hunter2", "newText": "x"}),
+            Rule::DotfileRefused,
+        ),
+        (
+            json!({"verb": "diff", "name": "envlink", "content": "x"}),
+            Rule::DotfileRefused,
+        ),
+        (
+            json!({"verb": "read", "name": "gitlink/config"}),
+            Rule::DotfileRefused,
+        ),
+        (
+            json!({"verb": "grep", "query": "secret", "dir": "gitlink"}),
+            Rule::DotfileRefused,
+        ),
+        (
+            json!({"verb": "tool", "id": "wc", "name": "envlink"}),
+            Rule::DotfileRefused,
+        ),
+    ] {
+        let reply = host.execute(&action, None);
+        assert_eq!(rule(&reply), expected, "{action}");
+    }
+    // History intact: the old lines are still there, and seq goes on.
+    let after = std::fs::read_to_string(&log).unwrap();
+    assert!(after.starts_with(&history), "the log was rewritten");
+    assert!(!after.contains("forged"));
+    assert_eq!(
+        std::fs::read_to_string(root.join(".env")).unwrap(),
+        "SECRET=hunter2\n"
+    );
+
+    // The walk and the listing do not go through them, and say so.
+    let grep = host.execute(&json!({"verb": "grep", "query": "secret"}), None);
+    assert!(grep.ok, "{grep:?}");
+    assert!(grep.matches.as_ref().unwrap().is_empty(), "{grep:?}");
+    let listed = host.execute(&json!({"verb": "list"}), None);
+    assert_eq!(names(&listed), ["a.txt", "d", "docs"]);
+    assert_eq!(listed.skipped.as_ref().unwrap().links, 4, "{listed:?}");
+
+    // Positive control: a link to an ordinary folder inside works both ways.
+    let wrote = host.execute(
+        &json!({"verb": "write", "name": "d/plan.md", "content": "secret plan"}),
+        None,
+    );
+    assert!(wrote.ok, "{wrote:?}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("docs/plan.md")).unwrap(),
+        "secret plan"
+    );
+    let read = host.execute(&json!({"verb": "read", "name": "d/plan.md"}), None);
+    assert_eq!(read.content.as_deref(), Some("secret plan"));
+    assert!(
+        std::fs::symlink_metadata(root.join("d"))
+            .unwrap()
+            .is_symlink()
+    );
+    // Found once: `d` and `docs` are one real folder.
+    let grep = host.execute(&json!({"verb": "grep", "query": "secret"}), None);
+    assert_eq!(grep.matches.as_ref().unwrap().len(), 1, "{grep:?}");
+    assert_eq!(grep.skipped.as_ref().unwrap().revisited, 1, "{grep:?}");
+}
+
+#[test]
+fn a_replaced_hard_link_leaves_the_other_name_untouched() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("orig.txt"), "original").unwrap();
+    std::fs::hard_link(root.join("orig.txt"), root.join("twin.txt")).unwrap();
+    let mut host = host(root);
+    // A read sees the shared bytes: the person made both names.
+    let read = host.execute(&json!({"verb": "read", "name": "twin.txt"}), None);
+    assert_eq!(read.content.as_deref(), Some("original"));
+    let wrote = host.execute(
+        &json!({"verb": "write", "name": "twin.txt", "content": "new"}),
+        None,
+    );
+    assert!(wrote.ok, "{wrote:?}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("twin.txt")).unwrap(),
+        "new"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("orig.txt")).unwrap(),
+        "original"
+    );
+
+    // The same for a second name of the audit log: replacing it cannot touch the log.
+    let log = audit_file(root);
+    std::fs::hard_link(&log, root.join("copy.jsonl")).unwrap();
+    let before = std::fs::read_to_string(&log).unwrap();
+    let wrote = host.execute(
+        &json!({"verb": "write", "name": "copy.jsonl", "content": "forged\n"}),
+        None,
+    );
+    assert!(wrote.ok, "{wrote:?}");
+    let after = std::fs::read_to_string(&log).unwrap();
+    assert!(after.starts_with(&before) && !after.contains("forged"));
+}
+
+#[test]
+fn special_files_are_refused_at_once_and_the_next_request_is_served() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let fifo = root.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let _socket = std::os::unix::net::UnixListener::bind(root.join("sock")).unwrap();
+    symlink("pipe", root.join("to-pipe")).unwrap();
+    std::fs::write(root.join("notes.md"), "pipe dreams\n").unwrap();
+
+    for action in [
+        json!({"verb": "read", "name": "pipe"}),
+        json!({"verb": "read", "name": "to-pipe"}),
+        json!({"verb": "read", "name": "sock"}),
+        json!({"verb": "diff", "name": "pipe", "content": "x"}),
+        json!({"verb": "edit", "name": "pipe", "oldText": "a", "newText": "b"}),
+        json!({"verb": "write", "name": "pipe", "content": "x"}),
+        json!({"verb": "delete", "name": "sock"}),
+        json!({"verb": "tool", "id": "wc", "name": "pipe"}),
+    ] {
+        assert_eq!(
+            rule(&answered(root, action.clone())),
+            Rule::NotARegularFile,
+            "{action}"
+        );
+    }
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+
+    // The walk and the listing skip them, say so, and still see the file.
+    let grep = answered(root, json!({"verb": "grep", "query": "pipe"}));
+    assert_eq!(grep.matches.as_ref().unwrap().len(), 1, "{grep:?}");
+    assert_eq!(grep.skipped.as_ref().unwrap().special, 3, "{grep:?}");
+    let listed = answered(root, json!({"verb": "list"}));
+    assert_eq!(names(&listed), ["notes.md"]);
+    assert_eq!(listed.skipped.as_ref().unwrap().special, 3);
+    // Positive control: the regular file beside them reads.
+    let read = answered(root, json!({"verb": "read", "name": "notes.md"}));
+    assert_eq!(read.content.as_deref(), Some("pipe dreams\n"));
+}
+
+#[test]
+fn link_loops_are_walked_once_and_deep_trees_stop_at_the_depth_limit() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("x/y")).unwrap();
+    std::fs::write(root.join("x/y/needle.txt"), "needle\n").unwrap();
+    // Each folder links back to the root twice: without a visited set the
+    // walk doubles at every level.
+    for folder in ["", "x", "x/y"] {
+        let up = "../".repeat(folder.split('/').filter(|s| !s.is_empty()).count());
+        let target = if up.is_empty() { ".".to_string() } else { up };
+        symlink(&target, root.join(folder).join("a")).unwrap();
+        symlink(&target, root.join(folder).join("b")).unwrap();
+    }
+    let grep = answered(root, json!({"verb": "grep", "query": "needle"}));
+    assert!(grep.ok, "{grep:?}");
+    assert_eq!(grep.matches.as_ref().unwrap().len(), 1, "{grep:?}");
+    assert_eq!(grep.truncated, Some(false));
+    let searched = grep.searched.as_ref().unwrap();
+    assert_eq!((searched.folders, searched.files), (3, 1), "{grep:?}");
+    assert_eq!(grep.skipped.as_ref().unwrap().revisited, 6, "{grep:?}");
+
+    // A real tree deeper than the limit: the walk stops there and says so.
+    let deep = TempDir::new().unwrap();
+    let mut path = deep.path().to_path_buf();
+    for level in 0..20 {
+        path.push(format!("l{level}"));
+    }
+    std::fs::create_dir_all(&path).unwrap();
+    std::fs::write(path.join("deep.txt"), "needle").unwrap();
+    std::fs::write(deep.path().join("l0/top.txt"), "needle").unwrap();
+    let grep = answered(deep.path(), json!({"verb": "grep", "query": "needle"}));
+    assert_eq!(grep.truncated, Some(true), "{grep:?}");
+    assert_eq!(grep.searched.as_ref().unwrap().stopped_at, Some("depth"));
+    assert_eq!(grep.matches.as_ref().unwrap().len(), 1, "{grep:?}");
+}
+
+#[test]
+fn reads_over_the_cap_are_refused_by_size_and_the_cap_itself_reads() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let big = vec![b'a'; 32 << 20];
+    std::fs::write(root.join("big.txt"), &big).unwrap();
+    std::fs::write(root.join("edge.txt"), vec![b'b'; 1 << 20]).unwrap();
+    let mut host = host(root);
+    for action in [
+        json!({"verb": "read", "name": "big.txt"}),
+        json!({"verb": "diff", "name": "big.txt", "content": "x"}),
+        json!({"verb": "edit", "name": "big.txt", "oldText": "a", "newText": "b"}),
+        json!({"verb": "tool", "id": "wc", "name": "big.txt"}),
+        // Replacing it would lose bytes the undo journal cannot keep.
+        json!({"verb": "write", "name": "big.txt", "content": "small"}),
+    ] {
+        let reply = host.execute(&action, None);
+        assert_eq!(rule(&reply), Rule::TooLarge, "{action}");
+        assert!(
+            reply.why.as_ref().unwrap().contains("33554432 bytes"),
+            "{reply:?}"
+        );
+    }
+    assert_eq!(
+        std::fs::metadata(root.join("big.txt")).unwrap().len(),
+        32 << 20
+    );
+    let read = host.execute(&json!({"verb": "read", "name": "edge.txt"}), None);
+    assert_eq!(read.bytes, Some(1 << 20), "{read:?}");
+    // Grep passes over it and counts it.
+    let grep = host.execute(&json!({"verb": "grep", "query": "aaa"}), None);
+    assert_eq!(grep.skipped.as_ref().unwrap().too_large, 1, "{grep:?}");
+}
+
+#[test]
+fn a_listing_returns_at_most_a_page_and_says_how_many_there_are() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("many")).unwrap();
+    std::fs::create_dir(root.join("few")).unwrap();
+    for i in 0..2_500 {
+        std::fs::write(root.join(format!("many/f{i:05}")), "").unwrap();
+    }
+    for i in 0..10 {
+        std::fs::write(root.join(format!("few/f{i}")), "").unwrap();
+    }
+    let mut host = host(root);
+    let many = host.execute(&json!({"verb": "list", "dir": "many"}), None);
+    assert_eq!(many.files.as_ref().unwrap().len(), 1_000);
+    assert_eq!((many.total, many.truncated), (Some(2_500), Some(true)));
+    assert_eq!(names(&many)[999], "f00999");
+    let few = host.execute(&json!({"verb": "list", "dir": "few"}), None);
+    assert_eq!((few.total, few.truncated), (Some(10), Some(false)));
+}
+
+#[test]
+fn writes_leave_no_temporary_in_the_folder_and_leftovers_are_swept_at_start() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut host = host(root);
+    for i in 0..50 {
+        let reply = host.execute(
+            &json!({"verb": "write", "name": format!("sub/n{}.txt", i % 5), "content": "x".repeat(i)}),
+            None,
+        );
+        assert!(reply.ok, "{reply:?}");
+    }
+    let mut leftovers = Vec::new();
+    for entry in walk(root) {
+        let name = entry.file_name().unwrap().to_string_lossy().into_owned();
+        if name.contains("voicebox-tmp")
+            || entry.starts_with(root.join(".voicebox/tmp")) && entry.is_file()
+        {
+            leftovers.push(entry);
+        }
+    }
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("sub/n4.txt")).unwrap(),
+        "x".repeat(49)
+    );
+
+    // A crash between the temporary and the rename leaves one; the next start removes it.
+    let stale = root.join(".voicebox/tmp/interrupted");
+    std::fs::write(&stale, "half").unwrap();
+    drop(host);
+    let _again = self::host(root);
+    assert!(!stale.exists());
+    assert!(root.join("sub/n4.txt").exists());
+}
+
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        }
+        out.push(path);
+    }
+    out
+}
