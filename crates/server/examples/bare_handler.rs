@@ -1,6 +1,9 @@
 //! The floor for the HTTP load test (issue 7): an axum handler on 127.0.0.1
-//! that does what a write turn does to the disk — the file write (temp file +
-//! rename) and two audit-line appends — with none of the safety layer. The
+//! that does what a durable write turn does to the disk, with the same sync
+//! points — the attempt line appended and synced, the prior bytes kept in a
+//! new synced file (its folder synced) and an index line synced, the file
+//! written to a synced temporary and renamed, its folder synced, and the
+//! outcome line appended and synced — with none of the safety layer. The
 //! load script drives it and `voicebox serve` with the same wrk script.
 //!
 //! `cargo run --release -p voicebox --example bare_handler -- <dir> <port>`
@@ -11,6 +14,13 @@ use axum::routing::post;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+
+/// A fresh name for a kept blob (unique within this process).
+fn rand_id() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    format!("{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
 
 #[tokio::main]
 async fn main() {
@@ -23,6 +33,7 @@ async fn main() {
         .open(dir.join("audit.jsonl"))
         .unwrap();
     let log = Arc::new(Mutex::new(log));
+    std::fs::create_dir_all(dir.join("undo")).unwrap();
     let app = Router::new().route(
         "/api/turn",
         post(move |body: Bytes| {
@@ -40,11 +51,31 @@ async fn main() {
                         .to_string();
                     let line = format!("{}\n", "x".repeat(300));
                     let mut log = log.lock().unwrap();
-                    log.write_all(line.as_bytes()).unwrap();
-                    let tmp = dir.join(format!(".{name}.tmp"));
-                    std::fs::write(&tmp, content).unwrap();
+                    let synced_append = |file: &mut std::fs::File, bytes: &[u8]| {
+                        file.write_all(bytes).unwrap();
+                        file.sync_data().unwrap();
+                    };
+                    let sync_dir = |path: &std::path::Path| {
+                        std::fs::File::open(path).unwrap().sync_all().unwrap();
+                    };
+                    synced_append(&mut log, line.as_bytes());
+                    let undo = dir.join("undo");
+                    let prior = std::fs::read(dir.join(&name)).unwrap_or_default();
+                    let mut blob = std::fs::File::create_new(undo.join(format!("{}.bin", rand_id()))).unwrap();
+                    synced_append(&mut blob, &prior);
+                    sync_dir(&undo);
+                    let mut index = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(undo.join("index.jsonl"))
+                        .unwrap();
+                    synced_append(&mut index, line.as_bytes());
+                    let tmp = undo.join(format!("{name}.tmp"));
+                    let mut staged = std::fs::File::create(&tmp).unwrap();
+                    synced_append(&mut staged, content.as_bytes());
                     std::fs::rename(&tmp, dir.join(&name)).unwrap();
-                    log.write_all(line.as_bytes()).unwrap();
+                    sync_dir(&dir);
+                    synced_append(&mut log, line.as_bytes());
                 })
                 .await
                 .unwrap();
