@@ -19,7 +19,11 @@ use std::sync::{Arc, Mutex};
 fn rand_id() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    format!("{}-{}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed))
+    format!(
+        "{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
 }
 
 #[tokio::main]
@@ -61,7 +65,8 @@ async fn main() {
                     synced_append(&mut log, line.as_bytes());
                     let undo = dir.join("undo");
                     let prior = std::fs::read(dir.join(&name)).unwrap_or_default();
-                    let mut blob = std::fs::File::create_new(undo.join(format!("{}.bin", rand_id()))).unwrap();
+                    let mut blob =
+                        std::fs::File::create_new(undo.join(format!("{}.bin", rand_id()))).unwrap();
                     synced_append(&mut blob, &prior);
                     sync_dir(&undo);
                     let mut index = std::fs::OpenOptions::new()
