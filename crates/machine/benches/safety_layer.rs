@@ -4,7 +4,7 @@
 //! - the script resolver, per utterance over the dev set;
 //! - a tier-table decision and the lexical containment check;
 //! - an executor write turn on folder storage vs the bare-I/O floor (the same
-//!   file write plus two audit-line appends, done directly);
+//!   writes and sync points as a durable turn, done directly);
 //! - a create-asset call (fresh instance per call, as in production) vs a
 //!   fresh `node` process per call instantiating and running the same module
 //!   (the mechanism the original system used). Skipped if `node` is missing.
@@ -72,22 +72,39 @@ fn write_turn(c: &mut Criterion) {
     group.bench_function("executor (folder storage)", |b| {
         b.iter(|| assert!(host.execute(black_box(&action), Some("bench")).ok))
     });
-    // The floor: the same file write (through a temporary file and a rename,
-    // as the storage does) and two audit-line appends, with no checks.
+    // The floor: the same sync points as the durable turn, with no checks —
+    // attempt line, prior bytes kept in a new file (its folder synced) and an
+    // index line, the file through a synced temporary and a rename (its folder
+    // synced), outcome line.
     let floor = dir.path().join("floor");
-    std::fs::create_dir(&floor).unwrap();
-    let mut log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(floor.join("audit.jsonl"))
-        .unwrap();
+    std::fs::create_dir_all(floor.join("undo")).unwrap();
+    let append = |name: &str| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(floor.join(name))
+            .unwrap()
+    };
+    let (mut log, mut index) = (append("audit.jsonl"), append("undo/index.jsonl"));
+    let sync_dir = |path: &Path| std::fs::File::open(path).unwrap().sync_all().unwrap();
+    let synced = |file: &mut std::fs::File, bytes: &[u8]| {
+        file.write_all(bytes).unwrap();
+        file.sync_data().unwrap();
+    };
     let line = format!("{}\n", "x".repeat(300));
+    let mut n = 0u64;
     group.bench_function("bare I/O floor", |b| {
         b.iter(|| {
-            log.write_all(line.as_bytes()).unwrap();
-            std::fs::write(floor.join(".tmp"), b"Buy milk and bread\n").unwrap();
-            std::fs::rename(floor.join(".tmp"), floor.join("notes.md")).unwrap();
-            log.write_all(line.as_bytes()).unwrap();
+            n += 1;
+            synced(&mut log, line.as_bytes());
+            let prior = std::fs::read(floor.join("notes.md")).unwrap_or_default();
+            synced(&mut append(&format!("undo/{n}.bin")), &prior);
+            sync_dir(&floor.join("undo"));
+            synced(&mut index, line.as_bytes());
+            synced(&mut append("undo/tmp"), b"Buy milk and bread\n");
+            std::fs::rename(floor.join("undo/tmp"), floor.join("notes.md")).unwrap();
+            sync_dir(&floor);
+            synced(&mut log, line.as_bytes());
         })
     });
     group.finish();

@@ -257,4 +257,9 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
         cuts += 1;
     }
     assert_eq!(cuts, points.len() + 1);
+    eprintln!(
+        "{} acts, {} sync points, {cuts} power cuts checked",
+        acked.len(),
+        points.len()
+    );
 }
