@@ -282,10 +282,23 @@ fn is_special(meta: &Metadata) -> bool {
     !meta.is_file() && !meta.is_dir()
 }
 
-/// Removes what an interrupted write left in the host's staging folder.
+/// How old a staged temporary must be before a starting host removes it:
+/// another process on the same root (`serve` while a `turn` runs) may be in
+/// the middle of a write, which takes milliseconds, never a minute.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes what interrupted writes left in the host's staging folder.
 fn sweep_temporaries(dir: &Dir) {
-    if let Ok(entries) = dir.read_dir(TMP_DIR) {
-        for entry in entries.flatten() {
+    let Ok(entries) = dir.read_dir(TMP_DIR) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let stale = entry.metadata().and_then(|m| m.modified()).is_ok_and(|at| {
+            now.duration_since(at.into_std())
+                .is_ok_and(|age| age > STALE_AFTER)
+        });
+        if stale {
             let _ = dir.remove_file(Path::new(TMP_DIR).join(entry.file_name()));
         }
     }

@@ -176,7 +176,6 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
     let recorder = Arc::new(Recorder::default());
     let options = RootOptions {
         sync: Syncer::observed(recorder.clone()),
-        ..RootOptions::default()
     };
     let mut ex = Executor::new(Placement::Machine, "crash", MachineEnv, ());
     ex.declare(

@@ -169,6 +169,12 @@ fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works
     let grep = host.execute(&json!({"verb": "grep", "query": "secret"}), None);
     assert_eq!(grep.matches.as_ref().unwrap().len(), 1, "{grep:?}");
     assert_eq!(grep.skipped.as_ref().unwrap().revisited, 1, "{grep:?}");
+
+    // The asset folder is a name like any other: a link from it into the log is refused.
+    symlink(".audit", root.join("assets")).unwrap();
+    let asset = json!({"verb": "create_asset", "name": writer, "kind": "text", "body": "forged"});
+    assert_eq!(rule(&host.execute(&asset, None)), Rule::ProtectedAudit);
+    assert!(!std::fs::read_to_string(&log).unwrap().contains("forged"));
 }
 
 #[test]
@@ -376,12 +382,26 @@ fn writes_leave_no_temporary_in_the_folder_and_leftovers_are_swept_at_start() {
         "x".repeat(49)
     );
 
-    // A crash between the temporary and the rename leaves one; the next start removes it.
+    // A crash between the temporary and the rename leaves one; the next start
+    // removes it once it is old enough not to be another process's write in flight.
     let stale = root.join(".voicebox/tmp/interrupted");
+    let fresh = root.join(".voicebox/tmp/in-flight");
     std::fs::write(&stale, "half").unwrap();
+    std::fs::write(&fresh, "half").unwrap();
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
     drop(host);
     let _again = self::host(root);
     assert!(!stale.exists());
+    assert!(
+        fresh.exists(),
+        "a temporary of a write in flight is left alone"
+    );
     assert!(root.join("sub/n4.txt").exists());
 }
 
