@@ -378,9 +378,14 @@ async function busyRetry(change) {
   }
 }
 
+/** A file's bytes and size; past `io.max` bytes only the size (the core names the refusal). */
 async function opRead(root, io) {
   const [dir, name] = await parentOf(root, io.path, false);
-  return [{ ok: true }, await contents(await dir.getFileHandle(name))];
+  const handle = await dir.getFileHandle(name);
+  const { size } = await handle.getFile();
+  if (typeof io.max === 'number' && size > io.max) return [{ ok: true, size }, new Uint8Array(0)];
+  const bytes = await contents(handle);
+  return [{ ok: true, size: bytes.length }, bytes];
 }
 
 async function opWrite(root, io, data) {

@@ -24,7 +24,8 @@ use std::rc::Rc;
 use voicebox_core::audit::{self, AuditFile, Entry};
 use voicebox_core::contain::{AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    Access, DirEntry, Escape, Observation, Resolved, RootInfo, Storage, StorageError,
+    Access, DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage,
+    StorageError,
 };
 
 /// Where this writer's audit file lives.
@@ -196,11 +197,15 @@ impl Storage for WebStorage {
         Ok(Resolved::itself(path))
     }
 
+    /// The worker reads at most `max` bytes: for a larger file it answers
+    /// only the size, and the refusal is made here.
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
-        Ok(self
-            .ask(json!({"op": "read", "path": path.as_str()}), Vec::new())
-            .await?
-            .1)
+        let request = json!({"op": "read", "path": path.as_str(), "max": MAX_FILE_BYTES});
+        let (answer, bytes) = self.ask(request, Vec::new()).await?;
+        match answer["size"].as_u64() {
+            Some(size) if size > MAX_FILE_BYTES => Err(StorageError::TooLarge(size)),
+            _ => Ok(bytes),
+        }
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {

@@ -209,7 +209,14 @@ impl Worker {
             "reachable" => (json!({"ok": true}), vec![]),
             "read" if self.is_dir(&path) => (is_dir, vec![]),
             "read" => match self.files.get(&path) {
-                Some(bytes) => (json!({"ok": true}), bytes.clone()),
+                Some(bytes)
+                    if io["max"]
+                        .as_u64()
+                        .is_some_and(|max| bytes.len() as u64 > max) =>
+                {
+                    (json!({"ok": true, "size": bytes.len()}), vec![])
+                }
+                Some(bytes) => (json!({"ok": true, "size": bytes.len()}), bytes.clone()),
                 None => (not_found, vec![]),
             },
             "write" if self.is_dir(&path) => (is_dir, vec![]),
