@@ -225,6 +225,82 @@ mod tests {
         assert_eq!(mode & 0o777, 0o600);
     }
 
+    /// A parent folder holding `root/` and `root/inside/`.
+    fn layout() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::TempDir::new().unwrap();
+        let root = dir.path().join("root");
+        fs::create_dir_all(root.join("inside")).unwrap();
+        (dir, root)
+    }
+
+    fn overlap(root: &Path, state: PathBuf) -> Option<Rule> {
+        StateDir::new(Some(state))
+            .apart_from(root)
+            .err()
+            .map(|refusal| refusal.rule)
+    }
+
+    #[test]
+    fn a_state_folder_beside_the_root_is_apart() {
+        let (dir, root) = layout();
+        assert_eq!(overlap(&root, dir.path().join("state")), None);
+        // A name that only starts with the root's is beside it, not inside.
+        assert_eq!(overlap(&root, dir.path().join("root-state")), None);
+        assert_eq!(overlap(&root.join("inside"), root.join("state")), None);
+        // Not made yet, and spelled with `..` back out of the root.
+        assert_eq!(overlap(&root, root.join("new/../../state")), None);
+    }
+
+    #[test]
+    fn a_state_folder_in_the_root_or_the_root_itself_is_refused() {
+        let (_dir, root) = layout();
+        assert_eq!(overlap(&root, root.clone()), Some(Rule::StateInRoot));
+        assert_eq!(
+            overlap(&root, root.join("inside")),
+            Some(Rule::StateInRoot)
+        );
+        // Not made yet: compared where it would be made.
+        assert_eq!(
+            overlap(&root, root.join("not/yet/state")),
+            Some(Rule::StateInRoot)
+        );
+        assert_eq!(
+            overlap(&root, root.join("inside/../state")),
+            Some(Rule::StateInRoot)
+        );
+        let refusal = StateDir::new(Some(root.join("state")))
+            .apart_from(&root)
+            .unwrap_err();
+        assert!(refusal.why.contains("--state-dir"), "{}", refusal.why);
+    }
+
+    #[test]
+    fn a_root_inside_the_state_folder_is_refused() {
+        let (_dir, root) = layout();
+        assert_eq!(overlap(&root.join("inside"), root.clone()), Some(Rule::RootInState));
+        let refusal = StateDir::new(Some(root.clone()))
+            .apart_from(&root.join("inside"))
+            .unwrap_err();
+        assert!(refusal.why.contains("outside"), "{}", refusal.why);
+    }
+
+    #[test]
+    fn symlinked_spellings_are_compared_as_real_paths() {
+        let (dir, root) = layout();
+        let link = dir.path().join("link-to-root");
+        std::os::unix::fs::symlink(&root, &link).unwrap();
+        assert_eq!(overlap(&link, root.join("state")), Some(Rule::StateInRoot));
+        assert_eq!(overlap(&root, link.join("state")), Some(Rule::StateInRoot));
+        assert_eq!(
+            overlap(&link.join("inside"), root.clone()),
+            Some(Rule::RootInState)
+        );
+        // A link inside the root to a state folder outside it: apart.
+        fs::create_dir(dir.path().join("state")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("state"), root.join("state-link")).unwrap();
+        assert_eq!(overlap(&root, root.join("state-link")), None);
+    }
+
     #[test]
     fn keys_store_remove_and_mask() {
         let dir = tempfile::TempDir::new().unwrap();
