@@ -255,10 +255,7 @@ mod tests {
     fn a_state_folder_in_the_root_or_the_root_itself_is_refused() {
         let (_dir, root) = layout();
         assert_eq!(overlap(&root, root.clone()), Some(Rule::StateInRoot));
-        assert_eq!(
-            overlap(&root, root.join("inside")),
-            Some(Rule::StateInRoot)
-        );
+        assert_eq!(overlap(&root, root.join("inside")), Some(Rule::StateInRoot));
         // Not made yet: compared where it would be made.
         assert_eq!(
             overlap(&root, root.join("not/yet/state")),
@@ -277,7 +274,10 @@ mod tests {
     #[test]
     fn a_root_inside_the_state_folder_is_refused() {
         let (_dir, root) = layout();
-        assert_eq!(overlap(&root.join("inside"), root.clone()), Some(Rule::RootInState));
+        assert_eq!(
+            overlap(&root.join("inside"), root.clone()),
+            Some(Rule::RootInState)
+        );
         let refusal = StateDir::new(Some(root.clone()))
             .apart_from(&root.join("inside"))
             .unwrap_err();
