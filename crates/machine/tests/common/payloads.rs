@@ -95,18 +95,18 @@ impl Case {
 /// and target rotating through consecutive case numbers.
 pub fn cases() -> Vec<Case> {
     let mut out = Vec::new();
-    for dots in 0..DOTS.len() {
-        for separator in 0..SEPARATORS.len() {
-            for depth in 0..DEPTHS.len() {
+    for (dots, dots_spelling) in DOTS.iter().enumerate() {
+        for (separator, separator_spelling) in SEPARATORS.iter().enumerate() {
+            let step = format!("{dots_spelling}{separator_spelling}");
+            for (depth, steps) in DEPTHS.iter().enumerate() {
                 for _ in 0..2 {
                     let n = out.len();
                     let (prefix, target) = (n % PREFIXES.len(), n / PREFIXES.len() % TARGETS.len());
-                    let step = format!("{}{}", DOTS[dots], SEPARATORS[separator]);
                     out.push(Case {
                         name: format!(
                             "{}{}{}",
                             PREFIXES[prefix],
-                            step.repeat(DEPTHS[depth]),
+                            step.repeat(*steps),
                             TARGETS[target]
                         ),
                         choice: [dots, separator, depth, prefix, target],
