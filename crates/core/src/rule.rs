@@ -26,6 +26,10 @@ pub enum Rule {
     // The root itself.
     RootNotDeclared,
     RootUnreachable,
+    /// The host's state folder is the root or inside it (machine placement).
+    StateInRoot,
+    /// The root is inside the host's state folder (machine placement).
+    RootInState,
     NeedsGesture,
     PermissionDenied,
     // Validating an action against the command list.
@@ -123,6 +127,8 @@ impl Rule {
             Rule::ProtectedAudit => "protected-audit",
             Rule::RootNotDeclared => "root-not-declared",
             Rule::RootUnreachable => "root-unreachable",
+            Rule::StateInRoot => "state-in-root",
+            Rule::RootInState => "root-in-state",
             Rule::NeedsGesture => "needs-gesture",
             Rule::PermissionDenied => "permission-denied",
             Rule::UnknownVerb => "unknown-verb",

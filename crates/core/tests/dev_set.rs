@@ -1,6 +1,6 @@
-//! Sentence sets the script resolver must resolve exactly: the shared
-//! development set (`shared/resolver/dev-set.yaml`, beside the repository)
-//! and our held-out set (`tests/held-out.yaml`, written before reading the
+//! Sentence sets the script resolver must resolve exactly: the project's
+//! development set (`tests/dev-set.yaml`, copied in so the suite needs
+//! nothing outside the repository) and our held-out set (`tests/held-out.yaml`, written before reading the
 //! resolver, to measure how it generalises). Each case lists sentences and the
 //! one action they must all produce, field for field, or `unresolved: true`.
 //! A missing file fails rather than skips; each test prints its pass rate.
@@ -91,10 +91,7 @@ fn check_set(label: &str, path: &str) {
 fn every_dev_set_sentence_resolves_exactly() {
     check_set(
         "dev set",
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/resolver/dev-set.yaml"
-        ),
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/dev-set.yaml"),
     );
 }
 

@@ -22,9 +22,9 @@ use voicebox_core::tier::{Act, ActKind, Placement, TierTable};
 use voicebox_machine::tools::{CREATE_ASSET_WAT, Grant, compile};
 use voicebox_machine::{Host, WasmTools};
 
-/// Every sentence of the dev set.
+/// Every sentence of the dev set (the core's test data).
 fn dev_set() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/resolver/dev-set.yaml");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../core/tests/dev-set.yaml");
     let yaml: serde_yaml_ng::Value =
         serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     yaml["cases"]

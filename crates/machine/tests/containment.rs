@@ -1,45 +1,28 @@
-//! Containment on a real folder: every public traversal payload, and links.
+//! Containment on a real folder: generated traversal payloads, and links.
 //!
-//! Every payload in `shared/corpora/path-traversal/`, given as a name to a
-//! write, a read and a delete, is refused by name or lands as a literal name
-//! strictly inside the root; nothing outside the root changes.
+//! Every payload of our generator (`common/payloads.rs`: the spellings the
+//! public traversal payload lists use), given as a name to a write, a read and
+//! a delete, is refused by name or lands as a literal name strictly inside the
+//! root; nothing outside the root changes, and nothing the host keeps in the
+//! root (`.audit/`, `.voicebox/`) or hides (`.env`, `.git/`) is touched or read.
 
 mod common;
 
+use common::payloads::{self, CHOICES, Case};
 use common::{refused, write};
 use serde_json::json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
-use voicebox_core::Rule;
+use voicebox_core::{Reply, Rule};
 use voicebox_machine::Host;
 
-fn corpus() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpora/path-traversal");
-    let mut payloads = Vec::new();
-    for file in [
-        "deep_traversal.txt",
-        "directory_traversal.txt",
-        "traversals-8-deep-exotic-encoding.txt",
-    ] {
-        let text = std::fs::read_to_string(dir.join(file)).unwrap_or_else(|e| {
-            panic!(
-                "the payload corpus must be present at {}: {e}",
-                dir.display()
-            )
-        });
-        payloads.extend(
-            text.lines()
-                .filter(|l| !l.is_empty())
-                .map(|l| l.replace("{FILE}", "probe.txt")),
-        );
-    }
-    assert!(payloads.len() > 1900, "{} payloads", payloads.len());
-    payloads
-}
+/// What every planted file holds; no answer may ever carry it.
+const SECRET: &str = "planted bytes";
 
-/// Every file under `dir` with its bytes, skipping `skip`.
+/// Every file under `dir` with its bytes, skipping `skip` (links are kept
+/// as their targets, not followed).
 fn snapshot(dir: &Path, skip: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     let mut out = BTreeMap::new();
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -48,85 +31,262 @@ fn snapshot(dir: &Path, skip: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             continue;
         }
         let meta = std::fs::symlink_metadata(&path).unwrap();
-        if meta.is_dir() {
+        if meta.is_symlink() {
+            let target = std::fs::read_link(&path).unwrap();
+            out.insert(path, target.into_os_string().into_encoded_bytes());
+        } else if meta.is_dir() {
             out.extend(snapshot(&path, skip));
         } else {
-            out.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
+            out.insert(path.clone(), std::fs::read(&path).unwrap());
         }
     }
     out
 }
 
-/// A root inside a parent folder that holds a file the payloads aim at.
+/// A root inside a parent folder. Beside the root: the files the payloads
+/// aim at (`etc/passwd`, the state folder's `state/host-token`). In the
+/// root: planted files in `.audit/`, `.voicebox/`, `.env` and `.git/`, a
+/// real folder `notes/` and a link `docs` to it.
 fn setup() -> (TempDir, PathBuf, Host) {
     let parent = TempDir::new().unwrap();
     let root = parent.path().join("root");
-    std::fs::create_dir(&root).unwrap();
-    std::fs::write(parent.path().join("probe.txt"), "outside").unwrap();
-    std::fs::create_dir_all(parent.path().join("WINDOWS")).unwrap();
-    std::fs::write(parent.path().join("WINDOWS/win.ini"), "outside").unwrap();
+    for file in [
+        "etc/passwd",
+        "state/host-token",
+        "root/.audit/x.jsonl",
+        "root/.voicebox/probe.txt",
+        "root/.env",
+        "root/.git/config",
+        "root/notes/a.txt",
+    ] {
+        let path = parent.path().join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, SECRET).unwrap();
+    }
+    symlink("notes", root.join("docs")).unwrap();
     let mut host = Host::new("test", ());
     host.declare(&root).unwrap();
     (parent, root, host)
 }
 
+/// What the root holds that no act may change: everything but the host's
+/// own audit file and undo journal, which every act may append to.
+fn untouchable(root: &Path, host: &Host) -> BTreeMap<PathBuf, Vec<u8>> {
+    let storage = host.executor().storage().unwrap();
+    let own_log = root.join(".audit").join(storage.audit_file_name());
+    let mut out = snapshot(root, &root.join(".voicebox/undo"));
+    out.remove(&own_log);
+    out
+}
+
+/// No answer carries a planted file's bytes.
+fn carries_no_secret(reply: &Reply, what: &str) {
+    let text = serde_json::to_string(reply).unwrap();
+    assert!(!text.contains(SECRET), "{what} read a planted file: {text}");
+}
+
+#[test]
+fn the_generator_covers_every_pair_of_choices() {
+    let cases = payloads::cases();
+    assert_eq!(cases, payloads::cases(), "the same cases every run");
+    assert!(cases.len() >= 1900, "{} cases", cases.len());
+    let names: BTreeSet<&str> = cases.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(names.len(), cases.len(), "no case repeats");
+    for (a, a_size) in CHOICES.iter().enumerate() {
+        for (b, b_size) in CHOICES.iter().enumerate().skip(a + 1) {
+            let met: BTreeSet<(usize, usize)> =
+                cases.iter().map(|c| (c.choice[a], c.choice[b])).collect();
+            assert_eq!(
+                met.len(),
+                a_size * b_size,
+                "choices {a} and {b} do not meet in every combination"
+            );
+        }
+    }
+    let escapes = cases.iter().filter(|c| c.escapes()).count();
+    let hidden = cases.iter().filter(|c| !c.escapes() && c.hidden()).count();
+    let literal = cases.len() - escapes - hidden;
+    assert!(
+        escapes > 300 && hidden > 300 && literal > 300,
+        "escapes {escapes}, hidden {hidden}, literal {literal}"
+    );
+}
+
 #[test]
 fn every_payload_is_refused_by_name_or_lands_strictly_inside() {
     let (parent, root, mut host) = setup();
-    let before = snapshot(parent.path(), &root);
+    let outside = snapshot(parent.path(), &root);
+    let inside = untouchable(&root, &host);
     let real_root = std::fs::canonicalize(&root).unwrap();
-    let (mut refused_count, mut landed) = (0, 0);
-    for payload in corpus() {
-        let reply = host.execute(&write(&payload, "payload"), None);
-        match reply.refused {
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for case in payloads::cases() {
+        let Case { name, .. } = &case;
+        let reply = host.execute(&write(name, "payload"), None);
+        carries_no_secret(&reply, name);
+        let outcome = match reply.refused {
+            // A traversal on this machine, a backslash or an absolute path.
+            Some(rule) if case.escapes() => {
+                assert_eq!(rule, Rule::OutsideRoot, "{name:?}");
+                "outside-root"
+            }
+            // A literal name with a hidden part.
             Some(rule) => {
-                assert!(
-                    matches!(
-                        rule,
-                        Rule::OutsideRoot | Rule::DotfileRefused | Rule::TooLarge
-                    ),
-                    "{payload:?} refused by {rule}"
-                );
-                refused_count += 1;
+                assert!(case.hidden(), "{name:?} refused by {rule}");
+                assert_eq!(rule, Rule::DotfileRefused, "{name:?}");
+                "dotfile-refused"
             }
             None => {
-                assert!(reply.ok, "{payload:?}: {reply:?}");
-                // Landed: as the literal name, strictly inside the root.
-                let landed_at = std::fs::canonicalize(root.join(&payload)).unwrap();
-                assert!(
-                    landed_at.starts_with(&real_root) && landed_at != real_root,
-                    "{payload:?}"
-                );
+                assert!(reply.ok, "{name:?}: {reply:?}");
+                assert!(!case.escapes() && !case.hidden(), "{name:?} landed");
+                // Landed: as the literal name, strictly inside the root and
+                // outside the host's folders.
+                let landed_at = std::fs::canonicalize(root.join(name)).unwrap();
+                let inner = landed_at.strip_prefix(&real_root).unwrap();
+                let first = inner.components().next().unwrap().as_os_str();
+                assert!(first != ".audit" && first != ".voicebox", "{name:?}");
                 assert_eq!(std::fs::read_to_string(&landed_at).unwrap(), "payload");
-                landed += 1;
-                // Read it back and delete it through the same names.
-                let read = host.execute(&json!({"verb":"read","name":payload}), None);
-                assert_eq!(read.content.as_deref(), Some("payload"), "{payload:?}");
-                let ask = host.execute(&json!({"verb":"delete","name":payload}), None);
-                assert!(
-                    host.confirm(&ask.confirm.unwrap().id, true).ok,
-                    "{payload:?}"
-                );
+                // Read it back and delete it through the same name.
+                let read = host.execute(&json!({"verb":"read","name":name}), None);
+                assert_eq!(read.content.as_deref(), Some("payload"), "{name:?}");
+                let ask = host.execute(&json!({"verb":"delete","name":name}), None);
+                assert!(host.confirm(&ask.confirm.unwrap().id, true).ok, "{name:?}");
                 assert!(!landed_at.exists());
+                "landed"
             }
-        }
+        };
+        *seen.entry(outcome).or_default() += 1;
         for verb in ["read", "delete"] {
-            let reply = host.execute(&json!({"verb":verb,"name":payload}), None);
-            assert!(reply.confirm.is_none() || reply.refused.is_none());
+            let reply = host.execute(&json!({"verb":verb,"name":name}), None);
+            carries_no_secret(&reply, name);
             if let Some(ask) = reply.confirm {
-                panic!("{payload:?} asked to delete {:?}", ask.plan);
+                panic!("{name:?} asked to delete {:?}", ask.plan);
+            }
+            assert!(reply.refused.is_some(), "{verb} {name:?}: {reply:?}");
+        }
+    }
+    assert!(
+        seen.len() == 3 && seen.values().all(|n| *n > 100),
+        "{seen:?}"
+    );
+    assert_eq!(
+        snapshot(parent.path(), &root),
+        outside,
+        "nothing outside the root changed"
+    );
+    assert_eq!(
+        untouchable(&root, &host),
+        inside,
+        "nothing the host keeps or hides in the root changed"
+    );
+    // The undo journal holds only the host's own files.
+    for file in snapshot(&root.join(".voicebox/undo"), Path::new("")).keys() {
+        let name = file.file_name().unwrap().to_string_lossy();
+        assert!(name == "journal.jsonl" || name.ends_with(".bin"), "{name}");
+    }
+}
+
+/// Each link layout with each target, through a write, a read and a delete.
+fn through_links(host: &mut Host, link: &str) -> Vec<(String, Option<Rule>)> {
+    let mut out = Vec::new();
+    for separator in ["/", "//", "/./"] {
+        for target in payloads::TARGETS {
+            let name = format!("{link}{separator}{target}");
+            let wrote = host.execute(&write(&name, "payload"), None);
+            carries_no_secret(&wrote, &name);
+            for verb in ["read", "delete"] {
+                let reply = host.execute(&json!({"verb":verb,"name":name}), None);
+                carries_no_secret(&reply, &name);
+                if wrote.ok {
+                    assert!(
+                        reply.ok || reply.confirm.is_some(),
+                        "{verb} {name}: {reply:?}"
+                    );
+                } else {
+                    assert_eq!(reply.refused, wrote.refused, "{verb} {name}");
+                }
+            }
+            out.push((name, wrote.refused));
+        }
+    }
+    out
+}
+
+#[test]
+fn link_layouts_out_are_refused_and_a_link_to_an_inside_folder_works() {
+    let (parent, root, mut host) = setup();
+    symlink("..", root.join("up")).unwrap();
+    symlink("/", root.join("top")).unwrap();
+    let outside = snapshot(parent.path(), &root);
+    let inside = untouchable(&root, &host);
+    for link in ["up", "top"] {
+        for (name, rule) in through_links(&mut host, link) {
+            assert_eq!(rule, Some(Rule::SymlinkOut), "{name}");
+        }
+    }
+    assert_eq!(snapshot(parent.path(), &root), outside);
+    // Positive control: through `docs` (a link to `notes/`) a visible name
+    // lands in `notes/`; a hidden one is still refused by name.
+    for (name, rule) in through_links(&mut host, "docs") {
+        let target = name
+            .trim_start_matches("docs")
+            .trim_start_matches(['/', '.']);
+        match rule {
+            None => assert_eq!(
+                std::fs::read_to_string(root.join("notes").join(target)).unwrap(),
+                "payload",
+                "{name}"
+            ),
+            Some(rule) => {
+                assert_eq!(rule, Rule::DotfileRefused, "{name}");
+                assert!(target.starts_with('.') || name.contains("/."), "{name}");
             }
         }
     }
     assert!(
-        refused_count > 0 && landed > 0,
-        "refused {refused_count}, landed {landed}"
+        root.join("notes/etc/passwd").is_file() && root.join("notes/state/host-token").is_file()
     );
-    assert_eq!(
-        snapshot(parent.path(), &root),
-        before,
-        "nothing outside the root changed"
-    );
+    std::fs::remove_dir_all(root.join("notes/etc")).unwrap();
+    std::fs::remove_dir_all(root.join("notes/state")).unwrap();
+    assert_eq!(untouchable(&root, &host), inside);
+    assert_eq!(snapshot(parent.path(), &root), outside);
+}
+
+/// Links inside the root into what the host keeps or hides. Containment
+/// must judge what a path resolves to, not only how it is spelled: a link
+/// `logs -> .audit` must not open the audit log to acts.
+#[test]
+fn links_into_protected_folders_are_refused() {
+    let (_parent, root, mut host) = setup();
+    symlink(".audit", root.join("logs")).unwrap();
+    symlink(".voicebox", root.join("hostdir")).unwrap();
+    symlink(".env", root.join("settings")).unwrap();
+    symlink(".git", root.join("repo")).unwrap();
+    let inside = untouchable(&root, &host);
+    let cases = [
+        ("logs/x.jsonl", Rule::ProtectedAudit),
+        ("logs/new.jsonl", Rule::ProtectedAudit),
+        ("hostdir/probe.txt", Rule::ProtectedAudit),
+        ("settings", Rule::DotfileRefused),
+        ("repo/config", Rule::DotfileRefused),
+    ];
+    for (name, rule) in cases {
+        for action in [
+            write(name, "payload"),
+            json!({"verb":"read","name":name}),
+            json!({"verb":"delete","name":name}),
+        ] {
+            let reply = host.execute(&action, None);
+            carries_no_secret(&reply, name);
+            assert_eq!(reply.refused, Some(rule), "{action}: {reply:?}");
+        }
+    }
+    let listed = host.execute(&json!({"verb":"list","dir":"logs"}), None);
+    assert_eq!(listed.refused, Some(Rule::ProtectedAudit), "{listed:?}");
+    assert_eq!(untouchable(&root, &host), inside);
+    assert!(!root.join(".audit/new.jsonl").exists());
+    // Positive control: a link to an ordinary inside folder reads through.
+    let read = host.execute(&json!({"verb":"read","name":"docs/a.txt"}), None);
+    assert_eq!(read.content.as_deref(), Some(SECRET));
 }
 
 #[test]

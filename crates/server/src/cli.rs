@@ -55,6 +55,9 @@ pub enum Command {
     Audit {
         #[arg(long, env = "VOICEBOX_ROOT")]
         root: Option<PathBuf>,
+        /// The state folder, only to refuse a root that overlaps it (see `serve`).
+        #[arg(long, env = "VOICEBOX_STATE_DIR")]
+        state_dir: Option<PathBuf>,
     },
     /// Admit a proposed extension (you, at this shell, are the person who decides).
     Admit {
@@ -81,7 +84,9 @@ pub enum Command {
         /// The port; 0 picks a free one.
         #[arg(long, env = "VOICEBOX_PORT", default_value_t = 7878)]
         port: u16,
-        /// Where the host token and provider keys live (never inside a root).
+        /// Where the host token and provider keys live. It is never inside a
+        /// root, nor a root inside it: either refuses to start (`state-in-root`,
+        /// `root-in-state`).
         #[arg(long, env = "VOICEBOX_STATE_DIR")]
         state_dir: Option<PathBuf>,
         /// How words become actions.

@@ -33,20 +33,16 @@ pub fn run(command: Command) -> Value {
             let words = text.as_deref().map(|text| (resolver, text));
             turn(root.as_deref(), &state, action.as_deref(), words, yes)
         }
-        Command::Audit { root } => audit(root.as_deref()),
+        Command::Audit { root, .. } => audit(root.as_deref()),
         Command::ExportWeb { dir } => export_web(&dir),
         Command::Admit {
             id,
             root,
             state_dir,
         } => admit(&id, root.as_deref(), &StateDir::new(state_dir)),
-        Command::Doctor {
-            root,
-            port,
-            state_dir,
-            resolver,
-        } => crate::doctor::report(root.as_deref(), port, state_dir, resolver),
-        Command::Serve { .. } => unreachable!("serve runs the server, not a one-shot command"),
+        Command::Serve { .. } | Command::Doctor { .. } => {
+            unreachable!("serve and doctor exit by their own rules, not as one-shot commands")
+        }
     }
 }
 

@@ -1,56 +1,77 @@
 //! `voicebox doctor`: the effective configuration, each piece checked.
 //! Keys are shown masked (set or not, last 4 characters); the token never.
+//! Nothing is written into the root it checks: the root is looked at, not
+//! opened as a root (that would start an audit file in it).
 
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
+use rustix::fs::Access;
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
-use voicebox_machine::FolderStorage;
+use std::path::Path;
+use voicebox_core::Refusal;
 
+/// The report, and the refusal when the root and the state folder overlap
+/// (the caller exits non-zero on it, after printing the report).
 pub fn report(
     root: Option<&Path>,
     port: u16,
-    state_dir: Option<PathBuf>,
+    state: &StateDir,
     resolver: Resolver,
-) -> Value {
-    let state = StateDir::new(state_dir);
+) -> (Value, Option<Refusal>) {
     let root_check = match root {
         None => {
             json!({"path": null, "ok": false, "why": "no root declared: pass --root DIR or set VOICEBOX_ROOT"})
         }
-        Some(path) => match FolderStorage::open(path, "doctor") {
-            Ok(storage) => json!({"path": storage.path(), "ok": true}),
-            Err(e) => json!({"path": path, "ok": false, "why": e.to_string()}),
+        Some(path) => match usable_root(path) {
+            Ok(real) => json!({"path": real, "ok": true}),
+            Err(why) => json!({"path": path, "ok": false, "why": why}),
         },
     };
-    let inside_root = root
-        .and_then(|r| std::fs::canonicalize(r).ok())
-        .zip(std::fs::canonicalize(state.path()).ok())
-        .is_some_and(|(r, s)| s.starts_with(r));
-    let token = state.host_token();
-    let keys = state.key_status();
-    json!({
-        "root": root_check,
-        "stateDir": {
-            "path": state.path(),
-            "ok": token.is_ok() && !inside_root,
-            "why": match (&token, inside_root) {
-                (_, true) => Some("the state folder is inside the root; choose one outside it".to_string()),
-                (Err(e), _) => Some(format!("cannot create the host token: {e}")),
-                _ => None,
-            },
+    let overlap = root.and_then(|root| state.apart_from(root).err());
+    let state_check = match &overlap {
+        // The token is not created: the state folder may be inside the root.
+        Some(refusal) => {
+            json!({"path": state.path(), "ok": false, "refused": refusal.rule, "why": refusal.why})
+        }
+        None => match state.host_token() {
+            Ok(_) => json!({"path": state.path(), "ok": true}),
+            Err(e) => {
+                json!({"path": state.path(), "ok": false, "why": format!("cannot create the host token: {e}")})
+            }
         },
-        "hostToken": {"present": token.is_ok()},
+    };
+    let report = json!({
+        "root": root_check,
+        "stateDir": state_check,
+        "hostToken": {"present": state.path().join("host-token").is_file()},
         "port": {"value": port, "ok": port_free(port)},
-        "keys": match keys {
+        "keys": match state.key_status() {
             Ok(keys) => json!(keys),
             Err(e) => json!({"ok": false, "why": e.to_string()}),
         },
-        "resolver": match resolver.ready(&state) {
+        "resolver": match resolver.ready(state) {
             Ok(()) => json!({"name": resolver.name(), "ok": true}),
             Err(why) => json!({"name": resolver.name(), "ok": false, "why": why}),
         },
-    })
+    });
+    (report, overlap)
+}
+
+/// The real path of `path` if it could be a root: an existing folder this
+/// user may list and create files in. Asked of the kernel (`access(2)`), so a
+/// read-only mount or a folder's mode answers as it would for a write.
+fn usable_root(path: &Path) -> Result<std::path::PathBuf, String> {
+    let real = std::fs::canonicalize(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => format!("{} does not exist", path.display()),
+        _ => format!("{} cannot be opened: {e}", path.display()),
+    })?;
+    if !real.is_dir() {
+        return Err(format!("{} is a file, not a folder", real.display()));
+    }
+    std::fs::read_dir(&real).map_err(|e| format!("{} cannot be listed: {e}", real.display()))?;
+    rustix::fs::access(&real, Access::WRITE_OK | Access::EXEC_OK)
+        .map_err(|e| format!("{} cannot be written: {e}", real.display()))?;
+    Ok(real)
 }
 
 /// Whether the port can be bound on 127.0.0.1 now (0 always can).

@@ -1,13 +1,15 @@
 //! The host's state folder: the host token and stored provider keys, each a
-//! file with mode 0600. It is never inside a project root.
+//! file with mode 0600, the tool shelf and the extension ledger. It is never
+//! inside a project root, nor a root inside it ([`StateDir::apart_from`]).
 
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use voicebox_core::platform::Env;
+use voicebox_core::{Refusal, Rule};
 use voicebox_machine::MachineEnv;
 
 const TOKEN_FILE: &str = "host-token";
@@ -43,6 +45,38 @@ impl StateDir {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// Refuses `root` when it and this state folder overlap. A state folder
+    /// that is the root or inside it (`state-in-root`) makes the host token
+    /// and the keys files an act can read; a root inside the state folder
+    /// (`root-in-state`) lets acts rewrite the shelf and the extension ledger.
+    /// Both are compared as real paths, so a symlinked spelling is caught;
+    /// a folder that does not exist yet is compared where it would be made.
+    /// Called before anything is created in either folder.
+    pub fn apart_from(&self, root: &Path) -> Result<(), Refusal> {
+        let (root, state) = (real_or_planned(root), real_or_planned(&self.path));
+        if state.starts_with(&root) {
+            Err(Refusal::new(
+                Rule::StateInRoot,
+                format!(
+                    "the state folder {} is inside the root {} (or is it), so acts in the root could read the host token and keys; pass --state-dir (or set VOICEBOX_STATE_DIR) to a folder outside the root",
+                    state.display(),
+                    root.display()
+                ),
+            ))
+        } else if root.starts_with(&state) {
+            Err(Refusal::new(
+                Rule::RootInState,
+                format!(
+                    "the root {} is inside the state folder {}, so acts could rewrite the tool shelf and the extension ledger; choose a root outside it, or pass --state-dir (or set VOICEBOX_STATE_DIR) to another folder",
+                    root.display(),
+                    state.display()
+                ),
+            ))
+        } else {
+            Ok(())
+        }
     }
 
     /// The host token, created (random, mode 0600) on first use.
@@ -122,6 +156,35 @@ impl StateDir {
     }
 }
 
+/// `path` with every link resolved: the real path of its longest existing
+/// prefix, then the rest as written (a `..` there undoes the name before it,
+/// as `create_dir_all` would). A prefix that cannot be looked at (no
+/// permission) is taken as written: it cannot be resolved, and the
+/// comparison stays the lexical one.
+fn real_or_planned(path: &Path) -> PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut real = PathBuf::new();
+    let mut exists = true;
+    for part in absolute.components() {
+        match part {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                real.pop();
+                exists = exists || real.exists();
+            }
+            part if exists => match fs::canonicalize(real.join(part)) {
+                Ok(resolved) => real = resolved,
+                Err(_) => {
+                    real.push(part);
+                    exists = false;
+                }
+            },
+            part => real.push(part),
+        }
+    }
+    real
+}
+
 /// Whether a key is set, and its last four characters.
 pub fn mask(key: Option<&str>) -> KeyStatus {
     match key {
@@ -160,6 +223,82 @@ mod tests {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
+    }
+
+    /// A parent folder holding `root/` and `root/inside/`.
+    fn layout() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::TempDir::new().unwrap();
+        let root = dir.path().join("root");
+        fs::create_dir_all(root.join("inside")).unwrap();
+        (dir, root)
+    }
+
+    fn overlap(root: &Path, state: PathBuf) -> Option<Rule> {
+        StateDir::new(Some(state))
+            .apart_from(root)
+            .err()
+            .map(|refusal| refusal.rule)
+    }
+
+    #[test]
+    fn a_state_folder_beside_the_root_is_apart() {
+        let (dir, root) = layout();
+        assert_eq!(overlap(&root, dir.path().join("state")), None);
+        // A name that only starts with the root's is beside it, not inside.
+        assert_eq!(overlap(&root, dir.path().join("root-state")), None);
+        assert_eq!(overlap(&root.join("inside"), root.join("state")), None);
+        // Not made yet, and spelled with `..` back out of the root.
+        assert_eq!(overlap(&root, root.join("new/../../state")), None);
+    }
+
+    #[test]
+    fn a_state_folder_in_the_root_or_the_root_itself_is_refused() {
+        let (_dir, root) = layout();
+        assert_eq!(overlap(&root, root.clone()), Some(Rule::StateInRoot));
+        assert_eq!(overlap(&root, root.join("inside")), Some(Rule::StateInRoot));
+        // Not made yet: compared where it would be made.
+        assert_eq!(
+            overlap(&root, root.join("not/yet/state")),
+            Some(Rule::StateInRoot)
+        );
+        assert_eq!(
+            overlap(&root, root.join("inside/../state")),
+            Some(Rule::StateInRoot)
+        );
+        let refusal = StateDir::new(Some(root.join("state")))
+            .apart_from(&root)
+            .unwrap_err();
+        assert!(refusal.why.contains("--state-dir"), "{}", refusal.why);
+    }
+
+    #[test]
+    fn a_root_inside_the_state_folder_is_refused() {
+        let (_dir, root) = layout();
+        assert_eq!(
+            overlap(&root.join("inside"), root.clone()),
+            Some(Rule::RootInState)
+        );
+        let refusal = StateDir::new(Some(root.clone()))
+            .apart_from(&root.join("inside"))
+            .unwrap_err();
+        assert!(refusal.why.contains("outside"), "{}", refusal.why);
+    }
+
+    #[test]
+    fn symlinked_spellings_are_compared_as_real_paths() {
+        let (dir, root) = layout();
+        let link = dir.path().join("link-to-root");
+        std::os::unix::fs::symlink(&root, &link).unwrap();
+        assert_eq!(overlap(&link, root.join("state")), Some(Rule::StateInRoot));
+        assert_eq!(overlap(&root, link.join("state")), Some(Rule::StateInRoot));
+        assert_eq!(
+            overlap(&link.join("inside"), root.clone()),
+            Some(Rule::RootInState)
+        );
+        // A link inside the root to a state folder outside it: apart.
+        fs::create_dir(dir.path().join("state")).unwrap();
+        std::os::unix::fs::symlink(dir.path().join("state"), root.join("state-link")).unwrap();
+        assert_eq!(overlap(&root, root.join("state-link")), None);
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `GET /live` against local fakes that speak each provider's real protocol
-//! (shared/vendors/gemini-live.md, openai-realtime.md): a real `voicebox
+//! (as Gemini Live's and OpenAI Realtime's published docs give it): a real `voicebox
 //! serve` with the provider's URL pointed at a WebSocket server on
 //! 127.0.0.1 that records what it receives, and a test page that connects
 //! to `/live` with the server's own Origin.

@@ -1,5 +1,5 @@
 //! The LLM resolvers against local fakes that speak each vendor's wire
-//! format (shared/vendors/*.md): `voicebox serve --resolver <name>` with the
+//! format (as each vendor's published API docs give it): `voicebox serve --resolver <name>` with the
 //! vendor's base URL pointed at a fake on 127.0.0.1. The fake refuses a
 //! request that does not have the vendor's real shape, so a good answer
 //! turning into the expected action also proves the request was right.

@@ -270,6 +270,48 @@ async fn declaring_a_machine_root_needs_the_token() {
 }
 
 #[tokio::test]
+async fn a_root_that_overlaps_the_state_folder_is_refused_by_name() {
+    let server = Server::start_with(false);
+    let links = tempfile::TempDir::new().unwrap();
+    std::os::unix::fs::symlink(&server.state, links.path().join("state-link")).unwrap();
+    std::fs::create_dir(server.state.join("inside")).unwrap();
+    let cases = [
+        (server.state.clone(), "state-in-root"),
+        (
+            server.state.parent().unwrap().to_path_buf(),
+            "state-in-root",
+        ),
+        (links.path().join("state-link"), "state-in-root"),
+        (server.state.join("inside"), "root-in-state"),
+        (links.path().join("state-link/inside"), "root-in-state"),
+    ];
+    for (path, rule) in cases {
+        let (status, reply) = server
+            .post_with_token("/api/root", json!({"path": path}))
+            .await;
+        assert_eq!(
+            (status, reply["ok"].as_bool(), reply["refused"].as_str()),
+            (200, Some(false), Some(rule)),
+            "{}: {reply}",
+            path.display()
+        );
+        assert_eq!(server.get("/api/root").await.1["declared"], false);
+    }
+    assert!(
+        !server.state.join(".audit").exists() && !server.state.join("inside/.audit").exists(),
+        "a refused folder is not opened"
+    );
+    let (_, read) = server.get("/api/file?name=host-token").await;
+    assert_eq!(read["result"]["refused"], "root-not-declared", "{read}");
+    // Positive control: a folder beside the state folder is declared.
+    let beside = tempfile::TempDir::new().unwrap();
+    let (_, reply) = server
+        .post_with_token("/api/root", json!({"path": beside.path()}))
+        .await;
+    assert_eq!(reply["declared"], true, "{reply}");
+}
+
+#[tokio::test]
 async fn every_response_carries_a_strict_csp() {
     let server = Server::start();
     for path in ["/", "/app.js", "/api/health", "/nope"] {

@@ -3,6 +3,8 @@
 //! tests for one adapter; each test asserts on rule ids and on the world.
 #![allow(dead_code)]
 
+pub mod payloads;
+
 use serde_json::{Value, json};
 use voicebox_core::audit::{Entry, EntryDecision, EntryResult};
 use voicebox_core::executor::Executor;

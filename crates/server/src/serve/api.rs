@@ -381,7 +381,7 @@ enum RootKind {
 /// and run in the page, so this machine's disk is never touched for it).
 #[utoipa::path(post, path = "/api/root", request_body = RootRequest,
     responses(
-        (status = 200, description = "`{ok:true, declared, root}`, or `{ok:false, refused:\"root-unreachable\", why}`", body = Object),
+        (status = 200, description = "`{ok:true, declared, root}`, or `{ok:false, refused, why}`: `root-unreachable`, or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
         (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, or an OPFS project name that is not one entry name"),
         (status = 403, description = "no host token for a machine folder (the page alone cannot declare one), foreign Host or Origin, or a wrong token"),
         (status = 413, description = "body too large"),
@@ -446,6 +446,10 @@ async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBu
             Rule::HostTokenRequired,
             "declaring a folder on this machine needs the person at the host: send the x-voicebox-host-token header, or restart with --root",
         ));
+    }
+    // Before the folder is opened: opening it starts an audit file in it.
+    if let Err(refusal) = app.state.apart_from(&path) {
+        return Ok(Json(json!(Reply::refusal(refusal))));
     }
     let declared = with_host(app, move |host| {
         host.declare(&path)
