@@ -2,208 +2,155 @@
 
 use alloc::string::String;
 use core::fmt;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// Every named rule a Voicebox answer can cite. The serialised form (kebab-case)
-/// is the contract: tests, the page and the audit log match on these strings.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Rule {
-    // Tier table rules (DESIGN §4).
-    OutsideRoot,
-    SymlinkOut,
-    EvalPath,
-    AbsentCapability,
-    WritesInside,
-    ReadsInside,
-    AdmittedEgress,
-    Delete,
-    LeavesMachine,
-    LeavesBrowser,
-    NoMatch,
-    // Containment beyond the lexical check (DESIGN §5).
-    DotfileRefused,
-    ProtectedAudit,
-    // The root itself.
-    RootNotDeclared,
-    RootUnreachable,
-    /// The host's state folder is the root or inside it (machine placement).
-    StateInRoot,
-    /// The root is inside the host's state folder (machine placement).
-    RootInState,
-    NeedsGesture,
-    PermissionDenied,
-    // Validating an action against the command list.
-    UnknownVerb,
-    UnknownField,
-    MissingArgument,
-    MalformedField,
-    TooLarge,
-    // Verb outcomes.
-    NotFound,
-    IsADirectory,
-    NotADirectory,
-    NotText,
-    NotARegularFile,
-    PatternNotFound,
-    PatternNotUnique,
-    NothingToUndo,
-    UndoStale,
-    // Tier-2 confirmations.
-    Declined,
-    ConfirmationUnknown,
-    ConfirmationExpired,
-    // Fail closed.
-    AuditUnwritable,
-    StorageFailed,
-    // Tools.
-    ToolUnavailable,
-    OutOfFuel,
-    ResourceExceeded,
-    OverBudget,
-    WasmTrapped,
-    ImportUndeclared,
-    DigestMismatch,
-    ToolProtocol,
-    TimeExceeded,
-    // Extensions.
-    UnknownCapability,
-    ExecAbsent,
-    EvalNotAToolPath,
-    NetworkUnbounded,
-    UnderDeclared,
-    DuplicateTool,
-    ProposalPending,
-    NotAdmitted,
-    HostNotAllowed,
-    BudgetExhausted,
-    CodeInvalid,
-    CodeExpired,
-    PlanChanged,
-    AdmittedByPerson,
-    RevokedByPerson,
-    // The HTTP guard (machine placement).
-    ForeignHost,
-    ForeignOrigin,
-    BadHostToken,
-    HostTokenRequired,
-    UnsupportedContentType,
-    BodyTooLarge,
-    MalformedBody,
-    NoSuchRoute,
-    // Live voice sessions (machine placement): frames and the provider.
-    AudioEmpty,
-    AudioOddLength,
-    AudioTooLarge,
-    UnknownFrame,
-    NotReady,
-    KeyMissing,
-    VendorError,
-    OfflineVoiceUnavailable,
-    // The page channel: acts relayed to a page-owned root.
-    MalformedFrame,
-    UnknownCall,
-    NoPage,
-    PageTimeout,
-    PageClosed,
-    PageFailed,
+/// Declares [`Rule`] from one table of `Variant => "id"` rows: the enum, its
+/// one spelling ([`Rule::id`]) and the way back ([`Rule::from_id`]), so an id
+/// cannot be written in one direction and forgotten in the other.
+macro_rules! rules {
+    ($($(#[$doc:meta])* $variant:ident => $id:literal,)*) => {
+        /// Every named rule a Voicebox answer can cite. The serialised form (kebab-case)
+        /// is the contract: tests, the page and the audit log match on these strings.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Rule {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Rule {
+            /// Every rule, in table order.
+            pub const ALL: &[Rule] = &[$(Rule::$variant,)*];
+
+            /// The rule id as it appears on the wire and in the audit log.
+            pub fn id(self) -> &'static str {
+                match self {
+                    $(Rule::$variant => $id,)*
+                }
+            }
+
+            /// The rule an id names, if any.
+            pub fn from_id(id: &str) -> Option<Rule> {
+                match id {
+                    $($id => Some(Rule::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl Rule {
-    /// The rule id as it appears on the wire and in the audit log.
-    pub fn id(self) -> &'static str {
-        match self {
-            Rule::OutsideRoot => "outside-root",
-            Rule::SymlinkOut => "symlink-out",
-            Rule::EvalPath => "eval-path",
-            Rule::AbsentCapability => "absent-capability",
-            Rule::WritesInside => "writes-inside",
-            Rule::ReadsInside => "reads-inside",
-            Rule::AdmittedEgress => "admitted-egress",
-            Rule::Delete => "delete",
-            Rule::LeavesMachine => "leaves-machine",
-            Rule::LeavesBrowser => "leaves-browser",
-            Rule::NoMatch => "no-match",
-            Rule::DotfileRefused => "dotfile-refused",
-            Rule::ProtectedAudit => "protected-audit",
-            Rule::RootNotDeclared => "root-not-declared",
-            Rule::RootUnreachable => "root-unreachable",
-            Rule::StateInRoot => "state-in-root",
-            Rule::RootInState => "root-in-state",
-            Rule::NeedsGesture => "needs-gesture",
-            Rule::PermissionDenied => "permission-denied",
-            Rule::UnknownVerb => "unknown-verb",
-            Rule::UnknownField => "unknown-field",
-            Rule::MissingArgument => "missing-argument",
-            Rule::MalformedField => "malformed-field",
-            Rule::TooLarge => "too-large",
-            Rule::NotFound => "not-found",
-            Rule::IsADirectory => "is-a-directory",
-            Rule::NotADirectory => "not-a-directory",
-            Rule::NotText => "not-text",
-            Rule::NotARegularFile => "not-a-regular-file",
-            Rule::PatternNotFound => "pattern-not-found",
-            Rule::PatternNotUnique => "pattern-not-unique",
-            Rule::NothingToUndo => "nothing-to-undo",
-            Rule::UndoStale => "undo-stale",
-            Rule::Declined => "declined",
-            Rule::ConfirmationUnknown => "confirmation-unknown",
-            Rule::ConfirmationExpired => "confirmation-expired",
-            Rule::AuditUnwritable => "audit-unwritable",
-            Rule::StorageFailed => "storage-failed",
-            Rule::ToolUnavailable => "tool-unavailable",
-            Rule::OutOfFuel => "out-of-fuel",
-            Rule::ResourceExceeded => "resource-exceeded",
-            Rule::OverBudget => "over-budget",
-            Rule::WasmTrapped => "wasm-trapped",
-            Rule::ImportUndeclared => "import-undeclared",
-            Rule::DigestMismatch => "digest-mismatch",
-            Rule::ToolProtocol => "tool-protocol",
-            Rule::TimeExceeded => "time-exceeded",
-            Rule::UnknownCapability => "unknown-capability",
-            Rule::ExecAbsent => "exec-absent",
-            Rule::EvalNotAToolPath => "eval-not-a-tool-path",
-            Rule::NetworkUnbounded => "network-unbounded",
-            Rule::UnderDeclared => "under-declared",
-            Rule::DuplicateTool => "duplicate-tool",
-            Rule::ProposalPending => "proposal-pending",
-            Rule::NotAdmitted => "not-admitted",
-            Rule::HostNotAllowed => "host-not-allowed",
-            Rule::BudgetExhausted => "budget-exhausted",
-            Rule::CodeInvalid => "code-invalid",
-            Rule::CodeExpired => "code-expired",
-            Rule::PlanChanged => "plan-changed",
-            Rule::AdmittedByPerson => "admitted-by-person",
-            Rule::RevokedByPerson => "revoked-by-person",
-            Rule::ForeignHost => "foreign-host",
-            Rule::ForeignOrigin => "foreign-origin",
-            Rule::BadHostToken => "bad-host-token",
-            Rule::HostTokenRequired => "host-token-required",
-            Rule::UnsupportedContentType => "unsupported-content-type",
-            Rule::BodyTooLarge => "body-too-large",
-            Rule::MalformedBody => "malformed-body",
-            Rule::NoSuchRoute => "no-such-route",
-            Rule::AudioEmpty => "audio-empty",
-            Rule::AudioOddLength => "audio-odd-length",
-            Rule::AudioTooLarge => "audio-too-large",
-            Rule::UnknownFrame => "unknown-frame",
-            Rule::NotReady => "not-ready",
-            Rule::KeyMissing => "key-missing",
-            Rule::VendorError => "vendor-error",
-            Rule::OfflineVoiceUnavailable => "offline-voice-unavailable",
-            Rule::MalformedFrame => "malformed-frame",
-            Rule::UnknownCall => "unknown-call",
-            Rule::NoPage => "no-page",
-            Rule::PageTimeout => "page-timeout",
-            Rule::PageClosed => "page-closed",
-            Rule::PageFailed => "page-failed",
-        }
-    }
+rules! {
+    // Tier table rules (DESIGN §4).
+    OutsideRoot => "outside-root",
+    SymlinkOut => "symlink-out",
+    EvalPath => "eval-path",
+    AbsentCapability => "absent-capability",
+    WritesInside => "writes-inside",
+    ReadsInside => "reads-inside",
+    AdmittedEgress => "admitted-egress",
+    Delete => "delete",
+    LeavesMachine => "leaves-machine",
+    LeavesBrowser => "leaves-browser",
+    NoMatch => "no-match",
+    // Containment beyond the lexical check (DESIGN §5).
+    DotfileRefused => "dotfile-refused",
+    ProtectedAudit => "protected-audit",
+    // The root itself.
+    RootNotDeclared => "root-not-declared",
+    RootUnreachable => "root-unreachable",
+    /// The host's state folder is the root or inside it (machine placement).
+    StateInRoot => "state-in-root",
+    /// The root is inside the host's state folder (machine placement).
+    RootInState => "root-in-state",
+    NeedsGesture => "needs-gesture",
+    PermissionDenied => "permission-denied",
+    // Validating an action against the command list.
+    UnknownVerb => "unknown-verb",
+    UnknownField => "unknown-field",
+    MissingArgument => "missing-argument",
+    MalformedField => "malformed-field",
+    TooLarge => "too-large",
+    // Verb outcomes.
+    NotFound => "not-found",
+    IsADirectory => "is-a-directory",
+    NotADirectory => "not-a-directory",
+    NotText => "not-text",
+    NotARegularFile => "not-a-regular-file",
+    PatternNotFound => "pattern-not-found",
+    PatternNotUnique => "pattern-not-unique",
+    NothingToUndo => "nothing-to-undo",
+    UndoStale => "undo-stale",
+    // Tier-2 confirmations.
+    Declined => "declined",
+    ConfirmationUnknown => "confirmation-unknown",
+    ConfirmationExpired => "confirmation-expired",
+    // Fail closed.
+    AuditUnwritable => "audit-unwritable",
+    StorageFailed => "storage-failed",
+    // Tools.
+    ToolUnavailable => "tool-unavailable",
+    OutOfFuel => "out-of-fuel",
+    ResourceExceeded => "resource-exceeded",
+    OverBudget => "over-budget",
+    WasmTrapped => "wasm-trapped",
+    ImportUndeclared => "import-undeclared",
+    DigestMismatch => "digest-mismatch",
+    ToolProtocol => "tool-protocol",
+    TimeExceeded => "time-exceeded",
+    // Extensions.
+    UnknownCapability => "unknown-capability",
+    ExecAbsent => "exec-absent",
+    EvalNotAToolPath => "eval-not-a-tool-path",
+    NetworkUnbounded => "network-unbounded",
+    UnderDeclared => "under-declared",
+    DuplicateTool => "duplicate-tool",
+    ProposalPending => "proposal-pending",
+    NotAdmitted => "not-admitted",
+    HostNotAllowed => "host-not-allowed",
+    BudgetExhausted => "budget-exhausted",
+    CodeInvalid => "code-invalid",
+    CodeExpired => "code-expired",
+    PlanChanged => "plan-changed",
+    AdmittedByPerson => "admitted-by-person",
+    RevokedByPerson => "revoked-by-person",
+    // The HTTP guard (machine placement).
+    ForeignHost => "foreign-host",
+    ForeignOrigin => "foreign-origin",
+    BadHostToken => "bad-host-token",
+    HostTokenRequired => "host-token-required",
+    UnsupportedContentType => "unsupported-content-type",
+    BodyTooLarge => "body-too-large",
+    MalformedBody => "malformed-body",
+    NoSuchRoute => "no-such-route",
+    // Live voice sessions (machine placement): frames and the provider.
+    AudioEmpty => "audio-empty",
+    AudioOddLength => "audio-odd-length",
+    AudioTooLarge => "audio-too-large",
+    UnknownFrame => "unknown-frame",
+    NotReady => "not-ready",
+    KeyMissing => "key-missing",
+    VendorError => "vendor-error",
+    OfflineVoiceUnavailable => "offline-voice-unavailable",
+    // The page channel: acts relayed to a page-owned root.
+    MalformedFrame => "malformed-frame",
+    UnknownCall => "unknown-call",
+    NoPage => "no-page",
+    PageTimeout => "page-timeout",
+    PageClosed => "page-closed",
+    PageFailed => "page-failed",
 }
 
 /// Serialises as [`Rule::id`], the one spelling of every rule.
 impl Serialize for Rule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.id())
+    }
+}
+
+/// Reads a rule back from its id; an id no table row names is an error.
+impl<'de> Deserialize<'de> for Rule {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        Rule::from_id(&id).ok_or_else(|| serde::de::Error::unknown_variant(&id, &[]))
     }
 }
 
@@ -232,5 +179,24 @@ impl Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.rule, self.why)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_id_reads_back_as_its_rule_and_an_unknown_id_is_refused() {
+        for &rule in Rule::ALL {
+            let wire = serde_json::to_value(rule).unwrap();
+            assert_eq!(serde_json::from_value::<Rule>(wire).unwrap(), rule);
+            assert_eq!(Rule::from_id(rule.id()), Some(rule));
+        }
+        let mut ids: alloc::vec::Vec<&str> = Rule::ALL.iter().map(|r| r.id()).collect();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), Rule::ALL.len(), "each id names one rule");
+        assert!(serde_json::from_str::<Rule>("\"no-such-rule\"").is_err());
     }
 }
