@@ -1,8 +1,11 @@
-//! The tier table, as data: first matching rule wins; no match refuses.
+//! The tier table, as data: of every rule that matches an act, the strictest
+//! decides (the first of them in table order names the rule); no match refuses.
 //!
 //! Like codex-rs `execpolicy`, the decision enum's ordering is the strictness
-//! (`Allow < Confirm < Refuse`), and every rule carries example acts that must
-//! and must not match it, checked whenever a table is loaded.
+//! (`Allow < Confirm < Refuse`) and `decide` takes the `max()` over the
+//! matching rows, so adding a row can only make an act stricter, never let
+//! one through that another row refuses. Every rule carries example acts that
+//! must and must not match it, checked whenever a table is loaded.
 //!
 //! Rules the design keeps as comments, not code (DESIGN §4): credentials and
 //! system commands are structurally satisfied — there is no process to spawn and
@@ -75,31 +78,15 @@ impl Act {
     }
 }
 
-/// The decision; the ordering is the strictness (strictest wins when combined).
+/// The decision, which is the tier: `Allow` is tier 1 (act and report),
+/// `Confirm` tier 2 (ask the person first), `Refuse` tier 0. The ordering is
+/// the strictness: the strictest matching rule decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Decision {
     Allow,
     Confirm,
     Refuse,
-}
-
-/// A tier: 0 refuses, 1 allows and reports, 2 asks the person first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tier {
-    Refuse = 0,
-    Allow = 1,
-    Ask = 2,
-}
-
-impl Tier {
-    pub fn decision(self) -> Decision {
-        match self {
-            Tier::Refuse => Decision::Refuse,
-            Tier::Allow => Decision::Allow,
-            Tier::Ask => Decision::Confirm,
-        }
-    }
 }
 
 /// Which placement a table is for; each declares the act kinds it can enforce.
@@ -139,13 +126,15 @@ pub enum Matcher {
     NotEnforced,
     /// A network act inside an admitted extension's bounds.
     BoundedEgress,
+    /// Anything that reaches out, except a network act inside admitted bounds.
+    LeavesPlacement,
 }
 
 /// One row of the tier table.
 #[derive(Debug)]
 pub struct TierRule {
     pub rule: Rule,
-    pub tier: Tier,
+    pub decision: Decision,
     pub why: &'static str,
     pub matcher: Matcher,
     /// Acts this rule must match (checked at load).
@@ -176,7 +165,7 @@ use Place::*;
 static COMMON_RULES: [TierRule; 8] = [
     TierRule {
         rule: Rule::OutsideRoot,
-        tier: Tier::Refuse,
+        decision: Decision::Refuse,
         why: "the execution root is the only place a tool may touch",
         matcher: Matcher::Place(OutsideRoot),
         matches: &[at(Write, OutsideRoot), at(Read, OutsideRoot)],
@@ -184,7 +173,7 @@ static COMMON_RULES: [TierRule; 8] = [
     },
     TierRule {
         rule: Rule::SymlinkOut,
-        tier: Tier::Refuse,
+        decision: Decision::Refuse,
         why: "a link whose target resolves outside the root",
         matcher: Matcher::Place(LinkOut),
         matches: &[at(Write, LinkOut), at(Read, LinkOut)],
@@ -192,7 +181,7 @@ static COMMON_RULES: [TierRule; 8] = [
     },
     TierRule {
         rule: Rule::EvalPath,
-        tier: Tier::Refuse,
+        decision: Decision::Refuse,
         why: "eval is not a tool path",
         matcher: Matcher::Kinds(&[Eval]),
         matches: &[at(Eval, Inside)],
@@ -200,7 +189,7 @@ static COMMON_RULES: [TierRule; 8] = [
     },
     TierRule {
         rule: Rule::AbsentCapability,
-        tier: Tier::Refuse,
+        decision: Decision::Refuse,
         why: "this placement has no mechanism for this kind of act",
         matcher: Matcher::NotEnforced,
         matches: &[at(Exec, Inside)],
@@ -208,7 +197,7 @@ static COMMON_RULES: [TierRule; 8] = [
     },
     TierRule {
         rule: Rule::WritesInside,
-        tier: Tier::Allow,
+        decision: Decision::Allow,
         why: "inside the project, reported, revertible",
         matcher: Matcher::Kinds(&[Write]),
         matches: &[at(Write, Inside)],
@@ -216,7 +205,7 @@ static COMMON_RULES: [TierRule; 8] = [
     },
     TierRule {
         rule: Rule::ReadsInside,
-        tier: Tier::Allow,
+        decision: Decision::Allow,
         why: "reading a project's own files",
         matcher: Matcher::Kinds(&[Read]),
         matches: &[at(Read, Inside)],
@@ -224,7 +213,7 @@ static COMMON_RULES: [TierRule; 8] = [
     },
     TierRule {
         rule: Rule::AdmittedEgress,
-        tier: Tier::Allow,
+        decision: Decision::Allow,
         why: "inside the hosts and request budget a person admitted for this extension",
         matcher: Matcher::BoundedEgress,
         matches: &[Act::bounded_egress()],
@@ -232,7 +221,7 @@ static COMMON_RULES: [TierRule; 8] = [
     },
     TierRule {
         rule: Rule::Delete,
-        tier: Tier::Ask,
+        decision: Decision::Confirm,
         why: "not reversible by replay: ask first",
         matcher: Matcher::Kinds(&[Delete]),
         matches: &[at(Delete, Inside)],
@@ -242,20 +231,20 @@ static COMMON_RULES: [TierRule; 8] = [
 
 static LEAVES_MACHINE: TierRule = TierRule {
     rule: Rule::LeavesMachine,
-    tier: Tier::Ask,
+    decision: Decision::Confirm,
     why: "anything that reaches outside this machine",
-    matcher: Matcher::Kinds(&[External, Network]),
+    matcher: Matcher::LeavesPlacement,
     matches: &[at(Network, Inside), at(External, Inside)],
-    not_matches: &[at(Import, Inside), at(Write, Inside)],
+    not_matches: &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()],
 };
 
 static LEAVES_BROWSER: TierRule = TierRule {
     rule: Rule::LeavesBrowser,
-    tier: Tier::Ask,
+    decision: Decision::Confirm,
     why: "anything that reaches outside the origin",
-    matcher: Matcher::Kinds(&[External, Network]),
+    matcher: Matcher::LeavesPlacement,
     matches: &[at(Network, Inside), at(External, Inside)],
-    not_matches: &[at(Import, Inside), at(Write, Inside)],
+    not_matches: &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()],
 };
 
 /// The tier table of one placement.
@@ -302,16 +291,24 @@ impl TierTable {
             Matcher::Kinds(kinds) => kinds.contains(&act.kind),
             Matcher::NotEnforced => !self.placement.enforces(act.kind),
             Matcher::BoundedEgress => act.kind == ActKind::Network && act.bounded,
+            Matcher::LeavesPlacement => {
+                act.kind == ActKind::External || (act.kind == ActKind::Network && !act.bounded)
+            }
         }
     }
 
-    /// First matching rule wins; no match refuses with `no-match`.
+    /// The strictest matching rule decides (the first of equals in table
+    /// order names it); no match refuses with `no-match`.
     pub fn decide(&self, act: &Act) -> Verdict {
         self.rules
             .iter()
-            .find(|row| self.row_matches(row, act))
+            .filter(|row| self.row_matches(row, act))
+            .fold(None::<&&TierRule>, |strictest, row| match strictest {
+                Some(kept) if kept.decision >= row.decision => Some(kept),
+                _ => Some(row),
+            })
             .map(|row| Verdict {
-                decision: row.tier.decision(),
+                decision: row.decision,
                 rule: row.rule,
                 why: row.why,
             })
@@ -358,9 +355,10 @@ mod tests {
     }
 
     #[test]
-    fn first_match_wins_and_unmatched_kinds_refuse() {
+    fn the_strictest_match_decides_and_unmatched_kinds_refuse() {
         let table = TierTable::load(Placement::Browser).unwrap();
-        // A delete outside the root is refused by outside-root, not asked.
+        // A delete outside the root matches `delete` (ask) and `outside-root`
+        // (refuse): it is refused, not asked.
         assert_eq!(
             table.decide(&at(Delete, OutsideRoot)).rule,
             Rule::OutsideRoot
@@ -378,6 +376,11 @@ mod tests {
             table.decide(&Act::inside(Network)).rule,
             Rule::LeavesBrowser
         );
+        // Inside admitted bounds only `admitted-egress` matches; beyond them, leaving asks.
+        assert_eq!(
+            table.decide(&Act::bounded_egress()).rule,
+            Rule::AdmittedEgress
+        );
         // Import is enforceable but no row allows it: the default refuses.
         assert_eq!(table.decide(&Act::inside(Import)).rule, Rule::NoMatch);
         assert_eq!(table.decide(&Act::inside(Read)).decision, Decision::Allow);
@@ -386,5 +389,17 @@ mod tests {
     #[test]
     fn decisions_order_by_strictness() {
         assert!(Decision::Allow < Decision::Confirm && Decision::Confirm < Decision::Refuse);
+    }
+
+    #[test]
+    fn a_permissive_row_cannot_overrule_a_stricter_one_in_any_order() {
+        let mut table = TierTable::load(Placement::Machine).unwrap();
+        table.rules.reverse();
+        assert_eq!(
+            table.decide(&at(Write, OutsideRoot)).rule,
+            Rule::OutsideRoot
+        );
+        assert_eq!(table.decide(&at(Delete, LinkOut)).rule, Rule::SymlinkOut);
+        assert_eq!(table.decide(&Act::inside(Write)).rule, Rule::WritesInside);
     }
 }
