@@ -61,6 +61,8 @@ rules! {
     StateInRoot => "state-in-root",
     /// The root is inside the host's state folder (machine placement).
     RootInState => "root-in-state",
+    /// The act needs a folder of this machine, and the active root is a page's.
+    RootIsPageOwned => "root-is-page-owned",
     NeedsGesture => "needs-gesture",
     PermissionDenied => "permission-denied",
     // Validating an action against the command list.
@@ -106,6 +108,7 @@ rules! {
     ProposalPending => "proposal-pending",
     NotAdmitted => "not-admitted",
     HostNotAllowed => "host-not-allowed",
+    TooManyRedirects => "too-many-redirects",
     BudgetExhausted => "budget-exhausted",
     CodeInvalid => "code-invalid",
     CodeExpired => "code-expired",

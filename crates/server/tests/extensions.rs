@@ -22,6 +22,7 @@ fn origin_server() -> u16 {
             let response = match path.as_str() {
                 "/ok" => "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".to_string(),
                 "/hop" => "HTTP/1.1 302 Found\r\nLocation: /ok\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_string(),
+                "/loop" => "HTTP/1.1 302 Found\r\nLocation: /loop\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".to_string(),
                 _ => format!("HTTP/1.1 302 Found\r\nLocation: http://localhost:{port}/ok\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
             };
             let _ = stream.write_all(response.as_bytes());
@@ -462,7 +463,7 @@ async fn extension_acts_wait_while_a_page_owns_the_root() {
         let (status, reply) = server.post(path, body).await;
         assert_eq!(status, 200, "{path}: {reply}");
         assert_eq!(
-            reply["result"]["refused"], "root-not-declared",
+            reply["result"]["refused"], "root-is-page-owned",
             "{path}: {reply}"
         );
         assert!(
@@ -476,12 +477,12 @@ async fn extension_acts_wait_while_a_page_owns_the_root() {
     let (_, asked) = server
         .post("/api/extensions/approval-request", json!({"id": "weather"}))
         .await;
-    assert_eq!(asked["refused"], "root-not-declared", "{asked}");
+    assert_eq!(asked["refused"], "root-is-page-owned", "{asked}");
     let (_, admitted) = server
         .post_with_token("/api/extensions/admit", json!({"id": "weather"}))
         .await;
     assert_eq!(
-        admitted["result"]["refused"], "root-not-declared",
+        admitted["result"]["refused"], "root-is-page-owned",
         "{admitted}"
     );
     assert!(
@@ -501,4 +502,20 @@ async fn extension_acts_wait_while_a_page_owns_the_root() {
     let (_, reply) = server.post("/api/extensions/proposals", proposal).await;
     assert_eq!(reply["result"]["ok"], true, "{reply}");
     assert_eq!(state_of(&server, "weather").await, "pending");
+}
+
+/// A redirect loop stops after the hop limit with its own rule, and a chain
+/// within the limit is followed to its end.
+#[tokio::test]
+async fn a_redirect_loop_stops_by_name_and_a_short_chain_is_followed() {
+    let server = Server::start();
+    let port = origin_server();
+    let mut roomy = descriptor("looper", "follows redirects");
+    roomy["bounds"]["maxRequests"] = json!(20);
+    propose_and_admit(&server, roomy).await;
+    let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
+    let looped = call(&server, "looper", "fetch", json!({"url": url("/loop")})).await;
+    assert_eq!(looped["refused"], "too-many-redirects", "{looped}");
+    let hop = call(&server, "looper", "fetch", json!({"url": url("/hop")})).await;
+    assert_eq!(hop["output"], "hello", "{hop}");
 }

@@ -185,8 +185,10 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             }
         }
         let refusal = Refusal::new(
-            Rule::HostNotAllowed,
-            format!("{url} redirected more than {MAX_REDIRECTS} times; stopped"),
+            Rule::TooManyRedirects,
+            format!(
+                "{url} redirected more than {MAX_REDIRECTS} times, so nothing was fetched; ask for the final address directly"
+            ),
         );
         self.refuse(
             refusal,

@@ -51,7 +51,7 @@ pub fn admit_audited(host: &Host<WasmTools>, id: &str, plan_digest: &str, how: &
 fn page_owns_root(app: &AppState) -> Option<Refusal> {
     let root = app.channel.root()?;
     Some(Refusal::new(
-        Rule::RootNotDeclared,
+        Rule::RootIsPageOwned,
         format!(
             "the active root is the page's ({} {}), and extensions are proposed, admitted, audited and run only in a folder of this machine; declare one with POST /api/root {{\"path\"}} (host token), then try again",
             root.kind, root.path
