@@ -4,6 +4,7 @@
 
 mod common;
 
+use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
 use common::refused;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -81,7 +82,7 @@ impl<T: ToolRunner> Rig<T> {
     }
 
     fn entry_result(&self, reply: &Reply) -> (EntryResult, Option<String>) {
-        let view = pollster::block_on(self.ex.audit()).unwrap();
+        let view = pollster::block_on(self.ex.audit(&PageRequest::first(MAX_LIMIT))).unwrap();
         let entry = view
             .entries
             .into_iter()

@@ -39,6 +39,16 @@ fn main() {
                 std::process::exit(1);
             }
         }
+        Command::Audit {
+            root,
+            state_dir,
+            all,
+            verify,
+        } if all || verify => std::process::exit(commands::audit_lines(
+            root.as_deref(),
+            &state_dir::StateDir::new(state_dir),
+            verify,
+        )),
         command => println!("{}", commands::run(command)),
     }
 }

@@ -59,8 +59,8 @@ fn write_in_one_process_read_back_in_another() {
         .collect();
     assert_eq!(
         seqs,
-        [1, 2, 3],
-        "attempt, outcome, read — seq resumed in the second process"
+        [3, 2, 1],
+        "newest first: read, outcome, attempt — seq resumed in the second process"
     );
 }
 
@@ -200,7 +200,7 @@ fn create_asset_and_shelf_tools_from_the_command_line() {
         .iter()
         .filter_map(|e| e["act"]["tool"].as_str())
         .collect();
-    assert_eq!(tools, ["create-asset", "create-asset", "crc32"]);
+    assert_eq!(tools, ["crc32", "create-asset", "create-asset"], "newest first");
 
     // The same in words, as the README's tour says them.
     let made = turn(
