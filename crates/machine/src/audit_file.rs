@@ -31,8 +31,12 @@ struct Open {
     prev: String,
     /// Seqs still waiting for their completion.
     open: BTreeSet<u64>,
-    /// The first line's hash, for the anchor (`None` while the file is empty).
+    /// The first line's hash, for the anchor (`None` while the file is empty):
+    /// the anchor's own where one exists, so a replaced file stays seen as such.
     first: Option<String>,
+    /// The seq the anchor holds: it only moves forward, so appends to a file
+    /// cut back below it leave the evidence standing.
+    anchored: u64,
     /// Length after this writer's last append: a different length means another
     /// process appended, and the tail must be re-read.
     len: u64,
@@ -52,12 +56,14 @@ impl AuditWriter {
     /// The file is opened (and swept) now if possible, else at the first append.
     /// Every append is synced with `sync` before it is acknowledged; with
     /// `anchors`, the host's anchor of the file is rewritten after each.
+    /// With `open_now`, the file is opened and swept now, else at the first append.
     pub fn new(
         dir: Dir,
         instance: &str,
         root: &str,
         sync: Syncer,
         anchors: Option<Anchors>,
+        open_now: bool,
     ) -> AuditWriter {
         let writer = AuditWriter {
             dir,
@@ -66,7 +72,9 @@ impl AuditWriter {
             anchors,
             state: Mutex::new(None),
         };
-        let _ = writer.with_open(|_| Ok(()));
+        if open_now {
+            let _ = writer.with_open(|_| Ok(()));
+        }
         writer
     }
 
@@ -137,8 +145,13 @@ impl AuditWriter {
             prev: chain::genesis(&self.name),
             open: BTreeSet::new(),
             first: None,
+            anchored: 0,
             len: u64::MAX,
         };
+        if let Some(anchor) = self.anchors.as_ref().and_then(|a| a.read(&self.name)) {
+            open.first = Some(anchor.first);
+            open.anchored = anchor.seq;
+        }
         open.file.lock()?;
         let swept = self.resync_with(&mut open, |writer, open, pending| {
             // The `lost` sweep: every entry an earlier boot left pending.
@@ -211,7 +224,7 @@ impl AuditWriter {
         open.prev = chain::line_hash(line.as_bytes());
         open.open = still_open;
         let first = open.first.get_or_insert_with(|| open.prev.clone()).clone();
-        if let Some(anchors) = &self.anchors {
+        if let Some(anchors) = self.anchors.as_ref().filter(|_| seq > open.anchored) {
             // The line is durable already; an anchor that cannot be written
             // leaves the previous one, which still bounds the file from below.
             let _ = anchors.write(
@@ -223,6 +236,7 @@ impl AuditWriter {
                 },
                 &self.sync,
             );
+            open.anchored = seq;
         }
         Ok(seq)
     }

@@ -50,6 +50,10 @@ pub struct RootOptions {
     /// writer's anchor, and verification sees lines cut from a log's end or
     /// a log replaced whole. Without it, only the chain inside each file.
     pub anchors: Option<PathBuf>,
+    /// Opens the audit file (and runs its `lost` sweep, closing a torn last
+    /// line) at the first append instead of now: for reads of the audit
+    /// (`voicebox audit`, `--verify`), which must not change the log they report.
+    pub audit_at_first_append: bool,
 }
 
 /// A folder root with its audit writer.
@@ -101,6 +105,7 @@ impl FolderStorage {
                 &root,
                 options.sync,
                 anchors.clone(),
+                !options.audit_at_first_append,
             ),
             anchors,
             path: real,

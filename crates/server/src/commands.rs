@@ -13,7 +13,7 @@ use std::io::Write;
 use voicebox_core::audit::ParsedFile;
 use voicebox_core::audit::chain::{Chain, Verdict};
 use voicebox_core::audit::page::{DEFAULT_LIMIT, MAX_LIMIT, PageRequest};
-use voicebox_machine::{Host, MachineEnv, OpenError, WasmTools};
+use voicebox_machine::{Host, MachineEnv, OpenError, RootOptions, WasmTools};
 
 /// The writer instance of command-line turns.
 const CLI_INSTANCE: &str = "cli";
@@ -151,7 +151,11 @@ fn audit(root: Option<&Path>, state: &StateDir) -> Value {
 fn audit_host(root: Option<&Path>, state: &StateDir) -> (Host<WasmTools>, Option<Refusal>) {
     let mut host = Host::new(CLI_INSTANCE, WasmTools::new(None));
     let refusal = root.and_then(|path| {
-        host.declare_with(path, state.root_options())
+        let options = RootOptions {
+            audit_at_first_append: true,
+            ..state.root_options()
+        };
+        host.declare_with(path, options)
             .err()
             .map(|e| unusable_root(&e))
     });

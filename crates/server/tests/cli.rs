@@ -362,3 +362,53 @@ fn export_web_writes_a_static_folder_with_the_browser_core() {
         "the page's shared modules come along"
     );
 }
+
+/// `voicebox audit --verify` and `--all` with one state folder for the
+/// writing turns and the check (the anchors live there).
+fn in_state(state: &Path, args: &[&str]) -> (String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .args(args)
+        .env_remove("VOICEBOX_ROOT")
+        .env("VOICEBOX_STATE_DIR", state)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn audit_verify_exits_zero_on_an_intact_log_and_non_zero_where_it_breaks() {
+    let (dir, state) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let root = dir.path().to_str().unwrap();
+    for name in ["a", "b", "c"] {
+        let action = format!(r#"{{"verb":"write","name":"{name}.txt","content":"x"}}"#);
+        let (_, code) = in_state(state.path(), &["turn", "--root", root, "--action", &action]);
+        assert_eq!(code, 0);
+    }
+    let (out, code) = in_state(state.path(), &["audit", "--root", root, "--verify"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("ok cli-") && out.contains("6 entries"), "{out}");
+    let (all, code) = in_state(state.path(), &["audit", "--root", root, "--all"]);
+    assert_eq!(code, 0);
+    let seqs: Vec<u64> = all
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, [6, 5, 4, 3, 2, 1], "every entry, newest first");
+
+    // Whole lines cut from the end: only the anchor in the state folder sees it.
+    let log = std::fs::read_dir(dir.path().join(".audit"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let kept: String = text.split_inclusive('\n').take(4).collect();
+    std::fs::write(&log, kept).unwrap();
+    let (out, code) = in_state(state.path(), &["audit", "--root", root, "--verify"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("broken cli-") && out.contains("truncated"), "{out}");
+}
