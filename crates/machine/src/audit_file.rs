@@ -297,7 +297,8 @@ impl Anchors {
     }
 
     fn path(&self, name: &str) -> PathBuf {
-        self.dir.join(format!("{}.anchor.json", name.trim_end_matches(".jsonl")))
+        self.dir
+            .join(format!("{}.anchor.json", name.trim_end_matches(".jsonl")))
     }
 
     /// The anchor of audit file `name`, if this host has written one.

@@ -27,7 +27,12 @@ fn rig() -> Rig {
     for i in 0..5 {
         assert!(host.execute(&write(&format!("f{i}.txt"), "x"), None).ok);
     }
-    let name = host.executor().storage().unwrap().audit_file_name().to_string();
+    let name = host
+        .executor()
+        .storage()
+        .unwrap()
+        .audit_file_name()
+        .to_string();
     Rig {
         log: root.join(".audit").join(name),
         _dir: dir,
@@ -167,11 +172,19 @@ fn a_torn_last_line_is_torn_not_tampering_and_the_next_append_chains() {
     let mut lines = rig.lines();
     lines.push("{\"seq\":11,\"inst".into());
     rig.set_lines(&lines);
-    assert!(matches!(rig.verdict(), Verdict::Torn(_)), "{:?}", rig.verdict());
+    assert!(
+        matches!(rig.verdict(), Verdict::Torn(_)),
+        "{:?}",
+        rig.verdict()
+    );
     // Reopening closes the fragment; the next line chains over it.
     let mut host = host(&rig.root, &rig.anchors);
     assert!(host.execute(&write("after.txt", "z"), None).ok);
-    assert!(matches!(rig.verdict(), Verdict::Ok(_)), "{:?}", rig.verdict());
+    assert!(
+        matches!(rig.verdict(), Verdict::Ok(_)),
+        "{:?}",
+        rig.verdict()
+    );
 }
 
 #[test]
@@ -206,7 +219,11 @@ fn pages_walk_the_whole_log_newest_first_without_repeats() {
     let mut page = PageRequest::new(None, Some(3)).unwrap();
     loop {
         let view = host.audit(&page).unwrap();
-        assert_eq!(view.files.is_some(), seen.is_empty(), "verdicts on the first page only");
+        assert_eq!(
+            view.files.is_some(),
+            seen.is_empty(),
+            "verdicts on the first page only"
+        );
         seen.extend(view.entries.iter().map(|e| e.seq));
         match view.next {
             Some(next) => page = PageRequest::new(Some(&next), Some(3)).unwrap(),

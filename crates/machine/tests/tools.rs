@@ -4,13 +4,13 @@
 
 mod common;
 
-use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
 use common::refused;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 use voicebox_core::audit::EntryResult;
+use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
 use voicebox_core::executor::Executor;
 use voicebox_core::platform::{ToolRun, ToolRunner};
 use voicebox_core::reply::ToolInfo;

@@ -4,15 +4,15 @@ use crate::cli::Command;
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use serde_json::{Value, json};
+use std::io::Write;
 use std::path::Path;
 use voicebox_core::Reply;
-use voicebox_core::platform::Env;
-use voicebox_core::resolver::Resolution;
-use voicebox_core::rule::{Refusal, Rule};
-use std::io::Write;
 use voicebox_core::audit::ParsedFile;
 use voicebox_core::audit::chain::{Chain, Verdict};
 use voicebox_core::audit::page::{DEFAULT_LIMIT, MAX_LIMIT, PageRequest};
+use voicebox_core::platform::Env;
+use voicebox_core::resolver::Resolution;
+use voicebox_core::rule::{Refusal, Rule};
 use voicebox_machine::{Host, MachineEnv, OpenError, RootOptions, WasmTools};
 
 /// The writer instance of command-line turns.
@@ -176,7 +176,11 @@ pub fn audit_lines(root: Option<&Path>, state: &StateDir, verify: bool) -> i32 {
                 for file in &files {
                     println!("{}", verdict_line(file));
                 }
-                i32::from(files.iter().any(|f| f.verdict.as_ref().is_some_and(Verdict::is_broken)))
+                i32::from(
+                    files
+                        .iter()
+                        .any(|f| f.verdict.as_ref().is_some_and(Verdict::is_broken)),
+                )
             }
             Err(refusal) => {
                 println!("{}", json!(Reply::refusal(refusal)));
@@ -228,7 +232,9 @@ fn verdict_line(file: &ParsedFile) -> String {
     };
     match &file.verdict {
         Some(Verdict::Ok(c)) => chain("ok", c),
-        Some(Verdict::Torn(c)) => chain("torn", c) + "; the last line was cut by an interrupted write",
+        Some(Verdict::Torn(c)) => {
+            chain("torn", c) + "; the last line was cut by an interrupted write"
+        }
         Some(Verdict::Broken(b)) => {
             let seq = b.seq.map(|s| format!(" (seq {s})")).unwrap_or_default();
             let kind = serde_json::to_value(b.kind).expect("kinds serialise");

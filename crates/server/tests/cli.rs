@@ -200,7 +200,11 @@ fn create_asset_and_shelf_tools_from_the_command_line() {
         .iter()
         .filter_map(|e| e["act"]["tool"].as_str())
         .collect();
-    assert_eq!(tools, ["crc32", "create-asset", "create-asset"], "newest first");
+    assert_eq!(
+        tools,
+        ["crc32", "create-asset", "create-asset"],
+        "newest first"
+    );
 
     // The same in words, as the README's tour says them.
     let made = turn(
@@ -389,12 +393,19 @@ fn audit_verify_exits_zero_on_an_intact_log_and_non_zero_where_it_breaks() {
     }
     let (out, code) = in_state(state.path(), &["audit", "--root", root, "--verify"]);
     assert_eq!(code, 0, "{out}");
-    assert!(out.starts_with("ok cli-") && out.contains("6 entries"), "{out}");
+    assert!(
+        out.starts_with("ok cli-") && out.contains("6 entries"),
+        "{out}"
+    );
     let (all, code) = in_state(state.path(), &["audit", "--root", root, "--all"]);
     assert_eq!(code, 0);
     let seqs: Vec<u64> = all
         .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap()["seq"].as_u64().unwrap())
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["seq"]
+                .as_u64()
+                .unwrap()
+        })
         .collect();
     assert_eq!(seqs, [6, 5, 4, 3, 2, 1], "every entry, newest first");
 
@@ -410,5 +421,8 @@ fn audit_verify_exits_zero_on_an_intact_log_and_non_zero_where_it_breaks() {
     std::fs::write(&log, kept).unwrap();
     let (out, code) = in_state(state.path(), &["audit", "--root", root, "--verify"]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.starts_with("broken cli-") && out.contains("truncated"), "{out}");
+    assert!(
+        out.starts_with("broken cli-") && out.contains("truncated"),
+        "{out}"
+    );
 }

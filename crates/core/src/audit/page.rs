@@ -44,7 +44,9 @@ impl PageRequest {
         if !(1..=MAX_LIMIT).contains(&limit) {
             return Err(Refusal::new(
                 Rule::MalformedField,
-                format!("limit must be 1..={MAX_LIMIT} entries per page; ask for the next page with the answer's `next` cursor"),
+                format!(
+                    "limit must be 1..={MAX_LIMIT} entries per page; ask for the next page with the answer's `next` cursor"
+                ),
             ));
         }
         let cursor = match cursor {

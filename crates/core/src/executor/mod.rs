@@ -14,9 +14,7 @@ mod undo;
 use crate::action::Action;
 use crate::audit::chain::Verifier;
 use crate::audit::page::{PageRequest, Pager};
-use crate::audit::{
-    ActRecord, AuditView, Entry, EntryDecision, EntryResult, Observed, ParsedFile,
-};
+use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Observed, ParsedFile};
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
@@ -211,7 +209,10 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 }
                 at += bytes.len() as u64;
                 partial.extend_from_slice(&bytes);
-                let whole = partial.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                let whole = partial
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
                 for line in partial[..whole].split_inclusive(|&b| b == b'\n') {
                     verifier.line(line);
                 }
