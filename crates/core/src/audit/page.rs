@@ -79,7 +79,7 @@ fn encode(ends: &BTreeMap<String, u64>) -> String {
 }
 
 fn decode(text: &str) -> Option<BTreeMap<String, u64>> {
-    if text.len() % 2 != 0 || text.is_empty() {
+    if !text.len().is_multiple_of(2) || text.is_empty() {
         return None;
     }
     let bytes: Option<Vec<u8>> = (0..text.len())
