@@ -24,7 +24,7 @@ const composerStatus = $('composer-status');
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm($('confirm-dialog'));
 const audit = createAudit({ body: $('audit-body'), notes: $('audit-notes'), refreshButton: $('audit-refresh') },
-  () => api.audit(), { newestFirst: true, maxRows: 500 });
+  (cursor) => api.audit(cursor));
 const files = createFiles({
   list: $('files'),
   crumbs: $('breadcrumb'),

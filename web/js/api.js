@@ -95,9 +95,10 @@ export async function file(name) {
   return reply(data);
 }
 
-/** GET /api/audit → `{ok, root, files, entries}` or a refusal. */
-export async function audit() {
-  const { data } = await request('GET', '/api/audit');
+/** GET /api/audit[?cursor=] → one page `{ok, root, files?, entries, next?}` or a refusal. */
+export async function audit(cursor) {
+  const query = cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`;
+  const { data } = await request('GET', `/api/audit${query}`);
   return data;
 }
 

@@ -1,8 +1,10 @@
 // audit.js — the audit view, for the server's page and the environment page
-// alike: the core's merged log (entries ordered by (instance, seq); there is no
-// order across writers, and the `at` column is a wall-clock hint, never an
-// ordering key) as a table, with notes for files that have a torn or
-// unreadable line. Display only.
+// alike: the core's pages of the log, newest first (the (instance, seq) merge
+// reversed; there is no order across writers, and the `at` column is a
+// wall-clock hint, never an ordering key) as a table, an "Older entries"
+// button that asks for the next page by the core's cursor, and per file the
+// verdict the core computed on its chain. Display only: every judgement here
+// was made by the core.
 
 import { el, clear, fill, formatBytes } from './dom.js';
 import { refusalNode, errorNode } from './transcript.js';
@@ -52,7 +54,23 @@ function row(e) {
   el('td', { class: 'when', text: String(e.at ?? '') }));
 }
 
-/** The files the view was merged from, and any line that was skipped in them. */
+/** The core's verdict on one file's chain, as a sentence. */
+function verdictNote(f) {
+  const v = f.verdict;
+  if (!v || typeof v !== 'object') return null;
+  const name = String(f.name);
+  if (v.verdict === 'broken') {
+    const seq = v.seq != null ? ` (seq ${v.seq})` : '';
+    return el('p', { class: 'warn', text: `${name}: the chain is broken at line ${v.line}${seq}: ${v.kind} — ${v.why}` });
+  }
+  const parts = [`${v.entries} entries, last seq ${v.last_seq}`];
+  if (v.unchained) parts.push(`${v.unchained} unchained (written before the chain)`);
+  if (!v.anchored) parts.push('no anchor on this host (lines cut from the end would not show)');
+  if (v.verdict === 'torn') return el('p', { class: 'warn', text: `${name}: chain holds up to a torn last line (an interrupted write) — ${parts.join('; ')}` });
+  return el('p', { class: 'note', text: `${name}: chain ok — ${parts.join('; ')}` });
+}
+
+/** The files the view was read from, their verdicts, and any line skipped in them. */
 function fileNotes(files, listFiles) {
   const notes = [];
   if (listFiles) {
@@ -62,6 +80,8 @@ function fileNotes(files, listFiles) {
         typeof f.entries === 'number' ? ` (${f.entries})` : ''])));
   }
   for (const f of files) {
+    const verdict = verdictNote(f);
+    if (verdict) notes.push(verdict);
     if (f.torn) notes.push(el('p', { class: 'warn', text: `${f.name}: the last line is torn (an interrupted write) and was skipped.` }));
     if (Array.isArray(f.corrupt) && f.corrupt.length) {
       notes.push(el('p', { class: 'warn', text: `${f.name}: unreadable line(s) ${f.corrupt.join(', ')} skipped.` }));
@@ -72,48 +92,61 @@ function fileNotes(files, listFiles) {
 
 /**
  * createAudit({body, notes, refreshButton}, load, options) → { refresh() }
- * `load()` resolves with the core's audit answer. Options: `listFiles` names
- * the files read; `newestFirst` shows each writer's newest entry first, at
- * most `maxRows` of them.
+ * `load(cursor)` resolves with the core's audit page (`cursor` absent for the
+ * newest page). Options: `listFiles` names the files read.
  */
-export function createAudit({ body, notes, refreshButton }, load, { listFiles = false, newestFirst = false, maxRows = Infinity } = {}) {
+export function createAudit({ body, notes, refreshButton }, load, { listFiles = false } = {}) {
   let generation = 0;
+  let next = null;
+  const older = el('button', { type: 'button', class: 'ghost', text: 'Older entries', hidden: true });
+  (body.closest('table') || body).after(older);
 
-  async function refresh() {
+  function showPage(answer) {
+    const entries = Array.isArray(answer.entries) ? answer.entries : [];
+    const rows = document.createDocumentFragment();
+    for (const e of entries) rows.append(row(e));
+    body.append(rows);
+    next = typeof answer.next === 'string' ? answer.next : null;
+    older.hidden = next === null;
+    return entries.length;
+  }
+
+  async function fetchPage(cursor) {
     const mine = ++generation;
     refreshButton.disabled = true;
+    older.disabled = true;
     let answer;
     try {
-      answer = await load();
+      answer = await load(cursor);
     } catch (err) {
       if (mine !== generation) return;
       refreshButton.disabled = false;
+      older.disabled = false;
       fill(notes, errorNode(err, 'Could not read the audit log'));
       return;
     }
     if (mine !== generation) return;
     refreshButton.disabled = false;
-    clear(body);
+    older.disabled = false;
     if (!answer || answer.ok !== true) {
+      if (cursor === undefined) clear(body);
+      older.hidden = true;
       fill(notes, refusalNode(answer || {}, 'No audit log'));
       return;
     }
-    fill(notes, fileNotes(Array.isArray(answer.files) ? answer.files : [], listFiles));
-    const entries = Array.isArray(answer.entries) ? answer.entries : [];
-    if (!entries.length) {
-      body.append(el('tr', {}, el('td', { colspan: 9, class: 'note', text: 'Nothing recorded yet.' })));
+    if (cursor !== undefined) {
+      showPage(answer);
       return;
     }
-    const kept = entries.slice(-maxRows);
-    const shown = newestFirst ? kept.reverse() : kept;
-    const rows = document.createDocumentFragment();
-    for (const e of shown) rows.append(row(e));
-    body.append(rows);
-    if (entries.length > shown.length) {
-      notes.append(el('p', { class: 'note', text: `Showing the last ${shown.length} of ${entries.length} entries.` }));
+    clear(body);
+    fill(notes, fileNotes(Array.isArray(answer.files) ? answer.files : [], listFiles));
+    if (!showPage(answer)) {
+      body.append(el('tr', {}, el('td', { colspan: 9, class: 'note', text: 'Nothing recorded yet.' })));
     }
   }
 
+  const refresh = () => fetchPage(undefined);
   refreshButton.addEventListener('click', refresh);
+  older.addEventListener('click', () => { if (next !== null) fetchPage(next); });
   return { refresh };
 }

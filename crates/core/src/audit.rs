@@ -2,6 +2,9 @@
 //! tolerates a torn last line, and the merge by (instance, seq) (DESIGN §6).
 //!
 //! Storage only appends the lines built here; it never decides what they say.
+//! The chain that makes a log tamper-evident, the checks against it and the
+//! paged, newest-first read are here too (see [`chain`] and [`page`]), so
+//! every placement judges a log the same way; storage only moves bytes.
 
 use crate::contain::AUDIT_DIR;
 use crate::tier::{ActKind, Decision};
@@ -11,6 +14,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+
+pub mod chain;
+pub mod page;
 
 /// What an entry records about the act.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -111,6 +117,16 @@ pub struct Entry {
     /// For refusals and errors: the sentence the person was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// SHA-256 (hex) of the previous line of this file, newline included; the
+    /// first line chains from [`chain::genesis`]. Absent on lines written
+    /// before the chain existed (reported as unchained, never as broken).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
+    /// On chained lines: the lowest seq of this file still waiting for its
+    /// completion once this line is written (absent: none). An opening writer
+    /// reads back only that far for the `lost` sweep, not the whole log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open: Option<u64>,
 }
 
 impl Entry {
@@ -119,6 +135,17 @@ impl Entry {
         let mut line = serde_json::to_string(self).expect("entries always serialise");
         line.push('\n');
         line
+    }
+
+    /// This entry as the writer appends it: its seq, the hash of the line
+    /// before it and the oldest entry still open after it.
+    pub fn sealed(&self, seq: u64, prev: String, open: Option<u64>) -> Entry {
+        Entry {
+            seq,
+            prev: Some(prev),
+            open,
+            ..self.clone()
+        }
     }
 
     /// Whether this entry waits for a completion (an attempt or a tier-2 ask).
@@ -142,6 +169,8 @@ impl Entry {
                 "the host stopped before this act's outcome was recorded; check the file itself"
                     .into(),
             ),
+            prev: None,
+            open: None,
             ..self.clone()
         }
     }
@@ -187,6 +216,9 @@ pub struct ParsedFile {
     /// Line numbers (from 1) of complete lines that do not parse.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub corrupt: Vec<usize>,
+    /// Whether the file's chain holds, where the file was verified.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<chain::Verdict>,
 }
 
 /// Parses one log: every whole line that parses is an entry; a last line
@@ -213,29 +245,20 @@ pub fn parse(file: &AuditFile) -> (ParsedFile, Vec<Entry>) {
     (report, entries)
 }
 
-/// Entries of many files merged by (instance, seq). There is no global order
-/// across instances: each instance's entries are in its own order, instances
-/// follow each other by name.
-pub fn merge(files: &[AuditFile]) -> (Vec<ParsedFile>, Vec<Entry>) {
-    let mut reports = Vec::new();
-    let mut all = Vec::new();
-    for file in files {
-        let (report, entries) = parse(file);
-        reports.push(report);
-        all.extend(entries);
-    }
-    all.sort_by(|a, b| (&a.instance, a.seq).cmp(&(&b.instance, b.seq)));
-    (reports, all)
-}
-
-/// The merged read of a root's audit files, as `GET /api/audit` and
-/// `voicebox audit` answer it.
+/// One page of a root's audit, as `GET /api/audit` and `voicebox audit`
+/// answer it: entries newest first in (instance, seq) order reversed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct AuditView {
     pub ok: bool,
     pub root: Option<String>,
-    pub files: Vec<ParsedFile>,
+    /// Every file with its verdict, on the first page only (a page with a
+    /// cursor continues a read whose files were already judged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<ParsedFile>>,
     pub entries: Vec<Entry>,
+    /// The cursor of the next (older) page; absent on the last page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
 }
 
 /// Entries left pending with no completion naming them (one instance's log).
@@ -281,6 +304,8 @@ mod tests {
             attempt,
             read: None,
             why: None,
+            prev: None,
+            open: None,
         }
     }
 
@@ -309,40 +334,5 @@ mod tests {
             assert_eq!(report.torn, cut > 0 && expect == 1, "cut at {cut}");
             assert!(report.corrupt.is_empty());
         }
-    }
-
-    #[test]
-    fn merge_orders_by_instance_then_seq_and_dangling_finds_open_attempts() {
-        let a = AuditFile {
-            name: "a".into(),
-            text: [
-                entry(2, "b", EntryResult::Ok, Some(1)),
-                entry(1, "b", EntryResult::Pending, None),
-            ]
-            .iter()
-            .map(Entry::line)
-            .collect(),
-        };
-        let b = AuditFile {
-            name: "b".into(),
-            text: [entry(1, "a", EntryResult::Pending, None)]
-                .iter()
-                .map(Entry::line)
-                .collect(),
-        };
-        let (_, merged) = merge(&[a, b]);
-        let keys: Vec<(&str, u64)> = merged
-            .iter()
-            .map(|e| (e.instance.as_str(), e.seq))
-            .collect();
-        assert_eq!(keys, [("a", 1), ("b", 1), ("b", 2)]);
-        let open: Vec<u64> = dangling(&merged[1..]).iter().map(|e| e.seq).collect();
-        assert!(open.is_empty(), "b's attempt 1 is completed by 2");
-        assert_eq!(dangling(&merged[..1]).len(), 1);
-        let lost = merged[0].lost_completion("now".into());
-        assert_eq!(
-            (lost.decision, lost.result, lost.attempt),
-            (EntryDecision::Lost, EntryResult::Lost, Some(1))
-        );
     }
 }

@@ -8,6 +8,7 @@
 //! drive needs the futures to be `Send`, hence the allowed lint.
 #![allow(async_fn_in_trait)]
 
+use crate::audit::chain::Anchor;
 use crate::audit::{AuditFile, Entry};
 use crate::contain::RelPath;
 use crate::extension::Descriptor;
@@ -164,6 +165,37 @@ pub trait Storage {
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError>;
     /// Every audit file of this root, as text.
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError>;
+    /// Every audit file's name and length in bytes, by name. Storage that can
+    /// read part of a file answers this (and [`Storage::read_audit_range`])
+    /// without reading the files, so a page of the log costs what it shows.
+    async fn audit_files(&self) -> Result<Vec<(String, u64)>, StorageError> {
+        let files = self.read_audit().await?;
+        Ok(files
+            .into_iter()
+            .map(|f| (f.name, f.text.len() as u64))
+            .collect())
+    }
+    /// Bytes `start..end` of one audit file (fewer where the file is shorter).
+    async fn read_audit_range(
+        &self,
+        name: &str,
+        start: u64,
+        end: u64,
+    ) -> Result<Vec<u8>, StorageError> {
+        let files = self.read_audit().await?;
+        let file = files
+            .into_iter()
+            .find(|f| f.name == name)
+            .ok_or(StorageError::NotFound)?;
+        let bytes = file.text.into_bytes();
+        let end = (end as usize).min(bytes.len());
+        Ok(bytes[(start as usize).min(end)..end].to_vec())
+    }
+    /// The host's anchor of one audit file, kept outside the root; `None`
+    /// where this placement keeps none.
+    async fn audit_anchor(&self, _name: &str) -> Option<Anchor> {
+        None
+    }
 }
 
 /// The clock and the source of ids.

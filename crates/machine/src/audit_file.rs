@@ -9,11 +9,15 @@
 
 use crate::durable::Syncer;
 use cap_std::fs::{Dir, MetadataExt as _, OpenOptions};
+use std::collections::BTreeSet;
 use std::fs::File;
-use std::io::{self, Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::MetadataExt;
+use std::io::{self, Write};
+use std::os::unix::fs::{FileExt, MetadataExt};
+use std::path::PathBuf;
 use std::sync::Mutex;
-use voicebox_core::audit::{self, AuditFile, Entry};
+use voicebox_core::audit::chain::{self, Anchor, TailScan};
+use voicebox_core::audit::page::{Backwards, CHUNK, Step};
+use voicebox_core::audit::{self, Entry};
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::time::iso8601;
 
@@ -23,8 +27,18 @@ struct Open {
     /// The held file's (device, inode), to notice the path now names another file.
     identity: (u64, u64),
     next_seq: u64,
+    /// The hash the next line chains from.
+    prev: String,
+    /// Seqs still waiting for their completion.
+    open: BTreeSet<u64>,
+    /// The first line's hash, for the anchor (`None` while the file is empty):
+    /// the anchor's own where one exists, so a replaced file stays seen as such.
+    first: Option<String>,
+    /// The seq the anchor holds: it only moves forward, so appends to a file
+    /// cut back below it leave the evidence standing.
+    anchored: u64,
     /// Length after this writer's last append: a different length means another
-    /// process appended, and the seq must be re-read.
+    /// process appended, and the tail must be re-read.
     len: u64,
 }
 
@@ -33,21 +47,34 @@ pub struct AuditWriter {
     dir: Dir,
     name: String,
     sync: Syncer,
+    anchors: Option<Anchors>,
     state: Mutex<Option<Open>>,
 }
 
 impl AuditWriter {
     /// A writer for `instance` in the root `dir` (whose path string is `root`).
     /// The file is opened (and swept) now if possible, else at the first append.
-    /// Every append is synced with `sync` before it is acknowledged.
-    pub fn new(dir: Dir, instance: &str, root: &str, sync: Syncer) -> AuditWriter {
+    /// Every append is synced with `sync` before it is acknowledged; with
+    /// `anchors`, the host's anchor of the file is rewritten after each.
+    /// With `open_now`, the file is opened and swept now, else at the first append.
+    pub fn new(
+        dir: Dir,
+        instance: &str,
+        root: &str,
+        sync: Syncer,
+        anchors: Option<Anchors>,
+        open_now: bool,
+    ) -> AuditWriter {
         let writer = AuditWriter {
             dir,
             name: audit::file_name(instance, root),
             sync,
+            anchors,
             state: Mutex::new(None),
         };
-        let _ = writer.with_open(|_, _| Ok(()));
+        if open_now {
+            let _ = writer.with_open(|_| Ok(()));
+        }
         writer
     }
 
@@ -58,12 +85,12 @@ impl AuditWriter {
 
     /// Appends one entry with the next seq and returns that seq.
     pub fn append(&self, entry: &Entry) -> io::Result<u64> {
-        self.with_open(|open, sync| append_locked(open, entry, sync))
+        self.with_open(|open| self.append_locked(open, entry))
     }
 
     /// Runs `f` on the open file, opening it (and running the sweep) first if
     /// needed, under the process mutex and the file lock.
-    fn with_open<R>(&self, f: impl FnOnce(&mut Open, &Syncer) -> io::Result<R>) -> io::Result<R> {
+    fn with_open<R>(&self, f: impl FnOnce(&mut Open) -> io::Result<R>) -> io::Result<R> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.as_ref().is_some_and(|open| !self.still_at_path(open)) {
             // Removed or replaced under us: never append to an unlinked file.
@@ -74,7 +101,7 @@ impl AuditWriter {
         }
         let open = state.as_mut().expect("opened above");
         open.file.lock()?;
-        let result = resync(open, &self.sync).and_then(|()| f(open, &self.sync));
+        let result = self.resync(open).and_then(|()| f(open));
         let _ = open.file.unlock();
         if result.is_err() {
             // Re-open next time: the file may have been fixed or replaced.
@@ -113,77 +140,182 @@ impl AuditWriter {
             file,
             identity: (held.dev(), held.ino()),
             next_seq: 1,
+            prev: chain::genesis(&self.name),
+            open: BTreeSet::new(),
+            first: None,
+            anchored: 0,
             len: u64::MAX,
         };
+        if let Some(anchor) = self.anchors.as_ref().and_then(|a| a.read(&self.name)) {
+            open.first = Some(anchor.first);
+            open.anchored = anchor.seq;
+        }
         open.file.lock()?;
-        let swept = resync(&mut open, &self.sync).and_then(|()| sweep_lost(&mut open, &self.sync));
+        let swept = self.resync_with(&mut open, |writer, open, pending| {
+            // The `lost` sweep: every entry an earlier boot left pending.
+            let now = iso8601(crate::env::now_ms());
+            for entry in pending {
+                writer.append_locked(open, &entry.lost_completion(now.clone()))?;
+            }
+            Ok(())
+        });
         let _ = open.file.unlock();
         swept.map(|()| open)
     }
+
+    /// Re-reads the tail if the file is not the length this writer left it.
+    fn resync(&self, open: &mut Open) -> io::Result<()> {
+        self.resync_with(open, |_, _, _| Ok(()))
+    }
+
+    /// [`AuditWriter::resync`], handing the entries still pending to `pending`.
+    fn resync_with(
+        &self,
+        open: &mut Open,
+        pending: impl FnOnce(&Self, &mut Open, Vec<Entry>) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let len = open.file.metadata()?.len();
+        if len == open.len {
+            return Ok(());
+        }
+        open.len = len;
+        let mut last = [0u8];
+        if len > 0 && open.file.read_at(&mut last, len - 1)? == 1 && last[0] != b'\n' {
+            // Close the torn fragment so the next line starts whole; readers then
+            // report the fragment as a corrupt line instead of losing the next entry.
+            open.file.write_all(b"\n")?;
+            self.sync.file(&open.file)?;
+            open.len += 1;
+        }
+        let resume = tail(&open.file, &self.name, open.len)?;
+        open.next_seq = resume.last_seq + 1;
+        open.prev = resume.last_hash;
+        open.open = resume.open.iter().map(|e| e.seq).collect();
+        if open.first.is_none() {
+            open.first = first_line_hash(&open.file, open.len)?;
+        }
+        pending(self, open, resume.open)
+    }
+
+    /// Writes one line and syncs it; on failure cuts the file back to its last
+    /// whole line. The seq is acknowledged only once the line is on stable
+    /// storage; the anchor follows it.
+    fn append_locked(&self, open: &mut Open, entry: &Entry) -> io::Result<u64> {
+        let seq = open.next_seq;
+        let mut still_open = open.open.clone();
+        let mut sealed = entry.sealed(seq, open.prev.clone(), None);
+        chain::track(&mut still_open, &sealed);
+        sealed.open = still_open.first().copied();
+        let line = sealed.line();
+        // `resync` has just made `len` the file's real length.
+        let before = open.len;
+        if let Err(e) = open
+            .file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.sync.file(&open.file))
+        {
+            let _ = open.file.set_len(before);
+            return Err(e);
+        }
+        open.next_seq += 1;
+        open.len = before + line.len() as u64;
+        open.prev = chain::line_hash(line.as_bytes());
+        open.open = still_open;
+        let first = open.first.get_or_insert_with(|| open.prev.clone()).clone();
+        if let Some(anchors) = self.anchors.as_ref().filter(|_| seq > open.anchored) {
+            // The line is durable already; an anchor that cannot be written
+            // leaves the previous one, which still bounds the file from below.
+            let _ = anchors.write(
+                &Anchor {
+                    file: self.name.clone(),
+                    seq,
+                    hash: open.prev.clone(),
+                    first,
+                },
+                &self.sync,
+            );
+            open.anchored = seq;
+        }
+        Ok(seq)
+    }
 }
 
-/// Re-reads the seq if the file is not the length this writer left it.
-fn resync(open: &mut Open, sync: &Syncer) -> io::Result<()> {
-    let len = open.file.metadata()?.len();
-    if len == open.len {
-        return Ok(());
+/// What the writer resumes from: the file read backwards from `len`, only as
+/// far as [`TailScan`] asks.
+fn tail(file: &File, name: &str, len: u64) -> io::Result<chain::Resume> {
+    let mut lines = Backwards::new(len);
+    let mut scan = TailScan::new(name);
+    loop {
+        match lines.next_line() {
+            Step::Line(_, line) => {
+                if scan.push(&line) {
+                    break;
+                }
+            }
+            Step::Read { start, end } => {
+                let mut bytes = vec![0; (end - start) as usize];
+                file.read_exact_at(&mut bytes, start)?;
+                lines.feed(start, bytes);
+            }
+            Step::Done => break,
+        }
     }
-    let (entries, torn) = read_entries(&mut open.file)?;
-    open.next_seq = audit::last_seq(&entries) + 1;
-    open.len = len;
-    if torn {
-        // Close the torn fragment so the next line starts whole; readers then
-        // report the fragment as a corrupt line instead of losing the next entry.
-        open.file.write_all(b"\n")?;
-        sync.file(&open.file)?;
-        open.len += 1;
-    }
-    Ok(())
+    Ok(scan.finish())
 }
 
-/// Appends a `lost` completion for every entry an earlier boot left pending.
-fn sweep_lost(open: &mut Open, sync: &Syncer) -> io::Result<()> {
-    let (entries, _) = read_entries(&mut open.file)?;
-    let now = iso8601(crate::env::now_ms());
-    for lost in audit::lost_completions(&entries, &now) {
-        append_locked(open, &lost, sync)?;
+/// The hash of the file's first line (read up to its newline), for the anchor.
+fn first_line_hash(file: &File, len: u64) -> io::Result<Option<String>> {
+    let mut line = Vec::new();
+    while (line.len() as u64) < len {
+        let at = line.len() as u64;
+        let mut chunk = vec![0; CHUNK.min(len - at) as usize];
+        file.read_exact_at(&mut chunk, at)?;
+        match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                line.extend_from_slice(&chunk[..=i]);
+                break;
+            }
+            None => line.extend_from_slice(&chunk),
+        }
     }
-    Ok(())
+    Ok((!line.is_empty()).then(|| chain::line_hash(&line)))
 }
 
-/// The file's entries, and whether it ends without a newline (a torn append).
-fn read_entries(file: &mut File) -> io::Result<(Vec<Entry>, bool)> {
-    let mut bytes = Vec::new();
-    file.seek(SeekFrom::Start(0))?;
-    file.read_to_end(&mut bytes)?;
-    let torn = bytes.last().is_some_and(|&b| b != b'\n');
-    let text = AuditFile {
-        name: String::new(),
-        text: String::from_utf8_lossy(&bytes).into_owned(),
-    };
-    Ok((audit::parse(&text).1, torn))
+/// The host's anchors: one small file per audit file, in a folder outside
+/// every root (the state folder), so whoever can edit a root cannot also
+/// move its anchors.
+#[derive(Clone, Debug)]
+pub struct Anchors {
+    dir: PathBuf,
 }
 
-/// Writes one line and syncs it; on failure cuts the file back to its last
-/// whole line. The seq is acknowledged only once the line is on stable storage.
-fn append_locked(open: &mut Open, entry: &Entry, sync: &Syncer) -> io::Result<u64> {
-    let seq = open.next_seq;
-    let line = Entry {
-        seq,
-        ..entry.clone()
+impl Anchors {
+    pub fn new(dir: PathBuf) -> Anchors {
+        Anchors { dir }
     }
-    .line();
-    // `resync` has just made `len` the file's real length.
-    let before = open.len;
-    if let Err(e) = open
-        .file
-        .write_all(line.as_bytes())
-        .and_then(|()| sync.file(&open.file))
-    {
-        let _ = open.file.set_len(before);
-        return Err(e);
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir
+            .join(format!("{}.anchor.json", name.trim_end_matches(".jsonl")))
     }
-    open.next_seq += 1;
-    open.len = before + line.len() as u64;
-    Ok(seq)
+
+    /// The anchor of audit file `name`, if this host has written one.
+    pub fn read(&self, name: &str) -> Option<Anchor> {
+        serde_json::from_slice(&std::fs::read(self.path(name)).ok()?).ok()
+    }
+
+    /// Replaces the anchor: a temporary file, synced, renamed over the old
+    /// one, so a crash leaves the old anchor or the new one. Callers hold the
+    /// audit file's lock, so one temporary name per anchor suffices. The
+    /// folder is not synced: a rename lost to a power cut leaves an older
+    /// anchor, which is still never ahead of the (already synced) log.
+    fn write(&self, anchor: &Anchor, sync: &Syncer) -> io::Result<()> {
+        std::fs::create_dir_all(&self.dir)?;
+        let target = self.path(&anchor.file);
+        let tmp = self.dir.join(format!(".{}.tmp", anchor.file));
+        let mut file = File::create(&tmp)?;
+        file.write_all(&serde_json::to_vec(anchor).expect("anchors serialise"))?;
+        sync.file(&file)?;
+        std::fs::rename(&tmp, target)
+    }
 }

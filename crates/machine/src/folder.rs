@@ -5,13 +5,14 @@
 //! operating system with no window between a check and its use. [`Storage::confine`]
 //! adds the explicit real-path answer the executor needs to *name* a link out.
 
-use crate::audit_file::AuditWriter;
+use crate::audit_file::{Anchors, AuditWriter};
 use crate::durable::Syncer;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, File, Metadata, OpenOptions, OpenOptionsExt};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
 use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
@@ -44,6 +45,15 @@ pub struct RootOptions {
     /// Makes acts durable before they are acknowledged (and lets a crash
     /// test watch the sync points).
     pub sync: Syncer,
+    /// Where the host keeps its audit anchors (a folder outside every root,
+    /// under the state folder): with it, each append also rewrites this
+    /// writer's anchor, and verification sees lines cut from a log's end or
+    /// a log replaced whole. Without it, only the chain inside each file.
+    pub anchors: Option<PathBuf>,
+    /// Opens the audit file (and runs its `lost` sweep, closing a torn last
+    /// line) at the first append instead of now: for reads of the audit
+    /// (`voicebox audit`, `--verify`), which must not change the log they report.
+    pub audit_at_first_append: bool,
 }
 
 /// A folder root with its audit writer.
@@ -55,6 +65,7 @@ pub struct FolderStorage {
     /// different folder, and the old handle must not act on it.
     identity: (u64, u64),
     audit: AuditWriter,
+    anchors: Option<Anchors>,
     sync: Syncer,
 }
 
@@ -85,11 +96,23 @@ impl FolderStorage {
             .try_clone()
             .map_err(|e| OpenError::Io(real.clone(), e))?;
         let root = real.to_string_lossy().into_owned();
-        sweep_temporaries(&dir);
+        // A reader (`voicebox audit`) changes nothing in the folder it reports on.
+        if !options.audit_at_first_append {
+            sweep_temporaries(&dir);
+        }
+        let anchors = options.anchors.map(Anchors::new);
         Ok(FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
-            audit: AuditWriter::new(audit_dir, instance, &root, options.sync.clone()),
+            audit: AuditWriter::new(
+                audit_dir,
+                instance,
+                &root,
+                options.sync.clone(),
+                anchors.clone(),
+                !options.audit_at_first_append,
+            ),
+            anchors,
             sync: options.sync,
             path: real,
         })
@@ -448,6 +471,54 @@ impl Storage for FolderStorage {
         self.audit
             .append(entry)
             .map_err(|e| StorageError::Other(e.to_string()))
+    }
+
+    async fn audit_files(&self) -> Result<Vec<(String, u64)>, StorageError> {
+        let mut files = Vec::new();
+        let entries = match self.dir.read_dir(AUDIT_DIR) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(files),
+            Err(e) => return Err(storage_error(e)),
+        };
+        for entry in entries {
+            let entry = entry.map_err(storage_error)?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.ends_with(".jsonl") {
+                files.push((name, entry.metadata().map_err(storage_error)?.len()));
+            }
+        }
+        files.sort();
+        Ok(files)
+    }
+
+    async fn read_audit_range(
+        &self,
+        name: &str,
+        start: u64,
+        end: u64,
+    ) -> Result<Vec<u8>, StorageError> {
+        use std::os::unix::fs::FileExt;
+        let file = self
+            .dir
+            .open(format!("{AUDIT_DIR}/{name}"))
+            .map_err(storage_error)?
+            .into_std();
+        let mut bytes = vec![0; end.saturating_sub(start) as usize];
+        let mut filled = 0;
+        while filled < bytes.len() {
+            match file.read_at(&mut bytes[filled..], start + filled as u64) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(storage_error(e)),
+            }
+        }
+        bytes.truncate(filled);
+        Ok(bytes)
+    }
+
+    async fn audit_anchor(&self, name: &str) -> Option<Anchor> {
+        self.anchors.as_ref()?.read(name)
     }
 
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {

@@ -4,10 +4,11 @@
 //! a tiny `block_on` drives the core's async executor. Callers on an async
 //! runtime run these methods on a blocking thread.
 
-use crate::{FolderStorage, MachineEnv, OpenError};
+use crate::{FolderStorage, MachineEnv, OpenError, RootOptions};
 use serde_json::Value;
 use std::path::Path;
-use voicebox_core::audit::AuditView;
+use voicebox_core::audit::page::PageRequest;
+use voicebox_core::audit::{AuditView, ParsedFile};
 use voicebox_core::platform::ToolRunner;
 use voicebox_core::tier::Placement;
 use voicebox_core::{Executor, Refusal, Reply};
@@ -27,7 +28,12 @@ impl<T: ToolRunner> Host<T> {
 
     /// Declares `path` as the project root (`<folder name>@machine`).
     pub fn declare(&mut self, path: &Path) -> Result<(), OpenError> {
-        let storage = FolderStorage::open(path, self.executor.instance())?;
+        self.declare_with(path, RootOptions::default())
+    }
+
+    /// [`Host::declare`] with explicit options (the anchors folder, ...).
+    pub fn declare_with(&mut self, path: &Path, options: RootOptions) -> Result<(), OpenError> {
+        let storage = FolderStorage::open_with(path, self.executor.instance(), options)?;
         let name = storage
             .path()
             .file_name()
@@ -73,8 +79,13 @@ impl<T: ToolRunner> Host<T> {
         pollster::block_on(self.executor.record_person_act(id, rule, how, act))
     }
 
-    /// The merged audit of the declared root.
-    pub fn audit(&self) -> Result<AuditView, Refusal> {
-        pollster::block_on(self.executor.audit())
+    /// One page of the declared root's audit, newest first.
+    pub fn audit(&self, page: &PageRequest) -> Result<AuditView, Refusal> {
+        pollster::block_on(self.executor.audit(page))
+    }
+
+    /// Every audit file of the declared root, with its verdict.
+    pub fn verify_audit(&self) -> Result<Vec<ParsedFile>, Refusal> {
+        pollster::block_on(self.executor.verify_audit())
     }
 }

@@ -7,6 +7,7 @@ use common::write;
 use std::path::Path;
 use std::sync::Arc;
 use tempfile::TempDir;
+use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
 use voicebox_core::audit::{self, ActRecord, AuditFile, Entry, EntryDecision, EntryResult};
 use voicebox_core::platform::Storage;
 use voicebox_core::tier::ActKind;
@@ -28,6 +29,8 @@ fn entry(instance: &str, result: EntryResult) -> Entry {
         attempt: None,
         read: None,
         why: None,
+        prev: None,
+        open: None,
     }
 }
 
@@ -162,8 +165,8 @@ fn two_roots_write_two_files_and_the_merged_read_orders_by_instance_and_seq() {
         one.join(".audit/beta-copied.jsonl"),
     )
     .unwrap();
-    let view = first.audit().unwrap();
-    assert_eq!(view.files.len(), 2);
+    let view = first.audit(&PageRequest::first(MAX_LIMIT)).unwrap();
+    assert_eq!(view.files.map(|f| f.len()), Some(2));
     let keys: Vec<(&str, u64)> = view
         .entries
         .iter()
@@ -172,18 +175,19 @@ fn two_roots_write_two_files_and_the_merged_read_orders_by_instance_and_seq() {
     assert_eq!(
         keys,
         [
-            ("alpha", 1),
-            ("alpha", 2),
-            ("alpha", 3),
-            ("alpha", 4),
+            ("beta", 2),
             ("beta", 1),
-            ("beta", 2)
+            ("alpha", 4),
+            ("alpha", 3),
+            ("alpha", 2),
+            ("alpha", 1),
         ]
     );
-    // No claimed global order: the merge never interleaves by wall clock.
+    // No claimed global order: newest first is the (instance, seq) merge
+    // reversed, never interleaved by wall clock.
     assert!(
         view.entries
             .windows(2)
-            .all(|w| (&w[0].instance, w[0].seq) < (&w[1].instance, w[1].seq))
+            .all(|w| (&w[0].instance, w[0].seq) > (&w[1].instance, w[1].seq))
     );
 }

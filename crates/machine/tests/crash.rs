@@ -121,18 +121,19 @@ fn image(points: &[Synced], cut: usize, root: u64, into: &Path) {
 }
 
 fn entries_in(root: &Path) -> Vec<Entry> {
-    let mut files = Vec::new();
+    let mut entries = Vec::new();
     let Ok(listing) = std::fs::read_dir(root.join(".audit")) else {
-        return Vec::new();
+        return entries;
     };
     for entry in listing {
         let path = entry.unwrap().path();
-        files.push(AuditFile {
+        let file = AuditFile {
             name: path.file_name().unwrap().to_string_lossy().into_owned(),
             text: std::fs::read_to_string(&path).unwrap(),
-        });
+        };
+        entries.extend(audit::parse(&file).1);
     }
-    audit::merge(&files).1
+    entries
 }
 
 /// The acts, each with the name it changes and what it leaves there.
@@ -176,6 +177,7 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
     let recorder = Arc::new(Recorder::default());
     let options = RootOptions {
         sync: Syncer::observed(recorder.clone()),
+        ..RootOptions::default()
     };
     let mut ex = Executor::new(Placement::Machine, "crash", MachineEnv, ());
     ex.declare(

@@ -10,6 +10,7 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
 use voicebox_core::audit::EntryResult;
+use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
 use voicebox_core::executor::Executor;
 use voicebox_core::platform::{ToolRun, ToolRunner};
 use voicebox_core::reply::ToolInfo;
@@ -81,7 +82,7 @@ impl<T: ToolRunner> Rig<T> {
     }
 
     fn entry_result(&self, reply: &Reply) -> (EntryResult, Option<String>) {
-        let view = pollster::block_on(self.ex.audit()).unwrap();
+        let view = pollster::block_on(self.ex.audit(&PageRequest::first(MAX_LIMIT))).unwrap();
         let entry = view
             .entries
             .into_iter()

@@ -51,13 +51,21 @@ pub enum Command {
         #[arg(required_unless_present = "action")]
         text: Option<String>,
     },
-    /// Print the root's audit log, merged by (instance, seq).
+    /// Print the root's audit log, newest first (one page; --all for every entry).
     Audit {
         #[arg(long, env = "VOICEBOX_ROOT")]
         root: Option<PathBuf>,
-        /// The state folder, only to refuse a root that overlaps it (see `serve`).
+        /// The state folder: where the host keeps its audit anchors, and a root
+        /// that overlaps it is refused (see `serve`).
         #[arg(long, env = "VOICEBOX_STATE_DIR")]
         state_dir: Option<PathBuf>,
+        /// Stream every entry as JSON lines, newest first, page by page.
+        #[arg(long, conflicts_with = "verify")]
+        all: bool,
+        /// Check every audit file's chain (and the host's anchors): one line
+        /// per file, `ok`, `torn` or where the chain breaks; exits 1 on a break.
+        #[arg(long)]
+        verify: bool,
     },
     /// Admit a proposed extension (you, at this shell, are the person who decides).
     Admit {

@@ -4,12 +4,16 @@ use crate::cli::Command;
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use serde_json::{Value, json};
+use std::io::Write;
 use std::path::Path;
 use voicebox_core::Reply;
+use voicebox_core::audit::ParsedFile;
+use voicebox_core::audit::chain::{Chain, Verdict};
+use voicebox_core::audit::page::{DEFAULT_LIMIT, MAX_LIMIT, PageRequest};
 use voicebox_core::platform::Env;
 use voicebox_core::resolver::Resolution;
 use voicebox_core::rule::{Refusal, Rule};
-use voicebox_machine::{Host, MachineEnv, WasmTools};
+use voicebox_machine::{Host, MachineEnv, OpenError, RootOptions, WasmTools};
 
 /// The writer instance of command-line turns.
 const CLI_INSTANCE: &str = "cli";
@@ -33,7 +37,9 @@ pub fn run(command: Command) -> Value {
             let words = text.as_deref().map(|text| (resolver, text));
             turn(root.as_deref(), &state, action.as_deref(), words, yes)
         }
-        Command::Audit { root, .. } => audit(root.as_deref()),
+        Command::Audit {
+            root, state_dir, ..
+        } => audit(root.as_deref(), &StateDir::new(state_dir)),
         Command::ExportWeb { dir } => export_web(&dir),
         Command::Admit {
             id,
@@ -61,17 +67,20 @@ fn host(root: Option<&Path>, state: Option<&StateDir>) -> (Host<WasmTools>, Opti
         None => WasmTools::new(None),
     };
     let mut host = Host::new(CLI_INSTANCE, tools);
+    let options = state.map(StateDir::root_options).unwrap_or_default();
     let refusal = root.and_then(|path| {
-        host.declare(path).err().map(|e| {
-            Refusal::new(
-                Rule::RootUnreachable,
-                format!(
-                    "the project root cannot be used: {e}; pass --root with an existing folder"
-                ),
-            )
-        })
+        host.declare_with(path, options)
+            .err()
+            .map(|e| unusable_root(&e))
     });
     (host, refusal)
+}
+
+fn unusable_root(e: &OpenError) -> Refusal {
+    Refusal::new(
+        Rule::RootUnreachable,
+        format!("the project root cannot be used: {e}; pass --root with an existing folder"),
+    )
 }
 
 fn turn(
@@ -122,14 +131,118 @@ fn parse_action(text: &str) -> Result<Value, Refusal> {
     })
 }
 
-fn audit(root: Option<&Path>) -> Value {
-    let (host, unusable) = host(root, None);
+/// The newest page of the root's audit.
+fn audit(root: Option<&Path>, state: &StateDir) -> Value {
+    let (host, unusable) = audit_host(root, state);
     if let Some(refusal) = unusable {
         return json!(Reply::refusal(refusal));
     }
-    match host.audit() {
+    match host.audit(&PageRequest::first(DEFAULT_LIMIT)) {
         Ok(view) => json!(view),
         Err(refusal) => json!(Reply::refusal(refusal)),
+    }
+}
+
+/// The audit reads need no shelf: only the root and the anchors matter.
+fn audit_host(root: Option<&Path>, state: &StateDir) -> (Host<WasmTools>, Option<Refusal>) {
+    let mut host = Host::new(CLI_INSTANCE, WasmTools::new(None));
+    let refusal = root.and_then(|path| {
+        let options = RootOptions {
+            audit_at_first_append: true,
+            ..state.root_options()
+        };
+        host.declare_with(path, options)
+            .err()
+            .map(|e| unusable_root(&e))
+    });
+    (host, refusal)
+}
+
+/// `voicebox audit --all` and `--verify`: they print line by line, and
+/// `--verify` exits 1 when any file's chain is broken (2 without a usable root).
+pub fn audit_lines(root: Option<&Path>, state: &StateDir, verify: bool) -> i32 {
+    let (host, unusable) = audit_host(root, state);
+    if let Some(refusal) = unusable {
+        println!("{}", json!(Reply::refusal(refusal)));
+        return 2;
+    }
+    if verify {
+        return match host.verify_audit() {
+            Ok(files) => {
+                for file in &files {
+                    println!("{}", verdict_line(file));
+                }
+                i32::from(
+                    files
+                        .iter()
+                        .any(|f| f.verdict.as_ref().is_some_and(Verdict::is_broken)),
+                )
+            }
+            Err(refusal) => {
+                println!("{}", json!(Reply::refusal(refusal)));
+                2
+            }
+        };
+    }
+    let mut page = PageRequest::first(MAX_LIMIT);
+    loop {
+        let view = match host.audit(&page) {
+            Ok(view) => view,
+            Err(refusal) => {
+                println!("{}", json!(Reply::refusal(refusal)));
+                return 2;
+            }
+        };
+        let mut out = std::io::stdout().lock();
+        for entry in &view.entries {
+            // A closed pipe (`| head`) ends the stream; nothing is left to say.
+            if out.write_all(entry.line().as_bytes()).is_err() {
+                return 0;
+            }
+        }
+        match view.next {
+            Some(next) => {
+                page = PageRequest::new(Some(&next), Some(MAX_LIMIT))
+                    .expect("the host's own cursor is valid")
+            }
+            None => return 0,
+        }
+    }
+}
+
+/// One file's verdict as the person reads it.
+fn verdict_line(file: &ParsedFile) -> String {
+    let chain = |word: &str, c: &Chain| {
+        let unchained = match c.unchained {
+            0 => String::new(),
+            n => format!(", {n} unchained (written before the chain)"),
+        };
+        let anchored = match c.anchored {
+            true => "",
+            false => ", no anchor (lines cut from the end would not show)",
+        };
+        format!(
+            "{word} {}: {} entries, last seq {}{unchained}{anchored}",
+            file.name, c.entries, c.last_seq
+        )
+    };
+    match &file.verdict {
+        Some(Verdict::Ok(c)) => chain("ok", c),
+        Some(Verdict::Torn(c)) => {
+            chain("torn", c) + "; the last line was cut by an interrupted write"
+        }
+        Some(Verdict::Broken(b)) => {
+            let seq = b.seq.map(|s| format!(" (seq {s})")).unwrap_or_default();
+            let kind = serde_json::to_value(b.kind).expect("kinds serialise");
+            format!(
+                "broken {}: line {}{seq}: {} — {}",
+                file.name,
+                b.line,
+                kind.as_str().unwrap_or_default(),
+                b.why
+            )
+        }
+        None => format!("unverified {}", file.name),
     }
 }
 

@@ -60,6 +60,16 @@ fn main() {
                 refuse("doctor", &refusal);
             }
         }
+        Command::Audit {
+            root,
+            state_dir,
+            all,
+            verify,
+        } if all || verify => std::process::exit(commands::audit_lines(
+            root.as_deref(),
+            &StateDir::new(state_dir),
+            verify,
+        )),
         command => println!("{}", commands::run(command)),
     }
 }
@@ -75,7 +85,9 @@ fn root_and_state(command: &Command) -> Option<(&'static str, &Path, StateDir)> 
         Command::Turn {
             root, state_dir, ..
         } => ("turn", root, state_dir),
-        Command::Audit { root, state_dir } => ("audit", root, state_dir),
+        Command::Audit {
+            root, state_dir, ..
+        } => ("audit", root, state_dir),
         Command::Admit {
             root, state_dir, ..
         } => ("admit", root, state_dir),

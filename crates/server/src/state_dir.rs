@@ -10,7 +10,7 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 use voicebox_core::platform::Env;
 use voicebox_core::{Refusal, Rule};
-use voicebox_machine::MachineEnv;
+use voicebox_machine::{MachineEnv, RootOptions};
 
 const TOKEN_FILE: &str = "host-token";
 const KEYS_FILE: &str = "keys.json";
@@ -104,6 +104,15 @@ impl StateDir {
     /// Where extension proposals and the admission ledger live.
     pub fn extensions(&self) -> PathBuf {
         self.path.join("extensions")
+    }
+
+    /// How this host opens a root: its audit anchors kept here, outside
+    /// every root, so an edit to a root's log cannot also move them.
+    pub fn root_options(&self) -> RootOptions {
+        RootOptions {
+            anchors: Some(self.path.join("audit-anchors")),
+            ..RootOptions::default()
+        }
     }
 
     /// The stored keys by provider.

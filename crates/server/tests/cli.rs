@@ -59,8 +59,8 @@ fn write_in_one_process_read_back_in_another() {
         .collect();
     assert_eq!(
         seqs,
-        [1, 2, 3],
-        "attempt, outcome, read — seq resumed in the second process"
+        [3, 2, 1],
+        "newest first: read, outcome, attempt — seq resumed in the second process"
     );
 }
 
@@ -200,7 +200,11 @@ fn create_asset_and_shelf_tools_from_the_command_line() {
         .iter()
         .filter_map(|e| e["act"]["tool"].as_str())
         .collect();
-    assert_eq!(tools, ["create-asset", "create-asset", "crc32"]);
+    assert_eq!(
+        tools,
+        ["crc32", "create-asset", "create-asset"],
+        "newest first"
+    );
 
     // The same in words, as the README's tour says them.
     let made = turn(
@@ -363,15 +367,20 @@ fn export_web_writes_a_static_folder_with_the_browser_core() {
     );
 }
 
-/// Runs `voicebox` with `VOICEBOX_STATE_DIR=state`: stdout (JSON, or null),
-/// stderr and the exit code.
-fn with_state(args: &[&str], state: &Path) -> (Value, String, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+/// Runs `voicebox` with `VOICEBOX_STATE_DIR=state`.
+fn run_in_state(args: &[&str], state: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_voicebox"))
         .args(args)
         .env_remove("VOICEBOX_ROOT")
         .env("VOICEBOX_STATE_DIR", state)
         .output()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `voicebox` with `VOICEBOX_STATE_DIR=state`: stdout (JSON, or null),
+/// stderr and the exit code.
+fn with_state(args: &[&str], state: &Path) -> (Value, String, i32) {
+    let out = run_in_state(args, state);
     let value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
     let stderr = String::from_utf8(out.stderr).unwrap();
     (value, stderr, out.status.code().unwrap())
@@ -571,4 +580,59 @@ fn doctor_writes_nothing_into_the_root_it_checks() {
         let why = report["root"]["why"].as_str().unwrap();
         assert!(why.contains("cannot be written"), "{why}");
     }
+}
+
+/// `voicebox audit --verify` and `--all` with one state folder for the
+/// writing turns and the check (the anchors live there): stdout and the exit code.
+fn in_state(state: &Path, args: &[&str]) -> (String, i32) {
+    let out = run_in_state(args, state);
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[test]
+fn audit_verify_exits_zero_on_an_intact_log_and_non_zero_where_it_breaks() {
+    let (dir, state) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let root = dir.path().to_str().unwrap();
+    for name in ["a", "b", "c"] {
+        let action = format!(r#"{{"verb":"write","name":"{name}.txt","content":"x"}}"#);
+        let (_, code) = in_state(state.path(), &["turn", "--root", root, "--action", &action]);
+        assert_eq!(code, 0);
+    }
+    let (out, code) = in_state(state.path(), &["audit", "--root", root, "--verify"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.starts_with("ok cli-") && out.contains("6 entries"),
+        "{out}"
+    );
+    let (all, code) = in_state(state.path(), &["audit", "--root", root, "--all"]);
+    assert_eq!(code, 0);
+    let seqs: Vec<u64> = all
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["seq"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(seqs, [6, 5, 4, 3, 2, 1], "every entry, newest first");
+
+    // Whole lines cut from the end: only the anchor in the state folder sees it.
+    let log = std::fs::read_dir(dir.path().join(".audit"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let kept: String = text.split_inclusive('\n').take(4).collect();
+    std::fs::write(&log, kept).unwrap();
+    let (out, code) = in_state(state.path(), &["audit", "--root", root, "--verify"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("broken cli-") && out.contains("truncated"),
+        "{out}"
+    );
 }

@@ -44,9 +44,9 @@ async fn the_three_verification_calls() {
     assert_eq!(
         decisions,
         ["allow", "attempt", "allow"],
-        "list, then the write's attempt and outcome"
+        "newest first: the write's outcome and attempt, then the list"
     );
-    assert_eq!(entries[2]["observed"]["bytes"], 2);
+    assert_eq!(entries[0]["observed"]["bytes"], 2);
 }
 
 #[tokio::test]

@@ -8,6 +8,7 @@ use crate::storage::{AuditHome, WebStorage};
 use crate::tools::WebTools;
 use serde_json::{Value, json};
 use std::rc::Rc;
+use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{self, AuditFile};
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::platform::{Access, Env, Escape, RootInfo, Storage};
@@ -49,10 +50,18 @@ pub async fn run(
                 let answer = match op {
                     "execute" => execute(&mut executor, &request).await,
                     "confirm" => confirm(&mut executor, &request).await,
-                    _ => match executor.audit().await {
-                        Ok(view) => json!(view),
-                        Err(refusal) => json!(Reply::refusal(refusal)),
-                    },
+                    _ => {
+                        let cursor = request["cursor"].as_str();
+                        let limit = request["limit"].as_u64().map(|l| l as usize);
+                        let page = PageRequest::new(cursor, limit);
+                        match page {
+                            Ok(page) => match executor.audit(&page).await {
+                                Ok(view) => json!(view),
+                                Err(refusal) => json!(Reply::refusal(refusal)),
+                            },
+                            Err(refusal) => json!(Reply::refusal(refusal)),
+                        }
+                    }
                 };
                 (Some(executor), answer)
             }

@@ -13,7 +13,9 @@ mod undo;
 mod walk;
 
 use crate::action::Action;
-use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Observed};
+use crate::audit::chain::Verifier;
+use crate::audit::page::{PageRequest, Pager};
+use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Observed, ParsedFile};
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
@@ -26,6 +28,7 @@ use crate::tier::{ActKind, Decision, Place, Placement, TierTable, Verdict};
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::cell::Cell;
 use serde_json::Value;
 
@@ -154,26 +157,76 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         }
     }
 
-    /// The merged audit of the declared root (DESIGN §6).
-    pub async fn audit(&self) -> Result<AuditView, Refusal> {
+    /// One page of the declared root's audit, newest first (DESIGN §6). The
+    /// first page carries every file's verdict.
+    pub async fn audit(&self, request: &PageRequest) -> Result<AuditView, Refusal> {
         self.root_ready().await?;
         let storage = self.store();
-        let files = storage.read_audit().await.map_err(|e| {
-            Refusal::new(
-                Rule::StorageFailed,
-                format!(
-                    "the audit folder cannot be read ({}); check its permissions",
-                    describe(&e)
-                ),
-            )
-        })?;
-        let (files, entries) = crate::audit::merge(&files);
+        let files = storage.audit_files().await.map_err(unreadable_audit)?;
+        let mut pager = Pager::new(&files, request);
+        while let Some(read) = pager.want() {
+            let bytes = storage
+                .read_audit_range(&read.name, read.start, read.end)
+                .await
+                .map_err(unreadable_audit)?;
+            pager.feed(&read, bytes);
+        }
+        let (entries, next) = pager.finish();
+        let files = match request.is_first() {
+            true => Some(self.verify_files(&files).await?),
+            false => None,
+        };
         Ok(AuditView {
             ok: true,
             root: Some(storage.root_info().path),
             files,
             entries,
+            next,
         })
+    }
+
+    /// Every audit file of the declared root, verified against its chain and
+    /// the host's anchor.
+    pub async fn verify_audit(&self) -> Result<Vec<ParsedFile>, Refusal> {
+        self.root_ready().await?;
+        let files = self.store().audit_files().await.map_err(unreadable_audit)?;
+        self.verify_files(&files).await
+    }
+
+    /// Streams each file through the verifier in chunks, never holding one whole.
+    async fn verify_files(&self, files: &[(String, u64)]) -> Result<Vec<ParsedFile>, Refusal> {
+        let storage = self.store();
+        let mut reports = Vec::new();
+        for (name, len) in files {
+            let mut verifier = Verifier::new(name, storage.audit_anchor(name).await);
+            let mut partial = Vec::new();
+            let mut at = 0;
+            while at < *len {
+                let end = (at + crate::audit::page::CHUNK).min(*len);
+                let bytes = storage
+                    .read_audit_range(name, at, end)
+                    .await
+                    .map_err(unreadable_audit)?;
+                if bytes.is_empty() {
+                    break;
+                }
+                at += bytes.len() as u64;
+                partial.extend_from_slice(&bytes);
+                let whole = partial
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |i| i + 1);
+                for line in partial[..whole].split_inclusive(|&b| b == b'\n') {
+                    verifier.line(line);
+                }
+                partial.drain(..whole);
+            }
+            if !partial.is_empty() {
+                verifier.line(&partial);
+            }
+            reports.push(verifier.finish());
+        }
+        Ok(reports)
     }
 
     /// Verbs that touch no file are answered whether or not a root is declared.
@@ -235,6 +288,8 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             attempt: None,
             read: None,
             why: None,
+            prev: None,
+            open: None,
         }
     }
 
@@ -431,6 +486,16 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             ),
         }
     }
+}
+
+fn unreadable_audit(error: StorageError) -> Refusal {
+    Refusal::new(
+        Rule::StorageFailed,
+        format!(
+            "the audit folder cannot be read ({}); check its permissions",
+            describe(&error)
+        ),
+    )
 }
 
 fn describe(error: &StorageError) -> String {

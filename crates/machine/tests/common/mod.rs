@@ -6,6 +6,7 @@
 pub mod payloads;
 
 use serde_json::{Value, json};
+use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
 use voicebox_core::audit::{Entry, EntryDecision, EntryResult};
 use voicebox_core::executor::Executor;
 use voicebox_core::platform::Storage;
@@ -28,8 +29,12 @@ impl<S: Storage> Rig<S> {
         pollster::block_on(self.ex.confirm(id, yes))
     }
 
+    /// Every entry, oldest first (the audit pages newest first).
     pub fn entries(&self) -> Vec<Entry> {
-        pollster::block_on(self.ex.audit()).unwrap().entries
+        let page = PageRequest::first(MAX_LIMIT);
+        let mut entries = pollster::block_on(self.ex.audit(&page)).unwrap().entries;
+        entries.reverse();
+        entries
     }
 
     pub fn entry(&self, seq: Option<u64>) -> Entry {

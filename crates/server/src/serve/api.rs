@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use utoipa::{IntoParams, ToSchema};
+use voicebox_core::audit::page::PageRequest;
 use voicebox_core::platform::{Env, RootInfo, Storage};
 use voicebox_core::resolver::Resolution;
 use voicebox_core::{Reply, Rule};
@@ -247,17 +248,38 @@ pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
     })))
 }
 
-/// The root's audit log, merged by (instance, seq).
-#[utoipa::path(get, path = "/api/audit",
+#[derive(Deserialize, IntoParams)]
+#[serde(deny_unknown_fields)]
+pub struct AuditQuery {
+    /// Entries per page, 1..=1000 (default 200); more is refused by name.
+    #[param(minimum = 1, maximum = 1000)]
+    limit: Option<usize>,
+    /// The `next` of the previous page, for the entries older than it.
+    cursor: Option<String>,
+}
+
+/// One page of the root's audit log, newest first in the (instance, seq)
+/// merge order reversed; the first page carries each file's verdict.
+#[utoipa::path(get, path = "/api/audit", params(AuditQuery),
     responses(
-        (status = 200, description = "`{ok, root, files, entries}`, or `{ok:false, refused, why}` with no usable root", body = Object),
+        (status = 200, description = "`{ok, root, files?, entries, next?}`: `files` (first page only) holds each file's `verdict` (`ok`, `torn` or `broken` with `kind` and `line`); `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
+        (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
         (status = 403, description = "foreign Host"),
     ))]
-pub async fn audit(State(app): State<Arc<AppState>>) -> Answer {
+pub async fn audit(State(app): State<Arc<AppState>>, query: QueryResult<AuditQuery>) -> Answer {
+    let Query(query) = query.map_err(query_error)?;
+    let page = PageRequest::new(query.cursor.as_deref(), query.limit)
+        .map_err(|refusal| ApiError::new(StatusCode::BAD_REQUEST, refusal.rule, refusal.why))?;
     if app.channel.root().is_some() {
-        return Ok(Json(relayed(&app, json!({"op": "audit"})).await));
+        return Ok(Json(
+            relayed(
+                &app,
+                json!({"op": "audit", "cursor": query.cursor, "limit": query.limit}),
+            )
+            .await,
+        ));
     }
-    let view = with_host(&app, |host| host.audit()).await?;
+    let view = with_host(&app, move |host| host.audit(&page)).await?;
     Ok(Json(match view {
         Ok(view) => json!(view),
         Err(refusal) => json!(Reply::refusal(refusal)),
@@ -451,8 +473,9 @@ async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBu
     if let Err(refusal) = app.state.apart_from(&path) {
         return Ok(Json(json!(Reply::refusal(refusal))));
     }
+    let options = app.state.root_options();
     let declared = with_host(app, move |host| {
-        host.declare(&path)
+        host.declare_with(&path, options)
             .map(|()| host.executor().storage().map(Storage::root_info))
     })
     .await?;

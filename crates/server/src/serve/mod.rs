@@ -69,7 +69,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
     if let Some(root) = &config.root {
         // A root that cannot be opened is reported; the server still starts
         // and every act answers root-not-declared until one is declared.
-        if let Err(e) = host.declare(root) {
+        if let Err(e) = host.declare_with(root, config.state.root_options()) {
             tracing::warn!("the root cannot be used: {e}");
             eprintln!("voicebox: the root cannot be used: {e}");
         }

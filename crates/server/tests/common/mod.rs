@@ -167,9 +167,12 @@ impl Server {
         body
     }
 
+    /// The newest page's entries, oldest first (the route pages newest first).
     pub async fn audit(&self) -> Vec<Value> {
-        let (_, audit) = self.get("/api/audit").await;
-        audit["entries"].as_array().cloned().unwrap_or_default()
+        let (_, audit) = self.get("/api/audit?limit=1000").await;
+        let mut entries = audit["entries"].as_array().cloned().unwrap_or_default();
+        entries.reverse();
+        entries
     }
 
     /// A POST with the host token (the person at the host).
