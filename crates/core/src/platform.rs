@@ -55,6 +55,10 @@ pub enum StorageError {
     NotARegularFile,
     /// A file over [`MAX_FILE_BYTES`], with its size; nothing was read.
     TooLarge(u64),
+    /// At the act, the name led somewhere else than containment saw (a
+    /// folder on the way was swapped for a link): the real path it led to,
+    /// which the executor judges again. Nothing was done.
+    Moved(RelPath),
     Escape(Escape),
     /// Anything else, with the platform's own words.
     Other(String),

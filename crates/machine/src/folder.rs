@@ -10,6 +10,7 @@ use crate::durable::Syncer;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, File, Metadata, OpenOptions, OpenOptionsExt};
 use std::io::{self, ErrorKind, Read, Write};
+use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use voicebox_core::audit::chain::Anchor;
@@ -139,31 +140,43 @@ impl FolderStorage {
     /// old file or the new one, never a half-written one, and an answered
     /// write survives a power cut. A link inside the root is written through,
     /// not replaced.
-    fn write_file(&self, rel: &Path, bytes: &[u8]) -> Result<(), StorageError> {
-        let target = self
-            .dir
-            .canonicalize(rel)
-            .unwrap_or_else(|_| rel.to_path_buf());
-        if self.dir.metadata(&target).is_ok_and(|m| is_special(&m)) {
+    fn write_file(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let rel = rel(path);
+        let (parent, name) = split(&rel);
+        let created = self.create_folders(parent).map_err(storage_error)?;
+        let folder = self.pin(path, parent)?;
+        let meta = folder.symlink_metadata(name);
+        if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
+            // Written through: the link stays a link. Containment refused a
+            // link out or to a missing target; the target is pinned in turn.
+            let target = self
+                .dir
+                .canonicalize(&rel)
+                .map_err(|_| StorageError::Escape(Escape::LinkOut))?;
+            let target = real_path(&target).map_err(StorageError::Escape)?;
+            return match self.dir.symlink_metadata(target.as_str()) {
+                Ok(m) if m.file_type().is_symlink() => Err(StorageError::Escape(Escape::LinkOut)),
+                _ => self.write_file(&target, bytes),
+            };
+        }
+        if meta.is_ok_and(|m| is_special(&m)) {
             return Err(StorageError::NotARegularFile);
         }
-        let parent = target.parent().unwrap_or(Path::new("")).to_path_buf();
-        let created = self.create_folders(&parent).map_err(storage_error)?;
         let tmp = Path::new(TMP_DIR).join(MachineEnv.random_id());
         let written = self
-            .write_synced(&tmp, bytes)
-            .and_then(|()| self.dir.rename(&tmp, &self.dir, &target));
+            .write_synced(&self.dir, &tmp, bytes)
+            .and_then(|()| self.dir.rename(&tmp, &folder, name));
         let written = match written {
             // The target is on another filesystem mounted inside the root: a
             // temporary beside it is the only one a rename can move.
             Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
                 let _ = self.dir.remove_file(&tmp);
-                let beside = parent.join(format!(".voicebox-tmp-{}", MachineEnv.random_id()));
+                let beside = format!(".voicebox-tmp-{}", MachineEnv.random_id());
                 let moved = self
-                    .write_synced(&beside, bytes)
-                    .and_then(|()| self.dir.rename(&beside, &self.dir, &target));
+                    .write_synced(&folder, Path::new(&beside), bytes)
+                    .and_then(|()| folder.rename(&beside, &folder, name));
                 if moved.is_err() {
-                    let _ = self.dir.remove_file(&beside);
+                    let _ = folder.remove_file(&beside);
                 }
                 moved
             }
@@ -174,16 +187,57 @@ impl FolderStorage {
             ok => ok,
         };
         written
-            .and_then(|()| self.sync_folder(&parent))
+            .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
             .and_then(|()| self.sync_created(&created))
             .map_err(storage_error)
     }
 
-    /// Creates `path` (a new, synced file) holding `bytes`.
-    fn write_synced(&self, path: &Path, bytes: &[u8]) -> io::Result<()> {
+    /// Opens the folder `folder` of the root for an act on `spelled`, and
+    /// checks where it really is: containment looked at the name a moment
+    /// ago, and a folder on the way may since have been swapped for a link
+    /// (into `.audit`, say). The act then goes through the pinned handle, so
+    /// what was checked is what is used. A host path (the journal) is the
+    /// host's own and is not checked.
+    fn pin(&self, spelled: &RelPath, folder: &Path) -> Result<Dir, StorageError> {
+        let dir = if folder.as_os_str().is_empty() {
+            self.dir.try_clone()
+        } else {
+            self.dir.open_dir(folder)
+        }
+        .map_err(storage_error)?;
+        let real = self.real_of(&dir)?;
+        let name = rel(spelled);
+        let leaf = split(&name).1.to_string_lossy();
+        let seen = if folder == name {
+            real.clone()
+        } else {
+            real.child(&leaf)
+        };
+        if contain::check_visible(spelled).is_ok() && contain::check_visible(&seen).is_err() {
+            return Err(StorageError::Moved(seen));
+        }
+        Ok(dir)
+    }
+
+    /// Where an open file or folder of the root really is, from the kernel.
+    fn real_of(&self, open: &impl AsFd) -> Result<RelPath, StorageError> {
+        let fd = open.as_fd().as_raw_fd();
+        let link = std::fs::read_link(format!("/proc/self/fd/{fd}")).map_err(|e| {
+            StorageError::Other(format!(
+                "where an open file is cannot be read from /proc ({e}), so the act was not done"
+            ))
+        })?;
+        let inside = link
+            .strip_prefix(&self.path)
+            .map_err(|_| StorageError::Escape(Escape::LinkOut))?;
+        real_path(inside).map_err(StorageError::Escape)
+    }
+
+    /// Creates `path` of `dir` (a new, synced file) holding `bytes`.
+    fn write_synced(&self, dir: &Dir, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
-        let mut file = self.with_parents(path, || self.dir.open_with(path, &options))?;
+        let mut file = self.with_parents(path, || dir.open_with(path, &options))?;
         file.write_all(bytes)?;
         self.sync.file(&file.into_std())
     }
@@ -271,19 +325,15 @@ impl FolderStorage {
         }
     }
 
-    fn listing(&self, rel: &Path) -> io::Result<Vec<DirEntry>> {
-        let entries = if rel.as_os_str().is_empty() {
-            self.dir.entries()?
-        } else {
-            self.dir.read_dir(rel)?
-        };
+    /// The entries of a pinned folder.
+    fn listing(&self, folder: &Dir) -> io::Result<Vec<DirEntry>> {
         let mut out = Vec::new();
-        for entry in entries {
+        for entry in folder.entries()? {
             let entry = entry?;
             let name = entry.file_name().to_string_lossy().into_owned();
             let link = entry.file_type()?.is_symlink();
             // What the entry names, links followed (a dangling link shows nothing).
-            let target = self.dir.metadata(rel.join(&name)).ok();
+            let target = folder.metadata(&name).ok();
             let mut listed = DirEntry::new(
                 &name,
                 target.as_ref().is_some_and(Metadata::is_dir),
@@ -346,6 +396,14 @@ fn rel(path: &RelPath) -> PathBuf {
     PathBuf::from(path.as_str())
 }
 
+/// A path's folder and last name (`""` and the path itself for a single name).
+fn split(path: &Path) -> (&Path, &std::ffi::OsStr) {
+    (
+        path.parent().unwrap_or(Path::new("")),
+        path.file_name().unwrap_or_default(),
+    )
+}
+
 /// A real path cap-std answered (relative to the root), as the core's path.
 fn real_path(real: &Path) -> Result<RelPath, Escape> {
     match real.to_string_lossy().as_ref() {
@@ -406,6 +464,11 @@ impl Storage for FolderStorage {
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
         let (file, size) = self.open_regular(&rel(path))?;
+        // The file that was opened, not the name, is what must be inside.
+        let real = self.real_of(&file)?;
+        if contain::check_visible(path).is_ok() && contain::check_visible(&real).is_err() {
+            return Err(StorageError::Moved(real));
+        }
         if size > MAX_FILE_BYTES {
             return Err(StorageError::TooLarge(size));
         }
@@ -421,7 +484,7 @@ impl Storage for FolderStorage {
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.write_file(&rel(path), bytes)
+        self.write_file(path, bytes)
     }
 
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
@@ -442,13 +505,15 @@ impl Storage for FolderStorage {
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
-        let path = rel(path);
-        if self.dir.symlink_metadata(&path).is_ok_and(|m| m.is_dir()) {
+        let spelled = rel(path);
+        let (parent, name) = split(&spelled);
+        let folder = self.pin(path, parent)?;
+        if folder.symlink_metadata(name).is_ok_and(|m| m.is_dir()) {
             return Err(StorageError::IsADirectory);
         }
-        self.dir
-            .remove_file(&path)
-            .and_then(|()| self.sync_folder(path.parent().unwrap_or(Path::new(""))))
+        folder
+            .remove_file(name)
+            .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
             .map_err(storage_error)
     }
 
@@ -464,7 +529,8 @@ impl Storage for FolderStorage {
                 false => StorageError::NotFound,
             });
         }
-        self.listing(&path).map_err(storage_error)
+        let folder = self.pin(dir, &path)?;
+        self.listing(&folder).map_err(storage_error)
     }
 
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError> {

@@ -416,3 +416,101 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     }
     out
 }
+
+/// Swaps `a` and `b` of `root` (one a folder, one a link to `.audit`) as fast
+/// as it can until told to stop, as a local process racing the host would.
+fn swapper(
+    root: &Path,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+) -> std::thread::JoinHandle<u64> {
+    use std::ffi::CString;
+    use std::sync::atomic::Ordering;
+    let a = CString::new(root.join("sub").into_os_string().into_encoded_bytes()).unwrap();
+    let b = CString::new(root.join("alt").into_os_string().into_encoded_bytes()).unwrap();
+    std::thread::spawn(move || {
+        let mut swaps = 0;
+        while !stop.load(Ordering::Relaxed) {
+            // SAFETY: two valid NUL-terminated paths; AT_FDCWD with absolute paths.
+            let done = unsafe {
+                libc::renameat2(
+                    libc::AT_FDCWD,
+                    a.as_ptr(),
+                    libc::AT_FDCWD,
+                    b.as_ptr(),
+                    libc::RENAME_EXCHANGE,
+                )
+            };
+            assert_eq!(done, 0, "the swap itself works");
+            swaps += 1;
+        }
+        swaps
+    })
+}
+
+#[test]
+fn a_folder_swapped_for_a_link_into_the_log_mid_act_never_reaches_it() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("sub")).unwrap();
+    std::fs::write(root.join("sub/plain.txt"), "plain").unwrap();
+    let mut host = host(root);
+    assert!(
+        host.execute(&json!({"verb": "read", "name": "sub/plain.txt"}), None)
+            .ok
+    );
+    let log = audit_file(root);
+    let writer = log.file_name().unwrap().to_string_lossy().into_owned();
+    symlink(".audit", root.join("alt")).unwrap();
+    let history = std::fs::read_to_string(&log).unwrap();
+
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let swaps = swapper(root, stop.clone());
+    let (mut landed, mut refused) = (0, 0);
+    for i in 0..300 {
+        let action = match i % 4 {
+            0 => json!({"verb": "write", "name": format!("sub/{writer}"), "content": "FORGED\n"}),
+            1 => json!({"verb": "write", "name": format!("sub/x{i}.txt"), "content": "x"}),
+            2 => json!({"verb": "read", "name": format!("sub/{writer}")}),
+            _ => json!({"verb": "list", "dir": "sub"}),
+        };
+        let reply = host.execute(&action, None);
+        assert!(
+            !reply.content.as_deref().unwrap_or("").contains("\"seq\""),
+            "a read reached the log: {reply:?}"
+        );
+        // A write that won the race made a file of the log's name in the real
+        // folder (7 bytes); the log itself is never what a listing shows.
+        let listed = reply
+            .files
+            .iter()
+            .flatten()
+            .any(|f| f.name == writer && f.bytes != 7);
+        assert!(!listed, "a listing showed the log's folder: {reply:?}");
+        if reply.ok { landed += 1 } else { refused += 1 }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swaps.join().unwrap();
+    // Whatever the race did, the log holds every earlier line and nothing forged.
+    let now = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        now.starts_with(&history) && !now.contains("FORGED"),
+        "the log was rewritten"
+    );
+    let in_audit: Vec<_> = std::fs::read_dir(root.join(".audit"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        in_audit
+            .iter()
+            .all(|n| n.to_string_lossy().ends_with(".jsonl")
+                || n.to_string_lossy().ends_with(".lock")),
+        "nothing but the log landed in .audit: {in_audit:?}"
+    );
+    // Both sides happened: the race was real, and acts still got through it.
+    assert!(
+        swaps > 100 && landed > 0 && refused > 0,
+        "swaps {swaps}, landed {landed}, refused {refused}"
+    );
+}

@@ -45,10 +45,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     env_checks::root_injection_checks(&browser, "v1/projects/atlas").await;
 
     // 40 concurrent appends → 80 audit lines for 40 writes, seq gap-free.
-    let before = browser.worker(json!({"op": "audit"})).await["entries"]
-        .as_array()
-        .unwrap()
-        .len();
+    let before = browser.audit().await["entries"].as_array().unwrap().len();
     let burst = browser
         .js_async(
             "const done = arguments[0]; Promise.all([...Array(40).keys()].map((i) => window.voicebox.request({op: 'execute', action: {verb: 'write', name: 'burst/' + i + '.txt', content: String(i)}}))).then((r) => done(r.filter((a) => a.result && a.result.ok).length));",
@@ -56,10 +53,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         )
         .await;
     assert_eq!(burst, 40);
-    let entries = browser.worker(json!({"op": "audit"})).await["entries"]
-        .as_array()
-        .unwrap()
-        .clone();
+    let entries = browser.audit().await["entries"].as_array().unwrap().clone();
     assert_eq!(entries.len(), before + 80);
     let seqs: Vec<u64> = entries.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
     assert_eq!(
@@ -78,7 +72,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         .await["ok"],
         true
     );
-    let second = browser.worker(json!({"op": "audit"})).await;
+    let second = browser.audit().await;
     assert_eq!(second["root"], "v1/projects/second");
     assert_eq!(
         second["files"].as_array().unwrap().len(),
@@ -102,7 +96,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         first["project"]["createdAt"], opened["project"]["createdAt"],
         "re-opening is not creating"
     );
-    let atlas = browser.worker(json!({"op": "audit"})).await;
+    let atlas = browser.audit().await;
     assert!(
         atlas["entries"]
             .as_array()
@@ -291,7 +285,7 @@ async fn a_bad_tool_module_is_named_and_the_worker_serves_the_next_request() {
             refused["why"].as_str().unwrap().contains(words),
             "the platform's own words: {refused}"
         );
-        let audit = browser.worker(json!({"op": "audit"})).await;
+        let audit = browser.audit().await;
         let last = audit["entries"].as_array().unwrap().last().unwrap().clone();
         assert_eq!(last["seq"], refused["logged"], "{audit}");
         assert_eq!(last["result"], "error", "{last}");
@@ -349,7 +343,7 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
         .await["ok"],
         true
     );
-    let audit = browser.worker(json!({"op": "audit"})).await;
+    let audit = browser.audit().await;
     let files = audit["files"].as_array().unwrap();
     assert_eq!(files.len(), 2, "two writer files: {files:?}");
     let keys: Vec<(String, u64)> = audit["entries"]

@@ -157,7 +157,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     );
 
     // The audit went to the origin's fallback file, under its own writer.
-    let audit = browser.worker(json!({"op": "audit"})).await;
+    let audit = browser.audit().await;
     assert_eq!(audit["root"], "~/notes");
     let seen = rules(&audit);
     assert!(
@@ -399,7 +399,7 @@ async fn the_checks_pass_over_a_picked_folder_root() {
         .await["ok"],
         true
     );
-    let plain = browser.worker(json!({"op": "audit"})).await;
+    let plain = browser.audit().await;
     assert!(
         plain["entries"]
             .as_array()

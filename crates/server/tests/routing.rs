@@ -90,7 +90,7 @@ async fn a_turn_to_the_server_runs_in_the_pages_opfs_project() {
             folder.display()
         );
     }
-    let audit = browser.worker(json!({"op": "audit"})).await;
+    let audit = browser.audit().await;
     let wrote: Vec<&Value> = audit["entries"]
         .as_array()
         .unwrap()

@@ -20,7 +20,7 @@ use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
 use crate::platform::{
-    Access, Env, MAX_FILE_BYTES, Observation, Storage, StorageError, ToolRunner,
+    Access, Env, MAX_FILE_BYTES, Observation, Resolved, Storage, StorageError, ToolRunner,
 };
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -480,6 +480,14 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 ),
             ),
             StorageError::Escape(escape) => contain::escape_refusal(escape, path.as_str()),
+            StorageError::Moved(real) => contain::check_resolved(path, &Resolved::itself(&real))
+                .err()
+                .unwrap_or_else(|| {
+                    Refusal::new(
+                        Rule::StorageFailed,
+                        format!("`{path}` changed while it was being used (it led to `{real}`); try again"),
+                    )
+                }),
             StorageError::Other(words) => Refusal::new(
                 Rule::StorageFailed,
                 format!("storage failed for `{path}`: {words}; check the folder and try again"),

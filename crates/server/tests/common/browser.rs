@@ -148,6 +148,18 @@ impl Browser {
         .await
     }
 
+    /// The worker's audit answer with up to 1,000 entries, oldest first (the
+    /// worker pages newest first) so tests read it in (instance, seq) order.
+    pub async fn audit(&self) -> Value {
+        let mut audit = self
+            .worker(serde_json::json!({"op": "audit", "limit": 1000}))
+            .await;
+        if let Some(entries) = audit["entries"].as_array_mut() {
+            entries.reverse();
+        }
+        audit
+    }
+
     /// Waits for the tier-2 confirmation dialog to be open (or closed).
     pub async fn wait_for_modal(&self, open: bool) {
         let (what, script) = if open {

@@ -87,7 +87,7 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
         .await["ok"],
         true
     );
-    let audit = browser.worker(json!({"op": "audit"})).await;
+    let audit = browser.audit().await;
     let rules: Vec<(&str, &str)> = audit["entries"]
         .as_array()
         .unwrap()
