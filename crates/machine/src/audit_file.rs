@@ -21,6 +21,10 @@ use voicebox_core::audit::{self, Entry};
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::time::iso8601;
 
+/// Where writers hold their liveness locks: the host's own folder, so the
+/// audit folder holds only logs.
+const WRITERS_DIR: &str = ".voicebox/writers";
+
 /// The open file and what this writer knows of it.
 struct Open {
     file: File,
@@ -40,6 +44,10 @@ struct Open {
     /// Length after this writer's last append: a different length means another
     /// process appended, and the tail must be re-read.
     len: u64,
+    /// A shared lock on its file in [`WRITERS_DIR`], held while this writer lives: it tells
+    /// another process opening the same file that this one may have acts in
+    /// flight, so their pending entries are not swept as `lost`.
+    _alive: File,
 }
 
 /// The audit file of one (root, instance).
@@ -136,6 +144,13 @@ impl AuditWriter {
             self.sync.folder_at(&self.dir, "".as_ref())?;
         }
         let held = file.metadata()?;
+        self.dir.create_dir_all(WRITERS_DIR)?;
+        let mut alive = OpenOptions::new();
+        alive.read(true).write(true).create(true);
+        let alive = self
+            .dir
+            .open_with(format!("{WRITERS_DIR}/{}.lock", self.name), &alive)?
+            .into_std();
         let mut open = Open {
             file,
             identity: (held.dev(), held.ino()),
@@ -145,14 +160,22 @@ impl AuditWriter {
             first: None,
             anchored: 0,
             len: u64::MAX,
+            _alive: alive,
         };
         if let Some(anchor) = self.anchors.as_ref().and_then(|a| a.read(&self.name)) {
             open.first = Some(anchor.first);
             open.anchored = anchor.seq;
         }
+        // Alone on this file (no other live writer holds the lock), pending
+        // entries were left by a host that stopped: sweep them. Otherwise they
+        // may be another process's acts in flight (`serve` and a `turn`, or
+        // two `turn`s): leave them for a later opener that is alone.
+        let alone = open._alive.try_lock().is_ok();
         open.file.lock()?;
         let swept = self.resync_with(&mut open, |writer, open, pending| {
-            // The `lost` sweep: every entry an earlier boot left pending.
+            if !alone {
+                return Ok(());
+            }
             let now = iso8601(crate::env::now_ms());
             for entry in pending {
                 writer.append_locked(open, &entry.lost_completion(now.clone()))?;
@@ -160,6 +183,8 @@ impl AuditWriter {
             Ok(())
         });
         let _ = open.file.unlock();
+        // From exclusive (or none) to shared: others may open beside this one now.
+        open._alive.lock_shared()?;
         swept.map(|()| open)
     }
 

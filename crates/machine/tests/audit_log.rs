@@ -138,6 +138,30 @@ fn a_pending_attempt_from_an_earlier_boot_gets_exactly_one_lost_completion() {
     }
 }
 
+/// Two processes with one instance name (`serve` and a `turn`, or two
+/// `turn`s) share a file: an opener is not alone, so the other's act in
+/// flight is not declared `lost`; once it is gone, the next opener sweeps.
+#[test]
+fn an_act_in_flight_in_another_live_writer_is_not_swept_until_that_writer_is_gone() {
+    let dir = TempDir::new().unwrap();
+    let busy = FolderStorage::open(dir.path(), "w").unwrap();
+    let pending = pollster::block_on(busy.append_audit(&entry("w", EntryResult::Pending))).unwrap();
+    let lost_in = |storage: &FolderStorage| {
+        entries_of(&log_text(dir.path(), storage))
+            .into_iter()
+            .filter(|e| e.decision == EntryDecision::Lost)
+            .count()
+    };
+    let beside = FolderStorage::open(dir.path(), "w").unwrap();
+    assert_eq!(lost_in(&beside), 0, "the live writer's attempt is not lost");
+    drop(beside);
+    drop(busy);
+    let after = FolderStorage::open(dir.path(), "w").unwrap();
+    assert_eq!(lost_in(&after), 1, "alone, the next opener sweeps it");
+    let entries = entries_of(&log_text(dir.path(), &after));
+    assert_eq!(entries.last().unwrap().attempt, Some(pending));
+}
+
 #[test]
 fn two_roots_write_two_files_and_the_merged_read_orders_by_instance_and_seq() {
     let dir = TempDir::new().unwrap();
