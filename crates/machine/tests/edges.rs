@@ -329,6 +329,18 @@ fn reads_over_the_cap_are_refused_by_size_and_the_cap_itself_reads() {
     );
     let read = host.execute(&json!({"verb": "read", "name": "edge.txt"}), None);
     assert_eq!(read.bytes, Some(1 << 20), "{read:?}");
+    // An edit may not grow a file past the cap either.
+    let mut half = String::from("MARK");
+    half.push_str(&"h".repeat(900 << 10));
+    std::fs::write(root.join("half.txt"), &half).unwrap();
+    let grow = json!({"verb": "edit", "name": "half.txt", "oldText": "MARK", "newText": "g".repeat(900 << 10)});
+    assert_eq!(rule(&host.execute(&grow, None)), Rule::TooLarge);
+    assert_eq!(
+        std::fs::read_to_string(root.join("half.txt")).unwrap(),
+        half
+    );
+    let fits = json!({"verb": "edit", "name": "half.txt", "oldText": "MARK", "newText": "mark"});
+    assert!(host.execute(&fits, None).ok);
     // Grep passes over it and counts it.
     let grep = host.execute(&json!({"verb": "grep", "query": "aaa"}), None);
     assert_eq!(grep.skipped.as_ref().unwrap().too_large, 1, "{grep:?}");

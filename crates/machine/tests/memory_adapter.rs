@@ -141,3 +141,29 @@ fn the_undo_journal_stays_bounded_and_remembers_at_least_the_last_fifty() {
         "bounded: {more} more"
     );
 }
+
+/// A look that cannot be put on record is not answered: what it read is
+/// withheld, as a change would not be made; once the log takes lines again
+/// the same look answers.
+#[test]
+fn a_look_that_cannot_be_logged_withholds_what_it_read() {
+    use serde_json::json;
+    use voicebox_core::Rule;
+    let mut rig = rig();
+    assert!(rig.run(common::write("notes.md", "secret")).ok);
+    rig.ex.storage().unwrap().set_audit_writable(false);
+    for action in [
+        json!({"verb": "read", "name": "notes.md"}),
+        json!({"verb": "list"}),
+        json!({"verb": "grep", "query": "secret"}),
+        json!({"verb": "diff", "name": "notes.md", "content": "x"}),
+    ] {
+        let reply = rig.run(action.clone());
+        assert_eq!(common::refused(&reply), Rule::AuditUnwritable, "{action}");
+        assert!(reply.content.is_none() && reply.files.is_none() && reply.matches.is_none());
+        assert!(reply.diff.is_none(), "{action}");
+    }
+    rig.ex.storage().unwrap().set_audit_writable(true);
+    let read = rig.run(json!({"verb": "read", "name": "notes.md"}));
+    assert_eq!(read.content.as_deref(), Some("secret"));
+}

@@ -6,7 +6,7 @@ use crate::audit::ActRecord;
 use crate::contain::RelPath;
 use crate::journal::{self, JournalEntry, Line};
 use crate::platform::ToolRunner;
-use crate::platform::{Env, Storage, StorageError};
+use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
@@ -56,6 +56,17 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             return self.refuse(refusal, record, turn).await;
         }
         let updated = current.replacen(old_text, new_text, 1);
+        if updated.len() as u64 > MAX_FILE_BYTES {
+            let refusal = Refusal::new(
+                Rule::TooLarge,
+                format!(
+                    "the edit would make `{path}` {}; a file may hold at most {} — split it, or replace less",
+                    bytes(updated.len() as u64),
+                    bytes(MAX_FILE_BYTES)
+                ),
+            );
+            return self.refuse(refusal, record, turn).await;
+        }
         let summary = format!(
             "edited {path}: replaced 1 occurrence ({} → {})",
             bytes(current.len() as u64),

@@ -126,7 +126,10 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             names.len()
         };
         let read = core::mem::take(&mut search.read);
-        let seq = self.looked(record, &start, verdict.rule, read, turn).await;
+        let seq = match self.looked(record, &start, verdict.rule, read, turn).await {
+            Ok(seq) => Some(seq),
+            Err(reply) => return reply,
+        };
         let truncated = search.stopped();
         let mut reply = Reply::done(format!(
             "found {} match{} for {query:?} in {files} file{}{}{}",

@@ -407,17 +407,23 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         entry.attempt = completes;
         match self.store().append_audit(&entry).await {
             Ok(seq) => Ok(seq),
-            Err(e) => Err(self.answer(
-                Reply::refusal(Refusal::new(
-                    Rule::AuditUnwritable,
-                    format!(
-                        "the audit log cannot be written ({}), so nothing was done; free space or fix the permissions of the root's .audit folder and try again",
-                        describe(&e)
-                    ),
-                )),
-                None,
-            )),
+            Err(e) => Err(self.unwritable(&e, "nothing was done")),
         }
+    }
+
+    /// The answer when the log cannot be written: `done` says what did not
+    /// happen (an act, or a look whose result is withheld).
+    fn unwritable(&self, error: &StorageError, done: &str) -> Reply {
+        self.answer(
+            Reply::refusal(Refusal::new(
+                Rule::AuditUnwritable,
+                format!(
+                    "the audit log cannot be written ({}), so {done}; free space or fix the permissions of the root's .audit folder and try again",
+                    describe(error)
+                ),
+            )),
+            None,
+        )
     }
 
     /// Steps 7–8: observe the world and write the outcome entry naming the attempt.

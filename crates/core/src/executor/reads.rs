@@ -67,7 +67,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             }
         };
         let size = text.len() as u64;
-        let seq = self
+        let seq = match self
             .looked(
                 ActRecord::new(ActKind::Read, name),
                 &path,
@@ -75,7 +75,11 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 vec![(path.clone(), size)],
                 turn,
             )
-            .await;
+            .await
+        {
+            Ok(seq) => Some(seq),
+            Err(reply) => return reply,
+        };
         let mut reply = Reply::done(format!("read {path} ({})", bytes(size)));
         reply.file = Some(path.as_str().into());
         reply.bytes = Some(size);
@@ -105,9 +109,13 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         let total = entries.len();
         entries.truncate(MAX_LIST_ENTRIES);
-        let seq = self
+        let seq = match self
             .looked(record, &path, verdict.rule, vec![(path.clone(), 0)], turn)
-            .await;
+            .await
+        {
+            Ok(seq) => Some(seq),
+            Err(reply) => return reply,
+        };
         let place = if path.is_root() {
             String::from("the root")
         } else {
@@ -155,7 +163,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         } else {
             Vec::new()
         };
-        let seq = self
+        let seq = match self
             .looked(
                 ActRecord::new(ActKind::Read, name),
                 &path,
@@ -163,7 +171,11 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 looked,
                 turn,
             )
-            .await;
+            .await
+        {
+            Ok(seq) => Some(seq),
+            Err(reply) => return reply,
+        };
         let patch = diff::unified(path.as_str(), &current, proposed);
         let summary = match (exists, patch.is_empty()) {
             (_, true) => format!("{path} already says exactly that; nothing would change"),
@@ -203,7 +215,9 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         })
     }
 
-    /// The entry for a successful look: what was read, and what the world shows.
+    /// The entry for a successful look: what was read, and what the world
+    /// shows. A look that cannot be put on record is not answered: what it
+    /// read is withheld (`audit-unwritable`), as an act would not be done.
     pub(super) async fn looked(
         &self,
         record: ActRecord,
@@ -211,7 +225,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         rule: Rule,
         read: Vec<(RelPath, u64)>,
         turn: Option<&str>,
-    ) -> Option<u64> {
+    ) -> Result<u64, Reply> {
         let seen = self.store().observe(path).await;
         let mut entry = self.entry(record, turn);
         entry.decision = EntryDecision::Allow;
@@ -226,7 +240,10 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 })
                 .collect(),
         );
-        self.log(entry).await
+        self.store()
+            .append_audit(&entry)
+            .await
+            .map_err(|e| self.unwritable(&e, "what was read is not shown"))
     }
 
     /// An allowed look that failed (not found, not text): an error entry.

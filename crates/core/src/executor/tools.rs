@@ -149,9 +149,13 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             );
             return self.tool_failed(record, refusal, turn).await;
         }
-        let seq = self
+        let seq = match self
             .looked(record, &path, Rule::ReadsInside, read, turn)
-            .await;
+            .await
+        {
+            Ok(seq) => Some(seq),
+            Err(reply) => return reply,
+        };
         let output = String::from_utf8_lossy(&run.output).into_owned();
         let mut reply = Reply::done(format!(
             "ran {id}{}",
