@@ -158,6 +158,20 @@ async fn oversize_bodies_are_413_and_a_large_legal_write_passes() {
         )
         .await;
     assert_eq!((status, reply["result"]["ok"].as_bool()), (200, Some(true)));
+    // Between the content cap and the body cap: the verb's own named refusal,
+    // in JSON, never the framework's plain-text 413.
+    let over_content = "z".repeat(3 << 20);
+    let (status, reply) = server
+        .post(
+            "/api/turn",
+            json!({"action": {"verb":"write","name":"big.txt","content": over_content}}),
+        )
+        .await;
+    assert_eq!(
+        (status, reply["result"]["refused"].as_str()),
+        (200, Some("too-large")),
+        "{reply}"
+    );
 }
 
 #[tokio::test]

@@ -111,6 +111,9 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(crate::channel::routes())
         .fallback(page::no_such_route)
         .method_not_allowed_fallback(page::no_such_route)
+        // The guard caps every body with its one named cap (`body-too-large`,
+        // as JSON); axum's own smaller default would answer in plain text first.
+        .layer(axum::extract::DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             guard::guard,
