@@ -167,28 +167,49 @@ impl StateDir {
 
 /// `path` with every link resolved: the real path of its longest existing
 /// prefix, then the rest as written (a `..` there undoes the name before it,
-/// as `create_dir_all` would). A prefix that cannot be looked at (no
-/// permission) is taken as written: it cannot be resolved, and the
-/// comparison stays the lexical one.
+/// as `create_dir_all` would). A dangling link on the way is followed to
+/// where it points (that is where the folder would be made). A prefix that
+/// cannot be looked at (no permission) is taken as written: it cannot be
+/// resolved, and the comparison stays the lexical one.
 fn real_or_planned(path: &Path) -> PathBuf {
     let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    // Components still to walk, last first; a followed link adds its target's.
+    let mut parts: Vec<PathBuf> = absolute
+        .components()
+        .rev()
+        .map(|c| PathBuf::from(c.as_os_str()))
+        .collect();
     let mut real = PathBuf::new();
     let mut exists = true;
-    for part in absolute.components() {
-        match part {
-            Component::CurDir => {}
-            Component::ParentDir => {
+    // Links followed by hand, bounded as the kernel bounds them (ELOOP).
+    let mut links = 0;
+    while let Some(part) = parts.pop() {
+        match part.components().next() {
+            Some(Component::CurDir) | None => {}
+            Some(Component::ParentDir) => {
                 real.pop();
                 exists = exists || real.exists();
             }
-            part if exists => match fs::canonicalize(real.join(part)) {
+            Some(Component::RootDir | Component::Prefix(_)) => real.push(&part),
+            Some(Component::Normal(_)) if exists => match fs::canonicalize(real.join(&part)) {
                 Ok(resolved) => real = resolved,
-                Err(_) => {
-                    real.push(part);
-                    exists = false;
-                }
+                Err(_) => match fs::read_link(real.join(&part)) {
+                    Ok(target) if links < 40 => {
+                        links += 1;
+                        parts.extend(
+                            target
+                                .components()
+                                .rev()
+                                .map(|c| PathBuf::from(c.as_os_str())),
+                        );
+                    }
+                    _ => {
+                        real.push(&part);
+                        exists = false;
+                    }
+                },
             },
-            part => real.push(part),
+            Some(Component::Normal(_)) => real.push(&part),
         }
     }
     real
@@ -278,6 +299,22 @@ mod tests {
             .apart_from(&root)
             .unwrap_err();
         assert!(refusal.why.contains("--state-dir"), "{}", refusal.why);
+    }
+
+    #[test]
+    fn a_dangling_link_is_compared_where_it_points() {
+        let (dir, root) = layout();
+        let into_root = dir.path().join("dangle");
+        std::os::unix::fs::symlink(root.join("not-yet"), &into_root).unwrap();
+        assert_eq!(overlap(&root, into_root), Some(Rule::StateInRoot));
+        // Positive control: a dangling link that points beside the root.
+        let beside = dir.path().join("beside");
+        std::os::unix::fs::symlink(dir.path().join("later"), &beside).unwrap();
+        assert_eq!(overlap(&root, beside), None);
+        // A relative target is read from the link's own folder.
+        let relative = dir.path().join("relative");
+        std::os::unix::fs::symlink("root/inside/later", &relative).unwrap();
+        assert_eq!(overlap(&root, relative), Some(Rule::StateInRoot));
     }
 
     #[test]
