@@ -8,14 +8,14 @@
 use crate::audit_file::{Anchors, AuditWriter};
 use crate::durable::Syncer;
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, File, Metadata, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, File, Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
-use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
+use voicebox_core::contain::{self, AUDIT_DIR, HOST_DIR, RelPath};
 use voicebox_core::platform::{
     DirEntry, Env, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage, StorageError,
 };
@@ -293,7 +293,7 @@ impl FolderStorage {
     /// Opens a regular file for reading without ever blocking: a FIFO or a
     /// device opened non-blocking returns at once, and `fstat` on the open
     /// file (not the name, which could be swapped) decides.
-    fn open_regular(&self, rel: &Path) -> Result<(File, u64), StorageError> {
+    fn open_regular(&self, rel: &Path) -> Result<(File, Metadata), StorageError> {
         let mut options = OpenOptions::new();
         options
             .read(true)
@@ -306,7 +306,28 @@ impl FolderStorage {
         if !meta.is_file() {
             return Err(StorageError::NotARegularFile);
         }
-        Ok((file, meta.len()))
+        Ok((file, meta))
+    }
+
+    /// A file with more than one name may be a second name (a hard link) of
+    /// the log or the journal: the host's own folders are small, so they are
+    /// searched for the same file, and a read through the twin is judged as
+    /// a read of the original.
+    fn protected_twin(&self, id: (u64, u64)) -> Option<RelPath> {
+        let mut folders = vec![PathBuf::from(AUDIT_DIR), PathBuf::from(HOST_DIR)];
+        while let Some(folder) = folders.pop() {
+            for entry in self.dir.read_dir(&folder).into_iter().flatten().flatten() {
+                let path = folder.join(entry.file_name());
+                match self.dir.symlink_metadata(&path) {
+                    Ok(m) if m.is_dir() => folders.push(path),
+                    Ok(m) if (m.dev(), m.ino()) == id => {
+                        return real_path(&path).ok();
+                    }
+                    _ => {}
+                }
+            }
+        }
+        None
     }
 
     fn observation(&self, rel: &Path) -> Observation {
@@ -463,12 +484,21 @@ impl Storage for FolderStorage {
     }
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
-        let (file, size) = self.open_regular(&rel(path))?;
-        // The file that was opened, not the name, is what must be inside.
-        let real = self.real_of(&file)?;
-        if contain::check_visible(path).is_ok() && contain::check_visible(&real).is_err() {
-            return Err(StorageError::Moved(real));
+        let (file, meta) = self.open_regular(&rel(path))?;
+        // The file that was opened, not the name, is what must be inside, and
+        // not a second name of the log or the journal.
+        if contain::check_visible(path).is_ok() {
+            let real = self.real_of(&file)?;
+            if contain::check_visible(&real).is_err() {
+                return Err(StorageError::Moved(real));
+            }
+            if meta.nlink() > 1
+                && let Some(twin) = self.protected_twin((meta.dev(), meta.ino()))
+            {
+                return Err(StorageError::Moved(twin));
+            }
         }
+        let size = meta.len();
         if size > MAX_FILE_BYTES {
             return Err(StorageError::TooLarge(size));
         }

@@ -178,7 +178,7 @@ fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works
 }
 
 #[test]
-fn a_replaced_hard_link_leaves_the_other_name_untouched() {
+fn a_replaced_hard_link_leaves_the_other_name_untouched_and_a_twin_of_the_log_is_the_log() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
     std::fs::write(root.join("orig.txt"), "original").unwrap();
@@ -201,17 +201,35 @@ fn a_replaced_hard_link_leaves_the_other_name_untouched() {
         "original"
     );
 
-    // The same for a second name of the audit log: replacing it cannot touch the log.
+    // A second name of the audit log or the journal is judged as the
+    // original: refused for every verb, and the log keeps every line.
     let log = audit_file(root);
     std::fs::hard_link(&log, root.join("copy.jsonl")).unwrap();
+    let journal = root.join(".voicebox/undo/journal.jsonl");
+    std::fs::hard_link(&journal, root.join("journal-copy.jsonl")).unwrap();
     let before = std::fs::read_to_string(&log).unwrap();
-    let wrote = host.execute(
-        &json!({"verb": "write", "name": "copy.jsonl", "content": "forged\n"}),
-        None,
-    );
-    assert!(wrote.ok, "{wrote:?}");
+    for action in [
+        json!({"verb": "read", "name": "copy.jsonl"}),
+        json!({"verb": "read", "name": "journal-copy.jsonl"}),
+        json!({"verb": "write", "name": "copy.jsonl", "content": "forged\n"}),
+        json!({"verb": "edit", "name": "copy.jsonl", "oldText": "seq", "newText": "qes"}),
+        json!({"verb": "tool", "id": "wc", "name": "copy.jsonl"}),
+    ] {
+        assert_eq!(
+            rule(&host.execute(&action, None)),
+            Rule::ProtectedAudit,
+            "{action}"
+        );
+    }
+    let grep = host.execute(&json!({"verb": "grep", "query": "seq"}), None);
+    assert!(grep.matches.as_ref().unwrap().is_empty(), "{grep:?}");
     let after = std::fs::read_to_string(&log).unwrap();
     assert!(after.starts_with(&before) && !after.contains("forged"));
+    assert!(
+        std::fs::read_to_string(root.join("copy.jsonl"))
+            .unwrap()
+            .starts_with(&before)
+    );
 }
 
 #[test]
