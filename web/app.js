@@ -24,7 +24,7 @@ const composerStatus = $('composer-status');
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm($('confirm-dialog'));
 const audit = createAudit({ body: $('audit-body'), notes: $('audit-notes'), refreshButton: $('audit-refresh') },
-  (cursor) => api.audit(cursor));
+  { page: (cursor) => api.audit(cursor), verify: () => api.verifyAudit() });
 const files = createFiles({
   list: $('files'),
   crumbs: $('breadcrumb'),

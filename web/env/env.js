@@ -57,7 +57,10 @@ const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm($('confirm-dialog'));
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
 const audit = createAudit({ body: $('audit-body'), notes: $('audit-files'), refreshButton: $('audit-refresh') },
-  (cursor) => request(cursor === undefined ? { op: 'audit' } : { op: 'audit', cursor }), { listFiles: true });
+  {
+    page: (cursor) => request(cursor === undefined ? { op: 'audit' } : { op: 'audit', cursor }),
+    verify: () => request({ op: 'verifyAudit' }),
+  }, { listFiles: true });
 // Acts the server relays run through the same worker queue as this page's own.
 const channel = createChannel({ box: $('server-root'), button: $('server-root-use'), status: $('server-root-status') },
   request, () => refreshSide());

@@ -95,7 +95,13 @@ export async function file(name) {
   return reply(data);
 }
 
-/** GET /api/audit[?cursor=] → one page `{ok, root, files?, entries, next?}` or a refusal. */
+/** GET /api/audit/verify → `{ok, root, files}` (each file's chain verdict) or a refusal. */
+export async function verifyAudit() {
+  const { data } = await request('GET', '/api/audit/verify');
+  return data;
+}
+
+/** GET /api/audit[?cursor=] → one page `{ok, root, entries, next?}` or a refusal. */
 export async function audit(cursor) {
   const query = cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`;
   const { data } = await request('GET', `/api/audit${query}`);

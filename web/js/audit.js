@@ -91,11 +91,13 @@ function fileNotes(files, listFiles) {
 }
 
 /**
- * createAudit({body, notes, refreshButton}, load, options) → { refresh() }
- * `load(cursor)` resolves with the core's audit page (`cursor` absent for the
- * newest page). Options: `listFiles` names the files read.
+ * createAudit({body, notes, refreshButton}, {page, verify}, options) → { refresh() }
+ * `page(cursor)` resolves with the core's audit page (`cursor` absent for the
+ * newest page); `verify()` with the core's check of every file, which reads
+ * the whole log and so is asked for after the page is shown. Options:
+ * `listFiles` names the files read.
  */
-export function createAudit({ body, notes, refreshButton }, load, { listFiles = false } = {}) {
+export function createAudit({ body, notes, refreshButton }, { page: load, verify }, { listFiles = false } = {}) {
   let generation = 0;
   let next = null;
   const older = el('button', { type: 'button', class: 'ghost', text: 'Older entries', hidden: true });
@@ -139,10 +141,23 @@ export function createAudit({ body, notes, refreshButton }, load, { listFiles = 
       return;
     }
     clear(body);
-    fill(notes, fileNotes(Array.isArray(answer.files) ? answer.files : [], listFiles));
+    fill(notes, el('p', { class: 'note', text: 'Checking the chain of every audit file…' }));
     if (!showPage(answer)) {
       body.append(el('tr', {}, el('td', { colspan: 9, class: 'note', text: 'Nothing recorded yet.' })));
     }
+    let check;
+    try {
+      check = await verify();
+    } catch (err) {
+      if (mine === generation) fill(notes, errorNode(err, 'Could not check the audit log'));
+      return;
+    }
+    if (mine !== generation) return;
+    if (!check || check.ok !== true) {
+      fill(notes, refusalNode(check || {}, 'The audit log could not be checked'));
+      return;
+    }
+    fill(notes, fileNotes(Array.isArray(check.files) ? check.files : [], listFiles));
   }
 
   const refresh = () => fetchPage(undefined);

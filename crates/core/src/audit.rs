@@ -251,14 +251,20 @@ pub fn parse(file: &AuditFile) -> (ParsedFile, Vec<Entry>) {
 pub struct AuditView {
     pub ok: bool,
     pub root: Option<String>,
-    /// Every file with its verdict, on the first page only (a page with a
-    /// cursor continues a read whose files were already judged).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub files: Option<Vec<ParsedFile>>,
     pub entries: Vec<Entry>,
     /// The cursor of the next (older) page; absent on the last page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+}
+
+/// Every log of a root checked, as `GET /api/audit/verify` and `voicebox
+/// audit --verify` answer it: per file its entries, torn or unreadable lines
+/// and the chain's verdict.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct AuditCheck {
+    pub ok: bool,
+    pub root: Option<String>,
+    pub files: Vec<ParsedFile>,
 }
 
 /// Entries left pending with no completion naming them (one instance's log).

@@ -1,6 +1,7 @@
 //! Cost against log length (docs/PERFORMANCE.md, "Audit at scale"): write-turn
 //! throughput and boot with 0 / 50k / 150k lines already in the log, and the
-//! first and a later page of the audit at 1k / 100k / 1M entries.
+//! first and a later page of the audit, and the check of every line
+//! (`verify_audit`), at 1k / 100k / 1M entries.
 //! `cargo run --release -p voicebox-machine --example audit_scale`
 //! (`-- quick` for 0 / 5k and 1k / 10k). Reports figures; checks nothing.
 
@@ -98,8 +99,12 @@ fn pages(entries: u64) {
     let second = host.audit(&next).unwrap();
     let next_ms = start.elapsed().as_secs_f64() * 1e3;
     let next_bytes = serde_json::to_vec(&second).unwrap().len();
+    let start = Instant::now();
+    let check = host.verify_audit().unwrap();
+    let verify_ms = start.elapsed().as_secs_f64() * 1e3;
+    let verify_bytes = serde_json::to_vec(&check).unwrap().len();
     println!(
-        "audit page  | {entries:>7} entries | first (with verdicts) {first_ms:>9.2} ms {first_bytes:>7} B | next {next_ms:>6.2} ms {next_bytes:>7} B"
+        "audit page  | {entries:>7} entries | first {first_ms:>7.2} ms {first_bytes:>7} B | next {next_ms:>6.2} ms {next_bytes:>7} B | verify {verify_ms:>9.2} ms {verify_bytes:>5} B"
     );
 }
 

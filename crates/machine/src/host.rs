@@ -8,7 +8,7 @@ use crate::{FolderStorage, MachineEnv, OpenError, RootOptions};
 use serde_json::Value;
 use std::path::Path;
 use voicebox_core::audit::page::PageRequest;
-use voicebox_core::audit::{AuditView, ParsedFile};
+use voicebox_core::audit::{AuditCheck, AuditView};
 use voicebox_core::platform::ToolRunner;
 use voicebox_core::tier::Placement;
 use voicebox_core::{Executor, Refusal, Reply};
@@ -85,7 +85,7 @@ impl<T: ToolRunner> Host<T> {
     }
 
     /// Every audit file of the declared root, with its verdict.
-    pub fn verify_audit(&self) -> Result<Vec<ParsedFile>, Refusal> {
+    pub fn verify_audit(&self) -> Result<AuditCheck, Refusal> {
         pollster::block_on(self.executor.verify_audit())
     }
 }

@@ -61,7 +61,7 @@ impl Rig {
             ..RootOptions::default()
         };
         reader.declare_with(&self.root, options).unwrap();
-        let files = reader.verify_audit().unwrap();
+        let files = reader.verify_audit().unwrap().files;
         assert_eq!(files.len(), 1);
         files[0].verdict.clone().unwrap()
     }
@@ -143,7 +143,7 @@ fn whole_lines_cut_from_the_end_are_seen_only_against_the_anchor() {
         ..RootOptions::default()
     };
     unanchored.declare_with(&rig.root, read_only).unwrap();
-    match &unanchored.verify_audit().unwrap()[0].verdict {
+    match &unanchored.verify_audit().unwrap().files[0].verdict {
         Some(Verdict::Ok(chain)) => assert!(!chain.anchored && chain.last_seq == 8),
         other => panic!("{other:?}"),
     }
@@ -219,11 +219,6 @@ fn pages_walk_the_whole_log_newest_first_without_repeats() {
     let mut page = PageRequest::new(None, Some(3)).unwrap();
     loop {
         let view = host.audit(&page).unwrap();
-        assert_eq!(
-            view.files.is_some(),
-            seen.is_empty(),
-            "verdicts on the first page only"
-        );
         seen.extend(view.entries.iter().map(|e| e.seq));
         match view.next {
             Some(next) => page = PageRequest::new(Some(&next), Some(3)).unwrap(),

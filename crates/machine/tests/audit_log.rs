@@ -190,7 +190,7 @@ fn two_roots_write_two_files_and_the_merged_read_orders_by_instance_and_seq() {
     )
     .unwrap();
     let view = first.audit(&PageRequest::first(MAX_LIMIT)).unwrap();
-    assert_eq!(view.files.map(|f| f.len()), Some(2));
+    assert_eq!(first.verify_audit().unwrap().files.len(), 2);
     let keys: Vec<(&str, u64)> = view
         .entries
         .iter()

@@ -13,7 +13,7 @@ use voicebox_core::audit::page::{DEFAULT_LIMIT, MAX_LIMIT, PageRequest};
 use voicebox_core::platform::Env;
 use voicebox_core::resolver::Resolution;
 use voicebox_core::rule::{Refusal, Rule};
-use voicebox_machine::{Host, MachineEnv, OpenError, RootOptions, WasmTools};
+use voicebox_machine::{Host, MachineEnv, OpenError, WasmTools};
 
 /// The writer instance of command-line turns.
 const CLI_INSTANCE: &str = "cli";
@@ -147,11 +147,7 @@ fn audit(root: Option<&Path>, state: &StateDir) -> Value {
 fn audit_host(root: Option<&Path>, state: &StateDir) -> (Host<WasmTools>, Option<Refusal>) {
     let mut host = Host::new(CLI_INSTANCE, WasmTools::new(None));
     let refusal = root.and_then(|path| {
-        let options = RootOptions {
-            audit_at_first_append: true,
-            ..state.root_options()
-        };
-        host.declare_with(path, options)
+        host.declare_with(path, state.reader_options())
             .err()
             .map(|e| unusable_root(&e))
     });
@@ -167,7 +163,7 @@ pub fn audit_lines(root: Option<&Path>, state: &StateDir, verify: bool) -> i32 {
         return 2;
     }
     if verify {
-        return match host.verify_audit() {
+        return match host.verify_audit().map(|check| check.files) {
             Ok(files) => {
                 for file in &files {
                     println!("{}", verdict_line(file));

@@ -115,6 +115,15 @@ impl StateDir {
         }
     }
 
+    /// How a reader of the audit opens a root: with the anchors, and no
+    /// writer (nothing swept, closed or appended in the log it reports on).
+    pub fn reader_options(&self) -> RootOptions {
+        RootOptions {
+            audit_at_first_append: true,
+            ..self.root_options()
+        }
+    }
+
     /// The stored keys by provider.
     pub fn keys(&self) -> io::Result<BTreeMap<String, String>> {
         match fs::read(self.path.join(KEYS_FILE)) {

@@ -35,7 +35,9 @@ async fn the_three_verification_calls() {
 
     let (_, audit) = server.get("/api/audit").await;
     assert_eq!(audit["ok"], true);
-    assert_eq!(audit["files"].as_array().unwrap().len(), 1);
+    let (_, check) = server.get("/api/audit/verify").await;
+    assert_eq!(check["files"].as_array().unwrap().len(), 1, "{check}");
+    assert_eq!(check["files"][0]["verdict"]["verdict"], "ok", "{check}");
     let entries = audit["entries"].as_array().unwrap();
     let decisions: Vec<&str> = entries
         .iter()

@@ -38,7 +38,7 @@ pub async fn run(
             let text = request["text"].as_str().unwrap_or("");
             (executor, resolution(text).1)
         }
-        Some(op @ ("execute" | "confirm" | "audit")) => match executor {
+        Some(op @ ("execute" | "confirm" | "audit" | "verifyAudit")) => match executor {
             None => (
                 None,
                 refusal(
@@ -50,6 +50,10 @@ pub async fn run(
                 let answer = match op {
                     "execute" => execute(&mut executor, &request).await,
                     "confirm" => confirm(&mut executor, &request).await,
+                    "verifyAudit" => match executor.verify_audit().await {
+                        Ok(check) => json!(check),
+                        Err(refusal) => json!(Reply::refusal(refusal)),
+                    },
                     _ => {
                         let cursor = request["cursor"].as_str();
                         let limit = request["limit"].as_u64().map(|l| l as usize);
@@ -71,7 +75,7 @@ pub async fn run(
             refusal(
                 Rule::UnknownVerb,
                 &format!(
-                    "the worker knows no request {other:?}; use open, execute, confirm, audit or resolve"
+                    "the worker knows no request {other:?}; use open, execute, confirm, audit, verifyAudit or resolve"
                 ),
             ),
         ),

@@ -15,7 +15,9 @@ mod walk;
 use crate::action::Action;
 use crate::audit::chain::Verifier;
 use crate::audit::page::{PageRequest, Pager};
-use crate::audit::{ActRecord, AuditView, Entry, EntryDecision, EntryResult, Observed, ParsedFile};
+use crate::audit::{
+    ActRecord, AuditCheck, AuditView, Entry, EntryDecision, EntryResult, Observed, ParsedFile,
+};
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
@@ -157,8 +159,9 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         }
     }
 
-    /// One page of the declared root's audit, newest first (DESIGN §6). The
-    /// first page carries every file's verdict.
+    /// One page of the declared root's audit, newest first (DESIGN §6). It
+    /// reads only what it shows, so a page costs the same at any log length;
+    /// the chain is checked by [`Self::verify_audit`], which reads everything.
     pub async fn audit(&self, request: &PageRequest) -> Result<AuditView, Refusal> {
         self.root_ready().await?;
         let storage = self.store();
@@ -172,25 +175,24 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             pager.feed(&read, bytes);
         }
         let (entries, next) = pager.finish();
-        let files = match request.is_first() {
-            true => Some(self.verify_files(&files).await?),
-            false => None,
-        };
         Ok(AuditView {
             ok: true,
             root: Some(storage.root_info().path),
-            files,
             entries,
             next,
         })
     }
 
     /// Every audit file of the declared root, verified against its chain and
-    /// the host's anchor.
-    pub async fn verify_audit(&self) -> Result<Vec<ParsedFile>, Refusal> {
+    /// the host's anchor: reads every line, so it is asked for on its own.
+    pub async fn verify_audit(&self) -> Result<AuditCheck, Refusal> {
         self.root_ready().await?;
         let files = self.store().audit_files().await.map_err(unreadable_audit)?;
-        self.verify_files(&files).await
+        Ok(AuditCheck {
+            ok: true,
+            root: Some(self.store().root_info().path),
+            files: self.verify_files(&files).await?,
+        })
     }
 
     /// Streams each file through the verifier in chunks, never holding one whole.

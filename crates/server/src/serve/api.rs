@@ -13,14 +13,14 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use utoipa::{IntoParams, ToSchema};
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::platform::{Env, RootInfo, Storage};
 use voicebox_core::resolver::Resolution;
-use voicebox_core::{Reply, Rule};
+use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::{Host, MachineEnv, WasmTools};
 
 pub type Answer = Result<Json<Value>, ApiError>;
@@ -31,6 +31,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/confirm", post(confirm))
         .route("/api/health", get(health))
         .route("/api/audit", get(audit))
+        .route("/api/audit/verify", get(verify_audit))
         .route("/api/keys", get(keys).put(put_keys))
         .route(
             "/api/root",
@@ -259,10 +260,10 @@ pub struct AuditQuery {
 }
 
 /// One page of the root's audit log, newest first in the (instance, seq)
-/// merge order reversed; the first page carries each file's verdict.
+/// merge order reversed. A page reads only what it shows.
 #[utoipa::path(get, path = "/api/audit", params(AuditQuery),
     responses(
-        (status = 200, description = "`{ok, root, files?, entries, next?}`: `files` (first page only) holds each file's `verdict` (`ok`, `torn` or `broken` with `kind` and `line`); `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
+        (status = 200, description = "`{ok, root, entries, next?}`: `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
         (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
         (status = 403, description = "foreign Host"),
     ))]
@@ -282,6 +283,47 @@ pub async fn audit(State(app): State<Arc<AppState>>, query: QueryResult<AuditQue
     let view = with_host(&app, move |host| host.audit(&page)).await?;
     Ok(Json(match view {
         Ok(view) => json!(view),
+        Err(refusal) => json!(Reply::refusal(refusal)),
+    }))
+}
+
+/// Every audit file of the root checked against its hash chain and the
+/// host's anchor (reads the whole log: asked for on its own).
+#[utoipa::path(get, path = "/api/audit/verify",
+    responses(
+        (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict` (`ok`, `torn` or `broken` with `kind`, `line` and `why`). Or `{ok:false, refused, why}` with no usable root", body = Object),
+        (status = 403, description = "foreign Host"),
+    ))]
+pub async fn verify_audit(State(app): State<Arc<AppState>>) -> Answer {
+    if app.channel.root().is_some() {
+        return Ok(Json(relayed(&app, json!({"op": "verifyAudit"})).await));
+    }
+    // A reader of its own, so the host (and every other request) is not held
+    // while the whole log is read.
+    let root = with_host(&app, |host| host.root().map(Path::to_path_buf)).await?;
+    let options = app.state.reader_options();
+    let check = tokio::task::spawn_blocking(move || {
+        let mut reader = Host::new("verify", ());
+        if let Some(root) = root {
+            reader.declare_with(&root, options).map_err(|e| {
+                Refusal::new(
+                    Rule::RootUnreachable,
+                    format!("the project root cannot be read: {e}; restore the folder or declare another root"),
+                )
+            })?;
+        }
+        reader.verify_audit()
+    })
+    .await
+    .map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Rule::StorageFailed,
+            "the audit check failed; the next request is served normally",
+        )
+    })?;
+    Ok(Json(match check {
+        Ok(check) => json!(check),
         Err(refusal) => json!(Reply::refusal(refusal)),
     }))
 }

@@ -18,6 +18,7 @@ use utoipa::OpenApi;
         api::confirm,
         api::health,
         api::audit,
+        api::verify_audit,
         api::keys,
         api::put_keys,
         api::root,
