@@ -138,7 +138,33 @@ async fn a_person_works_in_their_folder_from_the_page() {
             "return document.querySelectorAll('#audit-body tr').length >= 6",
         )
         .await;
+    // ... and the core's verdict on the log's chain; an edited line shows as a break.
+    browser
+        .wait_for(
+            "the chain verdict",
+            "return document.getElementById('audit-notes').textContent.includes('chain ok')",
+        )
+        .await;
     let shot = browser.screenshot("page").await;
     assert!(std::fs::metadata(shot).unwrap().len() > 10_000);
+    let log = std::fs::read_dir(server.root.join(".audit"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    std::fs::write(&log, text.replacen("hello.txt", "hallo.txt", 1)).unwrap();
+    page.find(Locator::Id("audit-refresh"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    browser
+        .wait_for(
+            "the break",
+            "const n = document.getElementById('audit-notes').textContent; return n.includes('chain is broken') && n.includes('edited');",
+        )
+        .await;
     browser.close().await;
 }
