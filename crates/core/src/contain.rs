@@ -219,7 +219,7 @@ pub fn escape_refusal(escape: Escape, path: &str) -> Refusal {
         Escape::LinkOut => Refusal::new(
             Rule::SymlinkOut,
             format!(
-                "`{path}` goes through a link whose target is outside the project root; links may only point inside the root — use the real file inside the root"
+                "`{path}` goes through a link that leads out of the project root, is absolute, or points at nothing; a link is followed only to a place inside the root named relative to the link — use the real file inside the root"
             ),
         ),
         Escape::Unreachable => unreachable_root(),
