@@ -7,6 +7,7 @@
 //! every placement judges a log the same way; storage only moves bytes.
 
 use crate::contain::AUDIT_DIR;
+use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Decision};
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -21,7 +22,7 @@ pub mod page;
 /// What an entry records about the act.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActRecord {
-    pub kind: String,
+    pub kind: ActKind,
     pub target: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
@@ -30,7 +31,7 @@ pub struct ActRecord {
 impl ActRecord {
     pub fn new(kind: ActKind, target: &str) -> ActRecord {
         ActRecord {
-            kind: kind.wire().into(),
+            kind,
             target: target.into(),
             tool: None,
         }
@@ -106,7 +107,7 @@ pub struct Entry {
     pub at: String,
     pub act: ActRecord,
     pub decision: EntryDecision,
-    pub rule: Option<String>,
+    pub rule: Option<Rule>,
     pub result: EntryResult,
     pub observed: Option<Observed>,
     /// The seq of the entry this one completes.
@@ -129,7 +130,138 @@ pub struct Entry {
     pub open: Option<u64>,
 }
 
+/// The part of every entry that does not depend on what happened: who
+/// writes it, about which project and turn, and when.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Context {
+    pub instance: String,
+    pub project: String,
+    pub root: String,
+    pub turn: Option<String>,
+    /// Wall clock (ISO 8601): a hint, never an ordering key.
+    pub at: String,
+}
+
+/// What happened, which alone decides an entry's decision, rule and result:
+/// the executor says which of these it is, and [`Entry::new`] writes the
+/// fields, so no entry's decision is assembled by hand.
+#[derive(Clone, Debug)]
+pub enum Happened<'a> {
+    /// Refused before anything was done: the one entry of the act.
+    Refused(&'a Refusal),
+    /// A tier-2 act waits for the person; `rule` is the table's.
+    Asked { rule: Rule, observed: Observed },
+    /// The person answered no to the ask `ask`.
+    Declined { ask: Option<u64> },
+    /// A change is about to be made (`completes`: the ask it answers).
+    Attempt { rule: Rule, completes: Option<u64> },
+    /// The change `attempt` announced was made (`failed: None`) or failed,
+    /// and what the world shows afterwards.
+    Done {
+        rule: Rule,
+        attempt: u64,
+        observed: Option<Observed>,
+        failed: Option<&'a Refusal>,
+    },
+    /// An allowed act of one entry (a look, a stored proposal, a fetch).
+    Allowed {
+        rule: Rule,
+        observed: Option<Observed>,
+        read: Option<Vec<ReadRecord>>,
+    },
+    /// An allowed act of one entry that failed without changing anything
+    /// (a look at nothing, a tool fault); `rule` names the act or the fault.
+    Failed {
+        rule: Rule,
+        observed: Option<Observed>,
+        refusal: &'a Refusal,
+    },
+}
+
 impl Entry {
+    /// The entry that records `act` in `context` as `happened`; the writer
+    /// assigns its seq and chain fields at append.
+    pub fn new(context: Context, act: ActRecord, happened: Happened<'_>) -> Entry {
+        let mut entry = Entry {
+            seq: 0,
+            instance: context.instance,
+            project: context.project,
+            root: context.root,
+            turn: context.turn,
+            at: context.at,
+            act,
+            decision: EntryDecision::Refuse,
+            rule: None,
+            result: EntryResult::Refused,
+            observed: None,
+            attempt: None,
+            read: None,
+            why: None,
+            prev: None,
+            open: None,
+        };
+        let (decision, rule, result): (EntryDecision, Rule, EntryResult) = match happened {
+            Happened::Refused(refusal) => {
+                entry.why = Some(refusal.why.clone());
+                (Decision::Refuse.into(), refusal.rule, EntryResult::Refused)
+            }
+            Happened::Asked { rule, observed } => {
+                entry.observed = Some(observed);
+                (Decision::Confirm.into(), rule, EntryResult::Pending)
+            }
+            Happened::Declined { ask } => {
+                entry.attempt = ask;
+                entry.why = Some("the person said no".into());
+                (
+                    Decision::Refuse.into(),
+                    Rule::Declined,
+                    EntryResult::Refused,
+                )
+            }
+            Happened::Attempt { rule, completes } => {
+                entry.attempt = completes;
+                (EntryDecision::Attempt, rule, EntryResult::Pending)
+            }
+            Happened::Done {
+                rule,
+                attempt,
+                observed,
+                failed,
+            } => {
+                entry.attempt = Some(attempt);
+                entry.observed = observed;
+                entry.why = failed.map(|refusal| refusal.why.clone());
+                let result = match failed {
+                    None => EntryResult::Ok,
+                    Some(_) => EntryResult::Error,
+                };
+                (Decision::Allow.into(), rule, result)
+            }
+            Happened::Allowed {
+                rule,
+                observed,
+                read,
+            } => {
+                entry.observed = observed;
+                entry.read = read;
+                (Decision::Allow.into(), rule, EntryResult::Ok)
+            }
+            Happened::Failed {
+                rule,
+                observed,
+                refusal,
+            } => {
+                entry.observed = observed;
+                entry.why = Some(refusal.why.clone());
+                (Decision::Allow.into(), rule, EntryResult::Error)
+            }
+        };
+        entry.decision = decision;
+        entry.rule = Some(rule);
+        entry.result = result;
+        entry
+    }
+
     /// The JSONL line for this entry with its seq, newline included.
     pub fn line(&self) -> String {
         let mut line = serde_json::to_string(self).expect("entries always serialise");
@@ -304,7 +436,7 @@ mod tests {
             at: "2026-01-01T00:00:00.000Z".into(),
             act: ActRecord::new(ActKind::Write, "a.txt"),
             decision: EntryDecision::Attempt,
-            rule: Some("writes-inside".into()),
+            rule: Some(Rule::WritesInside),
             result,
             observed: None,
             attempt,

@@ -34,7 +34,7 @@ fn prefill(root: &Path, instance: &str, n: u64) {
             at: "2026-01-01T00:00:00.000Z".into(),
             act: ActRecord::new(ActKind::Write, "notes.md"),
             decision: EntryDecision::Allow,
-            rule: Some("writes-inside".into()),
+            rule: Some(voicebox_core::Rule::WritesInside),
             result: EntryResult::Ok,
             observed: None,
             attempt: None,

@@ -23,7 +23,7 @@ fn entry(instance: &str, result: EntryResult) -> Entry {
         at: "2026-01-01T00:00:00.000Z".into(),
         act: ActRecord::new(ActKind::Write, "a.txt"),
         decision: EntryDecision::Attempt,
-        rule: Some("writes-inside".into()),
+        rule: Some(voicebox_core::Rule::WritesInside),
         result,
         observed: None,
         attempt: None,

@@ -55,7 +55,7 @@ fn a_withheld_permission_refuses_by_name_before_the_act() {
     assert!(write.why.as_deref().unwrap().contains("Allow access"));
     let entry = rig.entry(write.logged);
     assert_eq!(entry.decision, EntryDecision::Refuse);
-    assert_eq!(entry.rule.as_deref(), Some("needs-gesture"));
+    assert_eq!(entry.rule, Some(Rule::NeedsGesture));
     assert!(entry.attempt.is_none(), "nothing was attempted");
     assert_eq!(
         common::refused(&rig.confirm(&pending, true)),

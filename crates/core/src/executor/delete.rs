@@ -3,7 +3,7 @@
 //! performs it (attempt entry naming the ask, then the outcome).
 
 use super::{Executor, bytes};
-use crate::audit::{ActRecord, EntryDecision, EntryResult};
+use crate::audit::{ActRecord, Happened};
 use crate::confirm::{CONFIRM_TTL_MS, PendingAct};
 use crate::contain;
 use crate::platform::ToolRunner;
@@ -33,12 +33,11 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         }
         debug_assert_eq!(verdict.decision, Decision::Confirm);
         let now = self.env.now_ms();
-        let mut entry = self.entry(record, turn);
-        entry.decision = EntryDecision::Confirm;
-        entry.rule = Some(verdict.rule.id().into());
-        entry.result = EntryResult::Pending;
-        entry.observed = Some(self.observed(&seen));
-        let ask_seq = self.log(entry).await;
+        let asked = Happened::Asked {
+            rule: verdict.rule,
+            observed: self.observed(&seen),
+        };
+        let ask_seq = self.log(self.entry(record, turn, asked)).await;
         let id = self.env.random_id();
         let plan = format!("delete {path} ({}) — {}", bytes(seen.bytes), verdict.why);
         let request = ConfirmRequest {
@@ -85,11 +84,10 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         let name = pending.path.as_str();
         let record = ActRecord::new(ActKind::Delete, name);
         if !approved {
-            let mut entry = self.entry(record, turn);
-            entry.rule = Some(Rule::Declined.id().into());
-            entry.attempt = pending.ask_seq;
-            entry.why = Some("the person said no".into());
-            let seq = self.log(entry).await;
+            let declined = Happened::Declined {
+                ask: pending.ask_seq,
+            };
+            let seq = self.log(self.entry(record, turn, declined)).await;
             let refusal = Refusal::new(Rule::Declined, format!("kept {name}: you said no"));
             return self.answer(Reply::refusal(refusal), seq);
         }

@@ -5,7 +5,7 @@
 //! `ext:<id>.<tool>`, so the audit says who asked.
 
 use super::Executor;
-use crate::audit::{ActRecord, EntryDecision, EntryResult};
+use crate::audit::{ActRecord, Happened};
 use crate::extension::{self, Descriptor, Primitive};
 use crate::platform::{Env, Storage, ToolRunner};
 use crate::reply::Reply;
@@ -41,11 +41,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             );
             return self.refuse(refusal, record, turn).await;
         }
-        let mut entry = self.entry(record, turn);
-        entry.decision = EntryDecision::Allow;
-        entry.rule = Some(Rule::ProposalPending.id().into());
-        entry.result = EntryResult::Ok;
-        let seq = self.log(entry).await;
+        let stored = Happened::Allowed {
+            rule: Rule::ProposalPending,
+            observed: None,
+            read: None,
+        };
+        let seq = self.log(self.entry(record, turn, stored)).await;
         let reply = Reply::done(format!(
             "proposed extension `{id}`: stored as pending data, nothing loaded; only the person at the host can admit it"
         ));
@@ -127,11 +128,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                         let mut reply = Reply::done(format!("ran {label}"));
                         reply.output = Some(String::from_utf8_lossy(&run.output).into_owned());
                         reply.notes = Some(run.notes);
-                        let mut entry = self.entry(record, turn);
-                        entry.decision = EntryDecision::Allow;
-                        entry.result = EntryResult::Ok;
-                        entry.rule = Some(Rule::ReadsInside.id().into());
-                        let seq = self.log(entry).await;
+                        let ran = Happened::Allowed {
+                            rule: Rule::ReadsInside,
+                            observed: None,
+                            read: None,
+                        };
+                        let seq = self.log(self.entry(record, turn, ran)).await;
                         self.answer(reply, seq)
                     }
                     Err(fault) => self.tool_failed(record, fault, turn).await,
@@ -172,11 +174,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             {
                 Some(next) => current = absolute(&current, &next),
                 None => {
-                    let mut entry = self.entry(record, turn);
-                    entry.decision = EntryDecision::Allow;
-                    entry.rule = Some(verdict.rule.id().into());
-                    entry.result = EntryResult::Ok;
-                    let seq = self.log(entry).await;
+                    let fetched_ok = Happened::Allowed {
+                        rule: verdict.rule,
+                        observed: None,
+                        read: None,
+                    };
+                    let seq = self.log(self.entry(record, turn, fetched_ok)).await;
                     let body = &fetched.body[..fetched.body.len().min(MAX_BODY_BYTES)];
                     let mut reply = Reply::done(format!("fetched {current} ({})", fetched.status));
                     reply.output = Some(String::from_utf8_lossy(body).into_owned());
@@ -219,27 +222,26 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             Err(reply) => return reply,
         };
         let outcome = act();
-        let mut entry = self.entry(record, None);
-        entry.decision = EntryDecision::Allow;
-        entry.rule = Some(rule.id().into());
-        entry.attempt = Some(attempt);
+        let entry = self.entry(
+            record,
+            None,
+            Happened::Done {
+                rule,
+                attempt,
+                observed: None,
+                failed: outcome.as_ref().err(),
+            },
+        );
         let reply = match outcome {
-            Ok(()) => {
-                entry.result = EntryResult::Ok;
-                Reply::done(format!(
-                    "{} extension `{id}` ({how})",
-                    if rule == Rule::RevokedByPerson {
-                        "revoked"
-                    } else {
-                        "admitted"
-                    }
-                ))
-            }
-            Err(refusal) => {
-                entry.result = EntryResult::Error;
-                entry.why = Some(refusal.why.clone());
-                Reply::refusal(refusal)
-            }
+            Ok(()) => Reply::done(format!(
+                "{} extension `{id}` ({how})",
+                if rule == Rule::RevokedByPerson {
+                    "revoked"
+                } else {
+                    "admitted"
+                }
+            )),
+            Err(refusal) => Reply::refusal(refusal),
         };
         let seq = self.log(entry).await;
         self.answer(reply, seq)

@@ -16,7 +16,7 @@ use crate::action::Action;
 use crate::audit::chain::Verifier;
 use crate::audit::page::{PageRequest, Pager};
 use crate::audit::{
-    ActRecord, AuditCheck, AuditView, Entry, EntryDecision, EntryResult, Observed, ParsedFile,
+    ActRecord, AuditCheck, AuditView, Context, Entry, Happened, Observed, ParsedFile,
 };
 use crate::command::Verb;
 use crate::confirm::Pending;
@@ -272,27 +272,17 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         &self.project().storage
     }
 
-    /// A new entry for this host and project, before its seq is assigned.
-    fn entry(&self, act: ActRecord, turn: Option<&str>) -> Entry {
+    /// The entry recording `act` as `happened`, for this host and project.
+    fn entry(&self, act: ActRecord, turn: Option<&str>, happened: Happened<'_>) -> Entry {
         let project = self.project();
-        Entry {
-            seq: 0,
+        let context = Context {
             instance: self.instance.clone(),
             project: project.id.clone(),
             root: project.storage.root_info().path,
             turn: turn.map(String::from),
             at: iso8601(self.env.now_ms()),
-            act,
-            decision: EntryDecision::Refuse,
-            rule: None,
-            result: EntryResult::Refused,
-            observed: None,
-            attempt: None,
-            read: None,
-            why: None,
-            prev: None,
-            open: None,
-        }
+        };
+        Entry::new(context, act, happened)
     }
 
     /// Appends an entry; `None` if the log could not be written.
@@ -302,10 +292,9 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
 
     /// A refusal: one entry, and the named answer.
     async fn refuse(&self, refusal: Refusal, act: ActRecord, turn: Option<&str>) -> Reply {
-        let mut entry = self.entry(act, turn);
-        entry.rule = Some(refusal.rule.id().into());
-        entry.why = Some(refusal.why.clone());
-        let seq = self.log(entry).await;
+        let seq = self
+            .log(self.entry(act, turn, Happened::Refused(&refusal)))
+            .await;
         self.answer(Reply::refusal(refusal), seq)
     }
 
@@ -402,11 +391,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Result<u64, Reply> {
-        let mut entry = self.entry(act, turn);
-        entry.decision = EntryDecision::Attempt;
-        entry.rule = Some(rule.id().into());
-        entry.result = EntryResult::Pending;
-        entry.attempt = completes;
+        let entry = self.entry(act, turn, Happened::Attempt { rule, completes });
         match self.store().append_audit(&entry).await {
             Ok(seq) => Ok(seq),
             Err(e) => Err(self.unwritable(&e, "nothing was done")),
@@ -439,18 +424,16 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         turn: Option<&str>,
     ) -> (Result<(), Refusal>, Observation, Option<u64>) {
         let seen = self.store().observe(path).await;
-        let mut entry = self.entry(act, turn);
-        entry.decision = EntryDecision::Allow;
-        entry.rule = Some(rule.id().into());
-        entry.attempt = Some(attempt);
-        entry.observed = Some(self.observed(&seen));
-        match &outcome {
-            Ok(()) => entry.result = EntryResult::Ok,
-            Err(refusal) => {
-                entry.result = EntryResult::Error;
-                entry.why = Some(refusal.why.clone());
-            }
-        }
+        let entry = self.entry(
+            act,
+            turn,
+            Happened::Done {
+                rule,
+                attempt,
+                observed: Some(self.observed(&seen)),
+                failed: outcome.as_ref().err(),
+            },
+        );
         let seq = self.log(entry).await;
         (outcome, seen, seq)
     }

@@ -2,7 +2,7 @@
 //! what was looked at.
 
 use super::{Executor, bytes};
-use crate::audit::{ActRecord, EntryDecision, EntryResult, ReadRecord};
+use crate::audit::{ActRecord, Happened, ReadRecord};
 use crate::contain;
 use crate::contain::RelPath;
 use crate::diff;
@@ -227,18 +227,21 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         turn: Option<&str>,
     ) -> Result<u64, Reply> {
         let seen = self.store().observe(path).await;
-        let mut entry = self.entry(record, turn);
-        entry.decision = EntryDecision::Allow;
-        entry.rule = Some(rule.id().into());
-        entry.result = EntryResult::Ok;
-        entry.observed = Some(self.observed(&seen));
-        entry.read = Some(
-            read.into_iter()
-                .map(|(path, bytes)| ReadRecord {
-                    path: path.as_str().into(),
-                    bytes,
-                })
-                .collect(),
+        let read = read
+            .into_iter()
+            .map(|(path, bytes)| ReadRecord {
+                path: path.as_str().into(),
+                bytes,
+            })
+            .collect();
+        let entry = self.entry(
+            record,
+            turn,
+            Happened::Allowed {
+                rule,
+                observed: Some(self.observed(&seen)),
+                read: Some(read),
+            },
         );
         self.store()
             .append_audit(&entry)
@@ -255,12 +258,15 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         turn: Option<&str>,
     ) -> Reply {
         let seen = self.store().observe(path).await;
-        let mut entry = self.entry(record, turn);
-        entry.decision = EntryDecision::Allow;
-        entry.rule = Some(Rule::ReadsInside.id().into());
-        entry.result = EntryResult::Error;
-        entry.observed = Some(self.observed(&seen));
-        entry.why = Some(refusal.why.clone());
+        let entry = self.entry(
+            record,
+            turn,
+            Happened::Failed {
+                rule: Rule::ReadsInside,
+                observed: Some(self.observed(&seen)),
+                refusal: &refusal,
+            },
+        );
         let seq = self.log(entry).await;
         self.answer(Reply::refusal(refusal), seq)
     }

@@ -7,7 +7,7 @@
 //! the host decided on. Every failure is an entry with `result: "error"`.
 
 use super::{Executor, bytes};
-use crate::audit::{ActRecord, EntryDecision, EntryResult};
+use crate::audit::{ActRecord, Happened};
 use crate::contain::{self, RelPath};
 use crate::platform::{Env, Storage, StorageError, ToolRunner};
 use crate::reply::Reply;
@@ -177,11 +177,15 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         fault: Refusal,
         turn: Option<&str>,
     ) -> Reply {
-        let mut entry = self.entry(record, turn);
-        entry.decision = EntryDecision::Allow;
-        entry.rule = Some(fault.rule.id().into());
-        entry.result = EntryResult::Error;
-        entry.why = Some(fault.why.clone());
+        let entry = self.entry(
+            record,
+            turn,
+            Happened::Failed {
+                rule: fault.rule,
+                observed: None,
+                refusal: &fault,
+            },
+        );
         let seq = self.log(entry).await;
         self.answer(Reply::refusal(fault), seq)
     }

@@ -68,7 +68,7 @@ pub fn tier_table_both_ways<S: Storage>(rig: &mut Rig<S>) {
         (outcome.decision, outcome.result),
         (EntryDecision::Allow, EntryResult::Ok)
     );
-    assert_eq!(outcome.rule.as_deref(), Some("writes-inside"));
+    assert_eq!(outcome.rule, Some(voicebox_core::Rule::WritesInside));
     let observed = outcome.observed.unwrap();
     assert!(observed.exists && observed.bytes == Some(2));
     let attempt = rig.entry(outcome.attempt);
@@ -84,7 +84,7 @@ pub fn tier_table_both_ways<S: Storage>(rig: &mut Rig<S>) {
         (entry.decision, entry.result),
         (EntryDecision::Refuse, EntryResult::Refused)
     );
-    assert_eq!(entry.rule.as_deref(), Some("outside-root"));
+    assert_eq!(entry.rule, Some(voicebox_core::Rule::OutsideRoot));
     assert_eq!(rig.file("inside.txt").as_deref(), Some("hi"));
 }
 
