@@ -1,7 +1,7 @@
 //! Verbs that change a file: `write` and `edit`. Each is two entries (attempt,
 //! outcome) around the act, with the prior bytes kept in the undo journal.
 
-use super::{Executor, bytes};
+use super::{Approved, Change, Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain::RelPath;
 use crate::journal::{self, JournalEntry, Line};
@@ -15,18 +15,17 @@ use alloc::string::String;
 
 impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     pub(super) async fn write(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
-        let (path, verdict) = match self.locate(name, ActKind::Write, turn).await {
-            Ok(found) => found,
+        let record = ActRecord::new(ActKind::Write, name);
+        let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
+            Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        if self.store().observe(&path).await.is_dir {
-            let refusal = self.storage_refusal(StorageError::IsADirectory, &path);
-            return self
-                .refuse(refusal, ActRecord::new(ActKind::Write, name), turn)
-                .await;
+        if self.store().observe(&approved.path).await.is_dir {
+            let refusal = self.storage_refusal(StorageError::IsADirectory, &approved.path);
+            return self.refuse(refusal, record, turn).await;
         }
-        let summary = format!("wrote {path} ({})", bytes(content.len() as u64));
-        self.replace_file(name, "write", &path, verdict.rule, content, summary, turn)
+        let summary = format!("wrote {} ({})", approved.path, bytes(content.len() as u64));
+        self.replace_file(&approved, "write", content, summary, turn)
             .await
     }
 
@@ -37,12 +36,13 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         new_text: &str,
         turn: Option<&str>,
     ) -> Reply {
-        let (path, verdict) = match self.locate(name, ActKind::Write, turn).await {
-            Ok(found) => found,
+        let record = ActRecord::new(ActKind::Write, name);
+        let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
+            Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        let record = ActRecord::new(ActKind::Write, name);
-        let current = match self.read_text(&path).await {
+        let path = &approved.path;
+        let current = match self.read_text(path).await {
             Ok(text) => text,
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
@@ -52,7 +52,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             current.matches(old_text).count()
         };
         if found != 1 {
-            let refusal = pattern_refusal(&path, old_text, found);
+            let refusal = pattern_refusal(path, old_text, found);
             return self.refuse(refusal, record, turn).await;
         }
         let updated = current.replacen(old_text, new_text, 1);
@@ -72,49 +72,37 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             bytes(current.len() as u64),
             bytes(updated.len() as u64)
         );
-        self.replace_file(name, "edit", &path, verdict.rule, &updated, summary, turn)
+        self.replace_file(&approved, "edit", &updated, summary, turn)
             .await
     }
 
-    /// Attempt entry, journal the prior bytes, write, observe, outcome entry.
-    #[allow(clippy::too_many_arguments)]
+    /// Writes `content` as one change, and answers with `summary`.
     async fn replace_file(
         &self,
-        name: &str,
-        verb: &str,
-        path: &RelPath,
-        rule: Rule,
+        approved: &Approved,
+        verb: &'static str,
         content: &str,
         summary: String,
         turn: Option<&str>,
     ) -> Reply {
-        let record = ActRecord::new(ActKind::Write, name);
-        let attempt = match self.begin(record.clone(), rule, None, turn).await {
-            Ok(seq) => seq,
+        let write = Change::Write {
+            verb,
+            bytes: content.as_bytes(),
+        };
+        let changed = match self.change(approved, write, None, turn).await {
+            Ok(changed) => changed,
             Err(reply) => return reply,
         };
-        let after = journal::digest(content.as_bytes());
-        let outcome = match self.remember(verb, path, Some(after)).await {
-            Ok(()) => self
-                .store()
-                .write(path, content.as_bytes())
-                .await
-                .map_err(|e| self.storage_refusal(e, path)),
-            Err(refusal) => Err(refusal),
-        };
-        let (outcome, _, seq) = self
-            .finish(attempt, record, path, rule, outcome, turn)
-            .await;
-        let reply = match outcome {
+        let reply = match changed.outcome {
             Ok(()) => {
                 let mut reply = Reply::done(summary);
-                reply.file = Some(path.as_str().into());
+                reply.file = Some(approved.path.as_str().into());
                 reply.bytes = Some(content.len() as u64);
                 reply
             }
             Err(refusal) => Reply::refusal(refusal),
         };
-        self.answer(reply, seq)
+        self.answer(reply, changed.logged)
     }
 
     /// Keeps the bytes `path` holds now in the undo journal, so the change

@@ -2,10 +2,9 @@
 //! pending single-use id); the person's answer declines (one entry) or
 //! performs it (attempt entry naming the ask, then the outcome).
 
-use super::{Executor, bytes};
+use super::{Change, Executor, bytes};
 use crate::audit::{ActRecord, Happened};
 use crate::confirm::{CONFIRM_TTL_MS, PendingAct};
-use crate::contain;
 use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::{ConfirmRequest, Reply};
@@ -91,40 +90,28 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             let refusal = Refusal::new(Rule::Declined, format!("kept {name}: you said no"));
             return self.answer(Reply::refusal(refusal), seq);
         }
-        // The world may have changed while the person decided: contain again.
-        let path = match contain::contain(self.store(), name).await {
-            Ok(path) => path,
-            Err(refusal) => return self.refuse(refusal, record, turn).await,
-        };
-        if let Err(refusal) = self.permitted(ActKind::Delete, name).await {
-            return self.refuse(refusal, record, turn).await;
-        }
-        let attempt = match self
-            .begin(record.clone(), Rule::Delete, pending.ask_seq, turn)
-            .await
-        {
-            Ok(seq) => seq,
+        // The world may have changed while the person decided: contain,
+        // decide and ask the root again.
+        let approved = match self.approve(record, ActKind::Delete, turn).await {
+            Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        let outcome = match self.remember("delete", &path, None).await {
-            Ok(()) => self
-                .store()
-                .remove(&path)
-                .await
-                .map_err(|e| self.storage_refusal(e, &path)),
-            Err(refusal) => Err(refusal),
+        let changed = match self
+            .change(&approved, Change::Remove, pending.ask_seq, turn)
+            .await
+        {
+            Ok(changed) => changed,
+            Err(reply) => return reply,
         };
-        let (outcome, _, seq) = self
-            .finish(attempt, record, &path, Rule::Delete, outcome, turn)
-            .await;
-        let reply = match outcome {
+        let reply = match changed.outcome {
             Ok(()) => {
-                let mut reply = Reply::done(format!("deleted {path}"));
-                reply.file = Some(path.as_str().into());
+                let mut reply = Reply::done(format!("deleted {}", approved.path));
+                reply.file = Some(approved.path.as_str().into());
                 reply
             }
             Err(refusal) => Reply::refusal(refusal),
         };
+        let seq = changed.logged;
         self.answer(reply, seq)
     }
 }

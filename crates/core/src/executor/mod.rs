@@ -21,6 +21,7 @@ use crate::audit::{
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
+use crate::journal;
 use crate::platform::{
     Access, Env, MAX_FILE_BYTES, Observation, Resolved, Storage, StorageError, ToolRunner,
 };
@@ -33,6 +34,31 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::Cell;
 use serde_json::Value;
+
+/// An act the tier table allowed: what it is, on which path, under which rule.
+struct Approved {
+    record: ActRecord,
+    path: RelPath,
+    rule: Rule,
+}
+
+/// What a change does to its one file.
+enum Change<'a> {
+    /// Writes these bytes, keeping the prior ones in the journal as `verb`
+    /// (`write` or `edit`).
+    Write { verb: &'static str, bytes: &'a [u8] },
+    /// Removes the file, keeping its bytes in the journal.
+    Remove,
+    /// Puts back the bytes the journal kept in this blob, or (`None`, the
+    /// change had made the file) removes it. Not journaled: there is no redo.
+    Restore(Option<RelPath>),
+}
+
+/// How a change ended, and the seq of the entry that records it.
+struct Changed {
+    outcome: Result<(), Refusal>,
+    logged: Option<u64>,
+}
 
 /// The declared project: its storage and the id the audit records.
 struct Project<S> {
@@ -318,6 +344,22 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             .await
     }
 
+    /// Steps 3–4 for an act that changes a file: [`Self::locate_for`], as the
+    /// [`Approved`] act that [`Self::change`] carries out.
+    async fn approve(
+        &self,
+        record: ActRecord,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<Approved, Reply> {
+        let (path, verdict) = self.locate_for(record.clone(), kind, turn).await?;
+        Ok(Approved {
+            record,
+            path,
+            rule: verdict.rule,
+        })
+    }
+
     /// Steps 3–4: contain the name and decide. Refusals are logged and returned
     /// as the answer; otherwise the contained path and the table's verdict.
     async fn locate(
@@ -380,6 +422,70 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             .permit(access)
             .await
             .map_err(|escape| contain::escape_refusal(escape, name))
+    }
+
+    /// Steps 5–8 for every change to a file — write, edit, create-asset, a
+    /// confirmed delete, undo: the attempt entry (if it cannot be written,
+    /// nothing happens), the prior bytes kept in the journal, the act, what
+    /// the world shows, and the outcome entry naming the attempt. `completes`
+    /// is the ask a confirmed act answers.
+    async fn change(
+        &self,
+        approved: &Approved,
+        change: Change<'_>,
+        completes: Option<u64>,
+        turn: Option<&str>,
+    ) -> Result<Changed, Reply> {
+        let Approved { record, path, rule } = approved;
+        let attempt = self.begin(record.clone(), *rule, completes, turn).await?;
+        let store = self.store();
+        let done = match change {
+            Change::Write { verb, bytes } => {
+                match self
+                    .remember(verb, path, Some(journal::digest(bytes)))
+                    .await
+                {
+                    Ok(()) => store.write(path, bytes).await,
+                    Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
+                }
+            }
+            Change::Remove => match self.remember("delete", path, None).await {
+                Ok(()) => store.remove(path).await,
+                Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
+            },
+            Change::Restore(Some(blob)) => match store.read(&blob).await {
+                Ok(prior) => store.write(path, &prior).await,
+                Err(e) => Err(e),
+            },
+            Change::Restore(None) => store.remove(path).await,
+        };
+        let outcome = done.map_err(|e| self.storage_refusal(e, path));
+        let (outcome, _, logged) = self
+            .finish(attempt, record.clone(), path, *rule, outcome, turn)
+            .await;
+        Ok(Changed { outcome, logged })
+    }
+
+    /// A change that stopped before its act (the journal could not keep the
+    /// prior bytes): its outcome entry, naming why.
+    async fn failed(
+        &self,
+        approved: &Approved,
+        attempt: u64,
+        refusal: Refusal,
+        turn: Option<&str>,
+    ) -> Result<Changed, Reply> {
+        let (outcome, _, logged) = self
+            .finish(
+                attempt,
+                approved.record.clone(),
+                &approved.path,
+                approved.rule,
+                Err(refusal),
+                turn,
+            )
+            .await;
+        Ok(Changed { outcome, logged })
     }
 
     /// Step 5: the attempt entry. If the log cannot be written the act does not

@@ -6,7 +6,7 @@
 //! re-resolves the path the tool asked for and refuses unless it is the path
 //! the host decided on. Every failure is an entry with `result: "error"`.
 
-use super::{Executor, bytes};
+use super::{Change, Executor, bytes};
 use crate::audit::{ActRecord, Happened};
 use crate::contain::{self, RelPath};
 use crate::platform::{Env, Storage, StorageError, ToolRunner};
@@ -41,12 +41,13 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             );
             return self.refuse(refusal, record, turn).await;
         }
-        let (path, verdict) = match self.locate_for(record.clone(), ActKind::Write, turn).await {
-            Ok(found) => found,
+        let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
+            Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        if self.store().observe(&path).await.is_dir {
-            let refusal = self.storage_refusal(StorageError::IsADirectory, &path);
+        let path = &approved.path;
+        if self.store().observe(path).await.is_dir {
+            let refusal = self.storage_refusal(StorageError::IsADirectory, path);
             return self.refuse(refusal, record, turn).await;
         }
         let input = format!("{kind}\n{path}\n{body}");
@@ -54,27 +55,19 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             Ok(run) => run,
             Err(fault) => return self.tool_failed(record, fault, turn).await,
         };
-        let bytes_out = match self.only_write_to(&path, run.writes) {
+        let bytes_out = match self.only_write_to(path, run.writes) {
             Ok(bytes_out) => bytes_out,
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
-        let attempt = match self.begin(record.clone(), verdict.rule, None, turn).await {
-            Ok(seq) => seq,
+        let write = Change::Write {
+            verb: "write",
+            bytes: &bytes_out,
+        };
+        let changed = match self.change(&approved, write, None, turn).await {
+            Ok(changed) => changed,
             Err(reply) => return reply,
         };
-        let after = crate::journal::digest(&bytes_out);
-        let outcome = match self.remember("write", &path, Some(after)).await {
-            Ok(()) => self
-                .store()
-                .write(&path, &bytes_out)
-                .await
-                .map_err(|e| self.storage_refusal(e, &path)),
-            Err(refusal) => Err(refusal),
-        };
-        let (outcome, _, seq) = self
-            .finish(attempt, record, &path, verdict.rule, outcome, turn)
-            .await;
-        let reply = match outcome {
+        let reply = match changed.outcome {
             Ok(()) => {
                 let mut reply = Reply::done(format!(
                     "created {kind} asset {path} ({})",
@@ -87,7 +80,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             }
             Err(refusal) => Reply::refusal(refusal),
         };
-        self.answer(reply, seq)
+        self.answer(reply, changed.logged)
     }
 
     /// The host's re-check: the tool must ask for exactly one write, and the

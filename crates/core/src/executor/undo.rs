@@ -2,7 +2,7 @@
 //! if the file changed since (it would overwrite someone's work). The revert
 //! is itself a write act with its own two entries.
 
-use super::{Executor, bytes};
+use super::{Change, Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain;
 use crate::journal::{self, JournalEntry, Line};
@@ -10,7 +10,7 @@ use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::{Act, ActKind};
+use crate::tier::ActKind;
 use alloc::format;
 use alloc::string::String;
 
@@ -33,42 +33,31 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 .await;
         };
         let record = ActRecord::new(ActKind::Write, &last.path);
-        let path = match contain::contain(self.store(), &last.path).await {
-            Ok(path) => path,
-            Err(refusal) => return self.refuse(refusal, record, turn).await,
-        };
-        let verdict = self.table.decide(&Act::inside(ActKind::Write));
-        if let Err(refusal) = self.unchanged_since(&last, &path).await {
-            return self.refuse(refusal, record, turn).await;
-        }
-        let attempt = match self.begin(record.clone(), verdict.rule, None, turn).await {
-            Ok(seq) => seq,
+        let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
+            Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        let blob = journal::blob_path(&last.id);
-        let outcome = match last.before {
-            Some(_) => match self.store().read(&blob).await {
-                Ok(prior) => self.store().write(&path, &prior).await,
-                Err(e) => Err(e),
-            },
-            None => self.store().remove(&path).await,
+        if let Err(refusal) = self.unchanged_since(&last, &approved.path).await {
+            return self.refuse(refusal, record, turn).await;
         }
-        .map_err(|e| self.storage_refusal(e, &path));
-        let (outcome, _, seq) = self
-            .finish(attempt, record, &path, verdict.rule, outcome, turn)
-            .await;
-        let reply = match outcome {
+        let blob = journal::blob_path(&last.id);
+        let restore = Change::Restore(last.before.map(|_| blob.clone()));
+        let changed = match self.change(&approved, restore, None, turn).await {
+            Ok(changed) => changed,
+            Err(reply) => return reply,
+        };
+        let reply = match changed.outcome {
             Ok(()) => {
                 // The journal only forgets a change once it is reverted.
                 let _ = self.journal_line(&Line::Pop(last.id.clone())).await;
                 let _ = self.store().remove(&blob).await;
                 let mut reply = Reply::done(describe(&last));
-                reply.file = Some(path.as_str().into());
+                reply.file = Some(approved.path.as_str().into());
                 reply
             }
             Err(refusal) => Reply::refusal(refusal),
         };
-        self.answer(reply, seq)
+        self.answer(reply, changed.logged)
     }
 
     /// The file must still be what the change left, or undo would destroy
