@@ -20,13 +20,31 @@ use sha2::{Digest, Sha256};
 /// newest `MAX_ENTRIES` and forgets older ones (and their blobs).
 pub const MAX_ENTRIES: usize = 50;
 
+/// The kind of change a journal entry remembers (the verb that made it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Remembered {
+    Write,
+    Edit,
+    Delete,
+}
+
+impl core::fmt::Display for Remembered {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Remembered::Write => "write",
+            Remembered::Edit => "edit",
+            Remembered::Delete => "delete",
+        })
+    }
+}
+
 /// One remembered change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JournalEntry {
     /// Names the blob holding the prior bytes.
     pub id: String,
-    /// `write`, `edit` or `delete`.
-    pub verb: String,
+    pub verb: Remembered,
     pub path: String,
     /// Size of the file before the change; `None` if it did not exist.
     pub before: Option<u64>,
@@ -107,7 +125,7 @@ mod tests {
     fn entry(id: &str) -> JournalEntry {
         JournalEntry {
             id: id.into(),
-            verb: "write".into(),
+            verb: Remembered::Write,
             path: "a.txt".into(),
             before: None,
             after: None,

@@ -4,7 +4,7 @@
 use super::{Approved, Change, Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain::RelPath;
-use crate::journal::{self, JournalEntry, Line};
+use crate::journal::{self, JournalEntry, Line, Remembered};
 use crate::platform::ToolRunner;
 use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
 use crate::reply::Reply;
@@ -25,7 +25,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             return self.refuse(refusal, record, turn).await;
         }
         let summary = format!("wrote {} ({})", approved.path, bytes(content.len() as u64));
-        self.replace_file(&approved, "write", content, summary, turn)
+        self.replace_file(&approved, Remembered::Write, content, summary, turn)
             .await
     }
 
@@ -72,7 +72,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             bytes(current.len() as u64),
             bytes(updated.len() as u64)
         );
-        self.replace_file(&approved, "edit", &updated, summary, turn)
+        self.replace_file(&approved, Remembered::Edit, &updated, summary, turn)
             .await
     }
 
@@ -80,7 +80,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     async fn replace_file(
         &self,
         approved: &Approved,
-        verb: &'static str,
+        verb: Remembered,
         content: &str,
         summary: String,
         turn: Option<&str>,
@@ -110,7 +110,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     /// leave (`None` when it leaves no file).
     pub(super) async fn remember(
         &self,
-        verb: &str,
+        verb: Remembered,
         path: &RelPath,
         after: Option<String>,
     ) -> Result<(), Refusal> {
@@ -130,7 +130,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         }
         let entry = JournalEntry {
             id,
-            verb: verb.into(),
+            verb,
             path: path.as_str().into(),
             before: prior.map(|b| b.len() as u64),
             after,

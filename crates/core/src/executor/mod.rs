@@ -21,7 +21,7 @@ use crate::audit::{
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
-use crate::journal;
+use crate::journal::{self, Remembered};
 use crate::platform::{
     Access, Env, MAX_FILE_BYTES, Observation, Resolved, Storage, StorageError, ToolRunner,
 };
@@ -44,9 +44,8 @@ struct Approved {
 
 /// What a change does to its one file.
 enum Change<'a> {
-    /// Writes these bytes, keeping the prior ones in the journal as `verb`
-    /// (`write` or `edit`).
-    Write { verb: &'static str, bytes: &'a [u8] },
+    /// Writes these bytes, keeping the prior ones in the journal as `verb`.
+    Write { verb: Remembered, bytes: &'a [u8] },
     /// Removes the file, keeping its bytes in the journal.
     Remove,
     /// Puts back the bytes the journal kept in this blob, or (`None`, the
@@ -449,7 +448,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                     Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
                 }
             }
-            Change::Remove => match self.remember("delete", path, None).await {
+            Change::Remove => match self.remember(Remembered::Delete, path, None).await {
                 Ok(()) => store.remove(path).await,
                 Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
             },

@@ -9,6 +9,7 @@
 use super::{Change, Executor, bytes};
 use crate::audit::{ActRecord, Happened};
 use crate::contain::{self, RelPath};
+use crate::journal::Remembered;
 use crate::platform::{Env, Storage, StorageError, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -60,7 +61,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
         let write = Change::Write {
-            verb: "write",
+            verb: Remembered::Write,
             bytes: &bytes_out,
         };
         let changed = match self.change(&approved, write, None, turn).await {

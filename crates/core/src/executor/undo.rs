@@ -5,7 +5,7 @@
 use super::{Change, Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain;
-use crate::journal::{self, JournalEntry, Line};
+use crate::journal::{self, JournalEntry, Line, Remembered};
 use crate::platform::ToolRunner;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::Reply;
@@ -87,12 +87,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
 
 /// Says exactly what was reverted.
 fn describe(last: &JournalEntry) -> String {
-    match (last.verb.as_str(), last.before) {
+    match (last.verb, last.before) {
         (verb, None) => format!(
             "undid the {verb} of {}: removed it (it did not exist before)",
             last.path
         ),
-        ("delete", Some(size)) => format!(
+        (Remembered::Delete, Some(size)) => format!(
             "undid the delete of {}: restored it ({})",
             last.path,
             bytes(size)
