@@ -118,29 +118,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         self.project.as_ref().map(|p| &p.storage)
     }
 
-    pub fn project_id(&self) -> Option<&str> {
-        self.project.as_ref().map(|p| p.id.as_str())
-    }
-
     pub fn instance(&self) -> &str {
         &self.instance
     }
 
-    pub fn env(&self) -> &E {
-        &self.env
-    }
-
     pub fn tools(&self) -> &T {
         &self.tools
-    }
-
-    pub fn table(&self) -> &TierTable {
-        &self.table
-    }
-
-    /// Executes a typed action (from a resolver).
-    pub async fn execute_action(&mut self, action: &Action, turn: Option<&str>) -> Reply {
-        self.execute(&action.to_json(), turn).await
     }
 
     /// Executes action JSON: the entry point for every placement.
