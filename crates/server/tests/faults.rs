@@ -53,7 +53,14 @@ async fn kill_9_during_a_write_storm_loses_nothing_acknowledged() {
             }
         }));
     }
-    tokio::time::sleep(Duration::from_millis(400)).await;
+    // Kill it mid-storm: once every writer has had writes acknowledged (on a
+    // loaded machine durable turns are slow, so a fixed delay may kill it first).
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while acked.lock().unwrap().values().filter(|&&n| n > 0).count() < writers
+        && std::time::Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let root = server.root.clone();
     let server = server.crash_and_restart();
     for task in tasks {

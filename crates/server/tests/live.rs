@@ -27,7 +27,7 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use voicebox_core::command::COMMANDS;
 
 /// The longest any one step may take before the test fails instead of hanging.
-const STEP: Duration = Duration::from_secs(10);
+const STEP: Duration = Duration::from_secs(30);
 const GEMINI_KEY: &str = "gm-test-key-4321";
 const OPENAI_KEY: &str = "sk-test-key-8765";
 const GEMINI_PATH: &str =

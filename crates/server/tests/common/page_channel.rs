@@ -40,7 +40,8 @@ pub async fn channel(server: &Server, origin: &str) -> Result<Socket, u16> {
 /// The next JSON text frame.
 pub async fn frame(socket: &mut Socket) -> Value {
     loop {
-        let message = tokio::time::timeout(Duration::from_secs(10), socket.next())
+        // A hang guard, not a speed check: generous for a loaded 2-core machine.
+        let message = tokio::time::timeout(Duration::from_secs(30), socket.next())
             .await
             .expect("a frame in time")
             .expect("the channel is open")
