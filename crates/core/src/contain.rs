@@ -85,6 +85,20 @@ fn printable(name: &str) -> String {
     name.chars().flat_map(char::escape_debug).collect()
 }
 
+/// Whether `name` is one entry of a folder and nothing more: not empty, at
+/// most 255 bytes, not `.` or `..`, and no `/`, `\` or control character.
+/// Names that are joined onto a host folder (shelf files, project folders)
+/// pass this first, so a name can never climb out or split into a path.
+pub fn entry_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 255
+        && name != "."
+        && name != ".."
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control())
+}
+
 /// The lexical containment decision: `Ok` with the path inside the root, or
 /// `outside-root` with a why in its own words.
 pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {

@@ -6,7 +6,7 @@ use super::{Executor, bytes};
 use crate::audit::{ActRecord, EntryDecision, EntryResult};
 use crate::confirm::{CONFIRM_TTL_MS, PendingAct};
 use crate::contain;
-use crate::platform::ToolRunner;
+use crate::platform::Abilities;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::{ConfirmRequest, Reply};
 use crate::rule::{Refusal, Rule};
@@ -14,7 +14,7 @@ use crate::tier::{ActKind, Decision};
 use crate::time::iso8601;
 use alloc::format;
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn ask_delete(&mut self, name: &str, turn: Option<&str>) -> Reply {
         let (path, verdict) = match self.locate(name, ActKind::Delete, turn).await {
             Ok(found) => found,
