@@ -261,6 +261,17 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_entry_name_is_one_entry() {
+        for name in ["atlas", "wc.wasm", ".hidden", "a..b"] {
+            assert!(entry_name(name), "{name}");
+        }
+        let long = "a".repeat(256);
+        for name in ["", ".", "..", "a/b", "a\\b", "a\nb", long.as_str()] {
+            assert!(!entry_name(name), "{name:?}");
+        }
+    }
+
+    #[test]
     fn dot_dot_as_a_name_is_refused_while_a_sibling_name_is_accepted() {
         let refusal = resolve_inside_root("..").unwrap_err();
         assert_eq!(refusal.rule, Rule::OutsideRoot);

@@ -340,6 +340,49 @@ mod tests {
         Descriptor::from_json(&value).unwrap()
     }
 
+    #[test]
+    fn capabilities_keep_their_words_so_the_plan_digest_does_not_move() {
+        let value = json!({"id": "x", "description": "d", "capabilities": ["read", "exec", "wasm"], "tools": []});
+        let parsed = descriptor(value.clone());
+        assert_eq!(
+            parsed.capabilities,
+            [
+                Capability::Read,
+                Capability::Other("exec".into()),
+                Capability::Wasm
+            ]
+        );
+        assert_eq!(
+            serde_json::to_value(&parsed).unwrap()["capabilities"],
+            value["capabilities"]
+        );
+    }
+
+    #[test]
+    fn catalog_states_are_their_kebab_case_words() {
+        use crate::reply::ToolState;
+        let words = [
+            ToolState::BuiltIn,
+            ToolState::Shelf,
+            ExtensionState::Admitted.into(),
+            ExtensionState::Pending.into(),
+            ExtensionState::Refused.into(),
+            ExtensionState::PresentNotAdmitted.into(),
+        ]
+        .map(|state| serde_json::to_value(state).unwrap());
+        assert_eq!(
+            words,
+            [
+                "built-in",
+                "shelf",
+                "admitted",
+                "pending",
+                "refused",
+                "present-not-admitted"
+            ]
+        );
+    }
+
     fn rules(d: &Descriptor) -> Vec<Rule> {
         judge(d).into_iter().map(|r| r.rule).collect()
     }

@@ -280,16 +280,20 @@ pub struct Extensions {
 }
 
 impl Extensions {
+    /// No ledger: the host has no state folder to keep one in.
     pub fn none() -> Extensions {
         Extensions { registry: None }
     }
 
+    /// The registry and ledger in `dir` (the state folder's `extensions/`).
     pub fn in_dir(dir: PathBuf) -> Extensions {
         Extensions {
             registry: Some(Registry::new(dir)),
         }
     }
 
+    /// The registry, for the person's acts (admit, revoke, list), which the
+    /// server and CLI make outside any turn.
     pub fn registry(&self) -> Option<&Registry> {
         self.registry.as_ref()
     }
