@@ -313,8 +313,7 @@ impl Entry {
 /// SHA-256 of the root.
 pub fn file_name(instance: &str, root: &str) -> String {
     let digest = Sha256::digest(root.as_bytes());
-    let hex: String = digest[..6].iter().map(|b| format!("{b:02x}")).collect();
-    format!("{instance}-{hex}.jsonl")
+    format!("{instance}-{}.jsonl", crate::hex(&digest[..6]))
 }
 
 /// The audit file's path relative to the root.

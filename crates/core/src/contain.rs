@@ -85,6 +85,20 @@ fn printable(name: &str) -> String {
     name.chars().flat_map(char::escape_debug).collect()
 }
 
+/// Whether `name` is one entry of a folder and nothing more: not empty, at
+/// most 255 bytes, not `.` or `..`, and no `/`, `\` or control character.
+/// Names that are joined onto a host folder (shelf files, project folders)
+/// pass this first, so a name can never climb out or split into a path.
+pub fn entry_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 255
+        && name != "."
+        && name != ".."
+        && !name
+            .chars()
+            .any(|c| c == '/' || c == '\\' || c.is_control())
+}
+
 /// The lexical containment decision: `Ok` with the path inside the root, or
 /// `outside-root` with a why in its own words.
 pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {
@@ -245,6 +259,17 @@ pub fn unreachable_root() -> Refusal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_entry_name_is_one_entry() {
+        for name in ["atlas", "wc.wasm", ".hidden", "a..b"] {
+            assert!(entry_name(name), "{name}");
+        }
+        let long = "a".repeat(256);
+        for name in ["", ".", "..", "a/b", "a\\b", "a\nb", long.as_str()] {
+            assert!(!entry_name(name), "{name:?}");
+        }
+    }
 
     #[test]
     fn dot_dot_as_a_name_is_refused_while_a_sibling_name_is_accepted() {

@@ -34,15 +34,86 @@ pub enum Primitive {
 
 impl Primitive {
     /// The capability a tool of this primitive needs declared.
-    pub fn capability(self) -> Option<&'static str> {
+    pub fn capability(self) -> Option<Capability> {
         match self {
             Primitive::Now => None,
-            Primitive::ReadFile | Primitive::ListFiles => Some("read"),
-            Primitive::WriteFile => Some("write"),
-            Primitive::HttpGet => Some("network"),
-            Primitive::Wasm => Some("wasm"),
+            Primitive::ReadFile | Primitive::ListFiles => Some(Capability::Read),
+            Primitive::WriteFile => Some(Capability::Write),
+            Primitive::HttpGet => Some(Capability::Network),
+            Primitive::Wasm => Some(Capability::Wasm),
         }
     }
+}
+
+/// What a descriptor (or a project) declares it may do, as its word.
+/// A word outside the closed set is kept as [`Capability::Other`] rather than
+/// failing the parse, so the gate can name it (`exec-absent`,
+/// `eval-not-a-tool-path`, `unknown-capability`) and the plan digest is over
+/// the words as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(from = "String", into = "String")]
+pub enum Capability {
+    Read,
+    Write,
+    Network,
+    Wasm,
+    Other(String),
+}
+
+impl Capability {
+    /// The capabilities a descriptor may declare.
+    pub const KNOWN: [Capability; 4] = [
+        Capability::Read,
+        Capability::Write,
+        Capability::Network,
+        Capability::Wasm,
+    ];
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Capability::Read => "read",
+            Capability::Write => "write",
+            Capability::Network => "network",
+            Capability::Wasm => "wasm",
+            Capability::Other(word) => word,
+        }
+    }
+}
+
+impl From<String> for Capability {
+    fn from(word: String) -> Capability {
+        Capability::KNOWN
+            .into_iter()
+            .find(|known| known.as_str() == word)
+            .unwrap_or(Capability::Other(word))
+    }
+}
+
+impl From<Capability> for String {
+    fn from(capability: Capability) -> String {
+        capability.as_str().into()
+    }
+}
+
+impl core::fmt::Display for Capability {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How an extension stands with the person at the host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExtensionState {
+    /// In the ledger at the plan digest of its proposal: it may run.
+    Admitted,
+    /// Proposed, passed the gate, waiting for a person.
+    Pending,
+    /// Proposed, and the gate named problems: it cannot be admitted.
+    Refused,
+    /// A file in the proposals folder that was not proposed through the host:
+    /// it never loads.
+    PresentNotAdmitted,
 }
 
 /// One tool of an extension.
@@ -79,14 +150,11 @@ pub struct Bounds {
 pub struct Descriptor {
     pub id: String,
     pub description: String,
-    pub capabilities: Vec<String>,
+    pub capabilities: Vec<Capability>,
     #[serde(default)]
     pub bounds: Bounds,
     pub tools: Vec<ToolDecl>,
 }
-
-/// Capabilities a descriptor may declare.
-pub const CAPABILITIES: [&str; 4] = ["read", "write", "network", "wasm"];
 
 impl Descriptor {
     /// Parses descriptor JSON; a field that does not fit is `malformed-field`.
@@ -118,8 +186,10 @@ pub fn judge(descriptor: &Descriptor) -> Vec<Refusal> {
         ));
     }
     for capability in &descriptor.capabilities {
-        let refusal = match capability.as_str() {
-            c if CAPABILITIES.contains(&c) => continue,
+        let Capability::Other(word) = capability else {
+            continue;
+        };
+        let refusal = match word.as_str() {
             "exec" => Refusal::new(
                 Rule::ExecAbsent,
                 "`exec` is absent here: there is no process to spawn, in any placement",
@@ -132,7 +202,7 @@ pub fn judge(descriptor: &Descriptor) -> Vec<Refusal> {
                 Rule::UnknownCapability,
                 format!(
                     "capability {other:?} is unknown; declare only: {}",
-                    CAPABILITIES.join(", ")
+                    Capability::KNOWN.map(|c| c.as_str().to_string()).join(", ")
                 ),
             ),
         };
@@ -152,7 +222,7 @@ pub fn judge(descriptor: &Descriptor) -> Vec<Refusal> {
         if let Some(needed) = tool
             .primitive
             .capability()
-            .filter(|c| !descriptor.capabilities.iter().any(|d| d == c))
+            .filter(|c| !descriptor.capabilities.contains(c))
         {
             problems.push(Refusal::new(
                 Rule::UnderDeclared,
@@ -174,7 +244,7 @@ pub fn judge(descriptor: &Descriptor) -> Vec<Refusal> {
         .tools
         .iter()
         .any(|t| t.primitive == Primitive::HttpGet);
-    let network = fetches || descriptor.capabilities.iter().any(|c| c == "network");
+    let network = fetches || descriptor.capabilities.contains(&Capability::Network);
     if network && (descriptor.bounds.hosts.is_empty() || descriptor.bounds.max_requests.is_none()) {
         problems.push(Refusal::new(
             Rule::NetworkUnbounded,
@@ -201,10 +271,7 @@ fn is_sha256(text: &str) -> bool {
 /// changed after the code was issued is not the one approved.
 pub fn plan_digest(descriptor: &Descriptor) -> String {
     let canonical = serde_json::to_string(descriptor).expect("descriptors serialise");
-    Sha256::digest(canonical.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex(&Sha256::digest(canonical.as_bytes()))
 }
 
 /// The host of an `http://` or `https://` URL, lowercased, if it is on the
@@ -271,6 +338,49 @@ mod tests {
 
     fn descriptor(value: serde_json::Value) -> Descriptor {
         Descriptor::from_json(&value).unwrap()
+    }
+
+    #[test]
+    fn capabilities_keep_their_words_so_the_plan_digest_does_not_move() {
+        let value = json!({"id": "x", "description": "d", "capabilities": ["read", "exec", "wasm"], "tools": []});
+        let parsed = descriptor(value.clone());
+        assert_eq!(
+            parsed.capabilities,
+            [
+                Capability::Read,
+                Capability::Other("exec".into()),
+                Capability::Wasm
+            ]
+        );
+        assert_eq!(
+            serde_json::to_value(&parsed).unwrap()["capabilities"],
+            value["capabilities"]
+        );
+    }
+
+    #[test]
+    fn catalog_states_are_their_kebab_case_words() {
+        use crate::reply::ToolState;
+        let words = [
+            ToolState::BuiltIn,
+            ToolState::Shelf,
+            ExtensionState::Admitted.into(),
+            ExtensionState::Pending.into(),
+            ExtensionState::Refused.into(),
+            ExtensionState::PresentNotAdmitted.into(),
+        ]
+        .map(|state| serde_json::to_value(state).unwrap());
+        assert_eq!(
+            words,
+            [
+                "built-in",
+                "shelf",
+                "admitted",
+                "pending",
+                "refused",
+                "present-not-admitted"
+            ]
+        );
     }
 
     fn rules(d: &Descriptor) -> Vec<Rule> {

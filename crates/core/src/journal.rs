@@ -112,10 +112,7 @@ pub fn compacted(entries: &[JournalEntry]) -> String {
 
 /// The digest recorded as `after`.
 pub fn digest(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex(&Sha256::digest(bytes))
 }
 
 #[cfg(test)]

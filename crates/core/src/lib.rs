@@ -31,6 +31,17 @@ pub mod rule;
 pub mod tier;
 pub mod time;
 
+/// Lowercase hex of `bytes`: the one spelling of digests, ids and cursors
+/// across the core and its placements.
+pub fn hex(bytes: &[u8]) -> alloc::string::String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    bytes
+        .iter()
+        .flat_map(|b| [DIGITS[usize::from(b >> 4)], DIGITS[usize::from(b & 15)]])
+        .map(char::from)
+        .collect()
+}
+
 pub use action::Action;
 pub use executor::Executor;
 pub use reply::Reply;

@@ -233,26 +233,83 @@ pub struct Fetched {
 }
 
 /// The host's tools: Wasm modules run with exactly the host functions each
-/// may use, under limits the tool cannot raise, and the extensions a person
-/// admitted. Faults are named refusals (`out-of-fuel`, `resource-exceeded`,
-/// `over-budget`, `wasm-trapped`, `import-undeclared`, `digest-mismatch`,
-/// `tool-unavailable`, `not-admitted`).
-///
-/// Only `catalog` and `run` are needed for tools; a host without extensions
-/// keeps the default answers for the rest.
+/// may use, under limits the tool cannot raise. Faults are named refusals
+/// (`out-of-fuel`, `resource-exceeded`, `over-budget`, `wasm-trapped`,
+/// `import-undeclared`, `digest-mismatch`, `tool-unavailable`).
 pub trait ToolRunner {
-    /// The tools and extensions this host can run.
+    /// The tools this host can run.
     fn catalog(&self) -> Vec<ToolInfo>;
     /// Runs tool `id` on `input`: a fresh instance per call.
     async fn run(&self, id: &str, input: &[u8]) -> Result<ToolRun, Refusal>;
     /// Runs the shelf module whose sha256 is `digest` (re-hashed) on `input`.
-    async fn run_pinned(&self, digest: &str, _input: &[u8]) -> Result<ToolRun, Refusal> {
-        Err(Refusal::new(
-            Rule::ToolUnavailable,
-            alloc::format!("no module with digest {digest} is on this host's shelf"),
-        ))
-    }
+    async fn run_pinned(&self, digest: &str, input: &[u8]) -> Result<ToolRun, Refusal>;
+}
+
+/// The extensions a person admitted, and what each has used of its bounds.
+/// The ledger alone decides what is admitted (`not-admitted`, `plan-changed`).
+pub trait ExtensionLedger {
+    /// Every extension and how it stands, for `list_extensions`.
+    fn catalog(&self) -> Vec<ToolInfo>;
     /// Stores a proposal as pending data with the gate's verdict; nothing loads.
+    async fn propose(&self, descriptor: &Descriptor, problems: &[Refusal]) -> Result<(), Refusal>;
+    /// The admitted descriptor of extension `id`: the ledger decides, not the
+    /// proposals folder.
+    async fn admitted(&self, id: &str) -> Result<Descriptor, Refusal>;
+    /// How many requests extension `id` has made so far.
+    async fn requests_used(&self, id: &str) -> u32;
+    /// Counts one request of extension `id` (before it is made).
+    async fn count_request(&self, id: &str) -> Result<(), Refusal>;
+}
+
+/// The network, for `http-get`: the core checks every hop against the
+/// extension's bounds before it asks.
+pub trait Egress {
+    /// One GET, redirects not followed.
+    async fn fetch(&self, url: &str) -> Result<Fetched, Refusal>;
+}
+
+/// What a placement can do beyond its storage and clock: run tools, keep an
+/// extension ledger, reach the network. Each concern is its own trait, so a
+/// placement says in its type what it has; a plain [`ToolRunner`] is a host
+/// with no extensions and no network (the blanket impl below), which is what
+/// the unit host `()` and the browser are.
+pub trait Abilities {
+    type Tools: ToolRunner;
+    type Ledger: ExtensionLedger;
+    type Egress: Egress;
+    fn tools(&self) -> &Self::Tools;
+    fn ledger(&self) -> &Self::Ledger;
+    fn egress(&self) -> &Self::Egress;
+}
+
+impl<T: ToolRunner> Abilities for T {
+    type Tools = T;
+    type Ledger = NoExtensions;
+    type Egress = NoEgress;
+
+    fn tools(&self) -> &T {
+        self
+    }
+
+    fn ledger(&self) -> &NoExtensions {
+        &NoExtensions
+    }
+
+    fn egress(&self) -> &NoEgress {
+        &NoEgress
+    }
+}
+
+/// The ledger of a host that takes no extensions: nothing is ever admitted,
+/// and a proposal is refused by name rather than dropped.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoExtensions;
+
+impl ExtensionLedger for NoExtensions {
+    fn catalog(&self) -> Vec<ToolInfo> {
+        Vec::new()
+    }
+
     async fn propose(
         &self,
         _descriptor: &Descriptor,
@@ -263,26 +320,31 @@ pub trait ToolRunner {
             "this host does not take extension proposals",
         ))
     }
-    /// The admitted descriptor of extension `id`: the ledger decides, not the
-    /// proposals folder.
+
     async fn admitted(&self, id: &str) -> Result<Descriptor, Refusal> {
         Err(Refusal::new(
             Rule::NotAdmitted,
             alloc::format!("extension `{id}` is not admitted here"),
         ))
     }
-    /// How many requests extension `id` has made so far.
+
     async fn requests_used(&self, _id: &str) -> u32 {
         0
     }
-    /// Counts one request of extension `id` (before it is made).
+
     async fn count_request(&self, _id: &str) -> Result<(), Refusal> {
         Err(Refusal::new(
             Rule::BudgetExhausted,
             "this host keeps no request budgets",
         ))
     }
-    /// One GET, redirects not followed.
+}
+
+/// The egress of a host with no network.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEgress;
+
+impl Egress for NoEgress {
     async fn fetch(&self, url: &str) -> Result<Fetched, Refusal> {
         Err(Refusal::new(
             Rule::AbsentCapability,
@@ -305,4 +367,16 @@ impl ToolRunner for () {
             ),
         ))
     }
+
+    async fn run_pinned(&self, digest: &str, _input: &[u8]) -> Result<ToolRun, Refusal> {
+        Err(no_shelf(digest))
+    }
+}
+
+/// The refusal of a host with no shelf, for a pinned run.
+pub fn no_shelf(digest: &str) -> Refusal {
+    Refusal::new(
+        Rule::ToolUnavailable,
+        alloc::format!("no module with digest {digest} is on this host's shelf"),
+    )
 }

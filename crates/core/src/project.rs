@@ -1,5 +1,6 @@
 //! The project record (e1-m0 spec §2): identity is placement + location.
 
+use crate::extension::Capability;
 use crate::platform::RootInfo;
 use crate::tier::Placement;
 use alloc::format;
@@ -52,7 +53,7 @@ pub struct ProjectRecord {
     pub location: Location,
     /// The execution root: the only path containment measures against.
     pub root: Location,
-    pub capabilities: Vec<String>,
+    pub capabilities: Vec<Capability>,
     #[serde(rename = "undoKind")]
     pub undo_kind: String,
     #[serde(rename = "createdAt")]
@@ -83,7 +84,7 @@ impl ProjectRecord {
             placement: placement.wire().into(),
             root: location.clone(),
             location,
-            capabilities: ["read", "write", "wasm"].map(String::from).to_vec(),
+            capabilities: alloc::vec![Capability::Read, Capability::Write, Capability::Wasm],
             undo_kind: UNDO_KIND.into(),
             created_at: now.clone(),
             last_used: now.clone(),

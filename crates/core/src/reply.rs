@@ -1,6 +1,7 @@
 //! The executor's answer to one act: `{ok, ...}` with the verb's own fields,
 //! a named refusal `{ok:false, refused, why}`, or a pending confirmation.
 
+use crate::extension::ExtensionState;
 use crate::platform::{DirEntry, RootInfo};
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
@@ -117,7 +118,33 @@ impl Skipped {
 pub struct ToolInfo {
     pub id: String,
     pub description: String,
-    pub state: String,
+    pub state: ToolState,
+}
+
+/// How a catalog entry stands: where a tool comes from, or how an extension
+/// stands with the person. Serialised as the kebab-case word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ToolState {
+    /// Compiled into the host (create-asset).
+    BuiltIn,
+    /// On the host's shelf, pinned by digest.
+    Shelf,
+    Admitted,
+    Pending,
+    Refused,
+    PresentNotAdmitted,
+}
+
+impl From<ExtensionState> for ToolState {
+    fn from(state: ExtensionState) -> ToolState {
+        match state {
+            ExtensionState::Admitted => ToolState::Admitted,
+            ExtensionState::Pending => ToolState::Pending,
+            ExtensionState::Refused => ToolState::Refused,
+            ExtensionState::PresentNotAdmitted => ToolState::PresentNotAdmitted,
+        }
+    }
 }
 
 impl Reply {

@@ -7,7 +7,9 @@
 //!   writes and sync points as a durable turn, done directly);
 //! - a create-asset call (fresh instance per call, as in production) vs a
 //!   fresh `node` process per call instantiating and running the same module
-//!   (the mechanism the original system used). Skipped if `node` is missing.
+//!   (the mechanism the original system used). Skipped if `node` is missing;
+//! - a shelf call (`wc` from the shipped shelf through the runner: manifest
+//!   read, bytes re-hashed, fresh instance), the path every shelf call takes.
 //!
 //! Run: `cargo bench -p voicebox-machine --bench safety_layer`.
 
@@ -17,10 +19,12 @@ use std::hint::black_box;
 use std::io::Write;
 use std::path::Path;
 use voicebox_core::contain::resolve_inside_root;
+use voicebox_core::platform::ToolRunner;
 use voicebox_core::resolver::resolve;
 use voicebox_core::tier::{Act, ActKind, Placement, TierTable};
+use voicebox_machine::Host;
+use voicebox_machine::tools::Tools;
 use voicebox_machine::tools::{CREATE_ASSET_WAT, Grant, compile};
-use voicebox_machine::{Host, WasmTools};
 
 /// Every sentence of the dev set (the core's test data).
 fn dev_set() -> Vec<String> {
@@ -122,7 +126,6 @@ fn tool_call(c: &mut Criterion) {
             )
         })
     });
-    let _ = WasmTools::new(None);
     let wasm = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/create-asset.wasm");
     let script = format!(
         "const b=require('fs').readFileSync({wasm:?});let w=[];WebAssembly.instantiate(b,{{env:{{writeFile:(a,b,c,d)=>w.push(1),note:()=>0}}}}).then(({{instance:i}})=>{{const t=Buffer.from({input:?});const p=i.exports.alloc(t.length);new Uint8Array(i.exports.memory.buffer,p,t.length).set(t);i.exports.run(p,t.length);if(w.length!==1)process.exit(1)}})",
@@ -149,5 +152,16 @@ fn tool_call(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, resolver, policy, write_turn, tool_call);
+fn shelf_call(c: &mut Criterion) {
+    let shelf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/shelf");
+    let tools = Tools::new(Some(shelf));
+    let input = "one two three\nfour five\n".repeat(64);
+    c.bench_function("shelf call/wc, re-hashed, fresh instance", |b| {
+        b.iter(|| {
+            black_box(pollster::block_on(tools.run("wc", black_box(input.as_bytes()))).unwrap())
+        })
+    });
+}
+
+criterion_group!(benches, resolver, policy, write_turn, tool_call, shelf_call);
 criterion_main!(benches);

@@ -20,10 +20,7 @@ fn main() {
         let id = tool["id"].as_str().unwrap().to_string();
         let wasm = wat::parse_file(shelf.join(format!("{id}.wat"))).unwrap();
         std::fs::write(shelf.join(format!("{id}.wasm")), &wasm).unwrap();
-        let digest: String = Sha256::digest(&wasm)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let digest = voicebox_core::hex(&Sha256::digest(&wasm));
         println!("{id}: {} bytes, sha256 {digest}", wasm.len());
         tool["file"] = format!("{id}.wasm").into();
         tool["sha256"] = digest.into();

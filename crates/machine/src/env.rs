@@ -15,7 +15,7 @@ impl Env for MachineEnv {
     fn random_id(&self) -> String {
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).expect("the OS has randomness");
-        bytes.iter().map(|b| format!("{b:02x}")).collect()
+        voicebox_core::hex(&bytes)
     }
 }
 

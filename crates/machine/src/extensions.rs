@@ -8,12 +8,15 @@
 //!   requests each has made. The ledger alone defines what is admitted: a
 //!   proposal changed after admission no longer matches and does not run.
 
+use crate::env::now_ms;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use voicebox_core::extension::{self, Descriptor};
+use voicebox_core::extension::{self, Descriptor, ExtensionState};
+use voicebox_core::platform::ExtensionLedger;
+use voicebox_core::reply::ToolInfo;
 use voicebox_core::time::iso8601;
 use voicebox_core::{Refusal, Rule};
 
@@ -43,7 +46,7 @@ pub struct Admission {
 #[serde(rename_all = "camelCase")]
 pub struct Listing {
     pub id: String,
-    pub state: &'static str,
+    pub state: ExtensionState,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -241,11 +244,11 @@ impl Registry {
                         .get(id)
                         .is_some_and(|a| a.plan_digest == p.plan_digest);
                     let state = if admitted {
-                        "admitted"
+                        ExtensionState::Admitted
                     } else if p.problems.is_empty() {
-                        "pending"
+                        ExtensionState::Pending
                     } else {
-                        "refused"
+                        ExtensionState::Refused
                     };
                     Listing {
                         id: id.into(),
@@ -257,7 +260,7 @@ impl Registry {
                 }
                 Err(_) => Listing {
                     id: id.into(),
-                    state: "present-not-admitted",
+                    state: ExtensionState::PresentNotAdmitted,
                     description: None,
                     problems: Vec::new(),
                     plan_digest: None,
@@ -267,6 +270,74 @@ impl Registry {
         }
         out.sort_by(|a, b| a.id.cmp(&b.id));
         out
+    }
+}
+
+/// The ledger of a machine host: its registry, or none where the host has no
+/// state folder to keep one in (then every ledger act is refused by name).
+pub struct Extensions {
+    registry: Option<Registry>,
+}
+
+impl Extensions {
+    /// No ledger: the host has no state folder to keep one in.
+    pub fn none() -> Extensions {
+        Extensions { registry: None }
+    }
+
+    /// The registry and ledger in `dir` (the state folder's `extensions/`).
+    pub fn in_dir(dir: PathBuf) -> Extensions {
+        Extensions {
+            registry: Some(Registry::new(dir)),
+        }
+    }
+
+    /// The registry, for the person's acts (admit, revoke, list), which the
+    /// server and CLI make outside any turn.
+    pub fn registry(&self) -> Option<&Registry> {
+        self.registry.as_ref()
+    }
+
+    fn registry_or_refuse(&self) -> Result<&Registry, Refusal> {
+        self.registry
+            .as_ref()
+            .ok_or_else(|| Refusal::new(Rule::ToolUnavailable, "this host takes no extensions"))
+    }
+}
+
+impl ExtensionLedger for Extensions {
+    fn catalog(&self) -> Vec<ToolInfo> {
+        self.registry
+            .as_ref()
+            .map(|registry| {
+                registry
+                    .list()
+                    .into_iter()
+                    .map(|l| ToolInfo {
+                        id: l.id,
+                        description: l.description.unwrap_or_default(),
+                        state: l.state.into(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    async fn propose(&self, descriptor: &Descriptor, problems: &[Refusal]) -> Result<(), Refusal> {
+        self.registry_or_refuse()?
+            .propose(descriptor, problems, now_ms())
+    }
+
+    async fn admitted(&self, id: &str) -> Result<Descriptor, Refusal> {
+        self.registry_or_refuse()?.admitted(id)
+    }
+
+    async fn requests_used(&self, id: &str) -> u32 {
+        self.registry.as_ref().map_or(0, |r| r.requests_used(id))
+    }
+
+    async fn count_request(&self, id: &str) -> Result<(), Refusal> {
+        self.registry_or_refuse()?.count_request(id)
     }
 }
 

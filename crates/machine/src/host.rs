@@ -9,20 +9,20 @@ use serde_json::Value;
 use std::path::Path;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{AuditCheck, AuditView};
-use voicebox_core::platform::ToolRunner;
+use voicebox_core::platform::Abilities;
 use voicebox_core::tier::Placement;
 use voicebox_core::{Executor, Refusal, Reply};
 
 /// One machine host: one writer instance, at most one declared root.
-pub struct Host<T: ToolRunner = ()> {
-    executor: Executor<FolderStorage, MachineEnv, T>,
+pub struct Host<A: Abilities = ()> {
+    executor: Executor<FolderStorage, MachineEnv, A>,
 }
 
-impl<T: ToolRunner> Host<T> {
+impl<A: Abilities> Host<A> {
     /// A host with no root. `instance` names this writer in the audit log.
-    pub fn new(instance: &str, tools: T) -> Self {
+    pub fn new(instance: &str, abilities: A) -> Self {
         Host {
-            executor: Executor::new(Placement::Machine, instance, MachineEnv, tools),
+            executor: Executor::new(Placement::Machine, instance, MachineEnv, abilities),
         }
     }
 
@@ -53,7 +53,7 @@ impl<T: ToolRunner> Host<T> {
         self.executor.storage().map(FolderStorage::path)
     }
 
-    pub fn executor(&self) -> &Executor<FolderStorage, MachineEnv, T> {
+    pub fn executor(&self) -> &Executor<FolderStorage, MachineEnv, A> {
         &self.executor
     }
 

@@ -7,17 +7,21 @@
 //!   seq resumed from the file, and the `lost` sweep at open.
 //! - [`MachineEnv`]: the system clock and OS randomness.
 //! - [`Host`]: an executor over the folder storage, driven to completion.
+//! - [`MachineAbilities`]: the Wasm tools, the extension ledger and the
+//!   network, each the core's trait for its concern.
 
+mod abilities;
 mod audit_file;
 pub mod durable;
+pub mod egress;
 pub mod env;
 pub mod extensions;
 mod folder;
 mod host;
 pub mod tools;
 
+pub use abilities::MachineAbilities;
 pub use audit_file::AuditWriter;
 pub use env::MachineEnv;
 pub use folder::{FolderStorage, OpenError, RootOptions};
 pub use host::Host;
-pub use tools::WasmTools;

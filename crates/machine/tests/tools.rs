@@ -16,8 +16,9 @@ use voicebox_core::platform::{ToolRun, ToolRunner};
 use voicebox_core::reply::ToolInfo;
 use voicebox_core::tier::Placement;
 use voicebox_core::{Refusal, Reply, Rule};
+use voicebox_machine::tools::Tools;
 use voicebox_machine::tools::{CREATE_ASSET_WAT, Grant, run_module};
-use voicebox_machine::{FolderStorage, MachineEnv, WasmTools};
+use voicebox_machine::{FolderStorage, MachineEnv};
 
 fn repo_shelf() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/shelf")
@@ -48,10 +49,7 @@ fn shelf_with(extra: &[(&str, Vec<u8>, &[&str])]) -> TempDir {
     }
     for (id, bytes, imports) in extra {
         std::fs::write(dir.path().join(format!("{id}.wasm")), bytes).unwrap();
-        let digest: String = Sha256::digest(bytes)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let digest = voicebox_core::hex(&Sha256::digest(bytes));
         manifest["tools"].as_array_mut().unwrap().push(json!({
             "id": id, "file": format!("{id}.wasm"), "sha256": digest,
             "description": "a test fixture", "imports": imports,
@@ -140,7 +138,7 @@ fn check_5_create_asset_instantiates_and_a_fetch_import_does_not() {
 
 #[test]
 fn create_asset_writes_through_the_host_and_names_its_tool() {
-    let mut rig = Rig::new(WasmTools::new(None));
+    let mut rig = Rig::new(Tools::new(None));
     let reply = rig.run(asset(
         "logo.svg",
         "svg",
@@ -188,7 +186,7 @@ fn check_7_bad_input_is_named_logged_and_the_next_request_succeeds() {
         ("spin", spin, &["output"]),
         ("bomb", bomb, &["output"]),
     ]);
-    let mut rig = Rig::new(WasmTools::new(Some(shelf.path().to_path_buf())));
+    let mut rig = Rig::new(Tools::new(Some(shelf.path().to_path_buf())));
     let big = "x".repeat(2 << 20);
     let cases = [
         (
@@ -248,6 +246,10 @@ impl ToolRunner for Rogue {
         .unwrap();
         run_module(&rogue, &[Grant::WriteFile, Grant::Note], input)
     }
+
+    async fn run_pinned(&self, digest: &str, _input: &[u8]) -> Result<ToolRun, Refusal> {
+        Err(voicebox_core::platform::no_shelf(digest))
+    }
 }
 
 #[test]
@@ -261,7 +263,7 @@ fn the_host_refuses_a_write_to_another_path_than_it_decided() {
 
 #[test]
 fn shelf_tools_compute_over_a_file_the_host_read() {
-    let mut rig = Rig::new(WasmTools::new(Some(repo_shelf())));
+    let mut rig = Rig::new(Tools::new(Some(repo_shelf())));
     std::fs::write(rig.root.path().join("notes.md"), "hello world\nbye now\n").unwrap();
     let wc = rig.run(json!({"verb":"tool","id":"wc","name":"notes.md"}));
     assert_eq!(
@@ -297,7 +299,7 @@ fn shelf_tools_compute_over_a_file_the_host_read() {
 #[test]
 fn flipping_one_byte_of_a_shelf_module_is_a_digest_mismatch() {
     let shelf = shelf_with(&[]);
-    let mut rig = Rig::new(WasmTools::new(Some(shelf.path().to_path_buf())));
+    let mut rig = Rig::new(Tools::new(Some(shelf.path().to_path_buf())));
     assert!(
         rig.run(json!({"verb":"tool","id":"wc"})).ok,
         "positive control"
@@ -309,10 +311,7 @@ fn flipping_one_byte_of_a_shelf_module_is_a_digest_mismatch() {
     std::fs::write(&path, &bytes).unwrap();
     let reply = rig.run(json!({"verb":"tool","id":"wc"}));
     assert_eq!(refused(&reply), Rule::DigestMismatch);
-    let flipped: String = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let flipped = voicebox_core::hex(&Sha256::digest(&bytes));
     let why = reply.why.unwrap();
     assert!(why.contains(&flipped), "names the digest found: {why}");
     let manifest: Value =
@@ -340,7 +339,7 @@ fn a_shelf_tool_importing_more_than_the_host_offers_does_not_run() {
         ("declared", declared, &["output", "fetch"]),
         ("honest", honest, &["output"]),
     ]);
-    let mut rig = Rig::new(WasmTools::new(Some(shelf.path().to_path_buf())));
+    let mut rig = Rig::new(Tools::new(Some(shelf.path().to_path_buf())));
     for id in ["sneaky", "declared"] {
         let reply = rig.run(json!({"verb":"tool","id":id}));
         assert_eq!(refused(&reply), Rule::ImportUndeclared, "{id}");
@@ -396,10 +395,7 @@ fn shelf_is_built_from_source() {
             built, shipped,
             "{id}.wasm is stale: cargo run -p voicebox-machine --example build_shelf"
         );
-        let digest: String = Sha256::digest(&shipped)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let digest = voicebox_core::hex(&Sha256::digest(&shipped));
         assert_eq!(
             tool["sha256"], digest,
             "{id}: cargo run -p voicebox-machine --example build_shelf"

@@ -13,7 +13,7 @@ use voicebox_core::audit::page::{DEFAULT_LIMIT, MAX_LIMIT, PageRequest};
 use voicebox_core::platform::Env;
 use voicebox_core::resolver::Resolution;
 use voicebox_core::rule::{Refusal, Rule};
-use voicebox_machine::{Host, MachineEnv, OpenError, WasmTools};
+use voicebox_machine::{Host, MachineAbilities, MachineEnv, OpenError};
 
 /// The writer instance of command-line turns.
 const CLI_INSTANCE: &str = "cli";
@@ -61,10 +61,15 @@ fn resolve(resolver: Resolver, state: &StateDir, text: &str) -> Value {
 
 /// A host with `root` declared, or the refusal that says why it could not be.
 /// With a state folder, the host has its shelf and extension registry.
-fn host(root: Option<&Path>, state: Option<&StateDir>) -> (Host<WasmTools>, Option<Refusal>) {
+fn host(
+    root: Option<&Path>,
+    state: Option<&StateDir>,
+) -> (Host<MachineAbilities>, Option<Refusal>) {
     let tools = match state {
-        Some(state) => WasmTools::new(state.shelf().ok()).with_extensions(state.extensions()),
-        None => WasmTools::new(None),
+        Some(state) => {
+            MachineAbilities::new(state.shelf().ok()).with_extensions(state.extensions())
+        }
+        None => MachineAbilities::new(None),
     };
     let mut host = Host::new(CLI_INSTANCE, tools);
     let options = state.map(StateDir::root_options).unwrap_or_default();
@@ -144,8 +149,8 @@ fn audit(root: Option<&Path>, state: &StateDir) -> Value {
 }
 
 /// The audit reads need no shelf: only the root and the anchors matter.
-fn audit_host(root: Option<&Path>, state: &StateDir) -> (Host<WasmTools>, Option<Refusal>) {
-    let mut host = Host::new(CLI_INSTANCE, WasmTools::new(None));
+fn audit_host(root: Option<&Path>, state: &StateDir) -> (Host<MachineAbilities>, Option<Refusal>) {
+    let mut host = Host::new(CLI_INSTANCE, MachineAbilities::new(None));
     let refusal = root.and_then(|path| {
         host.declare_with(path, state.reader_options())
             .err()
@@ -251,7 +256,7 @@ fn admit(id: &str, root: Option<&Path>, state: &StateDir) -> Value {
     }
     let registry = host
         .executor()
-        .tools()
+        .abilities()
         .registry()
         .expect("the CLI host takes extensions");
     match registry.admissible(id) {

@@ -55,9 +55,6 @@ impl Env for WebEnv {
         let mut hasher = Sha256::new();
         hasher.update(self.seed.borrow().as_slice());
         hasher.update(n.to_le_bytes());
-        hasher.finalize()[..16]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
+        voicebox_core::hex(&hasher.finalize()[..16])
     }
 }

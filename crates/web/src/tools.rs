@@ -6,8 +6,8 @@ use crate::io::Slot;
 use serde_json::{Value, json};
 use std::rc::Rc;
 use voicebox_core::executor::tools::CREATE_ASSET;
-use voicebox_core::platform::{ToolRun, ToolRunner};
-use voicebox_core::reply::ToolInfo;
+use voicebox_core::platform::{ToolRun, ToolRunner, no_shelf};
+use voicebox_core::reply::{ToolInfo, ToolState};
 use voicebox_core::{Refusal, Rule};
 
 /// How long one tool run may take in the browser, where there is no fuel: the
@@ -29,7 +29,7 @@ impl ToolRunner for WebTools {
         vec![ToolInfo {
             id: CREATE_ASSET.into(),
             description: "create an svg, text or html asset in assets/ (verb create_asset)".into(),
-            state: "built-in".into(),
+            state: ToolState::BuiltIn,
         }]
     }
 
@@ -48,6 +48,11 @@ impl ToolRunner for WebTools {
             return Err(fault(error));
         }
         unpack(&answer, &data)
+    }
+
+    /// The page keeps no shelf.
+    async fn run_pinned(&self, digest: &str, _input: &[u8]) -> Result<ToolRun, Refusal> {
+        Err(no_shelf(digest))
     }
 }
 

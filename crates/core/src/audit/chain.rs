@@ -20,16 +20,12 @@ use sha2::{Digest, Sha256};
 /// name. The name carries the writer and the root's hash, so a log copied in
 /// from another writer or root fails at its first line.
 pub fn genesis(name: &str) -> String {
-    hex(&Sha256::digest(name.as_bytes()))
+    crate::hex(&Sha256::digest(name.as_bytes()))
 }
 
 /// The hash a line is chained by: SHA-256 (hex) of its exact bytes.
 pub fn line_hash(line: &[u8]) -> String {
-    hex(&Sha256::digest(line))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::hex(&Sha256::digest(line))
 }
 
 /// What the host keeps of one audit file, outside the root, after each append.

@@ -71,11 +71,7 @@ impl PageRequest {
 /// readers pass it back rather than build one.
 fn encode(ends: &BTreeMap<String, u64>) -> String {
     let plain: Vec<String> = ends.iter().map(|(n, e)| format!("{n}:{e}")).collect();
-    plain
-        .join(",")
-        .bytes()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    crate::hex(plain.join(",").as_bytes())
 }
 
 fn decode(text: &str) -> Option<BTreeMap<String, u64>> {

@@ -5,7 +5,7 @@ use super::{Approved, Change, Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain::RelPath;
 use crate::journal::{self, JournalEntry, Line, Remembered};
-use crate::platform::ToolRunner;
+use crate::platform::Abilities;
 use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -13,7 +13,7 @@ use crate::tier::ActKind;
 use alloc::format;
 use alloc::string::String;
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn write(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
         let record = ActRecord::new(ActKind::Write, name);
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {

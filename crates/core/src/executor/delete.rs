@@ -5,7 +5,7 @@
 use super::{Change, Executor, bytes};
 use crate::audit::{ActRecord, Happened};
 use crate::confirm::{CONFIRM_TTL_MS, PendingAct};
-use crate::platform::ToolRunner;
+use crate::platform::Abilities;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::{ConfirmRequest, Reply};
 use crate::rule::{Refusal, Rule};
@@ -13,7 +13,7 @@ use crate::tier::{ActKind, Decision};
 use crate::time::iso8601;
 use alloc::format;
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn ask_delete(&mut self, name: &str, turn: Option<&str>) -> Reply {
         let (path, verdict) = match self.locate(name, ActKind::Delete, turn).await {
             Ok(found) => found,

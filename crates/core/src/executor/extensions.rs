@@ -7,7 +7,7 @@
 use super::Executor;
 use crate::audit::{ActRecord, Happened};
 use crate::extension::{self, Descriptor, Primitive};
-use crate::platform::{Env, Storage, ToolRunner};
+use crate::platform::{Abilities, Egress, Env, ExtensionLedger, Storage, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{Act, ActKind, Decision};
@@ -21,7 +21,7 @@ pub const MAX_REDIRECTS: usize = 5;
 /// The most of a response body kept in an answer.
 pub const MAX_BODY_BYTES: usize = 1 << 20;
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn propose(&self, value: &Value, turn: Option<&str>) -> Reply {
         let id = value.get("id").and_then(Value::as_str).unwrap_or("");
         let record = ActRecord::new(ActKind::Write, &format!("extension:{id}"));
@@ -30,7 +30,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
         let problems = extension::judge(&descriptor);
-        if let Err(refusal) = self.tools.propose(&descriptor, &problems).await {
+        if let Err(refusal) = self
+            .abilities
+            .ledger()
+            .propose(&descriptor, &problems)
+            .await
+        {
             return self.refuse(refusal, record, turn).await;
         }
         if let Some(first) = problems.first() {
@@ -60,7 +65,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         let label = format!("ext:{id}.{tool}");
         let turn = Some(label.as_str());
         let record = ActRecord::new(ActKind::Read, "").with_tool(&label);
-        let descriptor = match self.tools.admitted(id).await {
+        let descriptor = match self.abilities.ledger().admitted(id).await {
             Ok(descriptor) => descriptor,
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
@@ -123,7 +128,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             Primitive::Wasm => {
                 let digest = decl.digest.clone().unwrap_or_default();
                 let input = text("input").unwrap_or_default();
-                match self.tools.run_pinned(&digest, input.as_bytes()).await {
+                match self
+                    .abilities
+                    .tools()
+                    .run_pinned(&digest, input.as_bytes())
+                    .await
+                {
                     Ok(run) => {
                         let mut reply = Reply::done(format!("ran {label}"));
                         reply.output = Some(String::from_utf8_lossy(&run.output).into_owned());
@@ -157,14 +167,14 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 let refusal = Refusal::new(verdict.rule, verdict.why);
                 return self.refuse(refusal, record, turn).await;
             }
-            let used = self.tools.requests_used(id).await;
+            let used = self.abilities.ledger().requests_used(id).await;
             if let Err(refusal) = extension::check_budget(used, &descriptor.bounds) {
                 return self.refuse(refusal, record, turn).await;
             }
-            if let Err(refusal) = self.tools.count_request(id).await {
+            if let Err(refusal) = self.abilities.ledger().count_request(id).await {
                 return self.refuse(refusal, record, turn).await;
             }
-            let fetched = match self.tools.fetch(&current).await {
+            let fetched = match self.abilities.egress().fetch(&current).await {
                 Ok(fetched) => fetched,
                 Err(refusal) => return self.tool_failed(record, refusal, turn).await,
             };
@@ -202,7 +212,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
     }
 }
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// Records a person's decision about an extension (`admitted-by-person`
     /// or `revoked-by-person`) around `act`: the attempt entry first — if it
     /// cannot be written, `act` does not run — then the outcome.

@@ -9,7 +9,7 @@ use super::reads::skipped_words;
 use super::{Executor, walk::Seen};
 use crate::audit::ActRecord;
 use crate::contain::{self, RelPath};
-use crate::platform::{Env, MAX_FILE_BYTES, Storage, ToolRunner};
+use crate::platform::{Abilities, Env, MAX_FILE_BYTES, Storage};
 use crate::reply::{Match, Reply, Searched, Skipped};
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
@@ -62,7 +62,7 @@ impl Search {
     }
 }
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn grep(&self, query: &str, dir: Option<&str>, turn: Option<&str>) -> Reply {
         let name = dir.unwrap_or(".");
         let (start, verdict) = match self.locate(name, ActKind::Read, turn).await {

@@ -23,7 +23,8 @@ use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
 use crate::journal::{self, Remembered};
 use crate::platform::{
-    Access, Env, MAX_FILE_BYTES, Observation, Resolved, Storage, StorageError, ToolRunner,
+    Abilities, Access, Env, ExtensionLedger, MAX_FILE_BYTES, Observation, Resolved, Storage,
+    StorageError, ToolRunner,
 };
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -69,20 +70,22 @@ struct Project<S> {
     journal_lines: Cell<Option<usize>>,
 }
 
-/// The executor of one host (one writer instance).
-pub struct Executor<S, E, T = ()> {
+/// The executor of one host (one writer instance). `A` is what the placement
+/// can do beyond storage (tools, extensions, network), bundled in one type
+/// parameter so every act's impl block stays `Executor<S, E, A>`.
+pub struct Executor<S, E, A = ()> {
     project: Option<Project<S>>,
     instance: String,
     env: E,
-    tools: T,
+    abilities: A,
     table: TierTable,
     pending: Pending,
 }
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// A host with no root declared yet. `instance` names this writer in the
     /// audit log and must be a safe file-name part (see [`crate::audit::valid_instance`]).
-    pub fn new(placement: Placement, instance: &str, env: E, tools: T) -> Self {
+    pub fn new(placement: Placement, instance: &str, env: E, abilities: A) -> Self {
         assert!(
             crate::audit::valid_instance(instance),
             "instance names are [A-Za-z0-9_-], 1..=64"
@@ -91,7 +94,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             project: None,
             instance: instance.into(),
             env,
-            tools,
+            abilities,
             table: TierTable::load(placement).expect("the tier table's examples hold"),
             pending: Pending::default(),
         }
@@ -122,8 +125,8 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         &self.instance
     }
 
-    pub fn tools(&self) -> &T {
-        &self.tools
+    pub fn abilities(&self) -> &A {
+        &self.abilities
     }
 
     /// Executes action JSON: the entry point for every placement.
@@ -247,7 +250,8 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
         }
         Some(match Action::from_json(value) {
             Ok(_) => {
-                let tools = self.tools.catalog();
+                let mut tools = self.abilities.tools().catalog();
+                tools.extend(self.abilities.ledger().catalog());
                 let mut reply = Reply::done(format!("{} tools available", tools.len()));
                 reply.tools = Some(tools);
                 reply

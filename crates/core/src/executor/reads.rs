@@ -6,7 +6,7 @@ use crate::audit::{ActRecord, Happened, ReadRecord};
 use crate::contain;
 use crate::contain::RelPath;
 use crate::diff;
-use crate::platform::ToolRunner;
+use crate::platform::Abilities;
 use crate::platform::{DirEntry, MAX_FILE_BYTES, StorageError};
 use crate::platform::{Env, Storage};
 use crate::reply::Reply;
@@ -52,7 +52,7 @@ pub(super) fn skipped_words(skipped: &Skipped) -> String {
     }
 }
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn read(&self, name: &str, turn: Option<&str>) -> Reply {
         let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
             Ok(found) => found,

@@ -10,7 +10,7 @@ use super::{Change, Executor, bytes};
 use crate::audit::{ActRecord, Happened};
 use crate::contain::{self, RelPath};
 use crate::journal::Remembered;
-use crate::platform::{Env, Storage, StorageError, ToolRunner};
+use crate::platform::{Abilities, Env, Storage, StorageError, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
@@ -25,7 +25,7 @@ pub const ASSET_KINDS: [&str; 3] = ["svg", "text", "html"];
 /// The folder assets go to.
 pub const ASSET_DIR: &str = "assets";
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn create_asset(
         &self,
         name: &str,
@@ -52,7 +52,12 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
             return self.refuse(refusal, record, turn).await;
         }
         let input = format!("{kind}\n{path}\n{body}");
-        let run = match self.tools.run(CREATE_ASSET, input.as_bytes()).await {
+        let run = match self
+            .abilities
+            .tools()
+            .run(CREATE_ASSET, input.as_bytes())
+            .await
+        {
             Ok(run) => run,
             Err(fault) => return self.tool_failed(record, fault, turn).await,
         };
@@ -130,7 +135,7 @@ impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
                 }
             }
         };
-        let run = match self.tools.run(id, &input).await {
+        let run = match self.abilities.tools().run(id, &input).await {
             Ok(run) => run,
             Err(fault) => return self.tool_failed(record, fault, turn).await,
         };

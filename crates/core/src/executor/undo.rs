@@ -6,7 +6,7 @@ use super::{Change, Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain;
 use crate::journal::{self, JournalEntry, Line, Remembered};
-use crate::platform::ToolRunner;
+use crate::platform::Abilities;
 use crate::platform::{Env, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
@@ -14,7 +14,7 @@ use crate::tier::ActKind;
 use alloc::format;
 use alloc::string::String;
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn undo(&self, turn: Option<&str>) -> Reply {
         // Asked first: the journal itself is read from the root.
         if let Err(refusal) = self.permitted(ActKind::Write, "").await {

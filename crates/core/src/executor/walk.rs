@@ -5,7 +5,7 @@
 
 use super::Executor;
 use crate::contain::{self, RelPath};
-use crate::platform::{DirEntry, Env, Storage, StorageError, ToolRunner};
+use crate::platform::{Abilities, DirEntry, Env, Storage, StorageError};
 use crate::reply::Skipped;
 use alloc::vec::Vec;
 
@@ -18,7 +18,7 @@ pub(super) struct Seen {
     pub real: RelPath,
 }
 
-impl<S: Storage, E: Env, T: ToolRunner> Executor<S, E, T> {
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// The visible entries of `folder` (whose real path is `real`), counting
     /// what was left out in `skipped`.
     pub(super) async fn visible_entries(

@@ -2,10 +2,16 @@
 //! fresh store with fuel and a memory cap, link exactly the granted host
 //! functions, copy the input in, call `run`, and name whatever went wrong.
 //!
+//! What costs time and holds no per-call state is done once, as wasmtime
+//! does: one [`Engine`], each module compiled once ([`ModuleCache`], by
+//! digest), one [`Linker`] per grant set. What a call could leave behind — the
+//! store, the instance, its memory — is made fresh every call.
+//!
 //! Limits are host constants ([`LIMITS`]); nothing in a module, descriptor or
 //! request can raise them.
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 use voicebox_core::platform::ToolRun;
 use voicebox_core::{Refusal, Rule};
 use wasmi::TrapCode;
@@ -52,6 +58,9 @@ pub enum Grant {
 }
 
 impl Grant {
+    /// Every grant, in the order of their bits in a grant set.
+    const ALL: [Grant; 3] = [Grant::WriteFile, Grant::Note, Grant::Output];
+
     pub fn import_name(self) -> &'static str {
         match self {
             Grant::WriteFile => "writeFile",
@@ -61,9 +70,11 @@ impl Grant {
     }
 
     pub fn from_import_name(name: &str) -> Option<Grant> {
-        [Grant::WriteFile, Grant::Note, Grant::Output]
-            .into_iter()
-            .find(|g| g.import_name() == name)
+        Grant::ALL.into_iter().find(|g| g.import_name() == name)
+    }
+
+    fn bit(self) -> usize {
+        1 << (self as usize)
     }
 }
 
@@ -90,8 +101,40 @@ fn engine() -> &'static Engine {
 
 /// A validated, compiled module. Compiling is done once; every call
 /// instantiates it in a fresh store, so no state survives between calls.
+/// Cloning shares the compiled code, not any instance.
+#[derive(Clone)]
 pub struct Tool {
     module: Module,
+}
+
+/// The most modules a cache keeps: a shelf is a handful, so reaching this
+/// means the manifest keeps changing, and the cache starts over.
+const CACHED_MODULES: usize = 64;
+
+/// Compiled modules by the sha256 of their bytes. The caller hashes the bytes
+/// it read before every call and looks the module up by that digest, so a
+/// module whose bytes changed is a different key (or refused before the
+/// lookup) and never runs as the module that was admitted.
+#[derive(Default)]
+pub struct ModuleCache {
+    modules: Mutex<HashMap<[u8; 32], Tool>>,
+}
+
+impl ModuleCache {
+    /// The compiled module of `bytes`, whose sha256 the caller has just
+    /// computed as `digest`; compiled the first time that digest is seen.
+    pub fn get_or_compile(&self, digest: [u8; 32], bytes: &[u8]) -> Result<Tool, Refusal> {
+        let mut modules = self.modules.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(tool) = modules.get(&digest) {
+            return Ok(tool.clone());
+        }
+        let tool = compile(bytes)?;
+        if modules.len() >= CACHED_MODULES {
+            modules.clear();
+        }
+        modules.insert(digest, tool.clone());
+        Ok(tool)
+    }
 }
 
 /// Compiles a module (binary or text) within the size cap.
@@ -122,6 +165,11 @@ impl Tool {
     pub fn run(&self, grants: &[Grant], input: &[u8]) -> Result<ToolRun, Refusal> {
         run_fresh(&self.module, grants, input)
     }
+
+    /// What the module imports, as `(module, name)`, read without instantiating it.
+    pub fn imports(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.module.imports().map(|i| (i.module(), i.name()))
+    }
 }
 
 fn run_fresh(module: &Module, grants: &[Grant], input: &[u8]) -> Result<ToolRun, Refusal> {
@@ -148,8 +196,7 @@ fn run_fresh(module: &Module, grants: &[Grant], input: &[u8]) -> Result<ToolRun,
     );
     store.limiter(|state| &mut state.limits);
     store.set_fuel(LIMITS.fuel).expect("fuel is enabled");
-    let linker = linker(engine, grants);
-    let instance = linker
+    let instance = linker_for(grants)
         .instantiate_and_start(&mut store, module)
         .map_err(|e| instantiate_error(&e))?;
     let alloc = instance
@@ -173,11 +220,21 @@ fn run_fresh(module: &Module, grants: &[Grant], input: &[u8]) -> Result<ToolRun,
     Ok(store.into_data().run)
 }
 
-/// A linker with exactly the granted host functions, and nothing else: a
-/// module importing anything more fails to instantiate.
-fn linker(engine: &Engine, grants: &[Grant]) -> Linker<HostState> {
+/// The linker for exactly `grants`, built the first time that set is asked
+/// for and shared by every later call with it: a linker holds host functions
+/// only, and each call's state lives in its own fresh store.
+fn linker_for(grants: &[Grant]) -> &'static Linker<HostState> {
+    static LINKERS: [OnceLock<Linker<HostState>>; 1 << Grant::ALL.len()] =
+        [const { OnceLock::new() }; 1 << Grant::ALL.len()];
+    let set = grants.iter().fold(0, |set, g| set | g.bit());
+    LINKERS[set].get_or_init(|| linker(engine(), set))
+}
+
+/// A linker with exactly the host functions in grant set `set`, and nothing
+/// else: a module importing anything more fails to instantiate.
+fn linker(engine: &Engine, set: usize) -> Linker<HostState> {
     let mut linker = Linker::new(engine);
-    for grant in grants {
+    for grant in Grant::ALL.into_iter().filter(|g| set & g.bit() != 0) {
         let defined = match grant {
             Grant::WriteFile => linker.func_wrap(
                 "env",

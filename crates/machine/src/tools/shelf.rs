@@ -3,11 +3,13 @@
 //! changed on disk is refused (`digest-mismatch`) instead of run. A shelf tool
 //! may import only what the host offers shelf tools (`output`, `note`) and
 //! what its manifest entry declares; anything else is `import-undeclared`.
+//! Each module is compiled once, under the digest its bytes hash to.
 
-use super::runner::{Grant, LIMITS};
+use super::runner::{Grant, LIMITS, ModuleCache, Tool};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
+use voicebox_core::contain;
 use voicebox_core::{Refusal, Rule};
 
 /// What the host offers any shelf tool.
@@ -44,14 +46,18 @@ const DEFAULT_SHELF: [(&str, &[u8]); 3] = [
     ),
 ];
 
-/// A shelf folder.
+/// A shelf folder, and the modules compiled from it.
 pub struct Shelf {
     dir: PathBuf,
+    compiled: ModuleCache,
 }
 
 impl Shelf {
     pub fn new(dir: PathBuf) -> Shelf {
-        Shelf { dir }
+        Shelf {
+            dir,
+            compiled: ModuleCache::default(),
+        }
     }
 
     /// Puts the shipped shelf in `dir` unless a manifest is there already
@@ -87,8 +93,9 @@ impl Shelf {
         })
     }
 
-    /// The module bytes of tool `id`, re-hashed against the manifest, and its grants.
-    pub fn load(&self, id: &str) -> Result<(Vec<u8>, Vec<Grant>), Refusal> {
+    /// The module of tool `id`, its bytes re-hashed against the manifest,
+    /// and its grants.
+    pub fn load(&self, id: &str) -> Result<(Tool, Vec<Grant>), Refusal> {
         let manifest = self.manifest()?;
         let entry = manifest.tools.into_iter().find(|e| e.id == id).ok_or_else(|| {
             Refusal::new(
@@ -96,7 +103,7 @@ impl Shelf {
                 format!("there is no tool `{id}` on the shelf; list the extensions to see what exists"),
             )
         })?;
-        if entry.file.contains('/') || entry.file.starts_with('.') {
+        if !contain::entry_name(&entry.file) || entry.file.starts_with('.') {
             return Err(Refusal::new(
                 Rule::OutsideRoot,
                 format!(
@@ -122,7 +129,8 @@ impl Shelf {
                 format!("`{}` cannot be read: {e}", entry.file),
             )
         })?;
-        let found = hex(&Sha256::digest(&bytes));
+        let digest: [u8; 32] = Sha256::digest(&bytes).into();
+        let found = voicebox_core::hex(&digest);
         if !found.eq_ignore_ascii_case(&entry.sha256) {
             return Err(Refusal::new(
                 Rule::DigestMismatch,
@@ -132,45 +140,31 @@ impl Shelf {
                 ),
             ));
         }
-        let grants = grants(&entry, &bytes)?;
-        Ok((bytes, grants))
+        let granted = declared(&entry)?;
+        let tool = self.compiled.get_or_compile(digest, &bytes)?;
+        for (module, name) in tool.imports() {
+            let declared = module == "env"
+                && Grant::from_import_name(name).is_some_and(|g| granted.contains(&g));
+            if !declared {
+                return Err(undeclared(&entry.id, module, name));
+            }
+        }
+        Ok((tool, granted))
     }
 }
 
-/// The grants a shelf tool gets: what it declares, if the host offers it and
-/// the module really imports nothing else.
-fn grants(entry: &ShelfEntry, bytes: &[u8]) -> Result<Vec<Grant>, Refusal> {
-    let mut granted = Vec::new();
-    for name in &entry.imports {
-        match Grant::from_import_name(name).filter(|g| OFFERED.contains(g)) {
-            Some(grant) => granted.push(grant),
-            None => return Err(undeclared(&entry.id, "env", name)),
-        }
-    }
-    for import in wasmparser_imports(bytes)? {
-        let (module, name) = import;
-        let declared =
-            module == "env" && Grant::from_import_name(&name).is_some_and(|g| granted.contains(&g));
-        if !declared {
-            return Err(undeclared(&entry.id, &module, &name));
-        }
-    }
-    Ok(granted)
-}
-
-/// The module's imports, read without instantiating it.
-fn wasmparser_imports(bytes: &[u8]) -> Result<Vec<(String, String)>, Refusal> {
-    let engine = wasmi::Engine::default();
-    let module = wasmi::Module::new(&engine, bytes).map_err(|e| {
-        Refusal::new(
-            Rule::ToolUnavailable,
-            format!("the module is not valid WebAssembly: {e}"),
-        )
-    })?;
-    Ok(module
-        .imports()
-        .map(|i| (i.module().to_string(), i.name().to_string()))
-        .collect())
+/// The grants a shelf tool declares, each one the host offers shelf tools;
+/// the module must then import nothing else.
+fn declared(entry: &ShelfEntry) -> Result<Vec<Grant>, Refusal> {
+    entry
+        .imports
+        .iter()
+        .map(|name| {
+            Grant::from_import_name(name)
+                .filter(|g| OFFERED.contains(g))
+                .ok_or_else(|| undeclared(&entry.id, "env", name))
+        })
+        .collect()
 }
 
 fn undeclared(id: &str, module: &str, name: &str) -> Refusal {
@@ -180,8 +174,4 @@ fn undeclared(id: &str, module: &str, name: &str) -> Refusal {
             "shelf tool `{id}` imports `{module}.{name}`, which the host does not offer shelf tools (only env.output and env.note, as declared); it does not run"
         ),
     )
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

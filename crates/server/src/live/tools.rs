@@ -11,7 +11,7 @@ use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
 use voicebox_core::tier::ActKind;
 use voicebox_core::{Refusal, Reply, Rule, prompt};
-use voicebox_machine::{Host, WasmTools};
+use voicebox_machine::{Host, MachineAbilities};
 
 /// What a live model is told before the command list's own prompt, which was
 /// written for one-shot JSON answers.
@@ -220,7 +220,7 @@ fn answered(call: Call, action: Option<Value>, result: Value, started: Instant) 
     }
 }
 
-fn on_host(app: &AppState, host: &mut Host<WasmTools>, call: Call) -> Answered {
+fn on_host(app: &AppState, host: &mut Host<MachineAbilities>, call: Call) -> Answered {
     let started = Instant::now();
     let (action, reply) = match prepared(&call) {
         Ok(action) => {

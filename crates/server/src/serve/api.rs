@@ -21,7 +21,7 @@ use voicebox_core::audit::page::PageRequest;
 use voicebox_core::platform::{Env, RootInfo, Storage};
 use voicebox_core::resolver::Resolution;
 use voicebox_core::{Refusal, Reply, Rule};
-use voicebox_machine::{Host, MachineEnv, WasmTools};
+use voicebox_machine::{Host, MachineAbilities, MachineEnv};
 
 pub type Answer = Result<Json<Value>, ApiError>;
 
@@ -45,7 +45,7 @@ pub fn routes() -> Router<Arc<AppState>> {
 /// Runs `f` on the host on a blocking thread (the executor does file I/O).
 pub async fn with_host<R: Send + 'static>(
     app: &Arc<AppState>,
-    f: impl FnOnce(&mut Host<WasmTools>) -> R + Send + 'static,
+    f: impl FnOnce(&mut Host<MachineAbilities>) -> R + Send + 'static,
 ) -> Result<R, ApiError> {
     let host = app.host.clone();
     tokio::task::spawn_blocking(move || {
@@ -485,14 +485,7 @@ pub async fn declare_root(
 /// An OPFS project is one folder name under `v1/projects/`; the page's core
 /// checks it again when it opens the project.
 fn entry_name(name: String) -> Result<String, ApiError> {
-    let one_entry = !name.is_empty()
-        && name.len() <= 255
-        && name != "."
-        && name != ".."
-        && !name
-            .chars()
-            .any(|c| c == '/' || c == '\\' || c.is_control());
-    if one_entry {
+    if voicebox_core::contain::entry_name(&name) {
         Ok(name)
     } else {
         Err(ApiError::new(

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::env::now_ms;
 use voicebox_machine::extensions::Registry;
-use voicebox_machine::{Host, WasmTools};
+use voicebox_machine::{Host, MachineAbilities};
 
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
@@ -30,15 +30,20 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/extensions/revoke", post(revoke))
 }
 
-fn registry(host: &Host<WasmTools>) -> &Registry {
+fn registry(host: &Host<MachineAbilities>) -> &Registry {
     host.executor()
-        .tools()
+        .abilities()
         .registry()
         .expect("the server's tools take extensions")
 }
 
 /// Admits `id` at `plan_digest`, audited first.
-pub fn admit_audited(host: &Host<WasmTools>, id: &str, plan_digest: &str, how: &str) -> Reply {
+pub fn admit_audited(
+    host: &Host<MachineAbilities>,
+    id: &str,
+    plan_digest: &str,
+    how: &str,
+) -> Reply {
     host.person_act(id, Rule::AdmittedByPerson, how, || {
         registry(host).admit(id, plan_digest, now_ms())
     })

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use tokio::net::TcpListener;
-use voicebox_machine::{Host, WasmTools};
+use voicebox_machine::{Host, MachineAbilities};
 
 pub use api::{counted, relayed, with_host};
 pub use error::ApiError;
@@ -39,7 +39,7 @@ pub struct Config {
 /// Shared by every handler.
 pub struct AppState {
     /// One host, one writer: turns against the root are serialised here.
-    pub host: Arc<Mutex<Host<WasmTools>>>,
+    pub host: Arc<Mutex<Host<MachineAbilities>>>,
     pub state: StateDir,
     pub token: String,
     /// The port actually bound (for the Host and Origin checks).
@@ -64,7 +64,7 @@ pub struct AppState {
 pub async fn run(config: Config) -> std::io::Result<()> {
     let token = config.state.host_token()?;
     let shelf = config.state.shelf()?;
-    let tools = WasmTools::new(Some(shelf)).with_extensions(config.state.extensions());
+    let tools = MachineAbilities::new(Some(shelf)).with_extensions(config.state.extensions());
     let mut host = Host::new(SERVER_INSTANCE, tools);
     if let Some(root) = &config.root {
         // A root that cannot be opened is reported; the server still starts
