@@ -1,16 +1,15 @@
 //! The JSON API (DESIGN §8). Every act goes through the same core executor as
 //! the CLI, on a blocking thread, one at a time per root.
 
+use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
 use super::{ApiError, AppState};
-use axum::body::Bytes;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
 use axum::{Extension, Json, Router};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -73,23 +72,6 @@ fn query_error(rejection: QueryRejection) -> ApiError {
             rejection.body_text()
         ),
     )
-}
-
-/// Parses a JSON body strictly: unknown fields and bad JSON are named 400s.
-pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| {
-        let words = e.to_string();
-        let rule = if words.contains("unknown field") {
-            Rule::UnknownField
-        } else {
-            Rule::MalformedBody
-        };
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            rule,
-            format!("the body does not fit this route: {words}"),
-        )
-    })
 }
 
 /// Counts a refusal for `GET /api/health`.
@@ -165,12 +147,12 @@ pub struct TurnRequest {
     responses(
         (status = 200, description = "`{transcript, action, result}`; an unresolved utterance has `action: null` and a `note`; executor refusals have `result.ok: false`", body = Object),
         (status = 400, description = "malformed body, unknown field, or neither or both of transcript and action"),
-        (status = 403, description = "foreign Host, foreign Origin without the host token, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
+        WriteGuard,
     ))]
-pub async fn turn(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: TurnRequest = parse(&body)?;
+pub async fn turn(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<TurnRequest>,
+) -> Answer {
     let (transcript, action) = match (request.transcript, request.action) {
         (Some(text), None) => match app
             .current_resolver()
@@ -212,12 +194,12 @@ pub struct ConfirmRequest {
     responses(
         (status = 200, description = "`{result}`: the act's outcome, or `declined`, `confirmation-unknown`, `confirmation-expired`", body = Object),
         (status = 400, description = "malformed body or unknown field"),
-        (status = 403, description = "foreign Host, foreign Origin, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
+        WriteGuard,
     ))]
-pub async fn confirm(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: ConfirmRequest = parse(&body)?;
+pub async fn confirm(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<ConfirmRequest>,
+) -> Answer {
     if app.channel.root().is_some() {
         let page = json!({"op": "confirm", "id": request.id, "approved": request.approved});
         return Ok(Json(json!({"result": relayed(&app, page).await})));
@@ -234,7 +216,7 @@ pub async fn confirm(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
 #[utoipa::path(get, path = "/api/health",
     responses(
         (status = 200, description = "`{ok, declared, root, refused, resolver, live: {created, running}, version}`", body = Object),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
     let root = active_root(&app).await?;
@@ -265,7 +247,7 @@ pub struct AuditQuery {
     responses(
         (status = 200, description = "`{ok, root, entries, next?}`: `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
         (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn audit(State(app): State<Arc<AppState>>, query: QueryResult<AuditQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
@@ -292,7 +274,7 @@ pub async fn audit(State(app): State<Arc<AppState>>, query: QueryResult<AuditQue
 #[utoipa::path(get, path = "/api/audit/verify",
     responses(
         (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict` (`ok`, `torn` or `broken` with `kind`, `line` and `why`). Or `{ok:false, refused, why}` with no usable root", body = Object),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn verify_audit(State(app): State<Arc<AppState>>) -> Answer {
     if app.channel.root().is_some() {
@@ -343,7 +325,7 @@ fn key_status(app: &AppState) -> Answer {
 #[utoipa::path(get, path = "/api/keys",
     responses(
         (status = 200, description = "`{ok, keys: {gemini, openai, anthropic: {set, last4?}}}`", body = Object),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
         (status = 500, description = "the keys file cannot be read"),
     ))]
 pub async fn keys(State(app): State<Arc<AppState>>) -> Answer {
@@ -378,13 +360,13 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
     responses(
         (status = 200, description = "the masked status after the change", body = Object),
         (status = 400, description = "malformed body or unknown provider"),
-        (status = 403, description = "foreign Host, foreign Origin without the host token, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
+        WriteGuard,
         (status = 500, description = "the keys file cannot be written"),
     ))]
-pub async fn put_keys(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: KeysRequest = parse(&body)?;
+pub async fn put_keys(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<KeysRequest>,
+) -> Answer {
     let changes: BTreeMap<String, Option<String>> = [
         ("gemini", request.keys.gemini),
         ("openai", request.keys.openai),
@@ -408,7 +390,7 @@ pub async fn put_keys(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
 #[utoipa::path(get, path = "/api/root",
     responses(
         (status = 200, description = "`{declared, root}`", body = Object),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn root(State(app): State<Arc<AppState>>) -> Answer {
     let root = active_root(&app).await?;
@@ -447,16 +429,14 @@ enum RootKind {
     responses(
         (status = 200, description = "`{ok:true, declared, root}`, or `{ok:false, refused, why}`: `root-unreachable`, or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
         (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, or an OPFS project name that is not one entry name"),
+        WriteGuard,
         (status = 403, description = "no host token for a machine folder (the page alone cannot declare one), foreign Host or Origin, or a wrong token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
     ))]
 pub async fn declare_root(
     State(app): State<Arc<AppState>>,
     Extension(authority): Extension<Authority>,
-    body: Bytes,
+    StrictJson(request): StrictJson<RootRequest>,
 ) -> Answer {
-    let request: RootRequest = parse(&body)?;
     let root = match (request.kind, request.path, request.project, request.label) {
         (RootKind::Machine, Some(path), None, None) => {
             return declare_machine(&app, authority, PathBuf::from(path)).await;
@@ -538,8 +518,7 @@ async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBu
 #[utoipa::path(delete, path = "/api/root",
     responses(
         (status = 200, description = "`{ok:true, declared:false}`", body = Object),
-        (status = 403, description = "foreign Host, foreign Origin without the host token, or a wrong token"),
-        (status = 415, description = "Content-Type is not application/json"),
+        WriteGuard,
     ))]
 pub async fn undeclare_root(State(app): State<Arc<AppState>>) -> Answer {
     app.channel.set_root(None);
@@ -559,7 +538,7 @@ pub struct FilesQuery {
     responses(
         (status = 200, description = "`{result}`: a list reply or a named refusal", body = Object),
         (status = 400, description = "unknown query parameter"),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn files(State(app): State<Arc<AppState>>, query: QueryResult<FilesQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
@@ -583,7 +562,7 @@ pub struct FileQuery {
     responses(
         (status = 200, description = "`{result}`: a read reply or a named refusal", body = Object),
         (status = 400, description = "missing `name` or unknown query parameter"),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn file(State(app): State<Arc<AppState>>, query: QueryResult<FileQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
@@ -615,12 +594,12 @@ pub struct SettingsRequest {
     responses(
         (status = 200, description = "`{ok, resolver, ready, why?}`: the resolver now used, and whether its key is set", body = Object),
         (status = 400, description = "malformed body, unknown field or unknown resolver"),
-        (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
+        WriteGuard,
     ))]
-pub async fn settings(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: SettingsRequest = parse(&body)?;
+pub async fn settings(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<SettingsRequest>,
+) -> Answer {
     let resolver = <crate::resolve::Resolver as clap::ValueEnum>::from_str(&request.resolver, true)
         .map_err(|_| {
             ApiError::new(

@@ -3,10 +3,11 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
-use super::api::{Answer, parse, with_host};
+use super::api::{Answer, with_host};
+use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
 use super::{ApiError, AppState};
-use axum::body::Bytes;
+use crate::admission::{self, registry};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -17,8 +18,6 @@ use std::sync::Arc;
 use utoipa::ToSchema;
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::env::now_ms;
-use voicebox_machine::extensions::Registry;
-use voicebox_machine::{Host, WasmTools};
 
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
@@ -28,20 +27,6 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/extensions/approval-request", post(approval_request))
         .route("/api/extensions/approve", post(approve))
         .route("/api/extensions/revoke", post(revoke))
-}
-
-fn registry(host: &Host<WasmTools>) -> &Registry {
-    host.executor()
-        .tools()
-        .registry()
-        .expect("the server's tools take extensions")
-}
-
-/// Admits `id` at `plan_digest`, audited first.
-pub fn admit_audited(host: &Host<WasmTools>, id: &str, plan_digest: &str, how: &str) -> Reply {
-    host.person_act(id, Rule::AdmittedByPerson, how, || {
-        registry(host).admit(id, plan_digest, now_ms())
-    })
 }
 
 /// Proposals, admissions and revocations are audited in the active root, and
@@ -67,7 +52,8 @@ fn refused(refusal: Refusal) -> Answer {
 /// Every extension and how it stands: admitted, pending, refused, present-not-admitted.
 #[utoipa::path(get, path = "/api/extensions",
     responses((status = 200, description = "`{ok, extensions: [{id, state, description?, problems?, planDigest?}]}`", body = Object),
-              (status = 403, description = "foreign Host")))]
+              ReadGuard
+            ))]
 pub async fn list(State(app): State<Arc<AppState>>) -> Answer {
     let listing = with_host(&app, |host| registry(host).list()).await?;
     Ok(Json(json!({"ok": true, "extensions": listing})))
@@ -84,11 +70,12 @@ pub struct ProposalRequest {
 #[utoipa::path(post, path = "/api/extensions/proposals", request_body = ProposalRequest,
     responses((status = 200, description = "`{result}`: stored as pending, or refused by the gate with its rule", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn propose(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: ProposalRequest = parse(&body)?;
+              WriteGuard
+            ))]
+pub async fn propose(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<ProposalRequest>,
+) -> Answer {
     if let Some(refusal) = page_owns_root(&app) {
         return refused(refusal);
     }
@@ -107,15 +94,14 @@ pub struct IdRequest {
 #[utoipa::path(post, path = "/api/extensions/admit", request_body = IdRequest,
     responses((status = 200, description = "`{result}`: admitted, or why not (not proposed, refused by the gate, audit unwritable)", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "no host token (host-token-required), a wrong token, or a foreign Host"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
+              WriteGuard,
+              (status = 403, description = "no host token (host-token-required), a wrong token, or a foreign Host")
+            ))]
 pub async fn admit(
     State(app): State<Arc<AppState>>,
     Extension(authority): Extension<Authority>,
-    body: Bytes,
+    StrictJson(request): StrictJson<IdRequest>,
 ) -> Answer {
-    let request: IdRequest = parse(&body)?;
     if authority != Authority::HostToken {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -127,10 +113,7 @@ pub async fn admit(
         return refused(refusal);
     }
     let result = with_host(&app, move |host| {
-        match registry(host).admissible(&request.id) {
-            Ok(proposal) => admit_audited(host, &request.id, &proposal.plan_digest, "host-token"),
-            Err(refusal) => Reply::refusal(refusal),
-        }
+        admission::admit(host, &request.id, "host-token")
     })
     .await?;
     Ok(Json(json!({"result": result})))
@@ -141,11 +124,12 @@ pub async fn admit(
 #[utoipa::path(post, path = "/api/extensions/approval-request", request_body = IdRequest,
     responses((status = 200, description = "`{ok, id, planDigest, expiresInSeconds}` (never the code), or `{ok:false, refused, why}`", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn approval_request(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: IdRequest = parse(&body)?;
+              WriteGuard
+            ))]
+pub async fn approval_request(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<IdRequest>,
+) -> Answer {
     if let Some(refusal) = page_owns_root(&app) {
         return Ok(Json(json!(Reply::refusal(refusal))));
     }
@@ -185,11 +169,12 @@ pub struct ApproveRequest {
 #[utoipa::path(post, path = "/api/extensions/approve", request_body = ApproveRequest,
     responses((status = 200, description = "`{result}`: admitted, or `code-invalid`, `code-expired`, `plan-changed`", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: ApproveRequest = parse(&body)?;
+              WriteGuard
+            ))]
+pub async fn approve(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<ApproveRequest>,
+) -> Answer {
     if let Some(refusal) = page_owns_root(&app) {
         return refused(refusal);
     }
@@ -198,7 +183,7 @@ pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
         Err(refusal) => return refused(refusal),
     };
     let result = with_host(&app, move |host| {
-        admit_audited(host, &request.id, &digest, "console-code")
+        admission::admit_at(host, &request.id, &digest, "console-code")
     })
     .await?;
     Ok(Json(json!({"result": result})))
@@ -208,25 +193,17 @@ pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
 #[utoipa::path(post, path = "/api/extensions/revoke", request_body = IdRequest,
     responses((status = 200, description = "`{result}`", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn revoke(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: IdRequest = parse(&body)?;
+              WriteGuard
+            ))]
+pub async fn revoke(
+    State(app): State<Arc<AppState>>,
+    StrictJson(request): StrictJson<IdRequest>,
+) -> Answer {
     if let Some(refusal) = page_owns_root(&app) {
         return refused(refusal);
     }
     let result = with_host(&app, move |host| {
-        host.person_act(&request.id, Rule::RevokedByPerson, "page", || {
-            registry(host).revoke(&request.id).and_then(|was| {
-                was.then_some(()).ok_or_else(|| {
-                    Refusal::new(
-                        Rule::NotAdmitted,
-                        format!("`{}` was not admitted", request.id),
-                    )
-                })
-            })
-        })
+        admission::revoke(host, &request.id, "page")
     })
     .await?;
     Ok(Json(json!({"result": result})))

@@ -19,7 +19,6 @@ use voicebox_machine::{Host, WasmTools};
 
 pub use api::{counted, relayed, with_host};
 pub use error::ApiError;
-pub use extensions::admit_audited;
 pub use guard::own_page;
 
 /// The writer instance of the server.

@@ -1,6 +1,7 @@
 //! `GET /api/openapi.json`: the API as utoipa sees the annotated handlers.
 
 use super::AppState;
+use super::error::ReadGuard;
 use super::{api, extensions};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -58,7 +59,7 @@ pub fn routes() -> Router<Arc<AppState>> {
 #[utoipa::path(get, path = "/api/openapi.json",
     responses(
         (status = 200, description = "the OpenAPI document", body = Object),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn openapi() -> Json<utoipa::openapi::OpenApi> {
     Json(ApiDoc::openapi())
