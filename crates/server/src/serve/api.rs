@@ -3,7 +3,10 @@
 
 use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
-use super::{ApiError, AppState};
+use super::{Acts, ApiError, AppState};
+use crate::live::Live;
+use crate::resolve::{Resolver, Words};
+use crate::state_dir::StateDir;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -14,17 +17,16 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use utoipa::{IntoParams, ToSchema};
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::platform::{Env, RootInfo, Storage};
 use voicebox_core::resolver::Resolution;
 use voicebox_core::{Refusal, Reply, Rule};
-use voicebox_machine::{Host, MachineEnv, WasmTools};
+use voicebox_machine::{Host, MachineEnv};
 
 pub type Answer = Result<Json<Value>, ApiError>;
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/turn", post(turn))
         .route("/api/confirm", post(confirm))
@@ -41,26 +43,6 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/settings", put(settings))
 }
 
-/// Runs `f` on the host on a blocking thread (the executor does file I/O).
-pub async fn with_host<R: Send + 'static>(
-    app: &Arc<AppState>,
-    f: impl FnOnce(&mut Host<WasmTools>) -> R + Send + 'static,
-) -> Result<R, ApiError> {
-    let host = app.host.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut host = host.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut host)
-    })
-    .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            "the host failed while acting; the next request is served normally — check the audit log",
-        )
-    })
-}
-
 type QueryResult<T> = Result<Query<T>, QueryRejection>;
 
 fn query_error(rejection: QueryRejection) -> ApiError {
@@ -72,59 +54,6 @@ fn query_error(rejection: QueryRejection) -> ApiError {
             rejection.body_text()
         ),
     )
-}
-
-/// Counts a refusal for `GET /api/health`.
-pub fn counted(app: &AppState, reply: &Reply) {
-    if reply.refused.is_some() {
-        app.refused.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// Runs `action` in the active root: relayed to the page that owns it (no
-/// disk of this machine is touched), or executed by the host on its folder.
-async fn act(app: &Arc<AppState>, action: Value, turn: String) -> Result<Value, ApiError> {
-    if app.channel.root().is_some() {
-        return Ok(relayed(
-            app,
-            json!({"op": "execute", "action": action, "turn": turn}),
-        )
-        .await);
-    }
-    let reply = with_host(app, move |host| host.execute(&action, Some(&turn))).await?;
-    counted(app, &reply);
-    Ok(json!(reply))
-}
-
-/// Relays one worker request to the page; the core's result is returned
-/// untouched but for `via: "page"`, and a missing answer is a named refusal.
-pub async fn relayed(app: &AppState, request: Value) -> Value {
-    let result = match app.channel.relay(request).await {
-        Ok(mut answer) => {
-            let mut result = match answer.get_mut("result") {
-                Some(result) if result.is_object() => result.take(),
-                _ => answer,
-            };
-            result["via"] = json!("page");
-            result
-        }
-        Err(refusal) => refusal,
-    };
-    if result.get("refused").is_some() {
-        app.refused.fetch_add(1, Ordering::Relaxed);
-    }
-    result
-}
-
-/// The active root: the page's, or the host's folder.
-async fn active_root(app: &Arc<AppState>) -> Result<Option<RootInfo>, ApiError> {
-    if let Some(root) = app.channel.root() {
-        return Ok(Some(root));
-    }
-    with_host(app, |host| {
-        host.executor().storage().map(Storage::root_info)
-    })
-    .await
 }
 
 fn turn_id() -> String {
@@ -150,15 +79,12 @@ pub struct TurnRequest {
         WriteGuard,
     ))]
 pub async fn turn(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
+    State(words): State<Arc<Words>>,
     StrictJson(request): StrictJson<TurnRequest>,
 ) -> Answer {
     let (transcript, action) = match (request.transcript, request.action) {
-        (Some(text), None) => match app
-            .current_resolver()
-            .resolve(&app.llm, &app.state, &text)
-            .await
-        {
+        (Some(text), None) => match words.resolve(&text).await {
             Resolution::Action(action) => (Some(text), action.to_json()),
             Resolution::Unresolved { note } => {
                 return Ok(Json(
@@ -175,7 +101,7 @@ pub async fn turn(
             ));
         }
     };
-    let result = act(&app, action.clone(), turn_id()).await?;
+    let result = acts.act(action.clone(), turn_id()).await?;
     Ok(Json(
         json!({"transcript": transcript, "action": action, "result": result}),
     ))
@@ -197,18 +123,17 @@ pub struct ConfirmRequest {
         WriteGuard,
     ))]
 pub async fn confirm(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
     StrictJson(request): StrictJson<ConfirmRequest>,
 ) -> Answer {
-    if app.channel.root().is_some() {
+    if acts.page_root().is_some() {
         let page = json!({"op": "confirm", "id": request.id, "approved": request.approved});
-        return Ok(Json(json!({"result": relayed(&app, page).await})));
+        return Ok(Json(json!({"result": acts.relayed(page).await})));
     }
-    let result = with_host(&app, move |host| {
-        host.confirm(&request.id, request.approved)
-    })
-    .await?;
-    counted(&app, &result);
+    let result = acts
+        .with_host(move |host| host.confirm(&request.id, request.approved))
+        .await?;
+    acts.counted(&result);
     Ok(Json(json!({"result": result})))
 }
 
@@ -218,15 +143,19 @@ pub async fn confirm(
         (status = 200, description = "`{ok, declared, root, refused, resolver, live: {created, running}, version}`", body = Object),
         ReadGuard,
     ))]
-pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
-    let root = active_root(&app).await?;
+pub async fn health(
+    State(acts): State<Arc<Acts>>,
+    State(words): State<Arc<Words>>,
+    State(live): State<Arc<Live>>,
+) -> Answer {
+    let root = acts.active_root().await?;
     Ok(Json(json!({
         "ok": true,
         "declared": root.is_some(),
         "root": root,
-        "refused": app.refused.load(Ordering::Relaxed),
-        "resolver": app.current_resolver().name(),
-        "live": app.live.to_json(),
+        "refused": acts.refused(),
+        "resolver": words.resolver().name(),
+        "live": live.to_json(),
         "version": env!("CARGO_PKG_VERSION"),
     })))
 }
@@ -249,20 +178,17 @@ pub struct AuditQuery {
         (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
         ReadGuard,
     ))]
-pub async fn audit(State(app): State<Arc<AppState>>, query: QueryResult<AuditQuery>) -> Answer {
+pub async fn audit(State(acts): State<Arc<Acts>>, query: QueryResult<AuditQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
     let page = PageRequest::new(query.cursor.as_deref(), query.limit)
         .map_err(|refusal| ApiError::new(StatusCode::BAD_REQUEST, refusal.rule, refusal.why))?;
-    if app.channel.root().is_some() {
+    if acts.page_root().is_some() {
         return Ok(Json(
-            relayed(
-                &app,
-                json!({"op": "audit", "cursor": query.cursor, "limit": query.limit}),
-            )
-            .await,
+            acts.relayed(json!({"op": "audit", "cursor": query.cursor, "limit": query.limit}))
+                .await,
         ));
     }
-    let view = with_host(&app, move |host| host.audit(&page)).await?;
+    let view = acts.with_host(move |host| host.audit(&page)).await?;
     Ok(Json(match view {
         Ok(view) => json!(view),
         Err(refusal) => json!(Reply::refusal(refusal)),
@@ -276,14 +202,16 @@ pub async fn audit(State(app): State<Arc<AppState>>, query: QueryResult<AuditQue
         (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict` (`ok`, `torn` or `broken` with `kind`, `line` and `why`). Or `{ok:false, refused, why}` with no usable root", body = Object),
         ReadGuard,
     ))]
-pub async fn verify_audit(State(app): State<Arc<AppState>>) -> Answer {
-    if app.channel.root().is_some() {
-        return Ok(Json(relayed(&app, json!({"op": "verifyAudit"})).await));
+pub async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {
+    if acts.page_root().is_some() {
+        return Ok(Json(acts.relayed(json!({"op": "verifyAudit"})).await));
     }
     // A reader of its own, so the host (and every other request) is not held
     // while the whole log is read.
-    let root = with_host(&app, |host| host.root().map(Path::to_path_buf)).await?;
-    let options = app.state.reader_options();
+    let root = acts
+        .with_host(|host| host.root().map(Path::to_path_buf))
+        .await?;
+    let options = state.reader_options();
     let check = tokio::task::spawn_blocking(move || {
         let mut reader = Host::new("verify", ());
         if let Some(root) = root {
@@ -310,8 +238,8 @@ pub async fn verify_audit(State(app): State<Arc<AppState>>) -> Answer {
     }))
 }
 
-fn key_status(app: &AppState) -> Answer {
-    let keys = app.state.key_status().map_err(|e| {
+fn key_status(state: &StateDir) -> Answer {
+    let keys = state.key_status().map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             Rule::StorageFailed,
@@ -328,8 +256,8 @@ fn key_status(app: &AppState) -> Answer {
         ReadGuard,
         (status = 500, description = "the keys file cannot be read"),
     ))]
-pub async fn keys(State(app): State<Arc<AppState>>) -> Answer {
-    key_status(&app)
+pub async fn keys(State(state): State<StateDir>) -> Answer {
+    key_status(&state)
 }
 
 /// Keys to store (a string) or remove (`null` or `""`).
@@ -364,7 +292,7 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
         (status = 500, description = "the keys file cannot be written"),
     ))]
 pub async fn put_keys(
-    State(app): State<Arc<AppState>>,
+    State(state): State<StateDir>,
     StrictJson(request): StrictJson<KeysRequest>,
 ) -> Answer {
     let changes: BTreeMap<String, Option<String>> = [
@@ -375,7 +303,7 @@ pub async fn put_keys(
     .into_iter()
     .filter_map(|(provider, change)| change.map(|value| (provider.to_string(), value)))
     .collect();
-    app.state.update_keys(&changes).map_err(|e| {
+    state.update_keys(&changes).map_err(|e| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             Rule::StorageFailed,
@@ -383,7 +311,7 @@ pub async fn put_keys(
         )
     })?;
     tracing::info!(providers = ?changes.keys().collect::<Vec<_>>(), "keys changed");
-    key_status(&app)
+    key_status(&state)
 }
 
 /// The declared root, if any.
@@ -392,8 +320,8 @@ pub async fn put_keys(
         (status = 200, description = "`{declared, root}`", body = Object),
         ReadGuard,
     ))]
-pub async fn root(State(app): State<Arc<AppState>>) -> Answer {
-    let root = active_root(&app).await?;
+pub async fn root(State(acts): State<Arc<Acts>>) -> Answer {
+    let root = acts.active_root().await?;
     Ok(Json(json!({"declared": root.is_some(), "root": root})))
 }
 
@@ -433,13 +361,14 @@ enum RootKind {
         (status = 403, description = "no host token for a machine folder (the page alone cannot declare one), foreign Host or Origin, or a wrong token"),
     ))]
 pub async fn declare_root(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
+    State(state): State<StateDir>,
     Extension(authority): Extension<Authority>,
     StrictJson(request): StrictJson<RootRequest>,
 ) -> Answer {
     let root = match (request.kind, request.path, request.project, request.label) {
         (RootKind::Machine, Some(path), None, None) => {
-            return declare_machine(&app, authority, PathBuf::from(path)).await;
+            return declare_machine(&acts, &state, authority, PathBuf::from(path)).await;
         }
         (RootKind::Opfs, None, Some(project), None) => RootInfo {
             kind: "opfs".into(),
@@ -457,8 +386,8 @@ pub async fn declare_root(
             ));
         }
     };
-    with_host(&app, |host| host.undeclare()).await?;
-    app.channel.set_root(Some(root.clone()));
+    acts.with_host(|host| host.undeclare()).await?;
+    acts.channel().set_root(Some(root.clone()));
     Ok(Json(json!({"ok": true, "declared": true, "root": root})))
 }
 
@@ -483,7 +412,12 @@ fn entry_name(name: String) -> Result<String, ApiError> {
     }
 }
 
-async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBuf) -> Answer {
+async fn declare_machine(
+    acts: &Acts,
+    state: &StateDir,
+    authority: Authority,
+    path: PathBuf,
+) -> Answer {
     if authority != Authority::HostToken {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -492,18 +426,19 @@ async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBu
         ));
     }
     // Before the folder is opened: opening it starts an audit file in it.
-    if let Err(refusal) = app.state.apart_from(&path) {
+    if let Err(refusal) = state.apart_from(&path) {
         return Ok(Json(json!(Reply::refusal(refusal))));
     }
-    let options = app.state.root_options();
-    let declared = with_host(app, move |host| {
-        host.declare_with(&path, options)
-            .map(|()| host.executor().storage().map(Storage::root_info))
-    })
-    .await?;
+    let options = state.root_options();
+    let declared = acts
+        .with_host(move |host| {
+            host.declare_with(&path, options)
+                .map(|()| host.executor().storage().map(Storage::root_info))
+        })
+        .await?;
     Ok(Json(match declared {
         Ok(root) => {
-            app.channel.set_root(None);
+            acts.channel().set_root(None);
             json!({"ok": true, "declared": true, "root": root})
         }
         Err(e) => json!(Reply::refusal(voicebox_core::Refusal::new(
@@ -520,9 +455,9 @@ async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBu
         (status = 200, description = "`{ok:true, declared:false}`", body = Object),
         WriteGuard,
     ))]
-pub async fn undeclare_root(State(app): State<Arc<AppState>>) -> Answer {
-    app.channel.set_root(None);
-    with_host(&app, |host| host.undeclare()).await?;
+pub async fn undeclare_root(State(acts): State<Arc<Acts>>) -> Answer {
+    acts.channel().set_root(None);
+    acts.with_host(|host| host.undeclare()).await?;
     Ok(Json(json!({"ok": true, "declared": false})))
 }
 
@@ -540,13 +475,13 @@ pub struct FilesQuery {
         (status = 400, description = "unknown query parameter"),
         ReadGuard,
     ))]
-pub async fn files(State(app): State<Arc<AppState>>, query: QueryResult<FilesQuery>) -> Answer {
+pub async fn files(State(acts): State<Arc<Acts>>, query: QueryResult<FilesQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
     let action = match query.dir {
         Some(dir) => json!({"verb": "list", "dir": dir}),
         None => json!({"verb": "list"}),
     };
-    let result = act(&app, action, "page".into()).await?;
+    let result = acts.act(action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -564,18 +499,11 @@ pub struct FileQuery {
         (status = 400, description = "missing `name` or unknown query parameter"),
         ReadGuard,
     ))]
-pub async fn file(State(app): State<Arc<AppState>>, query: QueryResult<FileQuery>) -> Answer {
+pub async fn file(State(acts): State<Arc<Acts>>, query: QueryResult<FileQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
     let action = json!({"verb": "read", "name": query.name});
-    let result = act(&app, action, "page".into()).await?;
+    let result = acts.act(action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
-}
-
-impl AppState {
-    /// The resolver turns use now.
-    pub fn current_resolver(&self) -> crate::resolve::Resolver {
-        *self.resolver.read().unwrap_or_else(|p| p.into_inner())
-    }
 }
 
 /// Settings the page may change.
@@ -597,11 +525,11 @@ pub struct SettingsRequest {
         WriteGuard,
     ))]
 pub async fn settings(
-    State(app): State<Arc<AppState>>,
+    State(words): State<Arc<Words>>,
     StrictJson(request): StrictJson<SettingsRequest>,
 ) -> Answer {
-    let resolver = <crate::resolve::Resolver as clap::ValueEnum>::from_str(&request.resolver, true)
-        .map_err(|_| {
+    let resolver =
+        <Resolver as clap::ValueEnum>::from_str(&request.resolver, true).map_err(|_| {
             ApiError::new(
                 StatusCode::BAD_REQUEST,
                 Rule::MalformedField,
@@ -611,8 +539,7 @@ pub async fn settings(
                 ),
             )
         })?;
-    *app.resolver.write().unwrap_or_else(|p| p.into_inner()) = resolver;
-    let ready = resolver.ready(&app.state);
+    let ready = words.choose(resolver);
     Ok(Json(
         json!({"ok": true, "resolver": resolver.name(), "ready": ready.is_ok(), "why": ready.err()}),
     ))

@@ -3,11 +3,12 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
-use super::api::{Answer, with_host};
+use super::api::Answer;
 use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
-use super::{ApiError, AppState};
+use super::{Acts, ApiError, AppState};
 use crate::admission::{self, registry};
+use crate::approval::Approvals;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -19,7 +20,7 @@ use utoipa::ToSchema;
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::env::now_ms;
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/extensions", get(list))
         .route("/api/extensions/proposals", post(propose))
@@ -33,8 +34,8 @@ pub fn routes() -> Router<Arc<AppState>> {
 /// extensions run only on this machine: while a page owns the active root
 /// (its acts run in the browser) they are refused by name, and nothing is
 /// stored or changed.
-fn page_owns_root(app: &AppState) -> Option<Refusal> {
-    let root = app.channel.root()?;
+fn page_owns_root(acts: &Acts) -> Option<Refusal> {
+    let root = acts.page_root()?;
     Some(Refusal::new(
         Rule::RootIsPageOwned,
         format!(
@@ -54,8 +55,8 @@ fn refused(refusal: Refusal) -> Answer {
     responses((status = 200, description = "`{ok, extensions: [{id, state, description?, problems?, planDigest?}]}`", body = Object),
               ReadGuard
             ))]
-pub async fn list(State(app): State<Arc<AppState>>) -> Answer {
-    let listing = with_host(&app, |host| registry(host).list()).await?;
+pub async fn list(State(acts): State<Arc<Acts>>) -> Answer {
+    let listing = acts.with_host(|host| registry(host).list()).await?;
     Ok(Json(json!({"ok": true, "extensions": listing})))
 }
 
@@ -73,14 +74,16 @@ pub struct ProposalRequest {
               WriteGuard
             ))]
 pub async fn propose(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
     StrictJson(request): StrictJson<ProposalRequest>,
 ) -> Answer {
-    if let Some(refusal) = page_owns_root(&app) {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
     let action = json!({"verb": "propose_extension", "descriptor": request.descriptor});
-    let result = with_host(&app, move |host| host.execute(&action, Some("page"))).await?;
+    let result = acts
+        .with_host(move |host| host.execute(&action, Some("page")))
+        .await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -98,7 +101,7 @@ pub struct IdRequest {
               (status = 403, description = "no host token (host-token-required), a wrong token, or a foreign Host")
             ))]
 pub async fn admit(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
     Extension(authority): Extension<Authority>,
     StrictJson(request): StrictJson<IdRequest>,
 ) -> Answer {
@@ -109,13 +112,12 @@ pub async fn admit(
             "admitting an extension needs the person at the host: send the x-voicebox-host-token header, or use the console code (approval-request, then approve)",
         ));
     }
-    if let Some(refusal) = page_owns_root(&app) {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
-    let result = with_host(&app, move |host| {
-        admission::admit(host, &request.id, "host-token")
-    })
-    .await?;
+    let result = acts
+        .with_host(move |host| admission::admit(host, &request.id, "host-token"))
+        .await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -127,21 +129,22 @@ pub async fn admit(
               WriteGuard
             ))]
 pub async fn approval_request(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
+    State(approvals): State<Arc<Approvals>>,
     StrictJson(request): StrictJson<IdRequest>,
 ) -> Answer {
-    if let Some(refusal) = page_owns_root(&app) {
+    if let Some(refusal) = page_owns_root(&acts) {
         return Ok(Json(json!(Reply::refusal(refusal))));
     }
     let id = request.id.clone();
-    let proposal = with_host(&app, move |host| registry(host).admissible(&id)).await?;
+    let proposal = acts
+        .with_host(move |host| registry(host).admissible(&id))
+        .await?;
     let proposal = match proposal {
         Ok(proposal) => proposal,
         Err(refusal) => return Ok(Json(json!(Reply::refusal(refusal)))),
     };
-    let code = app
-        .approvals
-        .issue(&request.id, &proposal.plan_digest, now_ms());
+    let code = approvals.issue(&request.id, &proposal.plan_digest, now_ms());
     // The console is the person at the host; this line is the only place the code appears.
     println!(
         "approval code for extension `{}` (plan {}): {code} — valid {} s, single use",
@@ -172,20 +175,20 @@ pub struct ApproveRequest {
               WriteGuard
             ))]
 pub async fn approve(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
+    State(approvals): State<Arc<Approvals>>,
     StrictJson(request): StrictJson<ApproveRequest>,
 ) -> Answer {
-    if let Some(refusal) = page_owns_root(&app) {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
-    let digest = match app.approvals.consume(&request.id, &request.code, now_ms()) {
+    let digest = match approvals.consume(&request.id, &request.code, now_ms()) {
         Ok(digest) => digest,
         Err(refusal) => return refused(refusal),
     };
-    let result = with_host(&app, move |host| {
-        admission::admit_at(host, &request.id, &digest, "console-code")
-    })
-    .await?;
+    let result = acts
+        .with_host(move |host| admission::admit_at(host, &request.id, &digest, "console-code"))
+        .await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -196,15 +199,14 @@ pub async fn approve(
               WriteGuard
             ))]
 pub async fn revoke(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
     StrictJson(request): StrictJson<IdRequest>,
 ) -> Answer {
-    if let Some(refusal) = page_owns_root(&app) {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
-    let result = with_host(&app, move |host| {
-        admission::revoke(host, &request.id, "page")
-    })
-    .await?;
+    let result = acts
+        .with_host(move |host| admission::revoke(host, &request.id, "page"))
+        .await?;
     Ok(Json(json!({"result": result})))
 }

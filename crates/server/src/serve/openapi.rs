@@ -5,7 +5,6 @@ use super::error::ReadGuard;
 use super::{api, extensions};
 use axum::routing::get;
 use axum::{Json, Router};
-use std::sync::Arc;
 use utoipa::OpenApi;
 
 #[derive(OpenApi)]
@@ -51,7 +50,7 @@ use utoipa::OpenApi;
 )]
 struct ApiDoc;
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new().route("/api/openapi.json", get(openapi))
 }
 

@@ -7,10 +7,9 @@ use axum::extract::Path;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use std::sync::Arc;
 use voicebox_core::Rule;
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
         .route("/environment", get(|| async { Redirect::to("/env/") }))
