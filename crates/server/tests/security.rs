@@ -209,4 +209,3 @@ async fn a_root_that_overlaps_the_state_folder_is_refused_by_name() {
         .await;
     assert_eq!(reply["declared"], true, "{reply}");
 }
-

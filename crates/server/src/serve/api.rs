@@ -5,6 +5,7 @@ use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
 use super::{Acts, ApiError, AppState};
 use crate::live::Live;
+use crate::provider::Provider;
 use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::extract::rejection::QueryRejection;
@@ -295,13 +296,13 @@ pub async fn put_keys(
     State(state): State<StateDir>,
     StrictJson(request): StrictJson<KeysRequest>,
 ) -> Answer {
-    let changes: BTreeMap<String, Option<String>> = [
-        ("gemini", request.keys.gemini),
-        ("openai", request.keys.openai),
-        ("anthropic", request.keys.anthropic),
+    let changes: BTreeMap<Provider, Option<String>> = [
+        (Provider::Gemini, request.keys.gemini),
+        (Provider::Openai, request.keys.openai),
+        (Provider::Anthropic, request.keys.anthropic),
     ]
     .into_iter()
-    .filter_map(|(provider, change)| change.map(|value| (provider.to_string(), value)))
+    .filter_map(|(provider, change)| change.map(|value| (provider, value)))
     .collect();
     state.update_keys(&changes).map_err(|e| {
         ApiError::new(
@@ -310,7 +311,7 @@ pub async fn put_keys(
             format!("the keys file cannot be written: {e}"),
         )
     })?;
-    tracing::info!(providers = ?changes.keys().collect::<Vec<_>>(), "keys changed");
+    tracing::info!(providers = ?changes.keys().map(|p| p.key_name()).collect::<Vec<_>>(), "keys changed");
     key_status(&state)
 }
 
