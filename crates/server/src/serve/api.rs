@@ -1,29 +1,28 @@
-//! The JSON API (DESIGN §8). Every act goes through the same core executor as
-//! the CLI, on a blocking thread, one at a time per root.
+//! The JSON API (DESIGN §8): the route table, and the routes that act (a
+//! turn, its confirmation, the page's file list and viewer) or report
+//! (health). Every act goes through the same core executor as the CLI, on a
+//! blocking thread, one at a time per root.
 
+use super::audit::{audit, verify_audit};
 use super::error::{ReadGuard, StrictJson, WriteGuard};
-use super::guard::Authority;
+use super::root::{declare_root, root, undeclare_root};
+use super::settings::{keys, put_keys, settings};
 use super::{Acts, ApiError, AppState};
 use crate::live::Live;
-use crate::provider::Provider;
-use crate::resolve::{Resolver, Words};
-use crate::state_dir::StateDir;
+use crate::resolve::Words;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
-use axum::{Extension, Json, Router};
+use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
-use voicebox_core::audit::page::PageRequest;
-use voicebox_core::platform::{Env, RootInfo, Storage};
+use voicebox_core::Rule;
+use voicebox_core::platform::Env;
 use voicebox_core::resolver::Resolution;
-use voicebox_core::{Refusal, Reply, Rule};
-use voicebox_machine::{Host, MachineEnv};
+use voicebox_machine::MachineEnv;
 
 pub type Answer = Result<Json<Value>, ApiError>;
 
@@ -44,9 +43,9 @@ pub fn routes() -> Router<AppState> {
         .route("/api/settings", put(settings))
 }
 
-type QueryResult<T> = Result<Query<T>, QueryRejection>;
+pub type QueryResult<T> = Result<Query<T>, QueryRejection>;
 
-fn query_error(rejection: QueryRejection) -> ApiError {
+pub fn query_error(rejection: QueryRejection) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
         Rule::MalformedField,
@@ -163,307 +162,6 @@ pub async fn health(
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
-pub struct AuditQuery {
-    /// Entries per page, 1..=1000 (default 200); more is refused by name.
-    #[param(minimum = 1, maximum = 1000)]
-    limit: Option<usize>,
-    /// The `next` of the previous page, for the entries older than it.
-    cursor: Option<String>,
-}
-
-/// One page of the root's audit log, newest first in the (instance, seq)
-/// merge order reversed. A page reads only what it shows.
-#[utoipa::path(get, path = "/api/audit", params(AuditQuery),
-    responses(
-        (status = 200, description = "`{ok, root, entries, next?}`: `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
-        (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
-        ReadGuard,
-    ))]
-pub async fn audit(State(acts): State<Arc<Acts>>, query: QueryResult<AuditQuery>) -> Answer {
-    let Query(query) = query.map_err(query_error)?;
-    let page = PageRequest::new(query.cursor.as_deref(), query.limit)
-        .map_err(|refusal| ApiError::new(StatusCode::BAD_REQUEST, refusal.rule, refusal.why))?;
-    if acts.page_root().is_some() {
-        return Ok(Json(
-            acts.relayed(json!({"op": "audit", "cursor": query.cursor, "limit": query.limit}))
-                .await,
-        ));
-    }
-    let view = acts.with_host(move |host| host.audit(&page)).await?;
-    Ok(Json(match view {
-        Ok(view) => json!(view),
-        Err(refusal) => json!(Reply::refusal(refusal)),
-    }))
-}
-
-/// Every audit file of the root checked against its hash chain and the
-/// host's anchor (reads the whole log: asked for on its own).
-#[utoipa::path(get, path = "/api/audit/verify",
-    responses(
-        (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict` (`ok`, `torn` or `broken` with `kind`, `line` and `why`). Or `{ok:false, refused, why}` with no usable root", body = Object),
-        ReadGuard,
-    ))]
-pub async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {
-    if acts.page_root().is_some() {
-        return Ok(Json(acts.relayed(json!({"op": "verifyAudit"})).await));
-    }
-    // A reader of its own, so the host (and every other request) is not held
-    // while the whole log is read.
-    let root = acts
-        .with_host(|host| host.root().map(Path::to_path_buf))
-        .await?;
-    let options = state.reader_options();
-    let check = tokio::task::spawn_blocking(move || {
-        let mut reader = Host::new("verify", ());
-        if let Some(root) = root {
-            reader.declare_with(&root, options).map_err(|e| {
-                Refusal::new(
-                    Rule::RootUnreachable,
-                    format!("the project root cannot be read: {e}; restore the folder or declare another root"),
-                )
-            })?;
-        }
-        reader.verify_audit()
-    })
-    .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            "the audit check failed; the next request is served normally",
-        )
-    })?;
-    Ok(Json(match check {
-        Ok(check) => json!(check),
-        Err(refusal) => json!(Reply::refusal(refusal)),
-    }))
-}
-
-fn key_status(state: &StateDir) -> Answer {
-    let keys = state.key_status().map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            format!("the keys file cannot be read: {e}"),
-        )
-    })?;
-    Ok(Json(json!({"ok": true, "keys": keys})))
-}
-
-/// Which provider keys are set (masked: set or not, and the last 4 characters).
-#[utoipa::path(get, path = "/api/keys",
-    responses(
-        (status = 200, description = "`{ok, keys: {gemini, openai, anthropic: {set, last4?}}}`", body = Object),
-        ReadGuard,
-        (status = 500, description = "the keys file cannot be read"),
-    ))]
-pub async fn keys(State(state): State<StateDir>) -> Answer {
-    key_status(&state)
-}
-
-/// Keys to store (a string) or remove (`null` or `""`).
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct KeysRequest {
-    keys: KeyChanges,
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct KeyChanges {
-    #[serde(default, deserialize_with = "present")]
-    gemini: Option<Option<String>>,
-    #[serde(default, deserialize_with = "present")]
-    openai: Option<Option<String>>,
-    #[serde(default, deserialize_with = "present")]
-    anthropic: Option<Option<String>>,
-}
-
-/// Tells an absent field (`None`) from an explicit `null` (`Some(None)`).
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
-}
-
-/// Store or remove provider keys (mode 0600, in the state folder, never in a root).
-#[utoipa::path(put, path = "/api/keys", request_body = KeysRequest,
-    responses(
-        (status = 200, description = "the masked status after the change", body = Object),
-        (status = 400, description = "malformed body or unknown provider"),
-        WriteGuard,
-        (status = 500, description = "the keys file cannot be written"),
-    ))]
-pub async fn put_keys(
-    State(state): State<StateDir>,
-    StrictJson(request): StrictJson<KeysRequest>,
-) -> Answer {
-    let changes: BTreeMap<Provider, Option<String>> = [
-        (Provider::Gemini, request.keys.gemini),
-        (Provider::Openai, request.keys.openai),
-        (Provider::Anthropic, request.keys.anthropic),
-    ]
-    .into_iter()
-    .filter_map(|(provider, change)| change.map(|value| (provider, value)))
-    .collect();
-    state.update_keys(&changes).map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            format!("the keys file cannot be written: {e}"),
-        )
-    })?;
-    tracing::info!(providers = ?changes.keys().map(|p| p.key_name()).collect::<Vec<_>>(), "keys changed");
-    key_status(&state)
-}
-
-/// The declared root, if any.
-#[utoipa::path(get, path = "/api/root",
-    responses(
-        (status = 200, description = "`{declared, root}`", body = Object),
-        ReadGuard,
-    ))]
-pub async fn root(State(acts): State<Arc<Acts>>) -> Answer {
-    let root = acts.active_root().await?;
-    Ok(Json(json!({"declared": root.is_some(), "root": root})))
-}
-
-/// The root to declare: a machine folder (`path`, the default kind), the
-/// page's OPFS project (`project`), or a folder the page picked (`label`).
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RootRequest {
-    /// `machine` (default), `opfs` or `handle`.
-    #[serde(default)]
-    kind: RootKind,
-    /// The machine folder.
-    path: Option<String>,
-    /// The OPFS project's name (its root is `v1/projects/<project>`).
-    project: Option<String>,
-    /// The picked folder's label.
-    label: Option<String>,
-}
-
-#[derive(Default, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-enum RootKind {
-    #[default]
-    Machine,
-    Opfs,
-    Handle,
-}
-
-/// Declare the active root. A machine folder needs the host token; a root
-/// the page owns needs only the page (its acts are relayed over `/channel`
-/// and run in the page, so this machine's disk is never touched for it).
-#[utoipa::path(post, path = "/api/root", request_body = RootRequest,
-    responses(
-        (status = 200, description = "`{ok:true, declared, root}`, or `{ok:false, refused, why}`: `root-unreachable`, or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
-        (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, or an OPFS project name that is not one entry name"),
-        WriteGuard,
-        (status = 403, description = "no host token for a machine folder (the page alone cannot declare one), foreign Host or Origin, or a wrong token"),
-    ))]
-pub async fn declare_root(
-    State(acts): State<Arc<Acts>>,
-    State(state): State<StateDir>,
-    Extension(authority): Extension<Authority>,
-    StrictJson(request): StrictJson<RootRequest>,
-) -> Answer {
-    let root = match (request.kind, request.path, request.project, request.label) {
-        (RootKind::Machine, Some(path), None, None) => {
-            return declare_machine(&acts, &state, authority, PathBuf::from(path)).await;
-        }
-        (RootKind::Opfs, None, Some(project), None) => RootInfo {
-            kind: "opfs".into(),
-            path: format!("v1/projects/{}", entry_name(project)?),
-        },
-        (RootKind::Handle, None, None, Some(label)) => RootInfo {
-            kind: "handle".into(),
-            path: label,
-        },
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                Rule::MissingArgument,
-                "send {\"path\"} for a machine folder, {\"kind\":\"opfs\",\"project\"} for the page's project, or {\"kind\":\"handle\",\"label\"} for a folder the page picked",
-            ));
-        }
-    };
-    acts.with_host(|host| host.undeclare()).await?;
-    acts.channel().set_root(Some(root.clone()));
-    Ok(Json(json!({"ok": true, "declared": true, "root": root})))
-}
-
-/// An OPFS project is one folder name under `v1/projects/`; the page's core
-/// checks it again when it opens the project.
-fn entry_name(name: String) -> Result<String, ApiError> {
-    let one_entry = !name.is_empty()
-        && name.len() <= 255
-        && name != "."
-        && name != ".."
-        && !name
-            .chars()
-            .any(|c| c == '/' || c == '\\' || c.is_control());
-    if one_entry {
-        Ok(name)
-    } else {
-        Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            Rule::MalformedField,
-            "`project` is one folder name (no `/`, `\\`, `.`, `..` or control characters, at most 255 bytes), like `atlas`",
-        ))
-    }
-}
-
-async fn declare_machine(
-    acts: &Acts,
-    state: &StateDir,
-    authority: Authority,
-    path: PathBuf,
-) -> Answer {
-    if authority != Authority::HostToken {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Rule::HostTokenRequired,
-            "declaring a folder on this machine needs the person at the host: send the x-voicebox-host-token header, or restart with --root",
-        ));
-    }
-    // Before the folder is opened: opening it starts an audit file in it.
-    if let Err(refusal) = state.apart_from(&path) {
-        return Ok(Json(json!(Reply::refusal(refusal))));
-    }
-    let options = state.root_options();
-    let declared = acts
-        .with_host(move |host| {
-            host.declare_with(&path, options)
-                .map(|()| host.executor().storage().map(Storage::root_info))
-        })
-        .await?;
-    Ok(Json(match declared {
-        Ok(root) => {
-            acts.channel().set_root(None);
-            json!({"ok": true, "declared": true, "root": root})
-        }
-        Err(e) => json!(Reply::refusal(voicebox_core::Refusal::new(
-            Rule::RootUnreachable,
-            format!("the folder cannot be used as a root: {e}; name an existing folder"),
-        ))),
-    }))
-}
-
-/// Un-declare the root (the host's folder or the page's): every act then
-/// answers `root-not-declared`.
-#[utoipa::path(delete, path = "/api/root",
-    responses(
-        (status = 200, description = "`{ok:true, declared:false}`", body = Object),
-        WriteGuard,
-    ))]
-pub async fn undeclare_root(State(acts): State<Arc<Acts>>) -> Answer {
-    acts.channel().set_root(None);
-    acts.with_host(|host| host.undeclare()).await?;
-    Ok(Json(json!({"ok": true, "declared": false})))
-}
-
-#[derive(Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
 pub struct FilesQuery {
     /// A folder inside the root (default: the root).
     dir: Option<String>,
@@ -505,43 +203,4 @@ pub async fn file(State(acts): State<Arc<Acts>>, query: QueryResult<FileQuery>) 
     let action = json!({"verb": "read", "name": query.name});
     let result = acts.act(action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
-}
-
-/// Settings the page may change.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SettingsRequest {
-    /// `script`, `gemini`, `openai` or `claude`.
-    #[schema(pattern = "^(script|gemini|openai|claude)$")]
-    resolver: String,
-}
-
-/// Choose how words become actions (`--resolver` at start; this changes it
-/// until the server stops). An LLM resolver without its key answers turns
-/// unresolved with a note saying which key to set.
-#[utoipa::path(put, path = "/api/settings", request_body = SettingsRequest,
-    responses(
-        (status = 200, description = "`{ok, resolver, ready, why?}`: the resolver now used, and whether its key is set", body = Object),
-        (status = 400, description = "malformed body, unknown field or unknown resolver"),
-        WriteGuard,
-    ))]
-pub async fn settings(
-    State(words): State<Arc<Words>>,
-    StrictJson(request): StrictJson<SettingsRequest>,
-) -> Answer {
-    let resolver =
-        <Resolver as clap::ValueEnum>::from_str(&request.resolver, true).map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                Rule::MalformedField,
-                format!(
-                    "{:?} is not a resolver; choose script, gemini, openai or claude",
-                    request.resolver
-                ),
-            )
-        })?;
-    let ready = words.choose(resolver);
-    Ok(Json(
-        json!({"ok": true, "resolver": resolver.name(), "ready": ready.is_ok(), "why": ready.err()}),
-    ))
 }

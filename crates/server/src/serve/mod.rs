@@ -2,11 +2,14 @@
 
 mod acts;
 mod api;
+mod audit;
 mod error;
 mod extensions;
 mod guard;
 mod openapi;
 mod page;
+mod root;
+mod settings;
 
 use crate::approval::Approvals;
 use crate::channel::Channel;

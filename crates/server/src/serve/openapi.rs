@@ -2,7 +2,7 @@
 
 use super::AppState;
 use super::error::ReadGuard;
-use super::{api, extensions};
+use super::{api, audit, extensions, root, settings};
 use axum::routing::get;
 use axum::{Json, Router};
 use utoipa::OpenApi;
@@ -17,16 +17,16 @@ use utoipa::OpenApi;
         api::turn,
         api::confirm,
         api::health,
-        api::audit,
-        api::verify_audit,
-        api::keys,
-        api::put_keys,
-        api::root,
-        api::declare_root,
-        api::undeclare_root,
+        audit::audit,
+        audit::verify_audit,
+        settings::keys,
+        settings::put_keys,
+        root::root,
+        root::declare_root,
+        root::undeclare_root,
         api::files,
         api::file,
-        api::settings,
+        settings::settings,
         extensions::list,
         extensions::propose,
         extensions::admit,
@@ -40,9 +40,9 @@ use utoipa::OpenApi;
     components(schemas(
         api::TurnRequest,
         api::ConfirmRequest,
-        api::KeysRequest,
-        api::RootRequest,
-        api::SettingsRequest,
+        settings::KeysRequest,
+        root::RootRequest,
+        settings::SettingsRequest,
         extensions::ProposalRequest,
         extensions::IdRequest,
         extensions::ApproveRequest
