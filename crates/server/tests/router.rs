@@ -55,7 +55,7 @@ impl App {
             live_provider: None,
         };
         let token = config.state.host_token().unwrap();
-        let host = AppState::host(&config).unwrap();
+        let host = AppState::open_host(&config).unwrap();
         App {
             router: router(AppState::new(host, token.clone(), PORT, &config)),
             token,

@@ -12,7 +12,7 @@ use voicebox_core::Reply;
 pub struct Args {
     /// The extension's id, as `GET /api/extensions` lists it.
     pub id: String,
-    /// The root whose audit log records the admission.
+    // The root whose audit log records the admission.
     #[command(flatten)]
     pub root: RootArgs,
     #[command(flatten)]

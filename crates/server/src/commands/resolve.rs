@@ -9,7 +9,7 @@ use voicebox_core::resolver::Resolution;
 pub struct Args {
     #[command(flatten)]
     pub resolver: ResolverArgs,
-    /// Where stored provider keys are read from.
+    // Only the stored provider keys are read from it.
     #[command(flatten)]
     pub state: StateArgs,
     /// The sentence, e.g. "create a file called hello.txt with hi".

@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Without a root the server starts, and every act answers
-    /// root-not-declared until the page or a script declares one.
+    // Without a root the server starts, and every act answers
+    // root-not-declared until the page or a script declares one.
     #[command(flatten)]
     pub root: RootArgs,
     #[command(flatten)]

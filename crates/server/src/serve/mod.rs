@@ -80,7 +80,7 @@ impl AppState {
     /// extensions, and `config.root` declared when it can be opened (when it
     /// cannot, that is reported and every act answers root-not-declared
     /// until one is declared).
-    pub fn host(config: &Config) -> std::io::Result<Host<WasmTools>> {
+    pub fn open_host(config: &Config) -> std::io::Result<Host<WasmTools>> {
         let tools =
             WasmTools::new(Some(config.state.shelf()?)).with_extensions(config.state.extensions());
         let mut host = Host::new(SERVER_INSTANCE, tools);
@@ -94,6 +94,7 @@ impl AppState {
     }
 }
 
+/// `part!(field: Type)`: `State<Type>` extracts that part of [`AppState`].
 macro_rules! part {
     ($field:ident: $part:ty) => {
         impl FromRef<AppState> for $part {
@@ -115,7 +116,7 @@ part!(approvals: Arc<Approvals>);
 /// until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> std::io::Result<()> {
     let token = config.state.host_token()?;
-    let host = AppState::host(&config)?;
+    let host = AppState::open_host(&config)?;
     let listener = TcpListener::bind(("127.0.0.1", config.port)).await?;
     let port = listener.local_addr()?.port();
     let app = router(AppState::new(host, token, port, &config));
