@@ -2,6 +2,7 @@
 
 use crate::llm::{self, Llm, Vendor};
 use crate::state_dir::StateDir;
+use std::sync::RwLock;
 use voicebox_core::resolver::{self, Resolution};
 
 /// The resolvers the server can use. Only the built-in script resolver needs
@@ -47,7 +48,7 @@ impl Resolver {
 
     /// Resolves `text`; an LLM resolver reads its key from `state` (or the
     /// environment) at each call, so a key stored after start is used.
-    pub async fn resolve(self, llm: &Llm, state: &StateDir, text: &str) -> Resolution {
+    async fn resolve(self, llm: &Llm, state: &StateDir, text: &str) -> Resolution {
         match self.vendor() {
             None => resolver::resolve(text),
             Some(vendor) => llm.resolve(vendor, state, text).await,
@@ -65,5 +66,41 @@ impl Resolver {
             .build()
             .expect("a current-thread tokio runtime")
             .block_on(Llm::from_env().resolve(vendor, state, text))
+    }
+}
+
+/// How a server's turns become actions: the resolver in use (the page's
+/// settings may change it), the client LLM resolvers share, and the state
+/// folder their keys are read from at each call.
+pub struct Words {
+    resolver: RwLock<Resolver>,
+    llm: Llm,
+    state: StateDir,
+}
+
+impl Words {
+    pub fn new(resolver: Resolver, state: StateDir) -> Words {
+        Words {
+            resolver: RwLock::new(resolver),
+            llm: Llm::from_env(),
+            state,
+        }
+    }
+
+    /// The resolver turns use now.
+    pub fn resolver(&self) -> Resolver {
+        *self.resolver.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Makes `resolver` the one turns use until the server stops; whether it
+    /// can work now (its key is set) is the answer.
+    pub fn choose(&self, resolver: Resolver) -> Result<(), String> {
+        *self.resolver.write().unwrap_or_else(|p| p.into_inner()) = resolver;
+        resolver.ready(&self.state)
+    }
+
+    /// Resolves `text` with the resolver in use.
+    pub async fn resolve(&self, text: &str) -> Resolution {
+        self.resolver().resolve(&self.llm, &self.state, text).await
     }
 }

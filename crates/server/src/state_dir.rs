@@ -2,6 +2,7 @@
 //! file with mode 0600, the tool shelf and the extension ledger. It is never
 //! inside a project root, nor a root inside it ([`StateDir::apart_from`]).
 
+use crate::provider::Provider;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
@@ -14,9 +15,6 @@ use voicebox_machine::{MachineEnv, RootOptions};
 
 const TOKEN_FILE: &str = "host-token";
 const KEYS_FILE: &str = "keys.json";
-
-/// The providers whose keys can be stored.
-pub const PROVIDERS: [&str; 3] = ["gemini", "openai", "anthropic"];
 
 /// The state folder.
 #[derive(Clone, Debug)]
@@ -135,12 +133,13 @@ impl StateDir {
     }
 
     /// Applies changes: `Some(non-empty)` stores, `None` or `Some("")` removes.
-    pub fn update_keys(&self, changes: &BTreeMap<String, Option<String>>) -> io::Result<()> {
+    pub fn update_keys(&self, changes: &BTreeMap<Provider, Option<String>>) -> io::Result<()> {
         let mut keys = self.keys()?;
         for (provider, value) in changes {
+            let name = provider.key_name();
             match value.as_deref().map(str::trim) {
-                Some(v) if !v.is_empty() => keys.insert(provider.clone(), v.to_string()),
-                _ => keys.remove(provider),
+                Some(v) if !v.is_empty() => keys.insert(name.to_string(), v.to_string()),
+                _ => keys.remove(name),
             };
         }
         let json = serde_json::to_vec_pretty(&keys).expect("keys serialise");
@@ -150,9 +149,12 @@ impl StateDir {
     /// Each provider's status, masked.
     pub fn key_status(&self) -> io::Result<BTreeMap<String, KeyStatus>> {
         let keys = self.keys()?;
-        Ok(PROVIDERS
+        Ok(Provider::ALL
             .iter()
-            .map(|p| (p.to_string(), mask(keys.get(*p).map(String::as_str))))
+            .map(|p| {
+                let name = p.key_name();
+                (name.to_string(), mask(keys.get(name).map(String::as_str)))
+            })
             .collect())
     }
 
@@ -361,7 +363,7 @@ mod tests {
         let dir = tempfile::TempDir::new().unwrap();
         let state = StateDir::new(Some(dir.path().to_path_buf()));
         let mut changes = BTreeMap::new();
-        changes.insert("gemini".to_string(), Some("sk-secret-1234".to_string()));
+        changes.insert(Provider::Gemini, Some("sk-secret-1234".to_string()));
         state.update_keys(&changes).unwrap();
         let status = state.key_status().unwrap();
         assert_eq!(
@@ -377,7 +379,7 @@ mod tests {
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
-        changes.insert("gemini".to_string(), Some(String::new()));
+        changes.insert(Provider::Gemini, Some(String::new()));
         state.update_keys(&changes).unwrap();
         assert!(!state.key_status().unwrap()["gemini"].set);
     }

@@ -1,4 +1,6 @@
-//! Each rule of the guard, both ways: the refused request beside the accepted one.
+//! The guard over a real socket (the `Host` a client sends, as the server
+//! receives it) and the authority some routes require of their own. Each
+//! guard rule both ways, in-process, is in `router.rs`.
 
 mod common;
 
@@ -55,123 +57,6 @@ async fn host_must_be_loopback_with_our_port() {
         );
         assert_eq!(status, 200, "{host}: {text}");
     }
-}
-
-#[tokio::test]
-async fn origin_must_be_our_page_or_the_token() {
-    let server = Server::start();
-    let host = format!("127.0.0.1:{}", server.port);
-    let body = r#"{"transcript":"create a file called x.txt with hi"}"#;
-    let (status, text) = raw(
-        server.port,
-        &turn_request(&host, "https://evil.example", "application/json", body),
-    );
-    assert_eq!((status, rule(&text).as_str()), (403, "foreign-origin"));
-    assert!(!server.root.join("x.txt").exists());
-    let no_origin = format!(
-        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    assert_eq!(
-        raw(server.port, &no_origin).0,
-        403,
-        "no Origin and no token"
-    );
-    // The own page is accepted; so is the token; a wrong token is named.
-    assert_eq!(
-        raw(
-            server.port,
-            &turn_request(&host, &server.origin(), "application/json", body)
-        )
-        .0,
-        200
-    );
-    let with_token = |token: &str| {
-        format!(
-            "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nx-voicebox-host-token: {token}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-    };
-    assert_eq!(raw(server.port, &with_token(&server.token)).0, 200);
-    let (status, text) = raw(server.port, &with_token("not-the-token"));
-    assert_eq!((status, rule(&text).as_str()), (403, "bad-host-token"));
-}
-
-#[tokio::test]
-async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
-    let server = Server::start();
-    let host = format!("127.0.0.1:{}", server.port);
-    let form = "transcript=create+a+file+called+pwned.txt+with+x";
-    let (status, _) = raw(
-        server.port,
-        &turn_request(&host, "https://evil.example", "text/plain", form),
-    );
-    assert_eq!(status, 403);
-    // Even from our own origin, a non-JSON body is 415.
-    let (status, text) = raw(
-        server.port,
-        &turn_request(
-            &host,
-            &server.origin(),
-            "text/plain",
-            r#"{"transcript":"list files"}"#,
-        ),
-    );
-    assert_eq!(
-        (status, rule(&text).as_str()),
-        (415, "unsupported-content-type")
-    );
-    let (status, _) = raw(
-        server.port,
-        &turn_request(
-            &host,
-            &server.origin(),
-            "application/json; charset=utf-8",
-            r#"{"transcript":"list files"}"#,
-        ),
-    );
-    assert_eq!(status, 200);
-    assert!(!server.root.join("pwned.txt").exists());
-}
-
-#[tokio::test]
-async fn oversize_bodies_are_413_and_a_large_legal_write_passes() {
-    let server = Server::start();
-    let huge = "x".repeat(9 << 20);
-    let response = reqwest::Client::new()
-        .post(server.url("/api/turn"))
-        .header("origin", server.origin())
-        .json(&json!({"action": {"verb":"write","name":"big.txt","content": huge}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 413);
-    assert_eq!(
-        response.json::<Value>().await.unwrap()["refused"],
-        "body-too-large"
-    );
-    let legal = "y".repeat(1 << 20);
-    let (status, reply) = server
-        .post(
-            "/api/turn",
-            json!({"action": {"verb":"write","name":"big.txt","content": legal}}),
-        )
-        .await;
-    assert_eq!((status, reply["result"]["ok"].as_bool()), (200, Some(true)));
-    // Between the content cap and the body cap: the verb's own named refusal,
-    // in JSON, never the framework's plain-text 413.
-    let over_content = "z".repeat(3 << 20);
-    let (status, reply) = server
-        .post(
-            "/api/turn",
-            json!({"action": {"verb":"write","name":"big.txt","content": over_content}}),
-        )
-        .await;
-    assert_eq!(
-        (status, reply["result"]["refused"].as_str()),
-        (200, Some("too-large")),
-        "{reply}"
-    );
 }
 
 #[tokio::test]
@@ -323,30 +208,4 @@ async fn a_root_that_overlaps_the_state_folder_is_refused_by_name() {
         .post_with_token("/api/root", json!({"path": beside.path()}))
         .await;
     assert_eq!(reply["declared"], true, "{reply}");
-}
-
-#[tokio::test]
-async fn every_response_carries_a_strict_csp() {
-    let server = Server::start();
-    for path in ["/", "/app.js", "/api/health", "/nope"] {
-        let response = reqwest::get(server.url(path)).await.unwrap();
-        let csp = response.headers()["content-security-policy"]
-            .to_str()
-            .unwrap()
-            .to_string();
-        assert!(
-            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
-            "{path}: {csp}"
-        );
-    }
-    let page = reqwest::get(server.url("/"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(
-        !page.contains("<script>") && !page.contains("onclick"),
-        "no inline script"
-    );
 }

@@ -2,6 +2,7 @@
 //! frames below with exactly their fields; anything else is refused by name
 //! and the channel lives.
 
+use crate::strict::{self, Misfit};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use voicebox_core::Rule;
@@ -40,21 +41,20 @@ pub enum FromPage {
 /// A refused frame: the rule and what to send instead.
 pub type Refused = (Rule, String);
 
-/// Parses one text frame; the serde words say which field or type was wrong.
+/// Parses one text frame strictly ([`crate::strict`]): a `type` the channel
+/// does not have is `unknown-frame`, a field a frame does not have is
+/// `unknown-field`, anything else `malformed-frame`.
 pub fn parse(text: &str) -> Result<FromPage, Refused> {
-    serde_json::from_str(text).map_err(|e| {
-        let words = e.to_string();
-        let rule = if words.contains("unknown variant") {
-            Rule::UnknownFrame
-        } else if words.contains("unknown field") {
-            Rule::UnknownField
-        } else {
-            Rule::MalformedFrame
+    strict::from_slice(text.as_bytes()).map_err(|misfit| {
+        let rule = match misfit {
+            Misfit::UnknownVariant(_) => Rule::UnknownFrame,
+            Misfit::UnknownField(_) => Rule::UnknownField,
+            Misfit::Malformed(_) => Rule::MalformedFrame,
         };
         (
             rule,
             format!(
-                "send {{\"type\":\"result\",\"id\":N,\"answer\":…}} or {{\"type\":\"failed\",\"id\":N,\"why\":\"…\"}}: {words}"
+                "send {{\"type\":\"result\",\"id\":N,\"answer\":…}} or {{\"type\":\"failed\",\"id\":N,\"why\":\"…\"}}: {misfit}"
             ),
         )
     })

@@ -11,7 +11,7 @@
 
 mod envelope;
 
-use crate::serve::{AppState, own_page};
+use crate::serve::{Acts, AppState, Guard};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -34,7 +34,7 @@ const MAX_PAGE_FRAME: usize = 32 << 20;
 /// How long an act waits for the page unless `VOICEBOX_PAGE_TIMEOUT_MS` says.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new().route("/channel", get(socket))
 }
 
@@ -225,26 +225,27 @@ pub fn refusal(rule: Rule, why: &str) -> Value {
         (status = 403, description = "foreign Host, or an Origin that is not this server's page (`foreign-origin`)"),
     ))]
 pub async fn socket(
-    State(app): State<Arc<AppState>>,
+    State(guard): State<Arc<Guard>>,
+    State(acts): State<Arc<Acts>>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(refused) = own_page(&headers, app.port, "the channel") {
+    if let Err(refused) = guard.own_page(&headers, "the channel") {
         return refused.into_response();
     }
     match upgrade {
         Ok(upgrade) => upgrade
             .max_message_size(MAX_PAGE_FRAME)
-            .on_upgrade(move |socket| serve_page(app, socket)),
+            .on_upgrade(move |socket| serve_page(acts, socket)),
         Err(rejection) => rejection.into_response(),
     }
 }
 
 /// Reads the page's frames until it leaves; a writer task sends ours.
-async fn serve_page(app: Arc<AppState>, socket: WebSocket) {
+async fn serve_page(acts: Arc<Acts>, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (outbox, mut queued) = mpsc::unbounded_channel::<Message>();
-    let serial = app.channel.attach(outbox.clone());
+    let serial = acts.channel().attach(outbox.clone());
     tracing::info!(serial, "a page executes the server's acts");
     let writer = tokio::spawn(async move {
         while let Some(message) = queued.recv().await {
@@ -256,7 +257,7 @@ async fn serve_page(app: Arc<AppState>, socket: WebSocket) {
     });
     while let Some(Ok(message)) = stream.next().await {
         let refused = match message {
-            Message::Text(text) => app.channel.answer(serial, text.as_str()).err(),
+            Message::Text(text) => acts.channel().answer(serial, text.as_str()).err(),
             Message::Binary(_) => Some((
                 Rule::MalformedFrame,
                 "the channel takes JSON text frames only".to_string(),
@@ -271,7 +272,7 @@ async fn serve_page(app: Arc<AppState>, socket: WebSocket) {
             ));
         }
     }
-    app.channel.detach(serial);
+    acts.channel().detach(serial);
     drop(outbox);
     let _ = writer.await;
     tracing::info!(serial, "the executing page left");

@@ -2,12 +2,13 @@
 //! (or the local decoder's channel), and the executor, driven by the [`Session`] state machine. Everything the
 //! page reads passes through one place that masks the key.
 
-use super::Provider;
 use super::local;
 use super::session::{Outbox, Reason, Session, ToPage};
 use super::tools;
+use super::{Live, Provider};
 use crate::llm::{quote, redact};
-use crate::serve::AppState;
+use crate::serve::Acts;
+use crate::state_dir::StateDir;
 use axum::extract::ws::{self, WebSocket};
 use futures_util::stream::{BoxStream, SplitSink};
 use futures_util::{SinkExt, StreamExt};
@@ -38,7 +39,10 @@ enum Sink {
 }
 
 struct Bridge {
-    app: Arc<AppState>,
+    /// Where the session's tool calls act.
+    acts: Arc<Acts>,
+    /// Where the provider's key is read from.
+    state: StateDir,
     session: Session,
     page: SplitSink<WebSocket, ws::Message>,
     upstream: Option<Sink>,
@@ -47,16 +51,22 @@ struct Bridge {
 }
 
 /// Runs one session from the upgraded page socket to its one end.
-pub async fn run(app: Arc<AppState>, socket: WebSocket, provider: Provider) {
-    let counted = app.clone();
-    let _open = counted.live.open();
+pub async fn run(
+    acts: Arc<Acts>,
+    state: StateDir,
+    live: Arc<Live>,
+    socket: WebSocket,
+    provider: Provider,
+) {
+    let _open = live.open();
     let (page, mut from_page) = socket.split();
     let mut bridge = Bridge {
         session: Session::new(provider.vendor()),
         page,
         upstream: None,
         key: String::new(),
-        app,
+        acts,
+        state,
     };
     let Some(mut from_upstream) = bridge.connect(provider).await else {
         bridge.close().await;
@@ -87,7 +97,7 @@ impl Bridge {
         if provider == Provider::Local {
             return self.connect_local().await;
         }
-        self.key = match provider.key(&self.app.state) {
+        self.key = match provider.key(&self.state) {
             Ok(key) => key,
             Err(note) => {
                 let outbox = self.session.refuse_setup(Rule::KeyMissing, &note);
@@ -119,7 +129,7 @@ impl Bridge {
     /// Starts the offline recogniser (refused by name when its library or
     /// model is missing), tells the page the rate and sends the opening.
     async fn connect_local(&mut self) -> Option<Incoming> {
-        let link = match local::start(&self.app) {
+        let link = match local::start(&self.acts) {
             Ok(link) => link,
             Err(why) => {
                 let outbox = self
@@ -222,7 +232,7 @@ impl Bridge {
                 }
             }
             if !outbox.run.is_empty() && self.session.ended().is_none() {
-                let answered = tools::run(&self.app, outbox.run).await;
+                let answered = tools::run(&self.acts, outbox.run).await;
                 next.merge(self.session.answered(answered));
             }
             outbox = next;

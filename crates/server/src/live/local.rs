@@ -14,11 +14,10 @@ use super::grammar;
 use super::sphinx::{self, Model, Sphinx};
 use super::tools::{Answered, Call};
 use super::vendor::{Event, Vendor, Who, base64, unbase64};
-use crate::serve::AppState;
+use crate::serve::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 use voicebox_core::resolver::{Resolution, resolve};
@@ -142,11 +141,11 @@ pub struct Link {
 
 /// Checks that offline voice can run here and starts its decoder thread;
 /// the error names the Debian packages to install.
-pub fn start(app: &Arc<AppState>) -> Result<Link, String> {
+pub fn start(acts: &Acts) -> Result<Link, String> {
     let model = sphinx::available()?;
     let (to, inbox) = mpsc::unbounded_channel();
     let (outbox, from) = mpsc::unbounded_channel();
-    let host = app.host.clone();
+    let host = acts.host();
     let root = move || {
         let host = host.lock().unwrap_or_else(|p| p.into_inner());
         host.root().map(Path::to_path_buf)

@@ -4,7 +4,7 @@
 //! every other act.
 //!
 //! - [`socket`] refuses any peer that is not this server's page before a
-//!   paid session opens, and [`Counters`] counts sessions for `/api/health`;
+//!   paid session opens, and [`Live`] counts sessions for `/api/health`;
 //! - `bridge` moves frames between the page, the provider and the executor;
 //! - `session` is the state machine that decides what each frame means;
 //! - `vendor` is the trait each provider's wire format implements
@@ -23,7 +23,7 @@ mod tools;
 mod vendor;
 
 use crate::llm;
-use crate::serve::{ApiError, AppState, own_page};
+use crate::serve::{Acts, ApiError, AppState, Guard};
 use crate::state_dir::StateDir;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
@@ -89,14 +89,25 @@ impl Provider {
     }
 }
 
-/// Live sessions accepted since start, and those still open.
-#[derive(Default)]
-pub struct Counters {
+/// Live voice on this server: the provider `/live` uses when the page names
+/// none, and the sessions accepted since start and still open (for
+/// `GET /api/health`).
+pub struct Live {
+    provider: Option<Provider>,
     created: AtomicU64,
     running: AtomicU64,
 }
 
-impl Counters {
+impl Live {
+    /// `provider`: the server's `--live-provider`, if any.
+    pub fn new(provider: Option<Provider>) -> Live {
+        Live {
+            provider,
+            created: AtomicU64::new(0),
+            running: AtomicU64::new(0),
+        }
+    }
+
     pub fn to_json(&self) -> Value {
         json!({
             "created": self.created.load(Ordering::Relaxed),
@@ -112,7 +123,7 @@ impl Counters {
     }
 }
 
-struct Open<'a>(&'a Counters);
+struct Open<'a>(&'a Live);
 
 impl Drop for Open<'_> {
     fn drop(&mut self) {
@@ -120,7 +131,7 @@ impl Drop for Open<'_> {
     }
 }
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new().route("/live", get(socket))
 }
 
@@ -142,12 +153,15 @@ pub struct LiveQuery {
         (status = 403, description = "foreign Host, or an Origin that is not this server's page (`foreign-origin`)"),
     ))]
 pub async fn socket(
-    State(app): State<Arc<AppState>>,
+    State(guard): State<Arc<Guard>>,
+    State(acts): State<Arc<Acts>>,
+    State(state): State<StateDir>,
+    State(live): State<Arc<Live>>,
     headers: HeaderMap,
     query: Result<Query<LiveQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(refused) = own_page(&headers, app.port, "a live session") {
+    if let Err(refused) = guard.own_page(&headers, "a live session") {
         return refused.into_response();
     }
     let query = match query {
@@ -170,9 +184,9 @@ pub async fn socket(
     };
     let provider = query
         .provider
-        .or(app.live_provider)
-        .unwrap_or_else(|| Provider::default_for(&app.state));
+        .or(live.provider)
+        .unwrap_or_else(|| Provider::default_for(&state));
     upgrade
         .max_message_size(MAX_PAGE_MESSAGE)
-        .on_upgrade(move |socket| bridge::run(app, socket, provider))
+        .on_upgrade(move |socket| bridge::run(acts, state, live, socket, provider))
 }

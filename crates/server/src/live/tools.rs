@@ -3,10 +3,9 @@
 //! act (turn `live`). A call is never rewritten into another action: what
 //! does not fit the command list is answered with the rule it broke.
 
-use crate::serve::{AppState, counted, relayed, with_host};
+use crate::serve::Acts;
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
 use voicebox_core::tier::ActKind;
@@ -181,19 +180,19 @@ fn changes(verb: &str, reply: &Value) -> bool {
 /// Runs a batch in order: in the page that owns the active root (each call
 /// relayed over `/channel`, this machine's disk untouched), or on the host
 /// (one lock, like any other turn).
-pub async fn run(app: &Arc<AppState>, calls: Vec<Call>) -> Vec<Answered> {
-    if app.channel.root().is_some() {
+pub async fn run(acts: &Arc<Acts>, calls: Vec<Call>) -> Vec<Answered> {
+    if acts.page_root().is_some() {
         let mut answered = Vec::with_capacity(calls.len());
         for call in calls {
-            answered.push(in_page(app, call).await);
+            answered.push(in_page(acts, call).await);
         }
         return answered;
     }
-    let (state, batch) = (app.clone(), calls.clone());
-    with_host(app, move |host| {
+    let (counter, batch) = (acts.clone(), calls.clone());
+    acts.with_host(move |host| {
         batch
             .into_iter()
-            .map(|call| on_host(&state, host, call))
+            .map(|call| on_host(&counter, host, call))
             .collect()
     })
     .await
@@ -220,31 +219,31 @@ fn answered(call: Call, action: Option<Value>, result: Value, started: Instant) 
     }
 }
 
-fn on_host(app: &AppState, host: &mut Host<MachineAbilities>, call: Call) -> Answered {
+fn on_host(acts: &Acts, host: &mut Host<MachineAbilities>, call: Call) -> Answered {
     let started = Instant::now();
     let (action, reply) = match prepared(&call) {
         Ok(action) => {
             let reply = host.execute(&action, Some("live"));
-            counted(app, &reply);
+            acts.counted(&reply);
             (Some(action), json!(reply))
         }
         Err(refusal) => {
-            app.refused.fetch_add(1, Ordering::Relaxed);
+            acts.count_refusal();
             (None, refusal)
         }
     };
     answered(call, action, reply, started)
 }
 
-async fn in_page(app: &AppState, call: Call) -> Answered {
+async fn in_page(acts: &Acts, call: Call) -> Answered {
     let started = Instant::now();
     let (action, reply) = match prepared(&call) {
         Ok(action) => {
             let request = json!({"op": "execute", "action": action, "turn": "live"});
-            (Some(action), relayed(app, request).await)
+            (Some(action), acts.relayed(request).await)
         }
         Err(refusal) => {
-            app.refused.fetch_add(1, Ordering::Relaxed);
+            acts.count_refusal();
             (None, refusal)
         }
     };

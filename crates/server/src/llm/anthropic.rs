@@ -4,14 +4,14 @@
 //! to give, unconfirmed) is read too.
 
 use super::{Call, Failure, Vendor, finished, model_json, parse_body};
+use crate::provider::Provider;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use voicebox_core::prompt;
 
 pub const ANTHROPIC: Vendor = Vendor {
     label: "Anthropic",
-    provider: "anthropic",
-    key_env: "ANTHROPIC_API_KEY",
+    provider: Provider::Anthropic,
     base_url_env: "VOICEBOX_ANTHROPIC_BASE_URL",
     default_base_url: "https://api.anthropic.com",
     model_env: "VOICEBOX_ANTHROPIC_MODEL",

@@ -2,14 +2,14 @@
 //! `responseSchema`; the answer is JSON text in the first candidate's parts.
 
 use super::{Call, Failure, Vendor, finished, model_json, parse_body};
+use crate::provider::Provider;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use voicebox_core::prompt;
 
 pub const GEMINI: Vendor = Vendor {
     label: "Gemini",
-    provider: "gemini",
-    key_env: "GEMINI_API_KEY",
+    provider: Provider::Gemini,
     base_url_env: "VOICEBOX_GEMINI_BASE_URL",
     default_base_url: "https://generativelanguage.googleapis.com",
     model_env: "VOICEBOX_GEMINI_MODEL",

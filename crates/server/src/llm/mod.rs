@@ -16,6 +16,7 @@ pub use anthropic::ANTHROPIC;
 pub use gemini::GEMINI;
 pub use openai::OPENAI;
 
+use crate::provider::Provider;
 use crate::state_dir::StateDir;
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -34,9 +35,8 @@ const MAX_QUOTE_CHARS: usize = 300;
 pub struct Vendor {
     /// The vendor's name in notes.
     label: &'static str,
-    /// The provider's name in the keys file and `PUT /api/keys`.
-    provider: &'static str,
-    key_env: &'static str,
+    /// Whose key it needs.
+    provider: Provider,
     base_url_env: &'static str,
     default_base_url: &'static str,
     model_env: &'static str,
@@ -93,7 +93,8 @@ impl Failure {
             Failure::NoKey => format!(
                 "no {label} API key is set: store one with PUT /api/keys \
                  {{\"keys\": {{\"{}\": \"...\"}}}} (with the host token) or set {}",
-                vendor.provider, vendor.key_env
+                vendor.provider.key_name(),
+                vendor.provider.key_env()
             ),
             Failure::KeysUnreadable(e) => format!("the stored keys cannot be read ({e})"),
             Failure::Unreachable(e) => format!("{label} could not be reached at {base}: {e}"),
@@ -180,7 +181,7 @@ impl Llm {
             _ => None,
         };
         tracing::warn!(
-            vendor = vendor.provider,
+            vendor = vendor.provider.key_name(),
             failure = failure.kind(),
             status,
             "unresolved"
@@ -219,9 +220,9 @@ fn key(vendor: &Vendor, state: &StateDir) -> Result<String, Failure> {
         .keys()
         .map_err(|e| Failure::KeysUnreadable(e.to_string()))?;
     stored
-        .get(vendor.provider)
+        .get(vendor.provider.key_name())
         .cloned()
-        .or_else(|| std::env::var(vendor.key_env).ok())
+        .or_else(|| std::env::var(vendor.provider.key_env()).ok())
         .map(|k| k.trim().to_string())
         .filter(|k| !k.is_empty())
         .ok_or(Failure::NoKey)

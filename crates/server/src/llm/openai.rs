@@ -4,14 +4,14 @@
 //! in the first choice's message.
 
 use super::{Call, Failure, Vendor, finished, model_json, parse_body};
+use crate::provider::Provider;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use voicebox_core::prompt;
 
 pub const OPENAI: Vendor = Vendor {
     label: "OpenAI",
-    provider: "openai",
-    key_env: "OPENAI_API_KEY",
+    provider: Provider::Openai,
     base_url_env: "VOICEBOX_OPENAI_BASE_URL",
     default_base_url: "https://api.openai.com/v1",
     model_env: "VOICEBOX_OPENAI_MODEL",

@@ -1,31 +1,32 @@
-//! The JSON API (DESIGN §8). Every act goes through the same core executor as
-//! the CLI, on a blocking thread, one at a time per root.
+//! The JSON API (DESIGN §8): the route table, and the routes that act (a
+//! turn, its confirmation, the page's file list and viewer) or report
+//! (health). Every act goes through the same core executor as the CLI, on a
+//! blocking thread, one at a time per root.
 
-use super::guard::Authority;
-use super::{ApiError, AppState};
-use axum::body::Bytes;
+use super::audit::{audit, verify_audit};
+use super::error::{ReadGuard, StrictJson, WriteGuard};
+use super::root::{declare_root, root, undeclare_root};
+use super::settings::{keys, put_keys, settings};
+use super::{Acts, ApiError, AppState};
+use crate::live::Live;
+use crate::resolve::Words;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
-use axum::{Extension, Json, Router};
+use axum::{Json, Router};
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use utoipa::{IntoParams, ToSchema};
-use voicebox_core::audit::page::PageRequest;
-use voicebox_core::platform::{Env, RootInfo, Storage};
+use voicebox_core::Rule;
+use voicebox_core::platform::Env;
 use voicebox_core::resolver::Resolution;
-use voicebox_core::{Refusal, Reply, Rule};
-use voicebox_machine::{Host, MachineAbilities, MachineEnv};
+use voicebox_machine::MachineEnv;
 
 pub type Answer = Result<Json<Value>, ApiError>;
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/turn", post(turn))
         .route("/api/confirm", post(confirm))
@@ -42,29 +43,9 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/settings", put(settings))
 }
 
-/// Runs `f` on the host on a blocking thread (the executor does file I/O).
-pub async fn with_host<R: Send + 'static>(
-    app: &Arc<AppState>,
-    f: impl FnOnce(&mut Host<MachineAbilities>) -> R + Send + 'static,
-) -> Result<R, ApiError> {
-    let host = app.host.clone();
-    tokio::task::spawn_blocking(move || {
-        let mut host = host.lock().unwrap_or_else(|p| p.into_inner());
-        f(&mut host)
-    })
-    .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            "the host failed while acting; the next request is served normally — check the audit log",
-        )
-    })
-}
+pub type QueryResult<T> = Result<Query<T>, QueryRejection>;
 
-type QueryResult<T> = Result<Query<T>, QueryRejection>;
-
-fn query_error(rejection: QueryRejection) -> ApiError {
+pub fn query_error(rejection: QueryRejection) -> ApiError {
     ApiError::new(
         StatusCode::BAD_REQUEST,
         Rule::MalformedField,
@@ -73,76 +54,6 @@ fn query_error(rejection: QueryRejection) -> ApiError {
             rejection.body_text()
         ),
     )
-}
-
-/// Parses a JSON body strictly: unknown fields and bad JSON are named 400s.
-pub fn parse<T: DeserializeOwned>(body: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| {
-        let words = e.to_string();
-        let rule = if words.contains("unknown field") {
-            Rule::UnknownField
-        } else {
-            Rule::MalformedBody
-        };
-        ApiError::new(
-            StatusCode::BAD_REQUEST,
-            rule,
-            format!("the body does not fit this route: {words}"),
-        )
-    })
-}
-
-/// Counts a refusal for `GET /api/health`.
-pub fn counted(app: &AppState, reply: &Reply) {
-    if reply.refused.is_some() {
-        app.refused.fetch_add(1, Ordering::Relaxed);
-    }
-}
-
-/// Runs `action` in the active root: relayed to the page that owns it (no
-/// disk of this machine is touched), or executed by the host on its folder.
-async fn act(app: &Arc<AppState>, action: Value, turn: String) -> Result<Value, ApiError> {
-    if app.channel.root().is_some() {
-        return Ok(relayed(
-            app,
-            json!({"op": "execute", "action": action, "turn": turn}),
-        )
-        .await);
-    }
-    let reply = with_host(app, move |host| host.execute(&action, Some(&turn))).await?;
-    counted(app, &reply);
-    Ok(json!(reply))
-}
-
-/// Relays one worker request to the page; the core's result is returned
-/// untouched but for `via: "page"`, and a missing answer is a named refusal.
-pub async fn relayed(app: &AppState, request: Value) -> Value {
-    let result = match app.channel.relay(request).await {
-        Ok(mut answer) => {
-            let mut result = match answer.get_mut("result") {
-                Some(result) if result.is_object() => result.take(),
-                _ => answer,
-            };
-            result["via"] = json!("page");
-            result
-        }
-        Err(refusal) => refusal,
-    };
-    if result.get("refused").is_some() {
-        app.refused.fetch_add(1, Ordering::Relaxed);
-    }
-    result
-}
-
-/// The active root: the page's, or the host's folder.
-async fn active_root(app: &Arc<AppState>) -> Result<Option<RootInfo>, ApiError> {
-    if let Some(root) = app.channel.root() {
-        return Ok(Some(root));
-    }
-    with_host(app, |host| {
-        host.executor().storage().map(Storage::root_info)
-    })
-    .await
 }
 
 fn turn_id() -> String {
@@ -165,18 +76,15 @@ pub struct TurnRequest {
     responses(
         (status = 200, description = "`{transcript, action, result}`; an unresolved utterance has `action: null` and a `note`; executor refusals have `result.ok: false`", body = Object),
         (status = 400, description = "malformed body, unknown field, or neither or both of transcript and action"),
-        (status = 403, description = "foreign Host, foreign Origin without the host token, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
+        WriteGuard,
     ))]
-pub async fn turn(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: TurnRequest = parse(&body)?;
+pub async fn turn(
+    State(acts): State<Arc<Acts>>,
+    State(words): State<Arc<Words>>,
+    StrictJson(request): StrictJson<TurnRequest>,
+) -> Answer {
     let (transcript, action) = match (request.transcript, request.action) {
-        (Some(text), None) => match app
-            .current_resolver()
-            .resolve(&app.llm, &app.state, &text)
-            .await
-        {
+        (Some(text), None) => match words.resolve(&text).await {
             Resolution::Action(action) => (Some(text), action.to_json()),
             Resolution::Unresolved { note } => {
                 return Ok(Json(
@@ -193,7 +101,7 @@ pub async fn turn(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
             ));
         }
     };
-    let result = act(&app, action.clone(), turn_id()).await?;
+    let result = acts.act(action.clone(), turn_id()).await?;
     Ok(Json(
         json!({"transcript": transcript, "action": action, "result": result}),
     ))
@@ -212,21 +120,20 @@ pub struct ConfirmRequest {
     responses(
         (status = 200, description = "`{result}`: the act's outcome, or `declined`, `confirmation-unknown`, `confirmation-expired`", body = Object),
         (status = 400, description = "malformed body or unknown field"),
-        (status = 403, description = "foreign Host, foreign Origin, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
+        WriteGuard,
     ))]
-pub async fn confirm(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: ConfirmRequest = parse(&body)?;
-    if app.channel.root().is_some() {
+pub async fn confirm(
+    State(acts): State<Arc<Acts>>,
+    StrictJson(request): StrictJson<ConfirmRequest>,
+) -> Answer {
+    if acts.page_root().is_some() {
         let page = json!({"op": "confirm", "id": request.id, "approved": request.approved});
-        return Ok(Json(json!({"result": relayed(&app, page).await})));
+        return Ok(Json(json!({"result": acts.relayed(page).await})));
     }
-    let result = with_host(&app, move |host| {
-        host.confirm(&request.id, request.approved)
-    })
-    .await?;
-    counted(&app, &result);
+    let result = acts
+        .with_host(move |host| host.confirm(&request.id, request.approved))
+        .await?;
+    acts.counted(&result);
     Ok(Json(json!({"result": result})))
 }
 
@@ -234,310 +141,23 @@ pub async fn confirm(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
 #[utoipa::path(get, path = "/api/health",
     responses(
         (status = 200, description = "`{ok, declared, root, refused, resolver, live: {created, running}, version}`", body = Object),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
-pub async fn health(State(app): State<Arc<AppState>>) -> Answer {
-    let root = active_root(&app).await?;
+pub async fn health(
+    State(acts): State<Arc<Acts>>,
+    State(words): State<Arc<Words>>,
+    State(live): State<Arc<Live>>,
+) -> Answer {
+    let root = acts.active_root().await?;
     Ok(Json(json!({
         "ok": true,
         "declared": root.is_some(),
         "root": root,
-        "refused": app.refused.load(Ordering::Relaxed),
-        "resolver": app.current_resolver().name(),
-        "live": app.live.to_json(),
+        "refused": acts.refused(),
+        "resolver": words.resolver().name(),
+        "live": live.to_json(),
         "version": env!("CARGO_PKG_VERSION"),
     })))
-}
-
-#[derive(Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-pub struct AuditQuery {
-    /// Entries per page, 1..=1000 (default 200); more is refused by name.
-    #[param(minimum = 1, maximum = 1000)]
-    limit: Option<usize>,
-    /// The `next` of the previous page, for the entries older than it.
-    cursor: Option<String>,
-}
-
-/// One page of the root's audit log, newest first in the (instance, seq)
-/// merge order reversed. A page reads only what it shows.
-#[utoipa::path(get, path = "/api/audit", params(AuditQuery),
-    responses(
-        (status = 200, description = "`{ok, root, entries, next?}`: `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
-        (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
-        (status = 403, description = "foreign Host"),
-    ))]
-pub async fn audit(State(app): State<Arc<AppState>>, query: QueryResult<AuditQuery>) -> Answer {
-    let Query(query) = query.map_err(query_error)?;
-    let page = PageRequest::new(query.cursor.as_deref(), query.limit)
-        .map_err(|refusal| ApiError::new(StatusCode::BAD_REQUEST, refusal.rule, refusal.why))?;
-    if app.channel.root().is_some() {
-        return Ok(Json(
-            relayed(
-                &app,
-                json!({"op": "audit", "cursor": query.cursor, "limit": query.limit}),
-            )
-            .await,
-        ));
-    }
-    let view = with_host(&app, move |host| host.audit(&page)).await?;
-    Ok(Json(match view {
-        Ok(view) => json!(view),
-        Err(refusal) => json!(Reply::refusal(refusal)),
-    }))
-}
-
-/// Every audit file of the root checked against its hash chain and the
-/// host's anchor (reads the whole log: asked for on its own).
-#[utoipa::path(get, path = "/api/audit/verify",
-    responses(
-        (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict` (`ok`, `torn` or `broken` with `kind`, `line` and `why`). Or `{ok:false, refused, why}` with no usable root", body = Object),
-        (status = 403, description = "foreign Host"),
-    ))]
-pub async fn verify_audit(State(app): State<Arc<AppState>>) -> Answer {
-    if app.channel.root().is_some() {
-        return Ok(Json(relayed(&app, json!({"op": "verifyAudit"})).await));
-    }
-    // A reader of its own, so the host (and every other request) is not held
-    // while the whole log is read.
-    let root = with_host(&app, |host| host.root().map(Path::to_path_buf)).await?;
-    let options = app.state.reader_options();
-    let check = tokio::task::spawn_blocking(move || {
-        let mut reader = Host::new("verify", ());
-        if let Some(root) = root {
-            reader.declare_with(&root, options).map_err(|e| {
-                Refusal::new(
-                    Rule::RootUnreachable,
-                    format!("the project root cannot be read: {e}; restore the folder or declare another root"),
-                )
-            })?;
-        }
-        reader.verify_audit()
-    })
-    .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            "the audit check failed; the next request is served normally",
-        )
-    })?;
-    Ok(Json(match check {
-        Ok(check) => json!(check),
-        Err(refusal) => json!(Reply::refusal(refusal)),
-    }))
-}
-
-fn key_status(app: &AppState) -> Answer {
-    let keys = app.state.key_status().map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            format!("the keys file cannot be read: {e}"),
-        )
-    })?;
-    Ok(Json(json!({"ok": true, "keys": keys})))
-}
-
-/// Which provider keys are set (masked: set or not, and the last 4 characters).
-#[utoipa::path(get, path = "/api/keys",
-    responses(
-        (status = 200, description = "`{ok, keys: {gemini, openai, anthropic: {set, last4?}}}`", body = Object),
-        (status = 403, description = "foreign Host"),
-        (status = 500, description = "the keys file cannot be read"),
-    ))]
-pub async fn keys(State(app): State<Arc<AppState>>) -> Answer {
-    key_status(&app)
-}
-
-/// Keys to store (a string) or remove (`null` or `""`).
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct KeysRequest {
-    keys: KeyChanges,
-}
-
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-struct KeyChanges {
-    #[serde(default, deserialize_with = "present")]
-    gemini: Option<Option<String>>,
-    #[serde(default, deserialize_with = "present")]
-    openai: Option<Option<String>>,
-    #[serde(default, deserialize_with = "present")]
-    anthropic: Option<Option<String>>,
-}
-
-/// Tells an absent field (`None`) from an explicit `null` (`Some(None)`).
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
-    Option::<String>::deserialize(d).map(Some)
-}
-
-/// Store or remove provider keys (mode 0600, in the state folder, never in a root).
-#[utoipa::path(put, path = "/api/keys", request_body = KeysRequest,
-    responses(
-        (status = 200, description = "the masked status after the change", body = Object),
-        (status = 400, description = "malformed body or unknown provider"),
-        (status = 403, description = "foreign Host, foreign Origin without the host token, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
-        (status = 500, description = "the keys file cannot be written"),
-    ))]
-pub async fn put_keys(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: KeysRequest = parse(&body)?;
-    let changes: BTreeMap<String, Option<String>> = [
-        ("gemini", request.keys.gemini),
-        ("openai", request.keys.openai),
-        ("anthropic", request.keys.anthropic),
-    ]
-    .into_iter()
-    .filter_map(|(provider, change)| change.map(|value| (provider.to_string(), value)))
-    .collect();
-    app.state.update_keys(&changes).map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            format!("the keys file cannot be written: {e}"),
-        )
-    })?;
-    tracing::info!(providers = ?changes.keys().collect::<Vec<_>>(), "keys changed");
-    key_status(&app)
-}
-
-/// The declared root, if any.
-#[utoipa::path(get, path = "/api/root",
-    responses(
-        (status = 200, description = "`{declared, root}`", body = Object),
-        (status = 403, description = "foreign Host"),
-    ))]
-pub async fn root(State(app): State<Arc<AppState>>) -> Answer {
-    let root = active_root(&app).await?;
-    Ok(Json(json!({"declared": root.is_some(), "root": root})))
-}
-
-/// The root to declare: a machine folder (`path`, the default kind), the
-/// page's OPFS project (`project`), or a folder the page picked (`label`).
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RootRequest {
-    /// `machine` (default), `opfs` or `handle`.
-    #[serde(default)]
-    kind: RootKind,
-    /// The machine folder.
-    path: Option<String>,
-    /// The OPFS project's name (its root is `v1/projects/<project>`).
-    project: Option<String>,
-    /// The picked folder's label.
-    label: Option<String>,
-}
-
-#[derive(Default, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-enum RootKind {
-    #[default]
-    Machine,
-    Opfs,
-    Handle,
-}
-
-/// Declare the active root. A machine folder needs the host token; a root
-/// the page owns needs only the page (its acts are relayed over `/channel`
-/// and run in the page, so this machine's disk is never touched for it).
-#[utoipa::path(post, path = "/api/root", request_body = RootRequest,
-    responses(
-        (status = 200, description = "`{ok:true, declared, root}`, or `{ok:false, refused, why}`: `root-unreachable`, or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
-        (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, or an OPFS project name that is not one entry name"),
-        (status = 403, description = "no host token for a machine folder (the page alone cannot declare one), foreign Host or Origin, or a wrong token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
-    ))]
-pub async fn declare_root(
-    State(app): State<Arc<AppState>>,
-    Extension(authority): Extension<Authority>,
-    body: Bytes,
-) -> Answer {
-    let request: RootRequest = parse(&body)?;
-    let root = match (request.kind, request.path, request.project, request.label) {
-        (RootKind::Machine, Some(path), None, None) => {
-            return declare_machine(&app, authority, PathBuf::from(path)).await;
-        }
-        (RootKind::Opfs, None, Some(project), None) => RootInfo {
-            kind: "opfs".into(),
-            path: format!("v1/projects/{}", entry_name(project)?),
-        },
-        (RootKind::Handle, None, None, Some(label)) => RootInfo {
-            kind: "handle".into(),
-            path: label,
-        },
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                Rule::MissingArgument,
-                "send {\"path\"} for a machine folder, {\"kind\":\"opfs\",\"project\"} for the page's project, or {\"kind\":\"handle\",\"label\"} for a folder the page picked",
-            ));
-        }
-    };
-    with_host(&app, |host| host.undeclare()).await?;
-    app.channel.set_root(Some(root.clone()));
-    Ok(Json(json!({"ok": true, "declared": true, "root": root})))
-}
-
-/// An OPFS project is one folder name under `v1/projects/`; the page's core
-/// checks it again when it opens the project.
-fn entry_name(name: String) -> Result<String, ApiError> {
-    if voicebox_core::contain::entry_name(&name) {
-        Ok(name)
-    } else {
-        Err(ApiError::new(
-            StatusCode::BAD_REQUEST,
-            Rule::MalformedField,
-            "`project` is one folder name (no `/`, `\\`, `.`, `..` or control characters, at most 255 bytes), like `atlas`",
-        ))
-    }
-}
-
-async fn declare_machine(app: &Arc<AppState>, authority: Authority, path: PathBuf) -> Answer {
-    if authority != Authority::HostToken {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Rule::HostTokenRequired,
-            "declaring a folder on this machine needs the person at the host: send the x-voicebox-host-token header, or restart with --root",
-        ));
-    }
-    // Before the folder is opened: opening it starts an audit file in it.
-    if let Err(refusal) = app.state.apart_from(&path) {
-        return Ok(Json(json!(Reply::refusal(refusal))));
-    }
-    let options = app.state.root_options();
-    let declared = with_host(app, move |host| {
-        host.declare_with(&path, options)
-            .map(|()| host.executor().storage().map(Storage::root_info))
-    })
-    .await?;
-    Ok(Json(match declared {
-        Ok(root) => {
-            app.channel.set_root(None);
-            json!({"ok": true, "declared": true, "root": root})
-        }
-        Err(e) => json!(Reply::refusal(voicebox_core::Refusal::new(
-            Rule::RootUnreachable,
-            format!("the folder cannot be used as a root: {e}; name an existing folder"),
-        ))),
-    }))
-}
-
-/// Un-declare the root (the host's folder or the page's): every act then
-/// answers `root-not-declared`.
-#[utoipa::path(delete, path = "/api/root",
-    responses(
-        (status = 200, description = "`{ok:true, declared:false}`", body = Object),
-        (status = 403, description = "foreign Host, foreign Origin without the host token, or a wrong token"),
-        (status = 415, description = "Content-Type is not application/json"),
-    ))]
-pub async fn undeclare_root(State(app): State<Arc<AppState>>) -> Answer {
-    app.channel.set_root(None);
-    with_host(&app, |host| host.undeclare()).await?;
-    Ok(Json(json!({"ok": true, "declared": false})))
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -552,15 +172,15 @@ pub struct FilesQuery {
     responses(
         (status = 200, description = "`{result}`: a list reply or a named refusal", body = Object),
         (status = 400, description = "unknown query parameter"),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
-pub async fn files(State(app): State<Arc<AppState>>, query: QueryResult<FilesQuery>) -> Answer {
+pub async fn files(State(acts): State<Arc<Acts>>, query: QueryResult<FilesQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
     let action = match query.dir {
         Some(dir) => json!({"verb": "list", "dir": dir}),
         None => json!({"verb": "list"}),
     };
-    let result = act(&app, action, "page".into()).await?;
+    let result = acts.act(action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -576,58 +196,11 @@ pub struct FileQuery {
     responses(
         (status = 200, description = "`{result}`: a read reply or a named refusal", body = Object),
         (status = 400, description = "missing `name` or unknown query parameter"),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
-pub async fn file(State(app): State<Arc<AppState>>, query: QueryResult<FileQuery>) -> Answer {
+pub async fn file(State(acts): State<Arc<Acts>>, query: QueryResult<FileQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
     let action = json!({"verb": "read", "name": query.name});
-    let result = act(&app, action, "page".into()).await?;
+    let result = acts.act(action, "page".into()).await?;
     Ok(Json(json!({"result": result})))
-}
-
-impl AppState {
-    /// The resolver turns use now.
-    pub fn current_resolver(&self) -> crate::resolve::Resolver {
-        *self.resolver.read().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-/// Settings the page may change.
-#[derive(Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-pub struct SettingsRequest {
-    /// `script`, `gemini`, `openai` or `claude`.
-    #[schema(pattern = "^(script|gemini|openai|claude)$")]
-    resolver: String,
-}
-
-/// Choose how words become actions (`--resolver` at start; this changes it
-/// until the server stops). An LLM resolver without its key answers turns
-/// unresolved with a note saying which key to set.
-#[utoipa::path(put, path = "/api/settings", request_body = SettingsRequest,
-    responses(
-        (status = 200, description = "`{ok, resolver, ready, why?}`: the resolver now used, and whether its key is set", body = Object),
-        (status = 400, description = "malformed body, unknown field or unknown resolver"),
-        (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-        (status = 413, description = "body too large"),
-        (status = 415, description = "Content-Type is not application/json"),
-    ))]
-pub async fn settings(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: SettingsRequest = parse(&body)?;
-    let resolver = <crate::resolve::Resolver as clap::ValueEnum>::from_str(&request.resolver, true)
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                Rule::MalformedField,
-                format!(
-                    "{:?} is not a resolver; choose script, gemini, openai or claude",
-                    request.resolver
-                ),
-            )
-        })?;
-    *app.resolver.write().unwrap_or_else(|p| p.into_inner()) = resolver;
-    let ready = resolver.ready(&app.state);
-    Ok(Json(
-        json!({"ok": true, "resolver": resolver.name(), "ready": ready.is_ok(), "why": ready.err()}),
-    ))
 }

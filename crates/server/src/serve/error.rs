@@ -1,9 +1,17 @@
 //! Transport-level refusals: a status code and the same `{ok:false, refused,
-//! why}` shape the executor answers with.
+//! why}` shape the executor answers with; the strict JSON body extractor
+//! whose rejections are such refusals; and the statuses the guard answers
+//! before any handler, documented once for the OpenAPI document.
 
+use crate::strict::{self, Misfit};
 use axum::Json;
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use std::collections::BTreeMap;
+use utoipa::openapi::{RefOr, ResponseBuilder};
 use voicebox_core::{Refusal, Reply, Rule};
 
 /// A refusal answered with an HTTP status other than 200.
@@ -25,5 +33,84 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status, Json(Reply::refusal(self.refusal))).into_response()
+    }
+}
+
+/// A body that does not fit its route is a 400: `unknown-field` for a field
+/// the route does not take, `malformed-body` for anything else (bad JSON, a
+/// missing field, a wrong type, a value no variant has).
+impl From<Misfit> for ApiError {
+    fn from(misfit: Misfit) -> ApiError {
+        let rule = match misfit {
+            Misfit::UnknownField(_) => Rule::UnknownField,
+            Misfit::Malformed(_) | Misfit::UnknownVariant(_) => Rule::MalformedBody,
+        };
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            rule,
+            format!("the body does not fit this route: {misfit}"),
+        )
+    }
+}
+
+/// A JSON body read strictly ([`crate::strict`]); handlers take it instead
+/// of `Json<T>`, whose rejections are plain text and do not tell an unknown
+/// field from bad JSON. The guard has already checked the content type and
+/// capped the body.
+pub struct StrictJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
+        let body = Bytes::from_request(request, state).await.map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                Rule::MalformedBody,
+                format!("the body could not be read: {}", e.body_text()),
+            )
+        })?;
+        Ok(StrictJson(strict::from_slice(&body)?))
+    }
+}
+
+/// What the guard answers on every route before its handler: a foreign
+/// `Host`. Listed in a route's `responses(...)` after its own statuses.
+pub struct ReadGuard;
+
+/// What the guard answers on every mutating route before its handler: a
+/// foreign Host, Origin or token, an unsupported content type, a body over
+/// the cap. A route whose own 403 says more lists it after this set (later
+/// entries replace earlier ones).
+pub struct WriteGuard;
+
+fn described(description: &str) -> RefOr<utoipa::openapi::Response> {
+    ResponseBuilder::new()
+        .description(description)
+        .build()
+        .into()
+}
+
+impl utoipa::IntoResponses for ReadGuard {
+    fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
+        BTreeMap::from([("403".into(), described("foreign Host (`foreign-host`)"))])
+    }
+}
+
+impl utoipa::IntoResponses for WriteGuard {
+    fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
+        BTreeMap::from([
+            (
+                "403".into(),
+                described(
+                    "foreign Host, foreign Origin without the host token, or a wrong host token (`foreign-host`, `foreign-origin`, `bad-host-token`)",
+                ),
+            ),
+            ("413".into(), described("body too large (`body-too-large`)")),
+            (
+                "415".into(),
+                described("Content-Type is not application/json (`unsupported-content-type`)"),
+            ),
+        ])
     }
 }

@@ -3,10 +3,12 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
-use super::api::{Answer, parse, with_host};
+use super::api::Answer;
+use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
-use super::{ApiError, AppState};
-use axum::body::Bytes;
+use super::{Acts, ApiError, AppState};
+use crate::admission::{self, registry};
+use crate::approval::Approvals;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
@@ -17,10 +19,8 @@ use std::sync::Arc;
 use utoipa::ToSchema;
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::env::now_ms;
-use voicebox_machine::extensions::Registry;
-use voicebox_machine::{Host, MachineAbilities};
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/api/extensions", get(list))
         .route("/api/extensions/proposals", post(propose))
@@ -30,31 +30,12 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/extensions/revoke", post(revoke))
 }
 
-fn registry(host: &Host<MachineAbilities>) -> &Registry {
-    host.executor()
-        .abilities()
-        .registry()
-        .expect("the server's tools take extensions")
-}
-
-/// Admits `id` at `plan_digest`, audited first.
-pub fn admit_audited(
-    host: &Host<MachineAbilities>,
-    id: &str,
-    plan_digest: &str,
-    how: &str,
-) -> Reply {
-    host.person_act(id, Rule::AdmittedByPerson, how, || {
-        registry(host).admit(id, plan_digest, now_ms())
-    })
-}
-
 /// Proposals, admissions and revocations are audited in the active root, and
 /// extensions run only on this machine: while a page owns the active root
 /// (its acts run in the browser) they are refused by name, and nothing is
 /// stored or changed.
-fn page_owns_root(app: &AppState) -> Option<Refusal> {
-    let root = app.channel.root()?;
+fn page_owns_root(acts: &Acts) -> Option<Refusal> {
+    let root = acts.page_root()?;
     Some(Refusal::new(
         Rule::RootIsPageOwned,
         format!(
@@ -72,9 +53,10 @@ fn refused(refusal: Refusal) -> Answer {
 /// Every extension and how it stands: admitted, pending, refused, present-not-admitted.
 #[utoipa::path(get, path = "/api/extensions",
     responses((status = 200, description = "`{ok, extensions: [{id, state, description?, problems?, planDigest?}]}`", body = Object),
-              (status = 403, description = "foreign Host")))]
-pub async fn list(State(app): State<Arc<AppState>>) -> Answer {
-    let listing = with_host(&app, |host| registry(host).list()).await?;
+              ReadGuard
+            ))]
+pub async fn list(State(acts): State<Arc<Acts>>) -> Answer {
+    let listing = acts.with_host(|host| registry(host).list()).await?;
     Ok(Json(json!({"ok": true, "extensions": listing})))
 }
 
@@ -89,16 +71,19 @@ pub struct ProposalRequest {
 #[utoipa::path(post, path = "/api/extensions/proposals", request_body = ProposalRequest,
     responses((status = 200, description = "`{result}`: stored as pending, or refused by the gate with its rule", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn propose(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: ProposalRequest = parse(&body)?;
-    if let Some(refusal) = page_owns_root(&app) {
+              WriteGuard
+            ))]
+pub async fn propose(
+    State(acts): State<Arc<Acts>>,
+    StrictJson(request): StrictJson<ProposalRequest>,
+) -> Answer {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
     let action = json!({"verb": "propose_extension", "descriptor": request.descriptor});
-    let result = with_host(&app, move |host| host.execute(&action, Some("page"))).await?;
+    let result = acts
+        .with_host(move |host| host.execute(&action, Some("page")))
+        .await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -112,15 +97,14 @@ pub struct IdRequest {
 #[utoipa::path(post, path = "/api/extensions/admit", request_body = IdRequest,
     responses((status = 200, description = "`{result}`: admitted, or why not (not proposed, refused by the gate, audit unwritable)", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "no host token (host-token-required), a wrong token, or a foreign Host"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
+              WriteGuard,
+              (status = 403, description = "no host token (host-token-required), a wrong token, or a foreign Host")
+            ))]
 pub async fn admit(
-    State(app): State<Arc<AppState>>,
+    State(acts): State<Arc<Acts>>,
     Extension(authority): Extension<Authority>,
-    body: Bytes,
+    StrictJson(request): StrictJson<IdRequest>,
 ) -> Answer {
-    let request: IdRequest = parse(&body)?;
     if authority != Authority::HostToken {
         return Err(ApiError::new(
             StatusCode::FORBIDDEN,
@@ -128,16 +112,12 @@ pub async fn admit(
             "admitting an extension needs the person at the host: send the x-voicebox-host-token header, or use the console code (approval-request, then approve)",
         ));
     }
-    if let Some(refusal) = page_owns_root(&app) {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
-    let result = with_host(&app, move |host| {
-        match registry(host).admissible(&request.id) {
-            Ok(proposal) => admit_audited(host, &request.id, &proposal.plan_digest, "host-token"),
-            Err(refusal) => Reply::refusal(refusal),
-        }
-    })
-    .await?;
+    let result = acts
+        .with_host(move |host| admission::admit(host, &request.id, "host-token"))
+        .await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -146,23 +126,25 @@ pub async fn admit(
 #[utoipa::path(post, path = "/api/extensions/approval-request", request_body = IdRequest,
     responses((status = 200, description = "`{ok, id, planDigest, expiresInSeconds}` (never the code), or `{ok:false, refused, why}`", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn approval_request(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: IdRequest = parse(&body)?;
-    if let Some(refusal) = page_owns_root(&app) {
+              WriteGuard
+            ))]
+pub async fn approval_request(
+    State(acts): State<Arc<Acts>>,
+    State(approvals): State<Arc<Approvals>>,
+    StrictJson(request): StrictJson<IdRequest>,
+) -> Answer {
+    if let Some(refusal) = page_owns_root(&acts) {
         return Ok(Json(json!(Reply::refusal(refusal))));
     }
     let id = request.id.clone();
-    let proposal = with_host(&app, move |host| registry(host).admissible(&id)).await?;
+    let proposal = acts
+        .with_host(move |host| registry(host).admissible(&id))
+        .await?;
     let proposal = match proposal {
         Ok(proposal) => proposal,
         Err(refusal) => return Ok(Json(json!(Reply::refusal(refusal)))),
     };
-    let code = app
-        .approvals
-        .issue(&request.id, &proposal.plan_digest, now_ms());
+    let code = approvals.issue(&request.id, &proposal.plan_digest, now_ms());
     // The console is the person at the host; this line is the only place the code appears.
     println!(
         "approval code for extension `{}` (plan {}): {code} — valid {} s, single use",
@@ -190,22 +172,23 @@ pub struct ApproveRequest {
 #[utoipa::path(post, path = "/api/extensions/approve", request_body = ApproveRequest,
     responses((status = 200, description = "`{result}`: admitted, or `code-invalid`, `code-expired`, `plan-changed`", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: ApproveRequest = parse(&body)?;
-    if let Some(refusal) = page_owns_root(&app) {
+              WriteGuard
+            ))]
+pub async fn approve(
+    State(acts): State<Arc<Acts>>,
+    State(approvals): State<Arc<Approvals>>,
+    StrictJson(request): StrictJson<ApproveRequest>,
+) -> Answer {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
-    let digest = match app.approvals.consume(&request.id, &request.code, now_ms()) {
+    let digest = match approvals.consume(&request.id, &request.code, now_ms()) {
         Ok(digest) => digest,
         Err(refusal) => return refused(refusal),
     };
-    let result = with_host(&app, move |host| {
-        admit_audited(host, &request.id, &digest, "console-code")
-    })
-    .await?;
+    let result = acts
+        .with_host(move |host| admission::admit_at(host, &request.id, &digest, "console-code"))
+        .await?;
     Ok(Json(json!({"result": result})))
 }
 
@@ -213,26 +196,17 @@ pub async fn approve(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
 #[utoipa::path(post, path = "/api/extensions/revoke", request_body = IdRequest,
     responses((status = 200, description = "`{result}`", body = Object),
               (status = 400, description = "malformed body or unknown field"),
-              (status = 403, description = "foreign Host or Origin, or a wrong host token"),
-              (status = 413, description = "body too large"),
-              (status = 415, description = "Content-Type is not application/json")))]
-pub async fn revoke(State(app): State<Arc<AppState>>, body: Bytes) -> Answer {
-    let request: IdRequest = parse(&body)?;
-    if let Some(refusal) = page_owns_root(&app) {
+              WriteGuard
+            ))]
+pub async fn revoke(
+    State(acts): State<Arc<Acts>>,
+    StrictJson(request): StrictJson<IdRequest>,
+) -> Answer {
+    if let Some(refusal) = page_owns_root(&acts) {
         return refused(refusal);
     }
-    let result = with_host(&app, move |host| {
-        host.person_act(&request.id, Rule::RevokedByPerson, "page", || {
-            registry(host).revoke(&request.id).and_then(|was| {
-                was.then_some(()).ok_or_else(|| {
-                    Refusal::new(
-                        Rule::NotAdmitted,
-                        format!("`{}` was not admitted", request.id),
-                    )
-                })
-            })
-        })
-    })
-    .await?;
+    let result = acts
+        .with_host(move |host| admission::revoke(host, &request.id, "page"))
+        .await?;
     Ok(Json(json!({"result": result})))
 }

@@ -7,7 +7,7 @@
 //!   `text/plain` form post therefore reaches no handler.
 //! - Every response carries a strict Content-Security-Policy.
 
-use super::{ApiError, AppState};
+use super::ApiError;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -21,6 +21,13 @@ use voicebox_core::Rule;
 pub const MAX_BODY_BYTES: usize = 8 << 20;
 /// The header that carries the host token.
 pub const TOKEN_HEADER: &str = "x-voicebox-host-token";
+
+/// What requests are checked against: the host token and the port actually
+/// bound (the `Host` and `Origin` names must carry it).
+pub struct Guard {
+    token: String,
+    port: u16,
+}
 
 /// Who vouched for a mutating request; handlers that need the person at the
 /// host (declaring a machine root) require [`Authority::HostToken`].
@@ -57,8 +64,8 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
     response
 }
 
-pub async fn guard(State(app): State<Arc<AppState>>, request: Request, next: Next) -> Response {
-    match check(&app, request).await {
+pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
+    match guard.check(request).await {
         Ok(request) => next.run(request).await,
         Err(error) => {
             tracing::info!(rule = %error.refusal.rule, status = %error.status, "refused by the guard");
@@ -67,37 +74,84 @@ pub async fn guard(State(app): State<Arc<AppState>>, request: Request, next: Nex
     }
 }
 
-async fn check(app: &AppState, request: Request) -> Result<Request, ApiError> {
-    if !loopback_host(request.headers(), app.port) {
-        return Err(ApiError::new(
+impl Guard {
+    pub fn new(token: String, port: u16) -> Guard {
+        Guard { token, port }
+    }
+
+    async fn check(&self, request: Request) -> Result<Request, ApiError> {
+        if !loopback_host(request.headers(), self.port) {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                Rule::ForeignHost,
+                "this server answers only to 127.0.0.1, localhost or [::1] on its own port; open the address it printed",
+            ));
+        }
+        if !mutating(request.method()) {
+            return Ok(request);
+        }
+        let authority = self.authority(request.headers())?;
+        if !json_content_type(request.headers()) {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                Rule::UnsupportedContentType,
+                "send the body as JSON with Content-Type: application/json",
+            ));
+        }
+        let (mut parts, body) = request.into_parts();
+        let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES)
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    Rule::BodyTooLarge,
+                    format!("the body is over {} MiB; send less", MAX_BODY_BYTES >> 20),
+                )
+            })?;
+        parts.extensions.insert(authority);
+        Ok(Request::from_parts(parts, Body::from(bytes)))
+    }
+
+    /// WebSockets carry no token: only this server's own page may open one
+    /// (`what` names it in the refusal), checked before the upgrade.
+    pub fn own_page(&self, headers: &HeaderMap, what: &str) -> Result<(), ApiError> {
+        let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
+        if origin.is_some_and(|origin| own_origin(origin, self.port)) {
+            return Ok(());
+        }
+        tracing::info!(rule = %Rule::ForeignOrigin, what, "refused by the origin check");
+        Err(ApiError::new(
             StatusCode::FORBIDDEN,
-            Rule::ForeignHost,
-            "this server answers only to 127.0.0.1, localhost or [::1] on its own port; open the address it printed",
-        ));
+            Rule::ForeignOrigin,
+            format!(
+                "{what} opens only from Voicebox's own page; open the address the server printed"
+            ),
+        ))
     }
-    if !mutating(request.method()) {
-        return Ok(request);
+
+    /// The host token wins when present (and must be right); otherwise the
+    /// Origin must be this server's page.
+    fn authority(&self, headers: &HeaderMap) -> Result<Authority, ApiError> {
+        if let Some(token) = headers.get(TOKEN_HEADER) {
+            return if bool::from(token.as_bytes().ct_eq(self.token.as_bytes())) {
+                Ok(Authority::HostToken)
+            } else {
+                Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    Rule::BadHostToken,
+                    "the host token is wrong; read it from the state folder's host-token file",
+                ))
+            };
+        }
+        match headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
+            Some(origin) if own_origin(origin, self.port) => Ok(Authority::OwnPage),
+            _ => Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                Rule::ForeignOrigin,
+                "this request did not come from Voicebox's own page; use the page, or send the x-voicebox-host-token header",
+            )),
+        }
     }
-    let authority = authority(app, request.headers())?;
-    if !json_content_type(request.headers()) {
-        return Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Rule::UnsupportedContentType,
-            "send the body as JSON with Content-Type: application/json",
-        ));
-    }
-    let (mut parts, body) = request.into_parts();
-    let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES)
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                Rule::BodyTooLarge,
-                format!("the body is over {} MiB; send less", MAX_BODY_BYTES >> 20),
-            )
-        })?;
-    parts.extensions.insert(authority);
-    Ok(Request::from_parts(parts, Body::from(bytes)))
 }
 
 fn mutating(method: &Method) -> bool {
@@ -118,49 +172,10 @@ fn loopback_host(headers: &HeaderMap, port: u16) -> bool {
 }
 
 /// Whether `origin` is this server's own page.
-pub fn own_origin(origin: &str, port: u16) -> bool {
+fn own_origin(origin: &str, port: u16) -> bool {
     ["127.0.0.1", "localhost", "[::1]"]
         .iter()
         .any(|name| origin == format!("http://{name}:{port}"))
-}
-
-/// WebSockets carry no token: only this server's own page may open one
-/// (`what` names it in the refusal), checked before the upgrade.
-pub fn own_page(headers: &HeaderMap, port: u16, what: &str) -> Result<(), ApiError> {
-    let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
-    if origin.is_some_and(|origin| own_origin(origin, port)) {
-        return Ok(());
-    }
-    tracing::info!(rule = %Rule::ForeignOrigin, what, "refused by the origin check");
-    Err(ApiError::new(
-        StatusCode::FORBIDDEN,
-        Rule::ForeignOrigin,
-        format!("{what} opens only from Voicebox's own page; open the address the server printed"),
-    ))
-}
-
-/// The host token wins when present (and must be right); otherwise the
-/// Origin must be this server's page.
-pub fn authority(app: &AppState, headers: &HeaderMap) -> Result<Authority, ApiError> {
-    if let Some(token) = headers.get(TOKEN_HEADER) {
-        return if bool::from(token.as_bytes().ct_eq(app.token.as_bytes())) {
-            Ok(Authority::HostToken)
-        } else {
-            Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                Rule::BadHostToken,
-                "the host token is wrong; read it from the state folder's host-token file",
-            ))
-        };
-    }
-    match headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
-        Some(origin) if own_origin(origin, app.port) => Ok(Authority::OwnPage),
-        _ => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Rule::ForeignOrigin,
-            "this request did not come from Voicebox's own page; use the page, or send the x-voicebox-host-token header",
-        )),
-    }
 }
 
 fn json_content_type(headers: &HeaderMap) -> bool {

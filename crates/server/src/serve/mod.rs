@@ -1,26 +1,32 @@
 //! `voicebox serve`: the turn loop over HTTP on 127.0.0.1, and the page.
 
+mod acts;
 mod api;
+mod audit;
 mod error;
 mod extensions;
 mod guard;
 mod openapi;
-pub mod page;
+mod page;
+mod root;
+mod settings;
 
-use crate::resolve::Resolver;
+use crate::approval::Approvals;
+use crate::channel::Channel;
+use crate::live::{Live, Provider};
+use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::Router;
+use axum::extract::FromRef;
 use axum::serve::ListenerExt;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tokio::net::TcpListener;
 use voicebox_machine::{Host, MachineAbilities};
 
-pub use api::{counted, relayed, with_host};
+pub use acts::Acts;
 pub use error::ApiError;
-pub use extensions::admit_audited;
-pub use guard::own_page;
+pub use guard::Guard;
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";
@@ -33,63 +39,87 @@ pub struct Config {
     pub resolver: Resolver,
     /// The live voice provider `/live` uses when the page names none
     /// (`None`: the first with a key, else the offline one).
-    pub live_provider: Option<crate::live::Provider>,
+    pub live_provider: Option<Provider>,
 }
 
-/// Shared by every handler.
+/// The application's state, one part per concern. A handler takes only the
+/// parts it needs (`State<Arc<Acts>>`, `State<StateDir>`, ...), through the
+/// [`FromRef`] impls below, so what a route can touch reads off its
+/// signature.
+#[derive(Clone)]
 pub struct AppState {
-    /// One host, one writer: turns against the root are serialised here.
-    pub host: Arc<Mutex<Host<MachineAbilities>>>,
+    /// Where acts run: the host's folder or the page's root.
+    pub acts: Arc<Acts>,
+    /// What the guard checks requests against.
+    pub guard: Arc<Guard>,
+    /// How words become actions.
+    pub words: Arc<Words>,
+    /// The host's state folder: keys, root options, audit anchors.
     pub state: StateDir,
-    pub token: String,
-    /// The port actually bound (for the Host and Origin checks).
-    pub port: u16,
-    /// How words become actions; the page's settings may change it.
-    pub resolver: std::sync::RwLock<Resolver>,
-    /// The client LLM resolvers share.
-    pub llm: crate::llm::Llm,
-    /// Refusals answered since start.
-    pub refused: AtomicU64,
+    /// Live voice: the default provider and the session counters.
+    pub live: Arc<Live>,
     /// Console approval codes waiting to be typed.
-    pub approvals: crate::approval::Approvals,
-    pub live_provider: Option<crate::live::Provider>,
-    /// Live sessions, for `GET /api/health`.
-    pub live: crate::live::Counters,
-    /// The page-owned root and the page that executes its acts.
-    pub channel: crate::channel::Channel,
+    pub approvals: Arc<Approvals>,
 }
+
+impl AppState {
+    /// The state of a server on `port` with the host token `token`, acting
+    /// through `host` (its root declared or not) as `config` says.
+    pub fn new(host: Host<MachineAbilities>, token: String, port: u16, config: &Config) -> AppState {
+        AppState {
+            acts: Arc::new(Acts::new(host, Channel::from_env())),
+            guard: Arc::new(Guard::new(token, port)),
+            words: Arc::new(Words::new(config.resolver, config.state.clone())),
+            state: config.state.clone(),
+            live: Arc::new(Live::new(config.live_provider)),
+            approvals: Arc::default(),
+        }
+    }
+
+    /// The host `voicebox serve` acts through: the state folder's shelf and
+    /// extensions, and `config.root` declared when it can be opened (when it
+    /// cannot, that is reported and every act answers root-not-declared
+    /// until one is declared).
+    pub fn open_host(config: &Config) -> std::io::Result<Host<MachineAbilities>> {
+        let tools =
+            MachineAbilities::new(Some(config.state.shelf()?)).with_extensions(config.state.extensions());
+        let mut host = Host::new(SERVER_INSTANCE, tools);
+        if let Some(root) = &config.root
+            && let Err(e) = host.declare_with(root, config.state.root_options())
+        {
+            tracing::warn!("the root cannot be used: {e}");
+            eprintln!("voicebox: the root cannot be used: {e}");
+        }
+        Ok(host)
+    }
+}
+
+/// `part!(field: Type)`: `State<Type>` extracts that part of [`AppState`].
+macro_rules! part {
+    ($field:ident: $part:ty) => {
+        impl FromRef<AppState> for $part {
+            fn from_ref(app: &AppState) -> $part {
+                app.$field.clone()
+            }
+        }
+    };
+}
+
+part!(acts: Arc<Acts>);
+part!(guard: Arc<Guard>);
+part!(words: Arc<Words>);
+part!(state: StateDir);
+part!(live: Arc<Live>);
+part!(approvals: Arc<Approvals>);
 
 /// Binds 127.0.0.1, prints `listening on http://127.0.0.1:<port>`, serves
 /// until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> std::io::Result<()> {
     let token = config.state.host_token()?;
-    let shelf = config.state.shelf()?;
-    let tools = MachineAbilities::new(Some(shelf)).with_extensions(config.state.extensions());
-    let mut host = Host::new(SERVER_INSTANCE, tools);
-    if let Some(root) = &config.root {
-        // A root that cannot be opened is reported; the server still starts
-        // and every act answers root-not-declared until one is declared.
-        if let Err(e) = host.declare_with(root, config.state.root_options()) {
-            tracing::warn!("the root cannot be used: {e}");
-            eprintln!("voicebox: the root cannot be used: {e}");
-        }
-    }
+    let host = AppState::open_host(&config)?;
     let listener = TcpListener::bind(("127.0.0.1", config.port)).await?;
     let port = listener.local_addr()?.port();
-    let state = Arc::new(AppState {
-        host: Arc::new(Mutex::new(host)),
-        state: config.state,
-        token,
-        port,
-        resolver: std::sync::RwLock::new(config.resolver),
-        llm: crate::llm::Llm::from_env(),
-        refused: AtomicU64::new(0),
-        approvals: crate::approval::Approvals::default(),
-        live_provider: config.live_provider,
-        live: crate::live::Counters::default(),
-        channel: crate::channel::Channel::from_env(),
-    });
-    let app = router(state);
+    let app = router(AppState::new(host, token, port, &config));
     println!("listening on http://127.0.0.1:{port}");
     tracing::info!(port, "listening");
     let listener = listener.tap_io(|tcp| {
@@ -101,7 +131,7 @@ pub async fn run(config: Config) -> std::io::Result<()> {
 }
 
 /// The whole application: API, page, and the guard around both.
-pub fn router(state: Arc<AppState>) -> Router {
+pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api::routes())
         .merge(extensions::routes())
@@ -115,7 +145,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         // as JSON); axum's own smaller default would answer in plain text first.
         .layer(axum::extract::DefaultBodyLimit::disable())
         .layer(axum::middleware::from_fn_with_state(
-            state.clone(),
+            state.guard.clone(),
             guard::guard,
         ))
         .layer(axum::middleware::from_fn(guard::security_headers))

@@ -1,10 +1,10 @@
 //! `GET /api/openapi.json`: the API as utoipa sees the annotated handlers.
 
 use super::AppState;
-use super::{api, extensions};
+use super::error::ReadGuard;
+use super::{api, audit, extensions, root, settings};
 use axum::routing::get;
 use axum::{Json, Router};
-use std::sync::Arc;
 use utoipa::OpenApi;
 
 #[derive(OpenApi)]
@@ -17,16 +17,16 @@ use utoipa::OpenApi;
         api::turn,
         api::confirm,
         api::health,
-        api::audit,
-        api::verify_audit,
-        api::keys,
-        api::put_keys,
-        api::root,
-        api::declare_root,
-        api::undeclare_root,
+        audit::audit,
+        audit::verify_audit,
+        settings::keys,
+        settings::put_keys,
+        root::root,
+        root::declare_root,
+        root::undeclare_root,
         api::files,
         api::file,
-        api::settings,
+        settings::settings,
         extensions::list,
         extensions::propose,
         extensions::admit,
@@ -40,9 +40,9 @@ use utoipa::OpenApi;
     components(schemas(
         api::TurnRequest,
         api::ConfirmRequest,
-        api::KeysRequest,
-        api::RootRequest,
-        api::SettingsRequest,
+        settings::KeysRequest,
+        root::RootRequest,
+        settings::SettingsRequest,
         extensions::ProposalRequest,
         extensions::IdRequest,
         extensions::ApproveRequest
@@ -50,7 +50,7 @@ use utoipa::OpenApi;
 )]
 struct ApiDoc;
 
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new().route("/api/openapi.json", get(openapi))
 }
 
@@ -58,7 +58,7 @@ pub fn routes() -> Router<Arc<AppState>> {
 #[utoipa::path(get, path = "/api/openapi.json",
     responses(
         (status = 200, description = "the OpenAPI document", body = Object),
-        (status = 403, description = "foreign Host"),
+        ReadGuard,
     ))]
 pub async fn openapi() -> Json<utoipa::openapi::OpenApi> {
     Json(ApiDoc::openapi())

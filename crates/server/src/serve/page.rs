@@ -1,32 +1,15 @@
-//! The page, embedded from `web/` at build time and served at `/`.
+//! The page, embedded from `web/` at build time ([`crate::assets`]) and served at `/`.
 
 use super::{ApiError, AppState};
+use crate::assets::{WEB, env_extras};
 use axum::Router;
 use axum::extract::Path;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::get;
-use include_dir::{Dir, include_dir};
-use std::sync::Arc;
 use voicebox_core::Rule;
 
-pub static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
-
-/// The browser core, built by build.rs from `crates/web` (empty if the wasm32
-/// target was missing at build time).
-pub static BROWSER_CORE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/voicebox_web.wasm"));
-/// The create-asset module as the browser instantiates it (built from its .wat).
-pub static CREATE_ASSET_WASM: &[u8] = include_bytes!("../../../../tools/create-asset.wasm");
-
-/// Files the environment page loads besides `web/env/`.
-pub fn env_extras() -> [(&'static str, &'static [u8]); 2] {
-    [
-        ("voicebox_web.wasm", BROWSER_CORE),
-        ("create-asset.wasm", CREATE_ASSET_WASM),
-    ]
-}
-
-pub fn routes() -> Router<Arc<AppState>> {
+pub fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { asset("index.html") }))
         .route("/environment", get(|| async { Redirect::to("/env/") }))

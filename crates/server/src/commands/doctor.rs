@@ -3,16 +3,47 @@
 //! Nothing is written into the root it checks: the root is looked at, not
 //! opened as a root (that would start an audit file in it).
 
+use super::refused;
+use crate::cli::{PortArgs, ResolverArgs, RootArgs, StateArgs};
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use rustix::fs::Access;
 use serde_json::{Value, json};
 use std::path::Path;
+use std::process::ExitCode;
 use voicebox_core::Refusal;
 
-/// The report, and the refusal when the root and the state folder overlap
-/// (the caller exits non-zero on it, after printing the report).
-pub fn report(
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub root: RootArgs,
+    #[command(flatten)]
+    pub port: PortArgs,
+    #[command(flatten)]
+    pub state: StateArgs,
+    #[command(flatten)]
+    pub resolver: ResolverArgs,
+}
+
+/// Prints the report; an overlap of the root and the state folder is a
+/// failing check in it, then exits as the other commands do on it (2).
+pub fn run(args: Args) -> ExitCode {
+    let state = args.state.dir();
+    let (report, overlap) = report(
+        args.root.root.as_deref(),
+        args.port.port,
+        &state,
+        args.resolver.resolver,
+    );
+    println!("{report}");
+    match overlap {
+        Some(refusal) => refused("doctor", &refusal),
+        None => ExitCode::SUCCESS,
+    }
+}
+
+/// The report, and the refusal when the root and the state folder overlap.
+fn report(
     root: Option<&Path>,
     port: u16,
     state: &StateDir,

@@ -1,0 +1,59 @@
+//! The subcommands, one module each with its `Args` and its `run`. The
+//! one-shot commands print one JSON object; `serve` runs until stopped.
+//! None of them reaches into the HTTP module: what they share with it (the
+//! host's state folder, admission) lives outside `serve`.
+
+pub mod admit;
+pub mod audit;
+pub mod doctor;
+pub mod export_web;
+pub mod resolve;
+pub mod serve;
+pub mod turn;
+
+use crate::cli::RootArgs;
+use crate::state_dir::StateDir;
+use std::path::Path;
+use std::process::ExitCode;
+use voicebox_core::rule::{Refusal, Rule};
+use voicebox_machine::{Host, OpenError, MachineAbilities};
+
+/// The writer instance of command-line turns.
+const CLI_INSTANCE: &str = "cli";
+
+/// The root and the state folder a command would use together, checked
+/// before it starts (before the host token is made or a root opened): an
+/// overlap is the command's named refusal and exit 2.
+fn apart(command: &str, root: &RootArgs, state: &StateDir) -> Result<(), ExitCode> {
+    match root.root.as_deref().map(|root| state.apart_from(root)) {
+        Some(Err(refusal)) => Err(refused(command, &refusal)),
+        _ => Ok(()),
+    }
+}
+
+/// A command that must not run as configured: its named refusal on stderr
+/// and exit 2, as for any other wrong command line.
+fn refused(command: &str, refusal: &Refusal) -> ExitCode {
+    eprintln!("voicebox {command}: {refusal}");
+    ExitCode::from(2)
+}
+
+/// A host with `root` declared, or the refusal that says why it could not be.
+/// The host has the state folder's shelf and extension registry.
+fn host(root: Option<&Path>, state: &StateDir) -> (Host<MachineAbilities>, Option<Refusal>) {
+    let tools = MachineAbilities::new(state.shelf().ok()).with_extensions(state.extensions());
+    let mut host = Host::new(CLI_INSTANCE, tools);
+    let refusal = root.and_then(|path| {
+        host.declare_with(path, state.root_options())
+            .err()
+            .map(|e| unusable_root(&e))
+    });
+    (host, refusal)
+}
+
+fn unusable_root(e: &OpenError) -> Refusal {
+    Refusal::new(
+        Rule::RootUnreachable,
+        format!("the project root cannot be used: {e}; pass --root with an existing folder"),
+    )
+}

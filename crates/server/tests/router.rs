@@ -1,0 +1,468 @@
+//! The HTTP shape and the guard, in-process: `serve::router` driven with
+//! `tower::ServiceExt::oneshot`, no server process and no socket. What needs
+//! a process (signals, kill -9, a browser) stays in the other files.
+
+use axum::Router;
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use tempfile::TempDir;
+use tower::ServiceExt;
+use voicebox::resolve::Resolver;
+use voicebox::serve::{AppState, Config, router};
+use voicebox::state_dir::StateDir;
+
+/// The port the app believes it is bound to; nothing listens on it.
+const PORT: u16 = 7999;
+
+/// The whole application on a fresh root and state folder.
+struct App {
+    router: Router,
+    token: String,
+    root: PathBuf,
+    _dirs: (TempDir, TempDir),
+}
+
+/// One answer: the status, the headers and the body (JSON when it is).
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    text: String,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+
+    /// The status and the refusal's rule, if any.
+    fn refused(&self) -> (u16, String) {
+        let rule = self.json()["refused"].as_str().unwrap_or("").to_string();
+        (self.status.as_u16(), rule)
+    }
+}
+
+impl App {
+    fn new() -> App {
+        let dirs = (TempDir::new().unwrap(), TempDir::new().unwrap());
+        let root = std::fs::canonicalize(dirs.0.path()).unwrap();
+        let config = Config {
+            root: Some(root.clone()),
+            port: PORT,
+            state: StateDir::new(Some(dirs.1.path().to_path_buf())),
+            resolver: Resolver::Script,
+            live_provider: None,
+        };
+        let token = config.state.host_token().unwrap();
+        let host = AppState::open_host(&config).unwrap();
+        App {
+            router: router(AppState::new(host, token.clone(), PORT, &config)),
+            token,
+            root,
+            _dirs: dirs,
+        }
+    }
+
+    async fn send(&self, request: Request<Body>) -> Answer {
+        let response = self.router.clone().oneshot(request).await.unwrap();
+        let (parts, body) = response.into_parts();
+        let bytes = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+        Answer {
+            status: parts.status,
+            headers: parts.headers,
+            text: String::from_utf8_lossy(&bytes).into_owned(),
+        }
+    }
+
+    async fn get(&self, path: &str) -> Answer {
+        self.send(request("GET", path).body(Body::empty()).unwrap())
+            .await
+    }
+
+    /// A JSON POST from this server's own page.
+    async fn post(&self, path: &str, body: &str) -> Answer {
+        let request = request("POST", path)
+            .header(header::ORIGIN, own_origin())
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap();
+        self.send(request).await
+    }
+}
+
+fn own_origin() -> String {
+    format!("http://127.0.0.1:{PORT}")
+}
+
+/// A request with this server's own `Host`.
+fn request(method: &str, path: &str) -> axum::http::request::Builder {
+    Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, format!("127.0.0.1:{PORT}"))
+}
+
+const LIST: &str = r#"{"transcript":"list files"}"#;
+
+#[tokio::test]
+async fn host_must_be_loopback_with_our_port() {
+    let app = App::new();
+    for host in [
+        "evil.example".to_string(),
+        format!("127.0.0.1:{}", PORT + 1),
+    ] {
+        let turn = Request::post("/api/turn")
+            .header(header::HOST, &host)
+            .header(header::ORIGIN, own_origin())
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(LIST))
+            .unwrap();
+        assert_eq!(
+            app.send(turn).await.refused(),
+            (403, "foreign-host".into()),
+            "{host}"
+        );
+    }
+    let read = Request::get("/api/audit")
+        .header(header::HOST, format!("evil.example:{PORT}"))
+        .body(Body::empty())
+        .unwrap();
+    assert_eq!(
+        app.send(read).await.status,
+        403,
+        "reads are guarded too (DNS rebinding)"
+    );
+    let no_host = Request::get("/api/health").body(Body::empty()).unwrap();
+    assert_eq!(app.send(no_host).await.status, 403, "no Host at all");
+    for host in [
+        format!("127.0.0.1:{PORT}"),
+        format!("localhost:{PORT}"),
+        format!("[::1]:{PORT}"),
+    ] {
+        let turn = Request::post("/api/turn")
+            .header(header::HOST, &host)
+            .header(header::ORIGIN, own_origin())
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(LIST))
+            .unwrap();
+        let answer = app.send(turn).await;
+        assert_eq!(answer.status, 200, "{host}: {}", answer.text);
+    }
+}
+
+#[tokio::test]
+async fn origin_must_be_our_page_or_the_token() {
+    let app = App::new();
+    let write = r#"{"transcript":"create a file called x.txt with hi"}"#;
+    let turn = |origin: Option<&str>, token: Option<&str>| {
+        let mut request =
+            request("POST", "/api/turn").header(header::CONTENT_TYPE, "application/json");
+        if let Some(origin) = origin {
+            request = request.header(header::ORIGIN, origin);
+        }
+        if let Some(token) = token {
+            request = request.header("x-voicebox-host-token", token);
+        }
+        request.body(Body::from(write)).unwrap()
+    };
+    assert_eq!(
+        app.send(turn(Some("https://evil.example"), None))
+            .await
+            .refused(),
+        (403, "foreign-origin".into())
+    );
+    assert_eq!(
+        app.send(turn(None, None)).await.refused(),
+        (403, "foreign-origin".into()),
+        "no Origin and no token"
+    );
+    assert!(!app.root.join("x.txt").exists());
+    // A wrong token is named, even beside the page's own Origin.
+    assert_eq!(
+        app.send(turn(Some(&own_origin()), Some("not-the-token")))
+            .await
+            .refused(),
+        (403, "bad-host-token".into())
+    );
+    assert_eq!(app.send(turn(Some(&own_origin()), None)).await.status, 200);
+    assert_eq!(app.send(turn(None, Some(&app.token))).await.status, 200);
+    assert!(app.root.join("x.txt").exists());
+}
+
+#[tokio::test]
+async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
+    let app = App::new();
+    let post = |origin: &str, content_type: &str, body: &'static str| {
+        request("POST", "/api/turn")
+            .header(header::ORIGIN, origin)
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let form = "transcript=create+a+file+called+pwned.txt+with+x";
+    assert_eq!(
+        app.send(post("https://evil.example", "text/plain", form))
+            .await
+            .status,
+        403
+    );
+    // Even from our own origin, a non-JSON body is 415.
+    assert_eq!(
+        app.send(post(&own_origin(), "text/plain", LIST))
+            .await
+            .refused(),
+        (415, "unsupported-content-type".into())
+    );
+    let no_type = request("POST", "/api/turn")
+        .header(header::ORIGIN, own_origin())
+        .body(Body::from(LIST))
+        .unwrap();
+    assert_eq!(
+        app.send(no_type).await.status,
+        415,
+        "no Content-Type at all"
+    );
+    assert_eq!(
+        app.send(post(&own_origin(), "application/json; charset=utf-8", LIST))
+            .await
+            .status,
+        200
+    );
+    assert!(!app.root.join("pwned.txt").exists());
+}
+
+#[tokio::test]
+async fn oversize_bodies_are_413_and_a_large_legal_write_passes() {
+    let app = App::new();
+    let write = |content: String| {
+        json!({"action": {"verb": "write", "name": "big.txt", "content": content}}).to_string()
+    };
+    let answer = app.post("/api/turn", &write("x".repeat(9 << 20))).await;
+    assert_eq!(answer.refused(), (413, "body-too-large".into()));
+    let answer = app.post("/api/turn", &write("y".repeat(1 << 20))).await;
+    assert_eq!(
+        (
+            answer.status.as_u16(),
+            answer.json()["result"]["ok"].as_bool()
+        ),
+        (200, Some(true))
+    );
+    // Between the content cap and the body cap: the verb's own named refusal,
+    // in JSON, never the framework's plain-text 413.
+    let answer = app.post("/api/turn", &write("z".repeat(3 << 20))).await;
+    assert_eq!(
+        (
+            answer.status.as_u16(),
+            answer.json()["result"]["refused"].as_str()
+        ),
+        (200, Some("too-large")),
+        "{}",
+        answer.text
+    );
+}
+
+#[tokio::test]
+async fn malformed_bodies_are_named_4xx_never_500() {
+    let app = App::new();
+    for (path, body, rule) in [
+        ("/api/turn", "{not json", "malformed-body"),
+        ("/api/turn", "", "malformed-body"),
+        ("/api/turn", "[]", "malformed-body"),
+        ("/api/turn", r#"{"transcript": 3}"#, "malformed-body"),
+        (
+            "/api/turn",
+            r#"{"transcript": "hi", "extra": 1}"#,
+            "unknown-field",
+        ),
+        ("/api/turn", r#"{}"#, "missing-argument"),
+        (
+            "/api/turn",
+            r#"{"transcript": "x", "action": {"verb": "list"}}"#,
+            "missing-argument",
+        ),
+        ("/api/confirm", r#"{"id": "x"}"#, "malformed-body"),
+        (
+            "/api/confirm",
+            r#"{"id": "x", "approved": "yes"}"#,
+            "malformed-body",
+        ),
+        (
+            "/api/keys",
+            r#"{"keys": {"mistral": "k"}}"#,
+            "unknown-field",
+        ),
+        (
+            "/api/root",
+            r#"{"kind": "floppy", "path": "/tmp"}"#,
+            "malformed-body",
+        ),
+        (
+            "/api/root",
+            r#"{"kind": "opfs", "project": "../up"}"#,
+            "malformed-field",
+        ),
+        (
+            "/api/settings",
+            r#"{"resolver": "oracle"}"#,
+            "malformed-field",
+        ),
+        (
+            "/api/extensions/admit",
+            r#"{"id": "x", "plan": 1}"#,
+            "unknown-field",
+        ),
+    ] {
+        let method = if path == "/api/keys" || path == "/api/settings" {
+            "PUT"
+        } else {
+            "POST"
+        };
+        let request = request(method, path)
+            .header(header::ORIGIN, own_origin())
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body))
+            .unwrap();
+        assert_eq!(
+            app.send(request).await.refused(),
+            (400, rule.into()),
+            "{path} {body}"
+        );
+    }
+    // An invalid action is the executor's refusal, in a 200.
+    let answer = app
+        .post("/api/turn", r#"{"action": {"verb": "launch"}}"#)
+        .await;
+    assert_eq!(
+        (
+            answer.status.as_u16(),
+            answer.json()["result"]["refused"].as_str()
+        ),
+        (200, Some("unknown-verb"))
+    );
+    // And the host still serves the next request.
+    assert_eq!(
+        app.post("/api/turn", LIST).await.json()["result"]["ok"],
+        true
+    );
+}
+
+#[tokio::test]
+async fn unknown_routes_and_methods_are_named_404s() {
+    let app = App::new();
+    assert_eq!(
+        app.get("/api/nope").await.refused(),
+        (404, "no-such-route".into())
+    );
+    assert_eq!(
+        app.get("/no/such/file.js").await.refused(),
+        (404, "no-such-route".into())
+    );
+    assert_eq!(
+        app.post("/api/health", "{}").await.refused(),
+        (404, "no-such-route".into())
+    );
+    assert_eq!(
+        app.get("/api/health").await.status,
+        200,
+        "the sibling that exists"
+    );
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_every_route_and_its_statuses() {
+    let app = App::new();
+    let answer = app.get("/api/openapi.json").await;
+    assert_eq!(answer.status, 200);
+    let doc = answer.json();
+    let paths = doc["paths"].as_object().unwrap();
+    for path in [
+        "/api/turn",
+        "/api/confirm",
+        "/api/health",
+        "/api/audit",
+        "/api/audit/verify",
+        "/api/keys",
+        "/api/root",
+        "/api/files",
+        "/api/file",
+        "/api/settings",
+        "/api/extensions",
+        "/api/extensions/admit",
+        "/live",
+        "/channel",
+        "/api/openapi.json",
+    ] {
+        assert!(paths.contains_key(path), "{path}");
+    }
+    // Every mutating route documents what the guard answers before it.
+    for (path, methods) in paths {
+        for (method, operation) in methods.as_object().unwrap() {
+            let codes = &operation["responses"];
+            assert!(codes.get("403").is_some(), "{method} {path} documents 403");
+            if method != "get" {
+                for code in ["413", "415"] {
+                    assert!(
+                        codes.get(code).is_some(),
+                        "{method} {path} documents {code}"
+                    );
+                }
+            }
+        }
+    }
+    for code in ["200", "400", "403", "413", "415"] {
+        assert!(
+            paths["/api/turn"]["post"]["responses"].get(code).is_some(),
+            "turn documents {code}"
+        );
+    }
+    // A route's own 403 is kept over the shared one.
+    let admit = paths["/api/extensions/admit"]["post"]["responses"]["403"]["description"].as_str();
+    assert!(
+        admit.is_some_and(|d| d.contains("host-token-required")),
+        "{admit:?}"
+    );
+}
+
+#[tokio::test]
+async fn every_response_carries_a_strict_csp() {
+    let app = App::new();
+    for path in ["/", "/app.js", "/api/health", "/nope"] {
+        let answer = app.get(path).await;
+        let csp = answer.headers[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap();
+        assert!(
+            csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"),
+            "{path}: {csp}"
+        );
+        assert_eq!(
+            answer.headers[header::X_CONTENT_TYPE_OPTIONS],
+            "nosniff",
+            "{path}"
+        );
+    }
+    assert_eq!(
+        app.get("/api/health").await.headers[header::CACHE_CONTROL],
+        "no-store"
+    );
+    let page = app.get("/").await.text;
+    assert!(
+        !page.contains("<script>") && !page.contains("onclick"),
+        "no inline script"
+    );
+}
+
+#[tokio::test]
+async fn health_names_the_root_the_resolver_and_counts_refusals() {
+    let app = App::new();
+    let health = app.get("/api/health").await.json();
+    assert_eq!(health["ok"], true);
+    assert_eq!(health["declared"], true);
+    assert_eq!(health["resolver"], "script");
+    assert_eq!(health["live"], json!({"created": 0, "running": 0}));
+    // A refusal is counted for health.
+    app.post("/api/turn", r#"{"action": {"verb": "launch"}}"#)
+        .await;
+    assert_eq!(app.get("/api/health").await.json()["refused"], 1);
+}
