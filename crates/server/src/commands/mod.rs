@@ -16,7 +16,7 @@ use crate::state_dir::StateDir;
 use std::path::Path;
 use std::process::ExitCode;
 use voicebox_core::rule::{Refusal, Rule};
-use voicebox_machine::{Host, OpenError, MachineAbilities};
+use voicebox_machine::{Host, MachineAbilities, OpenError};
 
 /// The writer instance of command-line turns.
 const CLI_INSTANCE: &str = "cli";

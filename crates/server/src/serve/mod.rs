@@ -65,7 +65,12 @@ pub struct AppState {
 impl AppState {
     /// The state of a server on `port` with the host token `token`, acting
     /// through `host` (its root declared or not) as `config` says.
-    pub fn new(host: Host<MachineAbilities>, token: String, port: u16, config: &Config) -> AppState {
+    pub fn new(
+        host: Host<MachineAbilities>,
+        token: String,
+        port: u16,
+        config: &Config,
+    ) -> AppState {
         AppState {
             acts: Arc::new(Acts::new(host, Channel::from_env())),
             guard: Arc::new(Guard::new(token, port)),
@@ -81,8 +86,8 @@ impl AppState {
     /// cannot, that is reported and every act answers root-not-declared
     /// until one is declared).
     pub fn open_host(config: &Config) -> std::io::Result<Host<MachineAbilities>> {
-        let tools =
-            MachineAbilities::new(Some(config.state.shelf()?)).with_extensions(config.state.extensions());
+        let tools = MachineAbilities::new(Some(config.state.shelf()?))
+            .with_extensions(config.state.extensions());
         let mut host = Host::new(SERVER_INSTANCE, tools);
         if let Some(root) = &config.root
             && let Err(e) = host.declare_with(root, config.state.root_options())
