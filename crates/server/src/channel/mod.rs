@@ -233,20 +233,33 @@ pub async fn socket(
     if let Err(refused) = guard.own_page(&headers, "the channel") {
         return refused.into_response();
     }
-    match upgrade {
-        Ok(upgrade) => upgrade
-            .max_message_size(MAX_PAGE_FRAME)
-            .on_upgrade(move |socket| serve_page(acts, socket)),
-        Err(rejection) => rejection.into_response(),
-    }
-}
-
-/// Reads the page's frames until it leaves; a writer task sends ours.
-async fn serve_page(acts: Arc<Acts>, socket: WebSocket) {
-    let (mut sink, mut stream) = socket.split();
-    let (outbox, mut queued) = mpsc::unbounded_channel::<Message>();
+    let upgrade = match upgrade {
+        Ok(upgrade) => upgrade,
+        Err(rejection) => return rejection.into_response(),
+    };
+    // The page executes from the moment it is answered `101`: attached
+    // before the answer, an act sent right after connecting is queued for it
+    // instead of answering `no-page`. A failed upgrade detaches it again.
+    let (outbox, queued) = mpsc::unbounded_channel::<Message>();
     let serial = acts.channel().attach(outbox.clone());
     tracing::info!(serial, "a page executes the server's acts");
+    let on_failure = acts.clone();
+    upgrade
+        .max_message_size(MAX_PAGE_FRAME)
+        .on_failed_upgrade(move |_| on_failure.channel().detach(serial))
+        .on_upgrade(move |socket| serve_page(acts, socket, serial, outbox, queued))
+}
+
+/// Reads the page's frames until it leaves; a writer task sends ours (and
+/// whatever was queued for it before the socket was ready).
+async fn serve_page(
+    acts: Arc<Acts>,
+    socket: WebSocket,
+    serial: u64,
+    outbox: mpsc::UnboundedSender<Message>,
+    mut queued: mpsc::UnboundedReceiver<Message>,
+) {
+    let (mut sink, mut stream) = socket.split();
     let writer = tokio::spawn(async move {
         while let Some(message) = queued.recv().await {
             let last = matches!(message, Message::Close(_));
