@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 use voicebox_core::audit::chain::line_hash;
 use voicebox_core::audit::page::{DEFAULT_LIMIT, PageRequest};
-use voicebox_core::audit::{self, ActRecord, Entry, EntryDecision, EntryResult};
+use voicebox_core::audit::{self, ActRecord, Context, Entry, Happened};
 use voicebox_core::tier::ActKind;
 use voicebox_machine::{Host, RootOptions};
 
@@ -25,24 +25,19 @@ fn prefill(root: &Path, instance: &str, n: u64) {
     let mut out = std::io::BufWriter::new(file);
     let mut prev = audit::chain::genesis(&name);
     for seq in 1..=n {
-        let entry = Entry {
-            seq: 0,
+        let context = Context {
             instance: instance.into(),
             project: "bench@machine".into(),
             root: root_text.clone(),
             turn: Some("bench".into()),
             at: "2026-01-01T00:00:00.000Z".into(),
-            act: ActRecord::new(ActKind::Write, "notes.md"),
-            decision: EntryDecision::Allow,
-            rule: Some(voicebox_core::Rule::WritesInside),
-            result: EntryResult::Ok,
-            observed: None,
-            attempt: None,
-            read: None,
-            why: None,
-            prev: None,
-            open: None,
         };
+        let wrote = Happened::Allowed {
+            rule: voicebox_core::Rule::WritesInside,
+            observed: None,
+            read: None,
+        };
+        let entry = Entry::new(context, ActRecord::new(ActKind::Write, "notes.md"), wrote);
         let line = entry.sealed(seq, prev, None).line();
         prev = line_hash(line.as_bytes());
         out.write_all(line.as_bytes()).unwrap();

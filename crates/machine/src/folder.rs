@@ -619,20 +619,7 @@ impl Storage for FolderStorage {
 
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
         let mut files = Vec::new();
-        let entries = match self.dir.read_dir(AUDIT_DIR) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(files),
-            Err(e) => return Err(storage_error(e)),
-        };
-        for entry in entries {
-            let name = entry
-                .map_err(storage_error)?
-                .file_name()
-                .to_string_lossy()
-                .into_owned();
-            if !name.ends_with(".jsonl") {
-                continue;
-            }
+        for (name, _) in self.audit_files().await? {
             let bytes = self
                 .dir
                 .read(format!("{AUDIT_DIR}/{name}"))
@@ -642,7 +629,6 @@ impl Storage for FolderStorage {
                 text: String::from_utf8_lossy(&bytes).into_owned(),
             });
         }
-        files.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(files)
     }
 }

@@ -8,30 +8,35 @@ use std::path::Path;
 use std::sync::Arc;
 use tempfile::TempDir;
 use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
-use voicebox_core::audit::{self, ActRecord, AuditFile, Entry, EntryDecision, EntryResult};
+use voicebox_core::audit::{
+    self, ActRecord, AuditFile, Context, Entry, EntryDecision, EntryResult, Happened,
+};
 use voicebox_core::platform::Storage;
 use voicebox_core::tier::ActKind;
 use voicebox_machine::{FolderStorage, Host};
 
+/// An entry of `instance`: an attempt left `Pending`, or an allowed act (`Ok`).
 fn entry(instance: &str, result: EntryResult) -> Entry {
-    Entry {
-        seq: 0,
+    let context = Context {
         instance: instance.into(),
         project: "p@machine".into(),
         root: "r".into(),
         turn: None,
         at: "2026-01-01T00:00:00.000Z".into(),
-        act: ActRecord::new(ActKind::Write, "a.txt"),
-        decision: EntryDecision::Attempt,
-        rule: Some(voicebox_core::Rule::WritesInside),
-        result,
-        observed: None,
-        attempt: None,
-        read: None,
-        why: None,
-        prev: None,
-        open: None,
-    }
+    };
+    let rule = voicebox_core::Rule::WritesInside;
+    let happened = match result {
+        EntryResult::Pending => Happened::Attempt {
+            rule,
+            completes: None,
+        },
+        _ => Happened::Allowed {
+            rule,
+            observed: None,
+            read: None,
+        },
+    };
+    Entry::new(context, ActRecord::new(ActKind::Write, "a.txt"), happened)
 }
 
 fn log_text(root: &Path, storage: &FolderStorage) -> String {
