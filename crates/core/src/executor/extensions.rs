@@ -139,7 +139,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                         reply.output = Some(String::from_utf8_lossy(&run.output).into_owned());
                         reply.notes = Some(run.notes);
                         let ran = Happened::Allowed {
-                            rule: Rule::ReadsInside,
+                            rule: self.inside_rule(ActKind::Read),
                             observed: None,
                             read: None,
                         };

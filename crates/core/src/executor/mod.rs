@@ -330,6 +330,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             .await
     }
 
+    /// The rule the tier table gives an act of `kind` inside the root, for
+    /// entries of acts that were allowed without a path of their own (a tool
+    /// run on no file, a look that failed): every allowed act's rule is the
+    /// table's, never written by hand.
+    fn inside_rule(&self, kind: ActKind) -> Rule {
+        self.table.decide(&crate::tier::Act::inside(kind)).rule
+    }
+
     /// Steps 3–4 for an act that changes a file: [`Self::locate_for`], as the
     /// [`Approved`] act that [`Self::change`] carries out.
     async fn approve(

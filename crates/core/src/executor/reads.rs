@@ -262,7 +262,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             record,
             turn,
             Happened::Failed {
-                rule: Rule::ReadsInside,
+                rule: self.inside_rule(ActKind::Read),
                 observed: Some(self.observed(&seen)),
                 refusal: &refusal,
             },

@@ -149,7 +149,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return self.tool_failed(record, refusal, turn).await;
         }
         let seq = match self
-            .looked(record, &path, Rule::ReadsInside, read, turn)
+            .looked(record, &path, self.inside_rule(ActKind::Read), read, turn)
             .await
         {
             Ok(seq) => Some(seq),
