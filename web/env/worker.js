@@ -14,9 +14,6 @@ const CORE_URL = new URL('./voicebox_web.wasm', import.meta.url);
 const TOOL_URL = new URL('./create-asset.wasm', import.meta.url);
 const TOOL_WORKER_URL = new URL('./tool-worker.js', import.meta.url);
 
-// How long one tool run may take before its worker is terminated. The core may
-// name its own budget in the request (`timeoutMs`); this is the fallback.
-const TOOL_TIMEOUT_MS = 5000;
 // A fetch that never answers must not hold the queue for ever.
 const CORE_FETCH_TIMEOUT_MS = 30000;
 
@@ -300,19 +297,6 @@ async function forget(name) {
   return { ok: true, forgotten: String(record.name) };
 }
 
-/** Glue: the bytes of assets/<name> in the open project, for the gallery to show. */
-async function readAsset(name) {
-  if (!current) {
-    return { ok: false, error: { name: 'InvalidStateError', message: 'no project is open' } };
-  }
-  const root = await current.resolve();
-  await guard(root, 'read');
-  const assets = await root.getDirectoryHandle('assets');
-  // One entry name: OPFS refuses anything that is not a plain child name.
-  const bytes = await contents(await assets.getFileHandle(String(name)));
-  return { ok: true, name: String(name), bytes: bytes.buffer };
-}
-
 // ---------------------------------------------------------------------------
 // I/O: what the core asks for, performed as `Worker::perform` does.
 // Paths are relative to the root, "/"-separated, already contained by the core.
@@ -508,9 +492,9 @@ const ORIGIN = {
 // short-lived worker of its own, so a run that never ends can be stopped.
 let toolModule = null;
 
-async function compiledTool() {
+async function compiledTool(budgetMs) {
   if (!toolModule) {
-    const response = await fetch(TOOL_URL, { signal: AbortSignal.timeout(TOOL_TIMEOUT_MS) });
+    const response = await fetch(TOOL_URL, { signal: AbortSignal.timeout(budgetMs) });
     if (!response.ok) {
       const e = new Error(`${TOOL_URL.pathname}: HTTP ${response.status} ${response.statusText}`);
       e.name = 'NetworkError';
@@ -521,16 +505,23 @@ async function compiledTool() {
   return toolModule;
 }
 
+/**
+ * Runs the tool in a worker of its own, terminated past `io.budgetMs` — the
+ * core's budget, named in every request (a request without one is refused).
+ */
 async function opRunTool(io, input) {
+  const budgetMs = io.budgetMs;
+  if (!Number.isFinite(budgetMs) || budgetMs <= 0) {
+    return [{ error: { phase: 'load', name: 'TypeError', message: 'runTool names no time budget (budgetMs)' } }, new Uint8Array(0)];
+  }
   let module;
   try {
-    module = await compiledTool();
+    module = await compiledTool(budgetMs);
   } catch (e) {
     // A module that does not compile is instantiate's failure; one that cannot be fetched is not.
     const phase = e instanceof WebAssembly.CompileError ? 'instantiate' : 'load';
     return [{ error: { phase, ...words(e) } }, new Uint8Array(0)];
   }
-  const timeoutMs = Number.isFinite(io.timeoutMs) && io.timeoutMs > 0 ? io.timeoutMs : TOOL_TIMEOUT_MS;
   return new Promise((resolve) => {
     const runner = new Worker(TOOL_WORKER_URL, { type: 'module', name: 'voicebox-tool' });
     let settled = false;
@@ -542,8 +533,8 @@ async function opRunTool(io, input) {
       resolve([answer, bytes]);
     };
     const timer = setTimeout(() => finish({
-      error: { phase: 'timeout', name: 'TimeoutError', message: `the run did not finish within ${timeoutMs} ms` },
-    }), timeoutMs);
+      error: { phase: 'timeout', name: 'TimeoutError', message: `the run did not finish within ${budgetMs} ms` },
+    }), budgetMs);
     runner.addEventListener('message', ({ data }) => {
       if (data.error) finish({ error: data.error });
       else finish(data.report, new Uint8Array(data.bytes));
@@ -668,10 +659,6 @@ async function serve(request) {
       return adopt(request);
     case 'forget':
       return { answer: await forget(request.name).catch((e) => ({ ok: false, error: words(e) })) };
-    case 'asset': {
-      const answer = await readAsset(request.name).catch((e) => ({ ok: false, error: words(e) }));
-      return { answer, transfer: answer.bytes ? [answer.bytes] : [] };
-    }
     default:
       // execute, confirm, audit, resolve and anything else: the core answers.
       return { answer: await drive(request, current || NO_ROOT) };
@@ -704,8 +691,7 @@ self.addEventListener('message', ({ data }) => {
     } catch (e) {
       reply = { error: words(e), restarted: core === null };
     }
-    const { transfer = [], ...rest } = reply;
-    self.postMessage({ id, ...rest }, transfer);
+    self.postMessage({ id, ...reply });
   });
 });
 
