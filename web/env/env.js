@@ -166,10 +166,6 @@ async function openProject(spec) {
 
 let turns = Promise.resolve();
 
-// Verbs that only look: after them the gallery cannot have changed, so it is not re-listed
-// (each listing is itself an audited read). A display choice; the core decides what happened.
-const LOOKS_ONLY = new Set(['read', 'list', 'diff', 'grep', 'list_extensions']);
-
 function queueTurn(said, req) {
   const turn = transcript.add(said);
   turns = turns.then(() => runTurn(turn, req));
@@ -180,9 +176,9 @@ async function runTurn(turn, req) {
   let relist = true;
   try {
     const answer = await request(req);
-    const action = answer && answer.action ? answer.action : req.action;
-    const result = answer && Object.prototype.hasOwnProperty.call(answer, 'result') ? answer.result : answer;
-    relist = !!(result && (result.ok === true || result.confirm)) && !(action && LOOKS_ONLY.has(action.verb));
+    // The core says whether the turn changes files (done, or once confirmed); after a turn
+    // that does not, the gallery is not re-listed (each listing is itself an audited read).
+    relist = !!(answer && answer.changes === true);
     let ask = turn.showTurn(answer);
     while (ask) {
       audit.refresh(); // the ask is already an entry

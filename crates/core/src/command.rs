@@ -43,6 +43,12 @@ impl Verb {
             .find(|c| c.id == self)
             .expect("every verb has a row in COMMANDS")
     }
+
+    /// Whether the verb's act can change the root's files: any act but a
+    /// read. A verb that touches no file (`act: None`) changes nothing.
+    pub fn changes_files(self) -> bool {
+        self.command().act.is_some_and(|kind| kind != ActKind::Read)
+    }
 }
 
 /// An action field, with its wire spelling.

@@ -1,6 +1,7 @@
 //! The executor's answer to one act: `{ok, ...}` with the verb's own fields,
 //! a named refusal `{ok:false, refused, why}`, or a pending confirmation.
 
+use crate::command::Verb;
 use crate::extension::ExtensionState;
 use crate::platform::{DirEntry, RootInfo};
 use crate::rule::{Refusal, Rule};
@@ -167,6 +168,14 @@ impl Reply {
         }
     }
 
+    /// Whether the turn this reply answers changes the root's files, now or
+    /// once its confirmation is approved: the verb's act is not a read (from
+    /// the command table), and the act was done or is waiting for the person.
+    /// A page re-lists what it shows only after such a turn.
+    pub fn changes(&self, verb: Option<Verb>) -> bool {
+        (self.ok || self.confirm.is_some()) && verb.is_some_and(Verb::changes_files)
+    }
+
     pub fn with_root(mut self, root: Option<RootInfo>) -> Reply {
         self.root = root;
         self
@@ -175,5 +184,46 @@ impl Reply {
     pub fn logged(mut self, seq: Option<u64>) -> Reply {
         self.logged = seq;
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    fn pending() -> Reply {
+        Reply {
+            confirm: Some(ConfirmRequest {
+                id: "c1".to_string(),
+                rule: Rule::NotFound,
+                why: "a delete is confirmed".to_string(),
+                plan: "delete a.txt".to_string(),
+                expires_at: "2026-01-01T00:00:00.000Z".to_string(),
+            }),
+            ..Reply::default()
+        }
+    }
+
+    #[test]
+    fn a_turn_changes_files_when_its_verb_is_no_read_and_it_was_done_or_asked() {
+        let done = Reply::done("did".to_string());
+        let refused = Reply::refusal(Refusal::new(Rule::NotFound, "no"));
+        assert!(done.changes(Some(Verb::Write)));
+        assert!(done.changes(Some(Verb::Undo)));
+        assert!(pending().changes(Some(Verb::Delete)));
+        assert!(!refused.changes(Some(Verb::Write)));
+        for looks in [
+            Verb::Read,
+            Verb::List,
+            Verb::Diff,
+            Verb::Grep,
+            Verb::Tool,
+            Verb::CallExtension,
+        ] {
+            assert!(!done.changes(Some(looks)), "{looks:?} only reads");
+        }
+        assert!(!done.changes(Some(Verb::ListExtensions)), "touches no file");
+        assert!(!done.changes(None));
     }
 }

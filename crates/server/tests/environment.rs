@@ -238,6 +238,15 @@ async fn the_exported_static_folder_works_with_no_voicebox_server() {
             "return [...document.querySelectorAll('#gallery figure')].some((f) => f.textContent.includes('dot.svg') && f.querySelector('img') && f.querySelector('img').src.startsWith('blob:'))",
         )
         .await;
+    // Its bytes came through the executor: an audited read of the gallery's turn.
+    let audit = browser.audit().await;
+    let entries = audit["entries"].as_array().unwrap();
+    assert!(
+        entries.iter().any(|e| e["turn"] == "gallery"
+            && e["act"]["kind"] == "read"
+            && e["act"]["target"] == "assets/dot.svg"),
+        "no audited gallery read of assets/dot.svg: {audit}"
+    );
     no_gesture(&browser).await;
     browser.close().await;
 }

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use std::rc::Rc;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{self, AuditFile};
+use voicebox_core::command::Verb;
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::platform::{Access, Env, Escape, RootInfo, Storage};
 use voicebox_core::project::{Location, ProjectRecord};
@@ -90,14 +91,16 @@ fn resolution(text: &str) -> (Option<Value>, Value) {
     }
 }
 
-/// `{transcript}` or `{action}`, answered like `POST /api/turn`.
+/// `{transcript}` or `{action}`, answered like `POST /api/turn`, with
+/// `changes`: whether the turn changes the project's files (done, or once
+/// confirmed), so the page knows, without a verb list of its own, when to re-list.
 async fn execute(executor: &mut WebExecutor, request: &Value) -> Value {
     let turn = request["turn"].as_str();
     let (transcript, action) = match (request.get("transcript"), request.get("action")) {
         (Some(Value::String(text)), None) => match resolution(text) {
             (Some(action), _) => (Some(text.clone()), action),
             (None, unresolved) => {
-                return json!({"transcript": text, "action": null, "note": unresolved["note"], "result": null});
+                return json!({"transcript": text, "action": null, "note": unresolved["note"], "result": null, "changes": false});
             }
         },
         (None, Some(action)) => (None, action.clone()),
@@ -109,7 +112,9 @@ async fn execute(executor: &mut WebExecutor, request: &Value) -> Value {
         }
     };
     let result = executor.execute(&action, turn).await;
-    json!({"transcript": transcript, "action": action, "result": result})
+    let verb = action["verb"].as_str().and_then(Verb::from_wire);
+    let changes = result.changes(verb);
+    json!({"transcript": transcript, "action": action, "result": result, "changes": changes})
 }
 
 async fn confirm(executor: &mut WebExecutor, request: &Value) -> Value {

@@ -11,8 +11,10 @@ use voicebox_core::reply::{ToolInfo, ToolState};
 use voicebox_core::{Refusal, Rule};
 
 /// How long one tool run may take in the browser, where there is no fuel: the
-/// worker runs the tool in its own worker and terminates it past this.
-pub const TOOL_TIMEOUT_MS: u64 = 5_000;
+/// worker runs the tool in its own worker and terminates it past this. The
+/// budget travels in every `runTool` request (`budgetMs`); the worker has none
+/// of its own.
+pub const TOOL_BUDGET_MS: u64 = 5_000;
 
 pub struct WebTools {
     slot: Rc<Slot>,
@@ -42,7 +44,10 @@ impl ToolRunner for WebTools {
         }
         let (answer, data) = self
             .slot
-            .exchange(json!({"op": "runTool", "id": id}), input.to_vec())
+            .exchange(
+                json!({"op": "runTool", "id": id, "budgetMs": TOOL_BUDGET_MS}),
+                input.to_vec(),
+            )
             .await;
         if let Some(error) = answer.get("error") {
             return Err(fault(error));

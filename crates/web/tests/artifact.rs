@@ -266,7 +266,14 @@ impl Worker {
                 json!({"ok": true, "files": texts(&self.files, &path)}),
                 vec![],
             ),
-            "runTool" => run_create_asset(&data),
+            "runTool" => {
+                // The budget is the core's: the worker terminates the run past it.
+                assert!(
+                    io["budgetMs"].as_u64().is_some_and(|ms| ms > 0),
+                    "runTool names its time budget: {io}"
+                );
+                run_create_asset(&data)
+            }
             other => panic!("unknown io op {other}"),
         }
     }

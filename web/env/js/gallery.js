@@ -1,13 +1,13 @@
 // gallery.js — the project's assets/ folder. The listing is the core's answer to
-// an `execute` of {"verb":"list","dir":"assets"}; each file's bytes come from the
-// worker's `asset` glue. An SVG is shown only through <img src="blob:…"> (a Blob
-// typed image/svg+xml: an image cannot run script); text and HTML are shown as
-// text in a <pre>. Names are text nodes.
+// an `execute` of {"verb":"list","dir":"assets"}, and each file's text the core's
+// answer to an `execute` of {"verb":"read","name":"assets/<name>"}: both contained
+// and audited by the executor, as any turn. An SVG is shown only through
+// <img src="blob:…"> (a Blob typed image/svg+xml: an image cannot run script); text
+// and HTML are shown as text in a <pre>. Names are text nodes.
 
 import { el, fill } from '../../js/dom.js';
-import { errorNode } from '../../js/transcript.js';
+import { errorNode, refusalNode } from '../../js/transcript.js';
 
-const decoder = new TextDecoder();
 const MAX_TEXT = 64 * 1024;
 
 /** Display choice only: a name ending in .svg is drawn as an image, anything else as text. */
@@ -24,9 +24,9 @@ export function createGallery({ root, refreshButton }, request) {
     urls = [];
   }
 
-  function picture(name, bytes, made) {
+  function picture(name, text, made) {
     if (looksLikeSvg(name)) {
-      const url = URL.createObjectURL(new Blob([bytes], { type: 'image/svg+xml' }));
+      const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
       made.push(url);
       const img = document.createElement('img');
       img.className = 'asset-image';
@@ -35,18 +35,18 @@ export function createGallery({ root, refreshButton }, request) {
       img.src = url;
       return el('div', { class: 'asset-frame' }, img);
     }
-    const text = decoder.decode(bytes.byteLength > MAX_TEXT ? bytes.slice(0, MAX_TEXT) : bytes);
-    return el('pre', { class: 'asset-text', text: bytes.byteLength > MAX_TEXT ? `${text}\n…` : text });
+    return el('pre', { class: 'asset-text', text: text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT)}\n…` : text });
   }
 
   async function figure(entry, made) {
     const caption = el('figcaption', { text: String(entry.name) });
     let body;
     try {
-      const answer = await request({ op: 'asset', name: entry.name });
-      body = answer && answer.ok
-        ? picture(entry.name, new Uint8Array(answer.bytes), made)
-        : errorNode(answer && answer.error ? answer.error : new Error('not readable'), 'Not shown');
+      const answer = await request({ op: 'execute', action: { verb: 'read', name: `assets/${entry.name}` }, turn: 'gallery' });
+      const result = answer && Object.prototype.hasOwnProperty.call(answer, 'result') ? answer.result : answer;
+      body = result && result.ok === true
+        ? picture(entry.name, String(result.content), made)
+        : refusalNode(result || {}, 'Not shown');
     } catch (err) {
       body = errorNode(err, 'Not shown');
     }

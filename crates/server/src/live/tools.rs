@@ -8,7 +8,6 @@ use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
-use voicebox_core::tier::ActKind;
 use voicebox_core::{Refusal, Reply, Rule, prompt};
 use voicebox_machine::{Host, MachineAbilities};
 
@@ -169,12 +168,13 @@ fn action(call: &Call) -> Result<Value, Refusal> {
     Ok(Value::Object(fields))
 }
 
-/// Whether a successful reply to `verb` changed something that stays.
+/// Whether a successful reply to `verb` changed something that stays: done
+/// (not waiting for a confirmation), by a verb whose act is not a read
+/// ([`Verb::changes_files`], the same table the page's `changes` comes from).
 fn changes(verb: &str, reply: &Value) -> bool {
-    let kind = Verb::from_wire(verb).and_then(|v| v.command().act);
     reply["ok"] == true
         && reply.get("confirm").is_none_or(Value::is_null)
-        && kind.is_some_and(|k| k != ActKind::Read)
+        && Verb::from_wire(verb).is_some_and(Verb::changes_files)
 }
 
 /// Runs a batch in order: in the page that owns the active root (each call
