@@ -7,8 +7,10 @@ mod changes;
 mod delete;
 mod extensions;
 mod grep;
+mod pipeline;
 mod reads;
 pub mod tools;
+use pipeline::{Approved, Change};
 mod undo;
 mod walk;
 
@@ -21,44 +23,19 @@ use crate::audit::{
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
-use crate::journal::{self, Remembered};
 use crate::platform::{
-    Abilities, Access, Env, ExtensionLedger, MAX_FILE_BYTES, Observation, Resolved, Storage,
-    StorageError, ToolRunner,
+    Abilities, Env, ExtensionLedger, MAX_FILE_BYTES, Observation, Resolved, Storage, StorageError,
+    ToolRunner,
 };
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::{ActKind, Decision, Place, Placement, TierTable, Verdict};
+use crate::tier::{ActKind, Placement, TierTable};
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::cell::Cell;
 use serde_json::Value;
-
-/// An act the tier table allowed: what it is, on which path, under which rule.
-struct Approved {
-    record: ActRecord,
-    path: RelPath,
-    rule: Rule,
-}
-
-/// What a change does to its one file.
-enum Change<'a> {
-    /// Writes these bytes, keeping the prior ones in the journal as `verb`.
-    Write { verb: Remembered, bytes: &'a [u8] },
-    /// Removes the file, keeping its bytes in the journal.
-    Remove,
-    /// Puts back the bytes the journal kept in this blob, or (`None`, the
-    /// change had made the file) removes it. Not journaled: there is no redo.
-    Restore(Option<RelPath>),
-}
-
-/// How a change ended, and the seq of the entry that records it.
-struct Changed {
-    outcome: Result<(), Refusal>,
-    logged: Option<u64>,
-}
 
 /// The declared project: its storage and the id the audit records.
 struct Project<S> {
@@ -330,215 +307,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             .await
     }
 
-    /// The rule the tier table gives an act of `kind` inside the root, for
-    /// entries of acts that were allowed without a path of their own (a tool
-    /// run on no file, a look that failed): every allowed act's rule is the
-    /// table's, never written by hand.
-    fn inside_rule(&self, kind: ActKind) -> Rule {
-        self.table.decide(&crate::tier::Act::inside(kind)).rule
-    }
-
-    /// Steps 3–4 for an act that changes a file: [`Self::locate_for`], as the
-    /// [`Approved`] act that [`Self::change`] carries out.
-    async fn approve(
-        &self,
-        record: ActRecord,
-        kind: ActKind,
-        turn: Option<&str>,
-    ) -> Result<Approved, Reply> {
-        let (path, verdict) = self.locate_for(record.clone(), kind, turn).await?;
-        Ok(Approved {
-            record,
-            path,
-            rule: verdict.rule,
-        })
-    }
-
-    /// Steps 3–4: contain the name and decide. Refusals are logged and returned
-    /// as the answer; otherwise the contained path and the table's verdict.
-    async fn locate(
-        &self,
-        name: &str,
-        kind: ActKind,
-        turn: Option<&str>,
-    ) -> Result<(RelPath, Verdict), Reply> {
-        self.locate_for(ActRecord::new(kind, name), kind, turn)
-            .await
-    }
-
-    /// [`Self::locate`] for an act whose record is built already (e.g. names a tool).
-    async fn locate_for(
-        &self,
-        record: ActRecord,
-        kind: ActKind,
-        turn: Option<&str>,
-    ) -> Result<(RelPath, Verdict), Reply> {
-        let name = record.target.clone();
-        let name = name.as_str();
-        let (path, place) = match contain::contain(self.store(), name).await {
-            Ok(path) => (Some(path), Place::Inside),
-            Err(refusal) => {
-                let place = match refusal.rule {
-                    Rule::OutsideRoot => Place::OutsideRoot,
-                    Rule::SymlinkOut => Place::LinkOut,
-                    _ => return Err(self.refuse(refusal, record, turn).await),
-                };
-                // The table refuses escapes; the containment's why says how.
-                let verdict = self.table.decide(&crate::tier::at(kind, place));
-                debug_assert_eq!(verdict.rule, refusal.rule);
-                let refusal = Refusal::new(verdict.rule, refusal.why);
-                return Err(self.refuse(refusal, record, turn).await);
-            }
-        };
-        let verdict = self.table.decide(&crate::tier::at(kind, place));
-        if verdict.decision == Decision::Refuse {
-            let refusal = Refusal::new(
-                verdict.rule,
-                format!("{}; this act is not allowed here", verdict.why),
-            );
-            return Err(self.refuse(refusal, record, turn).await);
-        }
-        if let Err(refusal) = self.permitted(kind, name).await {
-            return Err(self.refuse(refusal, record, turn).await);
-        }
-        Ok((path.expect("inside has a path"), verdict))
-    }
-
-    /// Asks the root, right before the act, whether it may be used for `kind`
-    /// now: a picked browser folder's permission can change at any moment, and
-    /// an act tried on a folder still waiting for a person's answer may never return.
-    pub(super) async fn permitted(&self, kind: ActKind, name: &str) -> Result<(), Refusal> {
-        let access = match kind {
-            ActKind::Read => Access::Read,
-            _ => Access::Write,
-        };
-        self.store()
-            .permit(access)
-            .await
-            .map_err(|escape| contain::escape_refusal(escape, name))
-    }
-
-    /// Steps 5–8 for every change to a file — write, edit, create-asset, a
-    /// confirmed delete, undo: the attempt entry (if it cannot be written,
-    /// nothing happens), the prior bytes kept in the journal, the act, what
-    /// the world shows, and the outcome entry naming the attempt. `completes`
-    /// is the ask a confirmed act answers.
-    async fn change(
-        &self,
-        approved: &Approved,
-        change: Change<'_>,
-        completes: Option<u64>,
-        turn: Option<&str>,
-    ) -> Result<Changed, Reply> {
-        let Approved { record, path, rule } = approved;
-        let attempt = self.begin(record.clone(), *rule, completes, turn).await?;
-        let store = self.store();
-        let done = match change {
-            Change::Write { verb, bytes } => {
-                match self
-                    .remember(verb, path, Some(journal::digest(bytes)))
-                    .await
-                {
-                    Ok(()) => store.write(path, bytes).await,
-                    Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
-                }
-            }
-            Change::Remove => match self.remember(Remembered::Delete, path, None).await {
-                Ok(()) => store.remove(path).await,
-                Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
-            },
-            Change::Restore(Some(blob)) => match store.read(&blob).await {
-                Ok(prior) => store.write(path, &prior).await,
-                Err(e) => Err(e),
-            },
-            Change::Restore(None) => store.remove(path).await,
-        };
-        let outcome = done.map_err(|e| self.storage_refusal(e, path));
-        let (outcome, _, logged) = self
-            .finish(attempt, record.clone(), path, *rule, outcome, turn)
-            .await;
-        Ok(Changed { outcome, logged })
-    }
-
-    /// A change that stopped before its act (the journal could not keep the
-    /// prior bytes): its outcome entry, naming why.
-    async fn failed(
-        &self,
-        approved: &Approved,
-        attempt: u64,
-        refusal: Refusal,
-        turn: Option<&str>,
-    ) -> Result<Changed, Reply> {
-        let (outcome, _, logged) = self
-            .finish(
-                attempt,
-                approved.record.clone(),
-                &approved.path,
-                approved.rule,
-                Err(refusal),
-                turn,
-            )
-            .await;
-        Ok(Changed { outcome, logged })
-    }
-
-    /// Step 5: the attempt entry. If the log cannot be written the act does not
-    /// happen (`audit-unwritable`).
-    async fn begin(
-        &self,
-        act: ActRecord,
-        rule: Rule,
-        completes: Option<u64>,
-        turn: Option<&str>,
-    ) -> Result<u64, Reply> {
-        let entry = self.entry(act, turn, Happened::Attempt { rule, completes });
-        match self.store().append_audit(&entry).await {
-            Ok(seq) => Ok(seq),
-            Err(e) => Err(self.unwritable(&e, "nothing was done")),
-        }
-    }
-
-    /// The answer when the log cannot be written: `done` says what did not
-    /// happen (an act, or a look whose result is withheld).
-    fn unwritable(&self, error: &StorageError, done: &str) -> Reply {
-        self.answer(
-            Reply::refusal(Refusal::new(
-                Rule::AuditUnwritable,
-                format!(
-                    "the audit log cannot be written ({}), so {done}; free space or fix the permissions of the root's .audit folder and try again",
-                    describe(error)
-                ),
-            )),
-            None,
-        )
-    }
-
-    /// Steps 7–8: observe the world and write the outcome entry naming the attempt.
-    async fn finish(
-        &self,
-        attempt: u64,
-        act: ActRecord,
-        path: &RelPath,
-        rule: Rule,
-        outcome: Result<(), Refusal>,
-        turn: Option<&str>,
-    ) -> (Result<(), Refusal>, Observation, Option<u64>) {
-        let seen = self.store().observe(path).await;
-        let entry = self.entry(
-            act,
-            turn,
-            Happened::Done {
-                rule,
-                attempt,
-                observed: Some(self.observed(&seen)),
-                failed: outcome.as_ref().err(),
-            },
-        );
-        let seq = self.log(entry).await;
-        (outcome, seen, seq)
-    }
-
-    fn observed(&self, seen: &Observation) -> Observed {
+    pub(super) fn observed(&self, seen: &Observation) -> Observed {
         Observed {
             exists: seen.exists,
             bytes: seen.exists.then_some(seen.bytes),
@@ -547,7 +316,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 
     /// A storage failure in the executor's terms, for the named path.
-    fn storage_refusal(&self, error: StorageError, path: &RelPath) -> Refusal {
+    pub(super) fn storage_refusal(&self, error: StorageError, path: &RelPath) -> Refusal {
         match error {
             StorageError::NotFound => Refusal::new(
                 Rule::NotFound,
@@ -597,7 +366,7 @@ fn unreadable_audit(error: StorageError) -> Refusal {
     )
 }
 
-fn describe(error: &StorageError) -> String {
+pub(super) fn describe(error: &StorageError) -> String {
     match error {
         StorageError::Other(words) => words.clone(),
         other => format!("{other:?}"),

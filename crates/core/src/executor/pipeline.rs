@@ -1,0 +1,249 @@
+//! The one act pipeline (DESIGN §3): steps 3–4 — contain the name, decide
+//! with the tier table, ask the root — give an [`Approved`] act; steps 5–8
+//! for every change to a file — the attempt (fail closed), the journal, the
+//! act, what the world shows, the outcome — are [`Executor::change`]. Every
+//! verb goes through here, so none writes a decision or an entry by hand.
+
+use super::{Executor, describe};
+use crate::audit::{ActRecord, Happened};
+use crate::contain::{self, RelPath};
+use crate::journal::{self, Remembered};
+use crate::platform::{Abilities, Access, Env, Observation, Storage, StorageError};
+use crate::reply::Reply;
+use crate::rule::{Refusal, Rule};
+use crate::tier::{ActKind, Decision, Place, Verdict};
+use alloc::format;
+
+/// An act the tier table allowed: what it is, on which path, under which rule.
+pub(super) struct Approved {
+    pub record: ActRecord,
+    pub path: RelPath,
+    pub rule: Rule,
+}
+
+/// What a change does to its one file.
+pub(super) enum Change<'a> {
+    /// Writes these bytes, keeping the prior ones in the journal as `verb`.
+    Write { verb: Remembered, bytes: &'a [u8] },
+    /// Removes the file, keeping its bytes in the journal.
+    Remove,
+    /// Puts back the bytes the journal kept in this blob, or (`None`, the
+    /// change had made the file) removes it. Not journaled: there is no redo.
+    Restore(Option<RelPath>),
+}
+
+/// How a change ended, and the seq of the entry that records it.
+pub(super) struct Changed {
+    pub outcome: Result<(), Refusal>,
+    pub logged: Option<u64>,
+}
+
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
+    /// The rule the tier table gives an act of `kind` inside the root, for
+    /// entries of acts that were allowed without a path of their own (a tool
+    /// run on no file, a look that failed): every allowed act's rule is the
+    /// table's, never written by hand.
+    pub(super) fn inside_rule(&self, kind: ActKind) -> Rule {
+        self.table.decide(&crate::tier::Act::inside(kind)).rule
+    }
+
+    /// Steps 3–4 for an act that changes a file: [`Self::locate_for`], as the
+    /// [`Approved`] act that [`Self::change`] carries out.
+    pub(super) async fn approve(
+        &self,
+        record: ActRecord,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<Approved, Reply> {
+        let (path, verdict) = self.locate_for(record.clone(), kind, turn).await?;
+        Ok(Approved {
+            record,
+            path,
+            rule: verdict.rule,
+        })
+    }
+
+    /// Steps 3–4: contain the name and decide. Refusals are logged and returned
+    /// as the answer; otherwise the contained path and the table's verdict.
+    pub(super) async fn locate(
+        &self,
+        name: &str,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict), Reply> {
+        self.locate_for(ActRecord::new(kind, name), kind, turn)
+            .await
+    }
+
+    /// [`Self::locate`] for an act whose record is built already (e.g. names a tool).
+    pub(super) async fn locate_for(
+        &self,
+        record: ActRecord,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict), Reply> {
+        let name = record.target.clone();
+        let name = name.as_str();
+        let (path, place) = match contain::contain(self.store(), name).await {
+            Ok(path) => (Some(path), Place::Inside),
+            Err(refusal) => {
+                let place = match refusal.rule {
+                    Rule::OutsideRoot => Place::OutsideRoot,
+                    Rule::SymlinkOut => Place::LinkOut,
+                    _ => return Err(self.refuse(refusal, record, turn).await),
+                };
+                // The table refuses escapes; the containment's why says how.
+                let verdict = self.table.decide(&crate::tier::at(kind, place));
+                debug_assert_eq!(verdict.rule, refusal.rule);
+                let refusal = Refusal::new(verdict.rule, refusal.why);
+                return Err(self.refuse(refusal, record, turn).await);
+            }
+        };
+        let verdict = self.table.decide(&crate::tier::at(kind, place));
+        if verdict.decision == Decision::Refuse {
+            let refusal = Refusal::new(
+                verdict.rule,
+                format!("{}; this act is not allowed here", verdict.why),
+            );
+            return Err(self.refuse(refusal, record, turn).await);
+        }
+        if let Err(refusal) = self.permitted(kind, name).await {
+            return Err(self.refuse(refusal, record, turn).await);
+        }
+        Ok((path.expect("inside has a path"), verdict))
+    }
+
+    /// Asks the root, right before the act, whether it may be used for `kind`
+    /// now: a picked browser folder's permission can change at any moment, and
+    /// an act tried on a folder still waiting for a person's answer may never return.
+    pub(super) async fn permitted(&self, kind: ActKind, name: &str) -> Result<(), Refusal> {
+        let access = match kind {
+            ActKind::Read => Access::Read,
+            _ => Access::Write,
+        };
+        self.store()
+            .permit(access)
+            .await
+            .map_err(|escape| contain::escape_refusal(escape, name))
+    }
+
+    /// Steps 5–8 for every change to a file — write, edit, create-asset, a
+    /// confirmed delete, undo: the attempt entry (if it cannot be written,
+    /// nothing happens), the prior bytes kept in the journal, the act, what
+    /// the world shows, and the outcome entry naming the attempt. `completes`
+    /// is the ask a confirmed act answers.
+    pub(super) async fn change(
+        &self,
+        approved: &Approved,
+        change: Change<'_>,
+        completes: Option<u64>,
+        turn: Option<&str>,
+    ) -> Result<Changed, Reply> {
+        let Approved { record, path, rule } = approved;
+        let attempt = self.begin(record.clone(), *rule, completes, turn).await?;
+        let store = self.store();
+        let done = match change {
+            Change::Write { verb, bytes } => {
+                match self
+                    .remember(verb, path, Some(journal::digest(bytes)))
+                    .await
+                {
+                    Ok(()) => store.write(path, bytes).await,
+                    Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
+                }
+            }
+            Change::Remove => match self.remember(Remembered::Delete, path, None).await {
+                Ok(()) => store.remove(path).await,
+                Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
+            },
+            Change::Restore(Some(blob)) => match store.read(&blob).await {
+                Ok(prior) => store.write(path, &prior).await,
+                Err(e) => Err(e),
+            },
+            Change::Restore(None) => store.remove(path).await,
+        };
+        let outcome = done.map_err(|e| self.storage_refusal(e, path));
+        let (outcome, _, logged) = self
+            .finish(attempt, record.clone(), path, *rule, outcome, turn)
+            .await;
+        Ok(Changed { outcome, logged })
+    }
+
+    /// A change that stopped before its act (the journal could not keep the
+    /// prior bytes): its outcome entry, naming why.
+    async fn failed(
+        &self,
+        approved: &Approved,
+        attempt: u64,
+        refusal: Refusal,
+        turn: Option<&str>,
+    ) -> Result<Changed, Reply> {
+        let (outcome, _, logged) = self
+            .finish(
+                attempt,
+                approved.record.clone(),
+                &approved.path,
+                approved.rule,
+                Err(refusal),
+                turn,
+            )
+            .await;
+        Ok(Changed { outcome, logged })
+    }
+
+    /// Step 5: the attempt entry. If the log cannot be written the act does not
+    /// happen (`audit-unwritable`).
+    pub(super) async fn begin(
+        &self,
+        act: ActRecord,
+        rule: Rule,
+        completes: Option<u64>,
+        turn: Option<&str>,
+    ) -> Result<u64, Reply> {
+        let entry = self.entry(act, turn, Happened::Attempt { rule, completes });
+        match self.store().append_audit(&entry).await {
+            Ok(seq) => Ok(seq),
+            Err(e) => Err(self.unwritable(&e, "nothing was done")),
+        }
+    }
+
+    /// The answer when the log cannot be written: `done` says what did not
+    /// happen (an act, or a look whose result is withheld).
+    pub(super) fn unwritable(&self, error: &StorageError, done: &str) -> Reply {
+        self.answer(
+            Reply::refusal(Refusal::new(
+                Rule::AuditUnwritable,
+                format!(
+                    "the audit log cannot be written ({}), so {done}; free space or fix the permissions of the root's .audit folder and try again",
+                    describe(error)
+                ),
+            )),
+            None,
+        )
+    }
+
+    /// Steps 7–8: observe the world and write the outcome entry naming the attempt.
+    pub(super) async fn finish(
+        &self,
+        attempt: u64,
+        act: ActRecord,
+        path: &RelPath,
+        rule: Rule,
+        outcome: Result<(), Refusal>,
+        turn: Option<&str>,
+    ) -> (Result<(), Refusal>, Observation, Option<u64>) {
+        let seen = self.store().observe(path).await;
+        let entry = self.entry(
+            act,
+            turn,
+            Happened::Done {
+                rule,
+                attempt,
+                observed: Some(self.observed(&seen)),
+                failed: outcome.as_ref().err(),
+            },
+        );
+        let seq = self.log(entry).await;
+        (outcome, seen, seq)
+    }
+}
