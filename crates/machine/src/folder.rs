@@ -5,22 +5,24 @@
 //! operating system with no window between a check and its use. [`Storage::confine`]
 //! adds the explicit real-path answer the executor needs to *name* a link out.
 
+mod checked;
+use checked::is_special;
+mod write;
+use write::sweep_temporaries;
+
 use crate::audit_file::{Anchors, AuditWriter};
 use crate::durable::Syncer;
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, File, Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Read, Write};
-use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
-use voicebox_core::contain::{self, AUDIT_DIR, HOST_DIR, RelPath};
+use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    DirEntry, Env, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage, StorageError,
+    DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage, StorageError,
 };
-
-use crate::MachineEnv;
 
 /// Why a folder could not be opened as a root.
 #[derive(Debug)]
@@ -134,202 +136,6 @@ impl FolderStorage {
             .is_ok_and(|m| m.is_dir() && (m.dev(), m.ino()) == self.identity)
     }
 
-    /// Writes durably: the bytes go to a temporary file in the host's own
-    /// folder, which is synced, renamed over the target, and the target's
-    /// folder synced (and any folder created for it), so a crash leaves the
-    /// old file or the new one, never a half-written one, and an answered
-    /// write survives a power cut. A link inside the root is written through,
-    /// not replaced.
-    fn write_file(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        let rel = rel(path);
-        let (parent, name) = split(&rel);
-        let created = self.create_folders(parent).map_err(storage_error)?;
-        let folder = self.pin(path, parent)?;
-        let meta = folder.symlink_metadata(name);
-        if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
-            // Written through: the link stays a link. Containment refused a
-            // link out or to a missing target; the target is pinned in turn.
-            let target = self
-                .dir
-                .canonicalize(&rel)
-                .map_err(|_| StorageError::Escape(Escape::LinkOut))?;
-            let target = real_path(&target).map_err(StorageError::Escape)?;
-            return match self.dir.symlink_metadata(target.as_str()) {
-                Ok(m) if m.file_type().is_symlink() => Err(StorageError::Escape(Escape::LinkOut)),
-                _ => self.write_file(&target, bytes),
-            };
-        }
-        if meta.is_ok_and(|m| is_special(&m)) {
-            return Err(StorageError::NotARegularFile);
-        }
-        let tmp = Path::new(TMP_DIR).join(MachineEnv.random_id());
-        let written = self
-            .write_synced(&self.dir, &tmp, bytes)
-            .and_then(|()| self.dir.rename(&tmp, &folder, name));
-        let written = match written {
-            // The target is on another filesystem mounted inside the root: a
-            // temporary beside it is the only one a rename can move.
-            Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
-                let _ = self.dir.remove_file(&tmp);
-                let beside = format!(".voicebox-tmp-{}", MachineEnv.random_id());
-                let moved = self
-                    .write_synced(&folder, Path::new(&beside), bytes)
-                    .and_then(|()| folder.rename(&beside, &folder, name));
-                if moved.is_err() {
-                    let _ = folder.remove_file(&beside);
-                }
-                moved
-            }
-            Err(e) => {
-                let _ = self.dir.remove_file(&tmp);
-                Err(e)
-            }
-            ok => ok,
-        };
-        written
-            .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
-            .and_then(|()| self.sync_created(&created))
-            .map_err(storage_error)
-    }
-
-    /// Opens the folder `folder` of the root for an act on `spelled`, and
-    /// checks where it really is: containment looked at the name a moment
-    /// ago, and a folder on the way may since have been swapped for a link
-    /// (into `.audit`, say). The act then goes through the pinned handle, so
-    /// what was checked is what is used. A host path (the journal) is the
-    /// host's own and is not checked.
-    fn pin(&self, spelled: &RelPath, folder: &Path) -> Result<Dir, StorageError> {
-        let dir = if folder.as_os_str().is_empty() {
-            self.dir.try_clone()
-        } else {
-            self.dir.open_dir(folder)
-        }
-        .map_err(storage_error)?;
-        let real = self.real_of(&dir)?;
-        let name = rel(spelled);
-        let leaf = split(&name).1.to_string_lossy();
-        let seen = if folder == name {
-            real.clone()
-        } else {
-            real.child(&leaf)
-        };
-        if contain::check_visible(spelled).is_ok() && contain::check_visible(&seen).is_err() {
-            return Err(StorageError::Moved(seen));
-        }
-        Ok(dir)
-    }
-
-    /// Where an open file or folder of the root really is, from the kernel.
-    fn real_of(&self, open: &impl AsFd) -> Result<RelPath, StorageError> {
-        let fd = open.as_fd().as_raw_fd();
-        let link = std::fs::read_link(format!("/proc/self/fd/{fd}")).map_err(|e| {
-            StorageError::Other(format!(
-                "where an open file is cannot be read from /proc ({e}), so the act was not done"
-            ))
-        })?;
-        let inside = link
-            .strip_prefix(&self.path)
-            .map_err(|_| StorageError::Escape(Escape::LinkOut))?;
-        real_path(inside).map_err(StorageError::Escape)
-    }
-
-    /// Creates `path` of `dir` (a new, synced file) holding `bytes`.
-    fn write_synced(&self, dir: &Dir, path: &Path, bytes: &[u8]) -> io::Result<()> {
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        let mut file = self.with_parents(path, || dir.open_with(path, &options))?;
-        file.write_all(bytes)?;
-        self.sync.file(&file.into_std())
-    }
-
-    /// Creates the missing folders of `path`, returning those it created,
-    /// outermost first (each must have its parent synced).
-    fn create_folders(&self, path: &Path) -> io::Result<Vec<PathBuf>> {
-        let mut missing = Vec::new();
-        let mut current = path.to_path_buf();
-        while !current.as_os_str().is_empty() && !self.dir.is_dir(&current) {
-            missing.push(current.clone());
-            current.pop();
-        }
-        missing.reverse();
-        for folder in &missing {
-            match self.dir.create_dir(folder) {
-                Err(e) if e.kind() != ErrorKind::AlreadyExists => return Err(e),
-                _ => {}
-            }
-        }
-        Ok(missing)
-    }
-
-    /// Syncs the parent of each created folder, so the folders themselves survive.
-    fn sync_created(&self, created: &[PathBuf]) -> io::Result<()> {
-        for folder in created {
-            self.sync_folder(folder.parent().unwrap_or(Path::new("")))?;
-        }
-        Ok(())
-    }
-
-    /// Syncs one folder of the root (`""` is the root itself).
-    fn sync_folder(&self, folder: &Path) -> io::Result<()> {
-        self.sync.folder_at(&self.dir, folder)
-    }
-
-    /// Runs `open`; where a folder on the way is missing, creates the
-    /// folders and runs it again. Most writes go to folders that exist, so
-    /// they are not re-created (and re-checked) on every write.
-    fn with_parents<T>(&self, rel: &Path, open: impl Fn() -> io::Result<T>) -> io::Result<T> {
-        match open() {
-            Err(e) if e.kind() == ErrorKind::NotFound => {
-                if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    let created = self.create_folders(parent)?;
-                    self.sync_created(&created)?;
-                }
-                open()
-            }
-            other => other,
-        }
-    }
-
-    /// Opens a regular file for reading without ever blocking: a FIFO or a
-    /// device opened non-blocking returns at once, and `fstat` on the open
-    /// file (not the name, which could be swapped) decides.
-    fn open_regular(&self, rel: &Path) -> Result<(File, Metadata), StorageError> {
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-        let file = self.dir.open_with(rel, &options).map_err(storage_error)?;
-        let meta = file.metadata().map_err(storage_error)?;
-        if meta.is_dir() {
-            return Err(StorageError::IsADirectory);
-        }
-        if !meta.is_file() {
-            return Err(StorageError::NotARegularFile);
-        }
-        Ok((file, meta))
-    }
-
-    /// A file with more than one name may be a second name (a hard link) of
-    /// the log or the journal: the host's own folders are small, so they are
-    /// searched for the same file, and a read through the twin is judged as
-    /// a read of the original.
-    fn protected_twin(&self, id: (u64, u64)) -> Option<RelPath> {
-        let mut folders = vec![PathBuf::from(AUDIT_DIR), PathBuf::from(HOST_DIR)];
-        while let Some(folder) = folders.pop() {
-            for entry in self.dir.read_dir(&folder).into_iter().flatten().flatten() {
-                let path = folder.join(entry.file_name());
-                match self.dir.symlink_metadata(&path) {
-                    Ok(m) if m.is_dir() => folders.push(path),
-                    Ok(m) if (m.dev(), m.ino()) == id => {
-                        return real_path(&path).ok();
-                    }
-                    _ => {}
-                }
-            }
-        }
-        None
-    }
-
     fn observation(&self, rel: &Path) -> Observation {
         match self.dir.metadata(rel) {
             Ok(meta) => Observation {
@@ -368,36 +174,6 @@ impl FolderStorage {
     }
 }
 
-/// Where writes stage their bytes: the host's own folder, never the person's.
-const TMP_DIR: &str = ".voicebox/tmp"; // inside `contain::HOST_DIR`
-
-/// Neither a regular file nor a folder: a FIFO, socket or device.
-fn is_special(meta: &Metadata) -> bool {
-    !meta.is_file() && !meta.is_dir()
-}
-
-/// How old a staged temporary must be before a starting host removes it:
-/// another process on the same root (`serve` while a `turn` runs) may be in
-/// the middle of a write, which takes milliseconds, never a minute.
-const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
-
-/// Removes what interrupted writes left in the host's staging folder.
-fn sweep_temporaries(dir: &Dir) {
-    let Ok(entries) = dir.read_dir(TMP_DIR) else {
-        return;
-    };
-    let now = std::time::SystemTime::now();
-    for entry in entries.flatten() {
-        let stale = entry.metadata().and_then(|m| m.modified()).is_ok_and(|at| {
-            now.duration_since(at.into_std())
-                .is_ok_and(|age| age > STALE_AFTER)
-        });
-        if stale {
-            let _ = dir.remove_file(Path::new(TMP_DIR).join(entry.file_name()));
-        }
-    }
-}
-
 /// cap-std's words for a path that would leave the directory.
 fn is_escape(e: &io::Error) -> bool {
     e.kind() == ErrorKind::PermissionDenied && e.to_string().contains("outside of the filesystem")
@@ -411,10 +187,6 @@ fn storage_error(e: io::Error) -> StorageError {
         ErrorKind::NotADirectory => StorageError::NotADirectory,
         _ => StorageError::Other(e.to_string()),
     }
-}
-
-fn rel(path: &RelPath) -> PathBuf {
-    PathBuf::from(path.as_str())
 }
 
 /// A path's folder and last name (`""` and the path itself for a single name).
@@ -431,6 +203,10 @@ fn real_path(real: &Path) -> Result<RelPath, Escape> {
         "" | "." => Ok(RelPath::root()),
         text => contain::resolve_inside_root(text).map_err(|_| Escape::LinkOut),
     }
+}
+
+fn rel(path: &RelPath) -> PathBuf {
+    PathBuf::from(path.as_str())
 }
 
 impl Storage for FolderStorage {

@@ -1,0 +1,156 @@
+//! Durable writes: staged in the host's own folder, synced, renamed into the
+//! pinned folder, the folder synced (and every folder made for it).
+
+use super::{FolderStorage, is_special, real_path, rel, split, storage_error};
+use crate::MachineEnv;
+use cap_std::fs::{Dir, OpenOptions};
+use std::io::{self, ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use voicebox_core::contain::RelPath;
+use voicebox_core::platform::{Env, Escape, StorageError};
+
+/// Where writes stage their bytes: the host's own folder, never the person's.
+const TMP_DIR: &str = ".voicebox/tmp"; // inside `contain::HOST_DIR`
+
+/// How old a staged temporary must be before a starting host removes it:
+/// another process on the same root (`serve` while a `turn` runs) may be in
+/// the middle of a write, which takes milliseconds, never a minute.
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Removes what interrupted writes left in the host's staging folder.
+pub(super) fn sweep_temporaries(dir: &Dir) {
+    let Ok(entries) = dir.read_dir(TMP_DIR) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in entries.flatten() {
+        let stale = entry.metadata().and_then(|m| m.modified()).is_ok_and(|at| {
+            now.duration_since(at.into_std())
+                .is_ok_and(|age| age > STALE_AFTER)
+        });
+        if stale {
+            let _ = dir.remove_file(Path::new(TMP_DIR).join(entry.file_name()));
+        }
+    }
+}
+
+impl FolderStorage {
+    /// Writes durably: the bytes go to a temporary file in the host's own
+    /// folder, which is synced, renamed over the target, and the target's
+    /// folder synced (and any folder created for it), so a crash leaves the
+    /// old file or the new one, never a half-written one, and an answered
+    /// write survives a power cut. A link inside the root is written through,
+    /// not replaced.
+    pub(super) fn write_file(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let rel = rel(path);
+        let (parent, name) = split(&rel);
+        let created = self.create_folders(parent).map_err(storage_error)?;
+        let folder = self.pin(path, parent)?;
+        let meta = folder.symlink_metadata(name);
+        if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
+            // Written through: the link stays a link. Containment refused a
+            // link out or to a missing target; the target is pinned in turn.
+            let target = self
+                .dir
+                .canonicalize(&rel)
+                .map_err(|_| StorageError::Escape(Escape::LinkOut))?;
+            let target = real_path(&target).map_err(StorageError::Escape)?;
+            return match self.dir.symlink_metadata(target.as_str()) {
+                Ok(m) if m.file_type().is_symlink() => Err(StorageError::Escape(Escape::LinkOut)),
+                _ => self.write_file(&target, bytes),
+            };
+        }
+        if meta.is_ok_and(|m| is_special(&m)) {
+            return Err(StorageError::NotARegularFile);
+        }
+        let tmp = Path::new(TMP_DIR).join(MachineEnv.random_id());
+        let written = self
+            .write_synced(&self.dir, &tmp, bytes)
+            .and_then(|()| self.dir.rename(&tmp, &folder, name));
+        let written = match written {
+            // The target is on another filesystem mounted inside the root: a
+            // temporary beside it is the only one a rename can move.
+            Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+                let _ = self.dir.remove_file(&tmp);
+                let beside = format!(".voicebox-tmp-{}", MachineEnv.random_id());
+                let moved = self
+                    .write_synced(&folder, Path::new(&beside), bytes)
+                    .and_then(|()| folder.rename(&beside, &folder, name));
+                if moved.is_err() {
+                    let _ = folder.remove_file(&beside);
+                }
+                moved
+            }
+            Err(e) => {
+                let _ = self.dir.remove_file(&tmp);
+                Err(e)
+            }
+            ok => ok,
+        };
+        written
+            .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
+            .and_then(|()| self.sync_created(&created))
+            .map_err(storage_error)
+    }
+
+    /// Creates `path` of `dir` (a new, synced file) holding `bytes`.
+    pub(super) fn write_synced(&self, dir: &Dir, path: &Path, bytes: &[u8]) -> io::Result<()> {
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        let mut file = self.with_parents(path, || dir.open_with(path, &options))?;
+        file.write_all(bytes)?;
+        self.sync.file(&file.into_std())
+    }
+
+    /// Creates the missing folders of `path`, returning those it created,
+    /// outermost first (each must have its parent synced).
+    pub(super) fn create_folders(&self, path: &Path) -> io::Result<Vec<PathBuf>> {
+        let mut missing = Vec::new();
+        let mut current = path.to_path_buf();
+        while !current.as_os_str().is_empty() && !self.dir.is_dir(&current) {
+            missing.push(current.clone());
+            current.pop();
+        }
+        missing.reverse();
+        for folder in &missing {
+            match self.dir.create_dir(folder) {
+                Err(e) if e.kind() != ErrorKind::AlreadyExists => return Err(e),
+                _ => {}
+            }
+        }
+        Ok(missing)
+    }
+
+    /// Syncs the parent of each created folder, so the folders themselves survive.
+    pub(super) fn sync_created(&self, created: &[PathBuf]) -> io::Result<()> {
+        for folder in created {
+            self.sync_folder(folder.parent().unwrap_or(Path::new("")))?;
+        }
+        Ok(())
+    }
+
+    /// Syncs one folder of the root (`""` is the root itself).
+    pub(super) fn sync_folder(&self, folder: &Path) -> io::Result<()> {
+        self.sync.folder_at(&self.dir, folder)
+    }
+
+    /// Runs `open`; where a folder on the way is missing, creates the
+    /// folders and runs it again. Most writes go to folders that exist, so
+    /// they are not re-created (and re-checked) on every write.
+    pub(super) fn with_parents<T>(
+        &self,
+        rel: &Path,
+        open: impl Fn() -> io::Result<T>,
+    ) -> io::Result<T> {
+        match open() {
+            Err(e) if e.kind() == ErrorKind::NotFound => {
+                if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
+                    let created = self.create_folders(parent)?;
+                    self.sync_created(&created)?;
+                }
+                open()
+            }
+            other => other,
+        }
+    }
+}
