@@ -22,7 +22,7 @@ const send = $('send');
 const composerStatus = $('composer-status');
 
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
-const confirmer = createConfirm($('confirm-dialog'));
+const confirmer = createConfirm();
 const audit = createAudit({ body: $('audit-body'), notes: $('audit-notes'), refreshButton: $('audit-refresh') },
   { page: (cursor) => api.audit(cursor), verify: () => api.verifyAudit() });
 const files = createFiles({

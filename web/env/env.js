@@ -54,7 +54,7 @@ async function request(req) {
 // The parts.
 
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
-const confirmer = createConfirm($('confirm-dialog'));
+const confirmer = createConfirm();
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
 const audit = createAudit({ body: $('audit-body'), notes: $('audit-files'), refreshButton: $('audit-refresh') },
   {

@@ -1,14 +1,36 @@
 // confirm.js — the tier-2 question, for the server's page and the environment
-// page alike. Shows the core's plan and why (and its rule and expiry where the
-// dialog has room for them) in a modal <dialog>; the Yes button is the only
+// page alike (one dialog, built here). Shows the core's plan, why, rule and
+// expiry in a modal <dialog>; the Yes button is the only
 // way to approve. Every other way the dialog closes (No, Escape, a form
 // submit) is a No. One answer per request.
 
+import { el } from './dom.js';
+
+/** The one confirmation dialog both pages show: the plan, why, rule and expiry, No and Yes. */
+function buildDialog() {
+  const dialog = el('dialog', {
+    id: 'confirm-dialog', class: 'confirm',
+    'aria-labelledby': 'confirm-title', 'aria-describedby': 'confirm-plan confirm-why',
+  },
+  el('form', { method: 'dialog' },
+    el('h2', { id: 'confirm-title', text: 'Are you sure?' }),
+    el('p', { id: 'confirm-plan', class: 'confirm-plan' }),
+    el('p', { id: 'confirm-why', class: 'confirm-why' }),
+    el('p', { id: 'confirm-rule', class: 'confirm-rule' }),
+    el('p', { id: 'confirm-expiry', class: 'confirm-expiry' }),
+    el('div', { class: 'confirm-actions' },
+      el('button', { id: 'confirm-no', type: 'submit', value: 'no', autofocus: true, text: 'No' }),
+      el('button', { id: 'confirm-yes', type: 'submit', value: 'yes', class: 'danger', text: 'Yes' }))));
+  document.body.append(dialog);
+  return dialog;
+}
+
 /**
- * createConfirm(dialog) → { ask(request) → Promise<boolean> }
- * Requests are asked one at a time, in order.
+ * createConfirm() → { ask(request) → Promise<boolean> }
+ * Builds the page's confirmation dialog; requests are asked one at a time, in order.
  */
-export function createConfirm(dialog) {
+export function createConfirm() {
+  const dialog = buildDialog();
   const plan = dialog.querySelector('#confirm-plan');
   const why = dialog.querySelector('#confirm-why');
   const expiry = dialog.querySelector('#confirm-expiry');
@@ -27,13 +49,11 @@ export function createConfirm(dialog) {
       };
       plan.textContent = String(request.plan ?? '');
       why.textContent = String(request.why ?? '');
-      if (rule) rule.textContent = request.rule != null ? `rule: ${request.rule}` : '';
-      if (expiry) {
-        expiry.textContent = '';
-        const at = request.expiresAt ? new Date(request.expiresAt) : null;
-        if (at && !Number.isNaN(at.getTime())) {
-          expiry.textContent = `This question expires at ${at.toLocaleTimeString()}.`;
-        }
+      rule.textContent = request.rule != null ? `rule: ${request.rule}` : '';
+      expiry.textContent = '';
+      const at = request.expiresAt ? new Date(request.expiresAt) : null;
+      if (at && !Number.isNaN(at.getTime())) {
+        expiry.textContent = `This question expires at ${at.toLocaleTimeString()}.`;
       }
       dialog.returnValue = '';
       dialog.addEventListener('close', finish);

@@ -4,7 +4,7 @@
 const SAFE_ATTRS = new Set([
   'type', 'id', 'for', 'name', 'placeholder', 'autocomplete', 'title', 'value',
   'role', 'tabindex', 'colspan', 'scope', 'datetime', 'lang', 'spellcheck',
-  'method', 'hidden', 'disabled', 'open', 'href',
+  'method', 'hidden', 'disabled', 'open', 'href', 'autofocus',
 ]);
 
 function checkAttr(name, value) {
