@@ -208,6 +208,14 @@ pub fn check_resolved(path: &RelPath, resolved: &Resolved) -> Result<(), Refusal
     Ok(())
 }
 
+/// Whether an act on the visible name `spelled`, about to touch `real` (where
+/// the storage found it really is, at the moment of the act), must stop: a
+/// name a person may use that leads into a host or hidden folder. Host paths
+/// (the journal) are the host's own and lead where they say.
+pub fn leads_into_hidden(spelled: &RelPath, real: &RelPath) -> bool {
+    check_visible(spelled).is_ok() && check_visible(real).is_err()
+}
+
 /// The refusal for a FIFO, socket, device or other special file.
 pub fn not_regular(path: &RelPath) -> Refusal {
     Refusal::new(
@@ -335,5 +343,22 @@ mod tests {
         );
         assert!(check("a/b.txt").is_ok());
         assert!(check("audit/x").is_ok());
+    }
+
+    #[test]
+    fn a_visible_name_leading_into_a_hidden_place_stops_and_a_host_path_does_not() {
+        let path = |s: &str| resolve_inside_root(s).unwrap();
+        assert!(leads_into_hidden(
+            &path("sub/x.jsonl"),
+            &path(".audit/x.jsonl")
+        ));
+        assert!(leads_into_hidden(&path("notes"), &path(".git/config")));
+        assert!(!leads_into_hidden(
+            &path("d/plan.md"),
+            &path("docs/plan.md")
+        ));
+        // The journal is a host path: it leads where it says.
+        let journal = path(".voicebox/undo/journal.jsonl");
+        assert!(!leads_into_hidden(&journal, &journal));
     }
 }

@@ -263,16 +263,15 @@ impl Storage for FolderStorage {
         let (file, meta) = self.open_regular(&rel(path))?;
         // The file that was opened, not the name, is what must be inside, and
         // not a second name of the log or the journal.
-        if contain::check_visible(path).is_ok() {
-            let real = self.real_of(&file)?;
-            if contain::check_visible(&real).is_err() {
-                return Err(StorageError::Moved(real));
-            }
-            if meta.nlink() > 1
-                && let Some(twin) = self.protected_twin((meta.dev(), meta.ino()))
-            {
-                return Err(StorageError::Moved(twin));
-            }
+        let real = self.real_of(&file)?;
+        if contain::leads_into_hidden(path, &real) {
+            return Err(StorageError::Moved(real));
+        }
+        if meta.nlink() > 1
+            && let Some(twin) = self.protected_twin((meta.dev(), meta.ino()))
+            && contain::leads_into_hidden(path, &twin)
+        {
+            return Err(StorageError::Moved(twin));
         }
         let size = meta.len();
         if size > MAX_FILE_BYTES {

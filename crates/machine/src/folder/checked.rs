@@ -36,7 +36,7 @@ impl FolderStorage {
         } else {
             real.child(&leaf)
         };
-        if contain::check_visible(spelled).is_ok() && contain::check_visible(&seen).is_err() {
+        if contain::leads_into_hidden(spelled, &seen) {
             return Err(StorageError::Moved(seen));
         }
         Ok(dir)
