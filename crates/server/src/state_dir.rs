@@ -11,9 +11,11 @@ use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 use voicebox_core::platform::Env;
 use voicebox_core::{Refusal, Rule};
-use voicebox_machine::{MachineEnv, RootOptions};
+use voicebox_machine::{Host, MachineEnv, OpenError, RootOptions};
 
 const TOKEN_FILE: &str = "host-token";
+/// The instance name of an audit reader (it never writes, so never names a file).
+const READER_INSTANCE: &str = "reader";
 const KEYS_FILE: &str = "keys.json";
 
 /// The state folder.
@@ -113,13 +115,20 @@ impl StateDir {
         }
     }
 
-    /// How a reader of the audit opens a root: with the anchors, and no
-    /// writer (nothing swept, closed or appended in the log it reports on).
-    pub fn reader_options(&self) -> RootOptions {
-        RootOptions {
-            audit_at_first_append: true,
-            ..self.root_options()
+    /// A reader of `root`'s audit, for `voicebox audit` and `GET
+    /// /api/audit/verify`: the host's anchors, no tools, and no writer, so
+    /// nothing is swept, closed or appended in the log it reports on. With no
+    /// root, a reader whose every read answers `root-not-declared`.
+    pub fn audit_reader(&self, root: Option<&Path>) -> Result<Host, OpenError> {
+        let mut reader = Host::new(READER_INSTANCE, ());
+        if let Some(root) = root {
+            let options = RootOptions {
+                audit_at_first_append: true,
+                ..self.root_options()
+            };
+            reader.declare_with(root, options)?;
         }
+        Ok(reader)
     }
 
     /// The stored keys by provider.

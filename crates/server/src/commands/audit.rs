@@ -1,7 +1,7 @@
 //! `voicebox audit`: the root's audit log, newest first: one page, every
 //! entry (`--all`), or every file's chain checked (`--verify`).
 
-use super::{CLI_INSTANCE, apart, unusable_root};
+use super::{apart, unusable_root};
 use crate::cli::{RootArgs, StateArgs};
 use crate::state_dir::StateDir;
 use serde_json::json;
@@ -13,7 +13,7 @@ use voicebox_core::audit::ParsedFile;
 use voicebox_core::audit::chain::{Chain, Verdict};
 use voicebox_core::audit::page::{DEFAULT_LIMIT, MAX_LIMIT, PageRequest};
 use voicebox_core::rule::Refusal;
-use voicebox_machine::{Host, MachineAbilities};
+use voicebox_machine::Host;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -39,37 +39,31 @@ pub fn run(args: Args) -> ExitCode {
     if args.all || args.verify {
         return ExitCode::from(lines(root, &state, args.verify));
     }
-    let (host, unusable) = audit_host(root, &state);
-    let page = match unusable {
-        Some(refusal) => json!(Reply::refusal(refusal)),
-        None => match host.audit(&PageRequest::first(DEFAULT_LIMIT)) {
-            Ok(view) => json!(view),
-            Err(refusal) => json!(Reply::refusal(refusal)),
-        },
+    let page = match audit_host(root, &state)
+        .and_then(|host| host.audit(&PageRequest::first(DEFAULT_LIMIT)))
+    {
+        Ok(view) => json!(view),
+        Err(refusal) => json!(Reply::refusal(refusal)),
     };
     println!("{page}");
     ExitCode::SUCCESS
 }
 
-/// The audit reads need no shelf: only the root and the anchors matter.
-fn audit_host(root: Option<&Path>, state: &StateDir) -> (Host<MachineAbilities>, Option<Refusal>) {
-    let mut host = Host::new(CLI_INSTANCE, MachineAbilities::new(None));
-    let refusal = root.and_then(|path| {
-        host.declare_with(path, state.reader_options())
-            .err()
-            .map(|e| unusable_root(&e))
-    });
-    (host, refusal)
+/// The reader of the root's audit, or the refusal that says why it cannot be.
+fn audit_host(root: Option<&Path>, state: &StateDir) -> Result<Host, Refusal> {
+    state.audit_reader(root).map_err(|e| unusable_root(&e))
 }
 
 /// `--all` and `--verify` print line by line; the exit code: `--verify`
 /// exits 1 when any file's chain is broken, and 2 without a usable root.
 fn lines(root: Option<&Path>, state: &StateDir, verify: bool) -> u8 {
-    let (host, unusable) = audit_host(root, state);
-    if let Some(refusal) = unusable {
-        println!("{}", json!(Reply::refusal(refusal)));
-        return 2;
-    }
+    let host = match audit_host(root, state) {
+        Ok(host) => host,
+        Err(refusal) => {
+            println!("{}", json!(Reply::refusal(refusal)));
+            return 2;
+        }
+    };
     if verify {
         return match host.verify_audit().map(|check| check.files) {
             Ok(files) => {

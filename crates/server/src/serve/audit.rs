@@ -15,7 +15,6 @@ use std::sync::Arc;
 use utoipa::IntoParams;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::{Refusal, Reply, Rule};
-use voicebox_machine::Host;
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -68,18 +67,16 @@ pub async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<Sta
     let root = acts
         .with_host(|host| host.root().map(Path::to_path_buf))
         .await?;
-    let options = state.reader_options();
     let check = tokio::task::spawn_blocking(move || {
-        let mut reader = Host::new("verify", ());
-        if let Some(root) = root {
-            reader.declare_with(&root, options).map_err(|e| {
+        state
+            .audit_reader(root.as_deref())
+            .map_err(|e| {
                 Refusal::new(
                     Rule::RootUnreachable,
                     format!("the project root cannot be read: {e}; restore the folder or declare another root"),
                 )
-            })?;
-        }
-        reader.verify_audit()
+            })?
+            .verify_audit()
     })
     .await
     .map_err(|_| {
