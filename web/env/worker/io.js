@@ -83,15 +83,20 @@ async function opWrite(root, io, data) {
   const [dir, name] = await parentOf(root, io.path, true);
   const handle = await dir.getFileHandle(name, { create: true });
   // createWritable writes a swap file and replaces the file on close: never half-written.
-  const writable = await handle.createWritable();
+  await writeWhole(await handle.createWritable(), data);
+  return ok();
+}
+
+/** Writes `data` through `writable` and closes it; on failure aborts, so nothing half-written lands. */
+export async function writeWhole(writable, data, at) {
   try {
+    if (at !== undefined) await writable.seek(at);
     await writable.write(data);
     await writable.close();
   } catch (e) {
     await writable.abort().catch(() => {});
     throw e;
   }
-  return ok();
 }
 
 async function opAppend(root, io, data) {
@@ -119,15 +124,7 @@ async function opAppend(root, io, data) {
     return ok();
   }
   const file = await handle.getFile();
-  const writable = await handle.createWritable({ keepExistingData: true });
-  try {
-    await writable.seek(file.size);
-    await writable.write(data);
-    await writable.close();
-  } catch (e) {
-    await writable.abort().catch(() => {});
-    throw e;
-  }
+  await writeWhole(await handle.createWritable({ keepExistingData: true }), data, file.size);
   return ok();
 }
 

@@ -2,6 +2,7 @@
 // kept as text in v1/registry/<name>.json.
 
 import { opfsDir } from './roots.js';
+import { writeWhole } from './io.js';
 
 function registryDir(create) {
   return opfsDir(['v1', 'registry'], create);
@@ -11,14 +12,7 @@ function registryDir(create) {
 export async function saveRecord(record) {
   const dir = await registryDir(true);
   const file = await dir.getFileHandle(`${record.name}.json`, { create: true });
-  const writable = await file.createWritable();
-  try {
-    await writable.write(JSON.stringify(record));
-    await writable.close();
-  } catch (e) {
-    await writable.abort().catch(() => {});
-    throw e;
-  }
+  await writeWhole(await file.createWritable(), JSON.stringify(record));
 }
 
 /** Glue: the registry's records, by file name. */
