@@ -67,12 +67,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .unwrap();
     assert!(plan.contains("hello.txt"), "{plan}");
     browser.screenshot("confirm-modal").await;
-    page.find(Locator::Id("confirm-no"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("confirm-no").await;
     browser.wait_for_modal(false).await;
     browser
         .wait_for("the declined answer", &last_turn_has("declined"))
@@ -100,12 +95,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     // Yes removes it.
     browser.say("delete hello.txt").await;
     browser.wait_for_modal(true).await;
-    page.find(Locator::Id("confirm-yes"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("confirm-yes").await;
     browser
         .wait_for("the delete", &last_turn_has("deleted hello.txt"))
         .await;
@@ -154,12 +144,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .unwrap();
     let text = std::fs::read_to_string(&log).unwrap();
     std::fs::write(&log, text.replacen("hello.txt", "hallo.txt", 1)).unwrap();
-    page.find(Locator::Id("audit-refresh"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    browser.click("audit-refresh").await;
     browser
         .wait_for(
             "the break",
