@@ -11,6 +11,7 @@ use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{AuditCheck, AuditView};
 use voicebox_core::platform::Abilities;
 use voicebox_core::tier::Placement;
+use voicebox_core::turn::Proposal;
 use voicebox_core::{Executor, Refusal, Reply};
 
 /// One machine host: one writer instance, at most one declared root.
@@ -60,6 +61,11 @@ impl<A: Abilities> Host<A> {
     /// Executes action JSON.
     pub fn execute(&mut self, action: &Value, turn: Option<&str>) -> Reply {
         pollster::block_on(self.executor.execute(action, turn))
+    }
+
+    /// Executes a turn's proposal (see [`Executor::run`]).
+    pub fn run(&mut self, proposal: &Proposal, turn: Option<&str>) -> Reply {
+        pollster::block_on(self.executor.run(proposal, turn))
     }
 
     /// Answers a tier-2 confirmation.

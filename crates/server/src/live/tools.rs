@@ -5,11 +5,10 @@
 
 use crate::serve::Acts;
 use serde_json::{Map, Value, json};
-use std::sync::Arc;
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
+use voicebox_core::turn::Proposal;
 use voicebox_core::{Refusal, Reply, Rule, prompt};
-use voicebox_machine::{Host, MachineAbilities};
 
 /// What a live model is told before the command list's own prompt, which was
 /// written for one-shot JSON answers.
@@ -177,39 +176,31 @@ fn changes(verb: &str, reply: &Value) -> bool {
         && Verb::from_wire(verb).is_some_and(Verb::changes_files)
 }
 
-/// Runs a batch in order: in the page that owns the active root (each call
-/// relayed over `/channel`, this machine's disk untouched), or on the host
-/// (one lock, like any other turn).
-pub async fn run(acts: &Arc<Acts>, calls: Vec<Call>) -> Vec<Answered> {
-    if acts.page_root().is_some() {
-        let mut answered = Vec::with_capacity(calls.len());
-        for call in calls {
-            answered.push(in_page(acts, call).await);
-        }
-        return answered;
+/// Runs a batch in order, each call in the active root like any other act
+/// (relayed to the page that owns it, or on the host's folder).
+pub async fn run(acts: &Acts, calls: Vec<Call>) -> Vec<Answered> {
+    let mut answered = Vec::with_capacity(calls.len());
+    for call in calls {
+        answered.push(one(acts, call).await);
     }
-    let (counter, batch) = (acts.clone(), calls.clone());
-    acts.with_host(move |host| {
-        batch
-            .into_iter()
-            .map(|call| on_host(&counter, host, call))
-            .collect()
-    })
-    .await
-    .unwrap_or_else(|error| {
-        calls
-            .into_iter()
-            .map(|call| Answered::refused(call, error.refusal.rule, &error.refusal.why))
-            .collect()
-    })
+    answered
 }
 
-/// A call's action, or the reply that refuses it before any executor.
-fn prepared(call: &Call) -> Result<Value, Value> {
-    action(call).map_err(|refusal| json!(Reply::refusal(refusal)))
-}
-
-fn answered(call: Call, action: Option<Value>, result: Value, started: Instant) -> Answered {
+/// One call: its action acted on, or the refusal that stopped it first.
+async fn one(acts: &Acts, call: Call) -> Answered {
+    let started = Instant::now();
+    let (action, result) = match action(&call) {
+        Ok(action) => {
+            let acted = acts
+                .act(Proposal::Sent(action.clone()), "live".into())
+                .await;
+            (Some(action), json!(acted))
+        }
+        Err(refusal) => {
+            acts.count_refusal();
+            (None, json!(Reply::refusal(refusal)))
+        }
+    };
     Answered {
         changed: changes(&call.name, &result),
         ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -217,37 +208,6 @@ fn answered(call: Call, action: Option<Value>, result: Value, started: Instant) 
         action,
         call,
     }
-}
-
-fn on_host(acts: &Acts, host: &mut Host<MachineAbilities>, call: Call) -> Answered {
-    let started = Instant::now();
-    let (action, reply) = match prepared(&call) {
-        Ok(action) => {
-            let reply = host.execute(&action, Some("live"));
-            acts.counted(&reply);
-            (Some(action), json!(reply))
-        }
-        Err(refusal) => {
-            acts.count_refusal();
-            (None, refusal)
-        }
-    };
-    answered(call, action, reply, started)
-}
-
-async fn in_page(acts: &Acts, call: Call) -> Answered {
-    let started = Instant::now();
-    let (action, reply) = match prepared(&call) {
-        Ok(action) => {
-            let request = json!({"op": "execute", "action": action, "turn": "live"});
-            (Some(action), acts.relayed(request).await)
-        }
-        Err(refusal) => {
-            acts.count_refusal();
-            (None, refusal)
-        }
-    };
-    answered(call, action, reply, started)
 }
 
 #[cfg(test)]
