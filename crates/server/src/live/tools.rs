@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
 use voicebox_core::turn::Proposal;
-use voicebox_core::{Refusal, Reply, Rule, prompt};
+use voicebox_core::{Action, Refusal, Reply, Rule, prompt};
 
 /// What a live model is told before the command list's own prompt, which was
 /// written for one-shot JSON answers.
@@ -73,6 +73,46 @@ pub struct Call {
     pub name: String,
     /// The arguments: an object, or whatever the provider sent instead.
     pub args: Value,
+    /// The typed action, when the call came from the core's own resolver
+    /// (the offline recogniser): acted on as it is, never re-parsed.
+    pub resolved: Option<Action>,
+}
+
+impl Call {
+    /// A model's call, judged against the command list when it is run.
+    pub fn sent(id: impl Into<String>, name: impl Into<String>, args: Value) -> Call {
+        Call {
+            id: id.into(),
+            name: name.into(),
+            args,
+            resolved: None,
+        }
+    }
+
+    /// A call for an action the core's resolver already made.
+    pub fn resolved(id: impl Into<String>, action: Action) -> Call {
+        let mut args = action.to_json();
+        let name = args
+            .as_object_mut()
+            .and_then(|fields| fields.remove("verb"))
+            .and_then(|verb| verb.as_str().map(String::from))
+            .unwrap_or_default();
+        Call {
+            id: id.into(),
+            name,
+            args,
+            resolved: Some(action),
+        }
+    }
+
+    /// What the call proposes: the typed action, or the call's JSON
+    /// ([`action`]), refused before any executor if it does not fit.
+    fn proposal(&self) -> Result<Proposal, Refusal> {
+        match &self.resolved {
+            Some(action) => Ok(Proposal::Resolved(action.clone())),
+            None => action(self).map(Proposal::Sent),
+        }
+    }
 }
 
 /// A call and what came of it.
@@ -189,12 +229,10 @@ pub async fn run(acts: &Acts, calls: Vec<Call>) -> Vec<Answered> {
 /// One call: its action acted on, or the refusal that stopped it first.
 async fn one(acts: &Acts, call: Call) -> Answered {
     let started = Instant::now();
-    let (action, result) = match action(&call) {
-        Ok(action) => {
-            let acted = acts
-                .act(Proposal::Sent(action.clone()), "live".into())
-                .await;
-            (Some(action), json!(acted))
+    let (action, result) = match call.proposal() {
+        Ok(proposal) => {
+            let action = proposal.to_json();
+            (Some(action), json!(acts.act(proposal, "live".into()).await))
         }
         Err(refusal) => {
             acts.count_refusal();
@@ -215,11 +253,7 @@ mod tests {
     use super::*;
 
     fn call(name: &str, args: Value) -> Call {
-        Call {
-            id: "c1".into(),
-            name: name.into(),
-            args,
-        }
+        Call::sent("c1", name, args)
     }
 
     #[test]
@@ -259,6 +293,27 @@ mod tests {
         assert_eq!(action(&smuggled).unwrap_err().rule, Rule::UnknownField);
         let text = call("read", json!("{\"name\": \"a.txt\""));
         assert_eq!(action(&text).unwrap_err().rule, Rule::MalformedField);
+    }
+
+    #[test]
+    fn a_resolved_call_proposes_its_typed_action_and_a_sent_one_its_json() {
+        let write = Action::Write {
+            name: "a.txt".into(),
+            content: "hi".into(),
+        };
+        let resolved = Call::resolved("local-1", write.clone());
+        assert_eq!(
+            (resolved.name.as_str(), &resolved.args),
+            ("write", &json!({"name": "a.txt", "content": "hi"}))
+        );
+        assert_eq!(
+            resolved.proposal().unwrap(),
+            Proposal::Resolved(write.clone())
+        );
+        let sent = call("write", resolved.args.clone());
+        assert_eq!(sent.proposal().unwrap(), Proposal::Sent(write.to_json()));
+        let smuggled = call("write", json!({"verb": "delete", "name": "a.txt"}));
+        assert_eq!(smuggled.proposal().unwrap_err().rule, Rule::UnknownField);
     }
 
     #[test]
