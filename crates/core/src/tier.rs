@@ -54,6 +54,14 @@ pub enum Place {
     LinkOut,
 }
 
+/// A decision the person made at the host about an extension, recorded as
+/// an act of its own (who vouched is the entry's `tool`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PersonAct {
+    Admit,
+    Revoke,
+}
+
 /// A resolved act, the input to [`TierTable::decide`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Act {
@@ -61,6 +69,8 @@ pub struct Act {
     pub place: Place,
     /// Within the hosts and budget a person admitted for an extension.
     pub bounded: bool,
+    /// The person's own decision, when the act is one.
+    pub person: Option<PersonAct>,
 }
 
 impl Act {
@@ -71,9 +81,16 @@ impl Act {
     /// A network act within an admitted extension's declared bounds.
     pub const fn bounded_egress() -> Act {
         Act {
-            kind: ActKind::Network,
-            place: Place::Inside,
             bounded: true,
+            ..at(ActKind::Network, Place::Inside)
+        }
+    }
+
+    /// The person admitting or revoking an extension (an import decision).
+    pub const fn by_person(act: PersonAct) -> Act {
+        Act {
+            person: Some(act),
+            ..at(ActKind::Import, Place::Inside)
         }
     }
 }
@@ -128,6 +145,8 @@ pub enum Matcher {
     BoundedEgress,
     /// Anything that reaches out, except a network act inside admitted bounds.
     LeavesPlacement,
+    /// The person's own decision at the host.
+    ByPerson(PersonAct),
 }
 
 /// One row of the tier table.
@@ -156,13 +175,14 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
         kind,
         place,
         bounded: false,
+        person: None,
     }
 }
 
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 8] = [
+static COMMON_RULES: [TierRule; 10] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
@@ -226,6 +246,22 @@ static COMMON_RULES: [TierRule; 8] = [
         matcher: Matcher::Kinds(&[Delete]),
         matches: &[at(Delete, Inside)],
         not_matches: &[at(Write, Inside), at(Read, Inside)],
+    },
+    TierRule {
+        rule: Rule::AdmittedByPerson,
+        decision: Decision::Allow,
+        why: "the person admitted this extension at the host (shell, host token or console code)",
+        matcher: Matcher::ByPerson(PersonAct::Admit),
+        matches: &[Act::by_person(PersonAct::Admit)],
+        not_matches: &[at(Import, Inside), Act::by_person(PersonAct::Revoke)],
+    },
+    TierRule {
+        rule: Rule::RevokedByPerson,
+        decision: Decision::Allow,
+        why: "the person revoked this extension; it stops running at once",
+        matcher: Matcher::ByPerson(PersonAct::Revoke),
+        matches: &[Act::by_person(PersonAct::Revoke)],
+        not_matches: &[at(Import, Inside), Act::by_person(PersonAct::Admit)],
     },
 ];
 
@@ -294,6 +330,7 @@ impl TierTable {
             Matcher::LeavesPlacement => {
                 act.kind == ActKind::External || (act.kind == ActKind::Network && !act.bounded)
             }
+            Matcher::ByPerson(person) => act.person == Some(person),
         }
     }
 
@@ -384,6 +421,25 @@ mod tests {
         // Import is enforceable but no row allows it: the default refuses.
         assert_eq!(table.decide(&Act::inside(Import)).rule, Rule::NoMatch);
         assert_eq!(table.decide(&Act::inside(Read)).decision, Decision::Allow);
+    }
+
+    #[test]
+    fn a_persons_decision_has_its_own_row_and_an_import_without_one_refuses() {
+        for placement in [Placement::Machine, Placement::Browser] {
+            let table = TierTable::load(placement).unwrap();
+            for (person, rule) in [
+                (PersonAct::Admit, Rule::AdmittedByPerson),
+                (PersonAct::Revoke, Rule::RevokedByPerson),
+            ] {
+                let verdict = table.decide(&Act::by_person(person));
+                assert_eq!((verdict.decision, verdict.rule), (Decision::Allow, rule));
+            }
+            let unvouched = table.decide(&Act::inside(Import));
+            assert_eq!(
+                (unvouched.decision, unvouched.rule),
+                (Decision::Refuse, Rule::NoMatch)
+            );
+        }
     }
 
     #[test]

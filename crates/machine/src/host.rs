@@ -10,7 +10,7 @@ use std::path::Path;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{AuditCheck, AuditView};
 use voicebox_core::platform::Abilities;
-use voicebox_core::tier::Placement;
+use voicebox_core::tier::{PersonAct, Placement};
 use voicebox_core::turn::Proposal;
 use voicebox_core::{Executor, Refusal, Reply};
 
@@ -78,11 +78,11 @@ impl<A: Abilities> Host<A> {
     pub fn person_act(
         &self,
         id: &str,
-        rule: voicebox_core::Rule,
+        person: PersonAct,
         how: &str,
         act: impl FnOnce() -> Result<(), Refusal>,
     ) -> Reply {
-        pollster::block_on(self.executor.record_person_act(id, rule, how, act))
+        pollster::block_on(self.executor.record_person_act(id, person, how, act))
     }
 
     /// One page of the declared root's audit, newest first.

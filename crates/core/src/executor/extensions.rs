@@ -10,7 +10,7 @@ use crate::extension::{self, Descriptor, Primitive};
 use crate::platform::{Abilities, Egress, Env, ExtensionLedger, Storage, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::{Act, ActKind, Decision};
+use crate::tier::{Act, ActKind, Decision, PersonAct};
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
@@ -213,13 +213,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    /// Records a person's decision about an extension (`admitted-by-person`
-    /// or `revoked-by-person`) around `act`: the attempt entry first — if it
+    /// Records a person's decision about an extension around `act`, under
+    /// the tier table's rule for it (`admitted-by-person` or
+    /// `revoked-by-person`): the attempt entry first — if it
     /// cannot be written, `act` does not run — then the outcome.
     pub async fn record_person_act(
         &self,
         id: &str,
-        rule: Rule,
+        person: PersonAct,
         how: &str,
         act: impl FnOnce() -> Result<(), Refusal>,
     ) -> Reply {
@@ -227,6 +228,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return Reply::refusal(refusal);
         }
         let record = ActRecord::new(ActKind::Import, &format!("extension:{id}")).with_tool(how);
+        let verdict = self.table.decide(&Act::by_person(person));
+        if verdict.decision != Decision::Allow {
+            let refusal = Refusal::new(verdict.rule, verdict.why);
+            return self.refuse(refusal, record, None).await;
+        }
+        let rule = verdict.rule;
         let attempt = match self.begin(record.clone(), rule, None, None).await {
             Ok(seq) => seq,
             Err(reply) => return reply,
@@ -245,10 +252,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let reply = match outcome {
             Ok(()) => Reply::done(format!(
                 "{} extension `{id}` ({how})",
-                if rule == Rule::RevokedByPerson {
-                    "revoked"
-                } else {
-                    "admitted"
+                match person {
+                    PersonAct::Admit => "admitted",
+                    PersonAct::Revoke => "revoked",
                 }
             )),
             Err(refusal) => Reply::refusal(refusal),
