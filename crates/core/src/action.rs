@@ -119,25 +119,6 @@ impl Action {
             Action::CallExtension { .. } => Verb::CallExtension,
         }
     }
-
-    /// The path the action names, as given (not yet contained).
-    pub fn target(&self) -> Option<&str> {
-        match self {
-            Action::Read { name }
-            | Action::Write { name, .. }
-            | Action::Delete { name }
-            | Action::Edit { name, .. }
-            | Action::Diff { name, .. } => Some(name),
-            Action::List { dir } | Action::Grep { dir, .. } => dir.as_deref(),
-            Action::CreateAsset { name, .. } => Some(name),
-            Action::Tool { name, .. } => name.as_deref(),
-            Action::Undo
-            | Action::ListExtensions
-            | Action::MakeTool { .. }
-            | Action::ProposeExtension { .. }
-            | Action::CallExtension { .. } => None,
-        }
-    }
 }
 
 #[cfg(test)]

@@ -150,21 +150,12 @@ struct StaticSite {
 impl StaticSite {
     fn export() -> StaticSite {
         let folder = tempfile::TempDir::new().unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
-            .arg("export-web")
-            .arg(folder.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        voicebox_test_support::succeed(
+            std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
+                .arg("export-web")
+                .arg(folder.path()),
         );
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = voicebox_test_support::free_port();
         let server = std::process::Command::new("python3")
             .args([
                 "-m",
