@@ -15,6 +15,7 @@ pub enum Verb {
     List,
     Read,
     Write,
+    Append,
     Delete,
     Edit,
     Diff,
@@ -66,6 +67,7 @@ pub enum Field {
     Tool,
     Descriptor,
     Args,
+    Mode,
 }
 
 impl Field {
@@ -83,6 +85,7 @@ impl Field {
             Field::Tool => "tool",
             Field::Descriptor => "descriptor",
             Field::Args => "args",
+            Field::Mode => "mode",
         }
     }
 
@@ -95,7 +98,7 @@ impl Field {
     pub const fn max_bytes(self) -> usize {
         match self {
             Field::Name | Field::Dir => MAX_NAME_BYTES,
-            Field::Query | Field::Kind | Field::Id | Field::Tool => MAX_QUERY_BYTES,
+            Field::Query | Field::Kind | Field::Id | Field::Tool | Field::Mode => MAX_QUERY_BYTES,
             Field::Descriptor | Field::Args => MAX_OBJECT_BYTES,
             Field::Content | Field::OldText | Field::NewText | Field::Body => MAX_CONTENT_BYTES,
         }
@@ -190,7 +193,18 @@ pub static COMMANDS: &[Command] = &[
         params: &[
             NAME,
             req(Field::Content, "the complete new content (may be empty)"),
+            opt(
+                Field::Mode,
+                "create (the person asked for a new file: if one exists, the person is asked first) or replace (the default: overwrite it)",
+            ),
         ],
+    },
+    Command {
+        id: Verb::Append,
+        verb: "append",
+        summary: "Add text to the end of a file (a new line when the file does not end in one); makes the file if it is missing.",
+        act: Some(ActKind::Write),
+        params: &[NAME, req(Field::Content, "the text to add at the end")],
     },
     Command {
         id: Verb::Delete,

@@ -48,6 +48,8 @@ rules! {
     ReadsInside => "reads-inside",
     AdmittedEgress => "admitted-egress",
     Delete => "delete",
+    /// A write the person phrased as creating a file, on a file that exists.
+    CreateOverExisting => "create-over-existing",
     LeavesMachine => "leaves-machine",
     LeavesBrowser => "leaves-browser",
     NoMatch => "no-match",

@@ -61,7 +61,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// The acts of an extension call are recorded under the turn
     /// `ext:<id>.<tool>` rather than the caller's turn, so the log says which
     /// extension asked.
-    pub(super) async fn call_extension(&self, id: &str, tool: &str, args: Option<&Value>) -> Reply {
+    pub(super) async fn call_extension(
+        &mut self,
+        id: &str,
+        tool: &str,
+        args: Option<&Value>,
+    ) -> Reply {
         let label = format!("ext:{id}.{tool}");
         let turn = Some(label.as_str());
         let record = ActRecord::new(ActKind::Read, "").with_tool(&label);
@@ -117,7 +122,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                         )
                         .await
                     }
-                    _ => self.write(&name, &content, turn).await,
+                    _ => self.write(&name, &content, None, turn).await,
                 },
                 (Err(refusal), _) | (_, Err(refusal)) => self.refuse(refusal, record, turn).await,
             },

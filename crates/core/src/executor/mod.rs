@@ -3,8 +3,8 @@
 //! order is fixed (DESIGN §3): root → validate → resolve the path → decide →
 //! attempt entry (fail closed) → act → observe → outcome entry.
 
+mod ask;
 mod changes;
-mod delete;
 mod extensions;
 mod grep;
 mod pipeline;
@@ -136,7 +136,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         match action {
             Action::List { dir } => self.list(dir.as_deref(), turn).await,
             Action::Read { name } => self.read(&name, turn).await,
-            Action::Write { name, content } => self.write(&name, &content, turn).await,
+            Action::Write {
+                name,
+                content,
+                mode,
+            } => self.write(&name, &content, mode, turn).await,
+            Action::Append { name, content } => self.append(&name, &content, turn).await,
             Action::Delete { name } => self.ask_delete(&name, turn).await,
             Action::Edit {
                 name,

@@ -49,28 +49,45 @@ fn assert_table(table: &str) {
 }
 
 #[test]
+fn append_phrasings() {
+    assert_table(
+        r#"
+        add call mom to todo.txt => append todo.txt | call mom
+        append oat milk to groceries dot txt => append groceries.txt | oat milk
+        put call mom at the end of todo.txt => append todo.txt | call mom
+        could you add a line saying buy bread to notes.md please => append notes.md | buy bread
+        write see you at 5 at the bottom of memo.txt => append memo.txt | see you at 5
+        append to log.txt: server restarted => append log.txt | server restarted
+        tack on remember the milk to list.md => append list.md | remember the milk
+        add a file called ideas.txt with fly => write ideas.txt | fly | create
+        put the meeting notes in plan.md => write plan.md | the meeting notes
+        "#,
+    );
+}
+
+#[test]
 fn write_phrasings() {
     assert_table(
         r#"
-        please make a new file called todo dot txt containing call mom => write todo.txt | call mom
+        please make a new file called todo dot txt containing call mom => write todo.txt | call mom | create
         hey voicebox, could you write "Dear John," to letter.txt please => write letter.txt | Dear John,
         save 'don't panic' in guide.md => write guide.md | don't panic
         put the meeting notes in drafts slash plan dot md => write drafts/plan.md | the meeting notes
-        make a note called shopping.md saying eggs, flour and milk => write shopping.md | eggs, flour and milk
-        create an empty file called log.txt => write log.txt |
-        new file readme.md with Hello World! => write readme.md | Hello World!
-        I'd like you to create report.md with the text Q3 was good. => write report.md | Q3 was good
-        create a file called hello.txt in drafts with hi => write drafts/hello.txt | hi
-        create a file with the name x.txt and content hello => write x.txt | hello
-        make a file called a.txt and write hello in it => write a.txt | hello
+        make a note called shopping.md saying eggs, flour and milk => write shopping.md | eggs, flour and milk | create
+        create an empty file called log.txt => write log.txt | | create
+        new file readme.md with Hello World! => write readme.md | Hello World! | create
+        I'd like you to create report.md with the text Q3 was good. => write report.md | Q3 was good | create
+        create a file called hello.txt in drafts with hi => write drafts/hello.txt | hi | create
+        create a file with the name x.txt and content hello => write x.txt | hello | create
+        make a file called a.txt and write hello in it => write a.txt | hello | create
         Write Hello World to Hello.TXT => write Hello.TXT | Hello World
         write “smart quotes” to q.txt => write q.txt | smart quotes
-        create my underscore notes dot md with x => write my_notes.md | x
-        create a file called shopping list dot txt with eggs => write shopping list.txt | eggs
-        create a.txt saying how are you? => write a.txt | how are you?
-        create card.txt saying thank you => write card.txt | thank you
+        create my underscore notes dot md with x => write my_notes.md | x | create
+        create a file called shopping list dot txt with eggs => write shopping list.txt | eggs | create
+        create a.txt saying how are you? => write a.txt | how are you? | create
+        create card.txt saying thank you => write card.txt | thank you | create
         clear notes.md => write notes.md |
-        create notes.md: buy milk => write notes.md | buy milk
+        create notes.md: buy milk => write notes.md | buy milk | create
         write "" to empty.txt => write empty.txt |
         replace the contents of notes.md with fresh start => write notes.md | fresh start
         "#,
@@ -184,7 +201,7 @@ fn asset_and_tool_phrasings() {
         run the tool wc against drafts/plan.md => tool wc | drafts/plan.md
         could you run the wc tool => tool wc
         # Not assets, not tools: their own verbs, or nothing.
-        create a text file called a.txt with hi => write a.txt | hi
+        create a text file called a.txt with hi => write a.txt | hi | create
         "#,
     );
     for sentence in [
@@ -245,7 +262,7 @@ fn refusals_say_why() {
         ("create a file", "called"),
         ("write to notes.md", "What should notes.md say"),
         ("save it as notes.md", "What should notes.md say"),
-        ("add call mom to todo.txt", "can't add"),
+        ("add to todo.txt", "What should I add"),
         ("read todo", "full name"),
         ("change milk to bread", "Which file"),
         (

@@ -300,6 +300,7 @@ mod tests {
         let write = Action::Write {
             name: "a.txt".into(),
             content: "hi".into(),
+            mode: None,
         };
         let resolved = Call::resolved("local-1", write.clone());
         assert_eq!(

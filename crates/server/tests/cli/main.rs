@@ -35,7 +35,7 @@ fn resolve_prints_the_action_or_a_note() {
     assert_eq!(code, 0);
     assert_eq!(
         out["action"],
-        serde_json::json!({"verb":"write","name":"hello.txt","content":"hi"})
+        serde_json::json!({"verb":"write","name":"hello.txt","content":"hi","mode":"create"})
     );
     let (out, _) = voicebox(&["resolve", "book me a flight to Lisbon"]);
     assert!(out["action"].is_null());
