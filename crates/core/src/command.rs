@@ -7,6 +7,7 @@
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use alloc::format;
+use alloc::string::String;
 use serde_json::{Map, Value};
 
 /// Every verb an action may name, with its wire spelling.
@@ -89,12 +90,12 @@ impl Field {
         }
     }
 
-    /// The most bytes a value of this field may carry.
     /// Whether the field carries a JSON object rather than a string.
     pub const fn is_object(self) -> bool {
         matches!(self, Field::Descriptor | Field::Args)
     }
 
+    /// The most bytes a value of this field may carry.
     pub const fn max_bytes(self) -> usize {
         match self {
             Field::Name | Field::Dir => MAX_NAME_BYTES,
@@ -167,6 +168,12 @@ pub const MAX_ASSET_NAME_BYTES: usize = 255;
 const NAME: Param = req(
     Field::Name,
     "path of the file, relative to the project root",
+);
+
+/// `make-tool` and `propose_extension` take the same one field.
+const DESCRIPTOR: Param = req(
+    Field::Descriptor,
+    "the extension descriptor: id, description, capabilities, bounds, tools",
 );
 
 /// The command list.
@@ -284,20 +291,14 @@ pub static COMMANDS: &[Command] = &[
         verb: "make-tool",
         summary: "Propose a new tool as data (a descriptor); it stays pending until the person at the host admits it.",
         act: Some(ActKind::Write),
-        params: &[req(
-            Field::Descriptor,
-            "the extension descriptor: id, description, capabilities, bounds, tools",
-        )],
+        params: &[DESCRIPTOR],
     },
     Command {
         id: Verb::ProposeExtension,
         verb: "propose_extension",
         summary: "Propose an extension as data (a descriptor); it stays pending until the person at the host admits it.",
         act: Some(ActKind::Write),
-        params: &[req(
-            Field::Descriptor,
-            "the extension descriptor: id, description, capabilities, bounds, tools",
-        )],
+        params: &[DESCRIPTOR],
     },
     Command {
         id: Verb::CallExtension,
@@ -407,17 +408,15 @@ fn verb_of(object: &Map<String, Value>) -> Result<&'static Command, Refusal> {
 }
 
 /// The verbs, comma-separated, for messages and prompts.
-pub fn verb_list() -> alloc::string::String {
+pub fn verb_list() -> String {
     let verbs: alloc::vec::Vec<&str> = COMMANDS.iter().map(|c| c.verb).collect();
     verbs.join(", ")
 }
 
-fn field_list(command: &Command) -> alloc::string::String {
+fn field_list(command: &Command) -> String {
     if command.params.is_empty() {
         return "none".into();
     }
     let fields: alloc::vec::Vec<&str> = command.params.iter().map(|p| p.field.wire()).collect();
     fields.join(", ")
 }
-
-use alloc::string::String;

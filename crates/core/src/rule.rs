@@ -39,7 +39,7 @@ macro_rules! rules {
 }
 
 rules! {
-    // Tier table rules (DESIGN §4).
+    // Tier table rules.
     OutsideRoot => "outside-root",
     SymlinkOut => "symlink-out",
     EvalPath => "eval-path",
@@ -53,7 +53,7 @@ rules! {
     LeavesMachine => "leaves-machine",
     LeavesBrowser => "leaves-browser",
     NoMatch => "no-match",
-    // Containment beyond the lexical check (DESIGN §5).
+    // Containment beyond the lexical check.
     DotfileRefused => "dotfile-refused",
     ProtectedAudit => "protected-audit",
     // The root itself.

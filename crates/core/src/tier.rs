@@ -7,7 +7,7 @@
 //! one through that another row refuses. Every rule carries example acts that
 //! must and must not match it, checked whenever a table is loaded.
 //!
-//! Rules the design keeps as comments, not code (DESIGN §4): credentials and
+//! Rules the design keeps as comments, not code: credentials and
 //! system commands are structurally satisfied — there is no process to spawn and
 //! no `~/.ssh` inside a root — so nobody should re-add them as rows.
 
@@ -286,23 +286,30 @@ static COMMON_RULES: [TierRule; 11] = [
     },
 ];
 
-static LEAVES_MACHINE: TierRule = TierRule {
-    rule: Rule::LeavesMachine,
-    decision: Decision::Confirm,
-    why: "anything that reaches outside this machine",
-    matcher: Matcher::LeavesPlacement,
-    matches: &[at(Network, Inside), at(External, Inside)],
-    not_matches: &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()],
-};
+/// The row that asks before an act leaves the placement: the same matcher
+/// and examples on every placement, with its own rule and words.
+const fn leaves(rule: Rule, why: &'static str) -> TierRule {
+    const LEAVING: &[Act] = &[at(Network, Inside), at(External, Inside)];
+    const STAYING: &[Act] = &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()];
+    TierRule {
+        rule,
+        decision: Decision::Confirm,
+        why,
+        matcher: Matcher::LeavesPlacement,
+        matches: LEAVING,
+        not_matches: STAYING,
+    }
+}
 
-static LEAVES_BROWSER: TierRule = TierRule {
-    rule: Rule::LeavesBrowser,
-    decision: Decision::Confirm,
-    why: "anything that reaches outside the origin",
-    matcher: Matcher::LeavesPlacement,
-    matches: &[at(Network, Inside), at(External, Inside)],
-    not_matches: &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()],
-};
+static LEAVES_MACHINE: TierRule = leaves(
+    Rule::LeavesMachine,
+    "anything that reaches outside this machine",
+);
+
+static LEAVES_BROWSER: TierRule = leaves(
+    Rule::LeavesBrowser,
+    "anything that reaches outside the origin",
+);
 
 /// The tier table of one placement.
 #[derive(Debug)]
