@@ -31,6 +31,12 @@ fn origin_server() -> u16 {
     port
 }
 
+/// A server whose extensions may reach the loopback fake above: the
+/// operator's documented opt-in (the default refuses loopback hosts).
+fn start() -> Server {
+    Server::start_with_env(&[(voicebox_machine::egress::LOOPBACK_OPT_IN, "1")])
+}
+
 fn descriptor(id: &str, description: &str) -> Value {
     json!({
         "id": id, "description": description, "capabilities": ["network", "write", "read"],
@@ -87,7 +93,7 @@ async fn state_of(server: &Server, id: &str) -> String {
 
 #[tokio::test]
 async fn proposals_never_load_and_the_token_admits() {
-    let server = Server::start();
+    let server = start();
     let proposed = propose(&server, descriptor("weather", "fetch a forecast")).await;
     assert_eq!(proposed["result"]["ok"], true, "{proposed}");
     assert_eq!(state_of(&server, "weather").await, "pending");
@@ -175,7 +181,7 @@ async fn proposals_never_load_and_the_token_admits() {
 
 #[tokio::test]
 async fn the_gate_names_what_is_wrong() {
-    let server = Server::start();
+    let server = start();
     let unbounded = json!({"id": "spy", "description": "d", "capabilities": ["network"], "tools": [{"name": "f", "primitive": "http-get"}]});
     let reply = propose(&server, unbounded).await;
     assert_eq!(reply["result"]["refused"], "network-unbounded");
@@ -199,7 +205,7 @@ async fn the_gate_names_what_is_wrong() {
 
 #[tokio::test]
 async fn the_console_code_lifecycle_and_the_code_never_leaves_the_console() {
-    let server = Server::start();
+    let server = start();
     let mut bodies: Vec<String> = Vec::new();
     let post = |path: &'static str, body: Value| {
         let server = &server;
@@ -338,7 +344,7 @@ async fn the_console_code_lifecycle_and_the_code_never_leaves_the_console() {
 
 #[tokio::test]
 async fn declared_bounds_hold_at_call_time() {
-    let server = Server::start();
+    let server = start();
     let port = origin_server();
     propose_and_admit(&server, descriptor("weather", "d")).await;
     let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
@@ -402,7 +408,7 @@ async fn declared_bounds_hold_at_call_time() {
 
 #[tokio::test]
 async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
-    let server = Server::start();
+    let server = start();
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(server.state.join("shelf/manifest.json")).unwrap())
             .unwrap();
@@ -446,7 +452,7 @@ async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
 /// proposal through.
 #[tokio::test]
 async fn extension_acts_wait_while_a_page_owns_the_root() {
-    let server = Server::start();
+    let server = start();
     let (status, _) = server
         .post("/api/root", json!({"kind": "opfs", "project": "atlas"}))
         .await;
@@ -508,7 +514,7 @@ async fn extension_acts_wait_while_a_page_owns_the_root() {
 /// within the limit is followed to its end.
 #[tokio::test]
 async fn a_redirect_loop_stops_by_name_and_a_short_chain_is_followed() {
-    let server = Server::start();
+    let server = start();
     let port = origin_server();
     let mut roomy = descriptor("looper", "follows redirects");
     roomy["bounds"]["maxRequests"] = json!(20);
