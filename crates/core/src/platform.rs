@@ -266,6 +266,11 @@ pub trait ExtensionLedger {
 pub trait Egress {
     /// One GET, redirects not followed.
     async fn fetch(&self, url: &str) -> Result<Fetched, Refusal>;
+    /// Which addresses this network may reach; the gate judges a proposal's
+    /// hosts by it. Public only unless the operator opted in to loopback.
+    fn reach(&self) -> crate::extension::Reach {
+        crate::extension::Reach::Public
+    }
 }
 
 /// What a placement can do beyond its storage and clock: run tools, keep an

@@ -110,10 +110,17 @@ rules! {
     ProposalPending => "proposal-pending",
     NotAdmitted => "not-admitted",
     HostNotAllowed => "host-not-allowed",
+    /// `http-get` to loopback, link-local, private or other non-public
+    /// addresses, in any spelling, at proposal time or at fetch time.
+    PrivateAddress => "private-address",
+    /// `maxRequests` or `maxBytes` over the host's ceiling.
+    BoundTooLarge => "bound-too-large",
     TooManyRedirects => "too-many-redirects",
     BudgetExhausted => "budget-exhausted",
     CodeInvalid => "code-invalid",
     CodeExpired => "code-expired",
+    /// Too many wrong console codes, across all codes, in a while.
+    ApprovalLocked => "approval-locked",
     PlanChanged => "plan-changed",
     AdmittedByPerson => "admitted-by-person",
     RevokedByPerson => "revoked-by-person",
@@ -124,6 +131,14 @@ rules! {
     HostTokenRequired => "host-token-required",
     UnsupportedContentType => "unsupported-content-type",
     BodyTooLarge => "body-too-large",
+    /// The body did not arrive within the body timeout.
+    BodyTimeout => "body-timeout",
+    /// A header that must be said once (Host, Origin, Content-Type, the token) came twice.
+    DuplicateHeader => "duplicate-header",
+    /// A JSON object in the body names one key twice.
+    DuplicateKey => "duplicate-key",
+    /// Every connection slot is busy with a request.
+    TooManyConnections => "too-many-connections",
     MalformedBody => "malformed-body",
     NoSuchRoute => "no-such-route",
     // Live voice sessions (machine placement): frames and the provider.

@@ -5,7 +5,7 @@ use crate::egress::HttpEgress;
 use crate::extensions::{Extensions, Registry};
 use crate::tools::Tools;
 use std::path::PathBuf;
-use voicebox_core::platform::Abilities;
+use voicebox_core::platform::{Abilities, Egress};
 
 /// The tools, extensions and egress of one machine host.
 pub struct MachineAbilities {
@@ -16,18 +16,20 @@ pub struct MachineAbilities {
 
 impl MachineAbilities {
     /// The built-in create-asset tool, and the shelf in `shelf` if given; no
-    /// extensions until [`MachineAbilities::with_extensions`].
+    /// extensions until [`MachineAbilities::with_extensions`]; the network
+    /// public only, unless the operator opted in to loopback
+    /// ([`HttpEgress::from_env`]).
     pub fn new(shelf: Option<PathBuf>) -> MachineAbilities {
         MachineAbilities {
             tools: Tools::new(shelf),
             extensions: Extensions::none(),
-            egress: HttpEgress,
+            egress: HttpEgress::from_env(),
         }
     }
 
     /// Takes extension proposals and admissions from the registry in `dir`.
     pub fn with_extensions(mut self, dir: PathBuf) -> MachineAbilities {
-        self.extensions = Extensions::in_dir(dir);
+        self.extensions = Extensions::in_dir(dir, self.egress.reach());
         self
     }
 

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::io;
 use std::path::PathBuf;
 use std::sync::Mutex;
-use voicebox_core::extension::{self, Descriptor, ExtensionState};
+use voicebox_core::extension::{self, Descriptor, ExtensionState, Reach};
 use voicebox_core::platform::ExtensionLedger;
 use voicebox_core::reply::ToolInfo;
 use voicebox_core::time::iso8601;
@@ -58,6 +58,8 @@ pub struct Listing {
 /// The proposals folder and the ledger.
 pub struct Registry {
     dir: PathBuf,
+    /// Which hosts the gate admits: the host's egress reach.
+    reach: Reach,
     /// Serialises ledger read-modify-writes within the process.
     ledger_lock: Mutex<()>,
 }
@@ -70,9 +72,10 @@ fn io_refusal(what: &str, e: io::Error) -> Refusal {
 }
 
 impl Registry {
-    pub fn new(dir: PathBuf) -> Registry {
+    pub fn new(dir: PathBuf, reach: Reach) -> Registry {
         Registry {
             dir,
+            reach,
             ledger_lock: Mutex::new(()),
         }
     }
@@ -144,7 +147,7 @@ impl Registry {
     /// Checks `id` may be admitted as proposed, returning its plan digest.
     pub fn admissible(&self, id: &str) -> Result<Proposal, Refusal> {
         let proposal = self.proposal(id)?;
-        let problems = extension::judge(&proposal.descriptor);
+        let problems = extension::judge(&proposal.descriptor, self.reach);
         if let Some(first) = problems.first() {
             return Err(Refusal::new(
                 first.rule,
@@ -202,6 +205,18 @@ impl Registry {
                 Rule::PlanChanged,
                 format!(
                     "extension `{id}` changed after it was admitted; it does not run until admitted again"
+                ),
+            ));
+        }
+        // The gate's rules hold for what runs, not only for what is
+        // proposed: an admission made before a rule existed stops by name.
+        let problems = extension::judge(&proposal.descriptor, self.reach);
+        if let Some(first) = problems.first() {
+            return Err(Refusal::new(
+                first.rule,
+                format!(
+                    "extension `{id}` no longer passes the gate ({}); it does not run until a version that does is admitted",
+                    extension::problems_text(&problems).join("; ")
                 ),
             ));
         }
@@ -285,10 +300,11 @@ impl Extensions {
         Extensions { registry: None }
     }
 
-    /// The registry and ledger in `dir` (the state folder's `extensions/`).
-    pub fn in_dir(dir: PathBuf) -> Extensions {
+    /// The registry and ledger in `dir` (the state folder's `extensions/`),
+    /// judging hosts by `reach`.
+    pub fn in_dir(dir: PathBuf, reach: Reach) -> Extensions {
         Extensions {
-            registry: Some(Registry::new(dir)),
+            registry: Some(Registry::new(dir, reach)),
         }
     }
 

@@ -1,12 +1,19 @@
 //! The host's state folder: the host token and stored provider keys, each a
 //! file with mode 0600, the tool shelf and the extension ledger. It is never
 //! inside a project root, nor a root inside it ([`StateDir::apart_from`]).
+//!
+//! A secret is written to a fresh temporary file made 0600 with `O_EXCL`
+//! (never an existing file, never through a link) and renamed into place. It
+//! is read without following a link, and a secret others could read is
+//! repaired to 0600 loudly: the host token is replaced with a new one (the
+//! old one may have been read), the keys are kept and the person is told to
+//! replace them at their providers.
 
 use crate::provider::Provider;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 use voicebox_core::platform::Env;
@@ -79,14 +86,25 @@ impl StateDir {
         }
     }
 
-    /// The host token, created (random, mode 0600) on first use.
+    /// The host token, created (random, mode 0600) on first use, and made
+    /// anew when the old one was readable by others.
     pub fn host_token(&self) -> io::Result<String> {
-        let file = self.path.join(TOKEN_FILE);
-        match fs::read_to_string(&file) {
-            Ok(token) if !token.trim().is_empty() => return Ok(token.trim().to_string()),
-            Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(e),
+        match self.read_private(TOKEN_FILE)? {
+            Some(Secret {
+                bytes,
+                was_open: None,
+            }) if !bytes.trim_ascii().is_empty() => {
+                return String::from_utf8(bytes.trim_ascii().to_vec())
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e));
+            }
+            Some(Secret {
+                was_open: Some(mode),
+                ..
+            }) => loudly(&format!(
+                "the host token {} was readable by others (mode {mode:o}); it is replaced with a new one",
+                self.path.join(TOKEN_FILE).display()
+            )),
+            _ => {}
         }
         let token = format!("{}{}", MachineEnv.random_id(), MachineEnv.random_id());
         self.write_private(TOKEN_FILE, token.as_bytes())?;
@@ -133,12 +151,17 @@ impl StateDir {
 
     /// The stored keys by provider.
     pub fn keys(&self) -> io::Result<BTreeMap<String, String>> {
-        match fs::read(self.path.join(KEYS_FILE)) {
-            Ok(bytes) => serde_json::from_slice(&bytes)
-                .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-            Err(e) => Err(e),
+        let Some(secret) = self.read_private(KEYS_FILE)? else {
+            return Ok(BTreeMap::new());
+        };
+        if let Some(mode) = secret.was_open {
+            loudly(&format!(
+                "the provider keys {} were readable by others (mode {mode:o}); the mode is now 0600 — replace the keys at their providers if others could have read them",
+                self.path.join(KEYS_FILE).display()
+            ));
         }
+        serde_json::from_slice(&secret.bytes)
+            .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))
     }
 
     /// Applies changes: `Some(non-empty)` stores, `None` or `Some("")` removes.
@@ -168,21 +191,81 @@ impl StateDir {
     }
 
     /// Writes a file readable only by its owner, through a rename so a
-    /// reader never sees half of it.
+    /// reader never sees half of it. The temporary is a new file (`O_EXCL`,
+    /// an unguessable name, mode 0600), so a stale or planted file, or a
+    /// link, in its place cannot lend it another mode or another target.
     fn write_private(&self, name: &str, bytes: &[u8]) -> io::Result<()> {
         fs::create_dir_all(&self.path)?;
         let _ = fs::set_permissions(&self.path, fs::Permissions::from_mode(0o700));
-        let tmp = self.path.join(format!(".{name}.tmp"));
-        let mut file = OpenOptions::new()
+        let tmp = self
+            .path
+            .join(format!(".{name}.{}.tmp", MachineEnv.random_id()));
+        let written = OpenOptions::new()
             .write(true)
-            .create(true)
-            .truncate(true)
+            .create_new(true)
             .mode(0o600)
-            .open(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&tmp, self.path.join(name))
+            .open(&tmp)
+            .and_then(|mut file| {
+                file.write_all(bytes)?;
+                file.sync_all()
+            })
+            .and_then(|()| fs::rename(&tmp, self.path.join(name)));
+        if written.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        written
     }
+
+    /// Reads a secret without following a link; one that group or others
+    /// could read is repaired to 0600 on the open file, and its old mode said.
+    fn read_private(&self, name: &str) -> io::Result<Option<Secret>> {
+        let path = self.path.join(name);
+        let nofollow = i32::try_from(rustix::fs::OFlags::NOFOLLOW.bits()).unwrap_or(0);
+        let mut file = match OpenOptions::new()
+            .read(true)
+            .custom_flags(nofollow)
+            .open(&path)
+        {
+            Ok(file) => file,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => {
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{} cannot be read as a secret ({e}); it must be a regular file, not a link",
+                        path.display()
+                    ),
+                ));
+            }
+        };
+        let meta = file.metadata()?;
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("{} is not a regular file; remove it", path.display()),
+            ));
+        }
+        let mode = meta.permissions().mode() & 0o777;
+        let was_open = (mode & 0o077 != 0).then_some(mode);
+        if was_open.is_some() {
+            file.set_permissions(fs::Permissions::from_mode(0o600))?;
+        }
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(Some(Secret { bytes, was_open }))
+    }
+}
+
+/// A secret file's bytes, and its mode if others could read it.
+struct Secret {
+    bytes: Vec<u8>,
+    was_open: Option<u32>,
+}
+
+/// A warning the person must see: on the console and in the log.
+fn loudly(warning: &str) {
+    tracing::warn!("{warning}");
+    eprintln!("voicebox: {warning}");
 }
 
 /// `path` with every link resolved: the real path of its longest existing
@@ -391,5 +474,62 @@ mod tests {
         changes.insert(Provider::Gemini, Some(String::new()));
         state.update_keys(&changes).unwrap();
         assert!(!state.key_status().unwrap()["gemini"].set);
+    }
+
+    fn mode(path: &Path) -> u32 {
+        fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_stale_open_temporary_lends_the_keys_no_mode_and_a_link_no_target() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let state = StateDir::new(Some(dir.path().to_path_buf()));
+        // What the old fixed temporary name was: stale, 0666, and a link.
+        let stale = dir.path().join(".keys.json.tmp");
+        fs::write(&stale, "").unwrap();
+        fs::set_permissions(&stale, fs::Permissions::from_mode(0o666)).unwrap();
+        let outside = dir.path().join("outside");
+        std::os::unix::fs::symlink(&outside, dir.path().join(".host-token.tmp")).unwrap();
+        let changes = BTreeMap::from([(Provider::Openai, Some("sk-test-1234".to_string()))]);
+        state.update_keys(&changes).unwrap();
+        assert_eq!(mode(&dir.path().join("keys.json")), 0o600);
+        state.host_token().unwrap();
+        assert_eq!(mode(&dir.path().join("host-token")), 0o600);
+        assert!(!outside.exists(), "nothing was written through the link");
+        let leftovers = fs::read_dir(dir.path())
+            .unwrap()
+            .filter(|e| {
+                e.as_ref()
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".tmp")
+            })
+            .count();
+        assert_eq!(leftovers, 2, "only the two planted files");
+    }
+
+    #[test]
+    fn secrets_others_could_read_are_repaired_and_the_token_replaced() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let state = StateDir::new(Some(dir.path().to_path_buf()));
+        let token = state.host_token().unwrap();
+        // The 0600 sibling: the same token, read again.
+        assert_eq!(state.host_token().unwrap(), token);
+        let token_file = dir.path().join("host-token");
+        fs::set_permissions(&token_file, fs::Permissions::from_mode(0o644)).unwrap();
+        let fresh = state.host_token().unwrap();
+        assert_ne!(fresh, token, "a token others could read is replaced");
+        assert_eq!(mode(&token_file), 0o600);
+        let keys = dir.path().join("keys.json");
+        fs::write(&keys, r#"{"openai": "sk-kept-9876"}"#).unwrap();
+        fs::set_permissions(&keys, fs::Permissions::from_mode(0o666)).unwrap();
+        assert_eq!(state.keys().unwrap()["openai"], "sk-kept-9876");
+        assert_eq!(mode(&keys), 0o600);
+        // A link in a secret's place is refused, never followed.
+        fs::remove_file(&keys).unwrap();
+        fs::write(dir.path().join("elsewhere"), "{}").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("elsewhere"), &keys).unwrap();
+        assert!(state.keys().is_err());
     }
 }

@@ -8,10 +8,18 @@
 //! is malformed), and the value is then deserialized through [`Strict`], a
 //! deserializer over `serde_json::Value` whose error type is [`Misfit`]: the
 //! kind is kept as data, never recovered from the message.
+//!
+//! The text is read with every object's keys checked ([`Unique`]):
+//! serde_json keeps the last of two equal keys, so `{"name":"a","name":"b"}`
+//! would mean what a reader of the first one did not see.
 
 use serde::de::value::{MapDeserializer, SeqDeserializer};
-use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
-use serde_json::Value;
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess,
+    Visitor,
+};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
 use std::fmt;
 
 /// How a JSON text did not fit its type; each carries the words for the person.
@@ -23,12 +31,17 @@ pub enum Misfit {
     UnknownField(String),
     /// A variant (a tag value) the type does not have.
     UnknownVariant(String),
+    /// An object that names one key twice.
+    DuplicateKey(String),
 }
 
 impl Misfit {
     pub fn why(&self) -> &str {
         match self {
-            Misfit::Malformed(why) | Misfit::UnknownField(why) | Misfit::UnknownVariant(why) => why,
+            Misfit::Malformed(why)
+            | Misfit::UnknownField(why)
+            | Misfit::UnknownVariant(why)
+            | Misfit::DuplicateKey(why) => why,
         }
     }
 }
@@ -68,11 +81,92 @@ fn one_of(names: &[&str]) -> String {
     }
 }
 
-/// Parses `bytes` as JSON and deserializes `T` from it strictly.
+/// Parses `bytes` as JSON (no key twice in one object) and deserializes `T`
+/// from it strictly.
 pub fn from_slice<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Misfit> {
-    let value: Value =
-        serde_json::from_slice(bytes).map_err(|e| Misfit::Malformed(e.to_string()))?;
+    let repeated = RefCell::new(None);
+    let mut reader = serde_json::Deserializer::from_slice(bytes);
+    let value = Unique(&repeated)
+        .deserialize(&mut reader)
+        .and_then(|value| reader.end().map(|()| value))
+        .map_err(|e| match repeated.take() {
+            Some(key) => Misfit::DuplicateKey(format!(
+                "the key `{key}` appears twice in one object; say it once"
+            )),
+            None => Misfit::Malformed(e.to_string()),
+        })?;
     T::deserialize(Strict(value))
+}
+
+/// Reads a JSON value, failing on the first object that repeats a key; the
+/// key is kept in the cell, so the kind of failure is data, not words.
+#[derive(Clone, Copy)]
+struct Unique<'a>(&'a RefCell<Option<String>>);
+
+impl<'de> DeserializeSeed<'de> for Unique<'_> {
+    type Value = Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Unique<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(n.into())
+    }
+
+    fn visit_f64<E>(self, n: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.into()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(self)? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if fields.contains_key(&key) {
+                let error = de::Error::custom(format!("duplicate key `{key}`"));
+                *self.0.borrow_mut() = Some(key);
+                return Err(error);
+            }
+            let value = map.next_value_seed(self)?;
+            fields.insert(key, value);
+        }
+        Ok(Value::Object(fields))
+    }
 }
 
 /// A JSON value as a deserializer whose error is a [`Misfit`].
@@ -213,6 +307,28 @@ mod tests {
         assert!(matches!(
             from_slice::<Frame>(br#"{"type":"result","id":1}"#),
             Ok(Frame::Result { id: 1 })
+        ));
+    }
+
+    #[test]
+    fn a_key_said_twice_is_named_at_any_depth_and_once_is_read() {
+        for twice in [
+            &br#"{"name":"a","name":"b"}"#[..],
+            br#"{"name":"a","extra":{"x":1,"x":2}}"#,
+            br#"{"name":"a","extra":[{"k":1,"k":1}]}"#,
+        ] {
+            assert!(
+                matches!(from_slice::<Body>(twice), Err(Misfit::DuplicateKey(why)) if why.contains('`')),
+                "{}",
+                String::from_utf8_lossy(twice)
+            );
+        }
+        let once: Body =
+            from_slice(br#"{"name":"a","extra":{"x":1,"y":[1.5,-3,null,true,"s"]}}"#).unwrap();
+        assert_eq!(once.extra.unwrap()["y"][0], 1.5);
+        assert!(matches!(
+            from_slice::<Body>(br#"{"name":"a"} trailing"#),
+            Err(Misfit::Malformed(_))
         ));
     }
 }

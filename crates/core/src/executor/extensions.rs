@@ -29,7 +29,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(descriptor) => descriptor,
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
-        let problems = extension::judge(&descriptor);
+        let problems = extension::judge(&descriptor, self.abilities.egress().reach());
         if let Err(refusal) = self
             .abilities
             .ledger()
@@ -164,7 +164,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let mut current = String::from(url);
         for _hop in 0..=MAX_REDIRECTS {
             let record = ActRecord::new(ActKind::Network, &current).with_tool(label);
-            if let Err(refusal) = extension::check_url(&current, &descriptor.bounds) {
+            let reach = self.abilities.egress().reach();
+            if let Err(refusal) = extension::check_url(&current, &descriptor.bounds, reach) {
                 return self.refuse(refusal, record, turn).await;
             }
             let verdict = self.table.decide(&Act::bounded_egress());

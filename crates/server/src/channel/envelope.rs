@@ -50,6 +50,7 @@ pub fn parse(text: &str) -> Result<FromPage, Refused> {
         let rule = match misfit {
             Misfit::UnknownVariant(_) => Rule::UnknownFrame,
             Misfit::UnknownField(_) => Rule::UnknownField,
+            Misfit::DuplicateKey(_) => Rule::DuplicateKey,
             Misfit::Malformed(_) => Rule::MalformedFrame,
         };
         (

@@ -30,7 +30,8 @@ use voicebox_core::Rule;
 use voicebox_core::platform::RootInfo;
 use voicebox_core::worker::Relayed;
 
-/// The largest frame read from the page: an audit answer can be large.
+/// The largest message (and frame) read from the page: an audit answer can
+/// be large; a frame is capped too, so one is never buffered past it.
 const MAX_PAGE_FRAME: usize = 32 << 20;
 /// How long an act waits for the page unless `VOICEBOX_PAGE_TIMEOUT_MS` says.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -240,6 +241,7 @@ pub async fn socket(
     let on_failure = acts.clone();
     upgrade
         .max_message_size(MAX_PAGE_FRAME)
+        .max_frame_size(MAX_PAGE_FRAME)
         .on_failed_upgrade(move |_| on_failure.channel().detach(serial))
         .on_upgrade(move |socket| serve_page(acts, socket, serial, outbox, queued))
 }

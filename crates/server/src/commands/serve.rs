@@ -5,6 +5,7 @@ use crate::cli::ServeArgs;
 use crate::live::Provider;
 use crate::serve;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -14,6 +15,20 @@ pub struct Args {
     /// (default: gemini or openai when its key is set, else local).
     #[arg(long, env = "VOICEBOX_LIVE_PROVIDER", value_enum)]
     pub live_provider: Option<Provider>,
+    /// How long a connection may wait for a complete request head, in ms:
+    /// a slow head, or an idle keep-alive connection between requests.
+    #[arg(long, env = "VOICEBOX_HEADER_TIMEOUT_MS", default_value_t = millis(serve::Limits::default().header_timeout))]
+    pub header_timeout_ms: u64,
+    /// How long a request body may take to arrive, in ms.
+    #[arg(long, env = "VOICEBOX_BODY_TIMEOUT_MS", default_value_t = millis(serve::Limits::default().body_timeout))]
+    pub body_timeout_ms: u64,
+    /// How many connections may be open at once (WebSockets included).
+    #[arg(long, env = "VOICEBOX_MAX_CONNECTIONS", default_value_t = serve::Limits::default().max_connections)]
+    pub max_connections: usize,
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -35,8 +50,13 @@ pub fn run(args: Args) -> ExitCode {
         resolver: resolver.resolver,
         live_provider: args.live_provider,
     };
+    let limits = serve::Limits {
+        header_timeout: Duration::from_millis(args.header_timeout_ms),
+        body_timeout: Duration::from_millis(args.body_timeout_ms),
+        max_connections: args.max_connections,
+    };
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
-    match runtime.block_on(serve::run(config)) {
+    match runtime.block_on(serve::run(config, limits)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("voicebox serve: {e}");

@@ -41,7 +41,7 @@ use utoipa::IntoParams;
 use vendor::Vendor;
 use voicebox_core::Rule;
 
-/// The largest page message the socket reads at all; audio frames are
+/// The largest page message (and frame) the socket reads at all; audio frames are
 /// refused by name well below it (one second of audio).
 const MAX_PAGE_MESSAGE: usize = 1 << 20;
 
@@ -188,5 +188,6 @@ pub async fn socket(
         .unwrap_or_else(|| Provider::default_for(&state));
     upgrade
         .max_message_size(MAX_PAGE_MESSAGE)
+        .max_frame_size(MAX_PAGE_MESSAGE)
         .on_upgrade(move |socket| bridge::run(acts, state, live, socket, provider))
 }

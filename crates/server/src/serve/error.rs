@@ -37,12 +37,14 @@ impl IntoResponse for ApiError {
 }
 
 /// A body that does not fit its route is a 400: `unknown-field` for a field
-/// the route does not take, `malformed-body` for anything else (bad JSON, a
+/// the route does not take, `duplicate-key` for a key said twice in one
+/// object, `malformed-body` for anything else (bad JSON, a
 /// missing field, a wrong type, a value no variant has).
 impl From<Misfit> for ApiError {
     fn from(misfit: Misfit) -> ApiError {
         let rule = match misfit {
             Misfit::UnknownField(_) => Rule::UnknownField,
+            Misfit::DuplicateKey(_) => Rule::DuplicateKey,
             Misfit::Malformed(_) | Misfit::UnknownVariant(_) => Rule::MalformedBody,
         };
         ApiError::new(
@@ -75,7 +77,10 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
 }
 
 /// What the guard answers on every route before its handler: a foreign
-/// `Host`. Listed in a route's `responses(...)` after its own statuses.
+/// `Host`, a declared body over the cap. Listed in a route's
+/// `responses(...)` after its own statuses. (A header said twice is a 400
+/// `duplicate-header` on every route; it is not listed here because an entry
+/// here would replace the route's own 400 description.)
 pub struct ReadGuard;
 
 /// What the guard answers on every mutating route before its handler: a
@@ -93,7 +98,13 @@ fn described(description: &str) -> RefOr<utoipa::openapi::Response> {
 
 impl utoipa::IntoResponses for ReadGuard {
     fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
-        BTreeMap::from([("403".into(), described("foreign Host (`foreign-host`)"))])
+        BTreeMap::from([
+            ("403".into(), described("foreign Host (`foreign-host`)")),
+            (
+                "413".into(),
+                described("a declared body over the cap (`body-too-large`)"),
+            ),
+        ])
     }
 }
 
@@ -105,6 +116,10 @@ impl utoipa::IntoResponses for WriteGuard {
                 described(
                     "foreign Host, foreign Origin without the host token, or a wrong host token (`foreign-host`, `foreign-origin`, `bad-host-token`)",
                 ),
+            ),
+            (
+                "408".into(),
+                described("the body did not arrive in time (`body-timeout`)"),
             ),
             ("413".into(), described("body too large (`body-too-large`)")),
             (

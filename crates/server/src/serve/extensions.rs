@@ -124,7 +124,7 @@ pub async fn admit(
 /// Ask for a console code to admit an extension; the code is printed on the
 /// server's console only.
 #[utoipa::path(post, path = "/api/extensions/approval-request", request_body = IdRequest,
-    responses((status = 200, description = "`{ok, id, planDigest, expiresInSeconds}` (never the code), or `{ok:false, refused, why}`", body = Object),
+    responses((status = 200, description = "`{ok, id, planDigest, expiresInSeconds}` (never the code), or `{ok:false, refused, why}` (e.g. `approval-locked`)", body = Object),
               (status = 400, description = "malformed body or unknown field"),
               WriteGuard
             ))]
@@ -144,7 +144,10 @@ pub async fn approval_request(
         Ok(proposal) => proposal,
         Err(refusal) => return Ok(Json(json!(Reply::refusal(refusal)))),
     };
-    let code = approvals.issue(&request.id, &proposal.plan_digest, now_ms());
+    let code = match approvals.issue(&request.id, &proposal.plan_digest, now_ms()) {
+        Ok(code) => code,
+        Err(refusal) => return Ok(Json(json!(Reply::refusal(refusal)))),
+    };
     // The console is the person at the host; this line is the only place the code appears.
     println!(
         "approval code for extension `{}` (plan {}): {code} — valid {} s, single use",
@@ -170,7 +173,7 @@ pub struct ApproveRequest {
 
 /// Admit an extension with the console code.
 #[utoipa::path(post, path = "/api/extensions/approve", request_body = ApproveRequest,
-    responses((status = 200, description = "`{result}`: admitted, or `code-invalid`, `code-expired`, `plan-changed`", body = Object),
+    responses((status = 200, description = "`{result}`: admitted, or `code-invalid`, `code-expired`, `plan-changed`, `approval-locked` (too many wrong codes across all codes)", body = Object),
               (status = 400, description = "malformed body or unknown field"),
               WriteGuard
             ))]

@@ -1,10 +1,15 @@
 //! The guard in front of every route.
 //!
+//! - `Host`, `Origin`, `Content-Type` and the token are said at most once:
+//!   two of one is ambiguous (which would a proxy, or a check, read?).
 //! - `Host` must be a loopback name with this server's port (DNS rebinding).
+//! - A declared `Content-Length` over the cap is refused before the body is
+//!   read.
 //! - A mutating request (POST, PUT, PATCH, DELETE) must come from this
 //!   server's own page (`Origin`) or carry the host token, must say
-//!   `Content-Type: application/json`, and its body is capped. A cross-site
-//!   `text/plain` form post therefore reaches no handler.
+//!   `Content-Type: application/json`, and its body is capped and must
+//!   arrive within the body timeout. A cross-site `text/plain` form post
+//!   therefore reaches no handler.
 //! - Every response carries a strict Content-Security-Policy.
 
 use super::ApiError;
@@ -14,19 +19,33 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
+use std::time::Duration;
 use subtle::ConstantTimeEq;
 use voicebox_core::Rule;
+use voicebox_core::platform::MAX_FILE_BYTES;
 
-/// The largest request body: a 1 MiB write, JSON-escaped, with room to spare.
+/// The one body cap (axum's own is disabled). A write of the largest file,
+/// 1 MiB, escaped as JSON at worst (every byte a control character written
+/// `\u0000`: 6 bytes each) is 6 MiB; 8 MiB leaves room for the rest of the
+/// request. Anything larger is `body-too-large`.
 pub const MAX_BODY_BYTES: usize = 8 << 20;
+const _: () = assert!(MAX_BODY_BYTES as u64 >= 6 * MAX_FILE_BYTES + (1 << 20));
+/// How long a request body may take to arrive, by default.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+/// Headers that must not come twice: each decides who is asking or what
+/// the body is.
+const SINGLE_HEADERS: [&str; 4] = ["host", "origin", "content-type", TOKEN_HEADER];
 /// The header that carries the host token.
 pub const TOKEN_HEADER: &str = "x-voicebox-host-token";
 
 /// What requests are checked against: the host token and the port actually
-/// bound (the `Host` and `Origin` names must carry it).
+/// bound (the `Host` and `Origin` names must carry it), and how long a body
+/// may take.
+#[derive(Clone)]
 pub struct Guard {
     token: String,
     port: u16,
+    body_timeout: Duration,
 }
 
 /// Who vouched for a mutating request; handlers that need the person at the
@@ -76,10 +95,37 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next
 
 impl Guard {
     pub fn new(token: String, port: u16) -> Guard {
-        Guard { token, port }
+        Guard {
+            token,
+            port,
+            body_timeout: BODY_TIMEOUT,
+        }
+    }
+
+    /// The same guard, waiting at most `timeout` for a body.
+    pub fn with_body_timeout(self, timeout: Duration) -> Guard {
+        Guard {
+            body_timeout: timeout,
+            ..self
+        }
     }
 
     async fn check(&self, request: Request) -> Result<Request, ApiError> {
+        if let Some(name) = SINGLE_HEADERS
+            .into_iter()
+            .find(|name| request.headers().get_all(*name).iter().nth(1).is_some())
+        {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                Rule::DuplicateHeader,
+                format!(
+                    "the {name} header came more than once, so which one counts is ambiguous; send it once"
+                ),
+            ));
+        }
+        if declared_length(request.headers()).is_some_and(|length| length > MAX_BODY_BYTES as u64) {
+            return Err(too_large());
+        }
         if !loopback_host(request.headers(), self.port) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
@@ -99,15 +145,22 @@ impl Guard {
             ));
         }
         let (mut parts, body) = request.into_parts();
-        let bytes = axum::body::to_bytes(body, MAX_BODY_BYTES)
-            .await
-            .map_err(|_| {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    Rule::BodyTooLarge,
-                    format!("the body is over {} MiB; send less", MAX_BODY_BYTES >> 20),
-                )
-            })?;
+        let bytes = tokio::time::timeout(
+            self.body_timeout,
+            axum::body::to_bytes(body, MAX_BODY_BYTES),
+        )
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                Rule::BodyTimeout,
+                format!(
+                    "the body did not arrive within {} s; send it at once",
+                    self.body_timeout.as_secs_f32()
+                ),
+            )
+        })?
+        .map_err(|_| too_large())?;
         parts.extensions.insert(authority);
         Ok(Request::from_parts(parts, Body::from(bytes)))
     }
@@ -152,6 +205,29 @@ impl Guard {
             )),
         }
     }
+}
+
+fn too_large() -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        Rule::BodyTooLarge,
+        format!(
+            "the body is over {} MiB; send less (a write's content is at most {} MiB)",
+            MAX_BODY_BYTES >> 20,
+            MAX_FILE_BYTES >> 20
+        ),
+    )
+}
+
+/// The `Content-Length` a request declares (hyper has already refused two
+/// that disagree, and one that is no number).
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
 }
 
 fn mutating(method: &Method) -> bool {

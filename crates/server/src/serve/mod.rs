@@ -6,6 +6,7 @@ mod audit;
 mod error;
 mod extensions;
 mod guard;
+mod listen;
 mod openapi;
 mod page;
 mod root;
@@ -18,7 +19,6 @@ use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::Router;
 use axum::extract::FromRef;
-use axum::serve::ListenerExt;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::net::TcpListener;
@@ -27,6 +27,7 @@ use voicebox_machine::{Host, MachineAbilities};
 pub use acts::Acts;
 pub use error::ApiError;
 pub use guard::Guard;
+pub use listen::Limits;
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";
@@ -118,21 +119,26 @@ part!(live: Arc<Live>);
 part!(approvals: Arc<Approvals>);
 
 /// Binds 127.0.0.1, prints `listening on http://127.0.0.1:<port>`, serves
-/// until SIGINT or SIGTERM.
-pub async fn run(config: Config) -> std::io::Result<()> {
+/// within `limits` until SIGINT or SIGTERM.
+pub async fn run(config: Config, limits: Limits) -> std::io::Result<()> {
     let token = config.state.host_token()?;
+    // The keys file's mode is checked (and repaired, loudly) at start.
+    config.state.keys()?;
     let host = AppState::open_host(&config)?;
     let listener = TcpListener::bind(("127.0.0.1", config.port)).await?;
     let port = listener.local_addr()?.port();
-    let app = router(AppState::new(host, token, port, &config));
+    let mut state = AppState::new(host, token, port, &config);
+    state.guard =
+        Arc::new(Arc::unwrap_or_clone(state.guard).with_body_timeout(limits.body_timeout));
+    if std::env::var(voicebox_machine::egress::LOOPBACK_OPT_IN).is_ok_and(|v| v == "1") {
+        tracing::warn!(
+            "extensions may reach loopback addresses (VOICEBOX_ALLOW_LOOPBACK_EGRESS=1): for local test fakes only"
+        );
+    }
     println!("listening on http://127.0.0.1:{port}");
-    tracing::info!(port, "listening");
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+    tracing::info!(port, ?limits, "listening");
+    listen::serve(listener, router(state), limits, shutdown_signal()).await;
+    Ok(())
 }
 
 /// The whole application: API, page, and the guard around both.

@@ -5,7 +5,7 @@ use super::*;
 
 #[tokio::test]
 async fn declared_bounds_hold_at_call_time() {
-    let server = Server::start();
+    let server = start();
     let port = origin_server();
     propose_and_admit(&server, descriptor("weather", "d")).await;
     let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
@@ -69,7 +69,7 @@ async fn declared_bounds_hold_at_call_time() {
 
 #[tokio::test]
 async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
-    let server = Server::start();
+    let server = start();
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(server.state.join("shelf/manifest.json")).unwrap())
             .unwrap();
@@ -113,7 +113,7 @@ async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
 /// proposal through.
 #[tokio::test]
 async fn extension_acts_wait_while_a_page_owns_the_root() {
-    let server = Server::start();
+    let server = start();
     let (status, _) = server
         .post("/api/root", json!({"kind": "opfs", "project": "atlas"}))
         .await;
@@ -175,7 +175,7 @@ async fn extension_acts_wait_while_a_page_owns_the_root() {
 /// within the limit is followed to its end.
 #[tokio::test]
 async fn a_redirect_loop_stops_by_name_and_a_short_chain_is_followed() {
-    let server = Server::start();
+    let server = start();
     let port = origin_server();
     let mut roomy = descriptor("looper", "follows redirects");
     roomy["bounds"]["maxRequests"] = json!(20);

@@ -5,7 +5,7 @@ use super::*;
 
 #[tokio::test]
 async fn the_console_code_lifecycle_and_the_code_never_leaves_the_console() {
-    let server = Server::start();
+    let server = start();
     let mut bodies: Vec<String> = Vec::new();
     let post = |path: &'static str, body: Value| {
         let server = &server;

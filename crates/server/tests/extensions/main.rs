@@ -11,6 +11,12 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 
+/// A server whose extensions may reach the loopback fake below: the
+/// operator's documented opt-in (the default refuses loopback hosts).
+fn start() -> Server {
+    Server::start_with_env(&[(voicebox_machine::egress::LOOPBACK_OPT_IN, "1")])
+}
+
 /// A tiny HTTP server on 127.0.0.1: `/ok` answers "hello", `/hop` redirects
 /// to `/ok` on the same host, `/away` redirects to `localhost` (another name).
 fn origin_server() -> u16 {
@@ -90,7 +96,7 @@ async fn state_of(server: &Server, id: &str) -> String {
 
 #[tokio::test]
 async fn proposals_never_load_and_the_token_admits() {
-    let server = Server::start();
+    let server = start();
     let proposed = propose(&server, descriptor("weather", "fetch a forecast")).await;
     assert_eq!(proposed["result"]["ok"], true, "{proposed}");
     assert_eq!(state_of(&server, "weather").await, "pending");
@@ -178,7 +184,7 @@ async fn proposals_never_load_and_the_token_admits() {
 
 #[tokio::test]
 async fn the_gate_names_what_is_wrong() {
-    let server = Server::start();
+    let server = start();
     let unbounded = json!({"id": "spy", "description": "d", "capabilities": ["network"], "tools": [{"name": "f", "primitive": "http-get"}]});
     let reply = propose(&server, unbounded).await;
     assert_eq!(reply["result"]["refused"], "network-unbounded");
