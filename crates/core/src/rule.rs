@@ -128,6 +128,11 @@ rules! {
     ForeignHost => "foreign-host",
     ForeignOrigin => "foreign-origin",
     BadHostToken => "bad-host-token",
+    /// Neither the page's session cookie nor the host token came with a
+    /// request that needs one (an `Origin` header alone authorizes nothing).
+    NoAuthority => "no-authority",
+    /// The secret in a `?token=` address is not this start's.
+    BadPageSecret => "bad-page-secret",
     HostTokenRequired => "host-token-required",
     UnsupportedContentType => "unsupported-content-type",
     BodyTooLarge => "body-too-large",

@@ -3,7 +3,7 @@
 //! share are one struct each, flattened into the commands that take them, so
 //! `--root` means the same thing, with the same variable, everywhere.
 
-use crate::commands::{admit, audit, doctor, export_web, resolve, serve, turn};
+use crate::commands::{admit, audit, doctor, export_web, resolve, serve, turn, url};
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use clap::{Args, Parser, Subcommand};
@@ -37,6 +37,8 @@ pub enum Command {
     Serve(serve::Args),
     /// Print the effective configuration and check each piece.
     Doctor(doctor::Args),
+    /// Print the address (with this start's page secret) that opens the page.
+    Url(url::Args),
 }
 
 /// `--root`.

@@ -4,7 +4,7 @@
 use clap::Parser;
 use std::process::ExitCode;
 use voicebox::cli::{Cli, Command};
-use voicebox::commands::{admit, audit, doctor, export_web, resolve, serve, turn};
+use voicebox::commands::{admit, audit, doctor, export_web, resolve, serve, turn, url};
 
 fn main() -> ExitCode {
     match Cli::parse().command {
@@ -15,5 +15,6 @@ fn main() -> ExitCode {
         Command::ExportWeb(args) => export_web::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Doctor(args) => doctor::run(args),
+        Command::Url(args) => url::run(args),
     }
 }

@@ -21,6 +21,8 @@ use voicebox_core::{Refusal, Rule};
 use voicebox_machine::{Host, MachineEnv, OpenError, RootOptions};
 
 const TOKEN_FILE: &str = "host-token";
+/// The address (with this start's page secret) that opens the page.
+const PAGE_URL_FILE: &str = "page-url";
 /// The instance name of an audit reader (it never writes, so never names a file).
 const READER_INSTANCE: &str = "reader";
 const KEYS_FILE: &str = "keys.json";
@@ -109,6 +111,19 @@ impl StateDir {
         let token = format!("{}{}", MachineEnv.random_id(), MachineEnv.random_id());
         self.write_private(TOKEN_FILE, token.as_bytes())?;
         Ok(token)
+    }
+
+    /// Keeps the address that opens this start's page (with its secret,
+    /// mode 0600), so `voicebox url` can print it again.
+    pub fn save_page_url(&self, url: &str) -> io::Result<()> {
+        self.write_private(PAGE_URL_FILE, url.as_bytes())
+    }
+
+    /// The address the latest `serve` printed, if one has started.
+    pub fn page_url(&self) -> io::Result<Option<String>> {
+        Ok(self
+            .read_private(PAGE_URL_FILE)?
+            .map(|secret| String::from_utf8_lossy(secret.bytes.trim_ascii()).into_owned()))
     }
 
     /// The tool shelf (`<state>/shelf`), with the shipped tools installed on

@@ -11,12 +11,11 @@
 
 mod envelope;
 
-use crate::serve::{Acts, AppState, Guard};
+use crate::serve::{Acts, AppState};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use envelope::{FromPage, Refused, ToPage};
@@ -212,22 +211,19 @@ pub fn refusal(rule: Rule, why: &str) -> Value {
     json!({"ok": false, "refused": rule, "why": why})
 }
 
-/// The channel: only this server's own page may connect.
+/// The channel: only this server's own page may connect (the guard asks
+/// for its session cookie and its `Origin`, or the host token).
 #[utoipa::path(get, path = "/channel",
     responses(
         (status = 101, description = "the socket: `{type:\"act\", id, request}` to the page, answered `{type:\"result\", id, answer}` or `{type:\"failed\", id, why}`; refused frames get `{type:\"error\", refused, why}`; a newer page takes over (`{type:\"end\", reason:\"taken-over\"}`)"),
         (status = 400, description = "not a WebSocket request"),
-        (status = 403, description = "foreign Host, or an Origin that is not this server's page (`foreign-origin`)"),
+        (status = 401, description = "neither the page's session nor the host token (`no-authority`)"),
+        (status = 403, description = "foreign Host, or the session from an Origin that is not this server's page (`foreign-origin`)"),
     ))]
 pub async fn socket(
-    State(guard): State<Arc<Guard>>,
     State(acts): State<Arc<Acts>>,
-    headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(refused) = guard.own_page(&headers, "the channel") {
-        return refused.into_response();
-    }
     let upgrade = match upgrade {
         Ok(upgrade) => upgrade,
         Err(rejection) => return rejection.into_response(),

@@ -10,6 +10,7 @@ pub mod export_web;
 pub mod resolve;
 pub mod serve;
 pub mod turn;
+pub mod url;
 
 use crate::cli::RootArgs;
 use crate::state_dir::StateDir;

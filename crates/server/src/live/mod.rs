@@ -23,14 +23,14 @@ mod tools;
 mod vendor;
 
 use crate::llm;
-use crate::serve::{Acts, ApiError, AppState, Guard};
+use crate::serve::{Acts, ApiError, AppState};
 use crate::state_dir::StateDir;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
 use axum::extract::{Query, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
@@ -153,17 +153,12 @@ pub struct LiveQuery {
         (status = 403, description = "foreign Host, or an Origin that is not this server's page (`foreign-origin`)"),
     ))]
 pub async fn socket(
-    State(guard): State<Arc<Guard>>,
     State(acts): State<Arc<Acts>>,
     State(state): State<StateDir>,
     State(live): State<Arc<Live>>,
-    headers: HeaderMap,
     query: Result<Query<LiveQuery>, QueryRejection>,
     upgrade: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
 ) -> Response {
-    if let Err(refused) = guard.own_page(&headers, "a live session") {
-        return refused.into_response();
-    }
     let query = match query {
         Ok(Query(query)) => query,
         Err(rejection) => {

@@ -5,6 +5,7 @@
 
 use super::audit::{audit, verify_audit};
 use super::error::{ReadGuard, StrictJson, WriteGuard};
+use super::guard::Authority;
 use super::root::{declare_root, root, undeclare_root};
 use super::settings::{keys, put_keys, settings};
 use super::{Acts, ApiError, AppState};
@@ -14,7 +15,7 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
-use axum::{Json, Router};
+use axum::{Extension, Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -111,17 +112,24 @@ pub async fn confirm(
     Ok(Json(json!({"result": result})))
 }
 
-/// Whether a root is declared, refusals so far, the resolver and the version.
+/// Whether the server is up. With authority (the page's session or the host
+/// token) also whether a root is declared, refusals so far, the resolver and
+/// live voice; without it only `{ok, version}`, so a stranger learns no path.
 #[utoipa::path(get, path = "/api/health",
     responses(
-        (status = 200, description = "`{ok, declared, root, refused, resolver, live: {created, running}, version}`", body = Object),
+        (status = 200, description = "`{ok, version}`; with authority also `{declared, root, refused, resolver, live: {created, running}}`", body = Object),
         ReadGuard,
     ))]
 pub async fn health(
     State(acts): State<Arc<Acts>>,
     State(words): State<Arc<Words>>,
     State(live): State<Arc<Live>>,
+    authority: Option<Extension<Authority>>,
 ) -> Answer {
+    let version = env!("CARGO_PKG_VERSION");
+    if authority.is_none() {
+        return Ok(Json(json!({"ok": true, "version": version})));
+    }
     let root = acts.active_root().await?;
     Ok(Json(json!({
         "ok": true,
@@ -130,7 +138,7 @@ pub async fn health(
         "refused": acts.refused(),
         "resolver": words.resolver().name(),
         "live": live.to_json(),
-        "version": env!("CARGO_PKG_VERSION"),
+        "version": version,
     })))
 }
 

@@ -99,7 +99,14 @@ fn described(description: &str) -> RefOr<utoipa::openapi::Response> {
 impl utoipa::IntoResponses for ReadGuard {
     fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
         BTreeMap::from([
-            ("403".into(), described("foreign Host (`foreign-host`)")),
+            (
+                "401".into(),
+                described("neither the page's session nor the host token (`no-authority`)"),
+            ),
+            (
+                "403".into(),
+                described("foreign Host, or a wrong host token (`foreign-host`, `bad-host-token`)"),
+            ),
             (
                 "413".into(),
                 described("a declared body over the cap (`body-too-large`)"),
@@ -112,9 +119,13 @@ impl utoipa::IntoResponses for WriteGuard {
     fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
         BTreeMap::from([
             (
+                "401".into(),
+                described("neither the page's session nor the host token (`no-authority`)"),
+            ),
+            (
                 "403".into(),
                 described(
-                    "foreign Host, foreign Origin without the host token, or a wrong host token (`foreign-host`, `foreign-origin`, `bad-host-token`)",
+                    "foreign Host, the page's session from a foreign Origin, or a wrong host token (`foreign-host`, `foreign-origin`, `bad-host-token`)",
                 ),
             ),
             (

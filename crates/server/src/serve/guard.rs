@@ -5,14 +5,21 @@
 //! - `Host` must be a loopback name with this server's port (DNS rebinding).
 //! - A declared `Content-Length` over the cap is refused before the body is
 //!   read.
-//! - A mutating request (POST, PUT, PATCH, DELETE) must come from this
-//!   server's own page (`Origin`) or carry the host token, must say
+//! - `GET <page>?token=<secret>` trades the printed secret for the session
+//!   cookie ([`PageSecret`]).
+//! - Every `/api/*` route but `GET /api/health`, both WebSockets and every
+//!   mutating request need authority: the host token, or the page's session
+//!   cookie — and with the cookie, a change or a socket must also come with
+//!   this server's own `Origin` (defence in depth against CSRF). An `Origin`
+//!   header alone authorizes nothing. Refused requests reach no handler.
+//! - A mutating request (POST, PUT, PATCH, DELETE) must say
 //!   `Content-Type: application/json`, and its body is capped and must
 //!   arrive within the body timeout. A cross-site `text/plain` form post
 //!   therefore reaches no handler.
 //! - Every response carries a strict Content-Security-Policy.
 
 use super::ApiError;
+use super::session::PageSecret;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -44,12 +51,15 @@ pub const TOKEN_HEADER: &str = "x-voicebox-host-token";
 #[derive(Clone)]
 pub struct Guard {
     token: String,
+    page: PageSecret,
     port: u16,
     body_timeout: Duration,
 }
 
-/// Who vouched for a mutating request; handlers that need the person at the
-/// host (declaring a machine root) require [`Authority::HostToken`].
+/// Who vouched for a request; handlers that need the person at the host
+/// (declaring a machine root) require [`Authority::HostToken`]. A request
+/// with neither has no `Authority` extension (only `GET /api/health` and the
+/// page's files are answered without one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Authority {
     OwnPage,
@@ -85,7 +95,8 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
 
 pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next) -> Response {
     match guard.check(request).await {
-        Ok(request) => next.run(request).await,
+        Ok(Checked::Pass(request)) => next.run(request).await,
+        Ok(Checked::Answered(response)) => response,
         Err(error) => {
             tracing::info!(rule = %error.refusal.rule, status = %error.status, "refused by the guard");
             error.into_response()
@@ -93,13 +104,26 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next
     }
 }
 
+/// What the guard made of a request: pass it on, or it is answered already
+/// (the page secret traded for the session cookie).
+enum Checked {
+    Pass(Request),
+    Answered(Response),
+}
+
 impl Guard {
-    pub fn new(token: String, port: u16) -> Guard {
+    pub fn new(token: String, page: PageSecret, port: u16) -> Guard {
         Guard {
             token,
+            page,
             port,
             body_timeout: BODY_TIMEOUT,
         }
+    }
+
+    /// This start's page secret and session.
+    pub fn page(&self) -> &PageSecret {
+        &self.page
     }
 
     /// The same guard, waiting at most `timeout` for a body.
@@ -110,7 +134,7 @@ impl Guard {
         }
     }
 
-    async fn check(&self, request: Request) -> Result<Request, ApiError> {
+    async fn check(&self, request: Request) -> Result<Checked, ApiError> {
         if let Some(name) = SINGLE_HEADERS
             .into_iter()
             .find(|name| request.headers().get_all(*name).iter().nth(1).is_some())
@@ -133,10 +157,29 @@ impl Guard {
                 "this server answers only to 127.0.0.1, localhost or [::1] on its own port; open the address it printed",
             ));
         }
-        if !mutating(request.method()) {
-            return Ok(request);
+        let path = request.uri().path();
+        if request.method() == Method::GET
+            && !needs_authority(path)
+            && let Some(answer) = self.page.exchange(request.uri())
+        {
+            return Ok(Checked::Answered(answer));
         }
-        let authority = self.authority(request.headers())?;
+        let changes = mutating(request.method());
+        let guarded = needs_authority(path);
+        let authority = self.authority(request.headers(), changes || socket(path))?;
+        let mut request = request;
+        if let Some(authority) = authority {
+            request.extensions_mut().insert(authority);
+        } else if changes || guarded {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                Rule::NoAuthority,
+                "this request carries neither the page's session nor the host token: open the address `voicebox serve` printed (`voicebox url` prints it again), or send the x-voicebox-host-token header",
+            ));
+        }
+        if !changes {
+            return Ok(Checked::Pass(request));
+        }
         if !json_content_type(request.headers()) {
             return Err(ApiError::new(
                 StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -144,7 +187,7 @@ impl Guard {
                 "send the body as JSON with Content-Type: application/json",
             ));
         }
-        let (mut parts, body) = request.into_parts();
+        let (parts, body) = request.into_parts();
         let bytes = tokio::time::timeout(
             self.body_timeout,
             axum::body::to_bytes(body, MAX_BODY_BYTES),
@@ -161,33 +204,16 @@ impl Guard {
             )
         })?
         .map_err(|_| too_large())?;
-        parts.extensions.insert(authority);
-        Ok(Request::from_parts(parts, Body::from(bytes)))
-    }
-
-    /// WebSockets carry no token: only this server's own page may open one
-    /// (`what` names it in the refusal), checked before the upgrade.
-    pub fn own_page(&self, headers: &HeaderMap, what: &str) -> Result<(), ApiError> {
-        let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
-        if origin.is_some_and(|origin| own_origin(origin, self.port)) {
-            return Ok(());
-        }
-        tracing::info!(rule = %Rule::ForeignOrigin, what, "refused by the origin check");
-        Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Rule::ForeignOrigin,
-            format!(
-                "{what} opens only from Voicebox's own page; open the address the server printed"
-            ),
-        ))
+        Ok(Checked::Pass(Request::from_parts(parts, Body::from(bytes))))
     }
 
     /// The host token wins when present (and must be right); otherwise the
-    /// Origin must be this server's page.
-    fn authority(&self, headers: &HeaderMap) -> Result<Authority, ApiError> {
+    /// page's session cookie, which for a change or a socket (`strict`) must
+    /// come with this server's own `Origin`. `None`: no authority at all.
+    fn authority(&self, headers: &HeaderMap, strict: bool) -> Result<Option<Authority>, ApiError> {
         if let Some(token) = headers.get(TOKEN_HEADER) {
             return if bool::from(token.as_bytes().ct_eq(self.token.as_bytes())) {
-                Ok(Authority::HostToken)
+                Ok(Some(Authority::HostToken))
             } else {
                 Err(ApiError::new(
                     StatusCode::FORBIDDEN,
@@ -196,15 +222,30 @@ impl Guard {
                 ))
             };
         }
-        match headers.get(header::ORIGIN).and_then(|o| o.to_str().ok()) {
-            Some(origin) if own_origin(origin, self.port) => Ok(Authority::OwnPage),
-            _ => Err(ApiError::new(
+        if !self.page.in_session(headers) {
+            return Ok(None);
+        }
+        let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
+        if strict && !origin.is_some_and(|origin| own_origin(origin, self.port)) {
+            return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 Rule::ForeignOrigin,
                 "this request did not come from Voicebox's own page; use the page, or send the x-voicebox-host-token header",
-            )),
+            ));
         }
+        Ok(Some(Authority::OwnPage))
     }
+}
+
+/// The routes that answer only with authority: the API (but its health
+/// check, which says only that the server is up) and both WebSockets.
+fn needs_authority(path: &str) -> bool {
+    (path.starts_with("/api/") && path != "/api/health") || socket(path)
+}
+
+/// The WebSocket routes: a socket acts, so it is held to a change's rules.
+fn socket(path: &str) -> bool {
+    matches!(path, "/live" | "/channel")
 }
 
 fn too_large() -> ApiError {

@@ -10,6 +10,7 @@ mod listen;
 mod openapi;
 mod page;
 mod root;
+mod session;
 mod settings;
 
 use crate::approval::Approvals;
@@ -28,6 +29,7 @@ pub use acts::Acts;
 pub use error::ApiError;
 pub use guard::Guard;
 pub use listen::Limits;
+pub use session::PageSecret;
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";
@@ -74,7 +76,7 @@ impl AppState {
     ) -> AppState {
         AppState {
             acts: Arc::new(Acts::new(host, Channel::from_env())),
-            guard: Arc::new(Guard::new(token, port)),
+            guard: Arc::new(Guard::new(token, PageSecret::fresh(), port)),
             words: Arc::new(Words::new(config.resolver, config.state.clone())),
             state: config.state.clone(),
             live: Arc::new(Live::new(config.live_provider)),
@@ -135,7 +137,10 @@ pub async fn run(config: Config, limits: Limits) -> std::io::Result<()> {
             "extensions may reach loopback addresses (VOICEBOX_ALLOW_LOOPBACK_EGRESS=1): for local test fakes only"
         );
     }
+    let page_url = state.guard.page().url(port);
+    config.state.save_page_url(&page_url)?;
     println!("listening on http://127.0.0.1:{port}");
+    println!("open {page_url}");
     tracing::info!(port, ?limits, "listening");
     listen::serve(listener, router(state), limits, shutdown_signal()).await;
     Ok(())

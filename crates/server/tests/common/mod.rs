@@ -20,8 +20,13 @@ pub struct Server {
     pub base: String,
     pub root: PathBuf,
     pub token: String,
+    /// The address `serve` printed to open the page (with its secret).
+    pub page_url: String,
+    /// `voicebox_session=...`: the page's session cookie, got through `page_url`.
+    pub cookie: String,
     pub state: PathBuf,
-    /// Every line the server printed on its console (stdout) after the first.
+    /// Every line the server printed on its console (stdout) after the two
+    /// it starts with (where it listens, and the address that opens the page).
     pub console: Arc<Mutex<Vec<String>>>,
     /// Every line the server logged (stderr), also echoed to the test's stderr.
     pub logs: Arc<Mutex<Vec<String>>>,
@@ -92,6 +97,13 @@ impl Server {
         let mut line = String::new();
         let mut stdout = BufReader::new(child.stdout.take().unwrap());
         stdout.read_line(&mut line).unwrap();
+        let mut open = String::new();
+        stdout.read_line(&mut open).unwrap();
+        let page_url = open
+            .trim()
+            .strip_prefix("open ")
+            .unwrap_or_else(|| panic!("unexpected second line {open:?}"))
+            .to_string();
         let console = Arc::new(Mutex::new(Vec::new()));
         let lines = console.clone();
         std::thread::spawn(move || {
@@ -106,6 +118,7 @@ impl Server {
             .to_string();
         let port = base.rsplit(':').next().unwrap().parse().unwrap();
         let token = std::fs::read_to_string(state_dir.path().join("host-token")).unwrap();
+        let cookie = session_cookie(port, &page_url);
         let state = state_dir.path().to_path_buf();
         Server {
             child,
@@ -113,6 +126,8 @@ impl Server {
             base,
             root,
             token,
+            page_url,
+            cookie,
             state,
             console,
             logs,
@@ -128,11 +143,12 @@ impl Server {
         format!("{}{path}", self.base)
     }
 
-    /// A POST from this server's own page.
+    /// A POST from this server's own page (its session and its Origin).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         let response = reqwest::Client::new()
             .post(self.url(path))
             .header("origin", self.origin())
+            .header("cookie", &self.cookie)
             .json(&body)
             .send()
             .await
@@ -145,6 +161,7 @@ impl Server {
         reqwest::Client::new()
             .delete(self.url("/api/root"))
             .header("origin", self.origin())
+            .header("cookie", &self.cookie)
             .header("content-type", "application/json")
             .send()
             .await
@@ -153,7 +170,19 @@ impl Server {
             .as_u16()
     }
 
+    /// A GET from this server's own page (its session).
     pub async fn get(&self, path: &str) -> (u16, Value) {
+        let response = reqwest::Client::new()
+            .get(self.url(path))
+            .header("cookie", &self.cookie)
+            .send()
+            .await
+            .unwrap();
+        (response.status().as_u16(), response.json().await.unwrap())
+    }
+
+    /// A GET with no authority at all (no session, no token).
+    pub async fn get_as_stranger(&self, path: &str) -> (u16, Value) {
         let response = reqwest::get(self.url(path)).await.unwrap();
         (response.status().as_u16(), response.json().await.unwrap())
     }
@@ -204,6 +233,31 @@ impl Server {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+}
+
+/// Opens `page_url` as a browser would and returns the session cookie it
+/// sets (`voicebox_session=...`), checking its attributes.
+fn session_cookie(port: u16, page_url: &str) -> String {
+    let target = page_url
+        .strip_prefix(&format!("http://127.0.0.1:{port}"))
+        .unwrap();
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(
+        stream,
+        "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let set = answer
+        .lines()
+        .find_map(|line| line.strip_prefix("set-cookie: "))
+        .unwrap_or_else(|| panic!("the page address sets a cookie: {answer}"));
+    assert!(
+        set.contains("HttpOnly") && set.contains("SameSite=Strict") && set.contains("Path=/"),
+        "{set}"
+    );
+    set.split(';').next().unwrap().to_string()
 }
 
 impl Drop for Server {

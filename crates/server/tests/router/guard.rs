@@ -1,11 +1,11 @@
-//! The guard in front of every handler: Host, Origin or the token, the JSON
-//! content type, and the body cap.
+//! The guard in front of every handler: Host, the page's session (with its
+//! Origin for a change) or the token, the JSON content type, and the body cap.
 
 use super::*;
 
 #[tokio::test]
 async fn host_must_be_loopback_with_our_port() {
-    let app = App::new();
+    let app = App::new().await;
     for host in [
         "evil.example".to_string(),
         format!("127.0.0.1:{}", PORT + 1),
@@ -13,6 +13,7 @@ async fn host_must_be_loopback_with_our_port() {
         let turn = Request::post("/api/turn")
             .header(header::HOST, &host)
             .header(header::ORIGIN, own_origin())
+            .header(header::COOKIE, &app.cookie)
             .header(header::CONTENT_TYPE, "application/json")
             .body(Body::from(LIST))
             .unwrap();
@@ -41,6 +42,7 @@ async fn host_must_be_loopback_with_our_port() {
         let turn = Request::post("/api/turn")
             .header(header::HOST, &host)
             .header(header::ORIGIN, own_origin())
+            .header(header::COOKIE, &app.cookie)
             .header(header::CONTENT_TYPE, "application/json")
             .body(Body::from(LIST))
             .unwrap();
@@ -50,60 +52,154 @@ async fn host_must_be_loopback_with_our_port() {
 }
 
 #[tokio::test]
-async fn origin_must_be_our_page_or_the_token() {
-    let app = App::new();
+async fn the_session_or_the_token_authorizes_and_an_origin_alone_does_not() {
+    let app = App::new().await;
     let write = r#"{"transcript":"create a file called x.txt with hi"}"#;
-    let turn = |origin: Option<&str>, token: Option<&str>| {
+    let turn = |origin: Option<&str>, cookie: Option<&str>, token: Option<&str>| {
         let mut request =
             request("POST", "/api/turn").header(header::CONTENT_TYPE, "application/json");
-        if let Some(origin) = origin {
-            request = request.header(header::ORIGIN, origin);
-        }
-        if let Some(token) = token {
-            request = request.header("x-voicebox-host-token", token);
+        for (name, value) in [
+            ("origin", origin),
+            ("cookie", cookie),
+            ("x-voicebox-host-token", token),
+        ] {
+            if let Some(value) = value {
+                request = request.header(name, value);
+            }
         }
         request.body(Body::from(write)).unwrap()
     };
+    let own = own_origin();
+    let (cookie, stale) = (app.cookie.as_str(), "voicebox_session=not-this-start");
+    for (origin, cookie, token, want) in [
+        (Some(own.as_str()), None, None, (401, "no-authority")),
+        (
+            Some("https://evil.example"),
+            None,
+            None,
+            (401, "no-authority"),
+        ),
+        (None, None, None, (401, "no-authority")),
+        (Some(own.as_str()), Some(stale), None, (401, "no-authority")),
+        (
+            Some("https://evil.example"),
+            Some(cookie),
+            None,
+            (403, "foreign-origin"),
+        ),
+        (None, Some(cookie), None, (403, "foreign-origin")),
+        (
+            Some(own.as_str()),
+            Some(cookie),
+            Some("not-the-token"),
+            (403, "bad-host-token"),
+        ),
+    ] {
+        let answer = app.send(turn(origin, cookie, token)).await;
+        assert_eq!(
+            answer.refused(),
+            (want.0, want.1.into()),
+            "{origin:?} {cookie:?} {token:?}"
+        );
+    }
+    assert!(!app.root.join("x.txt").exists(), "no refused request acted");
     assert_eq!(
-        app.send(turn(Some("https://evil.example"), None))
-            .await
-            .refused(),
-        (403, "foreign-origin".into())
+        app.send(turn(Some(&own), Some(cookie), None)).await.status,
+        200
     );
+    assert!(app.root.join("x.txt").exists());
+    std::fs::remove_file(app.root.join("x.txt")).unwrap();
     assert_eq!(
-        app.send(turn(None, None)).await.refused(),
-        (403, "foreign-origin".into()),
-        "no Origin and no token"
+        app.send(turn(None, None, Some(&app.token))).await.status,
+        200
     );
-    assert!(!app.root.join("x.txt").exists());
-    // A wrong token is named, even beside the page's own Origin.
-    assert_eq!(
-        app.send(turn(Some(&own_origin()), Some("not-the-token")))
-            .await
-            .refused(),
-        (403, "bad-host-token".into())
-    );
-    assert_eq!(app.send(turn(Some(&own_origin()), None)).await.status, 200);
-    assert_eq!(app.send(turn(None, Some(&app.token))).await.status, 200);
     assert!(app.root.join("x.txt").exists());
 }
 
 #[tokio::test]
+async fn every_read_needs_authority_and_health_says_only_that_it_is_up() {
+    let app = App::new().await;
+    for path in [
+        "/api/audit",
+        "/api/audit/verify",
+        "/api/files",
+        "/api/file?name=a.txt",
+        "/api/root",
+        "/api/keys",
+        "/api/extensions",
+        "/api/openapi.json",
+    ] {
+        assert_eq!(
+            app.get_as_stranger(path).await.refused(),
+            (401, "no-authority".into()),
+            "{path}"
+        );
+        let answer = app.get(path).await;
+        assert_eq!(answer.status, 200, "{path}: {}", answer.text);
+        let with_token = request("GET", path)
+            .header("x-voicebox-host-token", &app.token)
+            .body(Body::empty())
+            .unwrap();
+        assert_eq!(app.send(with_token).await.status, 200, "{path}");
+    }
+    let stranger = app.get_as_stranger("/api/health").await.json();
+    assert_eq!(
+        stranger,
+        json!({"ok": true, "version": env!("CARGO_PKG_VERSION")})
+    );
+    let page = app.get("/api/health").await.json();
+    assert_eq!(page["root"]["path"], app.root.to_str().unwrap());
+    // The page's own files stay public: they hold nothing of the person's.
+    assert_eq!(app.get_as_stranger("/").await.status, 200);
+}
+
+#[tokio::test]
+async fn the_printed_secret_trades_for_a_strict_cookie_and_a_wrong_one_sets_nothing() {
+    let app = App::new().await;
+    let wrong = app.get_as_stranger("/?token=0123456789abcdef").await;
+    assert_eq!(wrong.refused(), (403, "bad-page-secret".into()));
+    assert!(wrong.headers.get(header::SET_COOKIE).is_none());
+    for (path, back) in [("/", "/"), ("/env/", "/env/")] {
+        let right = app
+            .get_as_stranger(&format!("{path}?token={}", app.secret))
+            .await;
+        assert!(right.status.is_redirection(), "{path}: {}", right.status);
+        assert_eq!(
+            right.headers[header::LOCATION],
+            back,
+            "the secret leaves the address"
+        );
+        let cookie = right.headers[header::SET_COOKIE].to_str().unwrap();
+        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
+            assert!(cookie.contains(attribute), "{cookie}");
+        }
+        assert!(
+            !cookie.contains(&app.secret),
+            "the cookie is not the secret"
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
-    let app = App::new();
+    let app = App::new().await;
     let post = |origin: &str, content_type: &str, body: &'static str| {
-        request("POST", "/api/turn")
+        let request = request("POST", "/api/turn")
             .header(header::ORIGIN, origin)
-            .header(header::CONTENT_TYPE, content_type)
-            .body(Body::from(body))
-            .unwrap()
+            .header(header::CONTENT_TYPE, content_type);
+        let request = match origin == own_origin() {
+            true => request.header(header::COOKIE, &app.cookie),
+            false => request,
+        };
+        request.body(Body::from(body)).unwrap()
     };
     let form = "transcript=create+a+file+called+pwned.txt+with+x";
+    // A cross-site page's form carries no session (SameSite=Strict).
     assert_eq!(
         app.send(post("https://evil.example", "text/plain", form))
             .await
-            .status,
-        403
+            .refused(),
+        (401, "no-authority".into())
     );
     // Even from our own origin, a non-JSON body is 415.
     assert_eq!(
@@ -114,6 +210,7 @@ async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
     );
     let no_type = request("POST", "/api/turn")
         .header(header::ORIGIN, own_origin())
+        .header(header::COOKIE, &app.cookie)
         .body(Body::from(LIST))
         .unwrap();
     assert_eq!(
@@ -132,7 +229,7 @@ async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
 
 #[tokio::test]
 async fn oversize_bodies_are_413_and_a_large_legal_write_passes() {
-    let app = App::new();
+    let app = App::new().await;
     let write = |content: String| {
         json!({"action": {"verb": "write", "name": "big.txt", "content": content}}).to_string()
     };

@@ -22,6 +22,9 @@ const PORT: u16 = 7999;
 struct App {
     router: Router,
     token: String,
+    /// This start's page secret, and the session cookie it was traded for.
+    secret: String,
+    cookie: String,
     root: PathBuf,
     _dirs: (TempDir, TempDir),
 }
@@ -46,7 +49,7 @@ impl Answer {
 }
 
 impl App {
-    fn new() -> App {
+    async fn new() -> App {
         let dirs = (TempDir::new().unwrap(), TempDir::new().unwrap());
         let root = std::fs::canonicalize(dirs.0.path()).unwrap();
         let config = Config {
@@ -58,12 +61,22 @@ impl App {
         };
         let token = config.state.host_token().unwrap();
         let host = AppState::open_host(&config).unwrap();
-        App {
-            router: router(AppState::new(host, token.clone(), PORT, &config)),
+        let state = AppState::new(host, token.clone(), PORT, &config);
+        let secret = state.guard.page().secret().to_string();
+        let mut app = App {
+            router: router(state),
             token,
+            secret,
+            cookie: String::new(),
             root,
             _dirs: dirs,
-        }
+        };
+        let opened = app
+            .get_as_stranger(&format!("/?token={}", app.secret))
+            .await;
+        let set = opened.headers[header::SET_COOKIE].to_str().unwrap();
+        app.cookie = set.split(';').next().unwrap().to_string();
+        app
     }
 
     async fn send(&self, request: Request<Body>) -> Answer {
@@ -77,15 +90,23 @@ impl App {
         }
     }
 
+    /// A GET from the page (its session).
     async fn get(&self, path: &str) -> Answer {
+        let request = request("GET", path).header(header::COOKIE, &self.cookie);
+        self.send(request.body(Body::empty()).unwrap()).await
+    }
+
+    /// A GET with no authority at all.
+    async fn get_as_stranger(&self, path: &str) -> Answer {
         self.send(request("GET", path).body(Body::empty()).unwrap())
             .await
     }
 
-    /// A JSON POST from this server's own page.
+    /// A JSON POST from this server's own page (its session and its Origin).
     async fn post(&self, path: &str, body: &str) -> Answer {
         let request = request("POST", path)
             .header(header::ORIGIN, own_origin())
+            .header(header::COOKIE, &self.cookie)
             .header(header::CONTENT_TYPE, "application/json")
             .body(Body::from(body.to_string()))
             .unwrap();
@@ -109,7 +130,7 @@ const LIST: &str = r#"{"transcript":"list files"}"#;
 
 #[tokio::test]
 async fn malformed_bodies_are_named_4xx_never_500() {
-    let app = App::new();
+    let app = App::new().await;
     for (path, body, rule) in [
         ("/api/turn", "{not json", "malformed-body"),
         ("/api/turn", "", "malformed-body"),
@@ -165,6 +186,7 @@ async fn malformed_bodies_are_named_4xx_never_500() {
         };
         let request = request(method, path)
             .header(header::ORIGIN, own_origin())
+            .header(header::COOKIE, &app.cookie)
             .header(header::CONTENT_TYPE, "application/json")
             .body(Body::from(body))
             .unwrap();
@@ -194,7 +216,7 @@ async fn malformed_bodies_are_named_4xx_never_500() {
 
 #[tokio::test]
 async fn unknown_routes_and_methods_are_named_404s() {
-    let app = App::new();
+    let app = App::new().await;
     assert_eq!(
         app.get("/api/nope").await.refused(),
         (404, "no-such-route".into())
@@ -216,7 +238,7 @@ async fn unknown_routes_and_methods_are_named_404s() {
 
 #[tokio::test]
 async fn the_openapi_document_lists_every_route_and_its_statuses() {
-    let app = App::new();
+    let app = App::new().await;
     let answer = app.get("/api/openapi.json").await;
     assert_eq!(answer.status, 200);
     let doc = answer.json();
@@ -271,7 +293,7 @@ async fn the_openapi_document_lists_every_route_and_its_statuses() {
 
 #[tokio::test]
 async fn every_response_carries_a_strict_csp() {
-    let app = App::new();
+    let app = App::new().await;
     for path in ["/", "/app.js", "/api/health", "/nope"] {
         let answer = app.get(path).await;
         let csp = answer.headers[header::CONTENT_SECURITY_POLICY]
@@ -300,7 +322,7 @@ async fn every_response_carries_a_strict_csp() {
 
 #[tokio::test]
 async fn health_names_the_root_the_resolver_and_counts_refusals() {
-    let app = App::new();
+    let app = App::new().await;
     let health = app.get("/api/health").await.json();
     assert_eq!(health["ok"], true);
     assert_eq!(health["declared"], true);
