@@ -25,7 +25,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     std::fs::write(server.root.join(hostile), "boo").unwrap();
     let browser = Browser::start().await;
     let page = &browser.client;
-    page.goto(&server.base).await.unwrap();
+    page.goto(&server.page_url).await.unwrap();
     browser
         .wait_for(
             "the root in the header",

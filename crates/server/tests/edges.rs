@@ -65,9 +65,11 @@ async fn special_huge_and_protected_targets_are_named_and_the_next_request_is_se
         "{body}"
     );
 
-    let response = at_once(reqwest::get(server.url("/api/file?name=big.txt")))
-        .await
-        .unwrap();
+    let read = reqwest::Client::new()
+        .get(server.url("/api/file?name=big.txt"))
+        .header("cookie", &server.cookie)
+        .send();
+    let response = at_once(read).await.unwrap();
     let text = response.text().await.unwrap();
     assert!(
         text.len() < 4096,

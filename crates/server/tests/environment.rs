@@ -312,7 +312,7 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
     let server = Server::start();
     let browser = Browser::start().await;
     let page = &browser.client;
-    page.goto(&server.url("/environment")).await.unwrap();
+    page.goto(&server.opening("/environment")).await.unwrap();
     assert_eq!(open(&browser, "shared").await["ok"], true);
     let first = browser.js("return window.voicebox.instance").await;
     done(
@@ -323,7 +323,7 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
     // A second tab of the same origin: its own lineage, so its own writer file.
     let tab = page.new_window(true).await.unwrap();
     page.switch_to_window(tab.handle).await.unwrap();
-    page.goto(&server.url("/environment")).await.unwrap();
+    page.goto(&server.opening("/environment")).await.unwrap();
     assert_eq!(open(&browser, "shared").await["ok"], true);
     let second = browser.js("return window.voicebox.instance").await;
     assert_ne!(first, second, "each tab writes as its own instance");

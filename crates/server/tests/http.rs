@@ -263,6 +263,7 @@ async fn the_page_chooses_the_resolver() {
         client
             .put(server.url("/api/settings"))
             .header("origin", server.origin())
+            .header("cookie", &server.cookie)
             .json(&json!({"resolver": resolver}))
             .send()
     };
@@ -298,7 +299,7 @@ async fn the_page_chooses_the_resolver() {
         .send()
         .await
         .unwrap();
-    assert_eq!(foreign.status(), 403, "a foreign page cannot change it");
+    assert_eq!(foreign.status(), 401, "a foreign page cannot change it");
     let (_, health) = server.get("/api/health").await;
     assert_eq!(
         health["resolver"], "claude",

@@ -66,7 +66,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
     assert_eq!(status, 200, "{stored}");
     let browser = Browser::start_with_args(&FAKE_MIC).await;
     let page = &browser.client;
-    page.goto(&server.base).await.unwrap();
+    page.goto(&server.page_url).await.unwrap();
     browser
         .wait_for(
             "the page's modules",
@@ -287,7 +287,7 @@ async fn a_spoken_command_from_the_page_is_done() {
     let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
     let capture = format!("--use-file-for-fake-audio-capture={}", wav.display());
     let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
-    browser.client.goto(&server.base).await.unwrap();
+    browser.client.goto(&server.page_url).await.unwrap();
     browser
         .wait_for(
             "the page's modules",

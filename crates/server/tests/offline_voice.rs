@@ -95,9 +95,9 @@ impl Page {
     async fn open(server: &Server, query: &str) -> Page {
         let url = format!("ws://127.0.0.1:{}/live{query}", server.port);
         let mut request = url.into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert("origin", server.origin().parse().unwrap());
+        let headers = request.headers_mut();
+        headers.insert("origin", server.origin().parse().unwrap());
+        headers.insert("cookie", server.cookie.parse().unwrap());
         let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         Page { ws }
     }

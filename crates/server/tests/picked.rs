@@ -77,7 +77,9 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     std::os::unix::fs::symlink("../outside.txt", notes.join("link-out")).unwrap();
     std::os::unix::fs::symlink("shopping.md", notes.join("link-in")).unwrap();
     let browser = Browser::start().await;
-    browser.open_environment(&server.url("/environment")).await;
+    browser
+        .open_environment(&server.opening("/environment"))
+        .await;
     browser
         .client
         .find(fantoccini::Locator::Id("pick-label"))
@@ -274,7 +276,9 @@ async fn a_denied_folder_is_refused_by_name_and_still_reads() {
     std::fs::write(folder.path().join("a.txt"), "kept").unwrap();
     // The browser answers every permission prompt with "deny", as a person might.
     let browser = Browser::start_with_args(&["--deny-permission-prompts"]).await;
-    browser.open_environment(&server.url("/environment")).await;
+    browser
+        .open_environment(&server.opening("/environment"))
+        .await;
     let opened = drop_and_open(&browser, folder.path()).await;
     assert_eq!(opened["access"]["write"], "prompt", "{opened}");
     browser.click("project-allow").await;

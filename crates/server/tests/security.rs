@@ -7,9 +7,10 @@ mod common;
 use common::{Server, raw};
 use serde_json::{Value, json};
 
-fn turn_request(host: &str, origin: &str, content_type: &str, body: &str) -> String {
+/// A raw turn with the page's session `cookie` (may be empty: none).
+fn turn_request(host: &str, origin: &str, cookie: &str, body: &str) -> String {
     format!(
-        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nCookie: {cookie}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
 }
@@ -26,7 +27,7 @@ async fn host_must_be_loopback_with_our_port() {
     let body = r#"{"transcript":"list files"}"#;
     let (status, text) = raw(
         server.port,
-        &turn_request("evil.example", &own, "application/json", body),
+        &turn_request("evil.example", &own, &server.cookie, body),
     );
     assert_eq!((status, rule(&text).as_str()), (403, "foreign-host"));
     let get = format!(
@@ -42,7 +43,7 @@ async fn host_must_be_loopback_with_our_port() {
     assert_eq!(
         raw(
             server.port,
-            &turn_request(&wrong_port, &own, "application/json", body)
+            &turn_request(&wrong_port, &own, &server.cookie, body)
         )
         .0,
         403
@@ -53,7 +54,7 @@ async fn host_must_be_loopback_with_our_port() {
     ] {
         let (status, text) = raw(
             server.port,
-            &turn_request(&host, &own, "application/json", body),
+            &turn_request(&host, &own, &server.cookie, body),
         );
         assert_eq!(status, 200, "{host}: {text}");
     }
@@ -79,7 +80,7 @@ async fn keys_need_authority_and_never_come_back() {
     let refused = put(Some("https://evil.example".into()), None)
         .await
         .unwrap();
-    assert_eq!(refused.status(), 403);
+    assert_eq!(refused.status(), 401, "an Origin alone authorizes nothing");
     let refused = put(None, Some("wrong".into())).await.unwrap();
     assert_eq!(refused.status(), 403);
     let (_, keys) = server.get("/api/keys").await;
@@ -105,6 +106,7 @@ async fn keys_need_authority_and_never_come_back() {
     let response = client
         .put(server.url("/api/keys"))
         .header("origin", server.origin())
+        .header("cookie", &server.cookie)
         .json(&json!({"keys": {"gemini": null}}))
         .send()
         .await
@@ -116,6 +118,7 @@ async fn keys_need_authority_and_never_come_back() {
     let unknown = client
         .put(server.url("/api/keys"))
         .header("origin", server.origin())
+        .header("cookie", &server.cookie)
         .json(&json!({"keys": {"other": "x"}}))
         .send()
         .await

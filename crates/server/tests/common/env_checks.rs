@@ -14,7 +14,9 @@ pub async fn served_page() -> Option<(Server, Browser)> {
     }
     let server = Server::start();
     let browser = Browser::start().await;
-    browser.open_environment(&server.url("/environment")).await;
+    browser
+        .open_environment(&server.opening("/environment"))
+        .await;
     Some((server, browser))
 }
 

@@ -143,6 +143,13 @@ impl Server {
         format!("{}{path}", self.base)
     }
 
+    /// The address a browser opens `path` at: with the printed secret, which
+    /// sets the page's session and redirects to `path`.
+    pub fn opening(&self, path: &str) -> String {
+        let secret = self.page_url.split("token=").nth(1).unwrap();
+        format!("{}{path}?token={secret}", self.base)
+    }
+
     /// A POST from this server's own page (its session and its Origin).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         let response = reqwest::Client::new()

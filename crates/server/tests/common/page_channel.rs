@@ -20,14 +20,15 @@ pub async fn declare_opfs(server: &Server, project: &str) -> Value {
     declared
 }
 
-/// A raw client on `/channel` with `origin`; the HTTP status if refused.
+/// A raw client on `/channel` with the page's session and `origin`; the
+/// HTTP status if refused.
 pub async fn channel(server: &Server, origin: &str) -> Result<Socket, u16> {
     let mut request = format!("ws://127.0.0.1:{}/channel", server.port)
         .into_client_request()
         .unwrap();
-    request
-        .headers_mut()
-        .insert("origin", origin.parse().unwrap());
+    let headers = request.headers_mut();
+    headers.insert("origin", origin.parse().unwrap());
+    headers.insert("cookie", server.cookie.parse().unwrap());
     match tokio_tungstenite::connect_async(request).await {
         Ok((socket, _)) => Ok(socket),
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
