@@ -138,6 +138,6 @@ fn full_name(verb: &str, name: &str) -> String {
 }
 
 /// An unresolved answer, as a family's claim.
-fn refuse(note: impl Into<String>) -> Option<Resolution> {
+fn claim_unresolved(note: impl Into<String>) -> Option<Resolution> {
     Some(unresolved(note))
 }

@@ -10,7 +10,7 @@
 
 use super::name::{Target, target};
 use super::text::Words;
-use super::{Resolution, content, refuse, unresolved, write};
+use super::{Resolution, claim_unresolved, content, unresolved, write};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -70,10 +70,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     };
     write::named_then_said(rest, |name, said| made(kind, name, said)).or_else(|| {
         match target(rest) {
-            Target::File(name) => refuse(format!(
+            Target::File(name) => claim_unresolved(format!(
                 "What should {name} contain? Say e.g. 'create an asset called {name} with …'."
             )),
-            _ => refuse(USAGE),
+            _ => claim_unresolved(USAGE),
         }
     })
 }

@@ -5,7 +5,7 @@
 use super::content;
 use super::name::{Target, target};
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -36,13 +36,15 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     }
     match target(rest) {
         Target::File(name) => act(Action::Delete { name }),
-        Target::Files(_) => refuse("I delete one file at a time — name it, e.g. 'delete old.txt'."),
-        Target::Folder(_) => refuse(
+        Target::Files(_) => {
+            claim_unresolved("I delete one file at a time — name it, e.g. 'delete old.txt'.")
+        }
+        Target::Folder(_) => claim_unresolved(
             "I can only delete files, one at a time — name one, e.g. 'delete drafts/old.txt'.",
         ),
-        Target::Bare(name) => refuse(super::full_name("delete", &name)),
+        Target::Bare(name) => claim_unresolved(super::full_name("delete", &name)),
         Target::Missing | Target::Unclear => {
-            refuse("Which file should I delete? Say e.g. 'delete old.txt'.")
+            claim_unresolved("Which file should I delete? Say e.g. 'delete old.txt'.")
         }
     }
 }
@@ -60,7 +62,7 @@ fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
             old_text,
             new_text: String::new(),
         }),
-        None => refuse(format!(
+        None => claim_unresolved(format!(
             "What should I take out of {name}? Say e.g. 'remove \"milk\" from {name}'."
         )),
     })

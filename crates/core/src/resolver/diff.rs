@@ -7,7 +7,7 @@
 use super::content;
 use super::name::{Target, first_file, target};
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -98,13 +98,13 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .or_else(|| pronoun(&shape));
     let Some((name, proposed)) = found else {
         return match target(shape.rest) {
-            Target::File(name) => refuse(against_what(&name)),
-            _ if shape.strong => refuse(USAGE),
+            Target::File(name) => claim_unresolved(against_what(&name)),
+            _ if shape.strong => claim_unresolved(USAGE),
             _ => None,
         };
     };
     if !proposed.is_quoted() && matches!(target(proposed), Target::File(_)) {
-        return refuse(
+        return claim_unresolved(
             "I compare a file with proposed text, not two files — say e.g. 'diff notes.md with hello'.",
         );
     }
@@ -114,7 +114,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             content::unasked(text)
         }
         Some(text) => text,
-        None => return refuse(against_what(&name)),
+        None => return claim_unresolved(against_what(&name)),
     };
     act(Action::Diff { name, content })
 }

@@ -10,7 +10,7 @@ use super::courtesy;
 use super::name::{Target, target};
 use super::text::Words;
 use super::write;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -92,7 +92,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (swap, rest) = swap_at(words)?;
     let (change, file) = trailing_file(rest);
     let Some((old, new)) = split(swap, change) else {
-        return file.and_then(|name| refuse(what_to_change(&name)));
+        return file.and_then(|name| claim_unresolved(what_to_change(&name)));
     };
     // "replace 2023 in report.md with 2024": the file may end the old text.
     let (old, file) = match file {
@@ -124,8 +124,8 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
     };
     let Some(at) = (0..rest.len()).find(|&i| swap_at(rest.from(i)).is_some()) else {
         return match target(rest) {
-            Target::File(name) if only_edit => Some(refuse(what_to_change(&name))),
-            _ if only_edit => Some(refuse(
+            Target::File(name) if only_edit => Some(claim_unresolved(what_to_change(&name))),
+            _ if only_edit => Some(claim_unresolved(
                 "Which file, and what should change? Say e.g. 'in notes.md replace milk with bread'.",
             )),
             _ => None,
@@ -137,7 +137,7 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
     let (swap, change) = swap_at(rest.from(at))?;
     Some(match split(swap, change) {
         Some((old, new)) => apply(Some(name), old, new),
-        None => refuse(what_to_change(&name)),
+        None => claim_unresolved(what_to_change(&name)),
     })
 }
 
@@ -180,17 +180,20 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
         return Some(write::whole(name, new));
     }
     let Some(name) = file else {
-        return says(old, new)
-            .or_else(|| refuse("Which file? Say e.g. 'in notes.md replace milk with bread'."));
+        return says(old, new).or_else(|| {
+            claim_unresolved("Which file? Say e.g. 'in notes.md replace milk with bread'.")
+        });
     };
     if !old.is_quoted() && old.contains_any(&["all", "every", "each", "occurrences"]) {
-        return refuse("An edit replaces one occurrence at a time — name the exact text once.");
+        return claim_unresolved(
+            "An edit replaces one occurrence at a time — name the exact text once.",
+        );
     }
     let Some(old_text) = content::needle(old) else {
-        return refuse(what_to_change(&name));
+        return claim_unresolved(what_to_change(&name));
     };
     let Some(new_text) = new_text(new) else {
-        return refuse(format!(
+        return claim_unresolved(format!(
             "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
         ));
     };

@@ -8,7 +8,7 @@
 use super::content;
 use super::name::{Target, folder, is_joiner, target};
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -186,11 +186,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return None;
     }
     if let Some(why) = out_of_reach(words).or_else(|| unsearchable(query, search.loose)) {
-        return refuse(why);
+        return claim_unresolved(why);
     }
     let dir = match search.place {
         Some(Place::File(name)) => {
-            return refuse(format!(
+            return claim_unresolved(format!(
                 "I search folders — to see {name} say 'read {name}'."
             ));
         }

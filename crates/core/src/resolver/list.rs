@@ -2,7 +2,7 @@
 
 use super::name::{Target, folder, target};
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 
 /// How far a head reaches: what may follow it and still be a folder.
@@ -118,7 +118,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             Some(dir)
         }
         Target::Unclear if reach == Reach::Any => {
-            return refuse("Which folder? Say e.g. 'list files' or 'list the drafts folder'.");
+            return claim_unresolved(
+                "Which folder? Say e.g. 'list files' or 'list the drafts folder'.",
+            );
         }
         _ => return None,
     };

@@ -2,7 +2,7 @@
 
 use super::name::{Target, target};
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 
 /// Heads that can only mean reading a file.
@@ -93,12 +93,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     match target(rest.trim_start(LEADING).trim_end(TRAILING)) {
         Target::File(name) => act(Action::Read { name }),
         _ if !strong => None,
-        Target::Folder(_) | Target::Files(_) => refuse(
+        Target::Folder(_) | Target::Files(_) => claim_unresolved(
             "I read one file at a time — say e.g. 'read notes.md', or 'list files' to see them all.",
         ),
-        Target::Bare(name) => refuse(super::full_name("read", &name)),
+        Target::Bare(name) => claim_unresolved(super::full_name("read", &name)),
         Target::Missing | Target::Unclear => {
-            refuse("Which file should I read? Say e.g. 'read notes.md'.")
+            claim_unresolved("Which file should I read? Say e.g. 'read notes.md'.")
         }
     }
 }

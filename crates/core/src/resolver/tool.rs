@@ -6,7 +6,7 @@
 
 use super::name::{Target, target};
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use crate::extension::valid_id;
 use alloc::string::String;
@@ -43,7 +43,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let id = rest.key(0);
     if rest.is_empty() || !valid_id(id) {
         return said_tool.then(|| {
-            refuse("Which tool? Say e.g. 'run the wc tool on notes.md'; 'what tools do you have' lists them.")
+            claim_unresolved("Which tool? Say e.g. 'run the wc tool on notes.md'; 'what tools do you have' lists them.")
         })?;
     }
     let rest = rest.from(1);
@@ -61,9 +61,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let on = rest.after_any(ON)?;
     match target(on) {
         Target::File(name) => act(tool(id, Some(name))),
-        _ if said_tool => {
-            refuse("Which file should the tool run on? Say e.g. 'run the wc tool on notes.md'.")
-        }
+        _ if said_tool => claim_unresolved(
+            "Which file should the tool run on? Say e.g. 'run the wc tool on notes.md'.",
+        ),
         _ => None,
     }
 }

@@ -1,7 +1,7 @@
 //! `undo`: "undo", "undo that", "revert the last change", "take that back".
 
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 
 /// Heads that can only mean undo.
@@ -86,7 +86,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return act(Action::Undo);
     }
     if rest.contains_any(MANY) || rest.keys().any(|k| k.parse::<u32>().is_ok()) {
-        return refuse("I undo one change at a time, the last one — say 'undo'.");
+        return claim_unresolved("I undo one change at a time, the last one — say 'undo'.");
     }
     strong.then(|| {
         super::unresolved(

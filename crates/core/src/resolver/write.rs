@@ -12,7 +12,7 @@
 use super::content;
 use super::name::{Target, target};
 use super::text::Words;
-use super::{Resolution, act, refuse};
+use super::{Resolution, act, claim_unresolved};
 use crate::action::{Action, WriteMode};
 use alloc::format;
 use alloc::string::String;
@@ -201,7 +201,7 @@ fn split_at(
     let named = words.to(name_end);
     let name = match target(named) {
         Target::File(name) => name,
-        Target::Missing if name_end > 0 => return refuse(NO_NAME),
+        Target::Missing if name_end > 0 => return claim_unresolved(NO_NAME),
         _ => pointed_file(named)?,
     };
     Some(make(name, said))
@@ -265,12 +265,12 @@ fn file_alone(head: Head, words: Words<'_>) -> Option<Resolution> {
             content: String::new(),
             mode: head.mode(),
         }),
-        Target::File(name) => refuse(missing_content(&name)),
-        Target::Missing if head.strong() || !words.is_empty() => refuse(NO_NAME),
-        Target::Folder(_) if head.creates() || head.strong() => refuse(
+        Target::File(name) => claim_unresolved(missing_content(&name)),
+        Target::Missing if head.strong() || !words.is_empty() => claim_unresolved(NO_NAME),
+        Target::Folder(_) if head.creates() || head.strong() => claim_unresolved(
             "I can only create files; a folder appears when you write a file in it, e.g. 'create drafts/plan.md with …'.",
         ),
-        Target::Bare(name) if head.strong() => refuse(super::full_name("create", &name)),
+        Target::Bare(name) if head.strong() => claim_unresolved(super::full_name("create", &name)),
         _ => None,
     }
 }
