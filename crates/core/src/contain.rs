@@ -119,6 +119,11 @@ pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {
     if candidate.starts_with('/') {
         return Err(outside(candidate, "is an absolute path"));
     }
+    // `~/notes.txt` and `~bob/x` mean a home folder to every shell the
+    // person knows; taking them as a folder named `~` here would surprise.
+    if (candidate.starts_with('~') && candidate.contains('/')) || candidate == "~" {
+        return Err(outside(candidate, "names a home folder (`~`)"));
+    }
     let mut kept: Vec<&str> = Vec::new();
     for segment in candidate.split('/') {
         match segment {
@@ -276,6 +281,18 @@ mod tests {
         let long = "a".repeat(256);
         for name in ["", ".", "..", "a/b", "a\\b", "a\nb", long.as_str()] {
             assert!(!entry_name(name), "{name:?}");
+        }
+    }
+
+    #[test]
+    fn a_home_folder_path_is_outside_and_a_tilde_file_is_not() {
+        for home in ["~", "~/notes.txt", "~bob/notes.txt"] {
+            let refusal = resolve_inside_root(home).unwrap_err();
+            assert_eq!(refusal.rule, Rule::OutsideRoot, "{home}");
+            assert!(refusal.why.contains("home folder"), "{}", refusal.why);
+        }
+        for kept in ["~draft.txt", "notes~", "a/~b.txt"] {
+            assert_eq!(resolve_inside_root(kept).unwrap().as_str(), kept);
         }
     }
 

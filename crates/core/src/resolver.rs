@@ -25,6 +25,7 @@ mod extensions;
 mod grep;
 mod list;
 mod name;
+mod proposal;
 mod read;
 mod text;
 mod tool;
@@ -56,6 +57,7 @@ type Family = fn(Words<'_>) -> Option<Resolution>;
 /// Most specific first: "replace … in notes.md" is an edit before anything
 /// else reads "in notes.md", and "what tools …" is not a listing of files.
 const FAMILIES: &[Family] = &[
+    proposal::resolve,
     undo::resolve,
     extensions::resolve,
     asset::resolve,
@@ -63,6 +65,7 @@ const FAMILIES: &[Family] = &[
     edit::resolve,
     diff::resolve,
     grep::resolve,
+    tool::by_purpose,
     append::resolve,
     write::resolve,
     delete::resolve,

@@ -251,6 +251,7 @@ pub fn folder(words: Words<'_>) -> Option<Option<String>> {
     match target(words) {
         Target::Folder(dir) | Target::Files(dir) => Some(dir),
         Target::Bare(dir) => Some(Some(dir)),
+        Target::File(path) if leaves_the_folder(&path) && !has_extension(&path) => Some(Some(path)),
         _ => None,
     }
 }
@@ -272,7 +273,8 @@ fn single(words: Words<'_>) -> Target {
     if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
         return Target::Folder(None);
     }
-    let Some(name) = spoken(rest, false).or_else(|| spaced_name(rest, called)) else {
+    let Some(name) = spoken(rest, false).or_else(|| spaced_name(rest, called || titled(rest)))
+    else {
         return Target::Unclear;
     };
     let key = name.to_lowercase();
@@ -284,7 +286,7 @@ fn single(words: Words<'_>) -> Target {
     }
     if folder_noun {
         Target::Folder(Some(name))
-    } else if file_noun || has_extension(&name) {
+    } else if file_noun || has_extension(&name) || leaves_the_folder(&name) {
         Target::File(name)
     } else {
         Target::Bare(name)
@@ -326,6 +328,17 @@ fn trailing_noun(words: Words<'_>, file: bool, folder: bool) -> (bool, bool, Wor
     }
 }
 
+/// Whether every word starts with a capital letter ("Meeting Notes.txt"): a
+/// title, which like "called" lets several words make one name.
+fn titled(words: Words<'_>) -> bool {
+    words.len() > 1
+        && (0..words.len()).all(|i| {
+            words
+                .get(i)
+                .is_some_and(|w| w.inner.chars().next().is_some_and(char::is_uppercase))
+        })
+}
+
 /// After "called", several words may make one name if it ends in an
 /// extension: "a file called shopping list dot txt" is "shopping list.txt".
 fn spaced_name(words: Words<'_>, called: bool) -> Option<String> {
@@ -344,11 +357,21 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
     }
     let mut name = String::new();
     let mut after_part = false;
-    for i in 0..words.len() {
+    let mut i = 0;
+    while i < words.len() {
         let word = words.get(i)?;
         if let Some((_, joiner)) = JOINERS.iter().find(|(k, _)| *k == word.key) {
             name.push_str(joiner);
             after_part = false;
+            if *joiner == "." {
+                let letters = spelled(words.from(i + 1));
+                if letters.len() > 1 {
+                    name.push_str(&letters);
+                    after_part = true;
+                    i += 1 + letters.len();
+                    continue;
+                }
+            }
         } else if word.quoted || (after_part && !spaced) {
             return None;
         } else {
@@ -358,14 +381,35 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
             name.push_str(word.inner);
             after_part = true;
         }
+        i += 1;
     }
     plausible(&name).then_some(name)
+}
+
+/// An extension spelled letter by letter after "dot" ("t x t", "m d"): the
+/// letters, joined; empty when the next word is not a lone letter.
+fn spelled(words: Words<'_>) -> String {
+    words
+        .keys()
+        .take_while(|key| key.len() == 1 && key.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .collect()
+}
+
+/// A path that reaches outside the folder as it is written (absolute, from
+/// a home folder, or up through `..`): kept as said, so the executor refuses
+/// it by name (`outside-root`) instead of the sentence going unheard.
+pub fn leaves_the_folder(name: &str) -> bool {
+    name.starts_with('/')
+        || name.starts_with("~/")
+        || name == "~"
+        || name.split('/').any(|segment| segment == "..")
 }
 
 /// A name has no stray punctuation at its ends and no control characters.
 fn plausible(name: &str) -> bool {
     let edge_ok = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || "._~".contains(c));
-    edge_ok(name.chars().next())
+    let starts_ok = edge_ok(name.chars().next()) || name.starts_with('/');
+    starts_ok
         && edge_ok(name.chars().last())
         && !name.ends_with('.')
         && !name.chars().any(char::is_control)

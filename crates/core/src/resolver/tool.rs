@@ -74,3 +74,42 @@ fn tool(id: &str, name: Option<String>) -> Action {
         name,
     }
 }
+
+/// What a shipped tool is for, in the words people use for it: a sentence
+/// that asks for one of these of a named file runs that tool on it ("count
+/// the words in essay.txt", "what's the checksum of backup.zip"), without
+/// naming the tool. Each row: words of which one must be said, words of
+/// which one must be said with them (empty: none needed), the tool.
+const PURPOSES: &[(&[&str], &[&str], &str)] = &[
+    (
+        &["words", "word", "lines", "line", "characters"],
+        &["count", "many", "number"],
+        "wc",
+    ),
+    (&["wc"], &[], "wc"),
+    (
+        &["checksum", "sha256", "sha-256", "hash", "digest"],
+        &[],
+        "sha256",
+    ),
+];
+
+/// Heads of other verbs: a sentence that starts with one is theirs ("write
+/// the word count to …"), never a tool's by purpose.
+const OTHER_VERBS: &[&str] = &[
+    "write", "save", "put", "append", "add", "delete", "remove", "replace", "change", "edit",
+    "create", "make", "search", "find", "grep", "list", "undo",
+];
+
+/// A tool asked for by what it does, on the file the sentence names.
+pub fn by_purpose(words: Words<'_>) -> Option<Resolution> {
+    if OTHER_VERBS.contains(&words.key(0)) {
+        return None;
+    }
+    let said = |keys: &[&str]| words.keys().any(|key| keys.contains(&key));
+    let (_, _, id) = PURPOSES
+        .iter()
+        .find(|(what, with, _)| said(what) && (with.is_empty() || said(with)))?;
+    let name = super::name::first_file(words)?;
+    act(tool(id, Some(name)))
+}
