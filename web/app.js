@@ -23,7 +23,7 @@ const composerStatus = $('composer-status');
 
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm();
-const audit = createAudit({ body: $('audit-body'), notes: $('audit-notes'), refreshButton: $('audit-refresh') },
+const audit = createAudit($('audit'),
   { page: (cursor) => api.audit(cursor), verify: () => api.verifyAudit() });
 const files = createFiles({
   list: $('files'),

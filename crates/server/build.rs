@@ -4,12 +4,11 @@
 //! Without the wasm32 target the server still builds; `/environment` then
 //! says how to add it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 fn main() {
-    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
-    let workspace = manifest.join("../..");
+    let workspace = voicebox_test_support::workspace();
     for watched in [
         "web",
         "crates/web/src",
@@ -25,16 +24,18 @@ fn main() {
     // Rebuild once the wasm32 target appears (a missing path counts as changed),
     // so a binary first built without it does not keep an empty core.
     if let Some(sysroot) = sysroot() {
-        let target = sysroot.join("lib/rustlib/wasm32-unknown-unknown");
+        let target = sysroot
+            .join("lib/rustlib")
+            .join(voicebox_test_support::WASM32);
         println!("cargo:rerun-if-changed={}", target.display());
     }
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("voicebox_web.wasm");
-    let built = build_browser_core(&workspace);
-    match built {
+    match voicebox_test_support::build_browser_core() {
         Ok(path) => {
             std::fs::copy(path, &out).unwrap();
         }
         Err(why) => {
+            let why = why.lines().last().unwrap_or("");
             println!(
                 "cargo:warning=the browser core was not built ({why}); /environment will say so"
             );
@@ -51,48 +52,4 @@ fn sysroot() -> Option<PathBuf> {
         .output()
         .ok()?;
     Some(PathBuf::from(String::from_utf8(out.stdout).ok()?.trim()))
-}
-
-fn build_browser_core(workspace: &Path) -> Result<PathBuf, String> {
-    let installed = Command::new("rustup")
-        .args(["target", "list", "--installed"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"))
-        .unwrap_or(false);
-    if !installed {
-        return Err("rustup target add wasm32-unknown-unknown".into());
-    }
-    let target_dir = workspace.join("target/wasm-web");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut command = Command::new(cargo);
-    command
-        .args([
-            "build",
-            "-p",
-            "voicebox-web",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--target-dir",
-        ])
-        .arg(&target_dir)
-        .current_dir(workspace);
-    // The outer build's settings are for the host, not for this nested build.
-    for (key, _) in std::env::vars() {
-        if key.starts_with("CARGO_") && key != "CARGO_HOME" && key != "CARGO_MAKEFLAGS"
-            || key == "RUSTFLAGS"
-            || key == "RUSTC_WRAPPER"
-        {
-            command.env_remove(key);
-        }
-    }
-    let output = command.output().map_err(|e| e.to_string())?;
-    if !output.status.success() {
-        return Err(String::from_utf8_lossy(&output.stderr)
-            .lines()
-            .last()
-            .unwrap_or("")
-            .to_string());
-    }
-    Ok(target_dir.join("wasm32-unknown-unknown/release/voicebox_web.wasm"))
 }

@@ -56,7 +56,7 @@ async function request(req) {
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm();
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
-const audit = createAudit({ body: $('audit-body'), notes: $('audit-files'), refreshButton: $('audit-refresh') },
+const audit = createAudit($('audit'),
   {
     page: (cursor) => request(cursor === undefined ? { op: 'audit' } : { op: 'audit', cursor }),
     verify: () => request({ op: 'verifyAudit' }),

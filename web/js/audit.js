@@ -1,13 +1,38 @@
 // audit.js — the audit view, for the server's page and the environment page
-// alike: the core's pages of the log, newest first (the (instance, seq) merge
-// reversed; there is no order across writers, and the `at` column is a
-// wall-clock hint, never an ordering key) as a table, an "Older entries"
-// button that asks for the next page by the core's cursor, and per file the
-// verdict the core computed on its chain. Display only: every judgement here
-// was made by the core.
+// alike (one panel, built here): the core's pages of the log, newest first
+// (the (instance, seq) merge reversed; there is no order across writers, and
+// the `at` column is a wall-clock hint, never an ordering key) as a table, an
+// "Older entries" button that asks for the next page by the core's cursor,
+// and per file the verdict the core computed on its chain. Display only:
+// every judgement here was made by the core.
 
 import { el, clear, fill, formatBytes } from './dom.js';
 import { refusalNode, errorNode } from './transcript.js';
+
+const READING = 'Each writer (one per tab or process) appends to its own file and numbers its own entries. '
+  + 'Rows are ordered per writer by (instance, seq), newest first; there is no order across writers, '
+  + 'and the clock column is only a hint. Hover a row for its reason.';
+
+const COLUMNS = ['instance', 'seq', 'act', 'target', 'decision', 'rule', 'result', 'observed'];
+
+/** The panel's head, how to read it, the notes the view writes, and the table. */
+function buildPanel(section) {
+  const refreshButton = el('button', { id: 'audit-refresh', type: 'button', class: 'ghost', text: 'Refresh' });
+  const notes = el('div', { id: 'audit-notes', class: 'audit-notes' });
+  const body = el('tbody', { id: 'audit-body' });
+  const head = el('tr', {},
+    COLUMNS.map((name) => el('th', { scope: 'col', text: name })),
+    el('th', { scope: 'col', title: 'Wall clock: a hint, never an ordering key', text: 'at' }));
+  section.append(
+    el('div', { class: 'panel-head' },
+      el('h2', { id: 'audit-title', text: 'Audit log' }),
+      el('div', { class: 'panel-tools' }, refreshButton)),
+    el('p', { class: 'panel-note', text: READING }),
+    notes,
+    el('div', { class: 'table-scroll' },
+      el('table', { id: 'audit-table', class: 'audit-table' }, el('thead', {}, head), body)));
+  return { body, notes, refreshButton };
+}
 
 const KNOWN_DECISIONS = new Set(['attempt', 'allow', 'confirm', 'refuse', 'lost']);
 const KNOWN_RESULTS = new Set(['pending', 'ok', 'error', 'refused', 'lost']);
@@ -91,13 +116,14 @@ function fileNotes(files, listFiles) {
 }
 
 /**
- * createAudit({body, notes, refreshButton}, {page, verify}, options) → { refresh() }
- * `page(cursor)` resolves with the core's audit page (`cursor` absent for the
- * newest page); `verify()` with the core's check of every file, which reads
- * the whole log and so is asked for after the page is shown. Options:
+ * createAudit(section, {page, verify}, {listFiles}) → { refresh() }
+ * Builds the audit panel inside `section`. `page(cursor)` resolves with the core's audit page (`cursor` absent
+ * for the newest page); `verify()` with the core's check of every file, which
+ * reads the whole log and so is asked for after the page is shown.
  * `listFiles` names the files read.
  */
-export function createAudit({ body, notes, refreshButton }, { page: load, verify }, { listFiles = false } = {}) {
+export function createAudit(section, { page: load, verify }, { listFiles = false } = {}) {
+  const { body, notes, refreshButton } = buildPanel(section);
   let generation = 0;
   let next = null;
   const older = el('button', { type: 'button', class: 'ghost', text: 'Older entries', hidden: true });

@@ -111,8 +111,15 @@ export function pendingNode(request) {
       request.why ? ` — ${request.why}` : '') : null);
 }
 
+/** What the resolver said when it found no request in the words. */
+function unresolvedNode(note) {
+  return el('div', { class: 'unresolved' },
+    el('p', {}, el('span', { class: 'unresolved-label', text: 'Not understood: ' }),
+      note != null ? String(note) : 'the sentence did not match a request'));
+}
+
 /** One turn in the transcript; its answer slot is replaced as answers arrive. */
-class Turn {
+export class Turn {
   constructor(li) {
     this.li = li;
     this.answer = el('div', { class: 'waiting', text: 'Working…' });
@@ -130,7 +137,7 @@ class Turn {
   /** Shows a server reply. Returns the confirm request when it asks first. */
   showReply(reply) {
     if (!reply || typeof reply !== 'object') {
-      this.set(errorNode(new Error('the server sent an empty answer'), 'No answer'));
+      this.set(errorNode(new Error('the answer was empty'), 'No answer'));
       return null;
     }
     if (reply.confirm && typeof reply.confirm === 'object') {
@@ -145,12 +152,15 @@ class Turn {
   /** Shows a /api/turn answer: not understood, or the reply. */
   showTurn(data) {
     if (data.result === null || data.result === undefined) {
-      const note = data.note != null ? String(data.note) : 'the sentence did not match a request';
-      this.set(el('div', { class: 'unresolved' },
-        el('p', {}, el('span', { class: 'unresolved-label', text: 'Not understood: ' }), note)));
+      this.set(unresolvedNode(data.note));
       return null;
     }
     return this.showReply(data.result);
+  }
+
+  /** Shows that the words were not understood, with the resolver's note. */
+  showUnresolved(note) {
+    this.set(unresolvedNode(note));
   }
 
   showError(err, lead) {

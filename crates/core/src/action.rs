@@ -22,7 +22,14 @@ pub enum Action {
     #[serde(rename = "read")]
     Read { name: String },
     #[serde(rename = "write")]
-    Write { name: String, content: String },
+    Write {
+        name: String,
+        content: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mode: Option<WriteMode>,
+    },
+    #[serde(rename = "append")]
+    Append { name: String, content: String },
     #[serde(rename = "delete")]
     Delete { name: String },
     #[serde(rename = "edit")]
@@ -70,6 +77,16 @@ pub enum Action {
     },
 }
 
+/// Whether a write may replace a file that exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WriteMode {
+    /// The person asked for a new file: on one that exists, ask first.
+    Create,
+    /// Overwrite (the default); the answer says what was replaced.
+    Replace,
+}
+
 impl Action {
     /// Parses action JSON, refusing by name (see [`command::check`]).
     pub fn from_json(value: &Value) -> Result<Action, Refusal> {
@@ -106,6 +123,7 @@ impl Action {
             Action::List { .. } => Verb::List,
             Action::Read { .. } => Verb::Read,
             Action::Write { .. } => Verb::Write,
+            Action::Append { .. } => Verb::Append,
             Action::Delete { .. } => Verb::Delete,
             Action::Edit { .. } => Verb::Edit,
             Action::Diff { .. } => Verb::Diff,
@@ -119,40 +137,21 @@ impl Action {
             Action::CallExtension { .. } => Verb::CallExtension,
         }
     }
-
-    /// The path the action names, as given (not yet contained).
-    pub fn target(&self) -> Option<&str> {
-        match self {
-            Action::Read { name }
-            | Action::Write { name, .. }
-            | Action::Delete { name }
-            | Action::Edit { name, .. }
-            | Action::Diff { name, .. } => Some(name),
-            Action::List { dir } | Action::Grep { dir, .. } => dir.as_deref(),
-            Action::CreateAsset { name, .. } => Some(name),
-            Action::Tool { name, .. } => name.as_deref(),
-            Action::Undo
-            | Action::ListExtensions
-            | Action::MakeTool { .. }
-            | Action::ProposeExtension { .. }
-            | Action::CallExtension { .. } => None,
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::command::{COMMANDS, Param};
+    use crate::command::{COMMANDS, Field, Param};
     use serde_json::{Map, json};
 
     fn full_action(params: &[Param]) -> Value {
         let mut object = Map::new();
         for p in params {
-            let value = if p.field.is_object() {
-                json!({"k": "v"})
-            } else {
-                Value::String("x.txt".into())
+            let value = match p.field {
+                field if field.is_object() => json!({"k": "v"}),
+                Field::Mode => Value::String("create".into()),
+                _ => Value::String("x.txt".into()),
             };
             object.insert(p.field.wire().into(), value);
         }
@@ -203,12 +202,35 @@ mod tests {
             empty.unwrap(),
             Action::Write {
                 name: "e.txt".into(),
-                content: String::new()
+                content: String::new(),
+                mode: None,
             }
         );
         let big = "x".repeat(command::MAX_CONTENT_BYTES + 1);
         let refusal =
             Action::from_json(&json!({"verb":"write","name":"e.txt","content":big})).unwrap_err();
         assert_eq!(refusal.rule, Rule::TooLarge);
+    }
+
+    #[test]
+    fn a_write_mode_is_create_or_replace_and_nothing_else() {
+        for (mode, want) in [
+            ("create", WriteMode::Create),
+            ("replace", WriteMode::Replace),
+        ] {
+            let write = json!({"verb": "write", "name": "a.txt", "content": "", "mode": mode});
+            let Action::Write {
+                mode: Some(got), ..
+            } = Action::from_json(&write).unwrap()
+            else {
+                panic!("{write} is a write with a mode");
+            };
+            assert_eq!(got, want);
+        }
+        let odd = json!({"verb": "write", "name": "a.txt", "content": "", "mode": "merge"});
+        assert_eq!(
+            Action::from_json(&odd).unwrap_err().rule,
+            Rule::MalformedField
+        );
     }
 }

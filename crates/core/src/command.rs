@@ -7,6 +7,7 @@
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use alloc::format;
+use alloc::string::String;
 use serde_json::{Map, Value};
 
 /// Every verb an action may name, with its wire spelling.
@@ -15,6 +16,7 @@ pub enum Verb {
     List,
     Read,
     Write,
+    Append,
     Delete,
     Edit,
     Diff,
@@ -66,6 +68,7 @@ pub enum Field {
     Tool,
     Descriptor,
     Args,
+    Mode,
 }
 
 impl Field {
@@ -83,19 +86,20 @@ impl Field {
             Field::Tool => "tool",
             Field::Descriptor => "descriptor",
             Field::Args => "args",
+            Field::Mode => "mode",
         }
     }
 
-    /// The most bytes a value of this field may carry.
     /// Whether the field carries a JSON object rather than a string.
     pub const fn is_object(self) -> bool {
         matches!(self, Field::Descriptor | Field::Args)
     }
 
+    /// The most bytes a value of this field may carry.
     pub const fn max_bytes(self) -> usize {
         match self {
             Field::Name | Field::Dir => MAX_NAME_BYTES,
-            Field::Query | Field::Kind | Field::Id | Field::Tool => MAX_QUERY_BYTES,
+            Field::Query | Field::Kind | Field::Id | Field::Tool | Field::Mode => MAX_QUERY_BYTES,
             Field::Descriptor | Field::Args => MAX_OBJECT_BYTES,
             Field::Content | Field::OldText | Field::NewText | Field::Body => MAX_CONTENT_BYTES,
         }
@@ -166,6 +170,12 @@ const NAME: Param = req(
     "path of the file, relative to the project root",
 );
 
+/// `make-tool` and `propose_extension` take the same one field.
+const DESCRIPTOR: Param = req(
+    Field::Descriptor,
+    "the extension descriptor: id, description, capabilities, bounds, tools",
+);
+
 /// The command list.
 pub static COMMANDS: &[Command] = &[
     Command {
@@ -190,7 +200,18 @@ pub static COMMANDS: &[Command] = &[
         params: &[
             NAME,
             req(Field::Content, "the complete new content (may be empty)"),
+            opt(
+                Field::Mode,
+                "create (the person asked for a new file: if one exists, the person is asked first) or replace (the default: overwrite it)",
+            ),
         ],
+    },
+    Command {
+        id: Verb::Append,
+        verb: "append",
+        summary: "Add text to the end of a file (a new line when the file does not end in one); makes the file if it is missing.",
+        act: Some(ActKind::Write),
+        params: &[NAME, req(Field::Content, "the text to add at the end")],
     },
     Command {
         id: Verb::Delete,
@@ -270,20 +291,14 @@ pub static COMMANDS: &[Command] = &[
         verb: "make-tool",
         summary: "Propose a new tool as data (a descriptor); it stays pending until the person at the host admits it.",
         act: Some(ActKind::Write),
-        params: &[req(
-            Field::Descriptor,
-            "the extension descriptor: id, description, capabilities, bounds, tools",
-        )],
+        params: &[DESCRIPTOR],
     },
     Command {
         id: Verb::ProposeExtension,
         verb: "propose_extension",
         summary: "Propose an extension as data (a descriptor); it stays pending until the person at the host admits it.",
         act: Some(ActKind::Write),
-        params: &[req(
-            Field::Descriptor,
-            "the extension descriptor: id, description, capabilities, bounds, tools",
-        )],
+        params: &[DESCRIPTOR],
     },
     Command {
         id: Verb::CallExtension,
@@ -393,17 +408,15 @@ fn verb_of(object: &Map<String, Value>) -> Result<&'static Command, Refusal> {
 }
 
 /// The verbs, comma-separated, for messages and prompts.
-pub fn verb_list() -> alloc::string::String {
+pub fn verb_list() -> String {
     let verbs: alloc::vec::Vec<&str> = COMMANDS.iter().map(|c| c.verb).collect();
     verbs.join(", ")
 }
 
-fn field_list(command: &Command) -> alloc::string::String {
+fn field_list(command: &Command) -> String {
     if command.params.is_empty() {
         return "none".into();
     }
     let fields: alloc::vec::Vec<&str> = command.params.iter().map(|p| p.field.wire()).collect();
     fields.join(", ")
 }
-
-use alloc::string::String;

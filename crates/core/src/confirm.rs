@@ -2,6 +2,7 @@
 
 use crate::contain::RelPath;
 use crate::rule::{Refusal, Rule};
+use crate::tier::ActKind;
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 
@@ -10,9 +11,29 @@ pub const CONFIRM_TTL_MS: u64 = 5 * 60 * 1000;
 /// At most this many confirmations wait at once; the oldest goes first.
 pub const MAX_PENDING: usize = 64;
 
+/// What a pending act will do once the person says yes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Deferred {
+    Delete,
+    /// Write this content (a create over a file that exists).
+    Write {
+        content: String,
+    },
+}
+
+impl Deferred {
+    pub fn kind(&self) -> ActKind {
+        match self {
+            Deferred::Delete => ActKind::Delete,
+            Deferred::Write { .. } => ActKind::Write,
+        }
+    }
+}
+
 /// One act waiting for the person's answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PendingAct {
+    pub deferred: Deferred,
     pub path: RelPath,
     pub turn: Option<String>,
     /// The audit seq of the ask entry (if it was written).
@@ -79,6 +100,7 @@ mod tests {
 
     fn act(created: u64) -> PendingAct {
         PendingAct {
+            deferred: Deferred::Delete,
             path: RelPath::root(),
             turn: None,
             ask_seq: None,

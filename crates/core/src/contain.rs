@@ -1,4 +1,4 @@
-//! Containment: resolve, compare, refuse — never tidy (DESIGN §5).
+//! Containment: resolve, compare, refuse — never tidy.
 //!
 //! [`resolve_inside_root`] is the one lexical decision about whether a name is
 //! inside the root. It never normalises, decodes, trims or strips: rewriting a

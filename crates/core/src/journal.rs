@@ -25,6 +25,7 @@ pub const MAX_ENTRIES: usize = 50;
 #[serde(rename_all = "lowercase")]
 pub enum Remembered {
     Write,
+    Append,
     Edit,
     Delete,
 }
@@ -33,6 +34,7 @@ impl core::fmt::Display for Remembered {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(match self {
             Remembered::Write => "write",
+            Remembered::Append => "append",
             Remembered::Edit => "edit",
             Remembered::Delete => "delete",
         })

@@ -30,6 +30,8 @@ pub mod resolver;
 pub mod rule;
 pub mod tier;
 pub mod time;
+pub mod turn;
+pub mod worker;
 
 /// Lowercase hex of `bytes`: the one spelling of digests, ids and cursors
 /// across the core and its placements.

@@ -14,6 +14,7 @@
 //! its required parts says which part is missing.
 
 mod antecedent;
+mod append;
 mod asset;
 mod content;
 mod courtesy;
@@ -62,6 +63,7 @@ const FAMILIES: &[Family] = &[
     edit::resolve,
     diff::resolve,
     grep::resolve,
+    append::resolve,
     write::resolve,
     delete::resolve,
     list::resolve,

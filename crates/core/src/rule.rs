@@ -39,7 +39,7 @@ macro_rules! rules {
 }
 
 rules! {
-    // Tier table rules (DESIGN §4).
+    // Tier table rules.
     OutsideRoot => "outside-root",
     SymlinkOut => "symlink-out",
     EvalPath => "eval-path",
@@ -48,10 +48,12 @@ rules! {
     ReadsInside => "reads-inside",
     AdmittedEgress => "admitted-egress",
     Delete => "delete",
+    /// A write the person phrased as creating a file, on a file that exists.
+    CreateOverExisting => "create-over-existing",
     LeavesMachine => "leaves-machine",
     LeavesBrowser => "leaves-browser",
     NoMatch => "no-match",
-    // Containment beyond the lexical check (DESIGN §5).
+    // Containment beyond the lexical check.
     DotfileRefused => "dotfile-refused",
     ProtectedAudit => "protected-audit",
     // The root itself.

@@ -7,7 +7,7 @@
 //! one through that another row refuses. Every rule carries example acts that
 //! must and must not match it, checked whenever a table is loaded.
 //!
-//! Rules the design keeps as comments, not code (DESIGN §4): credentials and
+//! Rules the design keeps as comments, not code: credentials and
 //! system commands are structurally satisfied — there is no process to spawn and
 //! no `~/.ssh` inside a root — so nobody should re-add them as rows.
 
@@ -54,6 +54,14 @@ pub enum Place {
     LinkOut,
 }
 
+/// A decision the person made at the host about an extension, recorded as
+/// an act of its own (who vouched is the entry's `tool`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PersonAct {
+    Admit,
+    Revoke,
+}
+
 /// A resolved act, the input to [`TierTable::decide`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Act {
@@ -61,6 +69,10 @@ pub struct Act {
     pub place: Place,
     /// Within the hosts and budget a person admitted for an extension.
     pub bounded: bool,
+    /// The person's own decision, when the act is one.
+    pub person: Option<PersonAct>,
+    /// A write the person asked for as a new file would replace one that exists.
+    pub replaces: bool,
 }
 
 impl Act {
@@ -71,9 +83,24 @@ impl Act {
     /// A network act within an admitted extension's declared bounds.
     pub const fn bounded_egress() -> Act {
         Act {
-            kind: ActKind::Network,
-            place: Place::Inside,
             bounded: true,
+            ..at(ActKind::Network, Place::Inside)
+        }
+    }
+
+    /// Creating a file where one exists: the write would replace it.
+    pub const fn replacing() -> Act {
+        Act {
+            replaces: true,
+            ..at(ActKind::Write, Place::Inside)
+        }
+    }
+
+    /// The person admitting or revoking an extension (an import decision).
+    pub const fn by_person(act: PersonAct) -> Act {
+        Act {
+            person: Some(act),
+            ..at(ActKind::Import, Place::Inside)
         }
     }
 }
@@ -128,6 +155,10 @@ pub enum Matcher {
     BoundedEgress,
     /// Anything that reaches out, except a network act inside admitted bounds.
     LeavesPlacement,
+    /// The person's own decision at the host.
+    ByPerson(PersonAct),
+    /// A create that would replace an existing file.
+    Replaces,
 }
 
 /// One row of the tier table.
@@ -156,13 +187,15 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
         kind,
         place,
         bounded: false,
+        person: None,
+        replaces: false,
     }
 }
 
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 8] = [
+static COMMON_RULES: [TierRule; 11] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
@@ -227,25 +260,56 @@ static COMMON_RULES: [TierRule; 8] = [
         matches: &[at(Delete, Inside)],
         not_matches: &[at(Write, Inside), at(Read, Inside)],
     },
+    TierRule {
+        rule: Rule::CreateOverExisting,
+        decision: Decision::Confirm,
+        why: "you asked to create it, and a file by that name exists: creating it would replace what it holds",
+        matcher: Matcher::Replaces,
+        matches: &[Act::replacing()],
+        not_matches: &[at(Write, Inside), at(Delete, Inside)],
+    },
+    TierRule {
+        rule: Rule::AdmittedByPerson,
+        decision: Decision::Allow,
+        why: "the person admitted this extension at the host (shell, host token or console code)",
+        matcher: Matcher::ByPerson(PersonAct::Admit),
+        matches: &[Act::by_person(PersonAct::Admit)],
+        not_matches: &[at(Import, Inside), Act::by_person(PersonAct::Revoke)],
+    },
+    TierRule {
+        rule: Rule::RevokedByPerson,
+        decision: Decision::Allow,
+        why: "the person revoked this extension; it stops running at once",
+        matcher: Matcher::ByPerson(PersonAct::Revoke),
+        matches: &[Act::by_person(PersonAct::Revoke)],
+        not_matches: &[at(Import, Inside), Act::by_person(PersonAct::Admit)],
+    },
 ];
 
-static LEAVES_MACHINE: TierRule = TierRule {
-    rule: Rule::LeavesMachine,
-    decision: Decision::Confirm,
-    why: "anything that reaches outside this machine",
-    matcher: Matcher::LeavesPlacement,
-    matches: &[at(Network, Inside), at(External, Inside)],
-    not_matches: &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()],
-};
+/// The row that asks before an act leaves the placement: the same matcher
+/// and examples on every placement, with its own rule and words.
+const fn leaves(rule: Rule, why: &'static str) -> TierRule {
+    const LEAVING: &[Act] = &[at(Network, Inside), at(External, Inside)];
+    const STAYING: &[Act] = &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()];
+    TierRule {
+        rule,
+        decision: Decision::Confirm,
+        why,
+        matcher: Matcher::LeavesPlacement,
+        matches: LEAVING,
+        not_matches: STAYING,
+    }
+}
 
-static LEAVES_BROWSER: TierRule = TierRule {
-    rule: Rule::LeavesBrowser,
-    decision: Decision::Confirm,
-    why: "anything that reaches outside the origin",
-    matcher: Matcher::LeavesPlacement,
-    matches: &[at(Network, Inside), at(External, Inside)],
-    not_matches: &[at(Import, Inside), at(Write, Inside), Act::bounded_egress()],
-};
+static LEAVES_MACHINE: TierRule = leaves(
+    Rule::LeavesMachine,
+    "anything that reaches outside this machine",
+);
+
+static LEAVES_BROWSER: TierRule = leaves(
+    Rule::LeavesBrowser,
+    "anything that reaches outside the origin",
+);
 
 /// The tier table of one placement.
 #[derive(Debug)]
@@ -294,6 +358,8 @@ impl TierTable {
             Matcher::LeavesPlacement => {
                 act.kind == ActKind::External || (act.kind == ActKind::Network && !act.bounded)
             }
+            Matcher::ByPerson(person) => act.person == Some(person),
+            Matcher::Replaces => act.replaces,
         }
     }
 
@@ -329,77 +395,4 @@ impl TierTable {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn both_tables_load_with_their_examples_checked() {
-        for placement in [Placement::Machine, Placement::Browser] {
-            TierTable::load(placement).unwrap();
-        }
-    }
-
-    #[test]
-    fn write_inside_allows_and_outside_refuses_by_name() {
-        let table = TierTable::load(Placement::Machine).unwrap();
-        let inside = table.decide(&Act::inside(Write));
-        assert_eq!(
-            (inside.decision, inside.rule),
-            (Decision::Allow, Rule::WritesInside)
-        );
-        let outside = table.decide(&at(Write, OutsideRoot));
-        assert_eq!(
-            (outside.decision, outside.rule),
-            (Decision::Refuse, Rule::OutsideRoot)
-        );
-    }
-
-    #[test]
-    fn the_strictest_match_decides_and_unmatched_kinds_refuse() {
-        let table = TierTable::load(Placement::Browser).unwrap();
-        // A delete outside the root matches `delete` (ask) and `outside-root`
-        // (refuse): it is refused, not asked.
-        assert_eq!(
-            table.decide(&at(Delete, OutsideRoot)).rule,
-            Rule::OutsideRoot
-        );
-        assert_eq!(
-            table.decide(&Act::inside(Delete)).decision,
-            Decision::Confirm
-        );
-        assert_eq!(
-            table.decide(&Act::inside(Exec)).rule,
-            Rule::AbsentCapability
-        );
-        assert_eq!(table.decide(&Act::inside(Eval)).rule, Rule::EvalPath);
-        assert_eq!(
-            table.decide(&Act::inside(Network)).rule,
-            Rule::LeavesBrowser
-        );
-        // Inside admitted bounds only `admitted-egress` matches; beyond them, leaving asks.
-        assert_eq!(
-            table.decide(&Act::bounded_egress()).rule,
-            Rule::AdmittedEgress
-        );
-        // Import is enforceable but no row allows it: the default refuses.
-        assert_eq!(table.decide(&Act::inside(Import)).rule, Rule::NoMatch);
-        assert_eq!(table.decide(&Act::inside(Read)).decision, Decision::Allow);
-    }
-
-    #[test]
-    fn decisions_order_by_strictness() {
-        assert!(Decision::Allow < Decision::Confirm && Decision::Confirm < Decision::Refuse);
-    }
-
-    #[test]
-    fn a_permissive_row_cannot_overrule_a_stricter_one_in_any_order() {
-        let mut table = TierTable::load(Placement::Machine).unwrap();
-        table.rules.reverse();
-        assert_eq!(
-            table.decide(&at(Write, OutsideRoot)).rule,
-            Rule::OutsideRoot
-        );
-        assert_eq!(table.decide(&at(Delete, LinkOut)).rule, Rule::SymlinkOut);
-        assert_eq!(table.decide(&Act::inside(Write)).rule, Rule::WritesInside);
-    }
-}
+mod tests;

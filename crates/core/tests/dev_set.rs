@@ -21,20 +21,58 @@ struct Case {
     action: Option<Value>,
     #[serde(default)]
     unresolved: bool,
+    /// Only the listed fields of `action` must match.
+    #[serde(default)]
+    partial: bool,
+    /// The files in the folder when the sentence is said.
+    #[serde(default)]
+    folder: Vec<String>,
+    /// The resolver must ask which of these files is meant (its note names each).
+    #[serde(default)]
+    ask: Vec<String>,
     sentences: Vec<String>,
 }
 
 impl Case {
     /// The action JSON every sentence must produce; `None` means unresolved.
     fn expected(&self) -> Option<&Value> {
-        match (&self.action, self.unresolved) {
+        match (&self.action, self.unresolved || !self.ask.is_empty()) {
             (Some(action), false) => Some(action),
             (None, true) => None,
             _ => panic!(
-                "a case needs exactly one of `action` or `unresolved: true`: {:?}",
+                "a case needs exactly one of `action`, `ask` or `unresolved: true`: {:?}",
                 self.sentences
             ),
         }
+    }
+
+    /// Why `got` does not meet this case, if it does not.
+    fn mismatch(&self, got: &Resolution) -> Option<String> {
+        if let (Resolution::Unresolved { note }, false) = (got, self.ask.is_empty()) {
+            let missing: Vec<&String> = self
+                .ask
+                .iter()
+                .filter(|n| !note.contains(n.as_str()))
+                .collect();
+            return (!missing.is_empty())
+                .then(|| format!("the question {note:?} does not name {missing:?}"));
+        }
+        if let (Resolution::Action(action), true, Some(want)) = (got, self.partial, &self.action) {
+            let got = serde_json::to_value(action).expect("an action serialises");
+            return (!contains(&got, want))
+                .then(|| format!("expected at least {want}\n    got      {got}"));
+        }
+        mismatch(self.expected(), got)
+    }
+}
+
+/// Whether `got` holds every field of `want`, recursively.
+fn contains(got: &Value, want: &Value) -> bool {
+    match (got, want) {
+        (Value::Object(got), Value::Object(want)) => want
+            .iter()
+            .all(|(key, value)| got.get(key).is_some_and(|g| contains(g, value))),
+        _ => got == want,
     }
 }
 
@@ -56,8 +94,8 @@ fn mismatch(want: Option<&Value>, got: &Resolution) -> Option<String> {
     }
 }
 
-/// Checks every sentence of the set at `path`, reporting all failures at once.
-fn check_set(label: &str, path: &str) {
+/// Resolves every sentence of the set at `path`: how many, and each miss.
+fn run_set(label: &str, path: &str) -> (usize, Vec<String>) {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("the {label} must exist at {path}: {e}"));
     let set: Set =
@@ -65,15 +103,25 @@ fn check_set(label: &str, path: &str) {
     let mut total = 0;
     let mut failures = Vec::new();
     for case in &set.cases {
-        let want = case.expected();
+        case.expected();
         for sentence in &case.sentences {
             total += 1;
-            if let Some(why) = mismatch(want, &resolve(sentence)) {
-                failures.push(format!("{sentence:?}\n    {why}"));
+            if let Some(why) = case.mismatch(&resolve(sentence)) {
+                let folder = match case.folder.is_empty() {
+                    true => String::new(),
+                    false => format!(" (folder {:?})", case.folder),
+                };
+                failures.push(format!("{sentence:?}{folder}\n    {why}"));
             }
         }
     }
     assert!(total > 0, "the {label} has no sentences");
+    (total, failures)
+}
+
+/// Checks every sentence of the set at `path`, reporting all failures at once.
+fn check_set(label: &str, path: &str) {
+    let (total, failures) = run_set(label, path);
     let passed = total - failures.len();
     println!(
         "{label} pass rate: {passed}/{total} ({:.1}%)",
@@ -101,4 +149,64 @@ fn every_held_out_sentence_resolves_exactly() {
         "held-out set",
         concat!(env!("CARGO_MANIFEST_DIR"), "/tests/held-out.yaml"),
     );
+}
+
+/// The blind set (`tests/blind-set.yaml`, written before reading the
+/// resolver, for issue 14): measured, not yet required whole. The floor is
+/// the rate last recorded in docs/VOICE.md, so a change can raise it but not
+/// lower it; every miss is listed for whoever works on the resolver.
+const BLIND_FLOOR: usize = 374;
+
+#[test]
+fn the_blind_set_passes_at_least_as_often_as_recorded() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/blind-set.yaml");
+    let (total, failures) = run_set("blind set", path);
+    let passed = total - failures.len();
+    println!(
+        "blind set pass rate: {passed}/{total} ({:.1}%)\n{}\n{}",
+        100.0 * passed as f64 / total as f64,
+        tally(path),
+        failures.join("\n")
+    );
+    assert!(
+        passed >= BLIND_FLOOR,
+        "the blind set fell below its recorded floor: {passed} < {BLIND_FLOOR}"
+    );
+}
+
+/// Per expected verb: sentences, exact, wrong action (an action other than
+/// the one meant), false accepts (an action where none, or a question, was
+/// meant) and misses (no action where one was meant), as a Markdown table.
+fn tally(path: &str) -> String {
+    let set: Set = serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut rows: std::collections::BTreeMap<String, [usize; 5]> = Default::default();
+    for case in &set.cases {
+        let group = match &case.action {
+            _ if !case.ask.is_empty() => "(ask)".to_string(),
+            Some(action) => action["verb"].as_str().unwrap_or("?").to_string(),
+            None => "(unresolved)".to_string(),
+        };
+        for sentence in &case.sentences {
+            let got = resolve(sentence);
+            let row = rows.entry(group.clone()).or_default();
+            row[0] += 1;
+            let exact = case.mismatch(&got).is_none();
+            let acted = matches!(got, Resolution::Action(_));
+            let meant = case.expected().is_some();
+            let column = match (exact, acted, meant) {
+                (true, _, _) => 1,
+                (false, true, true) => 2,
+                (false, true, false) => 3,
+                (false, false, _) => 4,
+            };
+            row[column] += 1;
+        }
+    }
+    let mut table = String::from(
+        "| verb | sentences | exact | wrong action | false accept | missed |\n|---|---|---|---|---|---|\n",
+    );
+    for (group, [n, exact, wrong, false_accept, missed]) in rows {
+        table += &format!("| {group} | {n} | {exact} | {wrong} | {false_accept} | {missed} |\n");
+    }
+    table
 }

@@ -1,4 +1,4 @@
-//! e1-m0 check 9: the core stays a library. Its dependencies are an explicit
+//! The core stays a library. Its dependencies are an explicit
 //! allow-list read from `cargo metadata`, and it builds for the browser's
 //! target, `wasm32-unknown-unknown`.
 
@@ -35,21 +35,12 @@ const ALLOWED: &[&str] = &[
     "cfg-if",
 ];
 
-fn cargo() -> Command {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-}
-
 #[test]
 fn the_core_depends_only_on_the_allow_list() {
-    let out = cargo()
-        .args(["metadata", "--format-version", "1"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = voicebox_test_support::succeed(
+        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["metadata", "--format-version", "1"])
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
     );
     let meta: Value = serde_json::from_slice(&out.stdout).unwrap();
     let names: BTreeMap<&str, &str> = meta["packages"]
@@ -123,40 +114,14 @@ fn the_core_is_no_std() {
 
 #[test]
 fn the_core_builds_for_wasm32() {
-    let installed = Command::new("rustup")
-        .args(["target", "list", "--installed"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"))
-        .unwrap_or(false);
-    if !installed {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have the wasm32-unknown-unknown target (the README's test command adds it)"
-        );
-        eprintln!(
-            "\n!!! SKIPPED: wasm32-unknown-unknown is not installed; run `rustup target add wasm32-unknown-unknown` !!!\n"
-        );
+    if !voicebox_test_support::wasm32_or_skip() {
         return;
     }
-    // A target dir of its own, so this build never waits on the test build's lock.
-    let target_dir =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/wasm-check");
-    let out = cargo()
-        .args([
-            "build",
-            "-p",
-            "voicebox-core",
-            "--target",
-            "wasm32-unknown-unknown",
-        ])
-        .arg("--target-dir")
-        .arg(&target_dir)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    if let Err(why) = voicebox_test_support::build_wasm32(
+        "voicebox-core",
+        voicebox_test_support::Profile::Dev,
+        "wasm-check",
+    ) {
+        panic!("{why}");
+    }
 }

@@ -10,7 +10,8 @@ use std::path::Path;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{AuditCheck, AuditView};
 use voicebox_core::platform::Abilities;
-use voicebox_core::tier::Placement;
+use voicebox_core::tier::{PersonAct, Placement};
+use voicebox_core::turn::Proposal;
 use voicebox_core::{Executor, Refusal, Reply};
 
 /// One machine host: one writer instance, at most one declared root.
@@ -62,6 +63,11 @@ impl<A: Abilities> Host<A> {
         pollster::block_on(self.executor.execute(action, turn))
     }
 
+    /// Executes a turn's proposal (see [`Executor::run`]).
+    pub fn run(&mut self, proposal: &Proposal, turn: Option<&str>) -> Reply {
+        pollster::block_on(self.executor.run(proposal, turn))
+    }
+
     /// Answers a tier-2 confirmation.
     pub fn confirm(&mut self, id: &str, approved: bool) -> Reply {
         pollster::block_on(self.executor.confirm(id, approved))
@@ -72,11 +78,11 @@ impl<A: Abilities> Host<A> {
     pub fn person_act(
         &self,
         id: &str,
-        rule: voicebox_core::Rule,
+        person: PersonAct,
         how: &str,
         act: impl FnOnce() -> Result<(), Refusal>,
     ) -> Reply {
-        pollster::block_on(self.executor.record_person_act(id, rule, how, act))
+        pollster::block_on(self.executor.record_person_act(id, person, how, act))
     }
 
     /// One page of the declared root's audit, newest first.

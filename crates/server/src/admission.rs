@@ -3,6 +3,7 @@
 //! audited in the root before it takes effect. The CLI and the HTTP routes
 //! both come here, so neither imports the other.
 
+use voicebox_core::tier::PersonAct;
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::env::now_ms;
 use voicebox_machine::extensions::Registry;
@@ -27,14 +28,14 @@ pub fn admit(host: &Host<MachineAbilities>, id: &str, how: &str) -> Reply {
 /// Admits `id` at `plan_digest` (the plan a console code was bound to),
 /// audited first.
 pub fn admit_at(host: &Host<MachineAbilities>, id: &str, plan_digest: &str, how: &str) -> Reply {
-    host.person_act(id, Rule::AdmittedByPerson, how, || {
+    host.person_act(id, PersonAct::Admit, how, || {
         registry(host).admit(id, plan_digest, now_ms())
     })
 }
 
 /// Revokes an admitted extension, audited first; it stops running at once.
 pub fn revoke(host: &Host<MachineAbilities>, id: &str, how: &str) -> Reply {
-    host.person_act(id, Rule::RevokedByPerson, how, || {
+    host.person_act(id, PersonAct::Revoke, how, || {
         registry(host).revoke(id).and_then(|was| {
             was.then_some(())
                 .ok_or_else(|| Refusal::new(Rule::NotAdmitted, format!("`{id}` was not admitted")))

@@ -73,6 +73,21 @@ pub struct ResolverArgs {
     pub resolver: Resolver,
 }
 
+/// What `serve` runs with, and so what `doctor` checks.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    // Without a root the server starts, and every act answers
+    // root-not-declared until the page or a script declares one.
+    #[command(flatten)]
+    pub root: RootArgs,
+    #[command(flatten)]
+    pub port: PortArgs,
+    #[command(flatten)]
+    pub state: StateArgs,
+    #[command(flatten)]
+    pub resolver: ResolverArgs,
+}
+
 /// `--port`, for the server and for `doctor`, which checks it is free.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct PortArgs {

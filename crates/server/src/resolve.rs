@@ -55,18 +55,25 @@ impl Resolver {
         }
     }
 
-    /// [`Resolver::resolve`] for the one-shot commands, which have no
-    /// runtime: an LLM call runs on a small current-thread one.
-    pub fn resolve_blocking(self, state: &StateDir, text: &str) -> Resolution {
-        let Some(vendor) = self.vendor() else {
-            return resolver::resolve(text);
-        };
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .expect("a current-thread tokio runtime")
-            .block_on(Llm::from_env().resolve(vendor, state, text))
+    /// [`Resolver::resolve`] for the one-shot commands: an LLM resolver
+    /// gets a client of its own.
+    pub async fn resolve_once(self, state: &StateDir, text: &str) -> Resolution {
+        self.resolve(&Llm::from_env(), state, text).await
     }
+
+    /// [`Resolver::resolve_once`] for a command with no runtime: an LLM call
+    /// runs on a small current-thread one.
+    pub fn resolve_blocking(self, state: &StateDir, text: &str) -> Resolution {
+        one_shot_runtime().block_on(self.resolve_once(state, text))
+    }
+}
+
+/// The runtime a one-shot command drives its turn (and an LLM call) on.
+pub fn one_shot_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a current-thread tokio runtime")
 }
 
 /// How a server's turns become actions: the resolver in use (the page's

@@ -8,7 +8,7 @@ mod common;
 
 use common::Server;
 use common::browser::{self, Browser};
-use common::env_checks::{self, act, no_gesture, open};
+use common::env_checks::{self, act, done, no_gesture, open};
 use serde_json::json;
 
 #[tokio::test]
@@ -64,14 +64,11 @@ async fn the_core_runs_in_the_worker_over_opfs() {
 
     // Check 10: two projects write two audit files.
     assert_eq!(open(&browser, "second").await["ok"], true);
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "b.txt", "content": "b"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        &browser,
+        json!({"verb": "write", "name": "b.txt", "content": "b"}),
+    )
+    .await;
     let second = browser.audit().await;
     assert_eq!(second["root"], "v1/projects/second");
     let check = browser.worker(json!({"op": "verifyAudit"})).await;
@@ -150,21 +147,12 @@ struct StaticSite {
 impl StaticSite {
     fn export() -> StaticSite {
         let folder = tempfile::TempDir::new().unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
-            .arg("export-web")
-            .arg(folder.path())
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        voicebox_test_support::succeed(
+            std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
+                .arg("export-web")
+                .arg(folder.path()),
         );
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = voicebox_test_support::free_port();
         let server = std::process::Command::new("python3")
             .args([
                 "-m",
@@ -215,14 +203,11 @@ async fn the_exported_static_folder_works_with_no_voicebox_server() {
     let browser = Browser::start().await;
     site.visit(&browser).await;
     assert_eq!(open(&browser, "offline").await["ok"], true);
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "note.txt", "content": "kept"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        &browser,
+        json!({"verb": "write", "name": "note.txt", "content": "kept"}),
+    )
+    .await;
     browser.client.refresh().await.unwrap();
     assert_eq!(
         act(&browser, json!({"verb": "read", "name": "note.txt"})).await["content"],
@@ -330,14 +315,11 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
     page.goto(&server.url("/environment")).await.unwrap();
     assert_eq!(open(&browser, "shared").await["ok"], true);
     let first = browser.js("return window.voicebox.instance").await;
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "one.txt", "content": "1"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        &browser,
+        json!({"verb": "write", "name": "one.txt", "content": "1"}),
+    )
+    .await;
     // A second tab of the same origin: its own lineage, so its own writer file.
     let tab = page.new_window(true).await.unwrap();
     page.switch_to_window(tab.handle).await.unwrap();
@@ -345,14 +327,11 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
     assert_eq!(open(&browser, "shared").await["ok"], true);
     let second = browser.js("return window.voicebox.instance").await;
     assert_ne!(first, second, "each tab writes as its own instance");
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "two.txt", "content": "2"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        &browser,
+        json!({"verb": "write", "name": "two.txt", "content": "2"}),
+    )
+    .await;
     let audit = browser.audit().await;
     let check = browser.worker(json!({"op": "verifyAudit"})).await;
     let files = check["files"].as_array().unwrap();
@@ -397,14 +376,11 @@ async fn worker_latency() {
         return;
     };
     assert_eq!(open(&browser, "bench").await["ok"], true);
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "r.txt", "content": "read me"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        &browser,
+        json!({"verb": "write", "name": "r.txt", "content": "read me"}),
+    )
+    .await;
     let script = "const [action, n, done] = arguments; (async () => {
         const times = [];
         for (let i = 0; i < n; i++) {

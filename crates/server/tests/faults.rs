@@ -145,11 +145,7 @@ impl SmallDisk {
         if status.is_ok_and(|s| s.success()) {
             return Some(SmallDisk(dir));
         }
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI runs as root and must be able to mount a tmpfs"
-        );
-        eprintln!("\n!!! SKIPPED: the full-disk test needs to mount a tmpfs (run as root) !!!\n");
+        voicebox_test_support::present_or_skip(false, "a tmpfs to fill", "run as root");
         None
     }
 }

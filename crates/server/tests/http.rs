@@ -22,7 +22,7 @@ async fn the_three_verification_calls() {
     let wrote = server.say("create a file called hello.txt with hi").await;
     assert_eq!(
         wrote["action"],
-        json!({"verb":"write","name":"hello.txt","content":"hi"})
+        json!({"verb":"write","name":"hello.txt","content":"hi","mode":"create"})
     );
     assert_eq!(wrote["result"]["action"], "wrote hello.txt (2 bytes)");
     assert_eq!(

@@ -126,12 +126,10 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
             .await;
         assert_eq!(pressed, "false");
     } else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have libpocketsphinx3 and pocketsphinx-en-us (./scripts/test installs them)"
-        );
-        eprintln!(
-            "\n!!! offline voice refused here (offline-voice-unavailable): pocketsphinx is not installed !!!\n"
+        voicebox_test_support::missing(
+            "pocketsphinx",
+            "apt-get install -y libpocketsphinx3 pocketsphinx-en-us",
+            "only the refusal (offline-voice-unavailable) is checked",
         );
         browser
             .wait_for(
@@ -278,12 +276,10 @@ async fn a_spoken_command_from_the_page_is_done() {
     let dir = tempfile::tempdir().unwrap();
     let wav = spoken_wav("create a file called hello dot txt with hello", dir.path());
     let (true, Some(wav)) = (sphinx, wav) else {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have espeak-ng sox libpocketsphinx3 pocketsphinx-en-us (./scripts/test installs them)"
-        );
-        eprintln!(
-            "\n!!! SKIPPED: the spoken page test needs espeak-ng, sox and pocketsphinx !!!\n"
+        voicebox_test_support::present_or_skip(
+            false,
+            "espeak-ng, sox and pocketsphinx",
+            "apt-get install -y espeak-ng sox libpocketsphinx3 pocketsphinx-en-us",
         );
         return;
     };

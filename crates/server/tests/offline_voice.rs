@@ -36,20 +36,14 @@ fn available() -> bool {
             .output()
             .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
     };
-    let present = tool("espeak-ng")
-        && tool("sox")
-        && Path::new(LIBRARY).exists()
-        && Path::new(MODEL).exists();
-    if !present {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have {PACKAGES} (./scripts/test installs them)"
-        );
-        eprintln!(
-            "\n!!! SKIPPED: offline voice test needs Debian's {PACKAGES} (apt-get install -y {PACKAGES}) !!!\n"
-        );
-    }
-    present
+    voicebox_test_support::present_or_skip(
+        tool("espeak-ng")
+            && tool("sox")
+            && Path::new(LIBRARY).exists()
+            && Path::new(MODEL).exists(),
+        &format!("Debian's {PACKAGES}"),
+        &format!("apt-get install -y {PACKAGES}"),
+    )
 }
 
 /// `text` spoken by espeak-ng's `voice`, as 16 kHz mono PCM16 LE.

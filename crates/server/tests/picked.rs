@@ -18,7 +18,7 @@ mod common;
 
 use common::Server;
 use common::browser::{self, Browser};
-use common::env_checks::{self, act};
+use common::env_checks::{self, act, done};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -183,7 +183,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     let gone = act(&browser, json!({"verb": "list"})).await;
     assert_eq!(gone["refused"], "root-unreachable", "{gone}");
     std::fs::rename(folder.path().join("moved"), &notes).unwrap();
-    assert_eq!(act(&browser, json!({"verb": "list"})).await["ok"], true);
+    done(&browser, json!({"verb": "list"})).await;
 
     // Reload: the page re-opens the folder from the handle kept in IndexedDB,
     // with no gesture. Within one browser session Chromium keeps the drop's
@@ -329,14 +329,11 @@ async fn the_checks_pass_over_a_picked_folder_root() {
     assert_eq!(opened["audit"]["in"], "root", "{opened}");
 
     // Check 1 over it: write, reload, the page re-opens it with no gesture.
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "hello.txt", "content": "hi"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        &browser,
+        json!({"verb": "write", "name": "hello.txt", "content": "hi"}),
+    )
+    .await;
     browser.client.refresh().await.unwrap();
     let read = act(&browser, json!({"verb": "read", "name": "hello.txt"})).await;
     assert_eq!(read["content"], "hi", "{read}");
@@ -391,14 +388,11 @@ async fn the_checks_pass_over_a_picked_folder_root() {
 
     // Check 10 across the two kinds: an OPFS project keeps its own file.
     assert_eq!(env_checks::open(&browser, "plain").await["ok"], true);
-    assert_eq!(
-        act(
-            &browser,
-            json!({"verb": "write", "name": "b.txt", "content": "b"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        &browser,
+        json!({"verb": "write", "name": "b.txt", "content": "b"}),
+    )
+    .await;
     let plain = browser.audit().await;
     assert!(
         plain["entries"]

@@ -199,7 +199,7 @@ async fn the_envelope_is_strict_and_the_channel_lives() {
     assert_eq!(act["request"]["op"], "execute");
     assert_eq!(
         act["request"]["action"],
-        json!({"verb": "write", "name": "a.txt", "content": "b"})
+        json!({"verb": "write", "name": "a.txt", "content": "b", "mode": "create"})
     );
     assert!(
         act["request"]["turn"]

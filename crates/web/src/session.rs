@@ -10,13 +10,14 @@ use serde_json::{Value, json};
 use std::rc::Rc;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{self, AuditFile};
-use voicebox_core::command::Verb;
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::platform::{Access, Env, Escape, RootInfo, Storage};
 use voicebox_core::project::{Location, ProjectRecord};
 use voicebox_core::resolver::{self, Resolution};
 use voicebox_core::tier::Placement;
 use voicebox_core::time::iso8601;
+use voicebox_core::turn::{Proposal, TurnInput, run_turn};
+use voicebox_core::worker::{Answer, Execute, Open, WorkerRequest};
 use voicebox_core::{Executor, Refusal, Reply, Rule};
 
 pub type WebExecutor = Executor<WebStorage, SharedEnv, WebTools>;
@@ -33,110 +34,90 @@ pub async fn run(
     slot: Rc<Slot>,
     env: SharedEnv,
 ) -> (Option<WebExecutor>, Value) {
-    match request["op"].as_str() {
-        Some("open") => open(&request, executor, slot, env).await,
-        Some("resolve") => {
-            let text = request["text"].as_str().unwrap_or("");
-            (executor, resolution(text).1)
-        }
-        Some(op @ ("execute" | "confirm" | "audit" | "verifyAudit")) => match executor {
-            None => (
-                None,
-                refusal(
-                    Rule::RootNotDeclared,
-                    "no project is open; open or create a project first",
-                ),
-            ),
-            Some(mut executor) => {
-                let answer = match op {
-                    "execute" => execute(&mut executor, &request).await,
-                    "confirm" => confirm(&mut executor, &request).await,
-                    "verifyAudit" => match executor.verify_audit().await {
-                        Ok(check) => json!(check),
-                        Err(refusal) => json!(Reply::refusal(refusal)),
-                    },
-                    _ => {
-                        let cursor = request["cursor"].as_str();
-                        let limit = request["limit"].as_u64().map(|l| l as usize);
-                        let page = PageRequest::new(cursor, limit);
-                        match page {
-                            Ok(page) => match executor.audit(&page).await {
-                                Ok(view) => json!(view),
-                                Err(refusal) => json!(Reply::refusal(refusal)),
-                            },
-                            Err(refusal) => json!(Reply::refusal(refusal)),
-                        }
-                    }
-                };
-                (Some(executor), answer)
-            }
-        },
-        other => (
-            executor,
+    let request = match WorkerRequest::from_json(request) {
+        Ok(request) => request,
+        Err(refusal) => return (executor, json!(Reply::refusal(refusal))),
+    };
+    match (request, executor) {
+        (WorkerRequest::Open(request), executor) => open(request, executor, slot, env).await,
+        (WorkerRequest::Resolve { text }, executor) => (executor, resolution(&text)),
+        (_, None) => (
+            None,
             refusal(
-                Rule::UnknownVerb,
-                &format!(
-                    "the worker knows no request {other:?}; use open, execute, confirm, audit, verifyAudit or resolve"
-                ),
+                Rule::RootNotDeclared,
+                "no project is open; open or create a project first",
             ),
         ),
-    }
-}
-
-/// A sentence through the core's script resolver: `(action JSON, answer)`.
-fn resolution(text: &str) -> (Option<Value>, Value) {
-    match resolver::resolve(text) {
-        Resolution::Action(action) => (Some(action.to_json()), json!({"action": action})),
-        Resolution::Unresolved { note } => (None, json!({"action": null, "note": note})),
-    }
-}
-
-/// `{transcript}` or `{action}`, answered like `POST /api/turn`, with
-/// `changes`: whether the turn changes the project's files (done, or once
-/// confirmed), so the page knows, without a verb list of its own, when to re-list.
-async fn execute(executor: &mut WebExecutor, request: &Value) -> Value {
-    let turn = request["turn"].as_str();
-    let (transcript, action) = match (request.get("transcript"), request.get("action")) {
-        (Some(Value::String(text)), None) => match resolution(text) {
-            (Some(action), _) => (Some(text.clone()), action),
-            (None, unresolved) => {
-                return json!({"transcript": text, "action": null, "note": unresolved["note"], "result": null, "changes": false});
-            }
-        },
-        (None, Some(action)) => (None, action.clone()),
-        _ => {
-            return refusal(
-                Rule::MissingArgument,
-                "send either a transcript or an action",
-            );
+        (request, Some(mut executor)) => {
+            let answer = in_project(&mut executor, request).await;
+            (Some(executor), answer)
         }
-    };
-    let result = executor.execute(&action, turn).await;
-    let verb = action["verb"].as_str().and_then(Verb::from_wire);
-    let changes = result.changes(verb);
-    json!({"transcript": transcript, "action": action, "result": result, "changes": changes})
+    }
 }
 
-async fn confirm(executor: &mut WebExecutor, request: &Value) -> Value {
-    let (Some(id), Some(approved)) = (request["id"].as_str(), request["approved"].as_bool()) else {
-        return refusal(
-            Rule::MissingArgument,
-            "a confirmation needs `id` and `approved`",
-        );
+/// A request for the open project.
+async fn in_project(executor: &mut WebExecutor, request: WorkerRequest) -> Value {
+    match request {
+        WorkerRequest::Execute(request) => turn(executor, request).await,
+        WorkerRequest::Confirm(Answer { id, approved }) => {
+            json!({"result": executor.confirm(&id, approved).await})
+        }
+        WorkerRequest::VerifyAudit => match executor.verify_audit().await {
+            Ok(check) => json!(check),
+            Err(refusal) => json!(Reply::refusal(refusal)),
+        },
+        WorkerRequest::Audit(page) => {
+            let view = match PageRequest::new(page.cursor.as_deref(), page.limit) {
+                Ok(page) => executor.audit(&page).await,
+                Err(refusal) => Err(refusal),
+            };
+            match view {
+                Ok(view) => json!(view),
+                Err(refusal) => json!(Reply::refusal(refusal)),
+            }
+        }
+        WorkerRequest::Open(_) | WorkerRequest::Resolve { .. } => {
+            unreachable!("answered before a project is needed")
+        }
+    }
+}
+
+/// A sentence through the core's script resolver, as `{action}` or
+/// `{action: null, note}`.
+fn resolution(text: &str) -> Value {
+    match resolver::resolve(text) {
+        Resolution::Action(action) => json!({"action": action}),
+        Resolution::Unresolved { note } => json!({"action": null, "note": note}),
+    }
+}
+
+/// One turn through the core's [`run_turn`], answered as `POST /api/turn`
+/// answers it (with `changes`, so the page knows when to re-list).
+async fn turn(executor: &mut WebExecutor, request: Execute) -> Value {
+    let input = match TurnInput::new(request.transcript, request.action) {
+        Ok(input) => input,
+        Err(refusal) => return json!(Reply::refusal(refusal)),
     };
-    json!({"result": executor.confirm(id, approved).await})
+    let turn = request.turn.as_deref();
+    let answer = run_turn(
+        input,
+        async |text: String| resolver::resolve(&text),
+        async |proposal: Proposal| executor.run(&proposal, turn).await,
+    )
+    .await;
+    json!(answer)
 }
 
 /// Opens (or creates) a project: its root, the writer's audit file (seq
 /// resumed, `lost` sweep), and its project record, which the worker stores.
 async fn open(
-    request: &Value,
+    request: Open,
     executor: Option<WebExecutor>,
     slot: Rc<Slot>,
     env: SharedEnv,
 ) -> (Option<WebExecutor>, Value) {
-    let project = &request["project"];
-    let (Some(name), Some(instance)) = (project["name"].as_str(), request["instance"].as_str())
+    let project = &request.project;
+    let (Some(name), Some(instance)) = (project["name"].as_str(), request.instance.as_deref())
     else {
         return (
             executor,
@@ -182,17 +163,17 @@ async fn open(
         ),
     };
     let now = iso8601(env.now_ms());
-    let persisted = request["persisted"].as_bool().unwrap_or(false);
+    let persisted = request.persisted;
     // The project's identity is placement + location: one label for this
     // browser, not the tab's writer name (which names the audit file).
-    let label = request["label"].as_str().unwrap_or("browser");
+    let label = request.label.as_deref().unwrap_or("browser");
     let mut record = ProjectRecord::new(name, label, Placement::Browser, &info, now, persisted);
     if let Some(location) = root.location() {
         record.location = location.clone();
         record.root = location;
     }
     // The worker passes the creation time its registry kept; an open is not a creation.
-    if let Some(created) = request["createdAt"].as_str().filter(|t| is_timestamp(t)) {
+    if let Some(created) = request.created_at.as_deref().filter(|t| is_timestamp(t)) {
         record.created_at = created.into();
     }
     let (file, home) = storage.audit_file();

@@ -7,49 +7,16 @@
 
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::PathBuf;
 use wasmi::{Caller, Engine, Instance, Linker, Module, Store, TypedFunc};
 
+/// The browser core built for wasm32; `None` after a loud skip outside CI
+/// when the target is not installed.
 fn wasm_artifact() -> Option<PathBuf> {
-    let installed = Command::new("rustup")
-        .args(["target", "list", "--installed"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).contains("wasm32-unknown-unknown"))
-        .unwrap_or(false);
-    if !installed {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have the wasm32-unknown-unknown target"
-        );
-        eprintln!(
-            "\n!!! SKIPPED: wasm32-unknown-unknown is not installed; run `rustup target add wasm32-unknown-unknown` !!!\n"
-        );
+    if !voicebox_test_support::wasm32_or_skip() {
         return None;
     }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target_dir = manifest.join("../../target/wasm-web");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let out = Command::new(cargo)
-        .args([
-            "build",
-            "-p",
-            "voicebox-web",
-            "--release",
-            "--target",
-            "wasm32-unknown-unknown",
-            "--target-dir",
-        ])
-        .arg(&target_dir)
-        .current_dir(manifest)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(target_dir.join("wasm32-unknown-unknown/release/voicebox_web.wasm"))
+    Some(voicebox_test_support::build_browser_core().unwrap_or_else(|why| panic!("{why}")))
 }
 
 /// The worker's side: the project's folder tree and the origin's own (for a

@@ -1,31 +1,14 @@
 // transcript.js — one <li class="turn"> per request: what was said (or the action
 // sent) and the action the core resolved it to, then exactly what the core
 // answered — did, refused (rule and why), not understood (the resolver's note),
-// or asks first (pending). The answer blocks are the server page's
-// (../../js/transcript.js); this file is the environment page's turn shape.
+// or asks first (pending). The turn and its answer blocks are the server
+// page's (../../js/transcript.js); this file adds the resolved action.
 
 import { el } from '../../js/dom.js';
-import { refusalNode, errorNode, didNode, pendingNode } from '../../js/transcript.js';
+import { Turn } from '../../js/transcript.js';
 
-function unresolvedNode(note) {
-  return el('div', { class: 'unresolved' },
-    el('p', {}, el('span', { class: 'unresolved-label', text: 'Not understood: ' }),
-      note != null ? String(note) : ''));
-}
-
-class Turn {
-  constructor(li) {
-    this.li = li;
-    this.answer = el('div', { class: 'waiting', text: 'Working…' });
-    li.append(this.answer);
-  }
-
-  set(node) {
-    this.answer.replaceWith(node);
-    this.answer = node;
-    this.li.scrollIntoView({ block: 'nearest' });
-  }
-
+/** The environment page's turn: the shared one, plus the action a sentence resolved to. */
+class ActionTurn extends Turn {
   /** The action the core resolved the sentence to, shown as sent (JSON text). */
   showAction(action) {
     if (action == null || this.actionLine) return;
@@ -33,35 +16,17 @@ class Turn {
     this.li.querySelector('.said').after(this.actionLine);
   }
 
-  /** A reply (the `result` of a turn, or a confirm answer). Returns the confirm request if it asks. */
-  showReply(reply) {
-    if (!reply || typeof reply !== 'object') {
-      this.set(errorNode(new Error('the core sent no answer'), 'No answer'));
-      return null;
-    }
-    if (reply.confirm && typeof reply.confirm === 'object') {
-      this.set(pendingNode(reply.confirm));
-      return reply.confirm;
-    }
-    this.set(reply.ok === true ? didNode(reply) : refusalNode(reply));
-    return null;
-  }
-
   /** An `execute` answer: {transcript, action, note?, result}, or a request-level refusal. */
   showTurn(answer) {
     if (answer && Object.prototype.hasOwnProperty.call(answer, 'result')) {
       if (answer.result === null) {
-        this.set(unresolvedNode(answer.note));
+        this.showUnresolved(answer.note);
         return null;
       }
       if (answer.transcript != null) this.showAction(answer.action);
       return this.showReply(answer.result);
     }
     return this.showReply(answer);
-  }
-
-  showError(err, lead) {
-    this.set(errorNode(err, lead));
   }
 }
 
@@ -82,7 +47,7 @@ export function createTranscript(ol, empty) {
       ol.append(li);
       if (empty) empty.hidden = true;
       li.scrollIntoView({ block: 'nearest' });
-      return new Turn(li);
+      return new ActionTurn(li);
     },
   };
 }

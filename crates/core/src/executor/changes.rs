@@ -1,8 +1,12 @@
-//! Verbs that change a file: `write` and `edit`. Each is two entries (attempt,
-//! outcome) around the act, with the prior bytes kept in the undo journal.
+//! Verbs that change a file: `write`, `append` and `edit`. Each is two
+//! entries (attempt, outcome) around the act, with the prior bytes kept in
+//! the undo journal.
 
+use super::ask::Ask;
 use super::{Approved, Change, Executor, bytes};
+use crate::action::WriteMode;
 use crate::audit::ActRecord;
+use crate::confirm::Deferred;
 use crate::contain::RelPath;
 use crate::journal::{self, JournalEntry, Line, Remembered};
 use crate::platform::Abilities;
@@ -10,22 +14,136 @@ use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
+use crate::tier::{Act, Decision};
 use alloc::format;
 use alloc::string::String;
 
+/// Whether `updated` may be what `path` holds: at most the file cap.
+fn fits(path: &RelPath, updated: &str, what_to_do: &str) -> Result<(), Refusal> {
+    if updated.len() as u64 <= MAX_FILE_BYTES {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        Rule::TooLarge,
+        format!(
+            "the change would make `{path}` {}; a file may hold at most {} — split it, or {what_to_do}",
+            bytes(updated.len() as u64),
+            bytes(MAX_FILE_BYTES)
+        ),
+    ))
+}
+
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    pub(super) async fn write(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
+    /// A write; one the person phrased as creating a file asks first when
+    /// the file exists (the tier table's `create-over-existing`).
+    pub(super) async fn write(
+        &mut self,
+        name: &str,
+        content: &str,
+        mode: Option<WriteMode>,
+        turn: Option<&str>,
+    ) -> Reply {
         let record = ActRecord::new(ActKind::Write, name);
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
             Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        if self.store().observe(&approved.path).await.is_dir {
+        let seen = self.store().observe(&approved.path).await;
+        if seen.is_dir {
             let refusal = self.storage_refusal(StorageError::IsADirectory, &approved.path);
             return self.refuse(refusal, record, turn).await;
         }
-        let summary = format!("wrote {} ({})", approved.path, bytes(content.len() as u64));
-        self.replace_file(&approved, Remembered::Write, content, summary, turn)
+        if seen.exists && mode == Some(WriteMode::Create) {
+            let verdict = self.table.decide(&Act::replacing());
+            let path = approved.path;
+            let plan = format!(
+                "replace {path} ({} now) with {} — {}; undo would restore it",
+                bytes(seen.bytes),
+                bytes(content.len() as u64),
+                verdict.why
+            );
+            if verdict.decision == Decision::Refuse {
+                return self
+                    .refuse(Refusal::new(verdict.rule, plan), record, turn)
+                    .await;
+            }
+            let deferred = Deferred::Write {
+                content: content.into(),
+            };
+            let ask = Ask {
+                record,
+                path,
+                verdict,
+                plan,
+                deferred,
+            };
+            return self.ask(ask, &seen, turn).await;
+        }
+        let before = seen.exists.then_some(seen.bytes);
+        self.write_approved(&approved, content, before, None, turn)
+            .await
+    }
+
+    /// Writes an approved file whole; the answer says what it replaced
+    /// (`before`, when the file existed) and that undo restores it.
+    pub(super) async fn write_approved(
+        &self,
+        approved: &Approved,
+        content: &str,
+        before: Option<u64>,
+        completes: Option<u64>,
+        turn: Option<&str>,
+    ) -> Reply {
+        let path = &approved.path;
+        let after = bytes(content.len() as u64);
+        let summary = match before {
+            Some(before) => {
+                format!("replaced {path} ({before} → {after}); undo restores what it held")
+            }
+            None => format!("wrote {path} ({after})"),
+        };
+        let write = Change::Write {
+            verb: Remembered::Write,
+            bytes: content.as_bytes(),
+        };
+        self.replace_file(approved, write, summary, completes, turn)
+            .await
+    }
+
+    /// Adds `content` at the end of a file (joined by a newline when the file
+    /// does not end in one), making the file if it is missing.
+    pub(super) async fn append(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
+        let record = ActRecord::new(ActKind::Write, name);
+        let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
+            Ok(approved) => approved,
+            Err(reply) => return reply,
+        };
+        let path = &approved.path;
+        let current = match self.read_text(path).await {
+            Ok(text) => text,
+            Err(refusal) if refusal.rule == Rule::NotFound => String::new(),
+            Err(refusal) => return self.refuse(refusal, record, turn).await,
+        };
+        let joiner = if current.is_empty() || current.ends_with('\n') {
+            ""
+        } else {
+            "\n"
+        };
+        let updated = format!("{current}{joiner}{content}");
+        if let Err(refusal) = fits(path, &updated, "append less") {
+            return self.refuse(refusal, record, turn).await;
+        }
+        let summary = format!(
+            "appended {} to {path} ({} → {})",
+            bytes(content.len() as u64),
+            current.len(),
+            bytes(updated.len() as u64)
+        );
+        let write = Change::Write {
+            verb: Remembered::Append,
+            bytes: updated.as_bytes(),
+        };
+        self.replace_file(&approved, write, summary, None, turn)
             .await
     }
 
@@ -56,15 +174,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return self.refuse(refusal, record, turn).await;
         }
         let updated = current.replacen(old_text, new_text, 1);
-        if updated.len() as u64 > MAX_FILE_BYTES {
-            let refusal = Refusal::new(
-                Rule::TooLarge,
-                format!(
-                    "the edit would make `{path}` {}; a file may hold at most {} — split it, or replace less",
-                    bytes(updated.len() as u64),
-                    bytes(MAX_FILE_BYTES)
-                ),
-            );
+        if let Err(refusal) = fits(path, &updated, "replace less") {
             return self.refuse(refusal, record, turn).await;
         }
         let summary = format!(
@@ -72,24 +182,29 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             bytes(current.len() as u64),
             bytes(updated.len() as u64)
         );
-        self.replace_file(&approved, Remembered::Edit, &updated, summary, turn)
+        let write = Change::Write {
+            verb: Remembered::Edit,
+            bytes: updated.as_bytes(),
+        };
+        self.replace_file(&approved, write, summary, None, turn)
             .await
     }
 
-    /// Writes `content` as one change, and answers with `summary`.
+    /// Writes a file whole as one change, and answers with `summary`.
+    /// `completes` is the ask a confirmed write answers.
     async fn replace_file(
         &self,
         approved: &Approved,
-        verb: Remembered,
-        content: &str,
+        write: Change<'_>,
         summary: String,
+        completes: Option<u64>,
         turn: Option<&str>,
     ) -> Reply {
-        let write = Change::Write {
-            verb,
-            bytes: content.as_bytes(),
+        let written = match &write {
+            Change::Write { bytes, .. } => bytes.len() as u64,
+            _ => 0,
         };
-        let changed = match self.change(approved, write, None, turn).await {
+        let changed = match self.change(approved, write, completes, turn).await {
             Ok(changed) => changed,
             Err(reply) => return reply,
         };
@@ -97,7 +212,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(()) => {
                 let mut reply = Reply::done(summary);
                 reply.file = Some(approved.path.as_str().into());
-                reply.bytes = Some(content.len() as u64);
+                reply.bytes = Some(written);
                 reply
             }
             Err(refusal) => Reply::refusal(refusal),

@@ -10,7 +10,7 @@ use crate::extension::{self, Descriptor, Primitive};
 use crate::platform::{Abilities, Egress, Env, ExtensionLedger, Storage, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::{Act, ActKind, Decision};
+use crate::tier::{Act, ActKind, Decision, PersonAct};
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
@@ -61,7 +61,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// The acts of an extension call are recorded under the turn
     /// `ext:<id>.<tool>` rather than the caller's turn, so the log says which
     /// extension asked.
-    pub(super) async fn call_extension(&self, id: &str, tool: &str, args: Option<&Value>) -> Reply {
+    pub(super) async fn call_extension(
+        &mut self,
+        id: &str,
+        tool: &str,
+        args: Option<&Value>,
+    ) -> Reply {
         let label = format!("ext:{id}.{tool}");
         let turn = Some(label.as_str());
         let record = ActRecord::new(ActKind::Read, "").with_tool(&label);
@@ -117,7 +122,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                         )
                         .await
                     }
-                    _ => self.write(&name, &content, turn).await,
+                    _ => self.write(&name, &content, None, turn).await,
                 },
                 (Err(refusal), _) | (_, Err(refusal)) => self.refuse(refusal, record, turn).await,
             },
@@ -214,13 +219,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    /// Records a person's decision about an extension (`admitted-by-person`
-    /// or `revoked-by-person`) around `act`: the attempt entry first — if it
+    /// Records a person's decision about an extension around `act`, under
+    /// the tier table's rule for it (`admitted-by-person` or
+    /// `revoked-by-person`): the attempt entry first — if it
     /// cannot be written, `act` does not run — then the outcome.
     pub async fn record_person_act(
         &self,
         id: &str,
-        rule: Rule,
+        person: PersonAct,
         how: &str,
         act: impl FnOnce() -> Result<(), Refusal>,
     ) -> Reply {
@@ -228,6 +234,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return Reply::refusal(refusal);
         }
         let record = ActRecord::new(ActKind::Import, &format!("extension:{id}")).with_tool(how);
+        let verdict = self.table.decide(&Act::by_person(person));
+        if verdict.decision != Decision::Allow {
+            let refusal = Refusal::new(verdict.rule, verdict.why);
+            return self.refuse(refusal, record, None).await;
+        }
+        let rule = verdict.rule;
         let attempt = match self.begin(record.clone(), rule, None, None).await {
             Ok(seq) => seq,
             Err(reply) => return reply,
@@ -246,10 +258,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let reply = match outcome {
             Ok(()) => Reply::done(format!(
                 "{} extension `{id}` ({how})",
-                if rule == Rule::RevokedByPerson {
-                    "revoked"
-                } else {
-                    "admitted"
+                match person {
+                    PersonAct::Admit => "admitted",
+                    PersonAct::Revoke => "revoked",
                 }
             )),
             Err(refusal) => Reply::refusal(refusal),

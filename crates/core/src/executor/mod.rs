@@ -3,13 +3,14 @@
 //! order is fixed (DESIGN §3): root → validate → resolve the path → decide →
 //! attempt entry (fail closed) → act → observe → outcome entry.
 
+mod ask;
 mod changes;
-mod delete;
 mod extensions;
 mod grep;
 mod pipeline;
 mod reads;
 pub mod tools;
+use crate::turn::Proposal;
 use pipeline::{Approved, Change};
 mod undo;
 mod walk;
@@ -106,24 +107,41 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         &self.abilities
     }
 
-    /// Executes action JSON: the entry point for every placement.
+    /// Executes a turn's proposal: a typed action as it is, JSON validated once.
+    pub async fn run(&mut self, proposal: &Proposal, turn: Option<&str>) -> Reply {
+        match proposal {
+            Proposal::Resolved(action) => self.execute_action(action.clone(), turn).await,
+            Proposal::Sent(value) => self.execute(value, turn).await,
+        }
+    }
+
+    /// Executes action JSON: validated by the command table, then acted on.
     pub async fn execute(&mut self, value: &Value, turn: Option<&str>) -> Reply {
-        if let Some(reply) = self.answer_without_root(value) {
-            return reply;
+        match Action::from_json(value) {
+            Ok(action) => self.execute_action(action, turn).await,
+            Err(refusal) => self.refuse_invalid(value, refusal, turn).await,
+        }
+    }
+
+    /// Executes a typed action: the entry point for every placement.
+    pub async fn execute_action(&mut self, action: Action, turn: Option<&str>) -> Reply {
+        if action.verb().command().act.is_none() {
+            return self.catalog();
         }
         if let Err(refusal) = self.root_ready().await {
             return Reply::refusal(refusal);
         }
-        let action = match Action::from_json(value) {
-            Ok(action) => action,
-            Err(refusal) => return self.refuse_invalid(value, refusal, turn).await,
-        };
         let turn = turn.map(String::from);
         let turn = turn.as_deref();
         match action {
             Action::List { dir } => self.list(dir.as_deref(), turn).await,
             Action::Read { name } => self.read(&name, turn).await,
-            Action::Write { name, content } => self.write(&name, &content, turn).await,
+            Action::Write {
+                name,
+                content,
+                mode,
+            } => self.write(&name, &content, mode, turn).await,
+            Action::Append { name, content } => self.append(&name, &content, turn).await,
             Action::Delete { name } => self.ask_delete(&name, turn).await,
             Action::Edit {
                 name,
@@ -143,7 +161,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Action::CallExtension { id, tool, args } => {
                 self.call_extension(&id, &tool, args.as_ref()).await
             }
-            Action::ListExtensions => unreachable!("answered without a root"),
+            Action::ListExtensions => unreachable!("a verb with no act is the catalog"),
         }
     }
 
@@ -219,22 +237,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         Ok(reports)
     }
 
-    /// Verbs that touch no file are answered whether or not a root is declared.
-    fn answer_without_root(&self, value: &Value) -> Option<Reply> {
-        let verb = value.get("verb").and_then(Value::as_str)?;
-        if Verb::from_wire(verb)?.command().act.is_some() {
-            return None;
-        }
-        Some(match Action::from_json(value) {
-            Ok(_) => {
-                let mut tools = self.abilities.tools().catalog();
-                tools.extend(self.abilities.ledger().catalog());
-                let mut reply = Reply::done(format!("{} tools available", tools.len()));
-                reply.tools = Some(tools);
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        })
+    /// The verbs that touch no file (the tool catalog) are answered whether or
+    /// not a root is declared.
+    fn catalog(&self) -> Reply {
+        let mut tools = self.abilities.tools().catalog();
+        tools.extend(self.abilities.ledger().catalog());
+        let mut reply = Reply::done(format!("{} tools available", tools.len()));
+        reply.tools = Some(tools);
+        reply
     }
 
     /// Step 1: a root is declared and reachable.
@@ -294,11 +304,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             .logged(seq)
     }
 
+    /// An action the command table refused: audited when it named an act on
+    /// a declared root; a malformed catalog question touches nothing.
     async fn refuse_invalid(&self, value: &Value, refusal: Refusal, turn: Option<&str>) -> Reply {
         let verb = value
             .get("verb")
             .and_then(Value::as_str)
             .and_then(Verb::from_wire);
+        if verb.is_some_and(|verb| verb.command().act.is_none()) {
+            return Reply::refusal(refusal);
+        }
+        if let Err(unready) = self.root_ready().await {
+            return Reply::refusal(unready);
+        }
         let kind = verb
             .and_then(|v| v.command().act)
             .unwrap_or(ActKind::External);

@@ -4,14 +4,16 @@
 //! Two shapes: file then content ("create NAME with CONTENT", "save this to
 //! NAME: CONTENT", "set NAME to CONTENT") and content then file ("write
 //! CONTENT to NAME"). "create NAME" alone makes an empty file;
-//! "write NAME" alone is missing its content. "add X to NAME" would append,
-//! which `write` cannot do without losing the file, so it is refused.
+//! "write NAME" alone is missing its content. "add X to NAME" appends (see
+//! `append`, asked first). A head that creates ("create", "make", "new")
+//! gives the write `mode: create`, so a file that exists is not replaced
+//! without asking.
 
 use super::content;
 use super::name::{Target, target};
 use super::text::Words;
 use super::{Resolution, act, refuse};
-use crate::action::Action;
+use crate::action::{Action, WriteMode};
 use alloc::format;
 use alloc::string::String;
 
@@ -43,6 +45,11 @@ impl Head {
     /// Whether a name alone means an empty file.
     fn creates(self) -> bool {
         matches!(self, Head::Create | Head::Make | Head::Add)
+    }
+
+    /// The write's mode: a head that creates asks before replacing a file.
+    fn mode(self) -> Option<WriteMode> {
+        self.creates().then_some(WriteMode::Create)
     }
 }
 
@@ -146,7 +153,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Head::Set => return set_to(rest),
         _ => {}
     }
-    file_then_content(rest)
+    file_then_content(head, rest)
         .or_else(|| content_then_file(head, rest))
         .or_else(|| file_alone(head, rest))
         .or_else(|| head.strong().then(|| super::unresolved(USAGE)))
@@ -154,8 +161,8 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 
 /// "create NAME with CONTENT" or "create NAME: CONTENT": the first split
 /// after a file name.
-fn file_then_content(words: Words<'_>) -> Option<Resolution> {
-    named_then_said(words, whole)
+fn file_then_content(head: Head, words: Words<'_>) -> Option<Resolution> {
+    named_then_said(words, |name, said| written(head.mode(), name, said))
 }
 
 /// The first split of `words` into a file name and what it should say ("NAME
@@ -223,12 +230,7 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
             _ => None,
         }
     })?;
-    if head == Head::Add {
-        return refuse(format!(
-            "I can't add to the end of {name} — say its whole new content, e.g. 'write … to {name}', or change part with 'in {name} replace X with Y'."
-        ));
-    }
-    Some(whole(name, words.to(at)))
+    Some(written(head.mode(), name, words.to(at)))
 }
 
 /// "clear notes.md": the file stays, its content goes.
@@ -237,6 +239,7 @@ fn cleared(words: Words<'_>) -> Option<Resolution> {
         Target::File(name) => act(Action::Write {
             name,
             content: String::new(),
+            mode: None,
         }),
         _ => None,
     }
@@ -260,6 +263,7 @@ fn file_alone(head: Head, words: Words<'_>) -> Option<Resolution> {
         Target::File(name) if head.creates() => act(Action::Write {
             name,
             content: String::new(),
+            mode: head.mode(),
         }),
         Target::File(name) => refuse(missing_content(&name)),
         Target::Missing if head.strong() || !words.is_empty() => refuse(NO_NAME),
@@ -280,8 +284,17 @@ fn missing_content(name: &str) -> String {
 
 /// The write of `said` as the whole of `name`, or a note that nothing was said.
 pub fn whole(name: String, said: Words<'_>) -> Resolution {
+    written(None, name, said)
+}
+
+/// [`whole`] with the write's mode.
+fn written(mode: Option<WriteMode>, name: String, said: Words<'_>) -> Resolution {
     match content::text(said) {
-        Some(content) => Resolution::Action(Action::Write { name, content }),
+        Some(content) => Resolution::Action(Action::Write {
+            name,
+            content,
+            mode,
+        }),
         None => super::unresolved(missing_content(&name)),
     }
 }

@@ -106,9 +106,14 @@ pub fn refusals_are_named<S: Storage>(rig: &mut Rig<S>) {
             "content",
         ),
         (
-            json!({"verb":"write","name":"a","content":"x","mode":"w"}),
+            json!({"verb":"write","name":"a","content":"x","force":"w"}),
             Rule::UnknownField,
-            "mode",
+            "force",
+        ),
+        (
+            json!({"verb":"write","name":"a","content":"x","mode":"w"}),
+            Rule::MalformedField,
+            "create",
         ),
         (
             json!({"verb":"read","name":"missing.txt"}),
@@ -251,6 +256,67 @@ pub fn delete_asks_first<S: Storage>(rig: &mut Rig<S>) {
     );
 }
 
+/// A write phrased as a create asks before replacing a file that exists (no
+/// keeps it, yes replaces it); on a new file, and as a replace, it writes at
+/// once, and the replace says what it replaced.
+pub fn create_never_replaces_silently<S: Storage>(rig: &mut Rig<S>) {
+    let create = |content: &str| json!({"verb": "write", "name": "notes.txt", "content": content, "mode": "create"});
+    let made = rig.run(create("keep me"));
+    assert_eq!(made.action.as_deref(), Some("wrote notes.txt (7 bytes)"));
+
+    let ask = rig.run(create(""));
+    let request = ask.confirm.clone().expect("a create over a file asks");
+    assert_eq!(request.rule, Rule::CreateOverExisting);
+    assert!(
+        request.plan.contains("7 bytes") && request.plan.contains("undo"),
+        "{}",
+        request.plan
+    );
+    assert_eq!(
+        rig.file("notes.txt").as_deref(),
+        Some("keep me"),
+        "asking writes nothing"
+    );
+    assert_eq!(refused(&rig.confirm(&request.id, false)), Rule::Declined);
+    assert_eq!(rig.file("notes.txt").as_deref(), Some("keep me"));
+
+    let again = rig.run(create("new"));
+    let yes = rig.confirm(&again.confirm.unwrap().id, true);
+    assert!(yes.ok, "{yes:?}");
+    assert_eq!(rig.file("notes.txt").as_deref(), Some("new"));
+    assert_eq!(
+        rig.entry(rig.entry(yes.logged).attempt).attempt,
+        again.logged
+    );
+
+    let replaced = rig.run(write("notes.txt", ""));
+    assert_eq!(
+        replaced.action.as_deref(),
+        Some("replaced notes.txt (3 → 0 bytes); undo restores what it held")
+    );
+    assert!(rig.run(json!({"verb": "undo"})).ok);
+    assert_eq!(rig.file("notes.txt").as_deref(), Some("new"));
+}
+
+/// Append adds a line (making the file when missing), and undo takes it back.
+pub fn append_adds_a_line_and_undo_takes_it_back<S: Storage>(rig: &mut Rig<S>) {
+    let append = |content: &str| json!({"verb": "append", "name": "todo.txt", "content": content});
+    assert!(rig.run(append("eggs")).ok);
+    assert_eq!(rig.file("todo.txt").as_deref(), Some("eggs"));
+    let added = rig.run(append("oat milk"));
+    assert_eq!(
+        added.action.as_deref(),
+        Some("appended 8 bytes to todo.txt (4 → 13 bytes)")
+    );
+    assert_eq!(rig.file("todo.txt").as_deref(), Some("eggs\noat milk"));
+    assert!(rig.run(json!({"verb": "undo"})).ok);
+    assert_eq!(rig.file("todo.txt").as_deref(), Some("eggs"));
+    assert_eq!(
+        refused(&rig.run(json!({"verb": "append", "name": "../x.txt", "content": "x"}))),
+        Rule::OutsideRoot
+    );
+}
+
 /// Undo reverts write, edit and delete, says what it did, and refuses to
 /// clobber a file changed since.
 pub fn undo_reverts_and_says_what<S: Storage>(rig: &mut Rig<S>) {
@@ -337,6 +403,14 @@ macro_rules! adapter_checks {
         #[test]
         fn delete_asks_first() {
             common::delete_asks_first(&mut $make());
+        }
+        #[test]
+        fn create_never_replaces_silently() {
+            common::create_never_replaces_silently(&mut $make());
+        }
+        #[test]
+        fn append_adds_a_line_and_undo_takes_it_back() {
+            common::append_adds_a_line_and_undo_takes_it_back(&mut $make());
         }
         #[test]
         fn undo_reverts_and_says_what() {

@@ -6,13 +6,14 @@ use crate::strict::{self, Misfit};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use voicebox_core::Rule;
+use voicebox_core::worker::Relayed;
 
 /// A frame to the page.
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ToPage<'a> {
     /// One request for the page's worker (`{op: "execute", action}`, …).
-    Act { id: u64, request: &'a Value },
+    Act { id: u64, request: &'a Relayed },
     /// A frame of the page's that was refused; the channel lives.
     Error { refused: Rule, why: String },
     /// The server closes this channel (another page took over).

@@ -28,6 +28,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use voicebox_core::Rule;
 use voicebox_core::platform::RootInfo;
+use voicebox_core::worker::Relayed;
 
 /// The largest message (and frame) read from the page: an audit answer can
 /// be large; a frame is capped too, so one is never buffered past it.
@@ -98,7 +99,7 @@ impl Channel {
 
     /// Sends `request` to the page's worker and waits for its answer, which
     /// comes back untouched; or a refusal naming why there is none.
-    pub async fn relay(&self, request: Value) -> Result<Value, Value> {
+    pub async fn relay(&self, request: &Relayed) -> Result<Value, Value> {
         let (reply, answer) = oneshot::channel();
         let id = {
             let mut inner = self.lock();
@@ -110,14 +111,7 @@ impl Channel {
             };
             inner.next += 1;
             let id = inner.next;
-            let frame = Message::Text(
-                ToPage::Act {
-                    id,
-                    request: &request,
-                }
-                .text()
-                .into(),
-            );
+            let frame = Message::Text(ToPage::Act { id, request }.text().into());
             // A page whose writer is gone drops `reply`: the wait below is `page-closed`.
             if inner
                 .page

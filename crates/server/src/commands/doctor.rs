@@ -4,7 +4,6 @@
 //! opened as a root (that would start an audit file in it).
 
 use super::refused;
-use crate::cli::{PortArgs, ResolverArgs, RootArgs, StateArgs};
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use rustix::fs::Access;
@@ -13,17 +12,8 @@ use std::path::Path;
 use std::process::ExitCode;
 use voicebox_core::Refusal;
 
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    #[command(flatten)]
-    pub root: RootArgs,
-    #[command(flatten)]
-    pub port: PortArgs,
-    #[command(flatten)]
-    pub state: StateArgs,
-    #[command(flatten)]
-    pub resolver: ResolverArgs,
-}
+/// The configuration `serve` would run with.
+pub type Args = crate::cli::ServeArgs;
 
 /// Prints the report; an overlap of the root and the state folder is a
 /// failing check in it, then exits as the other commands do on it (2).

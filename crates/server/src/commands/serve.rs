@@ -1,7 +1,7 @@
 //! `voicebox serve`: the page and the API on 127.0.0.1 until SIGINT or SIGTERM.
 
 use super::apart;
-use crate::cli::{PortArgs, ResolverArgs, RootArgs, StateArgs};
+use crate::cli::ServeArgs;
 use crate::live::Provider;
 use crate::serve;
 use std::process::ExitCode;
@@ -9,16 +9,8 @@ use std::time::Duration;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    // Without a root the server starts, and every act answers
-    // root-not-declared until the page or a script declares one.
     #[command(flatten)]
-    pub root: RootArgs,
-    #[command(flatten)]
-    pub port: PortArgs,
-    #[command(flatten)]
-    pub state: StateArgs,
-    #[command(flatten)]
-    pub resolver: ResolverArgs,
+    pub serve: ServeArgs,
     /// The live voice provider `/live` uses when the page names none
     /// (default: gemini or openai when its key is set, else local).
     #[arg(long, env = "VOICEBOX_LIVE_PROVIDER", value_enum)]
@@ -40,16 +32,22 @@ fn millis(duration: Duration) -> u64 {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let state = args.state.dir();
-    if let Err(code) = apart("serve", &args.root, &state) {
+    let ServeArgs {
+        root,
+        port,
+        state,
+        resolver,
+    } = args.serve;
+    let state = state.dir();
+    if let Err(code) = apart("serve", &root, &state) {
         return code;
     }
     init_logs();
     let config = serve::Config {
-        root: args.root.root,
-        port: args.port.port,
+        root: root.root,
+        port: port.port,
         state,
-        resolver: args.resolver.resolver,
+        resolver: resolver.resolver,
         live_provider: args.live_provider,
     };
     let limits = serve::Limits {

@@ -2,12 +2,14 @@
 
 use super::{apart, host};
 use crate::cli::{ResolverArgs, RootArgs, StateArgs};
+use crate::resolve::one_shot_runtime;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use voicebox_core::Reply;
+use voicebox_core::command::Verb;
 use voicebox_core::platform::Env;
-use voicebox_core::resolver::Resolution;
 use voicebox_core::rule::{Refusal, Rule};
+use voicebox_core::turn::{Proposal, TurnAnswer, TurnInput, run_turn};
 use voicebox_machine::MachineEnv;
 
 #[derive(clap::Args, Debug)]
@@ -34,48 +36,55 @@ pub fn run(args: Args) -> ExitCode {
     if let Err(code) = apart("turn", &args.root, &state) {
         return code;
     }
-    let text = args.text.as_deref();
-    let action = match (args.action.as_deref(), text) {
-        (Some(json), _) => parse_action(json),
-        (None, Some(text)) => match args.resolver.resolver.resolve_blocking(&state, text) {
-            Resolution::Action(action) => Ok(action.to_json()),
-            Resolution::Unresolved { note } => {
-                println!(
-                    "{}",
-                    json!({ "transcript": text, "action": null, "note": note, "result": null })
-                );
-                return ExitCode::SUCCESS;
-            }
-        },
-        (None, None) => unreachable!("clap requires a sentence or --action"),
-    };
     let (mut host, unusable) = host(args.root.root.as_deref(), &state);
     let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
-    let result = match (&action, unusable) {
-        (_, Some(refusal)) => Reply::refusal(refusal),
-        (Ok(value), None) => host.execute(value, Some(&turn_id)),
-        (Err(refusal), None) => Reply::refusal(refusal.clone()),
+    let answer = match input(&args) {
+        Err(refusal) => TurnAnswer {
+            transcript: None,
+            action: Value::Null,
+            note: None,
+            result: Some(Reply::refusal(refusal)),
+            changes: false,
+        },
+        Ok(input) => one_shot_runtime().block_on(run_turn(
+            input,
+            async |text: String| args.resolver.resolver.resolve_once(&state, &text).await,
+            async |proposal: Proposal| match &unusable {
+                Some(refusal) => Reply::refusal(refusal.clone()),
+                None => host.run(&proposal, Some(&turn_id)),
+            },
+        )),
     };
-    let mut out = json!({ "transcript": text, "action": action.unwrap_or(Value::Null) });
-    match (args.yes, &result.confirm) {
-        (true, Some(ask)) => {
-            out["result"] = json!(host.confirm(&ask.id, true));
-            out["asked"] = json!(result);
-        }
-        _ => out["result"] = json!(result),
+    let mut out = json!(answer);
+    if let (true, Some(ask)) = (args.yes, answer.result.and_then(|result| result.confirm)) {
+        out["asked"] = out["result"].take();
+        let confirmed = host.confirm(&ask.id, true);
+        out["changes"] = json!(confirmed.changes(answer_verb(&out)));
+        out["result"] = json!(confirmed);
     }
     println!("{out}");
     ExitCode::SUCCESS
 }
 
-/// Action JSON from the command line; JSON that does not parse is a named
-/// refusal in the result, like every other bad action.
-fn parse_action(text: &str) -> Result<Value, Refusal> {
-    // Validating the action is the executor's step 2; only JSON is checked here.
-    serde_json::from_str(text).map_err(|e| {
-        Refusal::new(
-            Rule::MalformedField,
-            format!("--action is not valid JSON ({e})"),
-        )
-    })
+/// The turn the command line gives: the sentence, or `--action` JSON (JSON
+/// that does not parse is a named refusal in the result, like every other
+/// bad action; validating it is the executor's).
+fn input(args: &Args) -> Result<TurnInput, Refusal> {
+    match (args.action.as_deref(), args.text.clone()) {
+        (Some(json), _) => serde_json::from_str(json)
+            .map(TurnInput::Action)
+            .map_err(|e| {
+                Refusal::new(
+                    Rule::MalformedField,
+                    format!("--action is not valid JSON ({e})"),
+                )
+            }),
+        (None, Some(text)) => Ok(TurnInput::Words(text)),
+        (None, None) => unreachable!("clap requires a sentence or --action"),
+    }
+}
+
+/// The verb of the answered action, for `changes` after a confirmation.
+fn answer_verb(out: &Value) -> Option<Verb> {
+    out["action"]["verb"].as_str().and_then(Verb::from_wire)
 }

@@ -163,10 +163,12 @@ fn function_calls(calls: &Value) -> Vec<Call> {
         .as_array()
         .into_iter()
         .flatten()
-        .map(|call| Call {
-            id: call["id"].as_str().unwrap_or_default().to_string(),
-            name: call["name"].as_str().unwrap_or_default().to_string(),
-            args: call.get("args").cloned().unwrap_or(Value::Null),
+        .map(|call| {
+            Call::sent(
+                call["id"].as_str().unwrap_or_default(),
+                call["name"].as_str().unwrap_or_default(),
+                call.get("args").cloned().unwrap_or(Value::Null),
+            )
         })
         .collect()
 }
@@ -198,11 +200,7 @@ mod tests {
         let calls = json!({"toolCall": {"functionCalls": [{"id": "a", "name": "undo"}]}});
         assert_eq!(
             gemini.read(&calls),
-            [Event::Calls(vec![Call {
-                id: "a".into(),
-                name: "undo".into(),
-                args: Value::Null
-            }])]
+            [Event::Calls(vec![Call::sent("a", "undo", Value::Null)])]
         );
         assert_eq!(
             gemini.read(&json!({"goAway": {"timeLeft": "10s"}})),

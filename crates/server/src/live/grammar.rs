@@ -35,6 +35,7 @@ fn spoken(verb: Verb) -> Option<&'static str> {
         Verb::Write => {
             "(create | make) a file called <name> (with | containing | saying) <words> | write <words> to <name>"
         }
+        Verb::Append => "(add | append) <words> to <file>",
         Verb::Delete => "(delete | remove) [the file [called]] <file>",
         Verb::Edit => "replace <words> with <words> in <file>",
         Verb::Diff => "diff <file> with <words>",

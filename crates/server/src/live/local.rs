@@ -90,18 +90,8 @@ impl Vendor for Local {
         };
         match resolve(heard) {
             Resolution::Action(action) => {
-                let mut args = serde_json::to_value(action).unwrap_or(Value::Null);
-                let name = args
-                    .as_object_mut()
-                    .and_then(|fields| fields.remove("verb"))
-                    .and_then(|verb| verb.as_str().map(String::from))
-                    .unwrap_or_default();
                 self.calls += 1;
-                let call = Call {
-                    id: format!("local-{}", self.calls),
-                    name,
-                    args,
-                };
+                let call = Call::resolved(format!("local-{}", self.calls), action);
                 vec![transcript, Event::Calls(vec![call])]
             }
             Resolution::Unresolved { note } => vec![transcript, Event::Reply(note)],

@@ -50,11 +50,8 @@ impl OpenAi {
             .or_else(|| self.names.get(call_id).map(String::as_str))
             .unwrap_or_default()
             .to_string();
-        self.calls.push(Call {
-            id: call_id.to_string(),
-            name,
-            args: parse_arguments(arguments),
-        });
+        self.calls
+            .push(Call::sent(call_id, name, parse_arguments(arguments)));
     }
 
     /// At `response.done`: calls only listed in its output join the batch,

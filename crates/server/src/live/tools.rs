@@ -5,11 +5,10 @@
 
 use crate::serve::Acts;
 use serde_json::{Map, Value, json};
-use std::sync::Arc;
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
-use voicebox_core::{Refusal, Reply, Rule, prompt};
-use voicebox_machine::{Host, MachineAbilities};
+use voicebox_core::turn::Proposal;
+use voicebox_core::{Action, Refusal, Reply, Rule, prompt};
 
 /// What a live model is told before the command list's own prompt, which was
 /// written for one-shot JSON answers.
@@ -74,6 +73,46 @@ pub struct Call {
     pub name: String,
     /// The arguments: an object, or whatever the provider sent instead.
     pub args: Value,
+    /// The typed action, when the call came from the core's own resolver
+    /// (the offline recogniser): acted on as it is, never re-parsed.
+    pub resolved: Option<Action>,
+}
+
+impl Call {
+    /// A model's call, judged against the command list when it is run.
+    pub fn sent(id: impl Into<String>, name: impl Into<String>, args: Value) -> Call {
+        Call {
+            id: id.into(),
+            name: name.into(),
+            args,
+            resolved: None,
+        }
+    }
+
+    /// A call for an action the core's resolver already made.
+    pub fn resolved(id: impl Into<String>, action: Action) -> Call {
+        let mut args = action.to_json();
+        let name = args
+            .as_object_mut()
+            .and_then(|fields| fields.remove("verb"))
+            .and_then(|verb| verb.as_str().map(String::from))
+            .unwrap_or_default();
+        Call {
+            id: id.into(),
+            name,
+            args,
+            resolved: Some(action),
+        }
+    }
+
+    /// What the call proposes: the typed action, or the call's JSON
+    /// ([`action`]), refused before any executor if it does not fit.
+    fn proposal(&self) -> Result<Proposal, Refusal> {
+        match &self.resolved {
+            Some(action) => Ok(Proposal::Resolved(action.clone())),
+            None => action(self).map(Proposal::Sent),
+        }
+    }
 }
 
 /// A call and what came of it.
@@ -177,39 +216,29 @@ fn changes(verb: &str, reply: &Value) -> bool {
         && Verb::from_wire(verb).is_some_and(Verb::changes_files)
 }
 
-/// Runs a batch in order: in the page that owns the active root (each call
-/// relayed over `/channel`, this machine's disk untouched), or on the host
-/// (one lock, like any other turn).
-pub async fn run(acts: &Arc<Acts>, calls: Vec<Call>) -> Vec<Answered> {
-    if acts.page_root().is_some() {
-        let mut answered = Vec::with_capacity(calls.len());
-        for call in calls {
-            answered.push(in_page(acts, call).await);
-        }
-        return answered;
+/// Runs a batch in order, each call in the active root like any other act
+/// (relayed to the page that owns it, or on the host's folder).
+pub async fn run(acts: &Acts, calls: Vec<Call>) -> Vec<Answered> {
+    let mut answered = Vec::with_capacity(calls.len());
+    for call in calls {
+        answered.push(one(acts, call).await);
     }
-    let (counter, batch) = (acts.clone(), calls.clone());
-    acts.with_host(move |host| {
-        batch
-            .into_iter()
-            .map(|call| on_host(&counter, host, call))
-            .collect()
-    })
-    .await
-    .unwrap_or_else(|error| {
-        calls
-            .into_iter()
-            .map(|call| Answered::refused(call, error.refusal.rule, &error.refusal.why))
-            .collect()
-    })
+    answered
 }
 
-/// A call's action, or the reply that refuses it before any executor.
-fn prepared(call: &Call) -> Result<Value, Value> {
-    action(call).map_err(|refusal| json!(Reply::refusal(refusal)))
-}
-
-fn answered(call: Call, action: Option<Value>, result: Value, started: Instant) -> Answered {
+/// One call: its action acted on, or the refusal that stopped it first.
+async fn one(acts: &Acts, call: Call) -> Answered {
+    let started = Instant::now();
+    let (action, result) = match call.proposal() {
+        Ok(proposal) => {
+            let action = proposal.to_json();
+            (Some(action), json!(acts.act(proposal, "live".into()).await))
+        }
+        Err(refusal) => {
+            acts.count_refusal();
+            (None, json!(Reply::refusal(refusal)))
+        }
+    };
     Answered {
         changed: changes(&call.name, &result),
         ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -219,47 +248,12 @@ fn answered(call: Call, action: Option<Value>, result: Value, started: Instant) 
     }
 }
 
-fn on_host(acts: &Acts, host: &mut Host<MachineAbilities>, call: Call) -> Answered {
-    let started = Instant::now();
-    let (action, reply) = match prepared(&call) {
-        Ok(action) => {
-            let reply = host.execute(&action, Some("live"));
-            acts.counted(&reply);
-            (Some(action), json!(reply))
-        }
-        Err(refusal) => {
-            acts.count_refusal();
-            (None, refusal)
-        }
-    };
-    answered(call, action, reply, started)
-}
-
-async fn in_page(acts: &Acts, call: Call) -> Answered {
-    let started = Instant::now();
-    let (action, reply) = match prepared(&call) {
-        Ok(action) => {
-            let request = json!({"op": "execute", "action": action, "turn": "live"});
-            (Some(action), acts.relayed(request).await)
-        }
-        Err(refusal) => {
-            acts.count_refusal();
-            (None, refusal)
-        }
-    };
-    answered(call, action, reply, started)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn call(name: &str, args: Value) -> Call {
-        Call {
-            id: "c1".into(),
-            name: name.into(),
-            args,
-        }
+        Call::sent("c1", name, args)
     }
 
     #[test]
@@ -299,6 +293,28 @@ mod tests {
         assert_eq!(action(&smuggled).unwrap_err().rule, Rule::UnknownField);
         let text = call("read", json!("{\"name\": \"a.txt\""));
         assert_eq!(action(&text).unwrap_err().rule, Rule::MalformedField);
+    }
+
+    #[test]
+    fn a_resolved_call_proposes_its_typed_action_and_a_sent_one_its_json() {
+        let write = Action::Write {
+            name: "a.txt".into(),
+            content: "hi".into(),
+            mode: None,
+        };
+        let resolved = Call::resolved("local-1", write.clone());
+        assert_eq!(
+            (resolved.name.as_str(), &resolved.args),
+            ("write", &json!({"name": "a.txt", "content": "hi"}))
+        );
+        assert_eq!(
+            resolved.proposal().unwrap(),
+            Proposal::Resolved(write.clone())
+        );
+        let sent = call("write", resolved.args.clone());
+        assert_eq!(sent.proposal().unwrap(), Proposal::Sent(write.to_json()));
+        let smuggled = call("write", json!({"verb": "delete", "name": "a.txt"}));
+        assert_eq!(smuggled.proposal().unwrap_err().rule, Rule::UnknownField);
     }
 
     #[test]

@@ -128,18 +128,10 @@ mod tests {
 
     #[test]
     fn the_request_has_anthropic_shape() {
-        let call = Call {
-            base: "http://fake",
-            model: "m-1",
-            key: "k",
-            text: "list files",
-        };
-        let request = request(&reqwest::Client::new(), &call).build().unwrap();
+        let (request, body) = crate::llm::sample_request(request, "http://fake");
         assert_eq!(request.url().as_str(), "http://fake/v1/messages");
         assert_eq!(request.headers()["x-api-key"], "k");
         assert_eq!(request.headers()["anthropic-version"], VERSION);
-        let body: Value =
-            serde_json::from_slice(request.body().unwrap().as_bytes().unwrap()).unwrap();
         assert_eq!(body["max_tokens"], MAX_TOKENS);
         assert!(body["system"].as_str().unwrap().contains("Voicebox"));
         assert_eq!(

@@ -165,20 +165,12 @@ mod tests {
 
     #[test]
     fn the_request_has_gemini_shape() {
-        let call = Call {
-            base: "http://fake",
-            model: "m-1",
-            key: "k",
-            text: "list files",
-        };
-        let request = request(&reqwest::Client::new(), &call).build().unwrap();
+        let (request, body) = crate::llm::sample_request(request, "http://fake");
         assert_eq!(
             request.url().as_str(),
             "http://fake/v1beta/models/m-1:generateContent"
         );
         assert_eq!(request.headers()["x-goog-api-key"], "k");
-        let body: Value =
-            serde_json::from_slice(request.body().unwrap().as_bytes().unwrap()).unwrap();
         assert_eq!(body["contents"][0]["role"], "user");
         assert_eq!(body["contents"][0]["parts"][0]["text"], "list files");
         assert!(body["systemInstruction"].get("role").is_none());

@@ -56,6 +56,24 @@ struct Call<'a> {
     text: &'a str,
 }
 
+/// The request `request` builds for "list files" to model `m-1` with key
+/// `k` at `base`, and its JSON body: what each vendor's shape test reads.
+#[cfg(test)]
+fn sample_request(
+    request: fn(&reqwest::Client, &Call<'_>) -> reqwest::RequestBuilder,
+    base: &str,
+) -> (reqwest::Request, Value) {
+    let call = Call {
+        base,
+        model: "m-1",
+        key: "k",
+        text: "list files",
+    };
+    let request = request(&reqwest::Client::new(), &call).build().unwrap();
+    let body = serde_json::from_slice(request.body().unwrap().as_bytes().unwrap()).unwrap();
+    (request, body)
+}
+
 /// Why a vendor gave no action.
 #[derive(Debug, PartialEq, Eq)]
 enum Failure {

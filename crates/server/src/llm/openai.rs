@@ -97,17 +97,9 @@ mod tests {
 
     #[test]
     fn the_request_has_openai_shape() {
-        let call = Call {
-            base: "http://fake/v1",
-            model: "m-1",
-            key: "k",
-            text: "list files",
-        };
-        let request = request(&reqwest::Client::new(), &call).build().unwrap();
+        let (request, body) = crate::llm::sample_request(request, "http://fake/v1");
         assert_eq!(request.url().as_str(), "http://fake/v1/chat/completions");
         assert_eq!(request.headers()["authorization"], "Bearer k");
-        let body: Value =
-            serde_json::from_slice(request.body().unwrap().as_bytes().unwrap()).unwrap();
         assert_eq!(body["model"], "m-1");
         assert_eq!(body["messages"][0]["role"], "system");
         assert_eq!(

@@ -1,17 +1,75 @@
 //! Where acts run: the host's folder, or the page that owns the active root.
-//! Every route and live tool call that acts comes through [`Acts`], so
-//! "which root is active" is asked in one place and refusals are counted
-//! once for `GET /api/health`.
+//! Every route and live tool call that acts, confirms or reads the audit
+//! comes through [`Acts`], which asks "which root is active" once per
+//! request ([`ActiveRoot`]) and counts refusals once for `GET /api/health`.
+//! Handlers never branch on it themselves.
 
 use super::ApiError;
 use crate::channel::Channel;
+use crate::resolve::Words;
+use crate::state_dir::StateDir;
 use axum::http::StatusCode;
+use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
+use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use voicebox_core::audit::page::PageRequest;
+use voicebox_core::command::Verb;
 use voicebox_core::platform::{RootInfo, Storage};
-use voicebox_core::{Reply, Rule};
+use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
+use voicebox_core::worker::{Answer, AuditPage, Execute, Relayed};
+use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::{Host, MachineAbilities};
+
+/// Which root acts land in, asked once per request.
+enum ActiveRoot {
+    /// The host's declared folder (or none): the host's executor answers.
+    Machine,
+    /// A page-owned root: the request is relayed to the page's worker, and no
+    /// disk of this machine is touched.
+    Page,
+}
+
+/// What an act answered, wherever it ran.
+#[derive(Debug)]
+pub enum Acted {
+    Machine(Box<Reply>),
+    /// The page's core result (marked `via: "page"`) and whether, as the
+    /// page's core judged, the act changed the project's files.
+    Page {
+        result: Value,
+        changes: bool,
+    },
+}
+
+impl Acted {
+    /// Whether the answer is a refusal.
+    pub fn refused(&self) -> bool {
+        match self {
+            Acted::Machine(reply) => reply.refused.is_some(),
+            Acted::Page { result, .. } => result.get("refused").is_some(),
+        }
+    }
+}
+
+impl Serialize for Acted {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Acted::Machine(reply) => reply.serialize(serializer),
+            Acted::Page { result, .. } => result.serialize(serializer),
+        }
+    }
+}
+
+impl Outcome for Acted {
+    fn changes(&self, verb: Option<Verb>) -> bool {
+        match self {
+            Acted::Machine(reply) => reply.changes(verb),
+            Acted::Page { changes, .. } => *changes,
+        }
+    }
+}
 
 /// The host (one writer: its acts are serialised by its mutex), the page
 /// channel, and the refusals answered since start.
@@ -45,6 +103,13 @@ impl Acts {
         self.channel.root()
     }
 
+    fn active(&self) -> ActiveRoot {
+        match self.page_root() {
+            Some(_) => ActiveRoot::Page,
+            None => ActiveRoot::Machine,
+        }
+    }
+
     /// Runs `f` on the host on a blocking thread (the executor does file I/O).
     pub async fn with_host<R: Send + 'static>(
         &self,
@@ -70,51 +135,92 @@ impl Acts {
         self.refused.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Counts the reply if it is a refusal.
-    pub fn counted(&self, reply: &Reply) {
-        if reply.refused.is_some() {
-            self.count_refusal();
-        }
-    }
-
     /// Refusals answered since start.
     pub fn refused(&self) -> u64 {
         self.refused.load(Ordering::Relaxed)
     }
 
-    /// Runs `action` in the active root: relayed to the page that owns it (no
-    /// disk of this machine is touched), or executed by the host on its folder.
-    pub async fn act(&self, action: Value, turn: String) -> Result<Value, ApiError> {
-        if self.page_root().is_some() {
-            return Ok(self
-                .relayed(json!({"op": "execute", "action": action, "turn": turn}))
-                .await);
-        }
-        let reply = self
-            .with_host(move |host| host.execute(&action, Some(&turn)))
-            .await?;
-        self.counted(&reply);
-        Ok(json!(reply))
+    /// One turn ([`run_turn`]): the words resolved by `words`, the action run
+    /// in the active root.
+    pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
+        run_turn(
+            input,
+            async |text: String| words.resolve(&text).await,
+            async |proposal| self.act(proposal, turn).await,
+        )
+        .await
     }
 
-    /// Relays one worker request to the page; the core's result is returned
-    /// untouched but for `via: "page"`, and a missing answer is a named refusal.
-    pub async fn relayed(&self, request: Value) -> Value {
-        let result = match self.channel.relay(request).await {
-            Ok(mut answer) => {
-                let mut result = match answer.get_mut("result") {
-                    Some(result) if result.is_object() => result.take(),
-                    _ => answer,
+    /// Runs one proposal in the active root. An executor that fails while
+    /// acting answers `storage-failed` like any refusal, so every act has a
+    /// reply (the audit log says what happened).
+    pub async fn act(&self, proposal: Proposal, turn: String) -> Acted {
+        match self.active() {
+            ActiveRoot::Page => {
+                let execute = Execute {
+                    action: Some(proposal.to_json()),
+                    turn: Some(turn),
+                    ..Execute::default()
                 };
-                result["via"] = json!("page");
-                result
+                self.relayed(&Relayed::Execute(execute)).await
             }
-            Err(refusal) => refusal,
-        };
-        if result.get("refused").is_some() {
-            self.count_refusal();
+            ActiveRoot::Machine => {
+                self.on_host(move |host| host.run(&proposal, Some(&turn)))
+                    .await
+            }
         }
-        result
+    }
+
+    /// The person's answer to a pending confirmation, in the root that asked.
+    pub async fn confirm(&self, id: String, approved: bool) -> Acted {
+        match self.active() {
+            ActiveRoot::Page => {
+                self.relayed(&Relayed::Confirm(Answer { id, approved }))
+                    .await
+            }
+            ActiveRoot::Machine => self.on_host(move |host| host.confirm(&id, approved)).await,
+        }
+    }
+
+    /// One page of the active root's audit log.
+    pub async fn audit(&self, page: PageRequest, wire: AuditPage) -> Result<Value, ApiError> {
+        if let ActiveRoot::Page = self.active() {
+            return Ok(json!(self.relayed(&Relayed::Audit(wire)).await));
+        }
+        let view = self.with_host(move |host| host.audit(&page)).await?;
+        Ok(answered(view))
+    }
+
+    /// Every audit file of the active root checked against its chain. On the
+    /// machine a reader of its own does it, so the host (and every other
+    /// request) is not held while the whole log is read.
+    pub async fn verify_audit(&self, state: StateDir) -> Result<Value, ApiError> {
+        if let ActiveRoot::Page = self.active() {
+            return Ok(json!(self.relayed(&Relayed::VerifyAudit).await));
+        }
+        let root = self
+            .with_host(|host| host.root().map(Path::to_path_buf))
+            .await?;
+        let check = tokio::task::spawn_blocking(move || {
+            state
+                .audit_reader(root.as_deref())
+                .map_err(|e| {
+                    Refusal::new(
+                        Rule::RootUnreachable,
+                        format!("the project root cannot be read: {e}; restore the folder or declare another root"),
+                    )
+                })?
+                .verify_audit()
+        })
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Rule::StorageFailed,
+                "the audit check failed; the next request is served normally",
+            )
+        })?;
+        Ok(answered(check))
     }
 
     /// The active root: the page's, or the host's folder.
@@ -124,5 +230,54 @@ impl Acts {
         }
         self.with_host(|host| host.executor().storage().map(Storage::root_info))
             .await
+    }
+
+    /// Runs an act on the host; a host that fails while acting is a
+    /// `storage-failed` reply. The reply is counted if it refuses.
+    async fn on_host(
+        &self,
+        act: impl FnOnce(&mut Host<MachineAbilities>) -> Reply + Send + 'static,
+    ) -> Acted {
+        let reply = self
+            .with_host(act)
+            .await
+            .unwrap_or_else(|error| Reply::refusal(error.refusal));
+        self.counted(Acted::Machine(Box::new(reply)))
+    }
+
+    /// Relays one request to the page; the core's result is returned
+    /// untouched but for `via: "page"`, and a missing answer is a named refusal.
+    async fn relayed(&self, request: &Relayed) -> Acted {
+        let acted = match self.channel.relay(request).await {
+            Ok(mut answer) => {
+                let changes = answer["changes"] == true;
+                let mut result = match answer.get_mut("result") {
+                    Some(result) if result.is_object() => result.take(),
+                    _ => answer,
+                };
+                result["via"] = json!("page");
+                Acted::Page { result, changes }
+            }
+            Err(refusal) => Acted::Page {
+                result: refusal,
+                changes: false,
+            },
+        };
+        self.counted(acted)
+    }
+
+    fn counted(&self, acted: Acted) -> Acted {
+        if acted.refused() {
+            self.count_refusal();
+        }
+        acted
+    }
+}
+
+/// A reader's answer, or its refusal as a reply.
+fn answered<T: Serialize>(answer: Result<T, Refusal>) -> Value {
+    match answer {
+        Ok(answer) => json!(answer),
+        Err(refusal) => json!(Reply::refusal(refusal)),
     }
 }

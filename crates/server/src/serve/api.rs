@@ -19,9 +19,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
-use voicebox_core::Rule;
 use voicebox_core::platform::Env;
-use voicebox_core::resolver::Resolution;
+use voicebox_core::turn::{Proposal, TurnInput};
+use voicebox_core::{Action, Rule};
 use voicebox_machine::MachineEnv;
 
 pub type Answer = Result<Json<Value>, ApiError>;
@@ -74,7 +74,7 @@ pub struct TurnRequest {
 /// Resolve the words (or take the action) and execute it.
 #[utoipa::path(post, path = "/api/turn", request_body = TurnRequest,
     responses(
-        (status = 200, description = "`{transcript, action, result}`; an unresolved utterance has `action: null` and a `note`; executor refusals have `result.ok: false`", body = Object),
+        (status = 200, description = "`{transcript, action, result, changes}`; an unresolved utterance has `action: null` and a `note`; executor refusals have `result.ok: false`; `changes` says whether the turn changed the root's files (done, or once confirmed)", body = Object),
         (status = 400, description = "malformed body, unknown field, or neither or both of transcript and action"),
         WriteGuard,
     ))]
@@ -83,28 +83,9 @@ pub async fn turn(
     State(words): State<Arc<Words>>,
     StrictJson(request): StrictJson<TurnRequest>,
 ) -> Answer {
-    let (transcript, action) = match (request.transcript, request.action) {
-        (Some(text), None) => match words.resolve(&text).await {
-            Resolution::Action(action) => (Some(text), action.to_json()),
-            Resolution::Unresolved { note } => {
-                return Ok(Json(
-                    json!({"transcript": text, "action": null, "note": note, "result": null}),
-                ));
-            }
-        },
-        (None, Some(action)) => (None, action),
-        _ => {
-            return Err(ApiError::new(
-                StatusCode::BAD_REQUEST,
-                Rule::MissingArgument,
-                "send either {\"transcript\": \"...\"} or {\"action\": {\"verb\": ...}}",
-            ));
-        }
-    };
-    let result = acts.act(action.clone(), turn_id()).await?;
-    Ok(Json(
-        json!({"transcript": transcript, "action": action, "result": result}),
-    ))
+    let input = TurnInput::new(request.transcript, request.action)
+        .map_err(|refusal| ApiError::new(StatusCode::BAD_REQUEST, refusal.rule, refusal.why))?;
+    Ok(Json(json!(acts.turn(&words, input, turn_id()).await)))
 }
 
 /// The person's answer to a tier-2 confirmation.
@@ -126,14 +107,7 @@ pub async fn confirm(
     State(acts): State<Arc<Acts>>,
     StrictJson(request): StrictJson<ConfirmRequest>,
 ) -> Answer {
-    if acts.page_root().is_some() {
-        let page = json!({"op": "confirm", "id": request.id, "approved": request.approved});
-        return Ok(Json(json!({"result": acts.relayed(page).await})));
-    }
-    let result = acts
-        .with_host(move |host| host.confirm(&request.id, request.approved))
-        .await?;
-    acts.counted(&result);
+    let result = acts.confirm(request.id, request.approved).await;
     Ok(Json(json!({"result": result})))
 }
 
@@ -176,11 +150,8 @@ pub struct FilesQuery {
     ))]
 pub async fn files(State(acts): State<Arc<Acts>>, query: QueryResult<FilesQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
-    let action = match query.dir {
-        Some(dir) => json!({"verb": "list", "dir": dir}),
-        None => json!({"verb": "list"}),
-    };
-    let result = acts.act(action, "page".into()).await?;
+    let list = Action::List { dir: query.dir };
+    let result = acts.act(Proposal::Resolved(list), "page".into()).await;
     Ok(Json(json!({"result": result})))
 }
 
@@ -200,7 +171,7 @@ pub struct FileQuery {
     ))]
 pub async fn file(State(acts): State<Arc<Acts>>, query: QueryResult<FileQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
-    let action = json!({"verb": "read", "name": query.name});
-    let result = acts.act(action, "page".into()).await?;
+    let read = Action::Read { name: query.name };
+    let result = acts.act(Proposal::Resolved(read), "page".into()).await;
     Ok(Json(json!({"result": result})))
 }

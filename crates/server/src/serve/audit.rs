@@ -9,12 +9,10 @@ use axum::Json;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use serde::Deserialize;
-use serde_json::json;
-use std::path::Path;
 use std::sync::Arc;
 use utoipa::IntoParams;
 use voicebox_core::audit::page::PageRequest;
-use voicebox_core::{Refusal, Reply, Rule};
+use voicebox_core::worker::AuditPage;
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
@@ -38,17 +36,11 @@ pub async fn audit(State(acts): State<Arc<Acts>>, query: QueryResult<AuditQuery>
     let Query(query) = query.map_err(query_error)?;
     let page = PageRequest::new(query.cursor.as_deref(), query.limit)
         .map_err(|refusal| ApiError::new(StatusCode::BAD_REQUEST, refusal.rule, refusal.why))?;
-    if acts.page_root().is_some() {
-        return Ok(Json(
-            acts.relayed(json!({"op": "audit", "cursor": query.cursor, "limit": query.limit}))
-                .await,
-        ));
-    }
-    let view = acts.with_host(move |host| host.audit(&page)).await?;
-    Ok(Json(match view {
-        Ok(view) => json!(view),
-        Err(refusal) => json!(Reply::refusal(refusal)),
-    }))
+    let wire = AuditPage {
+        cursor: query.cursor,
+        limit: query.limit,
+    };
+    Ok(Json(acts.audit(page, wire).await?))
 }
 
 /// Every audit file of the root checked against its hash chain and the
@@ -59,35 +51,5 @@ pub async fn audit(State(acts): State<Arc<Acts>>, query: QueryResult<AuditQuery>
         ReadGuard,
     ))]
 pub async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {
-    if acts.page_root().is_some() {
-        return Ok(Json(acts.relayed(json!({"op": "verifyAudit"})).await));
-    }
-    // A reader of its own, so the host (and every other request) is not held
-    // while the whole log is read.
-    let root = acts
-        .with_host(|host| host.root().map(Path::to_path_buf))
-        .await?;
-    let check = tokio::task::spawn_blocking(move || {
-        state
-            .audit_reader(root.as_deref())
-            .map_err(|e| {
-                Refusal::new(
-                    Rule::RootUnreachable,
-                    format!("the project root cannot be read: {e}; restore the folder or declare another root"),
-                )
-            })?
-            .verify_audit()
-    })
-    .await
-    .map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
-            "the audit check failed; the next request is served normally",
-        )
-    })?;
-    Ok(Json(match check {
-        Ok(check) => json!(check),
-        Err(refusal) => json!(Reply::refusal(refusal)),
-    }))
+    Ok(Json(acts.verify_audit(state).await?))
 }

@@ -4,7 +4,6 @@
 
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -20,26 +19,11 @@ pub struct Browser {
 
 /// Whether the browser is installed; panics under CI if it is not.
 pub fn available() -> bool {
-    let present =
-        std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists();
-    if !present {
-        assert!(
-            std::env::var("CI").is_err(),
-            "CI must have chromium and chromium-driver (./scripts/test installs them)"
-        );
-        eprintln!(
-            "\n!!! SKIPPED: browser test needs Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver) !!!\n"
-        );
-    }
-    present
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    voicebox_test_support::present_or_skip(
+        std::path::Path::new(CHROMIUM).exists() && std::path::Path::new(CHROMEDRIVER).exists(),
+        "Debian's chromium and chromium-driver",
+        "apt-get install -y chromium chromium-driver",
+    )
 }
 
 impl Browser {
@@ -50,7 +34,7 @@ impl Browser {
     /// Starts the browser with extra Chromium switches (e.g. a fake
     /// microphone) after the default ones.
     pub async fn start_with_args(extra: &[&str]) -> Browser {
-        let port = free_port();
+        let port = voicebox_test_support::free_port();
         let driver = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())

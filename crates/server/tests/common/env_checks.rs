@@ -24,6 +24,13 @@ pub async fn open(browser: &Browser, name: &str) -> Value {
         .await
 }
 
+/// Runs `action` in the open project and asserts it was done; answers the reply.
+pub async fn done(browser: &Browser, action: Value) -> Value {
+    let reply = act(browser, action).await;
+    assert_eq!(reply["ok"], true, "{reply}");
+    reply
+}
+
 pub async fn act(browser: &Browser, action: Value) -> Value {
     browser
         .worker(json!({"op": "execute", "action": action}))
@@ -79,14 +86,11 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
         .await["refused"],
         "outside-root"
     );
-    assert_eq!(
-        act(
-            browser,
-            json!({"verb": "write", "name": "a..", "content": "x"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        browser,
+        json!({"verb": "write", "name": "a..", "content": "x"}),
+    )
+    .await;
     let audit = browser.audit().await;
     let rules: Vec<(&str, &str)> = audit["entries"]
         .as_array()
@@ -128,14 +132,11 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
 
     // Check 6: a hostile name is text in the transcript and the gallery.
     let hostile = "<img src=x onerror=alert(1)>";
-    assert_eq!(
-        act(
-            browser,
-            json!({"verb": "create_asset", "name": hostile, "kind": "text", "body": "boo"})
-        )
-        .await["ok"],
-        true
-    );
+    done(
+        browser,
+        json!({"verb": "create_asset", "name": hostile, "kind": "text", "body": "boo"}),
+    )
+    .await;
     browser
         .say(&format!("read the file called assets/{hostile}"))
         .await;

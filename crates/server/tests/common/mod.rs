@@ -177,20 +177,17 @@ impl Server {
 
     /// A POST with the host token (the person at the host).
     pub async fn post_with_token(&self, path: &str, body: Value) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .post(self.url(path))
-            .header("x-voicebox-host-token", &self.token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        self.with_token(reqwest::Method::POST, path, body).await
     }
 
     /// A PUT with the host token (e.g. storing a provider key).
     pub async fn put_with_token(&self, path: &str, body: Value) -> (u16, Value) {
+        self.with_token(reqwest::Method::PUT, path, body).await
+    }
+
+    async fn with_token(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
         let response = reqwest::Client::new()
-            .put(self.url(path))
+            .request(method, self.url(path))
             .header("x-voicebox-host-token", &self.token)
             .json(&body)
             .send()

@@ -1,17 +1,20 @@
-//! `delete`, the tier-2 verb: the executor asks (one `confirm` entry and a
-//! pending single-use id); the person's answer declines (one entry) or
-//! performs it (attempt entry naming the ask, then the outcome).
+//! Acts the person is asked about first (tier 2): `delete`, and a `write`
+//! phrased as a create over a file that exists. The executor asks (one
+//! `confirm` entry and a pending single-use id); the person's answer
+//! declines (one entry) or performs it (attempt entry naming the ask, then
+//! the outcome).
 
-use super::{Change, Executor, bytes};
+use super::{Approved, Change, Executor, bytes};
 use crate::audit::{ActRecord, Happened};
-use crate::confirm::{CONFIRM_TTL_MS, PendingAct};
-use crate::platform::Abilities;
-use crate::platform::{Env, Storage, StorageError};
+use crate::confirm::{CONFIRM_TTL_MS, Deferred, PendingAct};
+use crate::contain::RelPath;
+use crate::platform::{Abilities, Env, Observation, Storage, StorageError};
 use crate::reply::{ConfirmRequest, Reply};
 use crate::rule::{Refusal, Rule};
-use crate::tier::{ActKind, Decision};
+use crate::tier::{ActKind, Decision, Verdict};
 use crate::time::iso8601;
 use alloc::format;
+use alloc::string::String;
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn ask_delete(&mut self, name: &str, turn: Option<&str>) -> Reply {
@@ -31,14 +34,34 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return self.refuse(refusal, record, turn).await;
         }
         debug_assert_eq!(verdict.decision, Decision::Confirm);
+        let plan = format!("delete {path} ({}) — {}", bytes(seen.bytes), verdict.why);
+        let ask = Ask {
+            record,
+            path,
+            verdict,
+            plan,
+            deferred: Deferred::Delete,
+        };
+        self.ask(ask, &seen, turn).await
+    }
+
+    /// Asks the person first (tier 2): one `confirm` entry, and a pending
+    /// single-use id that [`Self::confirm`] answers.
+    pub(super) async fn ask(&mut self, ask: Ask, seen: &Observation, turn: Option<&str>) -> Reply {
+        let Ask {
+            record,
+            path,
+            verdict,
+            plan,
+            deferred,
+        } = ask;
         let now = self.env.now_ms();
         let asked = Happened::Asked {
             rule: verdict.rule,
-            observed: self.observed(&seen),
+            observed: self.observed(seen),
         };
         let ask_seq = self.log(self.entry(record, turn, asked)).await;
         let id = self.env.random_id();
-        let plan = format!("delete {path} ({}) — {}", bytes(seen.bytes), verdict.why);
         let request = ConfirmRequest {
             id: id.clone(),
             rule: verdict.rule,
@@ -49,6 +72,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         self.pending.insert(
             id,
             PendingAct {
+                deferred,
                 path: path.clone(),
                 turn: turn.map(Into::into),
                 ask_seq,
@@ -81,7 +105,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         let turn = pending.turn.as_deref();
         let name = pending.path.as_str();
-        let record = ActRecord::new(ActKind::Delete, name);
+        let kind = pending.deferred.kind();
+        let record = ActRecord::new(kind, name);
         if !approved {
             let declined = Happened::Declined {
                 ask: pending.ask_seq,
@@ -92,14 +117,28 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
         // The world may have changed while the person decided: contain,
         // decide and ask the root again.
-        let approved = match self.approve(record, ActKind::Delete, turn).await {
+        let approved = match self.approve(record, kind, turn).await {
             Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        let changed = match self
-            .change(&approved, Change::Remove, pending.ask_seq, turn)
-            .await
-        {
+        match pending.deferred {
+            Deferred::Write { content } => {
+                let seen = self.store().observe(&approved.path).await;
+                let before = seen.exists.then_some(seen.bytes);
+                self.write_approved(&approved, &content, before, pending.ask_seq, turn)
+                    .await
+            }
+            Deferred::Delete => self.remove_approved(&approved, pending.ask_seq, turn).await,
+        }
+    }
+
+    async fn remove_approved(
+        &self,
+        approved: &Approved,
+        completes: Option<u64>,
+        turn: Option<&str>,
+    ) -> Reply {
+        let changed = match self.change(approved, Change::Remove, completes, turn).await {
             Ok(changed) => changed,
             Err(reply) => return reply,
         };
@@ -111,7 +150,16 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             }
             Err(refusal) => Reply::refusal(refusal),
         };
-        let seq = changed.logged;
-        self.answer(reply, seq)
+        self.answer(reply, changed.logged)
     }
+}
+
+/// An act to ask the person about: what it is, where, the table's verdict,
+/// the plan in words, and what a yes will do.
+pub(super) struct Ask {
+    pub record: ActRecord,
+    pub path: RelPath,
+    pub verdict: Verdict,
+    pub plan: String,
+    pub deferred: Deferred,
 }

@@ -1,0 +1,139 @@
+//! `append`: "add oat milk to groceries.txt", "append call mom to todo.txt",
+//! "put call mom at the end of todo.txt", "add a line saying hi to notes.md",
+//! "append to notes.md: hi".
+//!
+//! "add" also starts a new file ("add a file called x.txt"): a sentence whose
+//! content would be "a file …" is left to `write`. "put X in NAME" replaces
+//! (`write`); only "at / to the end of NAME" makes a put an append.
+
+use super::content;
+use super::name::{Target, target};
+use super::text::Words;
+use super::write::named_then_said;
+use super::{Resolution, unresolved};
+use crate::action::Action;
+use alloc::format;
+use alloc::string::String;
+
+/// How a head reaches its file.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Head {
+    /// "append", "add", "tack on": "to NAME" is enough.
+    Adds,
+    /// "put", "write", "type", "stick": only "at the end of NAME".
+    Places,
+}
+
+const HEADS: &[(&[&str], Head)] = &[
+    (&["append"], Head::Adds),
+    (&["add"], Head::Adds),
+    (&["tack", "on"], Head::Adds),
+    (&["tack"], Head::Adds),
+    (&["put"], Head::Places),
+    (&["write"], Head::Places),
+    (&["type"], Head::Places),
+    (&["stick"], Head::Places),
+    (&["jot", "down"], Head::Places),
+];
+
+/// Words before the file that mean its end.
+const AT_THE_END: &[&[&str]] = &[
+    &["at", "the", "end", "of"],
+    &["to", "the", "end", "of"],
+    &["onto", "the", "end", "of"],
+    &["on", "the", "end", "of"],
+    &["at", "the", "bottom", "of"],
+    &["to", "the", "bottom", "of"],
+    &["on", "the", "bottom", "of"],
+];
+
+/// Words before the file after an adding head.
+const ONTO: &[&str] = &["to", "onto", "into"];
+
+/// What a line is called before its text ("a line saying hi").
+const LINE_LEADS: &[&[&str]] = &[
+    &["a", "new", "line", "saying"],
+    &["a", "line", "saying"],
+    &["a", "line", "that", "says"],
+    &["a", "line", "reading"],
+    &["a", "new", "line"],
+    &["a", "line"],
+    &["another", "line"],
+    &["the", "line"],
+    &["a", "note", "saying"],
+    &["a", "note"],
+];
+
+/// Content that is really a new file: the sentence is a create.
+const NEW_FILE: &[&[&str]] = &[
+    &["a", "file"],
+    &["a", "new", "file"],
+    &["file"],
+    &["new", "file"],
+    &["an", "empty", "file"],
+];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    let (head, rest) = words.after_tagged(HEADS)?;
+    if rest.after_any(NEW_FILE).is_some() {
+        return None;
+    }
+    let at_the_end = content_then_end(rest);
+    match head {
+        Head::Adds => at_the_end
+            .or_else(|| content_to_file(rest))
+            .or_else(|| file_then_content(rest)),
+        Head::Places => at_the_end,
+    }
+}
+
+/// "X at the end of NAME": the last end-of phrase followed by a file name.
+fn content_then_end(words: Words<'_>) -> Option<Resolution> {
+    (0..words.len()).rev().find_map(|at| {
+        let phrase = AT_THE_END
+            .iter()
+            .find(|phrase| words.from(at).starts_with(phrase))?;
+        match target(words.from(at + phrase.len())) {
+            Target::File(name) => Some(appended(name, words.to(at))),
+            _ => None,
+        }
+    })
+}
+
+/// "add X to NAME": the last "to" followed by a file name.
+fn content_to_file(words: Words<'_>) -> Option<Resolution> {
+    (1..words.len()).rev().find_map(|at| {
+        if !ONTO.contains(&words.key(at)) {
+            return None;
+        }
+        match target(words.from(at + 1)) {
+            Target::File(name) => Some(appended(name, words.to(at))),
+            _ => None,
+        }
+    })
+}
+
+/// "append to NAME: X", "add to NAME saying X"; "add to NAME" alone asks
+/// what to add.
+fn file_then_content(words: Words<'_>) -> Option<Resolution> {
+    if !ONTO.contains(&words.key(0)) {
+        return None;
+    }
+    named_then_said(words.from(1), appended).or_else(|| match target(words.from(1)) {
+        Target::File(name) => Some(appended(name, words.from(words.len()))),
+        _ => None,
+    })
+}
+
+/// The append of what `said` says to `name`, or a note that nothing was said.
+fn appended(name: String, said: Words<'_>) -> Resolution {
+    let said = said.after_any(LINE_LEADS).unwrap_or(said);
+    match content::text(said) {
+        Some(content) if !content.is_empty() => {
+            Resolution::Action(Action::Append { name, content })
+        }
+        _ => unresolved(format!(
+            "What should I add to {name}? Say e.g. 'add call mom to {name}'."
+        )),
+    }
+}

@@ -1,0 +1,204 @@
+//! One turn, the same on every entry point (HTTP, the CLI, the browser
+//! worker, offline live voice): the person's words or a structured action
+//! in; words resolved once into a typed [`Action`] that is never turned back
+//! into JSON to be parsed again; one act; one answer shape.
+//!
+//! Where the act runs (an executor here, a page over a channel) and how words
+//! are resolved (the script resolver, an LLM) are the caller's: they are the
+//! two closures [`run_turn`] takes.
+
+use crate::action::Action;
+use crate::command::Verb;
+use crate::reply::Reply;
+use crate::resolver::Resolution;
+use crate::rule::{Refusal, Rule};
+use alloc::string::String;
+use core::future::Future;
+use serde::Serialize;
+use serde_json::Value;
+
+/// What a turn starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TurnInput {
+    /// What the person said or typed, still to be resolved.
+    Words(String),
+    /// An action a client already structured (`{"verb": ..., <fields>}`).
+    Action(Value),
+}
+
+impl TurnInput {
+    /// The wire's `{transcript}` or `{action}`: exactly one of the two.
+    pub fn new(transcript: Option<String>, action: Option<Value>) -> Result<TurnInput, Refusal> {
+        match (transcript, action) {
+            (Some(text), None) => Ok(TurnInput::Words(text)),
+            (None, Some(action)) => Ok(TurnInput::Action(action)),
+            _ => Err(Refusal::new(
+                Rule::MissingArgument,
+                "send either {\"transcript\": \"...\"} or {\"action\": {\"verb\": ...}}",
+            )),
+        }
+    }
+}
+
+/// The action a turn carries out: resolved from words (already typed), or
+/// sent as JSON by a client or a model (validated once, by the executor).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Proposal {
+    Resolved(Action),
+    Sent(Value),
+}
+
+impl Proposal {
+    /// The action as the wire shows it, for answers and relays.
+    pub fn to_json(&self) -> Value {
+        match self {
+            Proposal::Resolved(action) => action.to_json(),
+            Proposal::Sent(value) => value.clone(),
+        }
+    }
+
+    /// The verb it names, if it names a known one.
+    pub fn verb(&self) -> Option<Verb> {
+        match self {
+            Proposal::Resolved(action) => Some(action.verb()),
+            Proposal::Sent(value) => value
+                .get("verb")
+                .and_then(Value::as_str)
+                .and_then(Verb::from_wire),
+        }
+    }
+}
+
+/// What an act answered, wherever it ran; `changes` says whether it changed
+/// the project's files (done, or once confirmed), so no client keeps a verb
+/// list of its own to know when to re-list.
+pub trait Outcome: Serialize {
+    fn changes(&self, verb: Option<Verb>) -> bool;
+}
+
+impl Outcome for Reply {
+    fn changes(&self, verb: Option<Verb>) -> bool {
+        Reply::changes(self, verb)
+    }
+}
+
+/// The answer to every turn: `action` is null and `note` says why when the
+/// words did not resolve (then nothing was acted on, and `result` is null).
+#[derive(Clone, Debug, Serialize)]
+pub struct TurnAnswer<R> {
+    pub transcript: Option<String>,
+    pub action: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub result: Option<R>,
+    pub changes: bool,
+}
+
+impl<R> TurnAnswer<R> {
+    fn unresolved(transcript: String, note: String) -> TurnAnswer<R> {
+        TurnAnswer {
+            transcript: Some(transcript),
+            action: Value::Null,
+            note: Some(note),
+            result: None,
+            changes: false,
+        }
+    }
+}
+
+/// Runs one turn: resolves words with `resolve` (an action is taken as sent),
+/// then hands the one proposal to `act` and answers in the one shape.
+pub async fn run_turn<R, Resolve, Resolving, Act, Acting>(
+    input: TurnInput,
+    resolve: Resolve,
+    act: Act,
+) -> TurnAnswer<R>
+where
+    R: Outcome,
+    Resolve: FnOnce(String) -> Resolving,
+    Resolving: Future<Output = Resolution>,
+    Act: FnOnce(Proposal) -> Acting,
+    Acting: Future<Output = R>,
+{
+    let (transcript, proposal) = match input {
+        TurnInput::Action(value) => (None, Proposal::Sent(value)),
+        TurnInput::Words(text) => match resolve(text.clone()).await {
+            Resolution::Action(action) => (Some(text), Proposal::Resolved(action)),
+            Resolution::Unresolved { note } => return TurnAnswer::unresolved(text, note),
+        },
+    };
+    let (action, verb) = (proposal.to_json(), proposal.verb());
+    let result = act(proposal).await;
+    TurnAnswer {
+        transcript,
+        action,
+        note: None,
+        changes: result.changes(verb),
+        result: Some(result),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use serde_json::json;
+
+    fn run(input: TurnInput) -> TurnAnswer<Reply> {
+        let resolve = async |text: String| crate::resolver::resolve(&text);
+        let act = async |proposal: Proposal| match proposal {
+            Proposal::Resolved(action) => Reply::done(alloc::format!("typed {:?}", action.verb())),
+            Proposal::Sent(value) => Reply::done(alloc::format!("sent {value}")),
+        };
+        pollster::block_on(run_turn(input, resolve, act))
+    }
+
+    #[test]
+    fn words_reach_the_act_typed_and_an_action_as_sent() {
+        let spoken = run(TurnInput::Words("write hello.txt saying hi".into()));
+        assert_eq!(
+            spoken.result.unwrap().action.as_deref(),
+            Some("typed Write")
+        );
+        assert_eq!(spoken.action["verb"], "write");
+        assert!(spoken.changes, "a done write changes the files");
+
+        let sent = run(TurnInput::Action(json!({"verb": "read", "name": "a.txt"})));
+        assert!(sent.result.unwrap().action.unwrap().starts_with("sent "));
+        assert_eq!(sent.transcript, None);
+        assert!(!sent.changes, "a read changes nothing");
+    }
+
+    #[test]
+    fn unresolved_words_act_on_nothing_and_say_why() {
+        let answer = run(TurnInput::Words("sing me a song about the sea".into()));
+        assert!(answer.result.is_none() && answer.action.is_null());
+        assert!(answer.note.as_deref().is_some_and(|note| !note.is_empty()));
+        let wire = serde_json::to_value(answer).unwrap();
+        assert_eq!(wire["result"], Value::Null);
+    }
+
+    #[test]
+    fn a_turn_is_words_or_an_action_never_both_or_neither() {
+        for (transcript, action) in [
+            (None, None),
+            (Some(String::from("hi")), Some(json!({"verb": "list"}))),
+        ] {
+            let refusal = TurnInput::new(transcript, action).unwrap_err();
+            assert_eq!(refusal.rule, Rule::MissingArgument);
+        }
+        let cases = vec![
+            (
+                TurnInput::new(Some("hi".into()), None),
+                TurnInput::Words("hi".into()),
+            ),
+            (
+                TurnInput::new(None, Some(json!({"verb": "list"}))),
+                TurnInput::Action(json!({"verb": "list"})),
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got.unwrap(), want);
+        }
+    }
+}
