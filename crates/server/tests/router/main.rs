@@ -3,6 +3,7 @@
 //! a process (signals, kill -9, a browser) stays in the other files.
 
 mod guard;
+mod headers;
 
 use axum::Router;
 use axum::body::Body;
