@@ -6,10 +6,12 @@
 
 use super::*;
 
-/// A turn POST from this server's own page, with `extra` headers appended.
-fn turn(body: impl Into<Body>, extra: &[(&str, String)]) -> Request<Body> {
+/// A turn POST from this server's own page (its session and its Origin),
+/// with `extra` headers appended.
+fn turn(app: &App, body: impl Into<Body>, extra: &[(&str, String)]) -> Request<Body> {
     let mut builder = request("POST", "/api/turn")
         .header(header::ORIGIN, own_origin())
+        .header(header::COOKIE, &app.cookie)
         .header(header::CONTENT_TYPE, "application/json");
     for (name, value) in extra {
         builder = builder.header(*name, value);
@@ -23,8 +25,8 @@ fn write(content: &str) -> String {
 
 #[tokio::test]
 async fn each_deciding_header_said_twice_is_refused_and_once_is_read() {
-    let app = App::new();
-    let control = app.send(turn(LIST, &[])).await;
+    let app = App::new().await;
+    let control = app.send(turn(&app, LIST, &[])).await;
     assert_eq!(control.status, 200, "{}", control.text);
     for (name, second) in [
         ("host", "evil.example".to_string()),
@@ -34,7 +36,7 @@ async fn each_deciding_header_said_twice_is_refused_and_once_is_read() {
         // never matter.
         ("content-type", "application/json".to_string()),
     ] {
-        let answer = app.send(turn(LIST, &[(name, second.clone())])).await;
+        let answer = app.send(turn(&app, LIST, &[(name, second.clone())])).await;
         assert_eq!(
             answer.refused(),
             (400, "duplicate-header".into()),
@@ -86,9 +88,9 @@ async fn each_deciding_header_said_twice_is_refused_and_once_is_read() {
 
 #[tokio::test]
 async fn a_json_key_said_twice_is_refused_and_said_once_is_read() {
-    let app = App::new();
+    let app = App::new().await;
     let twice = r#"{"action":{"verb":"write","name":"a.txt","name":"b.txt","content":"x"}}"#;
-    let answer = app.send(turn(twice, &[])).await;
+    let answer = app.send(turn(&app, twice, &[])).await;
     assert_eq!(
         answer.refused(),
         (400, "duplicate-key".into()),
@@ -97,16 +99,16 @@ async fn a_json_key_said_twice_is_refused_and_said_once_is_read() {
     );
     assert!(!app.root.join("a.txt").exists() && !app.root.join("b.txt").exists());
     let once = r#"{"action":{"verb":"write","name":"b.txt","content":"x"}}"#;
-    let answer = app.send(turn(once, &[])).await;
+    let answer = app.send(turn(&app, once, &[])).await;
     assert_eq!(answer.json()["result"]["ok"], true, "{}", answer.text);
     assert!(app.root.join("b.txt").exists());
 }
 
 #[tokio::test]
 async fn the_one_body_cap_names_what_is_over_it_and_a_worst_case_write_fits() {
-    let app = App::new();
+    let app = App::new().await;
     // 3 MiB of body: a verb's own limit answers (in JSON), not a framework 413.
-    let three = app.send(turn(write(&"z".repeat(3 << 20)), &[])).await;
+    let three = app.send(turn(&app, write(&"z".repeat(3 << 20)), &[])).await;
     assert_eq!(
         (
             three.status.as_u16(),
@@ -115,7 +117,7 @@ async fn the_one_body_cap_names_what_is_over_it_and_a_worst_case_write_fits() {
         (200, Some("too-large"))
     );
     // 9 MiB: over the cap.
-    let nine = app.send(turn(write(&"x".repeat(9 << 20)), &[])).await;
+    let nine = app.send(turn(&app, write(&"x".repeat(9 << 20)), &[])).await;
     assert_eq!(nine.refused(), (413, "body-too-large".into()));
     assert!(
         nine.json()["why"].as_str().unwrap().contains("MiB"),
@@ -128,7 +130,7 @@ async fn the_one_body_cap_names_what_is_over_it_and_a_worst_case_write_fits() {
     for content in ["\u{1}".repeat(max), "\"".repeat(max)] {
         let body = write(&content);
         assert!(body.len() > 2 << 20);
-        let answer = app.send(turn(body, &[])).await;
+        let answer = app.send(turn(&app, body, &[])).await;
         assert_eq!(
             answer.json()["result"]["ok"],
             true,
@@ -141,7 +143,7 @@ async fn the_one_body_cap_names_what_is_over_it_and_a_worst_case_write_fits() {
 
 #[tokio::test]
 async fn a_declared_length_over_the_cap_is_refused_before_any_body_is_read() {
-    let app = App::new();
+    let app = App::new().await;
     // A body that never yields a byte: only a refusal that does not read it
     // can answer at all.
     let never = || {
@@ -150,10 +152,12 @@ async fn a_declared_length_over_the_cap_is_refused_before_any_body_is_read() {
         >())
     };
     let declared = |length: u64| [("content-length", length.to_string())];
-    let answer = app.send(turn(never(), &declared(100_000_000))).await;
+    let answer = app.send(turn(&app, never(), &declared(100_000_000))).await;
     assert_eq!(answer.refused(), (413, "body-too-large".into()));
     // The sibling: a declared length under the cap is read (and answered).
-    let answer = app.send(turn(LIST, &declared(LIST.len() as u64))).await;
+    let answer = app
+        .send(turn(&app, LIST, &declared(LIST.len() as u64)))
+        .await;
     assert_eq!(answer.status, 200, "{}", answer.text);
     // GETs too: a declared body over the cap is refused on every route.
     let read = request("GET", "/api/health")
