@@ -27,6 +27,7 @@ mod list;
 mod name;
 mod proposal;
 mod read;
+mod settle;
 mod text;
 mod tool;
 mod undo;
@@ -82,6 +83,21 @@ change, make assets, run tools and list them — try 'read notes.md', 'write hel
 /// Bounding it keeps every resolution fast whatever the input.
 pub const MAX_UTTERANCE_BYTES: usize = 8 * 1024;
 
+pub use settle::Folder;
+
+/// Resolves one utterance knowing the files in the folder (see
+/// [`settle`]): the name said settles on the file that exists, and a name
+/// two files fit is asked about. With an empty folder, as [`resolve`].
+pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
+    let resolution = resolve(text);
+    if folder.is_empty() {
+        return resolution;
+    }
+    settle::settle(text, resolution, folder, |again| {
+        settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
+    })
+}
+
 /// Resolves one utterance.
 pub fn resolve(text: &str) -> Resolution {
     if text.len() > MAX_UTTERANCE_BYTES {
@@ -90,10 +106,45 @@ pub fn resolve(text: &str) -> Resolution {
             text.len()
         ));
     }
+    if let Some(resolution) = in_folder_first(text) {
+        return resolution;
+    }
     command(text, |words| {
         claim(words).or_else(|| antecedent::resolve(words))
     })
     .unwrap_or_else(|| unresolved(HELP))
+}
+
+/// "in the drafts folder, read plan.md": the folder said first, then the
+/// request, which is resolved alone and then placed in that folder.
+fn in_folder_first(text: &str) -> Option<Resolution> {
+    let (head, request) = text.split_once(',')?;
+    let split = text::split(head);
+    let words = Words::new(head, &split);
+    let dir = words
+        .after_any(&[&["in"], &["inside"], &["within"]])
+        .and_then(name::folder)??;
+    if request.trim().is_empty() || name::leaves_the_folder(&dir) {
+        return None;
+    }
+    let within = |name: &mut String| *name = alloc::format!("{dir}/{name}");
+    let Resolution::Action(mut action) = resolve(request) else {
+        return None;
+    };
+    match &mut action {
+        Action::Read { name }
+        | Action::Write { name, .. }
+        | Action::Append { name, .. }
+        | Action::Delete { name }
+        | Action::Edit { name, .. }
+        | Action::Diff { name, .. } => within(name),
+        Action::List { dir: inner @ None }
+        | Action::Grep {
+            dir: inner @ None, ..
+        } => *inner = Some(dir.clone()),
+        _ => return None,
+    }
+    Some(Resolution::Action(action))
 }
 
 /// `answer` for the words of `text` that carry the command; `None` when

@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 use serde_json::Value;
-use voicebox_core::resolver::{Resolution, resolve};
+use voicebox_core::resolver::{Folder, Resolution, resolve_in};
 
 #[derive(Deserialize)]
 struct Set {
@@ -34,6 +34,11 @@ struct Case {
 }
 
 impl Case {
+    /// What the resolver makes of `sentence` with this case's folder.
+    fn resolve(&self, sentence: &str) -> Resolution {
+        resolve_in(sentence, &Folder::new(self.folder.clone()))
+    }
+
     /// The action JSON every sentence must produce; `None` means unresolved.
     fn expected(&self) -> Option<&Value> {
         match (&self.action, self.unresolved || !self.ask.is_empty()) {
@@ -106,7 +111,7 @@ fn run_set(label: &str, path: &str) -> (usize, Vec<String>) {
         case.expected();
         for sentence in &case.sentences {
             total += 1;
-            if let Some(why) = case.mismatch(&resolve(sentence)) {
+            if let Some(why) = case.mismatch(&case.resolve(sentence)) {
                 let folder = match case.folder.is_empty() {
                     true => String::new(),
                     false => format!(" (folder {:?})", case.folder),
@@ -155,7 +160,7 @@ fn every_held_out_sentence_resolves_exactly() {
 /// resolver, for issue 14): measured, not yet required whole. The floor is
 /// the rate last recorded in docs/VOICE.md, so a change can raise it but not
 /// lower it; every miss is listed for whoever works on the resolver.
-const BLIND_FLOOR: usize = 418;
+const BLIND_FLOOR: usize = 448;
 
 #[test]
 fn the_blind_set_passes_at_least_as_often_as_recorded() {
@@ -187,7 +192,7 @@ fn tally(path: &str) -> String {
             None => "(unresolved)".to_string(),
         };
         for sentence in &case.sentences {
-            let got = resolve(sentence);
+            let got = case.resolve(sentence);
             let row = rows.entry(group.clone()).or_default();
             row[0] += 1;
             let exact = case.mismatch(&got).is_none();

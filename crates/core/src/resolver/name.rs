@@ -328,15 +328,19 @@ fn trailing_noun(words: Words<'_>, file: bool, folder: bool) -> (bool, bool, Wor
     }
 }
 
-/// Whether every word starts with a capital letter ("Meeting Notes.txt"): a
-/// title, which like "called" lets several words make one name.
+/// Whether the name's words start with capitals ("Meeting Notes.txt",
+/// "Reading List dot txt"): a title, which like "called" lets several words
+/// make one name. The spoken joiners and the extension are not counted.
 fn titled(words: Words<'_>) -> bool {
-    words.len() > 1
-        && (0..words.len()).all(|i| {
-            words
-                .get(i)
-                .is_some_and(|w| w.inner.chars().next().is_some_and(char::is_uppercase))
-        })
+    let parts = (0..words.len())
+        .filter_map(|i| words.get(i))
+        .take_while(|w| !is_joiner(&w.key))
+        .map(|w| w.inner.split('.').next().unwrap_or(""))
+        .collect::<alloc::vec::Vec<_>>();
+    parts.len() > 1
+        && parts
+            .iter()
+            .all(|w| w.chars().next().is_some_and(char::is_uppercase))
 }
 
 /// After "called", several words may make one name if it ends in an

@@ -17,7 +17,15 @@ const WEAK: &[&[&str]] = &[
     &["reverse"],
     &["go", "back"],
     &["oops"],
+    &["bring", "back"],
+    &["restore"],
+    &["recover"],
+    &["undelete"],
 ];
+
+/// What "bring back" / "restore" may name: the thing just changed, never a
+/// file by name ("restore notes.md from yesterday" is not the last change).
+const JUST_CHANGED: &[&str] = &["file", "deleted", "removed", "changed", "wrote", "written"];
 
 /// Words that may follow the head without changing what is undone.
 const FILLER: &[&str] = &[
@@ -82,7 +90,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Some(rest) => (true, rest),
         None => (false, words.after_any(WEAK)?),
     };
-    if rest.keys().all(|k| FILLER.contains(&k)) {
+    if rest
+        .keys()
+        .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))
+    {
         return act(Action::Undo);
     }
     if rest.contains_any(MANY) || rest.keys().any(|k| k.parse::<u32>().is_ok()) {

@@ -1,0 +1,284 @@
+//! Names settled against the folder: the one step that knows which files
+//! exist, applied after any verb family has read the sentence, so the same
+//! sentence names the same file for every verb.
+//!
+//! - An existing name said in full wins over a shorter reading of the same
+//!   words ("delete my notes.txt" with `my notes.txt` there is that file, not
+//!   `notes.txt`), and takes its spelling ("meeting notes dot txt" →
+//!   `Meeting Notes.txt`).
+//! - A name said without its extension ("open my notes") is the one file
+//!   with that stem; when two fit, the answer asks which, never guesses.
+//! - A name that matches nothing is kept as said: a write makes it, the
+//!   other verbs answer `not-found` from the executor.
+
+use super::{Resolution, unresolved};
+use crate::action::Action;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// The most names the resolver is given (the host bounds its walk too).
+pub const MAX_NAMES: usize = 5000;
+
+/// The files in the folder, as paths from its root.
+#[derive(Clone, Debug, Default)]
+pub struct Folder {
+    names: Vec<String>,
+}
+
+impl Folder {
+    pub fn new(mut names: Vec<String>) -> Folder {
+        names.truncate(MAX_NAMES);
+        Folder { names }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// Spoken joiners and what they stand for, as in names.
+const JOINERS: &[(&str, &str)] = &[
+    ("dot", "."),
+    ("slash", "/"),
+    ("underscore", "_"),
+    ("dash", "-"),
+    ("hyphen", "-"),
+];
+
+/// Words that never stand for a file on their own.
+const NOT_STEMS: &[&str] = &[
+    "the", "a", "an", "my", "our", "file", "files", "folder", "it", "this", "that", "in", "to",
+    "of", "and", "with", "me", "is", "what", "read", "open", "show",
+];
+
+/// `resolution` with its file names settled against `folder`.
+pub fn settle(
+    text: &str,
+    resolution: Resolution,
+    folder: &Folder,
+    again: impl Fn(&str) -> Resolution,
+) -> Resolution {
+    match resolution {
+        Resolution::Action(action) => Resolution::Action(settled(text, action, folder)),
+        Resolution::Unresolved { note } => {
+            by_stem(text, folder, again).unwrap_or(Resolution::Unresolved { note })
+        }
+    }
+}
+
+/// The action with its `name` replaced by the longest existing name said.
+fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
+    let said = tokens(text);
+    let name = match &mut action {
+        Action::Read { name }
+        | Action::Write { name, .. }
+        | Action::Append { name, .. }
+        | Action::Delete { name }
+        | Action::Edit { name, .. }
+        | Action::Diff { name, .. } => name,
+        Action::Tool {
+            name: Some(name), ..
+        } => name,
+        _ => return action,
+    };
+    let parsed = tokens(name);
+    let best = folder
+        .names
+        .iter()
+        .map(|existing| (existing, tokens(existing)))
+        .filter(|(_, spoken)| contains(&said, spoken) && contains(spoken, &parsed))
+        .max_by_key(|(_, spoken)| spoken.len());
+    if let Some((existing, _)) = best {
+        *name = existing.clone();
+    }
+    action
+}
+
+/// For a sentence no family could act on: a word that is the stem of one
+/// existing file becomes that file's name (and the sentence is read again);
+/// the stem of several is a question naming each.
+fn by_stem(text: &str, folder: &Folder, again: impl Fn(&str) -> Resolution) -> Option<Resolution> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    for word in words
+        .iter()
+        .filter(|w| !w.is_empty() && !NOT_STEMS.contains(&w.as_str()))
+    {
+        let fits: Vec<&String> = folder
+            .names
+            .iter()
+            .filter(|name| stem_words(name).first() == Some(word))
+            .collect();
+        match fits.as_slice() {
+            [] => continue,
+            [only] => {
+                let rewritten = replace_word(text, word, only);
+                if let Resolution::Action(action) = again(&rewritten) {
+                    return Some(Resolution::Action(action));
+                }
+            }
+            several => {
+                let names: Vec<String> = several.iter().map(|n| format!("`{n}`")).collect();
+                return Some(unresolved(format!(
+                    "Which file did you mean: {}? Say its full name.",
+                    names.join(" or ")
+                )));
+            }
+        }
+    }
+    None
+}
+
+/// The words of a file's stem: its last segment without the extension,
+/// split at spaces, dashes and underscores ("budget-q3.txt" → budget, q3).
+fn stem_words(name: &str) -> Vec<String> {
+    let file = name.rsplit('/').next().unwrap_or(name);
+    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+    stem.split([' ', '-', '_'])
+        .filter(|part| !part.is_empty())
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// `text` with the first whole-word `word` (any case) replaced by `name`.
+fn replace_word(text: &str, word: &str, name: &str) -> String {
+    let mut out = Vec::new();
+    let mut done = false;
+    for part in text.split(' ') {
+        let bare = part.trim_matches(|c: char| !c.is_alphanumeric());
+        if !done && bare.to_lowercase() == word {
+            out.push(part.replacen(bare, name, 1));
+            done = true;
+        } else {
+            out.push(part.to_string());
+        }
+    }
+    out.join(" ")
+}
+
+/// A name or an utterance as comparable tokens: lowercase words and the
+/// separators between them, spoken joiners read as what they stand for,
+/// and an extension spelled letter by letter joined ("t x t" → "txt").
+fn tokens(text: &str) -> Vec<String> {
+    let mut raw: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        let word = word.trim_matches(|c: char| !(c.is_alphanumeric() || "./_-~".contains(c)));
+        let lower = word.to_lowercase();
+        if let Some((_, joiner)) = JOINERS.iter().find(|(spoken, _)| *spoken == lower) {
+            raw.push(String::from(*joiner));
+            continue;
+        }
+        let mut part = String::new();
+        for c in lower.chars() {
+            if "./_-".contains(c) {
+                if !part.is_empty() {
+                    raw.push(core::mem::take(&mut part));
+                }
+                raw.push(c.to_string());
+            } else {
+                part.push(c);
+            }
+        }
+        if !part.is_empty() {
+            raw.push(part);
+        }
+    }
+    let lone = |t: &String| t.len() == 1 && t.chars().all(char::is_alphanumeric);
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let after_dot = raw[i] == ".";
+        out.push(raw[i].clone());
+        i += 1;
+        let run = raw[i..].iter().take_while(|t| lone(t)).count();
+        if after_dot && run > 1 {
+            out.push(raw[i..i + run].concat());
+            i += run;
+        }
+    }
+    out
+}
+
+/// Whether `needle` occurs in `hay` as a contiguous run.
+fn contains(hay: &[String], needle: &[String]) -> bool {
+    !needle.is_empty() && hay.windows(needle.len()).any(|window| window == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolver::resolve_in;
+
+    fn folder(names: &[&str]) -> Folder {
+        Folder::new(names.iter().map(|n| String::from(*n)).collect())
+    }
+
+    fn named(text: &str, names: &[&str]) -> Option<String> {
+        match resolve_in(text, &folder(names)) {
+            Resolution::Action(action) => action.to_json()["name"].as_str().map(String::from),
+            Resolution::Unresolved { .. } => None,
+        }
+    }
+
+    #[test]
+    fn the_name_said_in_full_wins_for_every_verb_and_its_sibling_stays_itself() {
+        let two = ["my notes.txt", "notes.txt"];
+        for text in [
+            "delete my notes.txt",
+            "what's in my notes dot txt",
+            "add buy stamps to my notes.txt",
+            "in my notes.txt change milk to bread",
+            "write hello to my notes.txt",
+        ] {
+            assert_eq!(named(text, &two).as_deref(), Some("my notes.txt"), "{text}");
+        }
+        for text in ["delete notes.txt", "read notes dot txt"] {
+            assert_eq!(named(text, &two).as_deref(), Some("notes.txt"), "{text}");
+        }
+        // Without the folder, the words read as before.
+        assert_eq!(
+            named("delete my notes.txt", &[]).as_deref(),
+            Some("notes.txt")
+        );
+    }
+
+    #[test]
+    fn a_stem_one_file_fits_is_that_file_and_one_two_fit_is_asked() {
+        assert_eq!(
+            named("open my notes", &["notes.txt", "todo.md"]).as_deref(),
+            Some("notes.txt")
+        );
+        let Resolution::Unresolved { note } =
+            resolve_in("open my notes", &folder(&["notes.txt", "notes.md"]))
+        else {
+            panic!("two files fit: ask");
+        };
+        assert!(
+            note.contains("notes.txt") && note.contains("notes.md"),
+            "{note}"
+        );
+        assert_eq!(
+            named("read Meeting Notes dot txt", &["Meeting Notes.txt"]).as_deref(),
+            Some("Meeting Notes.txt")
+        );
+        assert_eq!(
+            named("write hi to fresh.txt", &["notes.txt"]).as_deref(),
+            Some("fresh.txt"),
+            "a new name is kept"
+        );
+    }
+
+    #[test]
+    fn spoken_and_typed_names_read_the_same() {
+        for said in ["my notes dot t x t", "my notes.txt", "My Notes dot txt"] {
+            assert_eq!(tokens(said), tokens("my notes.txt"), "{said}");
+        }
+        assert_ne!(tokens("notes dot m d"), tokens("notes.txt"));
+    }
+}
