@@ -27,7 +27,7 @@ mod list;
 mod name;
 mod proposal;
 mod read;
-mod settle;
+pub mod settle;
 mod text;
 mod tool;
 mod undo;

@@ -10,6 +10,8 @@ use std::path::Path;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{AuditCheck, AuditView};
 use voicebox_core::platform::Abilities;
+use voicebox_core::resolver::Folder;
+use voicebox_core::resolver::settle::MAX_NAMES;
 use voicebox_core::tier::{PersonAct, Placement};
 use voicebox_core::turn::Proposal;
 use voicebox_core::{Executor, Refusal, Reply};
@@ -66,6 +68,12 @@ impl<A: Abilities> Host<A> {
     /// Executes a turn's proposal (see [`Executor::run`]).
     pub fn run(&mut self, proposal: &Proposal, turn: Option<&str>) -> Reply {
         pollster::block_on(self.executor.run(proposal, turn))
+    }
+
+    /// The root's files as the resolver settles names against them (see
+    /// [`Executor::names`]).
+    pub fn folder(&self) -> Folder {
+        Folder::new(pollster::block_on(self.executor.names(MAX_NAMES)))
     }
 
     /// Answers a tier-2 confirmation.

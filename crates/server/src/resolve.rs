@@ -3,7 +3,7 @@
 use crate::llm::{self, Llm, Vendor};
 use crate::state_dir::StateDir;
 use std::sync::RwLock;
-use voicebox_core::resolver::{self, Resolution};
+use voicebox_core::resolver::{self, Folder, Resolution};
 
 /// The resolvers the server can use. Only the built-in script resolver needs
 /// no key; an LLM resolver without its key answers unresolved, never another
@@ -48,23 +48,25 @@ impl Resolver {
 
     /// Resolves `text`; an LLM resolver reads its key from `state` (or the
     /// environment) at each call, so a key stored after start is used.
-    async fn resolve(self, llm: &Llm, state: &StateDir, text: &str) -> Resolution {
+    /// The script resolver settles names against `folder`; an LLM resolver
+    /// is given the sentence alone.
+    async fn resolve(self, llm: &Llm, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
         match self.vendor() {
-            None => resolver::resolve(text),
+            None => resolver::resolve_in(text, folder),
             Some(vendor) => llm.resolve(vendor, state, text).await,
         }
     }
 
     /// [`Resolver::resolve`] for the one-shot commands: an LLM resolver
     /// gets a client of its own.
-    pub async fn resolve_once(self, state: &StateDir, text: &str) -> Resolution {
-        self.resolve(&Llm::from_env(), state, text).await
+    pub async fn resolve_once(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
+        self.resolve(&Llm::from_env(), state, text, folder).await
     }
 
     /// [`Resolver::resolve_once`] for a command with no runtime: an LLM call
     /// runs on a small current-thread one.
-    pub fn resolve_blocking(self, state: &StateDir, text: &str) -> Resolution {
-        one_shot_runtime().block_on(self.resolve_once(state, text))
+    pub fn resolve_blocking(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
+        one_shot_runtime().block_on(self.resolve_once(state, text, folder))
     }
 }
 
@@ -106,8 +108,10 @@ impl Words {
         resolver.ready(&self.state)
     }
 
-    /// Resolves `text` with the resolver in use.
-    pub async fn resolve(&self, text: &str) -> Resolution {
-        self.resolver().resolve(&self.llm, &self.state, text).await
+    /// Resolves `text` with the resolver in use, knowing `folder`'s files.
+    pub async fn resolve(&self, text: &str, folder: &Folder) -> Resolution {
+        self.resolver()
+            .resolve(&self.llm, &self.state, text, folder)
+            .await
     }
 }

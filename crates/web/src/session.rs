@@ -13,7 +13,8 @@ use voicebox_core::audit::{self, AuditFile};
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::platform::{Access, Env, Escape, RootInfo, Storage};
 use voicebox_core::project::{Location, ProjectRecord};
-use voicebox_core::resolver::{self, Resolution};
+use voicebox_core::resolver::settle::MAX_NAMES;
+use voicebox_core::resolver::{self, Folder, Resolution};
 use voicebox_core::tier::Placement;
 use voicebox_core::time::iso8601;
 use voicebox_core::turn::{Proposal, TurnInput, run_turn};
@@ -92,16 +93,22 @@ fn resolution(text: &str) -> Value {
 }
 
 /// One turn through the core's [`run_turn`], answered as `POST /api/turn`
-/// answers it (with `changes`, so the page knows when to re-list).
+/// answers it (with `changes`, so the page knows when to re-list); words
+/// are settled against the project's files.
 async fn turn(executor: &mut WebExecutor, request: Execute) -> Value {
     let input = match TurnInput::new(request.transcript, request.action) {
         Ok(input) => input,
         Err(refusal) => return json!(Reply::refusal(refusal)),
     };
     let turn = request.turn.as_deref();
+    // Only words need the project's names (a walk of its root).
+    let folder = match &input {
+        TurnInput::Words(_) => Folder::new(executor.names(MAX_NAMES).await),
+        TurnInput::Action(_) => Folder::default(),
+    };
     let answer = run_turn(
         input,
-        async |text: String| resolver::resolve(&text),
+        async |text: String| resolver::resolve_in(&text, &folder),
         async |proposal: Proposal| executor.run(&proposal, turn).await,
     )
     .await;

@@ -7,6 +7,7 @@ use super::Executor;
 use crate::contain::{self, RelPath};
 use crate::platform::{Abilities, DirEntry, Env, Storage, StorageError};
 use crate::reply::Skipped;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 /// One entry an act may see, with the real path it stands for.
@@ -62,5 +63,50 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             seen.push(Seen { entry, path, real });
         }
         Ok(seen)
+    }
+}
+
+/// The most folders [`Executor::names`] opens, and how deep it goes.
+const NAME_FOLDERS: usize = 500;
+const NAME_DEPTH: usize = 8;
+
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
+    /// The visible files of the root as paths from it, breadth first, at most
+    /// `limit` of them: what the resolver settles a spoken name against
+    /// ([`crate::resolver::resolve_in`]). It sees what `list` sees (dot
+    /// names, special files and links out of bounds are left out), reads no
+    /// file, and writes no entry: it is context for understanding a
+    /// sentence, not an act. No usable root gives no names.
+    pub async fn names(&self, limit: usize) -> Vec<String> {
+        let mut names = Vec::new();
+        if self.root_ready().await.is_err() {
+            return names;
+        }
+        let mut skipped = Skipped::default();
+        let mut folders =
+            alloc::collections::VecDeque::from([(RelPath::root(), RelPath::root(), 0)]);
+        let mut opened = 0;
+        while let Some((folder, real, depth)) = folders.pop_front() {
+            opened += 1;
+            if opened > NAME_FOLDERS {
+                break;
+            }
+            let Ok(entries) = self.visible_entries(&folder, &real, &mut skipped).await else {
+                continue;
+            };
+            for seen in entries {
+                if seen.entry.is_dir {
+                    if depth < NAME_DEPTH {
+                        folders.push_back((seen.path, seen.real, depth + 1));
+                    }
+                    continue;
+                }
+                names.push(String::from(seen.path.as_str()));
+                if names.len() >= limit {
+                    return names;
+                }
+            }
+        }
+        names
     }
 }

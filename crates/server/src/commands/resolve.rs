@@ -1,9 +1,10 @@
 //! `voicebox resolve`: the action a resolver makes of a sentence, done nowhere.
 
-use crate::cli::{ResolverArgs, StateArgs};
+use super::unusable_root;
+use crate::cli::{ResolverArgs, RootArgs, StateArgs};
 use serde_json::json;
 use std::process::ExitCode;
-use voicebox_core::resolver::Resolution;
+use voicebox_core::resolver::{Folder, Resolution};
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
@@ -12,15 +13,33 @@ pub struct Args {
     // Only the stored provider keys are read from it.
     #[command(flatten)]
     pub state: StateArgs,
+    /// With `--root`, names are settled against that folder's files (it is
+    /// only looked at: nothing is written to it).
+    #[command(flatten)]
+    pub root: RootArgs,
     /// The sentence, e.g. "create a file called hello.txt with hi".
     pub text: String,
 }
 
 pub fn run(args: Args) -> ExitCode {
+    let state = args.state.dir();
+    let folder = match args
+        .root
+        .root
+        .as_deref()
+        .map(|root| state.audit_reader(Some(root)))
+    {
+        None => Folder::default(),
+        Some(Ok(reader)) => reader.folder(),
+        Some(Err(e)) => {
+            eprintln!("voicebox resolve: {}", unusable_root(&e));
+            return ExitCode::from(2);
+        }
+    };
     let answer = match args
         .resolver
         .resolver
-        .resolve_blocking(&args.state.dir(), &args.text)
+        .resolve_blocking(&state, &args.text, &folder)
     {
         Resolution::Action(action) => json!({ "action": action }),
         Resolution::Unresolved { note } => json!({ "action": null, "note": note }),

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use voicebox_core::Reply;
 use voicebox_core::command::Verb;
 use voicebox_core::platform::Env;
+use voicebox_core::resolver::Folder;
 use voicebox_core::rule::{Refusal, Rule};
 use voicebox_core::turn::{Proposal, TurnAnswer, TurnInput, run_turn};
 use voicebox_machine::MachineEnv;
@@ -46,14 +47,26 @@ pub fn run(args: Args) -> ExitCode {
             result: Some(Reply::refusal(refusal)),
             changes: false,
         },
-        Ok(input) => one_shot_runtime().block_on(run_turn(
-            input,
-            async |text: String| args.resolver.resolver.resolve_once(&state, &text).await,
-            async |proposal: Proposal| match &unusable {
-                Some(refusal) => Reply::refusal(refusal.clone()),
-                None => host.run(&proposal, Some(&turn_id)),
-            },
-        )),
+        Ok(input) => {
+            // Only words need the folder's names (a walk of the root).
+            let folder = match &input {
+                TurnInput::Words(_) => host.folder(),
+                TurnInput::Action(_) => Folder::default(),
+            };
+            one_shot_runtime().block_on(run_turn(
+                input,
+                async |text: String| {
+                    args.resolver
+                        .resolver
+                        .resolve_once(&state, &text, &folder)
+                        .await
+                },
+                async |proposal: Proposal| match &unusable {
+                    Some(refusal) => Reply::refusal(refusal.clone()),
+                    None => host.run(&proposal, Some(&turn_id)),
+                },
+            ))
+        }
     };
     let mut out = json!(answer);
     if let (true, Some(ask)) = (args.yes, answer.result.and_then(|result| result.confirm)) {

@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::command::Verb;
 use voicebox_core::platform::{RootInfo, Storage};
+use voicebox_core::resolver::Folder;
 use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
 use voicebox_core::worker::{Answer, AuditPage, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
@@ -145,10 +146,22 @@ impl Acts {
     pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
         run_turn(
             input,
-            async |text: String| words.resolve(&text).await,
+            async |text: String| words.resolve(&text, &self.folder().await).await,
             async |proposal| self.act(proposal, turn).await,
         )
         .await
+    }
+
+    /// The active root's files, for settling spoken names: the host's
+    /// folder's; a page-owned root's are the page's to know, so none.
+    async fn folder(&self) -> Folder {
+        match self.active() {
+            ActiveRoot::Page => Folder::default(),
+            ActiveRoot::Machine => self
+                .with_host(|host| host.folder())
+                .await
+                .unwrap_or_default(),
+        }
     }
 
     /// Runs one proposal in the active root. An executor that fails while

@@ -3,6 +3,7 @@
 
 mod admin;
 mod state_folder;
+mod understanding;
 
 use serde_json::Value;
 use std::path::Path;

@@ -334,3 +334,23 @@ async fn health_names_the_root_the_resolver_and_counts_refusals() {
         .await;
     assert_eq!(app.get("/api/health").await.json()["refused"], 1);
 }
+
+#[tokio::test]
+async fn a_turn_settles_the_name_against_the_root() {
+    let app = App::new().await;
+    std::fs::write(app.root.join("my notes.txt"), "scratch").unwrap();
+    std::fs::write(app.root.join("notes.txt"), "important").unwrap();
+    let read = app
+        .post(
+            "/api/turn",
+            r#"{"transcript":"what's in my notes dot txt"}"#,
+        )
+        .await
+        .json();
+    assert_eq!(read["result"]["content"], "scratch", "{read}");
+    let sibling = app
+        .post("/api/turn", r#"{"transcript":"read notes.txt"}"#)
+        .await
+        .json();
+    assert_eq!(sibling["result"]["content"], "important", "{sibling}");
+}
