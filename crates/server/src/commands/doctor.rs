@@ -4,6 +4,7 @@
 //! opened as a root (that would start an audit file in it).
 
 use super::refused;
+use crate::models;
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use rustix::fs::Access;
@@ -30,6 +31,27 @@ pub fn run(args: Args) -> ExitCode {
         Some(refusal) => refused("doctor", &refusal),
         None => ExitCode::SUCCESS,
     }
+}
+
+/// Each model a vendor would be asked for, and whether its vendor still
+/// serves it (a retired or retiring model is `ok: false` with the date and
+/// the replacement).
+fn models_check() -> Value {
+    let today = models::today();
+    let checks: Vec<Value> = models::USES
+        .iter()
+        .map(|usage| {
+            let model = usage.model();
+            let mut check =
+                json!({"vendor": usage.vendor, "for": usage.purpose, "model": model, "ok": true});
+            if let Some(why) = models::warning(usage.vendor, &model, &today) {
+                check["ok"] = json!(false);
+                check["why"] = json!(why);
+            }
+            check
+        })
+        .collect();
+    json!(checks)
 }
 
 /// The report, and the refusal when the root and the state folder overlap.
@@ -74,6 +96,8 @@ fn report(
             Ok(()) => json!({"name": resolver.name(), "ok": true}),
             Err(why) => json!({"name": resolver.name(), "ok": false, "why": why}),
         },
+        "models": models_check(),
+        "pageUrl": state.page_url().ok().flatten(),
     });
     (report, overlap)
 }

@@ -10,8 +10,6 @@ use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_GEMINI_LIVE_URL";
 const DEFAULT_URL: &str = "wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent";
-const MODEL_ENV: &str = "VOICEBOX_GEMINI_LIVE_MODEL";
-const DEFAULT_MODEL: &str = "gemini-2.5-flash-native-audio-preview-12-2025";
 const RATE: u32 = 16_000;
 
 pub struct Gemini {
@@ -22,7 +20,7 @@ pub struct Gemini {
 
 impl Gemini {
     pub fn from_env() -> Gemini {
-        let model = setting(MODEL_ENV, DEFAULT_MODEL);
+        let model = crate::models::GEMINI_LIVE.model();
         let model = if model.starts_with("models/") {
             model
         } else {

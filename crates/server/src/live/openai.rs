@@ -8,17 +8,14 @@
 use super::tools::{self, Answered, Call};
 use super::vendor::{Event, Vendor, Who, authorised, base64, unbase64};
 use crate::llm::setting;
+use crate::models;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_OPENAI_REALTIME_URL";
 const DEFAULT_URL: &str = "wss://api.openai.com/v1/realtime";
-const MODEL_ENV: &str = "VOICEBOX_OPENAI_REALTIME_MODEL";
-const DEFAULT_MODEL: &str = "gpt-realtime";
 const RATE: u32 = 24_000;
-/// Transcribes the person's speech so the page can show it.
-const TRANSCRIBE_MODEL: &str = "gpt-4o-mini-transcribe";
 
 pub struct OpenAi {
     url: String,
@@ -34,7 +31,7 @@ impl OpenAi {
     pub fn from_env() -> OpenAi {
         OpenAi {
             url: setting(URL_ENV, DEFAULT_URL),
-            model: setting(MODEL_ENV, DEFAULT_MODEL),
+            model: models::OPENAI_LIVE.model(),
             calls: Vec::new(),
             names: HashMap::new(),
         }
@@ -111,7 +108,7 @@ impl Vendor for OpenAi {
             "audio": {
                 "input": {
                     "format": format,
-                    "transcription": {"model": TRANSCRIBE_MODEL},
+                    "transcription": {"model": models::OPENAI_LIVE_TRANSCRIPTION.default},
                     "turn_detection": {"type": "server_vad", "create_response": true, "interrupt_response": true},
                 },
                 "output": {"format": format},

@@ -14,8 +14,7 @@ pub const ANTHROPIC: Vendor = Vendor {
     provider: Provider::Anthropic,
     base_url_env: "VOICEBOX_ANTHROPIC_BASE_URL",
     default_base_url: "https://api.anthropic.com",
-    model_env: "VOICEBOX_ANTHROPIC_MODEL",
-    default_model: "claude-sonnet-4-5",
+    model: &crate::models::ANTHROPIC_RESOLVER,
     request,
     answer,
 };

@@ -12,8 +12,7 @@ pub const GEMINI: Vendor = Vendor {
     provider: Provider::Gemini,
     base_url_env: "VOICEBOX_GEMINI_BASE_URL",
     default_base_url: "https://generativelanguage.googleapis.com",
-    model_env: "VOICEBOX_GEMINI_MODEL",
-    default_model: "gemini-2.5-flash",
+    model: &crate::models::GEMINI_RESOLVER,
     request,
     answer,
 };

@@ -39,8 +39,8 @@ pub struct Vendor {
     provider: Provider,
     base_url_env: &'static str,
     default_base_url: &'static str,
-    model_env: &'static str,
-    default_model: &'static str,
+    /// The model it asks (see [`crate::models`]).
+    model: &'static crate::models::Use,
     /// The HTTP request that asks the model about one sentence.
     request: fn(&reqwest::Client, &Call<'_>) -> reqwest::RequestBuilder,
     /// The model's JSON answer out of a 2xx body, or why there is none.
@@ -160,7 +160,7 @@ impl Llm {
         }
         let base = setting(vendor.base_url_env, vendor.default_base_url);
         let base = base.trim_end_matches('/');
-        let model = setting(vendor.model_env, vendor.default_model);
+        let model = vendor.model.model();
         let key = match key(vendor, state) {
             Ok(key) => key,
             Err(failure) => return self.unresolved(vendor, base, &failure, ""),

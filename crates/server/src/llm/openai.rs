@@ -14,8 +14,7 @@ pub const OPENAI: Vendor = Vendor {
     provider: Provider::Openai,
     base_url_env: "VOICEBOX_OPENAI_BASE_URL",
     default_base_url: "https://api.openai.com/v1",
-    model_env: "VOICEBOX_OPENAI_MODEL",
-    default_model: "gpt-4o-mini",
+    model: &crate::models::OPENAI_RESOLVER,
     request,
     answer,
 };

@@ -160,3 +160,27 @@ fn audit_verify_exits_zero_on_an_intact_log_and_non_zero_where_it_breaks() {
         "{out}"
     );
 }
+
+#[test]
+fn doctor_warns_of_a_model_its_vendor_retired_and_passes_the_defaults() {
+    let state = TempDir::new().unwrap();
+    let doctor = |model: Option<&str>| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_voicebox"));
+        command
+            .arg("doctor")
+            .env("VOICEBOX_STATE_DIR", state.path())
+            .env_remove("VOICEBOX_ANTHROPIC_MODEL");
+        if let Some(model) = model {
+            command.env("VOICEBOX_ANTHROPIC_MODEL", model);
+        }
+        let out = command.output().unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        report["models"].as_array().unwrap().clone()
+    };
+    let defaults = doctor(None);
+    assert!(defaults.iter().all(|m| m["ok"] == true), "{defaults:?}");
+    let retired = doctor(Some("claude-sonnet-4-5"));
+    let claude = retired.iter().find(|m| m["vendor"] == "anthropic").unwrap();
+    assert_eq!(claude["ok"], false);
+    assert!(claude["why"].as_str().unwrap().contains("claude-sonnet-4-6"), "{claude}");
+}
