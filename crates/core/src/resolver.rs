@@ -65,6 +65,7 @@ const FAMILIES: &[Family] = &[
     tool::resolve,
     edit::resolve,
     diff::resolve,
+    grep::asked,
     grep::resolve,
     tool::by_purpose,
     append::resolve,

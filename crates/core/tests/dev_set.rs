@@ -160,7 +160,7 @@ fn every_held_out_sentence_resolves_exactly() {
 /// resolver, for issue 14): measured, not yet required whole. The floor is
 /// the rate last recorded in docs/VOICE.md, so a change can raise it but not
 /// lower it; every miss is listed for whoever works on the resolver.
-const BLIND_FLOOR: usize = 448;
+const BLIND_FLOOR: usize = 455;
 
 #[test]
 fn the_blind_set_passes_at_least_as_often_as_recorded() {

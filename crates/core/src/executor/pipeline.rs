@@ -95,7 +95,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 // The table refuses escapes; the containment's why says how.
                 let verdict = self.table.decide(&crate::tier::at(kind, place));
                 debug_assert_eq!(verdict.rule, refusal.rule);
-                let refusal = Refusal::new(verdict.rule, refusal.why);
+                let folder = self.store().root_info().path;
+                let why = format!("{} (this project's folder is `{folder}`)", refusal.why);
+                let refusal = Refusal::new(verdict.rule, why);
                 return Err(self.refuse(refusal, record, turn).await);
             }
         };

@@ -120,7 +120,12 @@ const WHERE: &[&[&str]] = &[
 const ASKS: &[&[&str]] = &[&["is"], &["are"], &["does"], &["do"]];
 /// Words that may close a search without narrowing it ("… appear anywhere",
 /// "look for X everywhere").
-const ANYWHERE: &[&[&str]] = &[&["anywhere"], &["everywhere"]];
+const ANYWHERE: &[&[&str]] = &[
+    &["anywhere"],
+    &["everywhere"],
+    &["in", "it"],
+    &["in", "them"],
+];
 /// Endings that make "where is Q …" a search.
 const WHERE_ENDS: &[&[&str]] = &[
     &["mentioned"],
@@ -368,4 +373,64 @@ fn in_place(words: Words<'_>) -> Option<(Words<'_>, Place)> {
             };
             Some((words.to(at), place))
         })
+}
+
+/// Openings of a question about where some text is that [`resolve`] does
+/// not read: "where is the word invoice", "is there anything about coffee in
+/// my files", "find every file that mentions Paris". The query follows.
+const ASKED: &[&[&str]] = &[
+    &["where", "is", "the", "word"],
+    &["where", "is", "the", "phrase"],
+    &["where", "is", "the", "text"],
+    &["is", "there", "anything", "about"],
+    &["is", "there", "something", "about"],
+    &["is", "anything", "about"],
+    &["do", "i", "have", "anything", "about"],
+    &["anything", "about"],
+];
+
+/// What may come between "find" and the verb of a files question.
+const EVERY_FILE: &[&[&str]] = &[
+    &["every", "file"],
+    &["all", "files"],
+    &["all", "the", "files"],
+    &["any", "file"],
+    &["any", "files"],
+    &["the", "files"],
+    &["files"],
+];
+
+/// Endings that only say where to look, which is everywhere.
+const IN_MY_FILES: &[&[&str]] = &[
+    &["in", "my", "files"],
+    &["in", "the", "files"],
+    &["in", "any", "file"],
+    &["in", "any", "of", "my", "files"],
+    &["in", "my", "folder"],
+    &["in", "here"],
+    &["anywhere"],
+];
+
+/// A search asked as a question ([`ASKED`]) or as "find every file that
+/// mentions …"; the query is the rest, quoted or up to a few plain words.
+pub fn asked(words: Words<'_>) -> Option<Resolution> {
+    let query = words.after_any(ASKED).or_else(|| {
+        let files = words
+            .after_any(&[&["find"], &["show", "me"], &["list"]])?
+            .after_any(EVERY_FILE)?;
+        files
+            .trim_start(&[&["that"], &["which"]])
+            .after_any(MENTION)
+    })?;
+    let query = query
+        .trim_end(IN_MY_FILES)
+        .trim_end(&[&["mentioned"], &["written"]]);
+    let text = content::needle(query)?;
+    if !query.is_quoted() && query.len() > 4 {
+        return None;
+    }
+    act(Action::Grep {
+        query: content::unasked(text),
+        dir: None,
+    })
 }

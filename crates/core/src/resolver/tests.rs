@@ -49,6 +49,45 @@ fn assert_table(table: &str) {
 }
 
 #[test]
+fn phrasings_that_name_a_kind_of_request_not_a_verb() {
+    assert_table(
+        r#"
+        where's the word invoice in my files => grep invoice
+        is there anything about coffee here in my files => grep coffee here
+        find every file that mentions Lisbon => grep Lisbon
+        which file has the word receipt in it => grep receipt
+        how many lines are in diary.md => tool wc | diary.md
+        what's the checksum of photos dot zip => tool sha256 | photos.zip
+        in the drafts folder, read plan.md => read drafts/plan.md
+        inside archive, delete old.txt => delete archive/old.txt
+        read /etc/hosts => read /etc/hosts
+        save hi in ~/x.txt => write ~/x.txt | hi
+        restore the file I just deleted => undo
+        read report dot m d => read report.md
+        open Project Plan dot txt => read Project Plan.txt
+        "#,
+    );
+}
+
+#[test]
+fn a_tool_in_words_is_a_proposal_of_data() {
+    let Resolution::Action(Action::MakeTool { descriptor }) =
+        resolve("create a tool called timer that tells the time")
+    else {
+        panic!("a proposal");
+    };
+    assert_eq!(descriptor["id"], "timer");
+    assert_eq!(descriptor["tools"][0]["primitive"], "now");
+    let Resolution::Action(Action::MakeTool { descriptor }) =
+        resolve("make an extension named getter that gets https://example.org/feed")
+    else {
+        panic!("a proposal");
+    };
+    assert_eq!(descriptor["bounds"]["hosts"][0], "example.org");
+    assert!(matches!(resolve("create a tool"), Resolution::Unresolved { .. }), "no name: asked");
+}
+
+#[test]
 fn append_phrasings() {
     assert_table(
         r#"

@@ -182,5 +182,11 @@ fn doctor_warns_of_a_model_its_vendor_retired_and_passes_the_defaults() {
     let retired = doctor(Some("claude-sonnet-4-5"));
     let claude = retired.iter().find(|m| m["vendor"] == "anthropic").unwrap();
     assert_eq!(claude["ok"], false);
-    assert!(claude["why"].as_str().unwrap().contains("claude-sonnet-4-6"), "{claude}");
+    assert!(
+        claude["why"]
+            .as_str()
+            .unwrap()
+            .contains("claude-sonnet-4-6"),
+        "{claude}"
+    );
 }
