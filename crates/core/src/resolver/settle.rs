@@ -20,22 +20,35 @@ use alloc::vec::Vec;
 /// The most names the resolver is given (the host bounds its walk too).
 pub const MAX_NAMES: usize = 5000;
 
-/// The files in the folder, as paths from its root.
+/// The files in the folder, as paths from its root, and the file the
+/// previous turn acted on ("delete it" right after a write means that file).
 #[derive(Clone, Debug, Default)]
 pub struct Folder {
     names: Vec<String>,
+    previous: Option<String>,
 }
 
 impl Folder {
     pub fn new(mut names: Vec<String>) -> Folder {
         names.truncate(MAX_NAMES);
-        Folder { names }
+        Folder {
+            names,
+            previous: None,
+        }
+    }
+
+    /// The same folder, with the file the previous turn acted on.
+    pub fn after(self, previous: Option<String>) -> Folder {
+        Folder { previous, ..self }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.names.is_empty() && self.previous.is_none()
     }
 }
+
+/// Words that point back at the previous turn's file.
+const POINTERS: &[&str] = &["it", "that"];
 
 /// Spoken joiners and what they stand for, as in names.
 const JOINERS: &[(&str, &str)] = &[
@@ -61,9 +74,9 @@ pub fn settle(
 ) -> Resolution {
     match resolution {
         Resolution::Action(action) => Resolution::Action(settled(text, action, folder)),
-        Resolution::Unresolved { note } => {
-            by_stem(text, folder, again).unwrap_or(Resolution::Unresolved { note })
-        }
+        Resolution::Unresolved { note } => by_stem(text, folder, &again)
+            .or_else(|| pointing_back(text, folder, &again))
+            .unwrap_or(Resolution::Unresolved { note }),
     }
 }
 
@@ -98,7 +111,7 @@ fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
 /// For a sentence no family could act on: a word that is the stem of one
 /// existing file becomes that file's name (and the sentence is read again);
 /// the stem of several is a question naming each.
-fn by_stem(text: &str, folder: &Folder, again: impl Fn(&str) -> Resolution) -> Option<Resolution> {
+fn by_stem(text: &str, folder: &Folder, again: &impl Fn(&str) -> Resolution) -> Option<Resolution> {
     let words: Vec<String> = text
         .split_whitespace()
         .map(|w| {
@@ -133,6 +146,29 @@ fn by_stem(text: &str, folder: &Folder, again: impl Fn(&str) -> Resolution) -> O
         }
     }
     None
+}
+
+/// "delete it", "what's in that" right after a turn on a file: the pointer
+/// replaced by that file's name, and the sentence read again; only an
+/// action counts.
+fn pointing_back(
+    text: &str,
+    folder: &Folder,
+    again: &impl Fn(&str) -> Resolution,
+) -> Option<Resolution> {
+    let previous = folder.previous.as_deref()?;
+    let pointer = text
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .find(|w| POINTERS.contains(&w.as_str()))?;
+    let named = replace_word(text, &pointer, &format!("\"{previous}\""));
+    match again(&named) {
+        Resolution::Action(action) => Some(Resolution::Action(action)),
+        Resolution::Unresolved { .. } => None,
+    }
 }
 
 /// The words of a file's stem: its last segment without the extension,
@@ -272,6 +308,23 @@ mod tests {
             Some("fresh.txt"),
             "a new name is kept"
         );
+    }
+
+    #[test]
+    fn it_after_a_turn_on_a_file_is_that_file_and_without_one_is_not_guessed() {
+        let after = Folder::default().after(Some("my notes.txt".into()));
+        let Resolution::Action(action) = resolve_in("delete it", &after) else {
+            panic!("it is the previous file");
+        };
+        assert_eq!(action.to_json()["name"], "my notes.txt");
+        assert!(matches!(
+            resolve_in("delete it", &Folder::default()),
+            Resolution::Unresolved { .. }
+        ));
+        let Resolution::Action(read) = resolve_in("what's in it", &after) else {
+            panic!("a read of it");
+        };
+        assert_eq!(read.to_json()["verb"], "read");
     }
 
     #[test]

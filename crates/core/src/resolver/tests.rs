@@ -84,7 +84,10 @@ fn a_tool_in_words_is_a_proposal_of_data() {
         panic!("a proposal");
     };
     assert_eq!(descriptor["bounds"]["hosts"][0], "example.org");
-    assert!(matches!(resolve("create a tool"), Resolution::Unresolved { .. }), "no name: asked");
+    assert!(
+        matches!(resolve("create a tool"), Resolution::Unresolved { .. }),
+        "no name: asked"
+    );
 }
 
 #[test]

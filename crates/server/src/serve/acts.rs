@@ -78,6 +78,8 @@ pub struct Acts {
     host: Arc<Mutex<Host<MachineAbilities>>>,
     channel: Channel,
     refused: AtomicU64,
+    /// The file the latest turn acted on, for "delete it" next.
+    previous: Mutex<Option<String>>,
 }
 
 impl Acts {
@@ -86,6 +88,7 @@ impl Acts {
             host: Arc::new(Mutex::new(host)),
             channel,
             refused: AtomicU64::new(0),
+            previous: Mutex::default(),
         }
     }
 
@@ -144,24 +147,34 @@ impl Acts {
     /// One turn ([`run_turn`]): the words resolved by `words`, the action run
     /// in the active root.
     pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
-        run_turn(
+        let answer = run_turn(
             input,
             async |text: String| words.resolve(&text, &self.folder().await).await,
             async |proposal| self.act(proposal, turn).await,
         )
-        .await
+        .await;
+        if let Some(name) = answer.action["name"].as_str() {
+            *self.previous.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.into());
+        }
+        answer
     }
 
     /// The active root's files, for settling spoken names: the host's
     /// folder's; a page-owned root's are the page's to know, so none.
     async fn folder(&self) -> Folder {
-        match self.active() {
+        let previous = self
+            .previous
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let folder = match self.active() {
             ActiveRoot::Page => Folder::default(),
             ActiveRoot::Machine => self
                 .with_host(|host| host.folder())
                 .await
                 .unwrap_or_default(),
-        }
+        };
+        folder.after(previous)
     }
 
     /// Runs one proposal in the active root. An executor that fails while

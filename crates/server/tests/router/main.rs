@@ -354,3 +354,19 @@ async fn a_turn_settles_the_name_against_the_root() {
         .json();
     assert_eq!(sibling["result"]["content"], "important", "{sibling}");
 }
+
+#[tokio::test]
+async fn it_in_the_next_turn_is_the_file_the_last_turn_named() {
+    let app = App::new().await;
+    let wrote = app
+        .post("/api/turn", r#"{"transcript":"write hi to plan.txt"}"#)
+        .await
+        .json();
+    assert_eq!(wrote["result"]["ok"], true, "{wrote}");
+    let read = app
+        .post("/api/turn", r#"{"transcript":"what's in it"}"#)
+        .await
+        .json();
+    assert_eq!(read["action"]["name"], "plan.txt", "{read}");
+    assert_eq!(read["result"]["content"], "hi");
+}
