@@ -99,6 +99,16 @@ pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
     })
 }
 
+/// Another resolver's answer (an LLM's) with its file names settled
+/// against `folder` as the script resolver's are, so every resolver names
+/// the same file for the same words.
+pub fn settled(text: &str, resolution: Resolution, folder: &Folder) -> Resolution {
+    match resolution {
+        Resolution::Action(action) => Resolution::Action(settle::settled(text, action, folder)),
+        unresolved => unresolved,
+    }
+}
+
 /// Resolves one utterance.
 pub fn resolve(text: &str) -> Resolution {
     if text.len() > MAX_UTTERANCE_BYTES {

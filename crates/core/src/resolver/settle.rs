@@ -81,7 +81,7 @@ pub fn settle(
 }
 
 /// The action with its `name` replaced by the longest existing name said.
-fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
+pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
     let said = tokens(text);
     let name = match &mut action {
         Action::Read { name }
@@ -325,6 +325,24 @@ mod tests {
             panic!("a read of it");
         };
         assert_eq!(read.to_json()["verb"], "read");
+    }
+
+    #[test]
+    fn another_resolvers_answer_is_settled_the_same_way() {
+        let short = Resolution::Action(Action::Delete {
+            name: "notes.txt".into(),
+        });
+        let two = folder(&["my notes.txt", "notes.txt"]);
+        let Resolution::Action(action) =
+            crate::resolver::settled("delete my notes.txt", short.clone(), &two)
+        else {
+            panic!("an action stays an action");
+        };
+        assert_eq!(action.to_json()["name"], "my notes.txt");
+        assert_eq!(
+            crate::resolver::settled("delete notes.txt", short.clone(), &two),
+            short
+        );
     }
 
     #[test]
