@@ -67,6 +67,15 @@ impl StateArgs {
     }
 }
 
+/// `--root` and `--state-dir`: where a command acts, and its state folder.
+#[derive(Args, Debug, Clone)]
+pub struct PlaceArgs {
+    #[command(flatten)]
+    pub root: RootArgs,
+    #[command(flatten)]
+    pub state: StateArgs,
+}
+
 /// `--resolver`.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct ResolverArgs {

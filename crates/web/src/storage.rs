@@ -126,6 +126,12 @@ impl WebStorage {
             Some(error) => Err(storage_error(error, wanted_folder)),
         }
     }
+
+    /// `write` or `append` (`op`): the worker puts `bytes` in `path` whole or at its end.
+    async fn put(&self, op: &str, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let request = json!({"op": op, "path": path.as_str()});
+        self.ask(request, bytes.to_vec()).await.map(|_| ())
+    }
 }
 
 /// The permission mode the File System Access API names for an access.
@@ -209,21 +215,11 @@ impl Storage for WebStorage {
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.ask(
-            json!({"op": "write", "path": path.as_str()}),
-            bytes.to_vec(),
-        )
-        .await
-        .map(|_| ())
+        self.put("write", path, bytes).await
     }
 
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.ask(
-            json!({"op": "append", "path": path.as_str()}),
-            bytes.to_vec(),
-        )
-        .await
-        .map(|_| ())
+        self.put("append", path, bytes).await
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {

@@ -18,6 +18,12 @@ use crate::tier::{Act, Decision};
 use alloc::format;
 use alloc::string::String;
 
+/// The new text an append or an edit makes, and the answer that says so.
+struct Rewrite {
+    updated: String,
+    summary: String,
+}
+
 /// Whether `updated` may be what `path` holds: at most the file cap.
 fn fits(path: &RelPath, updated: &str, what_to_do: &str) -> Result<(), Refusal> {
     if updated.len() as u64 <= MAX_FILE_BYTES {
@@ -113,38 +119,28 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// Adds `content` at the end of a file (joined by a newline when the file
     /// does not end in one), making the file if it is missing.
     pub(super) async fn append(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
-        let record = ActRecord::new(ActKind::Write, name);
-        let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
-            Ok(approved) => approved,
-            Err(reply) => return reply,
-        };
-        let path = &approved.path;
-        let current = match self.read_text(path).await {
-            Ok(text) => text,
-            Err(refusal) if refusal.rule == Rule::NotFound => String::new(),
-            Err(refusal) => return self.refuse(refusal, record, turn).await,
-        };
-        let joiner = if current.is_empty() || current.ends_with('\n') {
-            ""
-        } else {
-            "\n"
-        };
-        let updated = format!("{current}{joiner}{content}");
-        if let Err(refusal) = fits(path, &updated, "append less") {
-            return self.refuse(refusal, record, turn).await;
-        }
-        let summary = format!(
-            "appended {} to {path} ({} → {})",
-            bytes(content.len() as u64),
-            current.len(),
-            bytes(updated.len() as u64)
-        );
-        let write = Change::Write {
-            verb: Remembered::Append,
-            bytes: updated.as_bytes(),
-        };
-        self.replace_file(&approved, write, summary, None, turn)
-            .await
+        self.rewrite(name, Remembered::Append, turn, |path, current| {
+            let current = match current {
+                Ok(text) => text,
+                Err(refusal) if refusal.rule == Rule::NotFound => String::new(),
+                Err(refusal) => return Err(refusal),
+            };
+            let joiner = if current.is_empty() || current.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            };
+            let updated = format!("{current}{joiner}{content}");
+            fits(path, &updated, "append less")?;
+            let summary = format!(
+                "appended {} to {path} ({} → {})",
+                bytes(content.len() as u64),
+                current.len(),
+                bytes(updated.len() as u64)
+            );
+            Ok(Rewrite { updated, summary })
+        })
+        .await
     }
 
     pub(super) async fn edit(
@@ -154,36 +150,50 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         new_text: &str,
         turn: Option<&str>,
     ) -> Reply {
+        self.rewrite(name, Remembered::Edit, turn, |path, current| {
+            let current = current?;
+            let found = if old_text.is_empty() {
+                0
+            } else {
+                current.matches(old_text).count()
+            };
+            if found != 1 {
+                return Err(pattern_refusal(path, old_text, found));
+            }
+            let updated = current.replacen(old_text, new_text, 1);
+            fits(path, &updated, "replace less")?;
+            let summary = format!(
+                "edited {path}: replaced 1 occurrence ({} → {})",
+                bytes(current.len() as u64),
+                bytes(updated.len() as u64)
+            );
+            Ok(Rewrite { updated, summary })
+        })
+        .await
+    }
+
+    /// Append and edit: `make` turns what the file holds now (or why it
+    /// could not be read) into its new text, or a refusal; the new text is
+    /// written whole, kept in the journal as `verb`.
+    async fn rewrite(
+        &self,
+        name: &str,
+        verb: Remembered,
+        turn: Option<&str>,
+        make: impl FnOnce(&RelPath, Result<String, Refusal>) -> Result<Rewrite, Refusal>,
+    ) -> Reply {
         let record = ActRecord::new(ActKind::Write, name);
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
             Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        let path = &approved.path;
-        let current = match self.read_text(path).await {
-            Ok(text) => text,
+        let current = self.read_text(&approved.path).await;
+        let Rewrite { updated, summary } = match make(&approved.path, current) {
+            Ok(rewrite) => rewrite,
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
-        let found = if old_text.is_empty() {
-            0
-        } else {
-            current.matches(old_text).count()
-        };
-        if found != 1 {
-            let refusal = pattern_refusal(path, old_text, found);
-            return self.refuse(refusal, record, turn).await;
-        }
-        let updated = current.replacen(old_text, new_text, 1);
-        if let Err(refusal) = fits(path, &updated, "replace less") {
-            return self.refuse(refusal, record, turn).await;
-        }
-        let summary = format!(
-            "edited {path}: replaced 1 occurrence ({} → {})",
-            bytes(current.len() as u64),
-            bytes(updated.len() as u64)
-        );
         let write = Change::Write {
-            verb: Remembered::Edit,
+            verb,
             bytes: updated.as_bytes(),
         };
         self.replace_file(&approved, write, summary, None, turn)

@@ -1,9 +1,9 @@
 //! `voicebox admit`: the person at the shell admits a proposed extension,
 //! audited in the root first, like every admission.
 
-use super::{apart, host};
+use super::{host, place};
 use crate::admission;
-use crate::cli::{RootArgs, StateArgs};
+use crate::cli::PlaceArgs;
 use serde_json::json;
 use std::process::ExitCode;
 use voicebox_core::Reply;
@@ -14,17 +14,15 @@ pub struct Args {
     pub id: String,
     // The root whose audit log records the admission.
     #[command(flatten)]
-    pub root: RootArgs,
-    #[command(flatten)]
-    pub state: StateArgs,
+    pub place: PlaceArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let state = args.state.dir();
-    if let Err(code) = apart("admit", &args.root, &state) {
-        return code;
-    }
-    let (host, unusable) = host(args.root.root.as_deref(), &state);
+    let (root, state) = match place("admit", &args.place) {
+        Ok(place) => place,
+        Err(code) => return code,
+    };
+    let (host, unusable) = host(root, &state);
     let reply = match unusable {
         Some(refusal) => Reply::refusal(refusal),
         None => admission::admit(&host, &args.id, "shell"),

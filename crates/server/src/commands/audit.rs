@@ -1,8 +1,8 @@
 //! `voicebox audit`: the root's audit log, newest first: one page, every
 //! entry (`--all`), or every file's chain checked (`--verify`).
 
-use super::{apart, unusable_root};
-use crate::cli::{RootArgs, StateArgs};
+use super::{place, unusable_root};
+use crate::cli::PlaceArgs;
 use crate::state_dir::StateDir;
 use serde_json::json;
 use std::io::Write;
@@ -18,9 +18,7 @@ use voicebox_machine::Host;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    pub root: RootArgs,
-    #[command(flatten)]
-    pub state: StateArgs,
+    pub place: PlaceArgs,
     /// Stream every entry as JSON lines, newest first, page by page.
     #[arg(long, conflicts_with = "verify")]
     pub all: bool,
@@ -31,11 +29,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let state = args.state.dir();
-    if let Err(code) = apart("audit", &args.root, &state) {
-        return code;
-    }
-    let root = args.root.root.as_deref();
+    let (root, state) = match place("audit", &args.place) {
+        Ok(place) => place,
+        Err(code) => return code,
+    };
     if args.all || args.verify {
         return ExitCode::from(lines(root, &state, args.verify));
     }

@@ -12,7 +12,7 @@ pub mod serve;
 pub mod turn;
 pub mod url;
 
-use crate::cli::RootArgs;
+use crate::cli::{PlaceArgs, RootArgs};
 use crate::state_dir::StateDir;
 use std::path::Path;
 use std::process::ExitCode;
@@ -30,6 +30,17 @@ fn apart(command: &str, root: &RootArgs, state: &StateDir) -> Result<(), ExitCod
         Some(Err(refusal)) => Err(refused(command, &refusal)),
         _ => Ok(()),
     }
+}
+
+/// The root a command acts in (if any) and its state folder, checked
+/// [`apart`].
+fn place<'a>(
+    command: &str,
+    place: &'a PlaceArgs,
+) -> Result<(Option<&'a Path>, StateDir), ExitCode> {
+    let state = place.state.dir();
+    apart(command, &place.root, &state)?;
+    Ok((place.root.root.as_deref(), state))
 }
 
 /// A command that must not run as configured: its named refusal on stderr

@@ -1,7 +1,7 @@
 //! `voicebox turn`: one turn in a folder, as `POST /api/turn` runs it.
 
-use super::{apart, host};
-use crate::cli::{ResolverArgs, RootArgs, StateArgs};
+use super::{host, place};
+use crate::cli::{PlaceArgs, ResolverArgs};
 use crate::resolve::one_shot_runtime;
 use serde_json::{Value, json};
 use std::process::ExitCode;
@@ -16,9 +16,7 @@ use voicebox_machine::MachineEnv;
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    pub root: RootArgs,
-    #[command(flatten)]
-    pub state: StateArgs,
+    pub place: PlaceArgs,
     #[command(flatten)]
     pub resolver: ResolverArgs,
     /// Action JSON instead of a sentence, e.g. '{"verb":"read","name":"notes.md"}'.
@@ -33,11 +31,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> ExitCode {
-    let state = args.state.dir();
-    if let Err(code) = apart("turn", &args.root, &state) {
-        return code;
-    }
-    let (mut host, unusable) = host(args.root.root.as_deref(), &state);
+    let (root, state) = match place("turn", &args.place) {
+        Ok(place) => place,
+        Err(code) => return code,
+    };
+    let (mut host, unusable) = host(root, &state);
     let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
     let answer = match input(&args) {
         Err(refusal) => TurnAnswer {

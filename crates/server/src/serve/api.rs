@@ -4,7 +4,8 @@
 //! blocking thread, one at a time per root.
 
 use super::audit::{audit, verify_audit};
-use super::error::{ReadGuard, StrictJson, WriteGuard};
+use super::error::{ReadGuard, StrictJson, WriteBody, WriteGuard};
+use super::extensions;
 use super::guard::Authority;
 use super::root::{declare_root, root, undeclare_root};
 use super::settings::{keys, put_keys, settings};
@@ -42,6 +43,15 @@ pub fn routes() -> Router<AppState> {
         .route("/api/files", get(files))
         .route("/api/file", get(file))
         .route("/api/settings", put(settings))
+        .route("/api/extensions", get(extensions::list))
+        .route("/api/extensions/proposals", post(extensions::propose))
+        .route("/api/extensions/admit", post(extensions::admit))
+        .route(
+            "/api/extensions/approval-request",
+            post(extensions::approval_request),
+        )
+        .route("/api/extensions/approve", post(extensions::approve))
+        .route("/api/extensions/revoke", post(extensions::revoke))
 }
 
 pub type QueryResult<T> = Result<Query<T>, QueryRejection>;
@@ -55,6 +65,11 @@ pub fn query_error(rejection: QueryRejection) -> ApiError {
             rejection.body_text()
         ),
     )
+}
+
+/// A route's `{result}` answer: what an act (or a refusal before any act) came to.
+pub fn result(result: impl serde::Serialize) -> Answer {
+    Ok(Json(json!({ "result": result })))
 }
 
 fn turn_id() -> String {
@@ -101,15 +116,13 @@ pub struct ConfirmRequest {
 #[utoipa::path(post, path = "/api/confirm", request_body = ConfirmRequest,
     responses(
         (status = 200, description = "`{result}`: the act's outcome, or `declined`, `confirmation-unknown`, `confirmation-expired`", body = Object),
-        (status = 400, description = "malformed body or unknown field"),
-        WriteGuard,
+        WriteBody,
     ))]
 pub async fn confirm(
     State(acts): State<Arc<Acts>>,
     StrictJson(request): StrictJson<ConfirmRequest>,
 ) -> Answer {
-    let result = acts.confirm(request.id, request.approved).await;
-    Ok(Json(json!({"result": result})))
+    result(acts.confirm(request.id, request.approved).await)
 }
 
 /// Whether the server is up. With authority (the page's session or the host
@@ -158,9 +171,12 @@ pub struct FilesQuery {
     ))]
 pub async fn files(State(acts): State<Arc<Acts>>, query: QueryResult<FilesQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
-    let list = Action::List { dir: query.dir };
-    let result = acts.act(Proposal::Resolved(list), "page".into()).await;
-    Ok(Json(json!({"result": result})))
+    page_act(&acts, Action::List { dir: query.dir }).await
+}
+
+/// An act the page asks for by route rather than by words.
+async fn page_act(acts: &Acts, action: Action) -> Answer {
+    result(acts.act(Proposal::Resolved(action), "page".into()).await)
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -179,7 +195,5 @@ pub struct FileQuery {
     ))]
 pub async fn file(State(acts): State<Arc<Acts>>, query: QueryResult<FileQuery>) -> Answer {
     let Query(query) = query.map_err(query_error)?;
-    let read = Action::Read { name: query.name };
-    let result = acts.act(Proposal::Resolved(read), "page".into()).await;
-    Ok(Json(json!({"result": result})))
+    page_act(&acts, Action::Read { name: query.name }).await
 }

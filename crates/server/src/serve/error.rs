@@ -89,6 +89,11 @@ pub struct ReadGuard;
 /// entries replace earlier ones).
 pub struct WriteGuard;
 
+/// [`WriteGuard`] and the 400 of a route whose only body misfit is its
+/// shape (a malformed body or an unknown field). A route whose own 400 says
+/// more lists it after this set.
+pub struct WriteBody;
+
 fn described(description: &str) -> RefOr<utoipa::openapi::Response> {
     ResponseBuilder::new()
         .description(description)
@@ -138,5 +143,13 @@ impl utoipa::IntoResponses for WriteGuard {
                 described("Content-Type is not application/json (`unsupported-content-type`)"),
             ),
         ])
+    }
+}
+
+impl utoipa::IntoResponses for WriteBody {
+    fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
+        let mut responses = WriteGuard::responses();
+        responses.insert("400".into(), described("malformed body or unknown field"));
+        responses
     }
 }

@@ -3,32 +3,22 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
-use super::api::Answer;
-use super::error::{ReadGuard, StrictJson, WriteGuard};
+use super::api::{Answer, result};
+use super::error::{ReadGuard, StrictJson, WriteBody};
 use super::guard::Authority;
-use super::{Acts, ApiError, AppState};
+use super::{Acts, ApiError};
 use crate::admission::{self, registry};
 use crate::approval::Approvals;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::routing::{get, post};
-use axum::{Extension, Json, Router};
+use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use utoipa::ToSchema;
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::env::now_ms;
-
-pub fn routes() -> Router<AppState> {
-    Router::new()
-        .route("/api/extensions", get(list))
-        .route("/api/extensions/proposals", post(propose))
-        .route("/api/extensions/admit", post(admit))
-        .route("/api/extensions/approval-request", post(approval_request))
-        .route("/api/extensions/approve", post(approve))
-        .route("/api/extensions/revoke", post(revoke))
-}
+use voicebox_machine::{Host, MachineAbilities};
 
 /// Proposals, admissions and revocations are audited in the active root, and
 /// extensions run only on this machine: while a page owns the active root
@@ -47,7 +37,18 @@ fn page_owns_root(acts: &Acts) -> Option<Refusal> {
 
 /// A route's `{result}` answer for a refusal made before any executor.
 fn refused(refusal: Refusal) -> Answer {
-    Ok(Json(json!({"result": Reply::refusal(refusal)})))
+    result(Reply::refusal(refusal))
+}
+
+/// `act` on the host, unless a page owns the active root.
+async fn on_host(
+    acts: &Acts,
+    act: impl FnOnce(&mut Host<MachineAbilities>) -> Reply + Send + 'static,
+) -> Answer {
+    match page_owns_root(acts) {
+        Some(refusal) => refused(refusal),
+        None => result(acts.with_host(act).await?),
+    }
 }
 
 /// Every extension and how it stands: admitted, pending, refused, present-not-admitted.
@@ -70,21 +71,14 @@ pub struct ProposalRequest {
 /// Propose an extension (data only; nothing loads). Same as the verb `propose_extension`.
 #[utoipa::path(post, path = "/api/extensions/proposals", request_body = ProposalRequest,
     responses((status = 200, description = "`{result}`: stored as pending, or refused by the gate with its rule", body = Object),
-              (status = 400, description = "malformed body or unknown field"),
-              WriteGuard
+              WriteBody
             ))]
 pub async fn propose(
     State(acts): State<Arc<Acts>>,
     StrictJson(request): StrictJson<ProposalRequest>,
 ) -> Answer {
-    if let Some(refusal) = page_owns_root(&acts) {
-        return refused(refusal);
-    }
     let action = json!({"verb": "propose_extension", "descriptor": request.descriptor});
-    let result = acts
-        .with_host(move |host| host.execute(&action, Some("page")))
-        .await?;
-    Ok(Json(json!({"result": result})))
+    on_host(&acts, move |host| host.execute(&action, Some("page"))).await
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -96,8 +90,7 @@ pub struct IdRequest {
 /// Admit a proposed extension with the host token (the person at the host).
 #[utoipa::path(post, path = "/api/extensions/admit", request_body = IdRequest,
     responses((status = 200, description = "`{result}`: admitted, or why not (not proposed, refused by the gate, audit unwritable)", body = Object),
-              (status = 400, description = "malformed body or unknown field"),
-              WriteGuard,
+              WriteBody,
               (status = 403, description = "no host token (host-token-required), a wrong token, or a foreign Host")
             ))]
 pub async fn admit(
@@ -112,21 +105,17 @@ pub async fn admit(
             "admitting an extension needs the person at the host: send the x-voicebox-host-token header, or use the console code (approval-request, then approve)",
         ));
     }
-    if let Some(refusal) = page_owns_root(&acts) {
-        return refused(refusal);
-    }
-    let result = acts
-        .with_host(move |host| admission::admit(host, &request.id, "host-token"))
-        .await?;
-    Ok(Json(json!({"result": result})))
+    on_host(&acts, move |host| {
+        admission::admit(host, &request.id, "host-token")
+    })
+    .await
 }
 
 /// Ask for a console code to admit an extension; the code is printed on the
 /// server's console only.
 #[utoipa::path(post, path = "/api/extensions/approval-request", request_body = IdRequest,
     responses((status = 200, description = "`{ok, id, planDigest, expiresInSeconds}` (never the code), or `{ok:false, refused, why}` (e.g. `approval-locked`)", body = Object),
-              (status = 400, description = "malformed body or unknown field"),
-              WriteGuard
+              WriteBody
             ))]
 pub async fn approval_request(
     State(acts): State<Arc<Acts>>,
@@ -174,8 +163,7 @@ pub struct ApproveRequest {
 /// Admit an extension with the console code.
 #[utoipa::path(post, path = "/api/extensions/approve", request_body = ApproveRequest,
     responses((status = 200, description = "`{result}`: admitted, or `code-invalid`, `code-expired`, `plan-changed`, `approval-locked` (too many wrong codes across all codes)", body = Object),
-              (status = 400, description = "malformed body or unknown field"),
-              WriteGuard
+              WriteBody
             ))]
 pub async fn approve(
     State(acts): State<Arc<Acts>>,
@@ -189,27 +177,23 @@ pub async fn approve(
         Ok(digest) => digest,
         Err(refusal) => return refused(refusal),
     };
-    let result = acts
-        .with_host(move |host| admission::admit_at(host, &request.id, &digest, "console-code"))
-        .await?;
-    Ok(Json(json!({"result": result})))
+    result(
+        acts.with_host(move |host| admission::admit_at(host, &request.id, &digest, "console-code"))
+            .await?,
+    )
 }
 
 /// Revoke an admitted extension; it stops running at once.
 #[utoipa::path(post, path = "/api/extensions/revoke", request_body = IdRequest,
     responses((status = 200, description = "`{result}`", body = Object),
-              (status = 400, description = "malformed body or unknown field"),
-              WriteGuard
+              WriteBody
             ))]
 pub async fn revoke(
     State(acts): State<Arc<Acts>>,
     StrictJson(request): StrictJson<IdRequest>,
 ) -> Answer {
-    if let Some(refusal) = page_owns_root(&acts) {
-        return refused(refusal);
-    }
-    let result = acts
-        .with_host(move |host| admission::revoke(host, &request.id, "page"))
-        .await?;
-    Ok(Json(json!({"result": result})))
+    on_host(&acts, move |host| {
+        admission::revoke(host, &request.id, "page")
+    })
+    .await
 }

@@ -150,7 +150,6 @@ pub async fn run(config: Config, limits: Limits) -> std::io::Result<()> {
 pub fn router(state: AppState) -> Router {
     Router::new()
         .merge(api::routes())
-        .merge(extensions::routes())
         .merge(openapi::routes())
         .merge(page::routes())
         .merge(crate::live::routes())

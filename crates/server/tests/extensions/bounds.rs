@@ -9,6 +9,7 @@ async fn declared_bounds_hold_at_call_time() {
     let port = origin_server();
     propose_and_admit(&server, descriptor("weather", "d")).await;
     let url = |path: &str| format!("http://127.0.0.1:{port}{path}");
+    let save = |args: Value| call(&server, "weather", "save", args);
 
     let ok = call(&server, "weather", "fetch", json!({"url": url("/ok")})).await;
     assert_eq!(ok["output"], "hello", "{ok}");
@@ -31,30 +32,12 @@ async fn declared_bounds_hold_at_call_time() {
     let over = call(&server, "weather", "fetch", json!({"url": url("/ok")})).await;
     assert_eq!(over["refused"], "budget-exhausted", "{over}");
 
-    let big = call(
-        &server,
-        "weather",
-        "save",
-        json!({"name": "n.txt", "content": "more than ten bytes"}),
-    )
-    .await;
+    let big = save(json!({"name": "n.txt", "content": "more than ten bytes"})).await;
     assert_eq!(big["refused"], "over-budget");
     assert!(!server.root.join("n.txt").exists());
-    let small = call(
-        &server,
-        "weather",
-        "save",
-        json!({"name": "n.txt", "content": "ten bytes!"}),
-    )
-    .await;
+    let small = save(json!({"name": "n.txt", "content": "ten bytes!"})).await;
     assert_eq!(small["ok"], true);
-    let escape = call(
-        &server,
-        "weather",
-        "save",
-        json!({"name": "../n.txt", "content": "x"}),
-    )
-    .await;
+    let escape = save(json!({"name": "../n.txt", "content": "x"})).await;
     assert_eq!(
         escape["refused"], "outside-root",
         "extensions go through the same containment"
@@ -145,9 +128,7 @@ async fn extension_acts_wait_while_a_page_owns_the_root() {
         .post("/api/extensions/approval-request", json!({"id": "weather"}))
         .await;
     assert_eq!(asked["refused"], "root-is-page-owned", "{asked}");
-    let (_, admitted) = server
-        .post_with_token("/api/extensions/admit", json!({"id": "weather"}))
-        .await;
+    let admitted = admit(&server, "weather").await;
     assert_eq!(
         admitted["result"]["refused"], "root-is-page-owned",
         "{admitted}"

@@ -65,8 +65,13 @@ async fn propose(server: &Server, descriptor: Value) -> Value {
 
 /// Proposes `descriptor` and admits it with the host token; the admission's reply.
 async fn propose_and_admit(server: &Server, descriptor: Value) -> Value {
-    let id = descriptor["id"].clone();
+    let id = descriptor["id"].as_str().unwrap().to_string();
     propose(server, descriptor).await;
+    admit(server, &id).await
+}
+
+/// Admits `id` with the host token; the route's reply.
+async fn admit(server: &Server, id: &str) -> Value {
     server
         .post_with_token("/api/extensions/admit", json!({"id": id}))
         .await
@@ -110,10 +115,8 @@ async fn proposals_never_load_and_the_token_admits() {
     let dropped = server.state.join("extensions/proposals/sneaky.json");
     std::fs::write(&dropped, descriptor("sneaky", "by hand").to_string()).unwrap();
     assert_eq!(state_of(&server, "sneaky").await, "present-not-admitted");
-    let (_, admit) = server
-        .post_with_token("/api/extensions/admit", json!({"id": "sneaky"}))
-        .await;
-    assert_eq!(admit["result"]["refused"], "not-admitted");
+    let admitted = admit(&server, "sneaky").await;
+    assert_eq!(admitted["result"]["refused"], "not-admitted");
 
     // Admission needs the person at the host: the page alone is refused.
     let (status, refused) = server
@@ -169,9 +172,7 @@ async fn proposals_never_load_and_the_token_admits() {
         call(&server, "weather", "clock", json!({})).await["refused"],
         "plan-changed"
     );
-    server
-        .post_with_token("/api/extensions/admit", json!({"id": "weather"}))
-        .await;
+    admit(&server, "weather").await;
     let (_, revoked) = server
         .post("/api/extensions/revoke", json!({"id": "weather"}))
         .await;
@@ -189,11 +190,9 @@ async fn the_gate_names_what_is_wrong() {
     let reply = propose(&server, unbounded).await;
     assert_eq!(reply["result"]["refused"], "network-unbounded");
     assert_eq!(state_of(&server, "spy").await, "refused");
-    let (_, admit) = server
-        .post_with_token("/api/extensions/admit", json!({"id": "spy"}))
-        .await;
+    let admitted = admit(&server, "spy").await;
     assert_eq!(
-        admit["result"]["refused"], "network-unbounded",
+        admitted["result"]["refused"], "network-unbounded",
         "a refused proposal cannot be admitted"
     );
     let exec = json!({"id": "shell", "description": "d", "capabilities": ["exec"], "tools": []});
