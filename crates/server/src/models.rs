@@ -19,42 +19,52 @@ pub struct Use {
     pub default: &'static str,
 }
 
-pub const ANTHROPIC_RESOLVER: Use = Use {
-    vendor: "anthropic",
-    purpose: "resolver",
-    setting: Some("VOICEBOX_ANTHROPIC_MODEL"),
-    default: "claude-sonnet-4-6",
-};
-pub const OPENAI_RESOLVER: Use = Use {
-    vendor: "openai",
-    purpose: "resolver",
-    setting: Some("VOICEBOX_OPENAI_MODEL"),
-    default: "gpt-6-luna",
-};
-pub const GEMINI_RESOLVER: Use = Use {
-    vendor: "gemini",
-    purpose: "resolver",
-    setting: Some("VOICEBOX_GEMINI_MODEL"),
-    default: "gemini-2.5-flash",
-};
-pub const OPENAI_LIVE: Use = Use {
-    vendor: "openai",
-    purpose: "live",
-    setting: Some("VOICEBOX_OPENAI_REALTIME_MODEL"),
-    default: "gpt-realtime-2.1",
-};
-pub const OPENAI_LIVE_TRANSCRIPTION: Use = Use {
-    vendor: "openai",
-    purpose: "live transcription",
-    setting: None,
-    default: "gpt-live-transcribe",
-};
-pub const GEMINI_LIVE: Use = Use {
-    vendor: "gemini",
-    purpose: "live",
-    setting: Some("VOICEBOX_GEMINI_LIVE_MODEL"),
-    default: "gemini-2.5-flash-native-audio-preview-12-2025",
-};
+const fn usage(
+    vendor: &'static str,
+    purpose: &'static str,
+    setting: Option<&'static str>,
+    default: &'static str,
+) -> Use {
+    Use {
+        vendor,
+        purpose,
+        setting,
+        default,
+    }
+}
+
+pub const ANTHROPIC_RESOLVER: Use = usage(
+    "anthropic",
+    "resolver",
+    Some("VOICEBOX_ANTHROPIC_MODEL"),
+    "claude-sonnet-4-6",
+);
+pub const OPENAI_RESOLVER: Use = usage(
+    "openai",
+    "resolver",
+    Some("VOICEBOX_OPENAI_MODEL"),
+    "gpt-6-luna",
+);
+pub const GEMINI_RESOLVER: Use = usage(
+    "gemini",
+    "resolver",
+    Some("VOICEBOX_GEMINI_MODEL"),
+    "gemini-2.5-flash",
+);
+pub const OPENAI_LIVE: Use = usage(
+    "openai",
+    "live",
+    Some("VOICEBOX_OPENAI_REALTIME_MODEL"),
+    "gpt-realtime-2.1",
+);
+pub const OPENAI_LIVE_TRANSCRIPTION: Use =
+    usage("openai", "live transcription", None, "gpt-live-transcribe");
+pub const GEMINI_LIVE: Use = usage(
+    "gemini",
+    "live",
+    Some("VOICEBOX_GEMINI_LIVE_MODEL"),
+    "gemini-2.5-flash-native-audio-preview-12-2025",
+);
 
 /// Every use, for `doctor`.
 pub const USES: [&Use; 6] = [

@@ -28,7 +28,7 @@ pub enum Target {
 }
 
 /// Spoken joiners and the character each stands for.
-const JOINERS: &[(&str, &str)] = &[
+pub const JOINERS: &[(&str, &str)] = &[
     ("dot", "."),
     ("slash", "/"),
     ("underscore", "_"),

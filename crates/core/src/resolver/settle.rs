@@ -11,6 +11,7 @@
 //! - A name that matches nothing is kept as said: a write makes it, the
 //!   other verbs answer `not-found` from the executor.
 
+use super::name::JOINERS;
 use super::{Resolution, unresolved};
 use crate::action::Action;
 use alloc::format;
@@ -49,15 +50,6 @@ impl Folder {
 
 /// Words that point back at the previous turn's file.
 const POINTERS: &[&str] = &["it", "that"];
-
-/// Spoken joiners and what they stand for, as in names.
-const JOINERS: &[(&str, &str)] = &[
-    ("dot", "."),
-    ("slash", "/"),
-    ("underscore", "_"),
-    ("dash", "-"),
-    ("hyphen", "-"),
-];
 
 /// Words that never stand for a file on their own.
 const NOT_STEMS: &[&str] = &[
