@@ -119,11 +119,6 @@ pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {
     if candidate.starts_with('/') {
         return Err(outside(candidate, "is an absolute path"));
     }
-    // `~/notes.txt` and `~bob/x` mean a home folder to every shell the
-    // person knows; taking them as a folder named `~` here would surprise.
-    if (candidate.starts_with('~') && candidate.contains('/')) || candidate == "~" {
-        return Err(outside(candidate, "names a home folder (`~`)"));
-    }
     let mut kept: Vec<&str> = Vec::new();
     for segment in candidate.split('/') {
         match segment {
@@ -141,6 +136,14 @@ pub fn resolve_inside_root(candidate: &str) -> Result<RelPath, Refusal> {
             }
             other => kept.push(other),
         }
+    }
+    // `~/notes.txt` and `~bob/x` mean a home folder to every shell the
+    // person knows; taking them as a folder named `~` here would surprise.
+    // Judged on the kept segments, so `./~/x` is the same name.
+    if let Some(first) = kept.first()
+        && (*first == "~" || (first.starts_with('~') && kept.len() > 1))
+    {
+        return Err(outside(candidate, "names a home folder (`~`)"));
     }
     Ok(RelPath(kept.join("/")))
 }
@@ -286,7 +289,7 @@ mod tests {
 
     #[test]
     fn a_home_folder_path_is_outside_and_a_tilde_file_is_not() {
-        for home in ["~", "~/notes.txt", "~bob/notes.txt"] {
+        for home in ["~", "~/notes.txt", "~bob/notes.txt", "./~", "./~/x"] {
             let refusal = resolve_inside_root(home).unwrap_err();
             assert_eq!(refusal.rule, Rule::OutsideRoot, "{home}");
             assert!(refusal.why.contains("home folder"), "{}", refusal.why);

@@ -117,9 +117,11 @@ pub fn resolve(text: &str) -> Resolution {
             text.len()
         ));
     }
-    if let Some(resolution) = in_folder_first(text) {
-        return resolution;
-    }
+    in_folder_first(text).unwrap_or_else(|| plain(text))
+}
+
+/// What the families make of `text` as one request.
+fn plain(text: &str) -> Resolution {
     command(text, |words| {
         claim(words).or_else(|| antecedent::resolve(words))
     })
@@ -139,7 +141,9 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
         return None;
     }
     let within = |name: &mut String| *name = alloc::format!("{dir}/{name}");
-    let Resolution::Action(mut action) = resolve(request) else {
+    // Read once, without looking for another folder first: bounded however
+    // many commas the sentence has.
+    let Resolution::Action(mut action) = plain(request) else {
         return None;
     };
     match &mut action {

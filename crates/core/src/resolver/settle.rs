@@ -111,14 +111,19 @@ fn by_stem(text: &str, folder: &Folder, again: &impl Fn(&str) -> Resolution) -> 
                 .to_lowercase()
         })
         .collect();
+    let firsts: Vec<(Option<String>, &String)> = folder
+        .names
+        .iter()
+        .map(|name| (stem_words(name).into_iter().next(), name))
+        .collect();
     for word in words
         .iter()
         .filter(|w| !w.is_empty() && !NOT_STEMS.contains(&w.as_str()))
     {
-        let fits: Vec<&String> = folder
-            .names
+        let fits: Vec<&String> = firsts
             .iter()
-            .filter(|name| stem_words(name).first() == Some(word))
+            .filter(|(first, _)| first.as_ref() == Some(word))
+            .map(|(_, name)| *name)
             .collect();
         match fits.as_slice() {
             [] => continue,
