@@ -109,7 +109,7 @@ impl Registry {
 
     /// The stored proposal of `id`.
     pub fn proposal(&self, id: &str) -> Result<Proposal, Refusal> {
-        if !extension::valid_id(id) {
+        if !extension::valid_entry_id(id) {
             return Err(Refusal::new(
                 Rule::NotAdmitted,
                 format!("{id:?} is not an extension id"),

@@ -28,7 +28,7 @@ pub const WRONG_CODE_BUDGET: usize = 10;
 /// The window the budget is counted over.
 pub const BUDGET_WINDOW_MS: u64 = 600_000;
 
-struct Pending {
+struct PendingCode {
     code: String,
     plan_digest: String,
     expires_ms: u64,
@@ -44,7 +44,7 @@ pub struct Approvals {
 
 #[derive(Default)]
 struct State {
-    pending: BTreeMap<String, Pending>,
+    pending: BTreeMap<String, PendingCode>,
     wrong: VecDeque<u64>,
 }
 
@@ -94,7 +94,7 @@ impl Approvals {
         let code = new_code();
         state.pending.insert(
             id.into(),
-            Pending {
+            PendingCode {
                 code: code.clone(),
                 plan_digest: plan_digest.into(),
                 expires_ms: now_ms + CODE_TTL_MS,

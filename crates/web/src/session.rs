@@ -134,7 +134,7 @@ async fn open(
             ),
         );
     };
-    if !voicebox_core::extension::valid_id(name) || !audit::valid_instance(instance) {
+    if !voicebox_core::extension::valid_entry_id(name) || !audit::valid_instance(instance) {
         return (
             executor,
             refusal(

@@ -3,7 +3,7 @@
 //! [`check_budget`]).
 
 use super::address::{Reach, judge_host, parse_host};
-use super::{Bounds, Capability, Descriptor, Primitive, is_sha256, valid_id};
+use super::{Bounds, Capability, Descriptor, Primitive, is_sha256, valid_entry_id};
 use crate::platform::MAX_FILE_BYTES;
 use crate::rule::{Refusal, Rule};
 use alloc::collections::BTreeSet;
@@ -21,7 +21,7 @@ pub const MAX_BYTES_CEILING: u64 = MAX_FILE_BYTES;
 /// may be admitted (by a person).
 pub fn judge(descriptor: &Descriptor, reach: Reach) -> Vec<Refusal> {
     let mut problems = Vec::new();
-    if !valid_id(&descriptor.id) {
+    if !valid_entry_id(&descriptor.id) {
         problems.push(Refusal::new(
             Rule::MalformedField,
             format!(

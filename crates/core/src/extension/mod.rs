@@ -178,8 +178,10 @@ impl Descriptor {
     }
 }
 
-/// Whether `id` is a valid extension id (also a safe file name).
-pub fn valid_id(id: &str) -> bool {
+/// Whether `id` is a valid entry id: an extension, tool or project name
+/// (lowercase letters, digits and dashes, at most 64), so it is also a safe
+/// file name.
+pub fn valid_entry_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
         && id

@@ -172,14 +172,14 @@ const WORLDLY: &[&str] = &["me", "us", "a", "an", "some", "out", "my", "your"];
 /// What a search sentence asks for, before checks.
 struct Search<'a> {
     query: Words<'a>,
-    place: Option<Place>,
+    place: Option<Scope>,
     /// Whether an unquoted query may be several words; "find" takes one, so
     /// "find a good restaurant" is not a search.
     loose: bool,
 }
 
 /// Where to search: a folder (`None` for the root), or a file given by mistake.
-enum Place {
+enum Scope {
     Folder(Option<String>),
     File(String),
 }
@@ -194,12 +194,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return claim_unresolved(why);
     }
     let dir = match search.place {
-        Some(Place::File(name)) => {
+        Some(Scope::File(name)) => {
             return claim_unresolved(format!(
                 "I search folders — to see {name} say 'read {name}'."
             ));
         }
-        Some(Place::Folder(dir)) => dir,
+        Some(Scope::Folder(dir)) => dir,
         None => None,
     };
     let text = query.literal();
@@ -265,7 +265,7 @@ fn folder_scoped(words: Words<'_>) -> Option<Search<'_>> {
         let dir = folder(rest.to(at))?;
         let search = unscoped(rest.from(at))?;
         search.place.is_none().then_some(Search {
-            place: Some(Place::Folder(dir)),
+            place: Some(Scope::Folder(dir)),
             ..search
         })
     })
@@ -288,13 +288,13 @@ fn which_files(words: Words<'_>) -> Option<Search<'_>> {
 
 /// "in the recipes folder mention …": the folder between the files asked
 /// about and their verb, and the words from the verb on.
-fn folder_before_verb(words: Words<'_>) -> Option<(Place, Words<'_>)> {
+fn folder_before_verb(words: Words<'_>) -> Option<(Scope, Words<'_>)> {
     if !DIR_PREPS.contains(&words.key(0)) {
         return None;
     }
     (2..words.len())
         .filter(|&at| words.from(at).after_any(MENTION).is_some())
-        .find_map(|at| Some((Place::Folder(folder(words.range(1, at))?), words.from(at))))
+        .find_map(|at| Some((Scope::Folder(folder(words.range(1, at))?), words.from(at))))
 }
 
 /// "where is Q mentioned (in D)", "where do I mention Q", "is Q used
@@ -326,7 +326,7 @@ fn folder_first(words: Words<'_>) -> Option<Search<'_>> {
     let dir = folder(rest.to(at).trim_start(&[&["through"], &["in"]]))?;
     Some(Search {
         query: rest.from(at + 1),
-        place: Some(Place::Folder(dir)),
+        place: Some(Scope::Folder(dir)),
         loose: true,
     })
 }
@@ -347,7 +347,7 @@ fn skip_flags(words: Words<'_>) -> Words<'_> {
 fn split_place(words: Words<'_>, loose: bool) -> Search<'_> {
     let after_quote = words.get(0).filter(|w| w.quoted).and_then(|_| {
         let dir = folder(words.from(1)).filter(|_| words.len() > 1)?;
-        Some((words.to(1), Place::Folder(dir)))
+        Some((words.to(1), Scope::Folder(dir)))
     });
     let (query, place) = match after_quote.or_else(|| in_place(words)) {
         Some((query, place)) => (query, Some(place)),
@@ -361,15 +361,15 @@ fn split_place(words: Words<'_>, loose: bool) -> Search<'_> {
 }
 
 /// "… in D", when D is a place.
-fn in_place(words: Words<'_>) -> Option<(Words<'_>, Place)> {
+fn in_place(words: Words<'_>) -> Option<(Words<'_>, Scope)> {
     (1..words.len())
         .rev()
         .filter(|&at| DIR_PREPS.contains(&words.key(at)))
         .find_map(|at| {
             let tail = words.from(at + 1);
             let place = match target(tail) {
-                Target::File(name) => Place::File(name),
-                _ => Place::Folder(folder(tail)?),
+                Target::File(name) => Scope::File(name),
+                _ => Scope::Folder(folder(tail)?),
             };
             Some((words.to(at), place))
         })

@@ -13,7 +13,7 @@ use super::name::first_file;
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
-use crate::extension::valid_id;
+use crate::extension::valid_entry_id;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -52,7 +52,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         );
     };
     let id = named.key(0);
-    if named.is_empty() || !valid_id(id) {
+    if named.is_empty() || !valid_entry_id(id) {
         return claim_unresolved(
             "A tool's name is lowercase letters, digits and dashes, e.g. 'create a tool called word-counter that …'.",
         );

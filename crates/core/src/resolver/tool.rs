@@ -8,7 +8,7 @@ use super::name::{Target, target};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
-use crate::extension::valid_id;
+use crate::extension::valid_entry_id;
 use alloc::string::String;
 
 const HEADS: &[&[&str]] = &[
@@ -41,7 +41,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         None => (false, rest),
     };
     let id = rest.key(0);
-    if rest.is_empty() || !valid_id(id) {
+    if rest.is_empty() || !valid_entry_id(id) {
         return said_tool.then(|| {
             claim_unresolved("Which tool? Say e.g. 'run the wc tool on notes.md'; 'what tools do you have' lists them.")
         })?;

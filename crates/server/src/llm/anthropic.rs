@@ -3,7 +3,7 @@
 //! input. A JSON `text` block (the shape `output_config.format` is reported
 //! to give, unconfirmed) is read too.
 
-use super::{Call, Failure, Vendor, finished, model_json, parse_body};
+use super::{Failure, Question, Vendor, finished, model_json, parse_body};
 use crate::provider::Provider;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -54,7 +54,7 @@ struct ToolChoice {
     name: &'static str,
 }
 
-fn request(client: &reqwest::Client, call: &Call<'_>) -> reqwest::RequestBuilder {
+fn request(client: &reqwest::Client, call: &Question<'_>) -> reqwest::RequestBuilder {
     let body = Request {
         model: call.model,
         max_tokens: MAX_TOKENS,

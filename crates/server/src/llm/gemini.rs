@@ -1,7 +1,7 @@
 //! Gemini `models/{model}:generateContent` (v1beta): JSON mode with
 //! `responseSchema`; the answer is JSON text in the first candidate's parts.
 
-use super::{Call, Failure, Vendor, finished, model_json, parse_body};
+use super::{Failure, Question, Vendor, finished, model_json, parse_body};
 use crate::provider::Provider;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -45,7 +45,7 @@ struct GenerationConfig {
     response_schema: Value,
 }
 
-fn request(client: &reqwest::Client, call: &Call<'_>) -> reqwest::RequestBuilder {
+fn request(client: &reqwest::Client, call: &Question<'_>) -> reqwest::RequestBuilder {
     let text = |role, text: String| Content {
         role,
         parts: [TextPart { text }],

@@ -42,13 +42,13 @@ pub struct Vendor {
     /// The model it asks (see [`crate::models`]).
     model: &'static crate::models::Use,
     /// The HTTP request that asks the model about one sentence.
-    request: fn(&reqwest::Client, &Call<'_>) -> reqwest::RequestBuilder,
+    request: fn(&reqwest::Client, &Question<'_>) -> reqwest::RequestBuilder,
     /// The model's JSON answer out of a 2xx body, or why there is none.
     answer: fn(&[u8]) -> Result<Value, Failure>,
 }
 
 /// One question to a vendor.
-struct Call<'a> {
+struct Question<'a> {
     /// The base URL, without a trailing slash.
     base: &'a str,
     model: &'a str,
@@ -60,10 +60,10 @@ struct Call<'a> {
 /// `k` at `base`, and its JSON body: what each vendor's shape test reads.
 #[cfg(test)]
 fn sample_request(
-    request: fn(&reqwest::Client, &Call<'_>) -> reqwest::RequestBuilder,
+    request: fn(&reqwest::Client, &Question<'_>) -> reqwest::RequestBuilder,
     base: &str,
 ) -> (reqwest::Request, Value) {
-    let call = Call {
+    let call = Question {
         base,
         model: "m-1",
         key: "k",
@@ -165,7 +165,7 @@ impl Llm {
             Ok(key) => key,
             Err(failure) => return self.unresolved(vendor, base, &failure, ""),
         };
-        let call = Call {
+        let call = Question {
             base,
             model: &model,
             key: &key,
@@ -177,7 +177,7 @@ impl Llm {
         }
     }
 
-    async fn ask(&self, vendor: &Vendor, call: &Call<'_>) -> Result<Value, Failure> {
+    async fn ask(&self, vendor: &Vendor, call: &Question<'_>) -> Result<Value, Failure> {
         let response = (vendor.request)(&self.client, call)
             .send()
             .await

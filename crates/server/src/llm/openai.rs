@@ -3,7 +3,7 @@
 //! nullable, which no other vendor's schema takes); the answer is JSON text
 //! in the first choice's message.
 
-use super::{Call, Failure, Vendor, finished, model_json, parse_body};
+use super::{Failure, Question, Vendor, finished, model_json, parse_body};
 use crate::provider::Provider;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -33,7 +33,7 @@ struct Message<'a> {
     content: &'a str,
 }
 
-fn request(client: &reqwest::Client, call: &Call<'_>) -> reqwest::RequestBuilder {
+fn request(client: &reqwest::Client, call: &Question<'_>) -> reqwest::RequestBuilder {
     let system = prompt::system_prompt();
     let body = Request {
         model: call.model,

@@ -107,20 +107,20 @@ pub async fn turn(
 /// The person's answer to a tier-2 confirmation.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ConfirmRequest {
+pub struct ConfirmBody {
     id: String,
     approved: bool,
 }
 
 /// Answer a pending confirmation (yes performs the act, no declines it).
-#[utoipa::path(post, path = "/api/confirm", request_body = ConfirmRequest,
+#[utoipa::path(post, path = "/api/confirm", request_body = ConfirmBody,
     responses(
         (status = 200, description = "`{result}`: the act's outcome, or `declined`, `confirmation-unknown`, `confirmation-expired`", body = Object),
         WriteBody,
     ))]
 pub async fn confirm(
     State(acts): State<Arc<Acts>>,
-    StrictJson(request): StrictJson<ConfirmRequest>,
+    StrictJson(request): StrictJson<ConfirmBody>,
 ) -> Answer {
     result(acts.confirm(request.id, request.approved).await)
 }

@@ -39,7 +39,7 @@ use utoipa::OpenApi;
     ),
     components(schemas(
         api::TurnRequest,
-        api::ConfirmRequest,
+        api::ConfirmBody,
         settings::KeysRequest,
         root::RootRequest,
         settings::SettingsRequest,
