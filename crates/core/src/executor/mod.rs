@@ -291,6 +291,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 
     /// A refusal: one entry, and the named answer.
     async fn refuse(&self, refusal: Refusal, act: ActRecord, turn: Option<&str>) -> Reply {
+        let refusal = self.with_neighbours(refusal, &act.target).await;
         let seq = self
             .log(self.entry(act, turn, Happened::Refused(&refusal)))
             .await;

@@ -257,6 +257,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         refusal: Refusal,
         turn: Option<&str>,
     ) -> Reply {
+        let refusal = self.with_neighbours(refusal, &record.target).await;
         let seen = self.store().observe(path).await;
         let entry = self.entry(
             record,

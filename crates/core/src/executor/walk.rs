@@ -7,6 +7,7 @@ use super::Executor;
 use crate::contain::{self, RelPath};
 use crate::platform::{Abilities, DirEntry, Env, Storage, StorageError};
 use crate::reply::Skipped;
+use crate::rule::Refusal;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -109,4 +110,59 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
         names
     }
+}
+
+/// The most close names a not-found answer offers.
+const NEIGHBOURS: usize = 3;
+
+impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
+    /// A `not-found` refusal with the files whose names are close to the
+    /// one asked for ("did you mean `notes.txt`?"), so a misheard or
+    /// mistyped name is one step from the right one and never guessed.
+    /// Any other refusal is returned as it is.
+    pub(super) async fn with_neighbours(&self, refusal: Refusal, asked: &str) -> Refusal {
+        if refusal.rule != crate::rule::Rule::NotFound {
+            return refusal;
+        }
+        let close: Vec<String> = self
+            .names(crate::resolver::settle::MAX_NAMES)
+            .await
+            .into_iter()
+            .filter(|name| close_to(asked, name))
+            .take(NEIGHBOURS)
+            .map(|name| alloc::format!("`{name}`"))
+            .collect();
+        if close.is_empty() {
+            return refusal;
+        }
+        let why = alloc::format!("{} — did you mean {}?", refusal.why, close.join(" or "));
+        Refusal::new(refusal.rule, why)
+    }
+}
+
+/// Whether `name` is close to `asked`: the same but for case, the same stem
+/// with another extension, or at most two letters apart.
+fn close_to(asked: &str, name: &str) -> bool {
+    let (asked, name) = (asked.to_lowercase(), name.to_lowercase());
+    let stem = |text: &str| String::from(text.rsplit_once('.').map_or(text, |(stem, _)| stem));
+    !asked.is_empty() && (asked == name || stem(&asked) == stem(&name) || edits(&asked, &name) <= 2)
+}
+
+/// The edit distance between two short names (bounded: longer ones are far).
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().abs_diff(b.len()) > 2 || a.len() > 128 || b.len() > 128 {
+        return usize::MAX;
+    }
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut last = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let replaced = last + usize::from(ca != cb);
+            last = row[j + 1];
+            row[j + 1] = replaced.min(row[j] + 1).min(last + 1);
+        }
+    }
+    row[b.len()]
 }

@@ -298,6 +298,27 @@ pub fn create_never_replaces_silently<S: Storage>(rig: &mut Rig<S>) {
     assert_eq!(rig.file("notes.txt").as_deref(), Some("new"));
 }
 
+/// A name that is not there is `not-found` with the close names offered,
+/// and a far one with none.
+pub fn not_found_offers_close_names<S: Storage>(rig: &mut Rig<S>) {
+    assert!(rig.run(write("notes.txt", "x")).ok);
+    let near = rig.run(json!({"verb": "read", "name": "notse.txt"}));
+    assert_eq!(refused(&near), Rule::NotFound);
+    assert!(
+        near.why
+            .as_deref()
+            .unwrap()
+            .contains("did you mean `notes.txt`"),
+        "{near:?}"
+    );
+    let far = rig.run(json!({"verb": "read", "name": "budget.xlsx"}));
+    assert_eq!(refused(&far), Rule::NotFound);
+    assert!(
+        !far.why.as_deref().unwrap().contains("did you mean"),
+        "{far:?}"
+    );
+}
+
 /// Append adds a line (making the file when missing), and undo takes it back.
 pub fn append_adds_a_line_and_undo_takes_it_back<S: Storage>(rig: &mut Rig<S>) {
     let append = |content: &str| json!({"verb": "append", "name": "todo.txt", "content": content});
@@ -407,6 +428,10 @@ macro_rules! adapter_checks {
         #[test]
         fn create_never_replaces_silently() {
             common::create_never_replaces_silently(&mut $make());
+        }
+        #[test]
+        fn not_found_offers_close_names() {
+            common::not_found_offers_close_names(&mut $make());
         }
         #[test]
         fn append_adds_a_line_and_undo_takes_it_back() {
