@@ -106,13 +106,23 @@ async fn turn(executor: &mut WebExecutor, request: Execute) -> Value {
         TurnInput::Words(_) => Folder::new(executor.names(MAX_NAMES).await),
         TurnInput::Action(_) => Folder::default(),
     };
+    let folder = folder.after(PREVIOUS.with_borrow(Clone::clone));
     let answer = run_turn(
         input,
         async |text: String| resolver::resolve_in(&text, &folder),
         async |proposal: Proposal| executor.run(&proposal, turn).await,
     )
     .await;
+    if let Some(name) = answer.action["name"].as_str() {
+        PREVIOUS.set(Some(name.into()));
+    }
     json!(answer)
+}
+
+thread_local! {
+    /// The file the worker's latest turn named, for "delete it" next (the
+    /// worker runs one request at a time on one thread).
+    static PREVIOUS: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Opens (or creates) a project: its root, the writer's audit file (seq
@@ -123,6 +133,8 @@ async fn open(
     slot: Rc<Slot>,
     env: SharedEnv,
 ) -> (Option<WebExecutor>, Value) {
+    // "it" never reaches back into another project.
+    PREVIOUS.set(None);
     let project = &request.project;
     let (Some(name), Some(instance)) = (project["name"].as_str(), request.instance.as_deref())
     else {

@@ -322,6 +322,11 @@ mod tests {
             panic!("a read of it");
         };
         assert_eq!(read.to_json()["verb"], "read");
+        let named = folder(&["notes.md"]).after(Some("notes.md".into()));
+        let Resolution::Action(read) = resolve_in("what's in it", &named) else {
+            panic!("a read of it, with the folder's names too");
+        };
+        assert_eq!(read.to_json()["name"], "notes.md");
     }
 
     #[test]
