@@ -164,11 +164,7 @@ async fn declaring_a_machine_root_needs_the_token() {
     );
     assert!(folder.path().join("a.txt").exists());
     // The page may un-declare.
-    assert_eq!(server.undeclare().await, 200);
-    assert_eq!(
-        server.say("list files").await["result"]["refused"],
-        "root-not-declared"
-    );
+    server.undeclare_to_no_root().await;
 }
 
 #[tokio::test]

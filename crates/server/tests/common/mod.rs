@@ -152,15 +152,14 @@ impl Server {
 
     /// A POST from this server's own page (its session and its Origin).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .post(self.url(path))
-            .header("origin", self.origin())
-            .header("cookie", &self.cookie)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        answer(
+            reqwest::Client::new()
+                .post(self.url(path))
+                .header("origin", self.origin())
+                .header("cookie", &self.cookie)
+                .json(&body),
+        )
+        .await
     }
 
     /// The page un-declares the active root (`DELETE /api/root`); the status.
@@ -177,21 +176,29 @@ impl Server {
             .as_u16()
     }
 
+    /// The page un-declares the active root, after which a turn finds no
+    /// root at all.
+    pub async fn undeclare_to_no_root(&self) {
+        assert_eq!(self.undeclare().await, 200);
+        assert_eq!(
+            self.say("list files").await["result"]["refused"],
+            "root-not-declared"
+        );
+    }
+
     /// A GET from this server's own page (its session).
     pub async fn get(&self, path: &str) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .get(self.url(path))
-            .header("cookie", &self.cookie)
-            .send()
-            .await
-            .unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        answer(
+            reqwest::Client::new()
+                .get(self.url(path))
+                .header("cookie", &self.cookie),
+        )
+        .await
     }
 
     /// A GET with no authority at all (no session, no token).
     pub async fn get_as_stranger(&self, path: &str) -> (u16, Value) {
-        let response = reqwest::get(self.url(path)).await.unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        answer(reqwest::Client::new().get(self.url(path))).await
     }
 
     /// A typed turn from the page.
@@ -222,14 +229,13 @@ impl Server {
     }
 
     async fn with_token(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .request(method, self.url(path))
-            .header("x-voicebox-host-token", &self.token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        answer(
+            reqwest::Client::new()
+                .request(method, self.url(path))
+                .header("x-voicebox-host-token", &self.token)
+                .json(&body),
+        )
+        .await
     }
 
     /// Waits for the server to exit (after a signal).
@@ -240,6 +246,12 @@ impl Server {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+}
+
+/// Sends `request`; the status and the JSON body.
+async fn answer(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let response = request.send().await.unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
 }
 
 /// Opens `page_url` as a browser would and returns the session cookie it

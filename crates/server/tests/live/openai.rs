@@ -144,9 +144,7 @@ async fn openai_configures_the_session_and_answers_a_batch_with_one_response_cre
 async fn openai_an_error_before_the_session_is_updated_is_a_failed_setup() {
     let mut fake = Fake::start().await;
     let server = openai_server(&fake).await;
-    let mut page = Page::open(&server, "?provider=openai").await;
-    page.expect("rate").await;
-    let mut upstream = fake.accept().await;
+    let (mut page, mut upstream) = connect(&server, &mut fake, "?provider=openai").await;
     upstream.recv().await;
     upstream
         .send(json!({"type": "error", "error": {"type": "invalid_request_error", "code": "missing_required_parameter",
