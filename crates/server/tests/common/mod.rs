@@ -152,9 +152,18 @@ impl Server {
 
     /// A POST from this server's own page (its session and its Origin).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        self.from_page(reqwest::Method::POST, path, body).await
+    }
+
+    /// A PUT from this server's own page (e.g. its settings or keys).
+    pub async fn put(&self, path: &str, body: Value) -> (u16, Value) {
+        self.from_page(reqwest::Method::PUT, path, body).await
+    }
+
+    async fn from_page(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
         answer(
             reqwest::Client::new()
-                .post(self.url(path))
+                .request(method, self.url(path))
                 .header("origin", self.origin())
                 .header("cookie", &self.cookie)
                 .json(&body),
@@ -246,6 +255,15 @@ impl Server {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+}
+
+/// The string `key` of every element of the array `list`, in order.
+pub fn each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|item| item[key].as_str().unwrap())
+        .collect()
 }
 
 /// Sends `request`; the status and the JSON body.

@@ -43,10 +43,7 @@ async fn gemini_sets_up_forwards_audio_and_answers_a_tool_call_by_id() {
     let declarations = setup["tools"][0]["functionDeclarations"]
         .as_array()
         .unwrap();
-    let names: Vec<&str> = declarations
-        .iter()
-        .map(|d| d["name"].as_str().unwrap())
-        .collect();
+    let names = common::each(&setup["tools"][0]["functionDeclarations"], "name");
     assert_eq!(names, verbs(), "one function per verb of the command list");
     let write = declarations.iter().find(|d| d["name"] == "write").unwrap();
     assert_eq!(
@@ -147,10 +144,7 @@ async fn gemini_answers_every_call_of_a_batch_and_a_cancelled_write_stands() {
     let responses = answer["toolResponse"]["functionResponses"]
         .as_array()
         .unwrap();
-    let ids: Vec<&str> = responses
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids = common::each(&answer["toolResponse"]["functionResponses"], "id");
     assert_eq!(ids, ["a", "b"], "both calls answered, each by its id");
     assert_eq!(responses[0]["response"]["output"]["ok"], true);
     assert_eq!(responses[1]["response"]["error"]["refused"], "not-found");
