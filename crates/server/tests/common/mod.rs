@@ -152,23 +152,12 @@ impl Server {
 
     /// A POST from this server's own page (its session and its Origin).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        self.from_page(reqwest::Method::POST, path, body).await
+        self.send(By::Page, reqwest::Method::POST, path, body).await
     }
 
     /// A PUT from this server's own page (e.g. its settings or keys).
     pub async fn put(&self, path: &str, body: Value) -> (u16, Value) {
-        self.from_page(reqwest::Method::PUT, path, body).await
-    }
-
-    async fn from_page(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
-        answer(
-            reqwest::Client::new()
-                .request(method, self.url(path))
-                .header("origin", self.origin())
-                .header("cookie", &self.cookie)
-                .json(&body),
-        )
-        .await
+        self.send(By::Page, reqwest::Method::PUT, path, body).await
     }
 
     /// The page un-declares the active root (`DELETE /api/root`); the status.
@@ -229,22 +218,25 @@ impl Server {
 
     /// A POST with the host token (the person at the host).
     pub async fn post_with_token(&self, path: &str, body: Value) -> (u16, Value) {
-        self.with_token(reqwest::Method::POST, path, body).await
+        self.send(By::Token, reqwest::Method::POST, path, body)
+            .await
     }
 
     /// A PUT with the host token (e.g. storing a provider key).
     pub async fn put_with_token(&self, path: &str, body: Value) -> (u16, Value) {
-        self.with_token(reqwest::Method::PUT, path, body).await
+        self.send(By::Token, reqwest::Method::PUT, path, body).await
     }
 
-    async fn with_token(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
-        answer(
-            reqwest::Client::new()
-                .request(method, self.url(path))
-                .header("x-voicebox-host-token", &self.token)
-                .json(&body),
-        )
-        .await
+    /// A JSON request with `by`'s authority; the status and the JSON body.
+    async fn send(&self, by: By, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
+        let request = reqwest::Client::new().request(method, self.url(path));
+        let request = match by {
+            By::Page => request
+                .header("origin", self.origin())
+                .header("cookie", &self.cookie),
+            By::Token => request.header("x-voicebox-host-token", &self.token),
+        };
+        answer(request.json(&body)).await
     }
 
     /// Waits for the server to exit (after a signal).
@@ -264,6 +256,13 @@ pub fn each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
         .iter()
         .map(|item| item[key].as_str().unwrap())
         .collect()
+}
+
+/// Who a request is from: this server's own page (its session and its
+/// Origin), or the person at the host (the host token).
+enum By {
+    Page,
+    Token,
 }
 
 /// Sends `request`; the status and the JSON body.

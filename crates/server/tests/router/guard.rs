@@ -11,7 +11,7 @@ async fn host_must_be_loopback_with_our_port() {
         format!("127.0.0.1:{}", PORT + 1),
     ] {
         let turn = app
-            .from_page(Request::post("/api/turn").header(header::HOST, &host))
+            .as_page(Request::post("/api/turn").header(header::HOST, &host))
             .body(Body::from(LIST))
             .unwrap();
         assert_eq!(
@@ -37,7 +37,7 @@ async fn host_must_be_loopback_with_our_port() {
         format!("[::1]:{PORT}"),
     ] {
         let turn = app
-            .from_page(Request::post("/api/turn").header(header::HOST, &host))
+            .as_page(Request::post("/api/turn").header(header::HOST, &host))
             .body(Body::from(LIST))
             .unwrap();
         let answer = app.send(turn).await;

@@ -106,7 +106,7 @@ impl App {
     /// A JSON POST from this server's own page (its session and its Origin).
     async fn post(&self, path: &str, body: &str) -> Answer {
         let request = self
-            .from_page(request("POST", path))
+            .as_page(request("POST", path))
             .body(Body::from(body.to_string()))
             .unwrap();
         self.send(request).await
@@ -114,7 +114,7 @@ impl App {
 
     /// `builder` as this server's own page sends JSON: its Origin, its
     /// session and the JSON content type.
-    fn from_page(&self, builder: axum::http::request::Builder) -> axum::http::request::Builder {
+    fn as_page(&self, builder: axum::http::request::Builder) -> axum::http::request::Builder {
         builder
             .header(header::ORIGIN, own_origin())
             .header(header::COOKIE, &self.cookie)
@@ -193,7 +193,7 @@ async fn malformed_bodies_are_named_4xx_never_500() {
             "POST"
         };
         let request = app
-            .from_page(request(method, path))
+            .as_page(request(method, path))
             .body(Body::from(body))
             .unwrap();
         assert_eq!(
