@@ -77,6 +77,13 @@ impl Rig {
     fn set_lines(&self, lines: &[String]) {
         std::fs::write(&self.log, lines.concat()).unwrap();
     }
+
+    /// Rewrites the log with its lines as `edit` leaves them.
+    fn edit_lines(&self, edit: impl FnOnce(&mut Vec<String>)) {
+        let mut lines = self.lines();
+        edit(&mut lines);
+        self.set_lines(&lines);
+    }
 }
 
 fn broken(verdict: &Verdict) -> (BreakKind, usize) {
@@ -101,27 +108,23 @@ fn an_untouched_log_verifies_ok_with_its_anchor() {
 #[test]
 fn an_edited_line_breaks_the_chain_at_that_line() {
     let rig = rig();
-    let mut lines = rig.lines();
-    lines[3] = lines[3].replace("f1.txt", "f9.txt");
-    rig.set_lines(&lines);
+    rig.edit_lines(|lines| lines[3] = lines[3].replace("f1.txt", "f9.txt"));
     assert_eq!(broken(&rig.verdict()), (BreakKind::Edited, 4));
 }
 
 #[test]
 fn a_removed_line_is_named_removed() {
     let rig = rig();
-    let mut lines = rig.lines();
-    lines.remove(4);
-    rig.set_lines(&lines);
+    rig.edit_lines(|lines| {
+        lines.remove(4);
+    });
     assert_eq!(broken(&rig.verdict()), (BreakKind::Removed, 5));
 }
 
 #[test]
 fn two_swapped_lines_are_named_reordered() {
     let rig = rig();
-    let mut lines = rig.lines();
-    lines.swap(4, 5);
-    rig.set_lines(&lines);
+    rig.edit_lines(|lines| lines.swap(4, 5));
     assert_eq!(broken(&rig.verdict()), (BreakKind::Reordered, 5));
 }
 
@@ -169,9 +172,7 @@ fn a_replaced_file_is_named_replaced() {
 #[test]
 fn a_torn_last_line_is_torn_not_tampering_and_the_next_append_chains() {
     let rig = rig();
-    let mut lines = rig.lines();
-    lines.push("{\"seq\":11,\"inst".into());
-    rig.set_lines(&lines);
+    rig.edit_lines(|lines| lines.push("{\"seq\":11,\"inst".into()));
     assert!(
         matches!(rig.verdict(), Verdict::Torn(_)),
         "{:?}",

@@ -27,10 +27,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     let page = &browser.client;
     page.goto(&server.page_url).await.unwrap();
     browser
-        .wait_for(
-            "the root in the header",
-            "return document.getElementById('root-path').textContent.includes('/')",
-        )
+        .wait_text("the root in the header", "root-path", "/")
         .await;
 
     // Type a request and see the result, in the transcript and on disk.
@@ -43,10 +40,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         "hi"
     );
     browser
-        .wait_for(
-            "hello.txt in the file list",
-            "return document.getElementById('files').textContent.includes('hello.txt')",
-        )
+        .wait_text("hello.txt in the file list", "files", "hello.txt")
         .await;
 
     // A refusal shows its rule and why.
@@ -109,12 +103,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     browser
         .wait_for("the listing", &last_turn_has(hostile))
         .await;
-    browser
-        .wait_for(
-            "the file list",
-            &format!("return document.getElementById('files').textContent.includes({hostile:?})"),
-        )
-        .await;
+    browser.wait_text("the file list", "files", hostile).await;
     let created = browser
         .js("return document.querySelectorAll('img, [onerror]').length")
         .await;
@@ -130,10 +119,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await;
     // ... and the core's verdict on the log's chain; an edited line shows as a break.
     browser
-        .wait_for(
-            "the chain verdict",
-            "return document.getElementById('audit-notes').textContent.includes('chain ok')",
-        )
+        .wait_text("the chain verdict", "audit-notes", "chain ok")
         .await;
     let shot = browser.screenshot("page").await;
     assert!(std::fs::metadata(shot).unwrap().len() > 10_000);

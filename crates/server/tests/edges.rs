@@ -88,11 +88,6 @@ async fn special_huge_and_protected_targets_are_named_and_the_next_request_is_se
     let (_, body) = at_once(server.get("/api/file?name=notes.md")).await;
     assert_eq!(body["result"]["content"], "pipe and big\n", "{body}");
     let (_, body) = at_once(server.get("/api/files")).await;
-    let names: Vec<&str> = body["result"]["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["name"].as_str().unwrap())
-        .collect();
+    let names = common::each(&body["result"]["files"], "name");
     assert_eq!(names, ["a.txt", "big.txt", "notes.md"], "{body}");
 }

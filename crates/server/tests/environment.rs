@@ -117,14 +117,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         assert!(plan.as_str().unwrap().contains("hello.txt"), "{plan}");
         browser.click(answer).await;
         browser.wait_for_modal(false).await;
-        browser
-            .wait_for(
-                said,
-                &format!(
-                    "return document.getElementById('transcript').textContent.includes({said:?})"
-                ),
-            )
-            .await;
+        browser.wait_text(said, "transcript", said).await;
         let read = act(&browser, json!({"verb": "read", "name": "hello.txt"})).await;
         if kept {
             assert_eq!(read["content"], "hi", "No keeps the file: {read}");

@@ -4,7 +4,7 @@
 mod common;
 
 use common::Server;
-use serde_json::{Value, json};
+use serde_json::json;
 
 #[tokio::test]
 async fn the_three_verification_calls() {
@@ -39,10 +39,7 @@ async fn the_three_verification_calls() {
     assert_eq!(check["files"].as_array().unwrap().len(), 1, "{check}");
     assert_eq!(check["files"][0]["verdict"]["verdict"], "ok", "{check}");
     let entries = audit["entries"].as_array().unwrap();
-    let decisions: Vec<&str> = entries
-        .iter()
-        .map(|e| e["decision"].as_str().unwrap())
-        .collect();
+    let decisions = common::each(&audit["entries"], "decision");
     assert_eq!(
         decisions,
         ["allow", "attempt", "allow"],
@@ -202,12 +199,7 @@ async fn create_asset_and_shelf_tools_over_http() {
         .await;
     assert_eq!(wc["result"]["output"], r#"{"lines":0,"words":1,"bytes":6}"#);
     let tools = server.say("what tools do you have").await;
-    let ids: Vec<&str> = tools["result"]["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap())
-        .collect();
+    let ids = common::each(&tools["result"]["tools"], "id");
     assert_eq!(ids, ["create-asset", "wc", "crc32"]);
     let entries = server.audit().await;
     assert_eq!(entries.last().unwrap()["act"]["tool"], "wc");
@@ -259,15 +251,8 @@ async fn the_environment_page_and_the_browser_core_are_served() {
 async fn the_page_chooses_the_resolver() {
     let server = Server::start_with_env(&[("VOICEBOX_ANTHROPIC_BASE_URL", "http://127.0.0.1:9")]);
     let client = reqwest::Client::new();
-    let put = |resolver: &str| {
-        client
-            .put(server.url("/api/settings"))
-            .header("origin", server.origin())
-            .header("cookie", &server.cookie)
-            .json(&json!({"resolver": resolver}))
-            .send()
-    };
-    let changed: Value = put("claude").await.unwrap().json().await.unwrap();
+    let put = |resolver: &str| server.put("/api/settings", json!({"resolver": resolver}));
+    let (_, changed) = put("claude").await;
     assert_eq!(
         (changed["resolver"].as_str(), changed["ready"].as_bool()),
         (Some("claude"), Some(false))
@@ -286,12 +271,9 @@ async fn the_page_chooses_the_resolver() {
         turn["action"].is_null() && turn["note"].as_str().unwrap().contains("ANTHROPIC_API_KEY"),
         "{turn}"
     );
-    let bad = put("telepathy").await.unwrap();
-    assert_eq!(bad.status(), 400);
-    assert_eq!(
-        bad.json::<Value>().await.unwrap()["refused"],
-        "malformed-field"
-    );
+    let (status, bad) = put("telepathy").await;
+    assert_eq!(status, 400);
+    assert_eq!(bad["refused"], "malformed-field");
     let foreign = client
         .put(server.url("/api/settings"))
         .header("origin", "https://evil.example")
@@ -305,6 +287,6 @@ async fn the_page_chooses_the_resolver() {
         health["resolver"], "claude",
         "unchanged by the refused request"
     );
-    put("script").await.unwrap();
+    put("script").await;
     assert_eq!(server.say("list files").await["action"]["verb"], "list");
 }

@@ -41,13 +41,22 @@ async fn wait_running(server: &Server, running: u64) -> Value {
     }
 }
 
-async fn click(browser: &Browser, id: &str) {
+/// Waits until `condition`, a script that may read the live status as `s`,
+/// returns true.
+async fn wait_status(browser: &Browser, what: &str, condition: &str) {
+    browser
+        .wait_for(what, &format!("{STATUS} {condition}"))
+        .await;
+}
+
+/// Chooses `value` in the `<select>` whose id is `id`.
+async fn select(browser: &Browser, id: &str, value: &str) {
     browser
         .client
         .find(Locator::Id(id))
         .await
         .unwrap()
-        .click()
+        .select_by_value(value)
         .await
         .unwrap();
 }
@@ -67,30 +76,26 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
     let browser = Browser::start_with_args(&FAKE_MIC).await;
     let page = &browser.client;
     page.goto(&server.page_url).await.unwrap();
-    browser
-        .wait_for(
-            "the page's modules",
-            &format!(
-                "{STATUS} return s.dataset.state === 'idle' || s.dataset.state === 'unavailable';"
-            ),
-        )
-        .await;
+    wait_status(
+        &browser,
+        "the page's modules",
+        "return s.dataset.state === 'idle' || s.dataset.state === 'unavailable';",
+    )
+    .await;
     let live = browser
         .js("const b = document.getElementById('live'); return [b.disabled, b.title];")
         .await;
     assert_eq!(live[0], false, "the Live button is disabled: {}", live[1]);
 
     // The server's provider (local): listening, or refused by name.
-    click(&browser, "live").await;
-    browser
-        .wait_for(
-            "listening with the local provider, or its named refusal",
-            &format!(
-                "{STATUS} const refused = [...document.querySelectorAll('#transcript .rule')].some((r) => r.textContent === 'offline-voice-unavailable');
-                 return refused || (s.dataset.state === 'listening' && s.dataset.provider === 'local' && s.textContent.includes('local'));"
-            ),
-        )
-        .await;
+    browser.click("live").await;
+    wait_status(
+        &browser,
+        "listening with the local provider, or its named refusal",
+        "const refused = [...document.querySelectorAll('#transcript .rule')].some((r) => r.textContent === 'offline-voice-unavailable');
+                 return refused || (s.dataset.state === 'listening' && s.dataset.provider === 'local' && s.textContent.includes('local'));",
+    )
+    .await;
     let state = browser
         .js(&format!("{STATUS} return s.dataset.state;"))
         .await;
@@ -99,12 +104,12 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         assert_eq!(health["live"]["created"], 1, "{health}");
         // The provider acknowledges the setup; the chunks are whole PCM16
         // frames under a second, so no frame is refused.
-        browser
-            .wait_for(
-                "the provider to be ready",
-                &format!("{STATUS} return !s.textContent.includes('setting up');"),
-            )
-            .await;
+        wait_status(
+            &browser,
+            "the provider to be ready",
+            "return !s.textContent.includes('setting up');",
+        )
+        .await;
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let refused = browser
             .js("return [...document.querySelectorAll('#transcript .live-error')].map((e) => e.textContent);")
@@ -113,13 +118,13 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         browser.screenshot("live-listening").await;
 
         // A second click stops: the socket closes and the session ends.
-        click(&browser, "live").await;
-        browser
-            .wait_for(
-                "the session to end",
-                &format!("{STATUS} return s.dataset.state === 'ended' && s.textContent.includes('stopped');"),
-            )
-            .await;
+        browser.click("live").await;
+        wait_status(
+            &browser,
+            "the session to end",
+            "return s.dataset.state === 'ended' && s.textContent.includes('stopped');",
+        )
+        .await;
         wait_running(&server, 0).await;
         let pressed = browser
             .js("return document.getElementById('live').getAttribute('aria-pressed');")
@@ -131,16 +136,16 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
             "apt-get install -y libpocketsphinx3 pocketsphinx-en-us",
             "only the refusal (offline-voice-unavailable) is checked",
         );
-        browser
-            .wait_for(
-                "the end with its reason",
-                &format!("{STATUS} return s.dataset.state === 'ended' && s.textContent.includes('setup-failed');"),
-            )
-            .await;
+        wait_status(
+            &browser,
+            "the end with its reason",
+            "return s.dataset.state === 'ended' && s.textContent.includes('setup-failed');",
+        )
+        .await;
     }
 
     // Settings: the stored key is shown masked, and never itself.
-    click(&browser, "settings-open").await;
+    browser.click("settings-open").await;
     browser
         .wait_for(
             "the masked key status",
@@ -161,19 +166,14 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
     browser.screenshot("settings").await;
 
     // A key stored from the page (its Origin is accepted); the field empties.
-    page.find(Locator::Id("key-provider"))
-        .await
-        .unwrap()
-        .select_by_value("anthropic")
-        .await
-        .unwrap();
+    select(&browser, "key-provider", "anthropic").await;
     page.find(Locator::Id("key-value"))
         .await
         .unwrap()
         .send_keys("sk-ant-from-the-page-Wx9k")
         .await
         .unwrap();
-    click(&browser, "key-store").await;
+    browser.click("key-store").await;
     browser
         .wait_for(
             "the page's key stored",
@@ -189,33 +189,26 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
 
     // The provider choice is kept and asked for by name: OpenAI without a
     // key is refused `key-missing`, and the session ends `setup-failed`.
-    page.find(Locator::Id("live-provider"))
-        .await
-        .unwrap()
-        .select_by_value("openai")
-        .await
-        .unwrap();
+    select(&browser, "live-provider", "openai").await;
     let kept = browser
         .js("return localStorage.getItem('voicebox.liveProvider');")
         .await;
     assert_eq!(kept, "openai");
-    click(&browser, "settings-close").await;
+    browser.click("settings-close").await;
     browser
         .wait_for(
             "the dialog to close",
             "return !document.getElementById('settings').open",
         )
         .await;
-    click(&browser, "live").await;
-    browser
-        .wait_for(
-            "the named refusal and the end",
-            &format!(
-                "{STATUS} const refused = [...document.querySelectorAll('#transcript .live-error .rule')].some((r) => r.textContent === 'key-missing');
-                 return refused && s.dataset.state === 'ended' && s.textContent.includes('setup-failed') && s.dataset.provider === 'openai';"
-            ),
-        )
-        .await;
+    browser.click("live").await;
+    wait_status(
+        &browser,
+        "the named refusal and the end",
+        "const refused = [...document.querySelectorAll('#transcript .live-error .rule')].some((r) => r.textContent === 'key-missing');
+                 return refused && s.dataset.state === 'ended' && s.textContent.includes('setup-failed') && s.dataset.provider === 'openai';",
+    )
+    .await;
 
     // The widget: enabled where Document Picture-in-Picture exists, else
     // disabled with a title that says why.
@@ -228,7 +221,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
     } else {
         assert_eq!(pip[1], false, "{pip}");
         // The widget shows the same live status and the last result.
-        click(&browser, "pip").await;
+        browser.click("pip").await;
         browser
             .wait_for(
                 "the widget window",
@@ -288,19 +281,19 @@ async fn a_spoken_command_from_the_page_is_done() {
     let capture = format!("--use-file-for-fake-audio-capture={}", wav.display());
     let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
     browser.client.goto(&server.page_url).await.unwrap();
-    browser
-        .wait_for(
-            "the page's modules",
-            &format!("{STATUS} return s.dataset.state === 'idle';"),
-        )
-        .await;
-    click(&browser, "live").await;
-    browser
-        .wait_for(
-            "listening",
-            &format!("{STATUS} return s.dataset.state === 'listening';"),
-        )
-        .await;
+    wait_status(
+        &browser,
+        "the page's modules",
+        "return s.dataset.state === 'idle';",
+    )
+    .await;
+    browser.click("live").await;
+    wait_status(
+        &browser,
+        "listening",
+        "return s.dataset.state === 'listening';",
+    )
+    .await;
     let hello = server.root.join("hello.txt");
     let deadline = Instant::now() + Duration::from_secs(90);
     let done = "const t = [...document.querySelectorAll('#transcript .turn.via-live')].some((t) => t.textContent.includes('wrote hello.txt'));
@@ -319,18 +312,10 @@ async fn a_spoken_command_from_the_page_is_done() {
     }
     assert_eq!(std::fs::read_to_string(&hello).unwrap(), "hello");
     browser
-        .wait_for(
-            "hello.txt in the file list",
-            "return document.getElementById('files').textContent.includes('hello.txt')",
-        )
+        .wait_text("hello.txt in the file list", "files", "hello.txt")
         .await;
     browser.screenshot("live-spoken").await;
-    click(&browser, "live").await;
-    browser
-        .wait_for(
-            "the end",
-            &format!("{STATUS} return s.dataset.state === 'ended';"),
-        )
-        .await;
+    browser.click("live").await;
+    wait_status(&browser, "the end", "return s.dataset.state === 'ended';").await;
     browser.close().await;
 }

@@ -283,9 +283,10 @@ async fn a_denied_folder_is_refused_by_name_and_still_reads() {
     assert_eq!(opened["access"]["write"], "prompt", "{opened}");
     browser.click("project-allow").await;
     browser
-        .wait_for(
+        .wait_text(
             "the answer to the request for access",
-            "return document.getElementById('project-access').textContent.includes('write denied')",
+            "project-access",
+            "write denied",
         )
         .await;
     let refused = act(

@@ -131,11 +131,7 @@ async fn a_turn_to_the_server_runs_in_the_pages_opfs_project() {
     assert!(!names_under(&server.root).contains(&"routed.txt".to_string()));
 
     // Un-declaring returns to no root at all.
-    assert_eq!(server.undeclare().await, 200);
-    assert_eq!(
-        server.say("list files").await["result"]["refused"],
-        "root-not-declared"
-    );
+    server.undeclare_to_no_root().await;
 }
 
 #[tokio::test]
@@ -153,25 +149,26 @@ async fn only_the_own_page_may_open_the_channel_and_a_page_root_needs_no_token()
         declared["root"],
         json!({"kind": "opfs", "path": "v1/projects/atlas"})
     );
-    let (status, refused) = server.post("/api/root", json!({"path": server.root})).await;
-    assert_eq!(
-        (status, refused["refused"].as_str()),
-        (403, Some("host-token-required"))
-    );
-    let (status, refused) = server
-        .post("/api/root", json!({"kind": "opfs", "project": "../up"}))
-        .await;
-    assert_eq!(
-        (status, refused["refused"].as_str()),
-        (400, Some("malformed-field"))
-    );
-    let (status, refused) = server
-        .post("/api/root", json!({"kind": "opfs", "path": "/tmp"}))
-        .await;
-    assert_eq!(
-        (status, refused["refused"].as_str()),
-        (400, Some("missing-argument"))
-    );
+    for (body, status, rule) in [
+        (json!({"path": server.root}), 403, "host-token-required"),
+        (
+            json!({"kind": "opfs", "project": "../up"}),
+            400,
+            "malformed-field",
+        ),
+        (
+            json!({"kind": "opfs", "path": "/tmp"}),
+            400,
+            "missing-argument",
+        ),
+    ] {
+        let (got, refused) = server.post("/api/root", body.clone()).await;
+        assert_eq!(
+            (got, refused["refused"].as_str()),
+            (status, Some(rule)),
+            "{body}"
+        );
+    }
     let (status, handle) = server
         .post("/api/root", json!({"kind": "handle", "label": "Notes"}))
         .await;

@@ -103,31 +103,15 @@ async fn keys_need_authority_and_never_come_back() {
         .await;
     assert_eq!(status, 200);
     // The page may change keys too, and null removes.
-    let response = client
-        .put(server.url("/api/keys"))
-        .header("origin", server.origin())
-        .header("cookie", &server.cookie)
-        .json(&json!({"keys": {"gemini": null}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(
-        response.json::<Value>().await.unwrap()["keys"]["gemini"]["set"],
-        false
-    );
-    let unknown = client
-        .put(server.url("/api/keys"))
-        .header("origin", server.origin())
-        .header("cookie", &server.cookie)
-        .json(&json!({"keys": {"other": "x"}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(unknown.status(), 400);
-    assert_eq!(
-        unknown.json::<Value>().await.unwrap()["refused"],
-        "unknown-field"
-    );
+    let (_, removed) = server
+        .put("/api/keys", json!({"keys": {"gemini": null}}))
+        .await;
+    assert_eq!(removed["keys"]["gemini"]["set"], false);
+    let (status, unknown) = server
+        .put("/api/keys", json!({"keys": {"other": "x"}}))
+        .await;
+    assert_eq!(status, 400);
+    assert_eq!(unknown["refused"], "unknown-field");
     // Nothing the server wrote into the root mentions the key.
     let audit = std::fs::read_dir(server.root.join(".audit")).unwrap();
     for file in audit {
@@ -149,14 +133,7 @@ async fn declaring_a_machine_root_needs_the_token() {
         (status, refused["refused"].as_str()),
         (403, Some("host-token-required"))
     );
-    let response = reqwest::Client::new()
-        .post(server.url("/api/root"))
-        .header("x-voicebox-host-token", &server.token)
-        .json(&body)
-        .send()
-        .await
-        .unwrap();
-    let declared: Value = response.json().await.unwrap();
+    let (_, declared) = server.post_with_token("/api/root", body).await;
     assert_eq!(declared["declared"], true, "{declared}");
     assert_eq!(
         server.say("create a file called a.txt with b").await["result"]["ok"],
@@ -164,11 +141,7 @@ async fn declaring_a_machine_root_needs_the_token() {
     );
     assert!(folder.path().join("a.txt").exists());
     // The page may un-declare.
-    assert_eq!(server.undeclare().await, 200);
-    assert_eq!(
-        server.say("list files").await["result"]["refused"],
-        "root-not-declared"
-    );
+    server.undeclare_to_no_root().await;
 }
 
 #[tokio::test]

@@ -405,45 +405,25 @@ pub fn no_root_is_named<S: Storage>(rig: &mut Rig<S>) {
 #[macro_export]
 macro_rules! adapter_checks {
     ($make:expr) => {
-        #[test]
-        fn check_2_tier_table_both_ways() {
-            common::tier_table_both_ways(&mut $make());
-        }
-        #[test]
-        fn check_3_refusals_are_named() {
-            common::refusals_are_named(&mut $make());
-        }
-        #[test]
-        fn check_4_dot_dot_refused_sibling_accepted() {
-            common::dot_dot_refused_sibling_accepted(&mut $make());
-        }
-        #[test]
-        fn verbs_do_what_they_say() {
-            common::verbs_do_what_they_say(&mut $make());
-        }
-        #[test]
-        fn delete_asks_first() {
-            common::delete_asks_first(&mut $make());
-        }
-        #[test]
-        fn create_never_replaces_silently() {
-            common::create_never_replaces_silently(&mut $make());
-        }
-        #[test]
-        fn not_found_offers_close_names() {
-            common::not_found_offers_close_names(&mut $make());
-        }
-        #[test]
-        fn append_adds_a_line_and_undo_takes_it_back() {
-            common::append_adds_a_line_and_undo_takes_it_back(&mut $make());
-        }
-        #[test]
-        fn undo_reverts_and_says_what() {
-            common::undo_reverts_and_says_what(&mut $make());
-        }
-        #[test]
-        fn no_root_is_named() {
-            common::no_root_is_named(&mut $make());
-        }
+        $crate::adapter_checks!(@each $make;
+            check_2_tier_table_both_ways => tier_table_both_ways,
+            check_3_refusals_are_named => refusals_are_named,
+            check_4_dot_dot_refused_sibling_accepted => dot_dot_refused_sibling_accepted,
+            verbs_do_what_they_say => verbs_do_what_they_say,
+            delete_asks_first => delete_asks_first,
+            create_never_replaces_silently => create_never_replaces_silently,
+            not_found_offers_close_names => not_found_offers_close_names,
+            append_adds_a_line_and_undo_takes_it_back => append_adds_a_line_and_undo_takes_it_back,
+            undo_reverts_and_says_what => undo_reverts_and_says_what,
+            no_root_is_named => no_root_is_named,
+        );
+    };
+    (@each $make:expr; $($test:ident => $check:ident,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                common::$check(&mut $make());
+            }
+        )*
     };
 }

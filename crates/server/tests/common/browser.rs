@@ -116,6 +116,14 @@ impl Browser {
         }
     }
 
+    /// Waits, as `wait_for` does, until the text of the element with this id
+    /// includes `text`.
+    pub async fn wait_text(&self, what: &str, id: &str, text: &str) {
+        let script =
+            format!("return document.getElementById('{id}').textContent.includes({text:?})");
+        self.wait_for(what, &script).await;
+    }
+
     /// Runs an async script (a function body whose last argument is the
     /// callback) and returns what it passed to the callback.
     pub async fn js_async(&self, script: &str, args: Vec<Value>) -> Value {
@@ -169,13 +177,7 @@ impl Browser {
         input.click().await.unwrap();
         input.clear().await.unwrap();
         input.send_keys(text).await.unwrap();
-        self.client
-            .find(Locator::Id("send"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        self.click("send").await;
     }
 
     /// Sends one Chrome DevTools Protocol command through chromedriver.

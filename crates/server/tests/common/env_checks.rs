@@ -143,12 +143,7 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
         .say(&format!("read the file called assets/{hostile}"))
         .await;
     browser
-        .wait_for(
-            "the transcript",
-            &format!(
-                "return document.getElementById('transcript').textContent.includes({hostile:?})"
-            ),
-        )
+        .wait_text("the transcript", "transcript", hostile)
         .await;
     let created = browser
         .js("return document.querySelectorAll('img[src=\"x\"], [onerror]').length")
@@ -158,12 +153,7 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
         "no element was created from the name in the transcript"
     );
     browser.client.refresh().await.unwrap();
-    browser
-        .wait_for(
-            "the gallery",
-            &format!("return document.getElementById('gallery').textContent.includes({hostile:?})"),
-        )
-        .await;
+    browser.wait_text("the gallery", "gallery", hostile).await;
     let created = browser
         .js("return document.querySelectorAll('img[src=\"x\"], [onerror]').length")
         .await;

@@ -152,15 +152,12 @@ impl Server {
 
     /// A POST from this server's own page (its session and its Origin).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .post(self.url(path))
-            .header("origin", self.origin())
-            .header("cookie", &self.cookie)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        self.send(By::Page, reqwest::Method::POST, path, body).await
+    }
+
+    /// A PUT from this server's own page (e.g. its settings or keys).
+    pub async fn put(&self, path: &str, body: Value) -> (u16, Value) {
+        self.send(By::Page, reqwest::Method::PUT, path, body).await
     }
 
     /// The page un-declares the active root (`DELETE /api/root`); the status.
@@ -177,21 +174,29 @@ impl Server {
             .as_u16()
     }
 
+    /// The page un-declares the active root, after which a turn finds no
+    /// root at all.
+    pub async fn undeclare_to_no_root(&self) {
+        assert_eq!(self.undeclare().await, 200);
+        assert_eq!(
+            self.say("list files").await["result"]["refused"],
+            "root-not-declared"
+        );
+    }
+
     /// A GET from this server's own page (its session).
     pub async fn get(&self, path: &str) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .get(self.url(path))
-            .header("cookie", &self.cookie)
-            .send()
-            .await
-            .unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        answer(
+            reqwest::Client::new()
+                .get(self.url(path))
+                .header("cookie", &self.cookie),
+        )
+        .await
     }
 
     /// A GET with no authority at all (no session, no token).
     pub async fn get_as_stranger(&self, path: &str) -> (u16, Value) {
-        let response = reqwest::get(self.url(path)).await.unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+        answer(reqwest::Client::new().get(self.url(path))).await
     }
 
     /// A typed turn from the page.
@@ -213,23 +218,25 @@ impl Server {
 
     /// A POST with the host token (the person at the host).
     pub async fn post_with_token(&self, path: &str, body: Value) -> (u16, Value) {
-        self.with_token(reqwest::Method::POST, path, body).await
+        self.send(By::Token, reqwest::Method::POST, path, body)
+            .await
     }
 
     /// A PUT with the host token (e.g. storing a provider key).
     pub async fn put_with_token(&self, path: &str, body: Value) -> (u16, Value) {
-        self.with_token(reqwest::Method::PUT, path, body).await
+        self.send(By::Token, reqwest::Method::PUT, path, body).await
     }
 
-    async fn with_token(&self, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
-        let response = reqwest::Client::new()
-            .request(method, self.url(path))
-            .header("x-voicebox-host-token", &self.token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        (response.status().as_u16(), response.json().await.unwrap())
+    /// A JSON request with `by`'s authority; the status and the JSON body.
+    async fn send(&self, by: By, method: reqwest::Method, path: &str, body: Value) -> (u16, Value) {
+        let request = reqwest::Client::new().request(method, self.url(path));
+        let request = match by {
+            By::Page => request
+                .header("origin", self.origin())
+                .header("cookie", &self.cookie),
+            By::Token => request.header("x-voicebox-host-token", &self.token),
+        };
+        answer(request.json(&body)).await
     }
 
     /// Waits for the server to exit (after a signal).
@@ -240,6 +247,28 @@ impl Server {
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
+}
+
+/// The string `key` of every element of the array `list`, in order.
+pub fn each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|item| item[key].as_str().unwrap())
+        .collect()
+}
+
+/// Who a request is from: this server's own page (its session and its
+/// Origin), or the person at the host (the host token).
+enum By {
+    Page,
+    Token,
+}
+
+/// Sends `request`; the status and the JSON body.
+async fn answer(request: reqwest::RequestBuilder) -> (u16, Value) {
+    let response = request.send().await.unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
 }
 
 /// Opens `page_url` as a browser would and returns the session cookie it

@@ -140,6 +140,18 @@ impl Upstream {
             .unwrap();
     }
 
+    /// Sends Gemini's `toolCall` with `calls`.
+    async fn send_calls(&mut self, calls: &[Value]) {
+        self.send(json!({"toolCall": {"functionCalls": calls}}))
+            .await;
+    }
+
+    /// Sends Gemini's `toolCall` with `calls`; the bridge's answer.
+    async fn call(&mut self, calls: &[Value]) -> Value {
+        self.send_calls(calls).await;
+        self.recv().await
+    }
+
     /// Gemini may send its JSON in binary frames.
     async fn send_binary(&mut self, message: Value) {
         let bytes = message.to_string().into_bytes();
@@ -289,11 +301,17 @@ async fn openai_server(fake: &Fake) -> Server {
     })
 }
 
+/// A page on `/live` with `query`, past its `rate`, and the upstream the
+/// bridge opened for it.
+async fn connect(server: &Server, fake: &mut Fake, query: &str) -> (Page, Upstream) {
+    let mut page = Page::open(server, query).await;
+    page.expect("rate").await;
+    (page, fake.accept().await)
+}
+
 /// A Gemini session up to `setupComplete`: the page, the upstream, and the setup it got.
 async fn gemini_ready(server: &Server, fake: &mut Fake) -> (Page, Upstream, Value) {
-    let mut page = Page::open(server, "?provider=gemini").await;
-    page.expect("rate").await;
-    let mut upstream = fake.accept().await;
+    let (mut page, mut upstream) = connect(server, fake, "?provider=gemini").await;
     let setup = upstream.recv().await;
     upstream.send(json!({"setupComplete": {}})).await;
     page.expect("ready").await;
@@ -302,9 +320,7 @@ async fn gemini_ready(server: &Server, fake: &mut Fake) -> (Page, Upstream, Valu
 
 /// An OpenAI session up to `session.updated`.
 async fn openai_ready(server: &Server, fake: &mut Fake) -> (Page, Upstream, Value) {
-    let mut page = Page::open(server, "?provider=openai").await;
-    page.expect("rate").await;
-    let mut upstream = fake.accept().await;
+    let (mut page, mut upstream) = connect(server, fake, "?provider=openai").await;
     upstream
         .send(json!({"type": "session.created", "event_id": "event_1", "session": {"type": "realtime", "id": "sess_1", "tools": []}}))
         .await;

@@ -47,7 +47,7 @@ async fn openai_configures_the_session_and_answers_a_batch_with_one_response_cre
     );
     let tools = session["tools"].as_array().unwrap();
     assert!(tools.iter().all(|t| t["type"] == "function"));
-    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    let names = common::each(&session["tools"], "name");
     assert_eq!(names, verbs());
 
     page.audio(&pcm(240, 6)).await;
@@ -113,12 +113,7 @@ async fn openai_configures_the_session_and_answers_a_batch_with_one_response_cre
         json!({"type": "transcript", "who": "model", "text": "On it."})
     );
     let tool = page.expect("tool").await;
-    let ids: Vec<&str> = tool["calls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].as_str().unwrap())
-        .collect();
+    let ids = common::each(&tool["calls"], "id");
     assert_eq!(ids, ["call_1", "call_2"]);
 
     page.text(json!({"type": "interrupt"})).await;
@@ -144,9 +139,7 @@ async fn openai_configures_the_session_and_answers_a_batch_with_one_response_cre
 async fn openai_an_error_before_the_session_is_updated_is_a_failed_setup() {
     let mut fake = Fake::start().await;
     let server = openai_server(&fake).await;
-    let mut page = Page::open(&server, "?provider=openai").await;
-    page.expect("rate").await;
-    let mut upstream = fake.accept().await;
+    let (mut page, mut upstream) = connect(&server, &mut fake, "?provider=openai").await;
     upstream.recv().await;
     upstream
         .send(json!({"type": "error", "error": {"type": "invalid_request_error", "code": "missing_required_parameter",

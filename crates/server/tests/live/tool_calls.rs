@@ -8,9 +8,7 @@ use super::*;
 async fn gemini_sets_up_forwards_audio_and_answers_a_tool_call_by_id() {
     let mut fake = Fake::start().await;
     let server = gemini_server(&fake).await;
-    let mut page = Page::open(&server, "?provider=gemini").await;
-    page.expect("rate").await;
-    let mut upstream = fake.accept().await;
+    let (mut page, mut upstream) = connect(&server, &mut fake, "?provider=gemini").await;
     assert!(upstream.uri.starts_with(GEMINI_PATH), "{}", upstream.uri);
     let keyed = upstream.header("x-goog-api-key") == Some(GEMINI_KEY)
         || upstream.uri.contains(&format!("key={GEMINI_KEY}"));
@@ -45,10 +43,7 @@ async fn gemini_sets_up_forwards_audio_and_answers_a_tool_call_by_id() {
     let declarations = setup["tools"][0]["functionDeclarations"]
         .as_array()
         .unwrap();
-    let names: Vec<&str> = declarations
-        .iter()
-        .map(|d| d["name"].as_str().unwrap())
-        .collect();
+    let names = common::each(&setup["tools"][0]["functionDeclarations"], "name");
     assert_eq!(names, verbs(), "one function per verb of the command list");
     let write = declarations.iter().find(|d| d["name"] == "write").unwrap();
     assert_eq!(
@@ -93,10 +88,7 @@ async fn gemini_sets_up_forwards_audio_and_answers_a_tool_call_by_id() {
         "write",
         json!({"name": "hello.txt", "content": "hi"}),
     );
-    upstream
-        .send(json!({"toolCall": {"functionCalls": [call]}}))
-        .await;
-    let answer = upstream.recv().await;
+    let answer = upstream.call(&[call]).await;
     let responses = answer["toolResponse"]["functionResponses"]
         .as_array()
         .unwrap();
@@ -148,17 +140,11 @@ async fn gemini_answers_every_call_of_a_batch_and_a_cancelled_write_stands() {
         gemini_call("a", "write", json!({"name": "notes.md", "content": "milk"})),
         gemini_call("b", "read", json!({"name": "missing.md"})),
     ];
-    upstream
-        .send(json!({"toolCall": {"functionCalls": calls}}))
-        .await;
-    let answer = upstream.recv().await;
+    let answer = upstream.call(&calls).await;
     let responses = answer["toolResponse"]["functionResponses"]
         .as_array()
         .unwrap();
-    let ids: Vec<&str> = responses
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids = common::each(&answer["toolResponse"]["functionResponses"], "id");
     assert_eq!(ids, ["a", "b"], "both calls answered, each by its id");
     assert_eq!(responses[0]["response"]["output"]["ok"], true);
     assert_eq!(responses[1]["response"]["error"]["refused"], "not-found");
@@ -192,9 +178,7 @@ async fn gemini_answers_every_call_of_a_batch_and_a_cancelled_write_stands() {
 async fn calls_that_do_not_fit_are_refused_by_name_and_calls_before_ready_are_not_run() {
     let mut fake = Fake::start().await;
     let server = gemini_server(&fake).await;
-    let mut page = Page::open(&server, "").await;
-    page.expect("rate").await;
-    let mut upstream = fake.accept().await;
+    let (mut page, mut upstream) = connect(&server, &mut fake, "").await;
     upstream.recv().await;
 
     let early = gemini_call(
@@ -202,10 +186,7 @@ async fn calls_that_do_not_fit_are_refused_by_name_and_calls_before_ready_are_no
         "write",
         json!({"name": "early.txt", "content": "x"}),
     );
-    upstream
-        .send(json!({"toolCall": {"functionCalls": [early]}}))
-        .await;
-    let answer = upstream.recv().await;
+    let answer = upstream.call(&[early]).await;
     let response = &answer["toolResponse"]["functionResponses"][0];
     assert_eq!(response["id"], "early");
     assert_eq!(response["response"]["error"]["refused"], "not-ready");
@@ -224,10 +205,7 @@ async fn calls_that_do_not_fit_are_refused_by_name_and_calls_before_ready_are_no
             json!({"name": "../escape.txt", "content": "x"}),
         ),
     ];
-    upstream
-        .send(json!({"toolCall": {"functionCalls": misfits}}))
-        .await;
-    let answer = upstream.recv().await;
+    let answer = upstream.call(&misfits).await;
     let rules: Vec<&str> = answer["toolResponse"]["functionResponses"]
         .as_array()
         .unwrap()
@@ -255,10 +233,7 @@ async fn a_delete_waits_for_the_persons_click_not_a_spoken_yes() {
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
 
     let call = gemini_call("d1", "delete", json!({"name": "draft.txt"}));
-    upstream
-        .send(json!({"toolCall": {"functionCalls": [call]}}))
-        .await;
-    let told = upstream.recv().await;
+    let told = upstream.call(&[call]).await;
     let tool = page.expect("tool").await;
     let id = tool["calls"][0]["result"]["confirm"]["id"]
         .as_str()
@@ -302,10 +277,9 @@ async fn live_tool_calls_run_in_the_page_that_owns_the_root() {
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
     let write = json!({"name": "notes.md", "content": "milk"});
 
-    upstream
-        .send(json!({"toolCall": {"functionCalls": [gemini_call("a", "write", write.clone())]}}))
+    let answer = upstream
+        .call(&[gemini_call("a", "write", write.clone())])
         .await;
-    let answer = upstream.recv().await;
     let response = &answer["toolResponse"]["functionResponses"][0];
     assert_eq!(
         response["response"]["error"]["refused"], "no-page",
@@ -316,7 +290,7 @@ async fn live_tool_calls_run_in_the_page_that_owns_the_root() {
     // The page that owns the root connects and answers what it is sent.
     let mut owner = channel(&server, &server.origin()).await.unwrap();
     upstream
-        .send(json!({"toolCall": {"functionCalls": [gemini_call("b", "write", write.clone())]}}))
+        .send_calls(&[gemini_call("b", "write", write.clone())])
         .await;
     let act = frame(&mut owner).await;
     assert_eq!(act["type"], "act");
@@ -348,7 +322,7 @@ async fn live_tool_calls_run_in_the_page_that_owns_the_root() {
 
     // A read is a look, not a change: the cancellation bookkeeping sees the difference.
     upstream
-        .send(json!({"toolCall": {"functionCalls": [gemini_call("c", "read", json!({"name": "notes.md"}))]}}))
+        .send_calls(&[gemini_call("c", "read", json!({"name": "notes.md"}))])
         .await;
     let act = frame(&mut owner).await;
     send(

@@ -10,11 +10,8 @@ async fn host_must_be_loopback_with_our_port() {
         "evil.example".to_string(),
         format!("127.0.0.1:{}", PORT + 1),
     ] {
-        let turn = Request::post("/api/turn")
-            .header(header::HOST, &host)
-            .header(header::ORIGIN, own_origin())
-            .header(header::COOKIE, &app.cookie)
-            .header(header::CONTENT_TYPE, "application/json")
+        let turn = app
+            .as_page(Request::post("/api/turn").header(header::HOST, &host))
             .body(Body::from(LIST))
             .unwrap();
         assert_eq!(
@@ -39,11 +36,8 @@ async fn host_must_be_loopback_with_our_port() {
         format!("localhost:{PORT}"),
         format!("[::1]:{PORT}"),
     ] {
-        let turn = Request::post("/api/turn")
-            .header(header::HOST, &host)
-            .header(header::ORIGIN, own_origin())
-            .header(header::COOKIE, &app.cookie)
-            .header(header::CONTENT_TYPE, "application/json")
+        let turn = app
+            .as_page(Request::post("/api/turn").header(header::HOST, &host))
             .body(Body::from(LIST))
             .unwrap();
         let answer = app.send(turn).await;

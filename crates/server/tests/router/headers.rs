@@ -9,10 +9,7 @@ use super::*;
 /// A turn POST from this server's own page (its session and its Origin),
 /// with `extra` headers appended.
 fn turn(app: &App, body: impl Into<Body>, extra: &[(&str, String)]) -> Request<Body> {
-    let mut builder = request("POST", "/api/turn")
-        .header(header::ORIGIN, own_origin())
-        .header(header::COOKIE, &app.cookie)
-        .header(header::CONTENT_TYPE, "application/json");
+    let mut builder = app.as_page(request("POST", "/api/turn"));
     for (name, value) in extra {
         builder = builder.header(*name, value);
     }

@@ -105,13 +105,20 @@ impl App {
 
     /// A JSON POST from this server's own page (its session and its Origin).
     async fn post(&self, path: &str, body: &str) -> Answer {
-        let request = request("POST", path)
-            .header(header::ORIGIN, own_origin())
-            .header(header::COOKIE, &self.cookie)
-            .header(header::CONTENT_TYPE, "application/json")
+        let request = self
+            .as_page(request("POST", path))
             .body(Body::from(body.to_string()))
             .unwrap();
         self.send(request).await
+    }
+
+    /// `builder` as this server's own page sends JSON: its Origin, its
+    /// session and the JSON content type.
+    fn as_page(&self, builder: axum::http::request::Builder) -> axum::http::request::Builder {
+        builder
+            .header(header::ORIGIN, own_origin())
+            .header(header::COOKIE, &self.cookie)
+            .header(header::CONTENT_TYPE, "application/json")
     }
 }
 
@@ -185,10 +192,8 @@ async fn malformed_bodies_are_named_4xx_never_500() {
         } else {
             "POST"
         };
-        let request = request(method, path)
-            .header(header::ORIGIN, own_origin())
-            .header(header::COOKIE, &app.cookie)
-            .header(header::CONTENT_TYPE, "application/json")
+        let request = app
+            .as_page(request(method, path))
             .body(Body::from(body))
             .unwrap();
         assert_eq!(
