@@ -114,6 +114,23 @@ impl Action {
         Action::from_json(&value)
     }
 
+    /// The file the action names (a tool's input too), for settling it
+    /// against the folder or placing it in one.
+    pub fn file_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Action::Read { name }
+            | Action::Write { name, .. }
+            | Action::Append { name, .. }
+            | Action::Delete { name }
+            | Action::Edit { name, .. }
+            | Action::Diff { name, .. }
+            | Action::Tool {
+                name: Some(name), ..
+            } => Some(name),
+            _ => None,
+        }
+    }
+
     pub fn to_json(&self) -> Value {
         serde_json::to_value(self).expect("an action always serialises")
     }

@@ -146,13 +146,11 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
     let Resolution::Action(mut action) = plain(request) else {
         return None;
     };
+    if let Some(name) = action.file_mut() {
+        within(name);
+        return Some(Resolution::Action(action));
+    }
     match &mut action {
-        Action::Read { name }
-        | Action::Write { name, .. }
-        | Action::Append { name, .. }
-        | Action::Delete { name }
-        | Action::Edit { name, .. }
-        | Action::Diff { name, .. } => within(name),
         Action::List { dir: inner @ None }
         | Action::Grep {
             dir: inner @ None, ..

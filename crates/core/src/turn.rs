@@ -95,6 +95,11 @@ pub struct TurnAnswer<R> {
 }
 
 impl<R> TurnAnswer<R> {
+    /// The file the turn's action named, if any: what "it" means next turn.
+    pub fn file(&self) -> Option<&str> {
+        self.action.get("name").and_then(Value::as_str)
+    }
+
     fn unresolved(transcript: String, note: String) -> TurnAnswer<R> {
         TurnAnswer {
             transcript: Some(transcript),

@@ -113,7 +113,7 @@ async fn turn(executor: &mut WebExecutor, request: Execute) -> Value {
         async |proposal: Proposal| executor.run(&proposal, turn).await,
     )
     .await;
-    if let Some(name) = answer.action["name"].as_str() {
+    if let Some(name) = answer.file() {
         PREVIOUS.set(Some(name.into()));
     }
     json!(answer)

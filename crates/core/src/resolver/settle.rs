@@ -75,17 +75,8 @@ pub fn settle(
 /// The action with its `name` replaced by the longest existing name said.
 pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
     let said = tokens(text);
-    let name = match &mut action {
-        Action::Read { name }
-        | Action::Write { name, .. }
-        | Action::Append { name, .. }
-        | Action::Delete { name }
-        | Action::Edit { name, .. }
-        | Action::Diff { name, .. } => name,
-        Action::Tool {
-            name: Some(name), ..
-        } => name,
-        _ => return action,
+    let Some(name) = action.file_mut() else {
+        return action;
     };
     let parsed = tokens(name);
     let best = folder

@@ -153,7 +153,7 @@ impl Acts {
             async |proposal| self.act(proposal, turn).await,
         )
         .await;
-        if let Some(name) = answer.action["name"].as_str() {
+        if let Some(name) = answer.file() {
             *self.previous.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.into());
         }
         answer
