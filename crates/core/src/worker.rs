@@ -65,11 +65,16 @@ pub struct Open {
 #[serde(tag = "op", rename_all = "camelCase")]
 pub enum WorkerRequest {
     Open(Open),
-    Resolve { text: String },
+    Resolve {
+        text: String,
+    },
     Execute(Execute),
     Confirm(Answer),
     Audit(AuditPage),
     VerifyAudit,
+    /// The open project's files (bounded, as `{names}`), for a resolver
+    /// that runs elsewhere to settle spoken names against.
+    Names,
 }
 
 /// The requests a server relays to the page that owns the active root.
@@ -80,6 +85,7 @@ pub enum Relayed {
     Confirm(Answer),
     Audit(AuditPage),
     VerifyAudit,
+    Names,
 }
 
 impl From<Relayed> for WorkerRequest {
@@ -89,18 +95,20 @@ impl From<Relayed> for WorkerRequest {
             Relayed::Confirm(answer) => WorkerRequest::Confirm(answer),
             Relayed::Audit(page) => WorkerRequest::Audit(page),
             Relayed::VerifyAudit => WorkerRequest::VerifyAudit,
+            Relayed::Names => WorkerRequest::Names,
         }
     }
 }
 
 /// The `op`s a worker knows, for the refusal of one it does not.
-const OPS: [&str; 6] = [
+const OPS: [&str; 7] = [
     "open",
     "resolve",
     "execute",
     "confirm",
     "audit",
     "verifyAudit",
+    "names",
 ];
 
 impl WorkerRequest {

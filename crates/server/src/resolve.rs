@@ -49,12 +49,14 @@ impl Resolver {
     /// Resolves `text`; an LLM resolver reads its key from `state` (or the
     /// environment) at each call, so a key stored after start is used.
     /// The script resolver settles names against `folder`; an LLM resolver
-    /// is asked about the sentence alone, and the names in its answer are
-    /// settled against `folder` the same way.
+    /// is shown the folder's names with the sentence, and the names in its
+    /// answer are settled against `folder` the same way.
     async fn resolve(self, llm: &Llm, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
         match self.vendor() {
             None => resolver::resolve_in(text, folder),
-            Some(vendor) => resolver::settled(text, llm.resolve(vendor, state, text).await, folder),
+            Some(vendor) => {
+                resolver::settled(text, llm.resolve(vendor, state, text, folder).await, folder)
+            }
         }
     }
 

@@ -8,7 +8,7 @@ mod common;
 
 use common::Server;
 use common::env_checks;
-use common::page_channel::{channel, declare_opfs, frame, send};
+use common::page_channel::{after_names, channel, declare_opfs, frame, send};
 use futures_util::SinkExt;
 use serde_json::{Value, json};
 use std::path::Path;
@@ -193,7 +193,7 @@ async fn the_envelope_is_strict_and_the_channel_lives() {
     let mut page = channel(&server, &server.origin()).await.unwrap();
 
     let turn = turn_later(&server, "create a file called a.txt with b");
-    let act = frame(&mut page).await;
+    let act = after_names(&mut page, &[]).await;
     assert_eq!(act["type"], "act");
     assert_eq!(act["request"]["op"], "execute");
     assert_eq!(
@@ -247,13 +247,41 @@ async fn the_envelope_is_strict_and_the_channel_lives() {
 
     // The worker failing is named, not waited out.
     let turn = turn_later(&server, "list files");
-    let act = frame(&mut page).await;
+    let act = after_names(&mut page, &[]).await;
     send(
         &mut page,
         json!({"type": "failed", "id": act["id"], "why": "WorkerError: stopped"}),
     )
     .await;
     assert_eq!(turn.await.unwrap()["result"]["refused"], "page-failed");
+
+    // The page's names settle the server's reading: "my notes" is its file.
+    let turn = turn_later(&server, "delete my notes");
+    let act = after_names(&mut page, &["my notes.txt", "notes.txt"]).await;
+    assert_eq!(
+        act["request"]["action"],
+        json!({"verb": "delete", "name": "my notes.txt"}),
+        "{act}"
+    );
+    let answer = json!({"result": {"ok": true, "action": "deleted"}});
+    send(
+        &mut page,
+        json!({"type": "result", "id": act["id"], "answer": answer}),
+    )
+    .await;
+    assert_eq!(turn.await.unwrap()["result"]["ok"], true);
+
+    // A failed names request is the turn's answer: nothing is relayed after it.
+    let turn = turn_later(&server, "list files");
+    let asked = frame(&mut page).await;
+    send(
+        &mut page,
+        json!({"type": "failed", "id": asked["id"], "why": "WorkerError: stopped"}),
+    )
+    .await;
+    let said = turn.await.unwrap();
+    assert_eq!(said["result"]["refused"], "page-failed", "{said}");
+    assert_eq!(said["action"]["verb"], "list", "{said}");
 }
 
 #[tokio::test]
@@ -272,7 +300,10 @@ async fn no_page_page_timeout_page_closed_and_takeover() {
     assert_eq!(said["result"]["refused"], "page-timeout", "{said}");
     assert!(started.elapsed() >= Duration::from_millis(400));
     let act = frame(&mut silent).await;
-    assert_eq!(act["type"], "act");
+    assert_eq!(
+        act["request"]["op"], "names",
+        "one wait: the act is not relayed after it"
+    );
     // Its late answer belongs to no call any more.
     send(
         &mut silent,

@@ -63,6 +63,7 @@ async fn in_project(executor: &mut WebExecutor, request: WorkerRequest) -> Value
         WorkerRequest::Confirm(Answer { id, approved }) => {
             json!({"result": executor.confirm(&id, approved).await})
         }
+        WorkerRequest::Names => json!({"names": executor.names(MAX_NAMES).await}),
         WorkerRequest::VerifyAudit => match executor.verify_audit().await {
             Ok(check) => json!(check),
             Err(refusal) => json!(Reply::refusal(refusal)),

@@ -46,6 +46,16 @@ impl Folder {
     pub fn is_empty(&self) -> bool {
         self.names.is_empty() && self.previous.is_none()
     }
+
+    /// The files, as paths from the root.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// The file the previous turn acted on.
+    pub fn previous(&self) -> Option<&str> {
+        self.previous.as_deref()
+    }
 }
 
 /// Words that point back at the previous turn's file.

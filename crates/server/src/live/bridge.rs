@@ -114,7 +114,9 @@ impl Bridge {
             Ok(upstream) => {
                 let (sink, stream) = upstream.split();
                 self.upstream = Some(Sink::Socket(sink));
-                let opening = self.session.opening();
+                let opening = self
+                    .session
+                    .opening(&tools::instruction(&self.acts.folder().await));
                 self.deliver(opening).await;
                 self.session.ended().is_none().then(|| stream.boxed())
             }
@@ -142,7 +144,9 @@ impl Bridge {
         let rate = self.session.rate();
         self.deliver(rate).await;
         self.upstream = Some(Sink::Local(link.to));
-        let opening = self.session.opening();
+        let opening = self
+            .session
+            .opening(&tools::instruction(&self.acts.folder().await));
         self.deliver(opening).await;
         let stream = futures_util::stream::unfold(link.from, |mut from| async move {
             let message = from.recv().await?;

@@ -50,7 +50,7 @@ impl Vendor for Gemini {
     /// Function declarations use `parametersJsonSchema`, so object fields
     /// (an extension descriptor, tool arguments) can be objects: Gemini's own
     /// schema refuses an OBJECT without properties.
-    fn opening(&self) -> Value {
+    fn opening(&self, instruction: &str) -> Value {
         let declarations: Vec<Value> = tools::declarations()
             .into_iter()
             .map(|d| json!({"name": d.name, "description": d.description, "parametersJsonSchema": d.parameters}))
@@ -58,7 +58,7 @@ impl Vendor for Gemini {
         json!({"setup": {
             "model": self.model,
             "generationConfig": {"responseModalities": ["AUDIO"]},
-            "systemInstruction": {"parts": [{"text": tools::instruction()}]},
+            "systemInstruction": {"parts": [{"text": instruction}]},
             "tools": [{"functionDeclarations": declarations}],
             "inputAudioTranscription": {},
             "outputAudioTranscription": {},

@@ -49,7 +49,7 @@ impl Vendor for Local {
         Err("the local provider has no upstream socket".into())
     }
 
-    fn opening(&self) -> Value {
+    fn opening(&self, _instruction: &str) -> Value {
         json!({"open": true})
     }
 

@@ -95,7 +95,7 @@ impl Vendor for OpenAi {
         authorised(&url, "authorization", &format!("Bearer {key}"))
     }
 
-    fn opening(&self) -> Value {
+    fn opening(&self, instruction: &str) -> Value {
         let tools: Vec<Value> = tools::declarations()
             .into_iter()
             .map(|d| json!({"type": "function", "name": d.name, "description": d.description, "parameters": d.parameters}))
@@ -104,7 +104,7 @@ impl Vendor for OpenAi {
         json!({"type": "session.update", "session": {
             "type": "realtime",
             "output_modalities": ["audio"],
-            "instructions": tools::instruction(),
+            "instructions": instruction,
             "audio": {
                 "input": {
                     "format": format,

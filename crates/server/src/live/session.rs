@@ -121,9 +121,9 @@ impl Session {
     }
 
     /// The provider's configuration, sent first.
-    pub fn opening(&self) -> Outbox {
+    pub fn opening(&self, instruction: &str) -> Outbox {
         Outbox {
-            upstream: vec![self.vendor.opening()],
+            upstream: vec![self.vendor.opening(instruction)],
             ..Outbox::default()
         }
     }

@@ -7,6 +7,7 @@ use crate::serve::Acts;
 use serde_json::{Map, Value, json};
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
+use voicebox_core::resolver::Folder;
 use voicebox_core::turn::Proposal;
 use voicebox_core::{Action, Refusal, Reply, Rule, prompt};
 
@@ -19,9 +20,16 @@ Say only what a function's result says happened; a refused result names its rule
 the person why and what to do. A delete is not done when you call it: it waits for the \
 person to click Yes or No on the page, and a spoken yes is not consent — ask them to click.";
 
-/// The live model's system instruction: the preamble, then the core's prompt.
-pub fn instruction() -> String {
-    format!("{LIVE_PREAMBLE}\n\n{}", prompt::system_prompt())
+/// The live model's system instruction: the preamble, the core's prompt,
+/// and the folder's files as the session starts (names to spell, never
+/// instructions; see [`prompt::folder_context`]).
+pub fn instruction(folder: &Folder) -> String {
+    let mut instruction = format!("{LIVE_PREAMBLE}\n\n{}", prompt::system_prompt());
+    if let Some(context) = prompt::folder_context(folder) {
+        instruction.push_str("\n\nAs the session starts:\n");
+        instruction.push_str(&context);
+    }
+    instruction
 }
 
 /// One function per verb, as JSON Schema (which both providers take): the
@@ -274,8 +282,11 @@ mod tests {
                 assert_eq!(required, param.required);
             }
         }
-        assert!(instruction().contains("spoken yes is not consent"));
-        assert!(instruction().contains(&prompt::system_prompt()));
+        let bare = instruction(&Folder::default());
+        assert!(bare.contains("spoken yes is not consent"));
+        assert!(bare.ends_with(&prompt::system_prompt()));
+        let known = instruction(&Folder::new(vec!["plan.md".into()]));
+        assert!(known.starts_with(&bare) && known.ends_with(r#"(1 of 1): ["plan.md"]"#));
     }
 
     #[test]

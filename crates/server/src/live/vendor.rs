@@ -20,8 +20,9 @@ pub trait Vendor: Send + Sync {
     fn input_rate(&self) -> u32;
     /// The upstream WebSocket request, authenticated with `key`.
     fn request(&self, key: &str) -> Result<Request, String>;
-    /// The session's configuration, sent right after connecting.
-    fn opening(&self) -> Value;
+    /// The session's configuration, sent right after connecting, with the
+    /// model's system instruction (see [`super::tools::instruction`]).
+    fn opening(&self, instruction: &str) -> Value;
     /// One validated frame of the page's PCM.
     fn audio(&self, pcm: &[u8]) -> Value;
     /// The person interrupted: stop the current answer.

@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::time::Duration;
 use voicebox_core::prompt;
-use voicebox_core::resolver::{self, MAX_UTTERANCE_BYTES, Resolution};
+use voicebox_core::resolver::{self, Folder, MAX_UTTERANCE_BYTES, Resolution};
 
 /// How long one vendor call may take, unless `VOICEBOX_LLM_TIMEOUT_SECS` says otherwise.
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -151,8 +151,15 @@ impl Llm {
         Llm { client, timeout }
     }
 
-    /// Asks `vendor` what `text` means; every failure is an unresolved note.
-    pub async fn resolve(&self, vendor: &Vendor, state: &StateDir, text: &str) -> Resolution {
+    /// Asks `vendor` what `text` means, showing it `folder`'s names (see
+    /// [`prompt::question`]); every failure is an unresolved note.
+    pub async fn resolve(
+        &self,
+        vendor: &Vendor,
+        state: &StateDir,
+        text: &str,
+        folder: &Folder,
+    ) -> Resolution {
         if text.len() > MAX_UTTERANCE_BYTES {
             // The script resolver's own "too long" note, so every resolver
             // says the same; nothing is sent.
@@ -165,11 +172,12 @@ impl Llm {
             Ok(key) => key,
             Err(failure) => return self.unresolved(vendor, base, &failure, ""),
         };
+        let asked = prompt::question(text, folder);
         let call = Question {
             base,
             model: &model,
             key: &key,
-            text,
+            text: &asked,
         };
         match self.ask(vendor, &call).await {
             Ok(answer) => prompt::resolution(&answer),

@@ -147,10 +147,26 @@ impl Acts {
     /// One turn ([`run_turn`]): the words resolved by `words`, the action run
     /// in the active root.
     pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
+        // A page that cannot say its names cannot act either: its refusal
+        // (`no-page`, `page-closed`, ...) is the turn's result, not a second wait.
+        let unreachable = Mutex::new(None);
         let answer = run_turn(
             input,
-            async |text: String| words.resolve(&text, &self.folder().await).await,
-            async |proposal| self.act(proposal, turn).await,
+            async |text: String| {
+                let (folder, refused) = self.folder_or_refusal().await;
+                *unreachable.lock().unwrap_or_else(|p| p.into_inner()) = refused;
+                words.resolve(&text, &folder).await
+            },
+            async |proposal| {
+                let refused = unreachable.lock().unwrap_or_else(|p| p.into_inner()).take();
+                match refused {
+                    Some(result) => self.counted(Acted::Page {
+                        result,
+                        changes: false,
+                    }),
+                    None => self.act(proposal, turn).await,
+                }
+            },
         )
         .await;
         if let Some(name) = answer.file() {
@@ -159,22 +175,33 @@ impl Acts {
         answer
     }
 
-    /// The active root's files, for settling spoken names: the host's
-    /// folder's; a page-owned root's are the page's to know, so none.
-    async fn folder(&self) -> Folder {
+    /// The active root's files and the previous turn's file, for settling
+    /// spoken names: the host's folder's, or the names the page that owns
+    /// the root reports (none when it does not answer: names are then kept
+    /// as said, and the page's executor still answers for each act).
+    pub async fn folder(&self) -> Folder {
+        self.folder_or_refusal().await.0
+    }
+
+    /// [`Acts::folder`], and the channel's refusal when the page that owns
+    /// the root did not answer.
+    async fn folder_or_refusal(&self) -> (Folder, Option<Value>) {
         let previous = self
             .previous
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone();
-        let folder = match self.active() {
-            ActiveRoot::Page => Folder::default(),
-            ActiveRoot::Machine => self
-                .with_host(|host| host.folder())
-                .await
-                .unwrap_or_default(),
+        let (folder, refused) = match self.active() {
+            ActiveRoot::Page => match self.channel.relay(&Relayed::Names).await {
+                Ok(answer) => (Folder::new(names_in(&answer)), None),
+                Err(refusal) => (Folder::default(), Some(refusal)),
+            },
+            ActiveRoot::Machine => {
+                let folder = self.with_host(|host| host.folder()).await;
+                (folder.unwrap_or_default(), None)
+            }
         };
-        folder.after(previous)
+        (folder.after(previous), refused)
     }
 
     /// Runs one proposal in the active root. An executor that fails while
@@ -298,6 +325,12 @@ impl Acts {
         }
         acted
     }
+}
+
+/// The names a page's worker listed (`{names: [...]}`); anything else, none.
+fn names_in(answer: &Value) -> Vec<String> {
+    let names = answer["names"].as_array().into_iter().flatten();
+    names.filter_map(Value::as_str).map(String::from).collect()
 }
 
 /// A reader's answer, or its refusal as a reply.

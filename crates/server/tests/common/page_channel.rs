@@ -53,6 +53,21 @@ pub async fn frame(socket: &mut Socket) -> Value {
     }
 }
 
+/// Plays the worker's part in a words turn: the server first asks for the
+/// project's names (to settle spoken names); answers `names` and returns
+/// the next frame, the act itself.
+pub async fn after_names(socket: &mut Socket, names: &[&str]) -> Value {
+    let asked = frame(socket).await;
+    assert_eq!(asked["request"], json!({"op": "names"}), "{asked}");
+    let answer = json!({"names": names});
+    send(
+        socket,
+        json!({"type": "result", "id": asked["id"], "answer": answer}),
+    )
+    .await;
+    frame(socket).await
+}
+
 pub async fn send(socket: &mut Socket, frame: Value) {
     socket
         .send(Message::Text(frame.to_string().into()))
