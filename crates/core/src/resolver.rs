@@ -24,6 +24,7 @@ mod edit;
 mod extensions;
 mod grep;
 mod list;
+mod mention;
 mod name;
 mod proposal;
 mod read;
@@ -117,7 +118,30 @@ pub fn resolve(text: &str) -> Resolution {
             text.len()
         ));
     }
-    in_folder_first(text).unwrap_or_else(|| plain(text))
+    let resolution = in_folder_first(text).unwrap_or_else(|| plain(text));
+    match resolution {
+        Resolution::Action(mut action) => match action.file_mut() {
+            Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
+            _ => Resolution::Action(action),
+        },
+        unresolved => unresolved,
+    }
+}
+
+const WEB_ADDRESS: &str = "That is a web address, not a file in this folder: I only work with \
+the folder's files (a tool with the http-get capability can fetch a page).";
+
+/// "https://example.com", "www.example.org", "google.com": a place on the
+/// web, never a file the person keeps here.
+fn web_address(name: &str) -> bool {
+    const DOMAINS: &[&str] = &["com", "org", "net", "io", "gov", "edu", "dev", "app", "co"];
+    let lower = name.to_lowercase();
+    lower.contains("://")
+        || lower.starts_with("www.")
+        || (!lower.contains('/')
+            && lower
+                .rsplit_once('.')
+                .is_some_and(|(host, tld)| !host.is_empty() && DOMAINS.contains(&tld)))
 }
 
 /// What the families make of `text` as one request.

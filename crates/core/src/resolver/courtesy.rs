@@ -54,6 +54,18 @@ const OPENINGS: &[&[&str]] = &[
     &["alright"],
     &["nevermind"],
     &["never", "mind"],
+    &["yeah"],
+    &["yes"],
+    &["yep"],
+    &["wait"],
+    &["no"],
+    &["hmm"],
+    &["right"],
+    &["i", "did", "not", "mean", "that"],
+    &["that", "is", "wrong"],
+    &["that", "was", "wrong"],
+    &["my", "mistake"],
+    &["my", "bad"],
 ];
 
 /// Gerunds after "would you mind …" and their verbs, so families need only

@@ -42,6 +42,8 @@ const SWAPS: &[Swap] = &[
     swap(&["switch"], &["to", "for", "with"]),
     swap(&["turn"], &["into"]),
     swap(&["correct"], &["to"]),
+    swap(&["fix"], &["to", "into"]),
+    swap(&["update"], &["to"]),
     Swap {
         verb: &["substitute"],
         joiners: &["with", "for"],
@@ -86,10 +88,22 @@ const WHOLE: &[&[&str]] = &[
 const SAYS: &[&[&str]] = &[&["say"], &["read"], &["contain"], &["be"]];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    // "update v1.2 to v1.3 in README.md": a verb that both opens a file and
+    // swaps text is a swap when the swap reads whole.
+    let swapped = swap_at(words).and_then(|(swap, rest)| swapped(swap, rest));
+    if let Some(Resolution::Action(_)) = swapped {
+        return swapped;
+    }
     if let Some(scoped) = file_first(words) {
         return scoped;
     }
-    let (swap, rest) = swap_at(words)?;
+    swapped
+}
+
+/// "replace milk with bread in notes.md": the change after the verb, its
+/// file at the end (or ending the old text).
+fn swapped(swap: &Swap, rest: Words<'_>) -> Option<Resolution> {
+    let rest = past_named_fault(rest);
     let (change, file) = trailing_file(rest);
     let Some((old, new)) = split(swap, change) else {
         return file.and_then(|name| claim_unresolved(what_to_change(&name)));
@@ -123,6 +137,9 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
             }),
     };
     let Some(at) = (0..rest.len()).find(|&i| swap_at(rest.from(i)).is_some()) else {
+        if let Some(corrected) = corrected(rest) {
+            return Some(Some(corrected));
+        }
         return match target(rest) {
             Target::File(name) if only_edit => Some(claim_unresolved(what_to_change(&name))),
             _ if only_edit => Some(claim_unresolved(
@@ -149,6 +166,29 @@ fn past_fault(words: Words<'_>) -> Words<'_> {
     } else {
         words
     }
+}
+
+/// "fix the typo teh to the": the fault named before the old text.
+fn past_named_fault(words: Words<'_>) -> Words<'_> {
+    let rest = words.trim_start(&[&["the"], &["a"], &["an"], &["that"]]);
+    if FAULTS.contains(&rest.key(0)) && !["in", "of"].contains(&rest.key(1)) && rest.len() > 1 {
+        rest.from(1)
+    } else {
+        words
+    }
+}
+
+/// "essay.txt: teh should be the": the file, then the old text and what it
+/// should be.
+fn corrected(words: Words<'_>) -> Option<Resolution> {
+    let at = (1..words.len()).find(|&i| {
+        words.key(i) == "should" && words.key(i + 1) == "be" && i + 2 < words.len()
+    })?;
+    let (before, new) = (words.to(at), words.from(at + 2));
+    (1..before.len()).find_map(|split| match target(before.to(split)) {
+        Target::File(name) => apply(Some(name), before.from(split), new),
+        _ => None,
+    })
 }
 
 /// Splits "… in notes.md" off the end of a change.

@@ -1,6 +1,6 @@
 //! `list`: "list files", "what's in the drafts folder", "show me my files", "ls drafts".
 
-use super::name::{Target, folder, target};
+use super::name::{Target, folder, leaves_the_folder, target};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
@@ -99,6 +99,13 @@ const TRAILING: &[&[&str]] = &[
     &["right", "now"],
     &["now"],
     &["please"],
+    &["are", "in", "the", "folder"],
+    &["are", "in", "this", "folder"],
+    &["are", "in", "here"],
+    &["in", "the", "folder"],
+    &["in", "this", "folder"],
+    &["in", "here"],
+    &["is", "here"],
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
@@ -114,6 +121,8 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Target::Folder(dir) | Target::Files(dir) => dir,
         Target::Missing if reach != Reach::Named => None,
         Target::Bare(dir) if reach == Reach::Any => Some(dir),
+        // "list /etc": kept, for the executor to refuse by name.
+        Target::File(dir) if reach == Reach::Any && leaves_the_folder(&dir) => Some(dir),
         Target::Bare(dir) if reach == Reach::Container && !ARTICLES.contains(&region.key(0)) => {
             Some(dir)
         }

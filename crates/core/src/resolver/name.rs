@@ -273,7 +273,8 @@ fn single(words: Words<'_>) -> Target {
     if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
         return Target::Folder(None);
     }
-    let Some(name) = spoken(rest, false).or_else(|| spaced_name(rest, called || titled(rest)))
+    let Some(name) = spoken(rest, false)
+        .or_else(|| spaced_name(rest, called || titled(rest), folder_noun))
     else {
         return Target::Unclear;
     };
@@ -344,9 +345,10 @@ fn titled(words: Words<'_>) -> bool {
 }
 
 /// After "called", several words may make one name if it ends in an
-/// extension: "a file called shopping list dot txt" is "shopping list.txt".
-fn spaced_name(words: Words<'_>, called: bool) -> Option<String> {
-    spoken(words, true).filter(|name| called && has_extension(name))
+/// extension: "a file called shopping list dot txt" is "shopping list.txt";
+/// a folder's needs none ("the Work Projects folder").
+fn spaced_name(words: Words<'_>, called: bool, folder: bool) -> Option<String> {
+    spoken(words, true).filter(|name| called && (folder || has_extension(name)))
 }
 
 /// Joins one spoken name: a lone quoted word, or words linked by joiners

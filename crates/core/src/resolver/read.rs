@@ -31,6 +31,10 @@ const WEAK: &[&[&str]] = &[
     &["what", "is", "in"],
     &["what", "is", "inside"],
     &["what", "is", "written", "in"],
+    &["what", "is", "on"],
+    &["what", "did", "i", "write", "in"],
+    &["what", "did", "i", "put", "in"],
+    &["what", "did", "i", "save", "in"],
     &["show"],
     &["display"],
     &["open"],
@@ -83,6 +87,11 @@ const TRAILING: &[&[&str]] = &[
     &["aloud"],
     &["to", "me"],
     &["for", "me"],
+    &["right", "now"],
+    &["now"],
+    &["at", "the", "moment"],
+    &["currently"],
+    &["so", "far"],
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {

@@ -11,7 +11,7 @@
 //! - A name that matches nothing is kept as said: a write makes it, the
 //!   other verbs answer `not-found` from the executor.
 
-use super::name::JOINERS;
+use super::mention::{Mention, NOT_STEMS, contains, mentioned, tokens};
 use super::{Resolution, unresolved};
 use crate::action::Action;
 use alloc::format;
@@ -61,12 +61,6 @@ impl Folder {
 /// Words that point back at the previous turn's file.
 const POINTERS: &[&str] = &["it", "that"];
 
-/// Words that never stand for a file on their own.
-const NOT_STEMS: &[&str] = &[
-    "the", "a", "an", "my", "our", "file", "files", "folder", "it", "this", "that", "in", "to",
-    "of", "and", "with", "me", "is", "what", "read", "open", "show",
-];
-
 /// `resolution` with its file names settled against `folder`.
 pub fn settle(
     text: &str,
@@ -75,8 +69,9 @@ pub fn settle(
     again: impl Fn(&str) -> Resolution,
 ) -> Resolution {
     match resolution {
-        Resolution::Action(action) => Resolution::Action(settled(text, action, folder)),
-        Resolution::Unresolved { note } => by_stem(text, folder, &again)
+        Resolution::Action(action) => existing(text, settled(text, action, folder), folder),
+        Resolution::Unresolved { note } => by_mention(text, folder, &again)
+            .or_else(|| by_stem(text, folder, &again))
             .or_else(|| pointing_back(text, folder, &again))
             .unwrap_or(Resolution::Unresolved { note }),
     }
@@ -100,6 +95,113 @@ pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action
     }
     action
 }
+
+/// An action on a file that is not there, when the sentence mentions one
+/// that is: "remove the groceries file" is `groceries.txt`, "what's in
+/// ideas?" (no folder `ideas`) reads `ideas.md`; two that fit are asked
+/// about. A new file (a create, an asset) is never settled.
+fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
+    if let Action::List { dir: Some(dir) } = &action {
+        let is_folder = folder.names.iter().any(|n| n.starts_with(&format!("{dir}/")));
+        let about_a_folder = tokens(text)
+            .iter()
+            .any(|t| LISTING.contains(&t.as_str()));
+        if is_folder || about_a_folder {
+            return Resolution::Action(action);
+        }
+        return match mentioned(text, &folder.names) {
+            Mention::One { name, .. } if contains(&tokens(name), &tokens(dir)) => {
+                Resolution::Action(Action::Read { name: name.into() })
+            }
+            Mention::Several(names) => ask(&names),
+            _ => Resolution::Action(action),
+        };
+    }
+    let creates = matches!(
+        action,
+        Action::Write {
+            mode: Some(crate::action::WriteMode::Create),
+            ..
+        }
+    );
+    let Some(name) = action.file_mut().filter(|_| !creates) else {
+        return Resolution::Action(action);
+    };
+    if folder.names.iter().any(|n| n == name) {
+        return Resolution::Action(action);
+    }
+    match mentioned(text, &folder.names) {
+        Mention::One { name: found, .. } if contains(&tokens(found), &tokens(name)) => {
+            *name = found.into();
+            Resolution::Action(action)
+        }
+        Mention::Several(names) if names.iter().all(|n| contains(&tokens(n), &tokens(name))) => {
+            ask(&names)
+        }
+        _ => Resolution::Action(action),
+    }
+}
+
+/// Words that make "what's in X" about a folder, not a file.
+const LISTING: &[&str] = &["list", "folder", "directory", "dir", "files", "subfolder"];
+
+/// The question when several files fit.
+fn ask(names: &[&str]) -> Resolution {
+    let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+    unresolved(format!(
+        "Which file did you mean: {}? Say its full name.",
+        names.join(" or ")
+    ))
+}
+
+/// For a sentence no family could act on: the existing file it mentions
+/// (by full name or stem, see [`mentioned`]) put in as its exact quoted
+/// name, and the sentence read again; several that fit are asked about.
+fn by_mention(
+    text: &str,
+    folder: &Folder,
+    again: &impl Fn(&str) -> Resolution,
+) -> Option<Resolution> {
+    match mentioned(text, &folder.names) {
+        Mention::Nothing => None,
+        Mention::Several(names) => Some(ask(&names)),
+        Mention::One { name, words } => match again(&quoted(text, name, words)) {
+            Resolution::Action(action) => Some(Resolution::Action(action)),
+            Resolution::Unresolved { .. } => None,
+        },
+    }
+}
+
+/// `text` with the words `words` replaced by `"name"` (their leading and
+/// trailing punctuation kept), and a following "file" or "list" folded in.
+fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> String {
+    let parts: Vec<&str> = text.split(' ').collect();
+    let (first, last) = (*words.start(), *words.end());
+    let lead: String = parts[first]
+        .chars()
+        .take_while(|c| !c.is_alphanumeric() && !"./~".contains(*c))
+        .collect();
+    let tail_of = |word: &str| -> String {
+        let kept = word.trim_end_matches(|c: char| !c.is_alphanumeric());
+        String::from(&word[kept.len()..])
+    };
+    let mut end = last;
+    let mut trail = tail_of(parts[last]);
+    if trail.is_empty()
+        && let Some(next) = parts.get(last + 1)
+        && NOUNS.contains(&next.trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase().as_str())
+    {
+        end = last + 1;
+        trail = tail_of(next);
+    }
+    let mut out: Vec<String> = parts[..first].iter().map(|p| String::from(*p)).collect();
+    out.push(format!("{lead}\"{name}\"{trail}"));
+    out.extend(parts[end + 1..].iter().map(|p| String::from(*p)));
+    out.join(" ")
+}
+
+/// Nouns a person puts after a file's name ("the groceries file").
+const NOUNS: &[&str] = &["file", "list", "document", "doc", "note"];
 
 /// For a sentence no family could act on: a word that is the stem of one
 /// existing file becomes that file's name (and the sentence is read again);
@@ -135,11 +237,8 @@ fn by_stem(text: &str, folder: &Folder, again: &impl Fn(&str) -> Resolution) -> 
                 }
             }
             several => {
-                let names: Vec<String> = several.iter().map(|n| format!("`{n}`")).collect();
-                return Some(unresolved(format!(
-                    "Which file did you mean: {}? Say its full name.",
-                    names.join(" or ")
-                )));
+                let several: Vec<&str> = several.iter().map(|n| n.as_str()).collect();
+                return Some(ask(&several));
             }
         }
     }
@@ -194,54 +293,6 @@ fn replace_word(text: &str, word: &str, name: &str) -> String {
         }
     }
     out.join(" ")
-}
-
-/// A name or an utterance as comparable tokens: lowercase words and the
-/// separators between them, spoken joiners read as what they stand for,
-/// and an extension spelled letter by letter joined ("t x t" → "txt").
-fn tokens(text: &str) -> Vec<String> {
-    let mut raw: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
-        let word = word.trim_matches(|c: char| !(c.is_alphanumeric() || "./_-~".contains(c)));
-        let lower = word.to_lowercase();
-        if let Some((_, joiner)) = JOINERS.iter().find(|(spoken, _)| *spoken == lower) {
-            raw.push(String::from(*joiner));
-            continue;
-        }
-        let mut part = String::new();
-        for c in lower.chars() {
-            if "./_-".contains(c) {
-                if !part.is_empty() {
-                    raw.push(core::mem::take(&mut part));
-                }
-                raw.push(c.to_string());
-            } else {
-                part.push(c);
-            }
-        }
-        if !part.is_empty() {
-            raw.push(part);
-        }
-    }
-    let lone = |t: &String| t.len() == 1 && t.chars().all(char::is_alphanumeric);
-    let mut out = Vec::with_capacity(raw.len());
-    let mut i = 0;
-    while i < raw.len() {
-        let after_dot = raw[i] == ".";
-        out.push(raw[i].clone());
-        i += 1;
-        let run = raw[i..].iter().take_while(|t| lone(t)).count();
-        if after_dot && run > 1 {
-            out.push(raw[i..i + run].concat());
-            i += run;
-        }
-    }
-    out
-}
-
-/// Whether `needle` occurs in `hay` as a contiguous run.
-fn contains(hay: &[String], needle: &[String]) -> bool {
-    !needle.is_empty() && hay.windows(needle.len()).any(|window| window == needle)
 }
 
 #[cfg(test)]
@@ -346,13 +397,5 @@ mod tests {
             crate::resolver::settled("delete notes.txt", short.clone(), &two),
             short
         );
-    }
-
-    #[test]
-    fn spoken_and_typed_names_read_the_same() {
-        for said in ["my notes dot t x t", "my notes.txt", "My Notes dot txt"] {
-            assert_eq!(tokens(said), tokens("my notes.txt"), "{said}");
-        }
-        assert_ne!(tokens("notes dot m d"), tokens("notes.txt"));
     }
 }

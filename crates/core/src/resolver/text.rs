@@ -22,10 +22,12 @@ pub struct Word<'t> {
 }
 
 /// Punctuation that may open an unquoted word without being part of it.
-const LEADING_PUNCT: &[char] = &['(', '[', '{', '"', '\'', '“', '‘', '«', '¿', '¡', '*', '`'];
+const LEADING_PUNCT: &[char] = &[
+    '(', '[', '{', '"', '\'', '“', '‘', '«', '¿', '¡', '*', '`', '—', '–',
+];
 /// Punctuation that may close an unquoted word without being part of it.
 const TRAILING_PUNCT: &[char] = &[
-    ',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '”', '’', '»', '…', '*', '`',
+    ',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '”', '’', '»', '…', '*', '`', '—', '–',
 ];
 /// Punctuation that may follow a closing quote.
 const AFTER_QUOTE: &[char] = &[',', ';', ':', '!', '?', '.', ')', ']'];
@@ -45,6 +47,9 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("let's", &["let", "us"]),
     ("lets", &["let", "us"]),
     ("don't", &["do", "not"]),
+    ("didn't", &["did", "not"]),
+    ("doesn't", &["does", "not"]),
+    ("isn't", &["is", "not"]),
     ("what're", &["what", "are"]),
     ("wanna", &["want", "to"]),
 ];

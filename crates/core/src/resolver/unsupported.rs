@@ -9,7 +9,6 @@ const VERBS: &[&str] = &[
     "move",
     "copy",
     "duplicate",
-    "append",
     "mkdir",
     "rmdir",
     "zip",

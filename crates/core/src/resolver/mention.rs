@@ -1,0 +1,251 @@
+//! Which existing file a sentence mentions: the folder's names found in the
+//! words said, in full ("delete Copy of notes.txt") or by stem ("read my
+//! notes", "the meeting notes" for `meeting-notes.md`), the longest first.
+//!
+//! Names and sentences are compared as tokens ([`tokens`]): lowercase
+//! words, dots and slashes, with spoken joiners read as what they stand for
+//! and dashes and underscores read as spaces, so "meeting notes dot m d"
+//! and `Meeting_Notes.md` compare equal.
+
+use super::name::JOINERS;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::ops::RangeInclusive;
+
+/// Words that never stand for a file on their own.
+pub(super) const NOT_STEMS: &[&str] = &[
+    "the", "a", "an", "my", "our", "file", "files", "folder", "it", "this", "that", "in", "to",
+    "of", "and", "with", "me", "is", "what", "read", "open", "show",
+];
+
+/// What a sentence says of the folder's files.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Mention<'f> {
+    Nothing,
+    /// One file, and which of the sentence's space-separated words say it.
+    One {
+        name: &'f str,
+        words: RangeInclusive<usize>,
+    },
+    /// Several files fit equally well: ask which.
+    Several(Vec<&'f str>),
+}
+
+/// The file `text` mentions among `names`. A full name beats a stem, a
+/// longer run of words beats a shorter one; a stem followed by an extension
+/// that is not its own ("notes.md" with only `notes.txt`) is no mention.
+pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
+    let said = indexed_tokens(text);
+    let words: Vec<&str> = said.iter().map(|(t, _)| t.as_str()).collect();
+    // (full name?, tokens matched, start token, name)
+    let mut best: Vec<(bool, usize, usize, &'f str)> = Vec::new();
+    for name in names {
+        for (full, wanted) in forms(name) {
+            let Some(start) = find(&words, &wanted) else {
+                continue;
+            };
+            let next = words.get(start + wanted.len());
+            if !full && next.is_some_and(|t| *t == ".") {
+                continue;
+            }
+            let rank = (full, wanted.len());
+            match best.first().map(|b| (b.0, b.1)) {
+                Some(top) if top > rank => {}
+                Some(top) if top == rank => {
+                    if !best.iter().any(|b| b.3 == name.as_str()) {
+                        best.push((full, wanted.len(), start, name));
+                    }
+                }
+                _ => best = alloc::vec![(full, wanted.len(), start, name.as_str())],
+            }
+        }
+    }
+    // A stem said alone fits a longer stem too ("the report" with
+    // `report-2025.md` beside `report.md`): ask rather than pick.
+    if let [(false, len, start, only)] = best.as_slice() {
+        let said_stem: Vec<String> = words[*start..start + len].iter().map(|t| String::from(*t)).collect();
+        let longer: Vec<&'f str> = names
+            .iter()
+            .filter(|name| name.as_str() != *only)
+            .filter(|name| {
+                forms(name)
+                    .iter()
+                    .any(|(full, form)| !full && form.len() > *len && contains(form, &said_stem))
+            })
+            .map(String::as_str)
+            .collect();
+        if !longer.is_empty() {
+            let mut several = alloc::vec![*only];
+            several.extend(longer);
+            return Mention::Several(several);
+        }
+    }
+    match best.as_slice() {
+        [] => Mention::Nothing,
+        [(_, len, start, name)] => Mention::One {
+            name,
+            words: said[*start].1..=said[start + len - 1].1,
+        },
+        several => Mention::Several(several.iter().map(|b| b.3).collect()),
+    }
+}
+
+/// The ways a name can be said, as tokens: in full, its path without the
+/// extension, and (in a subfolder) its own stem; a stem of only filler
+/// words ("the.md") is never a mention.
+fn forms(name: &str) -> Vec<(bool, Vec<String>)> {
+    let mut forms = alloc::vec![(true, tokens(name))];
+    let path_stem = name
+        .rsplit_once('.')
+        .filter(|(stem, ext)| !stem.is_empty() && !ext.contains('/'))
+        .map_or(name, |(stem, _)| stem);
+    let base_stem = path_stem.rsplit('/').next().unwrap_or(path_stem);
+    for stem in [path_stem, base_stem] {
+        let stem = tokens(stem);
+        let filler = stem.iter().all(|t| NOT_STEMS.contains(&t.as_str()));
+        if !filler && !forms.iter().any(|(_, f)| *f == stem) {
+            forms.push((false, stem));
+        }
+    }
+    forms
+}
+
+/// Where `needle` first occurs in `hay` as a contiguous run.
+fn find(hay: &[&str], needle: &[String]) -> Option<usize> {
+    if needle.is_empty() || needle.len() > hay.len() {
+        return None;
+    }
+    hay.windows(needle.len())
+        .position(|window| window.iter().zip(needle).all(|(a, b)| *a == b))
+}
+
+/// Whether `needle` occurs in `hay` as a contiguous run.
+pub(super) fn contains(hay: &[String], needle: &[String]) -> bool {
+    let hay: Vec<&str> = hay.iter().map(String::as_str).collect();
+    find(&hay, needle).is_some()
+}
+
+/// A name or an utterance as comparable tokens (see the module note).
+pub(super) fn tokens(text: &str) -> Vec<String> {
+    indexed_tokens(text).into_iter().map(|(t, _)| t).collect()
+}
+
+/// [`tokens`], each with the index of the space-separated word it came from.
+fn indexed_tokens(text: &str) -> Vec<(String, usize)> {
+    let mut raw: Vec<(String, usize)> = Vec::new();
+    for (index, word) in text.split(' ').enumerate() {
+        let word = word.trim_matches(|c: char| !(c.is_alphanumeric() || "./_-~".contains(c)));
+        let lower = word.to_lowercase();
+        if let Some((_, joiner)) = JOINERS.iter().find(|(spoken, _)| *spoken == lower) {
+            if !matches!(*joiner, "-" | "_") {
+                raw.push((String::from(*joiner), index));
+            }
+            continue;
+        }
+        let mut part = String::new();
+        for c in lower.chars() {
+            if "./_-".contains(c) {
+                if !part.is_empty() {
+                    raw.push((core::mem::take(&mut part), index));
+                }
+                if matches!(c, '.' | '/') {
+                    raw.push((c.to_string(), index));
+                }
+            } else {
+                part.push(c);
+            }
+        }
+        if !part.is_empty() {
+            raw.push((part, index));
+        }
+    }
+    // An extension spelled letter by letter is one token ("t x t" → "txt").
+    let lone = |t: &(String, usize)| t.0.len() == 1 && t.0.chars().all(char::is_alphanumeric);
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let after_dot = raw[i].0 == ".";
+        out.push(raw[i].clone());
+        i += 1;
+        let run = raw[i..].iter().take_while(|t| lone(t)).count();
+        if after_dot && run > 1 {
+            let letters: String = raw[i..i + run].iter().map(|t| t.0.as_str()).collect();
+            out.push((letters, raw[i + run - 1].1));
+            i += run;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn names(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| String::from(*n)).collect()
+    }
+
+    #[test]
+    fn the_longest_name_said_wins_and_a_tie_is_several() {
+        let two = names(&["my notes.txt", "notes.txt"]);
+        assert_eq!(
+            mentioned("read my notes please", &two),
+            Mention::One {
+                name: "my notes.txt",
+                words: 1..=2
+            }
+        );
+        assert_eq!(
+            mentioned("read notes.txt", &two),
+            Mention::One {
+                name: "notes.txt",
+                words: 1..=1
+            }
+        );
+        let twins = names(&["notes.txt", "notes.md"]);
+        assert_eq!(
+            mentioned("what's in notes?", &twins),
+            Mention::Several(vec!["notes.txt", "notes.md"])
+        );
+        assert_eq!(
+            mentioned("read notes dot md", &twins),
+            Mention::One {
+                name: "notes.md",
+                words: 1..=3
+            }
+        );
+    }
+
+    #[test]
+    fn separators_and_case_do_not_matter_and_another_extension_is_no_mention() {
+        let folder = names(&["meeting-notes.md", "Q3 report.md", "drafts/plan.md"]);
+        for (said, name) in [
+            ("open the meeting notes", "meeting-notes.md"),
+            ("show me the q3 report", "Q3 report.md"),
+            ("read plan", "drafts/plan.md"),
+            ("read drafts slash plan", "drafts/plan.md"),
+        ] {
+            let Mention::One { name: got, .. } = mentioned(said, &folder) else {
+                panic!("{said}");
+            };
+            assert_eq!(got, name, "{said}");
+        }
+        assert_eq!(mentioned("read plan.txt", &folder), Mention::Nothing);
+        assert_eq!(
+            mentioned("open the report", &names(&["report.md", "report-2025.md"])),
+            Mention::Several(vec!["report.md", "report-2025.md"]),
+            "a stem a longer name also has is asked about"
+        );
+        assert_eq!(mentioned("read the file", &names(&["the.md"])), Mention::Nothing);
+    }
+
+    #[test]
+    fn spoken_and_typed_names_read_the_same() {
+        for said in ["my notes dot t x t", "my notes.txt", "My Notes dot txt"] {
+            assert_eq!(tokens(said), tokens("my notes.txt"), "{said}");
+        }
+        assert_ne!(tokens("notes dot m d"), tokens("notes.txt"));
+        assert_eq!(tokens("meeting-notes"), tokens("meeting notes"));
+    }
+}
