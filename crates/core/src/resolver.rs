@@ -158,9 +158,11 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
     let (head, request) = text.split_once(',')?;
     let split = text::split(head);
     let words = Words::new(head, &split);
-    let dir = words
-        .after_any(&[&["in"], &["inside"], &["within"]])
-        .and_then(name::folder)??;
+    let place = words.after_any(&[&["in"], &["inside"], &["within"]])?;
+    if let name::Target::File(file) = name::target(place) {
+        return in_file_first(text, request, &file);
+    }
+    let dir = name::folder(place)??;
     if request.trim().is_empty() || name::leaves_the_folder(&dir) {
         return None;
     }
@@ -182,6 +184,20 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
         _ => return None,
     }
     Some(Resolution::Action(action))
+}
+
+/// "in memo.txt, write hi": when the sentence read whole is no action (as
+/// "in notes.md, replace milk with bread" is), the request said with its
+/// file after it.
+fn in_file_first(text: &str, request: &str, file: &str) -> Option<Resolution> {
+    let whole = plain(text);
+    if let Resolution::Action(_) = whole {
+        return Some(whole);
+    }
+    match plain(&alloc::format!("{} to \"{file}\"", request.trim())) {
+        Resolution::Action(action) => Some(Resolution::Action(action)),
+        Resolution::Unresolved { .. } => Some(whole),
+    }
 }
 
 /// `answer` for the words of `text` that carry the command; `None` when

@@ -7,6 +7,7 @@
 //! (`write`); only "at / to the end of NAME" makes a put an append.
 
 use super::content;
+use super::courtesy;
 use super::name::{Target, target};
 use super::text::Words;
 use super::write::named_then_said;
@@ -74,6 +75,9 @@ const NEW_FILE: &[&[&str]] = &[
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(first) = end_first(words).or_else(|| file_colon_first(words)) {
+        return Some(first);
+    }
     let (head, rest) = words.after_tagged(HEADS)?;
     if rest.after_any(NEW_FILE).is_some() {
         return None;
@@ -82,9 +86,48 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     match head {
         Head::Adds => at_the_end
             .or_else(|| content_to_file(rest))
-            .or_else(|| file_then_content(rest)),
-        Head::Places => at_the_end,
+            .or_else(|| file_then_content(rest))
+            .or_else(|| rest.after_any(LINE_LEADS).and_then(file_then_content)),
+        Head::Places => at_the_end.or_else(|| content_on_file(rest)),
     }
+}
+
+/// "at the end of notes.md add X": the end named first, then the adding.
+fn end_first(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(AT_THE_END)?;
+    (1..rest.len()).find_map(|at| {
+        let (_, said) = rest.from(at).after_tagged(HEADS)?;
+        match target(courtesy::trim_end(rest.to(at)).trim_end(&[&["please"]])) {
+            Target::File(name) => Some(appended(name, said)),
+            _ => None,
+        }
+    })
+}
+
+/// "todo.txt: add call mom": the file, a colon, then what to add.
+fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
+    let colon = (0..words.len()).find(|&at| words.raw(at).ends_with(':'))?;
+    let Target::File(name) = target(words.to(colon + 1)) else {
+        return None;
+    };
+    let rest = words.from(colon + 1);
+    match rest.after_tagged(HEADS)? {
+        (Head::Adds, said) => Some(appended(name, said)),
+        (Head::Places, _) => None,
+    }
+}
+
+/// "put eggs on my shopping list": putting something on a file adds to it.
+fn content_on_file(words: Words<'_>) -> Option<Resolution> {
+    (1..words.len()).rev().find_map(|at| {
+        if words.key(at) != "on" {
+            return None;
+        }
+        match target(words.from(at + 1)) {
+            Target::File(name) => Some(appended(name, words.to(at))),
+            _ => None,
+        }
+    })
 }
 
 /// "X at the end of NAME": the last end-of phrase followed by a file name.

@@ -29,8 +29,22 @@ const HEADS: &[&[&str]] = &[
     &["throw", "out"],
 ];
 
+/// Where a file is deleted from, which adds nothing ("remove old.txt from
+/// the folder").
+const FROM_HERE: &[&[&str]] = &[
+    &["from", "the", "folder"],
+    &["from", "this", "folder"],
+    &["from", "my", "folder"],
+    &["from", "the", "project"],
+    &["from", "my", "files"],
+    &["from", "here"],
+    &["for", "good"],
+    &["permanently"],
+    &["now"],
+];
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let rest = words.after_any(HEADS)?;
+    let rest = words.after_any(HEADS)?.trim_end(FROM_HERE);
     if let Some(cut) = cut_from_file(rest) {
         return cut;
     }

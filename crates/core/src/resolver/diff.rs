@@ -16,6 +16,8 @@ use alloc::string::String;
 const HEADS: &[&[&str]] = &[
     &["diff"],
     &["compare"],
+    &["preview", "replacing"],
+    &["preview", "overwriting"],
     &["preview"],
     &["show", "me", "the", "diff", "of"],
     &["show", "the", "diff", "of"],

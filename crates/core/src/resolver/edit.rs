@@ -181,9 +181,8 @@ fn past_named_fault(words: Words<'_>) -> Words<'_> {
 /// "essay.txt: teh should be the": the file, then the old text and what it
 /// should be.
 fn corrected(words: Words<'_>) -> Option<Resolution> {
-    let at = (1..words.len()).find(|&i| {
-        words.key(i) == "should" && words.key(i + 1) == "be" && i + 2 < words.len()
-    })?;
+    let at = (1..words.len())
+        .find(|&i| words.key(i) == "should" && words.key(i + 1) == "be" && i + 2 < words.len())?;
     let (before, new) = (words.to(at), words.from(at + 2));
     (1..before.len()).find_map(|split| match target(before.to(split)) {
         Target::File(name) => apply(Some(name), before.from(split), new),

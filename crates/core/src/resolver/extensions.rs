@@ -81,6 +81,12 @@ const ALLOWED: &[&str] = &[
     "voicebox",
     "this",
     "host",
+    "and",
+    "on",
+    "shelf",
+    "in",
+    "set",
+    "up",
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {

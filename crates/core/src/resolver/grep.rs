@@ -39,6 +39,8 @@ const FOLDER_FIRST: &[&[&str]] = &[
 /// Words that may open a question about which files hold the query, before
 /// the noun: "which", "do any of my", "find all the", "show me".
 const FILES_ASKED: &[&[&str]] = &[
+    &["is"],
+    &["a"],
     &["there"],
     &["which"],
     &["what"],
@@ -106,8 +108,13 @@ const QUERY_LEADING: &[&[&str]] = &[
     &["the", "word"],
     &["the", "text"],
     &["the", "phrase"],
+    &["the", "words"],
+    &["the", "sentence"],
     &["the", "string"],
 ];
+/// Leads that name the query as several words on purpose.
+const PHRASED: &[&[&str]] = &[&["the", "phrase"], &["the", "words"], &["the", "sentence"]];
+
 /// Openings of "where is Q mentioned".
 const WHERE: &[&[&str]] = &[
     &["where", "is"],
@@ -186,11 +193,14 @@ enum Scope {
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let search = unscoped(words).or_else(|| folder_scoped(words))?;
+    // "the phrase quarterly report": words named as a phrase are one query.
+    let phrased = search.query.after_any(PHRASED).is_some();
     let query = search.query.trim_start(QUERY_LEADING).trim_end(ANYWHERE);
     if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
         return None;
     }
-    if let Some(why) = out_of_reach(words).or_else(|| unsearchable(query, search.loose)) {
+    if let Some(why) = out_of_reach(words).or_else(|| unsearchable(query, search.loose || phrased))
+    {
         return claim_unresolved(why);
     }
     let dir = match search.place {

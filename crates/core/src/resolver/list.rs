@@ -18,6 +18,10 @@ enum Reach {
 }
 
 const HEADS: &[(&[&str], Reach)] = &[
+    (&["show", "me", "what", "is", "here"], Reach::Any),
+    (&["show", "me", "what", "is", "in", "here"], Reach::Any),
+    (&["tell", "me", "what", "is", "here"], Reach::Any),
+    (&["what", "is", "in", "here"], Reach::Any),
     (&["list"], Reach::Any),
     (&["ls"], Reach::Any),
     (&["browse"], Reach::Any),

@@ -63,7 +63,10 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
     // A stem said alone fits a longer stem too ("the report" with
     // `report-2025.md` beside `report.md`): ask rather than pick.
     if let [(false, len, start, only)] = best.as_slice() {
-        let said_stem: Vec<String> = words[*start..start + len].iter().map(|t| String::from(*t)).collect();
+        let said_stem: Vec<String> = words[*start..start + len]
+            .iter()
+            .map(|t| String::from(*t))
+            .collect();
         let longer: Vec<&'f str> = names
             .iter()
             .filter(|name| name.as_str() != *only)
@@ -237,7 +240,10 @@ mod tests {
             Mention::Several(vec!["report.md", "report-2025.md"]),
             "a stem a longer name also has is asked about"
         );
-        assert_eq!(mentioned("read the file", &names(&["the.md"])), Mention::Nothing);
+        assert_eq!(
+            mentioned("read the file", &names(&["the.md"])),
+            Mention::Nothing
+        );
     }
 
     #[test]

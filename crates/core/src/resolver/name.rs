@@ -273,8 +273,8 @@ fn single(words: Words<'_>) -> Target {
     if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
         return Target::Folder(None);
     }
-    let Some(name) = spoken(rest, false)
-        .or_else(|| spaced_name(rest, called || titled(rest), folder_noun))
+    let Some(name) =
+        spoken(rest, false).or_else(|| spaced_name(rest, called || titled(rest), folder_noun))
     else {
         return Target::Unclear;
     };

@@ -102,10 +102,11 @@ pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action
 /// about. A new file (a create, an asset) is never settled.
 fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
     if let Action::List { dir: Some(dir) } = &action {
-        let is_folder = folder.names.iter().any(|n| n.starts_with(&format!("{dir}/")));
-        let about_a_folder = tokens(text)
+        let is_folder = folder
+            .names
             .iter()
-            .any(|t| LISTING.contains(&t.as_str()));
+            .any(|n| n.starts_with(&format!("{dir}/")));
+        let about_a_folder = tokens(text).iter().any(|t| LISTING.contains(&t.as_str()));
         if is_folder || about_a_folder {
             return Resolution::Action(action);
         }
@@ -189,7 +190,12 @@ fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> St
     let mut trail = tail_of(parts[last]);
     if trail.is_empty()
         && let Some(next) = parts.get(last + 1)
-        && NOUNS.contains(&next.trim_end_matches(|c: char| !c.is_alphanumeric()).to_lowercase().as_str())
+        && NOUNS.contains(
+            &next
+                .trim_end_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+                .as_str(),
+        )
     {
         end = last + 1;
         trail = tail_of(next);

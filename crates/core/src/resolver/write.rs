@@ -89,6 +89,16 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["set"], Head::Set),
 ];
 
+/// A new file said as such after any writing verb.
+const NEW_FILE: &[&[&str]] = &[
+    &["a", "new", "file"],
+    &["new", "file"],
+    &["a", "brand", "new", "file"],
+];
+
+/// Nouns that may stand before a colon and the name ("new file: x.md").
+const FILE_NOUNS: &[&str] = &["file", "document", "doc", "note"];
+
 /// Who the file is for ("make me a file …") says nothing about it.
 const FOR_WHOM: &[&[&str]] = &[&["me"], &["us"]];
 
@@ -148,6 +158,16 @@ const USAGE: &str =
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (head, rest) = words.after_tagged(HEADS)?;
     let rest = rest.trim_start(FOR_WHOM);
+    // "write a new file called …" creates, whatever the verb.
+    let head = match head {
+        Head::Write | Head::Put if rest.after_any(NEW_FILE).is_some() => Head::Create,
+        head => head,
+    };
+    // "New file: ideas.md": the noun before a colon is no part of the name.
+    let rest = match rest.raw(0).ends_with(':') && FILE_NOUNS.contains(&rest.key(0)) {
+        true => rest.from(1),
+        false => rest,
+    };
     match head {
         Head::Clear => return cleared(rest),
         Head::Set => return set_to(rest),
@@ -235,6 +255,7 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
 
 /// "clear notes.md": the file stays, its content goes.
 fn cleared(words: Words<'_>) -> Option<Resolution> {
+    let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
     match target(words) {
         Target::File(name) => act(Action::Write {
             name,

@@ -8,6 +8,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
+mod forms;
+
 /// One row of a phrasing table: `sentence => verb field | field …`, the
 /// fields in the command list's order; an empty field is an empty string and
 /// a field left off is absent.

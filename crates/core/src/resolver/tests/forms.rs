@@ -1,0 +1,98 @@
+//! Kinds of sentence the blind sets found missing (issue 14), each with its
+//! refused sibling beside it: the file named before the request, the end
+//! named first, the fault before the old text, fillers and trailing time,
+//! web addresses.
+
+use super::assert_table;
+use crate::resolver::{Resolution, resolve};
+
+#[test]
+fn the_file_or_its_end_said_first_then_the_request() {
+    assert_table(
+        r#"
+        in memo.txt, write "Meeting moved to 3pm, room 4B." => write memo.txt | Meeting moved to 3pm, room 4B.
+        in notes.md, add eggs => append notes.md | eggs
+        in notes.md, replace milk with bread => edit notes.md | milk | bread
+        todo.txt: add call mom => append todo.txt | call mom
+        at the end of notes.md add Q3 budget is 12k => append notes.md | Q3 budget is 12k
+        add a line to todo.txt: Call dentist, 555-0142 => append todo.txt | Call dentist, 555-0142
+        add a new line to log.txt saying server restarted at 14:05 => append log.txt | server restarted at 14:05
+        put eggs on shopping.txt => append shopping.txt | eggs
+        "#,
+    );
+    // "put X in NAME" still replaces; "put on music" is nobody's file.
+    assert_table("put eggs in shopping.txt => write shopping.txt | eggs");
+    assert!(matches!(
+        resolve("put on some music"),
+        Resolution::Unresolved { .. }
+    ));
+}
+
+#[test]
+fn edits_said_as_fixes_updates_and_corrections() {
+    assert_table(
+        r#"
+        fix the typo teh to the in essay.txt => edit essay.txt | teh | the
+        in essay dot txt fix teh to the => edit essay.txt | teh | the
+        fix the typo in essay.txt: teh should be the => edit essay.txt | teh | the
+        update v1.2 to v1.3 in README.md => edit README.md | v1.2 | v1.3
+        "#,
+    );
+    for vague in ["fix the typo in essay.txt", "update README.md"] {
+        let Resolution::Unresolved { note } = resolve(vague) else {
+            panic!("{vague}: nothing says what changes");
+        };
+        assert!(note.contains("What should change"), "{vague}: {note}");
+    }
+}
+
+#[test]
+fn fillers_time_words_and_folder_words_carry_no_meaning() {
+    assert_table(
+        r#"
+        yeah go ahead and delete scratch.md => delete scratch.md
+        wait, no — undo! => undo
+        I didn't mean that, undo it => undo
+        what's in index.html right now? => read index.html
+        what's on todo.txt => read todo.txt
+        what did I write in diary.md => read diary.md
+        remove backup.zip from the folder => delete backup.zip
+        which files are in the folder => list
+        show me what's here => list
+        list the Work Projects folder => list Work Projects
+        list /etc => list /etc
+        clear the contents of todo.txt => write todo.txt |
+        write a new file called hello.txt with hi => write hello.txt | hi | create
+        New file: ideas.md => write ideas.md | | create
+        find the phrase quarterly report in my files => grep quarterly report
+        is there a file that mentions dentist? => grep dentist
+        preview replacing notes.txt with hello world => diff notes.txt | hello world
+        which tools are on the shelf => list_extensions
+        "#,
+    );
+    // A multi-word search without "the phrase" still asks for quotes.
+    assert!(matches!(
+        resolve("find quarterly report in my files"),
+        Resolution::Unresolved { .. }
+    ));
+}
+
+#[test]
+fn web_addresses_are_not_files() {
+    for address in [
+        "open https://example.com",
+        "open google.com",
+        "read www.example.org",
+    ] {
+        let Resolution::Unresolved { note } = resolve(address) else {
+            panic!("{address}: a web address is no file here");
+        };
+        assert!(note.contains("web address"), "{address}: {note}");
+    }
+    assert_table(
+        r#"
+        open notes.com.txt => read notes.com.txt
+        read drafts/site.html => read drafts/site.html
+        "#,
+    );
+}
