@@ -11,6 +11,24 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// One structured action. Serialises as `{"verb": ..., <fields>}`.
+/// The `name` of an action that names a file, borrowed as the action is.
+macro_rules! named_file {
+    ($action:expr) => {
+        match $action {
+            Action::Read { name }
+            | Action::Write { name, .. }
+            | Action::Append { name, .. }
+            | Action::Delete { name }
+            | Action::Edit { name, .. }
+            | Action::Diff { name, .. }
+            | Action::Tool {
+                name: Some(name), ..
+            } => Some(name),
+            _ => None,
+        }
+    };
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verb", deny_unknown_fields)]
 pub enum Action {
@@ -114,21 +132,14 @@ impl Action {
         Action::from_json(&value)
     }
 
-    /// The file the action names (a tool's input too), for settling it
-    /// against the folder or placing it in one.
+    /// The file the action names (a tool's input too).
+    pub fn file(&self) -> Option<&str> {
+        named_file!(self).map(String::as_str)
+    }
+
+    /// [`Action::file`], for settling it against the folder or placing it in one.
     pub fn file_mut(&mut self) -> Option<&mut String> {
-        match self {
-            Action::Read { name }
-            | Action::Write { name, .. }
-            | Action::Append { name, .. }
-            | Action::Delete { name }
-            | Action::Edit { name, .. }
-            | Action::Diff { name, .. }
-            | Action::Tool {
-                name: Some(name), ..
-            } => Some(name),
-            _ => None,
-        }
+        named_file!(self)
     }
 
     pub fn to_json(&self) -> Value {

@@ -1,5 +1,6 @@
 //! Pending tier-2 confirmations: single-use ids that expire.
 
+use crate::action::Action;
 use crate::contain::RelPath;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
@@ -19,6 +20,9 @@ pub enum Deferred {
     Write {
         content: String,
     },
+    /// Carry out this action as heard (offline voice), the person having
+    /// checked what was heard.
+    Heard(Action),
 }
 
 impl Deferred {
@@ -26,6 +30,7 @@ impl Deferred {
         match self {
             Deferred::Delete => ActKind::Delete,
             Deferred::Write { .. } => ActKind::Write,
+            Deferred::Heard(action) => action.verb().command().act.unwrap_or(ActKind::Write),
         }
     }
 }

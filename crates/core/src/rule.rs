@@ -48,6 +48,8 @@ rules! {
     ReadsInside => "reads-inside",
     AdmittedEgress => "admitted-egress",
     Delete => "delete",
+    /// A change a recogniser that can mishear produced: shown as heard, asked first.
+    HeardChange => "heard-change",
     /// A write the person phrased as creating a file, on a file that exists.
     CreateOverExisting => "create-over-existing",
     LeavesMachine => "leaves-machine",

@@ -73,6 +73,8 @@ pub struct Act {
     pub person: Option<PersonAct>,
     /// A write the person asked for as a new file would replace one that exists.
     pub replaces: bool,
+    /// The act was heard by a recogniser that can mishear (offline voice).
+    pub heard: bool,
 }
 
 impl Act {
@@ -93,6 +95,14 @@ impl Act {
         Act {
             replaces: true,
             ..at(ActKind::Write, Place::Inside)
+        }
+    }
+
+    /// A change the offline recogniser heard (it may have misheard).
+    pub const fn heard(kind: ActKind) -> Act {
+        Act {
+            heard: true,
+            ..at(kind, Place::Inside)
         }
     }
 
@@ -159,6 +169,8 @@ pub enum Matcher {
     ByPerson(PersonAct),
     /// A create that would replace an existing file.
     Replaces,
+    /// A change heard by a recogniser that can mishear.
+    HeardChange,
 }
 
 /// One row of the tier table.
@@ -189,13 +201,14 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
         bounded: false,
         person: None,
         replaces: false,
+        heard: false,
     }
 }
 
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 11] = [
+static COMMON_RULES: [TierRule; 12] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
@@ -251,6 +264,14 @@ static COMMON_RULES: [TierRule; 11] = [
         matcher: Matcher::BoundedEgress,
         matches: &[Act::bounded_egress()],
         not_matches: &[at(Network, Inside), at(External, Inside)],
+    },
+    TierRule {
+        rule: Rule::HeardChange,
+        decision: Decision::Confirm,
+        why: "offline voice heard this change, and it can mishear: check what was heard",
+        matcher: Matcher::HeardChange,
+        matches: &[Act::heard(Write), Act::heard(Delete)],
+        not_matches: &[at(Write, Inside), Act::heard(Read)],
     },
     TierRule {
         rule: Rule::Delete,
@@ -360,6 +381,7 @@ impl TierTable {
             }
             Matcher::ByPerson(person) => act.person == Some(person),
             Matcher::Replaces => act.replaces,
+            Matcher::HeardChange => act.heard && matches!(act.kind, Write | Delete),
         }
     }
 

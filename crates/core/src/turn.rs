@@ -46,13 +46,16 @@ impl TurnInput {
 pub enum Proposal {
     Resolved(Action),
     Sent(Value),
+    /// Resolved from what a recogniser that can mishear heard (offline
+    /// voice): a change is shown as heard and asked first (`heard-change`).
+    Heard(Action),
 }
 
 impl Proposal {
     /// The action as the wire shows it, for answers and relays.
     pub fn to_json(&self) -> Value {
         match self {
-            Proposal::Resolved(action) => action.to_json(),
+            Proposal::Resolved(action) | Proposal::Heard(action) => action.to_json(),
             Proposal::Sent(value) => value.clone(),
         }
     }
@@ -60,7 +63,7 @@ impl Proposal {
     /// The verb it names, if it names a known one.
     pub fn verb(&self) -> Option<Verb> {
         match self {
-            Proposal::Resolved(action) => Some(action.verb()),
+            Proposal::Resolved(action) | Proposal::Heard(action) => Some(action.verb()),
             Proposal::Sent(value) => value
                 .get("verb")
                 .and_then(Value::as_str)
@@ -154,6 +157,7 @@ mod tests {
         let act = async |proposal: Proposal| match proposal {
             Proposal::Resolved(action) => Reply::done(alloc::format!("typed {:?}", action.verb())),
             Proposal::Sent(value) => Reply::done(alloc::format!("sent {value}")),
+            Proposal::Heard(action) => Reply::done(alloc::format!("heard {:?}", action.verb())),
         };
         pollster::block_on(run_turn(input, resolve, act))
     }

@@ -187,6 +187,11 @@ fn the_second_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set("blind-set-2.yaml", 455);
 }
 
+#[test]
+fn the_third_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set("blind-set-3.yaml", 0);
+}
+
 /// Per expected verb: sentences, exact, wrong action (an action other than
 /// the one meant), false accepts (an action where none, or a question, was
 /// meant) and misses (no action where one was meant), as a Markdown table.

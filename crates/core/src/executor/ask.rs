@@ -55,6 +55,17 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             plan,
             deferred,
         } = ask;
+        // Heard, checked and approved already: done, not asked again.
+        if let Some(consent) = self.consent.take() {
+            let approved = Approved {
+                record,
+                path,
+                rule: verdict.rule,
+            };
+            return self
+                .perform(deferred, &approved, consent.ask_seq, turn)
+                .await;
+        }
         let now = self.env.now_ms();
         let asked = Happened::Asked {
             rule: verdict.rule,
@@ -107,12 +118,22 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let name = pending.path.as_str();
         let kind = pending.deferred.kind();
         let record = ActRecord::new(kind, name);
+        if let (true, Deferred::Heard(action)) = (approved, &pending.deferred) {
+            // The action's own steps contain, decide and ask the root again.
+            return self
+                .heard_and_approved(action.clone(), pending.ask_seq, turn)
+                .await;
+        }
         if !approved {
             let declined = Happened::Declined {
                 ask: pending.ask_seq,
             };
             let seq = self.log(self.entry(record, turn, declined)).await;
-            let refusal = Refusal::new(Rule::Declined, format!("kept {name}: you said no"));
+            let kept = match name {
+                "" => String::from("nothing was done: you said no"),
+                name => format!("kept {name}: you said no"),
+            };
+            let refusal = Refusal::new(Rule::Declined, kept);
             return self.answer(Reply::refusal(refusal), seq);
         }
         // The world may have changed while the person decided: contain,
@@ -121,14 +142,30 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        match pending.deferred {
+        self.perform(pending.deferred, &approved, pending.ask_seq, turn)
+            .await
+    }
+
+    /// What a yes does: the deferred act, approved, completing the ask.
+    async fn perform(
+        &mut self,
+        deferred: Deferred,
+        approved: &Approved,
+        ask_seq: Option<u64>,
+        turn: Option<&str>,
+    ) -> Reply {
+        match deferred {
             Deferred::Write { content } => {
                 let seen = self.store().observe(&approved.path).await;
                 let before = seen.exists.then_some(seen.bytes);
-                self.write_approved(&approved, &content, before, pending.ask_seq, turn)
+                self.write_approved(approved, &content, before, ask_seq, turn)
                     .await
             }
-            Deferred::Delete => self.remove_approved(&approved, pending.ask_seq, turn).await,
+            Deferred::Delete => self.remove_approved(approved, ask_seq, turn).await,
+            // Boxed: carrying a heard action out may ask (and so perform) again.
+            Deferred::Heard(action) => {
+                alloc::boxed::Box::pin(self.heard_and_approved(action, ask_seq, turn)).await
+            }
         }
     }
 

@@ -7,6 +7,7 @@ mod ask;
 mod changes;
 mod extensions;
 mod grep;
+mod heard;
 mod pipeline;
 mod reads;
 pub mod tools;
@@ -58,6 +59,15 @@ pub struct Executor<S, E, A = ()> {
     abilities: A,
     table: TierTable,
     pending: Pending,
+    /// Set while a heard action the person said yes to is carried out.
+    consent: Option<Consent>,
+}
+
+/// The person's yes to a heard action: the seq of the ask it answered, so
+/// the act neither asks again nor loses the link to the ask.
+#[derive(Clone, Copy, Debug)]
+struct Consent {
+    ask_seq: Option<u64>,
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
@@ -75,6 +85,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             abilities,
             table: TierTable::load(placement).expect("the tier table's examples hold"),
             pending: Pending::default(),
+            consent: None,
         }
     }
 
@@ -112,6 +123,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         match proposal {
             Proposal::Resolved(action) => self.execute_action(action.clone(), turn).await,
             Proposal::Sent(value) => self.execute(value, turn).await,
+            Proposal::Heard(action) => self.hear(action.clone(), turn).await,
         }
     }
 

@@ -202,6 +202,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Result<u64, Reply> {
+        // A heard act the person said yes to completes that ask.
+        let completes = completes.or(self.consent.and_then(|c| c.ask_seq));
         let entry = self.entry(act, turn, Happened::Attempt { rule, completes });
         match self.store().append_audit(&entry).await {
             Ok(seq) => Ok(seq),

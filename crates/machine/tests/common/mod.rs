@@ -3,7 +3,10 @@
 //! tests for one adapter; each test asserts on rule ids and on the world.
 #![allow(dead_code)]
 
+mod heard;
 pub mod payloads;
+
+pub use heard::heard_changes_are_asked_first;
 
 use serde_json::{Value, json};
 use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
@@ -416,6 +419,7 @@ macro_rules! adapter_checks {
             append_adds_a_line_and_undo_takes_it_back => append_adds_a_line_and_undo_takes_it_back,
             undo_reverts_and_says_what => undo_reverts_and_says_what,
             no_root_is_named => no_root_is_named,
+            heard_changes_are_asked_first => heard_changes_are_asked_first,
         );
     };
     (@each $make:expr; $($test:ident => $check:ident,)*) => {

@@ -91,7 +91,7 @@ impl Vendor for Local {
         match resolve(heard) {
             Resolution::Action(action) => {
                 self.calls += 1;
-                let call = Call::resolved(format!("local-{}", self.calls), action);
+                let call = Call::heard(format!("local-{}", self.calls), action);
                 vec![transcript, Event::Calls(vec![call])]
             }
             Resolution::Unresolved { note } => vec![transcript, Event::Reply(note)],
@@ -104,7 +104,10 @@ fn say(answered: &Answered) -> String {
     let result = &answered.result;
     let text = |key: &str| result[key].as_str().map(String::from);
     if let Some(plan) = result["confirm"]["plan"].as_str() {
-        return format!("Click Yes or No on the page to {plan}.");
+        return match plan.strip_prefix("I heard: ") {
+            Some(heard) => format!("I heard: {heard}. Click Yes if that is right, No if not."),
+            None => format!("Click Yes or No on the page to {plan}."),
+        };
     }
     if let Some(why) = text("why") {
         return why;

@@ -81,9 +81,10 @@ pub struct Call {
     pub name: String,
     /// The arguments: an object, or whatever the provider sent instead.
     pub args: Value,
-    /// The typed action, when the call came from the core's own resolver
-    /// (the offline recogniser): acted on as it is, never re-parsed.
-    pub resolved: Option<Action>,
+    /// The typed action, when the call is what the offline recogniser
+    /// heard: acted on as it is, never re-parsed, and a change is asked
+    /// first ([`Proposal::Heard`]).
+    pub heard: Option<Action>,
 }
 
 impl Call {
@@ -93,12 +94,12 @@ impl Call {
             id: id.into(),
             name: name.into(),
             args,
-            resolved: None,
+            heard: None,
         }
     }
 
-    /// A call for an action the core's resolver already made.
-    pub fn resolved(id: impl Into<String>, action: Action) -> Call {
+    /// A call for an action the core's resolver made of what was heard.
+    pub fn heard(id: impl Into<String>, action: Action) -> Call {
         let mut args = action.to_json();
         let name = args
             .as_object_mut()
@@ -109,15 +110,15 @@ impl Call {
             id: id.into(),
             name,
             args,
-            resolved: Some(action),
+            heard: Some(action),
         }
     }
 
     /// What the call proposes: the typed action, or the call's JSON
     /// ([`action`]), refused before any executor if it does not fit.
     fn proposal(&self) -> Result<Proposal, Refusal> {
-        match &self.resolved {
-            Some(action) => Ok(Proposal::Resolved(action.clone())),
+        match &self.heard {
+            Some(action) => Ok(Proposal::Heard(action.clone())),
             None => action(self).map(Proposal::Sent),
         }
     }
@@ -307,22 +308,19 @@ mod tests {
     }
 
     #[test]
-    fn a_resolved_call_proposes_its_typed_action_and_a_sent_one_its_json() {
+    fn a_heard_call_proposes_its_typed_action_as_heard_and_a_sent_one_its_json() {
         let write = Action::Write {
             name: "a.txt".into(),
             content: "hi".into(),
             mode: None,
         };
-        let resolved = Call::resolved("local-1", write.clone());
+        let heard = Call::heard("local-1", write.clone());
         assert_eq!(
-            (resolved.name.as_str(), &resolved.args),
+            (heard.name.as_str(), &heard.args),
             ("write", &json!({"name": "a.txt", "content": "hi"}))
         );
-        assert_eq!(
-            resolved.proposal().unwrap(),
-            Proposal::Resolved(write.clone())
-        );
-        let sent = call("write", resolved.args.clone());
+        assert_eq!(heard.proposal().unwrap(), Proposal::Heard(write.clone()));
+        let sent = call("write", heard.args.clone());
         assert_eq!(sent.proposal().unwrap(), Proposal::Sent(write.to_json()));
         let smuggled = call("write", json!({"verb": "delete", "name": "a.txt"}));
         assert_eq!(smuggled.proposal().unwrap_err().rule, Rule::UnknownField);
