@@ -5,22 +5,30 @@
 //! thread hears goes through the core's script resolver into the same tool
 //! calls — and so the same executor — as a remote model's.
 //!
+//! What it hears is never acted on blindly: an utterance the decoder is not
+//! sure of ([`Gate`]) is "I didn't catch that", and a change it heard is
+//! a [`Call::heard`], which the executor shows as heard and asks first.
+//! How an utterance becomes words is a [`Design`] (measured in
+//! docs/VOICE.md): the command grammar, the full English model, or the
+//! grammar when it is sure and the full model when it is not.
+//!
 //! Messages to the thread: `{"audio": base64}`, `{"reply": text}` (echoed
 //! back once the calls ran, so the grammar can follow the root's new files).
-//! From it: `{"ready": true}`, `{"heard": text}`, `{"reply": text}`,
-//! `{"error": why}`.
+//! From it: `{"ready": true}`, `{"heard": text, "action": {...}}`,
+//! `{"heard": text, "note": why}`, `{"heard": text, "unsure": true}`,
+//! `{"reply": text}`, `{"error": why}`.
 
 use super::grammar;
-use super::sphinx::{self, Model, Sphinx};
+use super::sphinx::{self, Confidence, Heard, Model, Sphinx};
 use super::tools::{Answered, Call};
 use super::vendor::{Event, Vendor, Who, base64, unbase64};
 use crate::serve::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::handshake::client::Request;
-use voicebox_core::resolver::{Resolution, resolve};
+use voicebox_core::Action;
+use voicebox_core::resolver::{Folder, Resolution, resolve_in};
 
 /// The recogniser's rate; the page sends PCM16 at it.
 pub const INPUT_RATE: u32 = 16_000;
@@ -28,6 +36,10 @@ pub const INPUT_RATE: u32 = 16_000;
 /// The answer when the decoder heard speech but no command in it.
 const NOTHING_HEARD: &str =
     "I did not catch a command; try 'list the files' or 'read notes dot md'.";
+
+/// The answer when the decoder is not sure what it heard: nothing is done.
+const NOT_CAUGHT: &str =
+    "I didn't catch that, so nothing was done. Say it again, a little slower, or type it.";
 
 /// The local vendor: resolves what the decoder heard into calls.
 #[derive(Default)]
@@ -80,21 +92,29 @@ impl Vendor for Local {
         let Some(heard) = message["heard"].as_str() else {
             return Vec::new();
         };
-        if heard.trim().is_empty() {
-            // Speech the grammar could not match: say so rather than stay mute.
-            return vec![Event::Reply(NOTHING_HEARD.into())];
+        if message["unsure"] == true || heard.trim().is_empty() {
+            // Speech it could not be sure of: say so rather than act or stay mute.
+            let note = if heard.trim().is_empty() {
+                NOTHING_HEARD
+            } else {
+                NOT_CAUGHT
+            };
+            return vec![Event::Reply(note.into())];
         }
         let transcript = Event::Transcript {
             who: Who::Person,
             text: heard.to_string(),
         };
-        match resolve(heard) {
-            Resolution::Action(action) => {
+        match Action::from_json(&message["action"]) {
+            Ok(action) => {
                 self.calls += 1;
                 let call = Call::heard(format!("local-{}", self.calls), action);
                 vec![transcript, Event::Calls(vec![call])]
             }
-            Resolution::Unresolved { note } => vec![transcript, Event::Reply(note)],
+            Err(_) => {
+                let note = message["note"].as_str().unwrap_or(NOTHING_HEARD);
+                vec![transcript, Event::Reply(note.into())]
+            }
         }
     }
 }
@@ -139,32 +159,89 @@ pub fn start(acts: &Acts) -> Result<Link, String> {
     let (to, inbox) = mpsc::unbounded_channel();
     let (outbox, from) = mpsc::unbounded_channel();
     let host = acts.host();
-    let root = move || {
-        let host = host.lock().unwrap_or_else(|p| p.into_inner());
-        host.root().map(Path::to_path_buf)
-    };
+    let folder = move || host.lock().unwrap_or_else(|p| p.into_inner()).folder();
+    let design = Design::from_env()?;
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
-        .spawn(move || decode(model, root, inbox, outbox))
+        .spawn(move || decode(model, design, folder, inbox, outbox))
         .map_err(|e| format!("the offline recogniser could not start: {e}"))?;
     Ok(Link { to, from })
 }
 
-/// The names of the files at the top of `root`, sorted.
-fn files(root: Option<PathBuf>) -> Vec<String> {
-    let Some(root) = root else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = std::fs::read_dir(root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().into_string().ok())
+/// The names the grammar spells: the root's top-level files (the folder's
+/// names as the executor lists them), sorted and bounded.
+fn files(folder: &Folder) -> Vec<String> {
+    let mut names: Vec<String> = folder
+        .names()
+        .iter()
+        .filter(|name| !name.contains('/'))
+        .take(GRAMMAR_NAMES)
+        .cloned()
         .collect();
     names.sort();
     names
 }
+
+/// The most file names the grammar spells.
+const GRAMMAR_NAMES: usize = 200;
+
+/// How an utterance becomes words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Design {
+    /// The command grammar alone: a small vocabulary, content included.
+    Grammar,
+    /// The full English language model, resolved as typed text.
+    Language,
+    /// The grammar when it is sure of the utterance, else the full model.
+    Hybrid,
+}
+
+impl Design {
+    /// `VOICEBOX_OFFLINE_DESIGN` (`grammar`, `language` or `hybrid`), for
+    /// measuring; by default the one docs/VOICE.md found best.
+    fn from_env() -> Result<Design, String> {
+        match std::env::var("VOICEBOX_OFFLINE_DESIGN").as_deref() {
+            Err(_) | Ok("") => Ok(DEFAULT_DESIGN),
+            Ok("grammar") => Ok(Design::Grammar),
+            Ok("language") => Ok(Design::Language),
+            Ok("hybrid") => Ok(Design::Hybrid),
+            Ok(other) => Err(format!(
+                "VOICEBOX_OFFLINE_DESIGN is {other:?}; use grammar, language or hybrid"
+            )),
+        }
+    }
+}
+
+const DEFAULT_DESIGN: Design = Design::Hybrid;
+
+/// When a decode is sure enough to act on (asked first, if a change).
+#[derive(Clone, Copy, Debug)]
+struct Gate {
+    /// At least this share of the utterance is inside words.
+    speech: f32,
+    /// At least this path score per word frame.
+    score: f32,
+}
+
+impl Gate {
+    fn passes(self, confidence: Confidence) -> bool {
+        confidence.speech >= self.speech && confidence.score >= self.score
+    }
+}
+
+/// Calibrated on the spoken sets (docs/VOICE.md): speech the grammar fits
+/// against speech it was forced onto.
+const GRAMMAR_GATE: Gate = Gate {
+    speech: 0.5,
+    score: -100.0,
+};
+const LANGUAGE_GATE: Gate = Gate {
+    speech: 0.5,
+    score: -100.0,
+};
+
+/// The most audio one utterance keeps for a second decode (30 s).
+const UTTERANCE_SAMPLES: usize = 30 * INPUT_RATE as usize;
 
 /// A decoder with the grammar for the root's current files.
 struct Recogniser {
@@ -201,7 +278,8 @@ impl Recogniser {
 /// activity detection hears silence after speech.
 fn decode(
     model: Model,
-    root: impl Fn() -> Option<PathBuf>,
+    design: Design,
+    folder: impl Fn() -> Folder,
     mut inbox: mpsc::UnboundedReceiver<Value>,
     outbox: mpsc::UnboundedSender<Value>,
 ) {
@@ -212,7 +290,13 @@ fn decode(
             files: None,
             added: HashSet::new(),
         };
-        recogniser.follow(files(root()))?;
+        if design != Design::Grammar {
+            let lm = recogniser.model.lm.clone().ok_or_else(|| {
+                format!("the {design:?} design needs the full English model en-us.lm.bin (Debian's pocketsphinx-en-us)")
+            })?;
+            recogniser.sphinx.language_model(&lm)?;
+        }
+        recogniser.follow(files(&folder()))?;
         recogniser.sphinx.start()?;
         Ok(recogniser)
     });
@@ -225,18 +309,20 @@ fn decode(
     };
     let _ = outbox.send(json!({"ready": true}));
     let mut speaking = false;
+    let mut utterance: Vec<i16> = Vec::new();
     while let Some(message) = inbox.blocking_recv() {
         if let Some(text) = message["reply"].as_str() {
             // The calls ran: between utterances, follow the root's files.
             if !speaking {
                 recogniser.sphinx.end();
-                if let Err(why) = recogniser.follow(files(root())) {
+                if let Err(why) = recogniser.follow(files(&folder())) {
                     tracing::warn!("the offline grammar was not updated: {why}");
                 }
                 if let Err(why) = recogniser.sphinx.start() {
                     let _ = outbox.send(json!({"error": why}));
                     return;
                 }
+                utterance.clear();
             }
             let _ = outbox.send(json!({"reply": text}));
             continue;
@@ -248,14 +334,19 @@ fn decode(
             .chunks_exact(2)
             .map(|b| i16::from_le_bytes([b[0], b[1]]))
             .collect();
+        if utterance.len() + samples.len() <= UTTERANCE_SAMPLES {
+            utterance.extend_from_slice(&samples);
+        }
         let in_speech = recogniser.sphinx.feed(&samples);
         if in_speech {
             speaking = true;
         } else if speaking {
             speaking = false;
-            let heard = recogniser.sphinx.end();
-            tracing::info!(heard = heard.as_str(), "offline voice heard");
-            if outbox.send(json!({"heard": heard})).is_err() {
+            let grammar = recogniser.sphinx.end();
+            let heard = recogniser.understand(design, grammar, &utterance, &folder());
+            utterance.clear();
+            tracing::info!(heard = %heard, "offline voice heard");
+            if outbox.send(heard).is_err() {
                 return;
             }
             if let Err(why) = recogniser.sphinx.start() {
@@ -267,6 +358,41 @@ fn decode(
     recogniser.sphinx.end();
 }
 
+impl Recogniser {
+    /// What one utterance says, as the message for the session: the words
+    /// the design settles on, resolved against the folder, or `unsure`.
+    fn understand(
+        &mut self,
+        design: Design,
+        grammar: Heard,
+        audio: &[i16],
+        folder: &Folder,
+    ) -> Value {
+        let sure = match design {
+            Design::Grammar => GRAMMAR_GATE
+                .passes(grammar.confidence)
+                .then_some(grammar.text.clone()),
+            Design::Hybrid if GRAMMAR_GATE.passes(grammar.confidence) => Some(grammar.text.clone()),
+            Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
+                Ok(free) if LANGUAGE_GATE.passes(free.confidence) => Some(free.text),
+                Ok(_) => None,
+                Err(why) => {
+                    tracing::warn!("the full model could not decode: {why}");
+                    None
+                }
+            },
+        };
+        tracing::debug!(?grammar, ?design, "offline decode");
+        let Some(text) = sure else {
+            return json!({"heard": grammar.text, "unsure": true});
+        };
+        match resolve_in(&text, folder) {
+            Resolution::Action(action) => json!({"heard": text, "action": action}),
+            Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,7 +400,7 @@ mod tests {
     #[test]
     fn what_is_heard_becomes_one_call_through_the_resolver() {
         let mut local = Local::default();
-        let events = local.read(&json!({"heard": "read hello dot txt"}));
+        let events = local.read(&json!({"heard": "read hello dot txt", "action": {"verb": "read", "name": "hello.txt"}}));
         assert_eq!(
             events[0],
             Event::Transcript {
@@ -287,8 +413,13 @@ mod tests {
         };
         assert_eq!(calls[0].name, "read");
         assert_eq!(calls[0].args, json!({"name": "hello.txt"}));
-        let unresolved = local.read(&json!({"heard": "please"}));
-        assert!(matches!(unresolved.last(), Some(Event::Reply(_))));
+        let unresolved = local.read(&json!({"heard": "please", "note": "say more"}));
+        assert_eq!(unresolved.last(), Some(&Event::Reply("say more".into())));
+        assert_eq!(
+            local.read(&json!({"heard": "delete the the", "unsure": true})),
+            vec![Event::Reply(NOT_CAUGHT.into())],
+            "an unsure hearing is not acted on, nor shown as what was said"
+        );
         assert_eq!(
             local.read(&json!({"heard": ""})),
             vec![Event::Reply(NOTHING_HEARD.into())]

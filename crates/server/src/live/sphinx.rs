@@ -6,7 +6,9 @@
 //! whose configuration is sphinxbase's `cmd_ln_t`), so this is that API:
 //! `cmd_ln_parse_r(NULL, ps_args(), argc, argv, TRUE)`, `ps_init`,
 //! `ps_set_jsgf_string` + `ps_set_search`, `ps_start_utt`, `ps_process_raw`,
-//! `ps_get_in_speech`, `ps_end_utt`, `ps_get_hyp`.
+//! `ps_get_in_speech`, `ps_end_utt`, `ps_get_hyp`; for what was heard, how
+//! sure it is (`ps_seg_iter`, `ps_seg_frames`, `ps_get_n_frames`), and the
+//! full English language model beside the grammar (`ps_set_lm_file`).
 
 use libloading::Library;
 use std::collections::HashMap;
@@ -24,6 +26,7 @@ const LIBRARIES: &[&str] = &["libpocketsphinx.so.3", "libpocketsphinx.so"];
 
 type Config = c_void;
 type Decoder = c_void;
+type Segment = c_void;
 
 /// The entry points used, resolved once from the loaded library.
 struct Api {
@@ -46,6 +49,12 @@ struct Api {
     ps_get_in_speech: unsafe extern "C" fn(*mut Decoder) -> u8,
     ps_end_utt: unsafe extern "C" fn(*mut Decoder) -> c_int,
     ps_get_hyp: unsafe extern "C" fn(*mut Decoder, *mut i32) -> *const c_char,
+    ps_get_n_frames: unsafe extern "C" fn(*mut Decoder) -> c_int,
+    ps_seg_iter: unsafe extern "C" fn(*mut Decoder) -> *mut Segment,
+    ps_seg_next: unsafe extern "C" fn(*mut Segment) -> *mut Segment,
+    ps_seg_word: unsafe extern "C" fn(*mut Segment) -> *const c_char,
+    ps_seg_frames: unsafe extern "C" fn(*mut Segment, *mut c_int, *mut c_int),
+    ps_set_lm_file: unsafe extern "C" fn(*mut Decoder, *const c_char, *const c_char) -> c_int,
     /// Keeps the code the pointers above point into mapped.
     _library: Library,
 }
@@ -55,6 +64,8 @@ struct Api {
 pub struct Model {
     pub hmm: PathBuf,
     pub dict: PathBuf,
+    /// The full English language model (free speech), when it is there.
+    pub lm: Option<PathBuf>,
 }
 
 /// Why offline voice cannot run, in words naming what to install.
@@ -105,6 +116,12 @@ fn load() -> Result<Api, String> {
         ps_get_in_speech: sym!(ps_get_in_speech),
         ps_end_utt: sym!(ps_end_utt),
         ps_get_hyp: sym!(ps_get_hyp),
+        ps_get_n_frames: sym!(ps_get_n_frames),
+        ps_seg_iter: sym!(ps_seg_iter),
+        ps_seg_next: sym!(ps_seg_next),
+        ps_seg_word: sym!(ps_seg_word),
+        ps_seg_frames: sym!(ps_seg_frames),
+        ps_set_lm_file: sym!(ps_set_lm_file),
         _library: library,
     })
 }
@@ -114,9 +131,11 @@ pub fn model() -> Result<Model, String> {
     let dir = std::env::var_os("VOICEBOX_SPHINX_MODEL")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(MODEL_DIR));
+    let lm = dir.join("en-us.lm.bin");
     let model = Model {
         hmm: dir.join("en-us"),
         dict: dir.join("cmudict-en-us.dict"),
+        lm: lm.is_file().then_some(lm),
     };
     for needed in [model.hmm.join("mdef"), model.dict.clone()] {
         if !needed.is_file() {
@@ -220,7 +239,7 @@ impl Sphinx {
 
     /// Makes `jsgf` the active grammar (between utterances only).
     pub fn grammar(&mut self, jsgf: &str) -> Result<(), String> {
-        let (name, text) = (cstring("voicebox")?, cstring(jsgf)?);
+        let (name, text) = (cstring(GRAMMAR_SEARCH)?, cstring(jsgf)?);
         // SAFETY: `self.ps` is live and not in an utterance; the strings are
         // NUL-terminated and copied by the calls.
         let set = unsafe { (self.api.ps_set_jsgf_string)(self.ps, name.as_ptr(), text.as_ptr()) };
@@ -249,12 +268,12 @@ impl Sphinx {
         }
     }
 
-    /// Ends the utterance; what was heard ("" for nothing).
-    pub fn end(&mut self) -> String {
+    /// Ends the utterance: what was heard ("" for nothing) and how sure.
+    pub fn end(&mut self) -> Heard {
         let mut score = 0i32;
         // SAFETY: `self.ps` is live; the hypothesis string is owned by the
         // decoder and copied before any other call can free it.
-        unsafe {
+        let text = unsafe {
             (self.api.ps_end_utt)(self.ps);
             let hyp = (self.api.ps_get_hyp)(self.ps, &mut score);
             if hyp.is_null() {
@@ -262,8 +281,96 @@ impl Sphinx {
             } else {
                 CStr::from_ptr(hyp).to_string_lossy().into_owned()
             }
+        };
+        let (frames, spoken) = self.frames();
+        Heard {
+            confidence: Confidence {
+                speech: spoken as f32 / frames.max(1) as f32,
+                score: score as f32 / spoken.max(1) as f32,
+            },
+            text,
         }
     }
+
+    /// The utterance's frames, and how many of them the hypothesis's words
+    /// (not silence or fillers) cover.
+    fn frames(&mut self) -> (i32, i32) {
+        // SAFETY: `self.ps` is live and just ended an utterance; the iterator
+        // is walked to its end, where `ps_seg_next` frees it and returns NULL,
+        // and each word string is read before the next step.
+        unsafe {
+            let frames = (self.api.ps_get_n_frames)(self.ps);
+            let mut spoken = 0;
+            let mut segment = (self.api.ps_seg_iter)(self.ps);
+            while !segment.is_null() {
+                let word = (self.api.ps_seg_word)(segment);
+                let (mut start, mut end) = (0, 0);
+                (self.api.ps_seg_frames)(segment, &mut start, &mut end);
+                let filler = word.is_null() || matches!(*word as u8, b'<' | b'[' | b'+');
+                if !filler {
+                    spoken += end - start + 1;
+                }
+                segment = (self.api.ps_seg_next)(segment);
+            }
+            (frames, spoken)
+        }
+    }
+
+    /// Adds the full language model as the search `lm`, beside the grammar.
+    pub fn language_model(&mut self, path: &Path) -> Result<(), String> {
+        let (name, file) = (cstring(LM_SEARCH)?, cstring(&path.display().to_string())?);
+        // SAFETY: `self.ps` is live and not in an utterance; both strings are
+        // NUL-terminated and copied by the call.
+        match unsafe { (self.api.ps_set_lm_file)(self.ps, name.as_ptr(), file.as_ptr()) } {
+            0.. => Ok(()),
+            _ => Err(format!("pocketsphinx could not load {}", path.display())),
+        }
+    }
+
+    /// Decodes a whole utterance with the language model, then returns to
+    /// the grammar (between utterances only).
+    pub fn free_speech(&mut self, samples: &[i16]) -> Result<Heard, String> {
+        self.search(LM_SEARCH)?;
+        self.start()?;
+        // SAFETY: `self.ps` is live and in an utterance; `samples` is valid
+        // for `samples.len()` reads; `full_utt` says this is all of it.
+        unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1) };
+        let heard = self.end();
+        self.search(GRAMMAR_SEARCH)?;
+        Ok(heard)
+    }
+
+    fn search(&mut self, name: &str) -> Result<(), String> {
+        let name = cstring(name)?;
+        // SAFETY: `self.ps` is live and not in an utterance; the search was added.
+        match unsafe { (self.api.ps_set_search)(self.ps, name.as_ptr()) } {
+            0.. => Ok(()),
+            _ => Err("pocketsphinx could not switch its search".into()),
+        }
+    }
+}
+
+/// The searches one decoder holds: the command grammar and the full model.
+const GRAMMAR_SEARCH: &str = "voicebox";
+const LM_SEARCH: &str = "lm";
+
+/// What one utterance came to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heard {
+    pub text: String,
+    pub confidence: Confidence,
+}
+
+/// How sure the decoder is. A grammar always finds its best path, so its
+/// own posterior says nothing (0 in this version); what does tell speech
+/// the grammar fits from speech it was forced onto is how much of the
+/// utterance its words cover, and the acoustic score per word frame.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Confidence {
+    /// The share of the utterance's frames inside words (0..=1).
+    pub speech: f32,
+    /// The path score per word frame (log domain, higher is better).
+    pub score: f32,
 }
 
 impl Drop for Sphinx {
