@@ -61,7 +61,7 @@ pub async fn run(
     let _open = live.open();
     let (page, mut from_page) = socket.split();
     let mut bridge = Bridge {
-        session: Session::new(provider.vendor()),
+        session: Session::new(provider),
         page,
         upstream: None,
         key: String::new(),
@@ -152,9 +152,8 @@ impl Bridge {
     }
 
     async fn open_upstream(&self) -> Result<Upstream, String> {
-        let vendor = self.session.vendor();
-        let request = vendor.request(&self.key)?;
-        let label = vendor.name();
+        let request = self.session.vendor().request(&self.key)?;
+        let label = self.session.provider().name();
         match tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(request)).await
         {
             Err(_) => Err(format!(

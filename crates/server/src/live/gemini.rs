@@ -10,7 +10,7 @@ use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_GEMINI_LIVE_URL";
 const DEFAULT_URL: &str = "wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent";
-const RATE: u32 = 16_000;
+pub const RATE: u32 = 16_000;
 
 pub struct Gemini {
     url: String,
@@ -34,14 +34,6 @@ impl Gemini {
 }
 
 impl Vendor for Gemini {
-    fn name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn input_rate(&self) -> u32 {
-        RATE
-    }
-
     /// The key goes in `x-goog-api-key` (as python-genai sends it), not `?key=`.
     fn request(&self, key: &str) -> Result<Request, String> {
         authorised(&self.url, "x-goog-api-key", key)

@@ -37,14 +37,6 @@ pub struct Local {
 }
 
 impl Vendor for Local {
-    fn name(&self) -> &'static str {
-        "local"
-    }
-
-    fn input_rate(&self) -> u32 {
-        INPUT_RATE
-    }
-
     fn request(&self, _key: &str) -> Result<Request, String> {
         Err("the local provider has no upstream socket".into())
     }

@@ -59,6 +59,24 @@ pub enum Provider {
 }
 
 impl Provider {
+    /// The provider's name on the wire (`gemini`, `openai`, `local`).
+    fn name(self) -> &'static str {
+        match self {
+            Provider::Gemini => "gemini",
+            Provider::Openai => "openai",
+            Provider::Local => "local",
+        }
+    }
+
+    /// The sample rate the page must send.
+    fn input_rate(self) -> u32 {
+        match self {
+            Provider::Gemini => gemini::RATE,
+            Provider::Openai => openai::RATE,
+            Provider::Local => local::INPUT_RATE,
+        }
+    }
+
     fn vendor(self) -> Box<dyn Vendor> {
         match self {
             Provider::Gemini => Box::new(gemini::Gemini::from_env()),

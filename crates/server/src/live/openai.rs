@@ -15,7 +15,7 @@ use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_OPENAI_REALTIME_URL";
 const DEFAULT_URL: &str = "wss://api.openai.com/v1/realtime";
-const RATE: u32 = 24_000;
+pub const RATE: u32 = 24_000;
 
 pub struct OpenAi {
     url: String,
@@ -80,14 +80,6 @@ fn parse_arguments(arguments: &Value) -> Value {
 }
 
 impl Vendor for OpenAi {
-    fn name(&self) -> &'static str {
-        "openai"
-    }
-
-    fn input_rate(&self) -> u32 {
-        RATE
-    }
-
     /// GA: the bearer key only, no `OpenAI-Beta` header.
     fn request(&self, key: &str) -> Result<Request, String> {
         let separator = if self.url.contains('?') { '&' } else { '?' };

@@ -10,6 +10,7 @@
 //!   change that stands, never as undone.
 //! - The session ends exactly once, whoever ends it.
 
+use super::Provider;
 use super::tools::{Answered, Call};
 use super::vendor::{Event, OUTPUT_RATE, Vendor};
 use serde_json::{Value, json};
@@ -79,6 +80,7 @@ struct Ran {
 }
 
 pub struct Session {
+    provider: Provider,
     vendor: Box<dyn Vendor>,
     ready: bool,
     /// Valid audio frames dropped because the provider was not ready.
@@ -88,9 +90,10 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(vendor: Box<dyn Vendor>) -> Session {
+    pub fn new(provider: Provider) -> Session {
         Session {
-            vendor,
+            provider,
+            vendor: provider.vendor(),
             ready: false,
             dropped: 0,
             ran: HashMap::new(),
@@ -100,6 +103,10 @@ impl Session {
 
     pub fn vendor(&self) -> &dyn Vendor {
         self.vendor.as_ref()
+    }
+
+    pub fn provider(&self) -> Provider {
+        self.provider
     }
 
     pub fn ready(&self) -> bool {
@@ -114,9 +121,9 @@ impl Session {
     pub fn rate(&self) -> Outbox {
         Outbox::page(json!({
             "type": "rate",
-            "inputRate": self.vendor.input_rate(),
+            "inputRate": self.provider.input_rate(),
             "outputRate": OUTPUT_RATE,
-            "provider": self.vendor.name(),
+            "provider": self.provider.name(),
         }))
     }
 
@@ -133,7 +140,7 @@ impl Session {
         if self.ended.is_some() {
             return Outbox::default();
         }
-        if let Err((rule, why)) = check_audio(pcm, self.vendor.input_rate()) {
+        if let Err((rule, why)) = check_audio(pcm, self.provider.input_rate()) {
             return Outbox::page(error(rule, &why));
         }
         if !self.ready {
@@ -299,7 +306,7 @@ impl Session {
         }
         self.ended = Some(reason);
         tracing::info!(
-            provider = self.vendor.name(),
+            provider = self.provider.name(),
             reason = reason.id(),
             "live session ended"
         );
@@ -342,11 +349,10 @@ fn error(rule: Rule, why: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::gemini::Gemini;
     use super::*;
 
     fn session() -> Session {
-        Session::new(Box::new(Gemini::from_env()))
+        Session::new(Provider::Gemini)
     }
 
     fn frames(outbox: &Outbox) -> Vec<&Value> {

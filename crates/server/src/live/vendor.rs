@@ -14,10 +14,6 @@ pub const OUTPUT_RATE: u32 = 24_000;
 
 /// One provider's wire format.
 pub trait Vendor: Send + Sync {
-    /// The provider's name on the wire (`gemini`, `openai`).
-    fn name(&self) -> &'static str;
-    /// The sample rate the page must send.
-    fn input_rate(&self) -> u32;
     /// The upstream WebSocket request, authenticated with `key`.
     fn request(&self, key: &str) -> Result<Request, String>;
     /// The session's configuration, sent right after connecting.
