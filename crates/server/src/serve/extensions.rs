@@ -3,10 +3,10 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
+use super::Acts;
 use super::api::{Answer, result};
 use super::error::{ReadGuard, StrictJson, WriteBody};
 use super::guard::Authority;
-use super::Acts;
 use crate::admission::{self, registry};
 use crate::approval::Approvals;
 use axum::extract::State;
