@@ -20,9 +20,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
+use voicebox_core::Action;
 use voicebox_core::platform::Env;
 use voicebox_core::turn::{Proposal, TurnInput};
-use voicebox_core::Action;
 use voicebox_machine::MachineEnv;
 
 pub type Answer = Result<Json<Value>, ApiError>;
