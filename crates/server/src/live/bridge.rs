@@ -3,7 +3,7 @@
 //! page reads passes through one place that masks the key.
 
 use super::local;
-use super::session::{Outbox, Reason, Session, ToPage};
+use super::session::{Outbox, PageFrame, Reason, Session};
 use super::tools;
 use super::{Live, Provider};
 use crate::llm::{quote, redact};
@@ -248,10 +248,10 @@ impl Bridge {
         }
     }
 
-    async fn send_page(&mut self, frame: ToPage) -> Result<(), axum::Error> {
+    async fn send_page(&mut self, frame: PageFrame) -> Result<(), axum::Error> {
         let message = match frame {
-            ToPage::Json(value) => ws::Message::text(redact(&value.to_string(), &self.key)),
-            ToPage::Audio(pcm) => ws::Message::Binary(pcm.into()),
+            PageFrame::Json(value) => ws::Message::text(redact(&value.to_string(), &self.key)),
+            PageFrame::Audio(pcm) => ws::Message::Binary(pcm.into()),
         };
         self.page.send(message).await
     }

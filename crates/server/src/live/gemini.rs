@@ -3,7 +3,7 @@
 //! Server frames may arrive as text or binary; the bridge reads both.
 
 use super::tools::{self, Answered, Call};
-use super::vendor::{Event, Vendor, Who, authorised, base64, unbase64};
+use super::vendor::{Event, LiveVendor, Who, authorised, base64, unbase64};
 use crate::llm::setting;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
@@ -33,7 +33,7 @@ impl Gemini {
     }
 }
 
-impl Vendor for Gemini {
+impl LiveVendor for Gemini {
     /// The key goes in `x-goog-api-key` (as python-genai sends it), not `?key=`.
     fn request(&self, key: &str) -> Result<Request, String> {
         authorised(&self.url, "x-goog-api-key", key)

@@ -38,7 +38,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use utoipa::IntoParams;
-use vendor::Vendor;
+use vendor::LiveVendor;
 use voicebox_core::Rule;
 
 /// The largest page message (and frame) the socket reads at all; audio frames are
@@ -77,7 +77,7 @@ impl Provider {
         }
     }
 
-    fn vendor(self) -> Box<dyn Vendor> {
+    fn vendor(self) -> Box<dyn LiveVendor> {
         match self {
             Provider::Gemini => Box::new(gemini::Gemini::from_env()),
             Provider::Openai => Box::new(openai::OpenAi::from_env()),
@@ -134,16 +134,16 @@ impl Live {
     }
 
     /// Counts a session; it stops running when the guard drops.
-    fn open(&self) -> Open<'_> {
+    fn open(&self) -> RunningSession<'_> {
         self.created.fetch_add(1, Ordering::Relaxed);
         self.running.fetch_add(1, Ordering::Relaxed);
-        Open(self)
+        RunningSession(self)
     }
 }
 
-struct Open<'a>(&'a Live);
+struct RunningSession<'a>(&'a Live);
 
-impl Drop for Open<'_> {
+impl Drop for RunningSession<'_> {
     fn drop(&mut self) {
         self.0.running.fetch_sub(1, Ordering::Relaxed);
     }

@@ -6,7 +6,7 @@
 //! `function_call_arguments.done` without `name` are read too.
 
 use super::tools::{self, Answered, Call};
-use super::vendor::{Event, Vendor, Who, authorised, base64, unbase64};
+use super::vendor::{Event, LiveVendor, Who, authorised, base64, unbase64};
 use crate::llm::setting;
 use crate::models;
 use serde_json::{Value, json};
@@ -79,7 +79,7 @@ fn parse_arguments(arguments: &Value) -> Value {
     }
 }
 
-impl Vendor for OpenAi {
+impl LiveVendor for OpenAi {
     /// GA: the bearer key only, no `OpenAI-Beta` header.
     fn request(&self, key: &str) -> Result<Request, String> {
         let separator = if self.url.contains('?') { '&' } else { '?' };

@@ -12,7 +12,7 @@
 
 use super::Provider;
 use super::tools::{Answered, Call};
-use super::vendor::{Event, OUTPUT_RATE, Vendor};
+use super::vendor::{Event, LiveVendor, OUTPUT_RATE};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use voicebox_core::Rule;
@@ -39,7 +39,7 @@ impl Reason {
 
 /// A frame for the page.
 #[derive(Debug, PartialEq)]
-pub enum ToPage {
+pub enum PageFrame {
     Json(Value),
     /// Model speech, PCM16 LE mono at [`OUTPUT_RATE`].
     Audio(Vec<u8>),
@@ -50,14 +50,14 @@ pub enum ToPage {
 #[derive(Debug, Default)]
 pub struct Outbox {
     pub upstream: Vec<Value>,
-    pub page: Vec<ToPage>,
+    pub page: Vec<PageFrame>,
     pub run: Vec<Call>,
 }
 
 impl Outbox {
     fn page(frame: Value) -> Outbox {
         Outbox {
-            page: vec![ToPage::Json(frame)],
+            page: vec![PageFrame::Json(frame)],
             ..Outbox::default()
         }
     }
@@ -81,7 +81,7 @@ struct Ran {
 
 pub struct Session {
     provider: Provider,
-    vendor: Box<dyn Vendor>,
+    vendor: Box<dyn LiveVendor>,
     ready: bool,
     /// Valid audio frames dropped because the provider was not ready.
     dropped: u64,
@@ -101,7 +101,7 @@ impl Session {
         }
     }
 
-    pub fn vendor(&self) -> &dyn Vendor {
+    pub fn vendor(&self) -> &dyn LiveVendor {
         self.vendor.as_ref()
     }
 
@@ -196,7 +196,7 @@ impl Session {
                 Outbox::page(json!({"type": "ready", "droppedBeforeReady": self.dropped}))
             }
             Event::Audio(pcm) => Outbox {
-                page: vec![ToPage::Audio(pcm)],
+                page: vec![PageFrame::Audio(pcm)],
                 ..Outbox::default()
             },
             Event::Transcript { who, text } => {
@@ -271,7 +271,7 @@ impl Session {
         let calls: Vec<Value> = batch.iter().map(Answered::for_page).collect();
         Outbox {
             upstream: self.vendor.answers(&batch),
-            page: vec![ToPage::Json(json!({"type": "tool", "calls": calls}))],
+            page: vec![PageFrame::Json(json!({"type": "tool", "calls": calls}))],
             run: Vec::new(),
         }
     }
@@ -360,8 +360,8 @@ mod tests {
             .page
             .iter()
             .filter_map(|f| match f {
-                ToPage::Json(v) => Some(v),
-                ToPage::Audio(_) => None,
+                PageFrame::Json(v) => Some(v),
+                PageFrame::Audio(_) => None,
             })
             .collect()
     }
