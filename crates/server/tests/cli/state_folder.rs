@@ -16,9 +16,7 @@ fn commands_on(root: &str) -> [Vec<&str>; 4] {
 /// `dir/root`, holding one file `name` (its folders made) with `text`.
 fn root_holding(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
     let root = dir.path().join("root");
-    let file = root.join(name);
-    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-    std::fs::write(file, text).unwrap();
+    voicebox_test_support::put_file(&root, name, text);
     root
 }
 
