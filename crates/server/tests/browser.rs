@@ -30,6 +30,17 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .wait_text("the root in the header", "root-path", "/")
         .await;
 
+    // An example to try puts its words in the composer.
+    browser
+        .js("document.querySelector('#examples .example').click()")
+        .await;
+    assert_eq!(
+        browser
+            .js("return document.getElementById('utterance').value")
+            .await,
+        "create a file called hello.txt with hi"
+    );
+
     // Type a request and see the result, in the transcript and on disk.
     browser.say("create a file called hello.txt with hi").await;
     browser
