@@ -4,7 +4,7 @@
 
 import { el, fill } from './js/dom.js';
 import * as api from './js/api.js';
-import { createTranscript, refusalNode, errorNode } from './js/transcript.js';
+import { createTranscript, refusalNode, errorNode, showExamples } from './js/transcript.js';
 import { createFiles } from './js/files.js';
 import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';
@@ -175,12 +175,7 @@ const live = createLive({
 });
 setupPip($('pip'), live);
 
-for (const button of document.querySelectorAll('.example')) {
-  button.addEventListener('click', () => {
-    input.value = button.textContent;
-    input.focus();
-  });
-}
+showExamples($('examples'), input);
 
 // "/" jumps to the composer from anywhere outside a text field.
 document.addEventListener('keydown', (event) => {

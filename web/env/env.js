@@ -6,7 +6,7 @@ import { el, fill } from '../js/dom.js';
 import { createClient } from './js/client.js';
 import { claimInstance } from './js/identity.js';
 import { createTranscript } from './js/transcript.js';
-import { refusalNode, errorNode } from '../js/transcript.js';
+import { refusalNode, errorNode, showExamples } from '../js/transcript.js';
 import { createConfirm } from '../js/confirm.js';
 import { createGallery } from './js/gallery.js';
 import { createAudit } from '../js/audit.js';
@@ -326,12 +326,7 @@ $('project-persist').addEventListener('click', async () => {
   }
 });
 
-for (const button of document.querySelectorAll('.example')) {
-  button.addEventListener('click', () => {
-    $('utterance').value = button.textContent;
-    $('utterance').focus();
-  });
-}
+showExamples($('examples'), $('utterance'));
 
 // ---------------------------------------------------------------------------
 // Start: claim the writer name, list the projects, re-open the last one (no

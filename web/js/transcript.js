@@ -3,7 +3,28 @@
 // or waiting for a confirmation). The answer blocks are shared with the
 // environment page's transcript (web/env/js/transcript.js). Every value is text.
 
-import { el, formatBytes } from './dom.js';
+import { el, fill, formatBytes } from './dom.js';
+
+/** What the empty transcript offers to try, the same on both pages. */
+const EXAMPLES = [
+  'create a file called hello.txt with hi',
+  "what's in hello.txt",
+  'list the files',
+  'delete hello.txt',
+  'undo',
+];
+
+/** Fills `list` with the examples; a click puts one in `input`, ready to send. */
+export function showExamples(list, input) {
+  fill(list, ...EXAMPLES.map((text) => {
+    const button = el('button', { type: 'button', class: 'example', text });
+    button.addEventListener('click', () => {
+      input.value = text;
+      input.focus();
+    });
+    return el('li', {}, button);
+  }));
+}
 
 /** A refusal block: the rule id and its sentence, as given. */
 export function refusalNode(reply, lead = 'Refused') {

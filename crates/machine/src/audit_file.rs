@@ -26,7 +26,7 @@ use voicebox_core::time::iso8601;
 const WRITERS_DIR: &str = ".voicebox/writers";
 
 /// The open file and what this writer knows of it.
-struct Open {
+struct OpenLog {
     file: File,
     /// The held file's (device, inode), to notice the path now names another file.
     identity: (u64, u64),
@@ -56,7 +56,7 @@ pub struct AuditWriter {
     name: String,
     sync: Syncer,
     anchors: Option<Anchors>,
-    state: Mutex<Option<Open>>,
+    state: Mutex<Option<OpenLog>>,
 }
 
 impl AuditWriter {
@@ -98,7 +98,7 @@ impl AuditWriter {
 
     /// Runs `f` on the open file, opening it (and running the sweep) first if
     /// needed, under the process mutex and the file lock.
-    fn with_open<R>(&self, f: impl FnOnce(&mut Open) -> io::Result<R>) -> io::Result<R> {
+    fn with_open<R>(&self, f: impl FnOnce(&mut OpenLog) -> io::Result<R>) -> io::Result<R> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.as_ref().is_some_and(|open| !self.still_at_path(open)) {
             // Removed or replaced under us: never append to an unlinked file.
@@ -123,13 +123,13 @@ impl AuditWriter {
     }
 
     /// Whether the file at the log's path is still the one this writer holds.
-    fn still_at_path(&self, open: &Open) -> bool {
+    fn still_at_path(&self, open: &OpenLog) -> bool {
         self.dir
             .metadata(self.path())
             .is_ok_and(|at_path| (at_path.dev(), at_path.ino()) == open.identity)
     }
 
-    fn open(&self) -> io::Result<Open> {
+    fn open(&self) -> io::Result<OpenLog> {
         let made_folder = !self.dir.is_dir(AUDIT_DIR);
         self.dir.create_dir_all(AUDIT_DIR)?;
         let made_file = !self.dir.exists(self.path());
@@ -151,7 +151,7 @@ impl AuditWriter {
             .dir
             .open_with(format!("{WRITERS_DIR}/{}.lock", self.name), &alive)?
             .into_std();
-        let mut open = Open {
+        let mut open = OpenLog {
             file,
             identity: (held.dev(), held.ino()),
             next_seq: 1,
@@ -189,15 +189,15 @@ impl AuditWriter {
     }
 
     /// Re-reads the tail if the file is not the length this writer left it.
-    fn resync(&self, open: &mut Open) -> io::Result<()> {
+    fn resync(&self, open: &mut OpenLog) -> io::Result<()> {
         self.resync_with(open, |_, _, _| Ok(()))
     }
 
     /// [`AuditWriter::resync`], handing the entries still pending to `pending`.
     fn resync_with(
         &self,
-        open: &mut Open,
-        pending: impl FnOnce(&Self, &mut Open, Vec<Entry>) -> io::Result<()>,
+        open: &mut OpenLog,
+        pending: impl FnOnce(&Self, &mut OpenLog, Vec<Entry>) -> io::Result<()>,
     ) -> io::Result<()> {
         let len = open.file.metadata()?.len();
         if len == open.len {
@@ -225,7 +225,7 @@ impl AuditWriter {
     /// Writes one line and syncs it; on failure cuts the file back to its last
     /// whole line. The seq is acknowledged only once the line is on stable
     /// storage; the anchor follows it.
-    fn append_locked(&self, open: &mut Open, entry: &Entry) -> io::Result<u64> {
+    fn append_locked(&self, open: &mut OpenLog, entry: &Entry) -> io::Result<u64> {
         let seq = open.next_seq;
         let mut still_open = open.open.clone();
         let mut sealed = entry.sealed(seq, open.prev.clone(), None);

@@ -144,19 +144,29 @@ impl Registry {
             .map_err(|e| io_refusal("the ledger cannot be written", e))
     }
 
+    /// The gate's verdict on `descriptor` at this host's reach: refused by
+    /// the first problem's rule, in words `why` makes of all the problems.
+    fn gate(
+        &self,
+        descriptor: &Descriptor,
+        why: impl FnOnce(&str) -> String,
+    ) -> Result<(), Refusal> {
+        let problems = extension::judge(descriptor, self.reach);
+        match problems.first() {
+            Some(first) => Err(Refusal::new(
+                first.rule,
+                why(&extension::problems_text(&problems).join("; ")),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Checks `id` may be admitted as proposed, returning its plan digest.
     pub fn admissible(&self, id: &str) -> Result<Proposal, Refusal> {
         let proposal = self.proposal(id)?;
-        let problems = extension::judge(&proposal.descriptor, self.reach);
-        if let Some(first) = problems.first() {
-            return Err(Refusal::new(
-                first.rule,
-                format!(
-                    "`{id}` cannot be admitted: {}",
-                    extension::problems_text(&problems).join("; ")
-                ),
-            ));
-        }
+        self.gate(&proposal.descriptor, |problems| {
+            format!("`{id}` cannot be admitted: {problems}")
+        })?;
         Ok(proposal)
     }
 
@@ -210,16 +220,11 @@ impl Registry {
         }
         // The gate's rules hold for what runs, not only for what is
         // proposed: an admission made before a rule existed stops by name.
-        let problems = extension::judge(&proposal.descriptor, self.reach);
-        if let Some(first) = problems.first() {
-            return Err(Refusal::new(
-                first.rule,
-                format!(
-                    "extension `{id}` no longer passes the gate ({}); it does not run until a version that does is admitted",
-                    extension::problems_text(&problems).join("; ")
-                ),
-            ));
-        }
+        self.gate(&proposal.descriptor, |problems| {
+            format!(
+                "extension `{id}` no longer passes the gate ({problems}); it does not run until a version that does is admitted"
+            )
+        })?;
         Ok(proposal.descriptor)
     }
 

@@ -59,9 +59,7 @@ fn setup() -> (TempDir, PathBuf, Host) {
         "root/.git/config",
         "root/notes/a.txt",
     ] {
-        let path = parent.path().join(file);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(&path, SECRET).unwrap();
+        voicebox_test_support::put_file(parent.path(), file, SECRET);
     }
     symlink("notes", root.join("docs")).unwrap();
     let mut host = Host::new("test", ());
@@ -293,8 +291,7 @@ fn links_into_protected_folders_are_refused() {
 fn links_out_are_refused_and_links_inside_work() {
     let (parent, root, mut host) = setup();
     let outside = parent.path().join("elsewhere");
-    std::fs::create_dir(&outside).unwrap();
-    std::fs::write(outside.join("secret.txt"), "secret").unwrap();
+    voicebox_test_support::put_file(&outside, "secret.txt", "secret");
     symlink(outside.join("secret.txt"), root.join("file-link")).unwrap();
     symlink(&outside, root.join("dir-link")).unwrap();
     symlink(outside.join("not-yet.txt"), root.join("dangling")).unwrap();
@@ -346,8 +343,7 @@ fn links_out_are_refused_and_links_inside_work() {
     assert!(!outside.join("not-yet.txt").exists());
 
     // Positive control: links that stay inside the root work, and are written through.
-    std::fs::create_dir(root.join("real")).unwrap();
-    std::fs::write(root.join("real/a.txt"), "inside").unwrap();
+    voicebox_test_support::put_file(&root, "real/a.txt", "inside");
     symlink("real/a.txt", root.join("a-link")).unwrap();
     // An absolute link is refused even when it points inside: it is resolved
     // from the filesystem's root, not the project's, so it stops meaning the

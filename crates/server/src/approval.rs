@@ -147,6 +147,15 @@ impl Approvals {
 mod tests {
     use super::*;
 
+    /// A well-formed code that is not `code`.
+    fn other_than(code: &str) -> &'static str {
+        if code == "00000000" {
+            "11111111"
+        } else {
+            "00000000"
+        }
+    }
+
     #[test]
     fn codes_are_eight_digits_single_use_and_expire() {
         let approvals = Approvals::default();
@@ -169,27 +178,12 @@ mod tests {
     fn the_fifth_wrong_try_burns_the_code() {
         let approvals = Approvals::default();
         let code = approvals.issue("x", "plan", 0).unwrap();
-        let wrong = if code == "00000000" {
-            "11111111"
-        } else {
-            "00000000"
-        };
+        let wrong = other_than(&code);
+        let why = || approvals.consume("x", wrong, 1).unwrap_err().why;
         for _ in 0..4 {
-            assert!(
-                approvals
-                    .consume("x", wrong, 1)
-                    .unwrap_err()
-                    .why
-                    .contains("tries left")
-            );
+            assert!(why().contains("tries left"));
         }
-        assert!(
-            approvals
-                .consume("x", wrong, 1)
-                .unwrap_err()
-                .why
-                .contains("burned")
-        );
+        assert!(why().contains("burned"));
         assert_eq!(
             approvals.consume("x", &code, 1).unwrap_err().rule,
             Rule::CodeInvalid,
@@ -203,12 +197,7 @@ mod tests {
         let mut wrong_typed = 0;
         while wrong_typed < WRONG_CODE_BUDGET {
             let code = approvals.issue("x", "plan", 0).unwrap();
-            let wrong = if code == "00000000" {
-                "11111111"
-            } else {
-                "00000000"
-            };
-            let refusal = approvals.consume("x", wrong, 1).unwrap_err();
+            let refusal = approvals.consume("x", other_than(&code), 1).unwrap_err();
             assert_eq!(refusal.rule, Rule::CodeInvalid, "try {wrong_typed}");
             wrong_typed += 1;
         }

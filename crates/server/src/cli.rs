@@ -17,11 +17,11 @@ use std::path::PathBuf;
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub command: CliCommand,
 }
 
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub enum CliCommand {
     /// Show the action a resolver makes of a sentence (does nothing).
     Resolve(resolve::Args),
     /// Run one turn in a folder: resolve the sentence (or take --action) and execute it.

@@ -3,18 +3,18 @@
 
 use clap::Parser;
 use std::process::ExitCode;
-use voicebox::cli::{Cli, Command};
+use voicebox::cli::{Cli, CliCommand};
 use voicebox::commands::{admit, audit, doctor, export_web, resolve, serve, turn, url};
 
 fn main() -> ExitCode {
     match Cli::parse().command {
-        Command::Resolve(args) => resolve::run(args),
-        Command::Turn(args) => turn::run(args),
-        Command::Audit(args) => audit::run(args),
-        Command::Admit(args) => admit::run(args),
-        Command::ExportWeb(args) => export_web::run(args),
-        Command::Serve(args) => serve::run(args),
-        Command::Doctor(args) => doctor::run(args),
-        Command::Url(args) => url::run(args),
+        CliCommand::Resolve(args) => resolve::run(args),
+        CliCommand::Turn(args) => turn::run(args),
+        CliCommand::Audit(args) => audit::run(args),
+        CliCommand::Admit(args) => admit::run(args),
+        CliCommand::ExportWeb(args) => export_web::run(args),
+        CliCommand::Serve(args) => serve::run(args),
+        CliCommand::Doctor(args) => doctor::run(args),
+        CliCommand::Url(args) => url::run(args),
     }
 }

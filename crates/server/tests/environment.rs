@@ -6,7 +6,6 @@
 
 mod common;
 
-use common::Server;
 use common::browser::{self, Browser};
 use common::env_checks::{self, act, done, no_gesture, open};
 use serde_json::json;
@@ -299,13 +298,10 @@ async fn a_bad_tool_module_is_named_and_the_worker_serves_the_next_request() {
 
 #[tokio::test]
 async fn two_tabs_write_two_files_and_the_reader_merges_them() {
-    if !browser::available() {
+    let Some((server, browser)) = env_checks::served_page().await else {
         return;
-    }
-    let server = Server::start();
-    let browser = Browser::start().await;
+    };
     let page = &browser.client;
-    page.goto(&server.opening("/environment")).await.unwrap();
     assert_eq!(open(&browser, "shared").await["ok"], true);
     let first = browser.js("return window.voicebox.instance").await;
     done(
@@ -316,7 +312,9 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
     // A second tab of the same origin: its own lineage, so its own writer file.
     let tab = page.new_window(true).await.unwrap();
     page.switch_to_window(tab.handle).await.unwrap();
-    page.goto(&server.opening("/environment")).await.unwrap();
+    browser
+        .open_environment(&server.opening("/environment"))
+        .await;
     assert_eq!(open(&browser, "shared").await["ok"], true);
     let second = browser.js("return window.voicebox.instance").await;
     assert_ne!(first, second, "each tab writes as its own instance");

@@ -1,6 +1,7 @@
 //! What the workspace's tests share that is not about Voicebox itself: a free
-//! local port, the wasm32 build of a workspace crate, running a command that
-//! must succeed, and the one rule for a tool the machine may lack.
+//! local port, a file put in a test's tree, the wasm32 build of a workspace
+//! crate, running a command that must succeed, and the one rule for a tool the
+//! machine may lack.
 //!
 //! The rule: a test that needs an external tool (Chromium, chromedriver,
 //! espeak-ng, pocketsphinx, the wasm32 target, …) may skip itself only outside
@@ -31,6 +32,15 @@ pub fn missing(needed: &str, how: &str, instead: &str) {
         "CI must have {needed} (./scripts/test installs it: {how})"
     );
     eprintln!("\n!!! {instead}: this test needs {needed} ({how}) !!!\n");
+}
+
+/// Writes `contents` to the file `name` below `root`, making the folders it
+/// is in: a test's tree, one line a file.
+pub fn put_file(root: &Path, name: &str, contents: impl AsRef<[u8]>) {
+    let path = root.join(name);
+    let folder = path.parent().expect("a file is in a folder");
+    std::fs::create_dir_all(folder).unwrap_or_else(|e| panic!("making {}: {e}", folder.display()));
+    std::fs::write(&path, contents).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
 }
 
 /// A local TCP port nothing listens on at the moment of asking.

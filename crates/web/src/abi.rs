@@ -80,22 +80,22 @@ pub unsafe extern "C" fn vb_resume(
     publish(DRIVER.with(|d| d.borrow_mut().resume(&answer, data)))
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn vb_out_ptr() -> *const u8 {
-    OUT.with(|out| out.borrow().0.as_ptr())
+/// Exports `$ptr()` and `$len()`: where one buffer of the last published
+/// step lies (`OUT.$part`), for the worker to copy out.
+macro_rules! published {
+    ($ptr:ident, $len:ident, $part:tt) => {
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $ptr() -> *const u8 {
+            OUT.with(|out| out.borrow().$part.as_ptr())
+        }
+
+        #[unsafe(no_mangle)]
+        pub extern "C" fn $len() -> usize {
+            OUT.with(|out| out.borrow().$part.len())
+        }
+    };
 }
 
-#[unsafe(no_mangle)]
-pub extern "C" fn vb_out_len() -> usize {
-    OUT.with(|out| out.borrow().0.len())
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn vb_data_ptr() -> *const u8 {
-    OUT.with(|out| out.borrow().1.as_ptr())
-}
-
-#[unsafe(no_mangle)]
-pub extern "C" fn vb_data_len() -> usize {
-    OUT.with(|out| out.borrow().1.len())
-}
+// The step's JSON, and its bytes.
+published!(vb_out_ptr, vb_out_len, 0);
+published!(vb_data_ptr, vb_data_len, 1);

@@ -252,31 +252,35 @@ fn linker(engine: &Engine, set: usize) -> Linker<HostState> {
                     Ok(())
                 },
             ),
-            Grant::Note => linker.func_wrap(
-                "env",
-                "note",
-                |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| {
-                    let note = read_memory(&caller, ptr, len)?;
-                    charge(&mut caller, note.len())?;
-                    let note = String::from_utf8_lossy(&note).into_owned();
-                    caller.data_mut().run.notes.push(note);
-                    Ok(())
-                },
-            ),
-            Grant::Output => linker.func_wrap(
-                "env",
-                "output",
-                |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| {
-                    let output = read_memory(&caller, ptr, len)?;
-                    charge(&mut caller, output.len())?;
-                    caller.data_mut().run.output.extend_from_slice(&output);
-                    Ok(())
-                },
-            ),
+            Grant::Note => taking_bytes(&mut linker, "note", |run, note| {
+                run.notes.push(String::from_utf8_lossy(&note).into_owned());
+            }),
+            Grant::Output => taking_bytes(&mut linker, "output", |run, output| {
+                run.output.extend_from_slice(&output);
+            }),
         };
         defined.expect("each grant is defined once");
     }
     linker
+}
+
+/// Defines `env.name(ptr, len)`: the bytes the module hands over are read,
+/// charged, and given to `keep` with the run.
+fn taking_bytes<'a>(
+    linker: &'a mut Linker<HostState>,
+    name: &str,
+    keep: fn(&mut ToolRun, Vec<u8>),
+) -> Result<&'a mut Linker<HostState>, wasmi::errors::LinkerError> {
+    linker.func_wrap(
+        "env",
+        name,
+        move |mut caller: Caller<'_, HostState>, ptr: i32, len: i32| {
+            let bytes = read_memory(&caller, ptr, len)?;
+            charge(&mut caller, bytes.len())?;
+            keep(&mut caller.data_mut().run, bytes);
+            Ok(())
+        },
+    )
 }
 
 /// Copies `[ptr, ptr+len)` out of the caller's memory.

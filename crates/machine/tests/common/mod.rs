@@ -6,6 +6,7 @@
 mod heard;
 pub mod payloads;
 
+#[allow(unused_imports)] // used by `adapter_checks!`, not by every test crate
 pub use heard::heard_changes_are_asked_first;
 
 use serde_json::{Value, json};

@@ -6,8 +6,7 @@ use super::*;
 fn link_loops_are_walked_once_and_deep_trees_stop_at_the_depth_limit() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
-    std::fs::create_dir_all(root.join("x/y")).unwrap();
-    std::fs::write(root.join("x/y/needle.txt"), "needle\n").unwrap();
+    voicebox_test_support::put_file(root, "x/y/needle.txt", "needle\n");
     // Each folder links back to the root twice: without a visited set the
     // walk doubles at every level.
     for folder in ["", "x", "x/y"] {

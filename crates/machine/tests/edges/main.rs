@@ -63,8 +63,7 @@ fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works
     let dir = TempDir::new().unwrap();
     let root = dir.path();
     std::fs::write(root.join(".env"), "SECRET=hunter2\n").unwrap();
-    std::fs::create_dir_all(root.join(".git")).unwrap();
-    std::fs::write(root.join(".git/config"), "[core] secret\n").unwrap();
+    voicebox_test_support::put_file(root, ".git/config", "[core] secret\n");
     std::fs::create_dir(root.join("docs")).unwrap();
     let mut host = host(root);
     assert!(
@@ -318,8 +317,7 @@ fn a_folder_swapped_for_a_link_into_the_log_mid_act_never_reaches_it() {
     use std::sync::atomic::{AtomicBool, Ordering};
     let dir = TempDir::new().unwrap();
     let root = dir.path();
-    std::fs::create_dir(root.join("sub")).unwrap();
-    std::fs::write(root.join("sub/plain.txt"), "plain").unwrap();
+    voicebox_test_support::put_file(root, "sub/plain.txt", "plain");
     let mut host = host(root);
     assert!(
         host.execute(&json!({"verb": "read", "name": "sub/plain.txt"}), None)

@@ -3,7 +3,7 @@
 //! page reads passes through one place that masks the key.
 
 use super::local;
-use super::session::{Outbox, Reason, Session, ToPage};
+use super::session::{Outbox, PageFrame, Reason, Session};
 use super::tools;
 use super::{Live, Provider};
 use crate::llm::{quote, redact};
@@ -61,7 +61,7 @@ pub async fn run(
     let _open = live.open();
     let (page, mut from_page) = socket.split();
     let mut bridge = Bridge {
-        session: Session::new(provider.vendor()),
+        session: Session::new(provider),
         page,
         upstream: None,
         key: String::new(),
@@ -156,9 +156,8 @@ impl Bridge {
     }
 
     async fn open_upstream(&self) -> Result<Upstream, String> {
-        let vendor = self.session.vendor();
-        let request = vendor.request(&self.key)?;
-        let label = vendor.name();
+        let request = self.session.vendor().request(&self.key)?;
+        let label = self.session.provider().name();
         match tokio::time::timeout(CONNECT_TIMEOUT, tokio_tungstenite::connect_async(request)).await
         {
             Err(_) => Err(format!(
@@ -253,10 +252,10 @@ impl Bridge {
         }
     }
 
-    async fn send_page(&mut self, frame: ToPage) -> Result<(), axum::Error> {
+    async fn send_page(&mut self, frame: PageFrame) -> Result<(), axum::Error> {
         let message = match frame {
-            ToPage::Json(value) => ws::Message::text(redact(&value.to_string(), &self.key)),
-            ToPage::Audio(pcm) => ws::Message::Binary(pcm.into()),
+            PageFrame::Json(value) => ws::Message::text(redact(&value.to_string(), &self.key)),
+            PageFrame::Audio(pcm) => ws::Message::Binary(pcm.into()),
         };
         self.page.send(message).await
     }

@@ -3,14 +3,14 @@
 //! Server frames may arrive as text or binary; the bridge reads both.
 
 use super::tools::{self, Answered, Call};
-use super::vendor::{Event, Vendor, Who, authorised, base64, unbase64};
+use super::vendor::{Event, LiveVendor, Who, authorised, base64, unbase64};
 use crate::llm::setting;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_GEMINI_LIVE_URL";
 const DEFAULT_URL: &str = "wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent";
-const RATE: u32 = 16_000;
+pub const RATE: u32 = 16_000;
 
 pub struct Gemini {
     url: String,
@@ -33,15 +33,7 @@ impl Gemini {
     }
 }
 
-impl Vendor for Gemini {
-    fn name(&self) -> &'static str {
-        "gemini"
-    }
-
-    fn input_rate(&self) -> u32 {
-        RATE
-    }
-
+impl LiveVendor for Gemini {
     /// The key goes in `x-goog-api-key` (as python-genai sends it), not `?key=`.
     fn request(&self, key: &str) -> Result<Request, String> {
         authorised(&self.url, "x-goog-api-key", key)

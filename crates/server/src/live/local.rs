@@ -1,6 +1,6 @@
 //! The offline provider: pocketsphinx on this machine instead of a model
 //! over the network. It fits the same session as the remote providers:
-//! [`Local`] is a [`Vendor`] whose "upstream" is a decoder thread fed
+//! [`Local`] is a [`LiveVendor`] whose "upstream" is a decoder thread fed
 //! through a channel (JSON messages, as a socket would carry), and what the
 //! thread hears goes through the core's script resolver into the same tool
 //! calls — and so the same executor — as a remote model's.
@@ -21,7 +21,7 @@
 use super::grammar;
 use super::sphinx::{self, Confidence, Heard, Model, Sphinx};
 use super::tools::{Answered, Call};
-use super::vendor::{Event, Vendor, Who, base64, unbase64};
+use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
 use crate::serve::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
@@ -48,15 +48,7 @@ pub struct Local {
     calls: u64,
 }
 
-impl Vendor for Local {
-    fn name(&self) -> &'static str {
-        "local"
-    }
-
-    fn input_rate(&self) -> u32 {
-        INPUT_RATE
-    }
-
+impl LiveVendor for Local {
     fn request(&self, _key: &str) -> Result<Request, String> {
         Err("the local provider has no upstream socket".into())
     }

@@ -38,7 +38,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use utoipa::IntoParams;
-use vendor::Vendor;
+use vendor::LiveVendor;
 use voicebox_core::Rule;
 
 /// The largest page message (and frame) the socket reads at all; audio frames are
@@ -59,7 +59,25 @@ pub enum Provider {
 }
 
 impl Provider {
-    fn vendor(self) -> Box<dyn Vendor> {
+    /// The provider's name on the wire (`gemini`, `openai`, `local`).
+    fn name(self) -> &'static str {
+        match self {
+            Provider::Gemini => "gemini",
+            Provider::Openai => "openai",
+            Provider::Local => "local",
+        }
+    }
+
+    /// The sample rate the page must send.
+    fn input_rate(self) -> u32 {
+        match self {
+            Provider::Gemini => gemini::RATE,
+            Provider::Openai => openai::RATE,
+            Provider::Local => local::INPUT_RATE,
+        }
+    }
+
+    fn vendor(self) -> Box<dyn LiveVendor> {
         match self {
             Provider::Gemini => Box::new(gemini::Gemini::from_env()),
             Provider::Openai => Box::new(openai::OpenAi::from_env()),
@@ -116,16 +134,16 @@ impl Live {
     }
 
     /// Counts a session; it stops running when the guard drops.
-    fn open(&self) -> Open<'_> {
+    fn open(&self) -> RunningSession<'_> {
         self.created.fetch_add(1, Ordering::Relaxed);
         self.running.fetch_add(1, Ordering::Relaxed);
-        Open(self)
+        RunningSession(self)
     }
 }
 
-struct Open<'a>(&'a Live);
+struct RunningSession<'a>(&'a Live);
 
-impl Drop for Open<'_> {
+impl Drop for RunningSession<'_> {
     fn drop(&mut self) {
         self.0.running.fetch_sub(1, Ordering::Relaxed);
     }

@@ -6,7 +6,7 @@
 //! `function_call_arguments.done` without `name` are read too.
 
 use super::tools::{self, Answered, Call};
-use super::vendor::{Event, Vendor, Who, authorised, base64, unbase64};
+use super::vendor::{Event, LiveVendor, Who, authorised, base64, unbase64};
 use crate::llm::setting;
 use crate::models;
 use serde_json::{Value, json};
@@ -15,7 +15,7 @@ use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_OPENAI_REALTIME_URL";
 const DEFAULT_URL: &str = "wss://api.openai.com/v1/realtime";
-const RATE: u32 = 24_000;
+pub const RATE: u32 = 24_000;
 
 pub struct OpenAi {
     url: String,
@@ -79,15 +79,7 @@ fn parse_arguments(arguments: &Value) -> Value {
     }
 }
 
-impl Vendor for OpenAi {
-    fn name(&self) -> &'static str {
-        "openai"
-    }
-
-    fn input_rate(&self) -> u32 {
-        RATE
-    }
-
+impl LiveVendor for OpenAi {
     /// GA: the bearer key only, no `OpenAI-Beta` header.
     fn request(&self, key: &str) -> Result<Request, String> {
         let separator = if self.url.contains('?') { '&' } else { '?' };

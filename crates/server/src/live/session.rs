@@ -10,8 +10,9 @@
 //!   change that stands, never as undone.
 //! - The session ends exactly once, whoever ends it.
 
+use super::Provider;
 use super::tools::{Answered, Call};
-use super::vendor::{Event, OUTPUT_RATE, Vendor};
+use super::vendor::{Event, LiveVendor, OUTPUT_RATE};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use voicebox_core::Rule;
@@ -38,7 +39,7 @@ impl Reason {
 
 /// A frame for the page.
 #[derive(Debug, PartialEq)]
-pub enum ToPage {
+pub enum PageFrame {
     Json(Value),
     /// Model speech, PCM16 LE mono at [`OUTPUT_RATE`].
     Audio(Vec<u8>),
@@ -49,14 +50,14 @@ pub enum ToPage {
 #[derive(Debug, Default)]
 pub struct Outbox {
     pub upstream: Vec<Value>,
-    pub page: Vec<ToPage>,
+    pub page: Vec<PageFrame>,
     pub run: Vec<Call>,
 }
 
 impl Outbox {
     fn page(frame: Value) -> Outbox {
         Outbox {
-            page: vec![ToPage::Json(frame)],
+            page: vec![PageFrame::Json(frame)],
             ..Outbox::default()
         }
     }
@@ -79,7 +80,8 @@ struct Ran {
 }
 
 pub struct Session {
-    vendor: Box<dyn Vendor>,
+    provider: Provider,
+    vendor: Box<dyn LiveVendor>,
     ready: bool,
     /// Valid audio frames dropped because the provider was not ready.
     dropped: u64,
@@ -88,9 +90,10 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(vendor: Box<dyn Vendor>) -> Session {
+    pub fn new(provider: Provider) -> Session {
         Session {
-            vendor,
+            provider,
+            vendor: provider.vendor(),
             ready: false,
             dropped: 0,
             ran: HashMap::new(),
@@ -98,8 +101,12 @@ impl Session {
         }
     }
 
-    pub fn vendor(&self) -> &dyn Vendor {
+    pub fn vendor(&self) -> &dyn LiveVendor {
         self.vendor.as_ref()
+    }
+
+    pub fn provider(&self) -> Provider {
+        self.provider
     }
 
     pub fn ready(&self) -> bool {
@@ -114,9 +121,9 @@ impl Session {
     pub fn rate(&self) -> Outbox {
         Outbox::page(json!({
             "type": "rate",
-            "inputRate": self.vendor.input_rate(),
+            "inputRate": self.provider.input_rate(),
             "outputRate": OUTPUT_RATE,
-            "provider": self.vendor.name(),
+            "provider": self.provider.name(),
         }))
     }
 
@@ -133,7 +140,7 @@ impl Session {
         if self.ended.is_some() {
             return Outbox::default();
         }
-        if let Err((rule, why)) = check_audio(pcm, self.vendor.input_rate()) {
+        if let Err((rule, why)) = check_audio(pcm, self.provider.input_rate()) {
             return Outbox::page(error(rule, &why));
         }
         if !self.ready {
@@ -189,7 +196,7 @@ impl Session {
                 Outbox::page(json!({"type": "ready", "droppedBeforeReady": self.dropped}))
             }
             Event::Audio(pcm) => Outbox {
-                page: vec![ToPage::Audio(pcm)],
+                page: vec![PageFrame::Audio(pcm)],
                 ..Outbox::default()
             },
             Event::Transcript { who, text } => {
@@ -264,7 +271,7 @@ impl Session {
         let calls: Vec<Value> = batch.iter().map(Answered::for_page).collect();
         Outbox {
             upstream: self.vendor.answers(&batch),
-            page: vec![ToPage::Json(json!({"type": "tool", "calls": calls}))],
+            page: vec![PageFrame::Json(json!({"type": "tool", "calls": calls}))],
             run: Vec::new(),
         }
     }
@@ -299,7 +306,7 @@ impl Session {
         }
         self.ended = Some(reason);
         tracing::info!(
-            provider = self.vendor.name(),
+            provider = self.provider.name(),
             reason = reason.id(),
             "live session ended"
         );
@@ -342,11 +349,10 @@ fn error(rule: Rule, why: &str) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::super::gemini::Gemini;
     use super::*;
 
     fn session() -> Session {
-        Session::new(Box::new(Gemini::from_env()))
+        Session::new(Provider::Gemini)
     }
 
     fn frames(outbox: &Outbox) -> Vec<&Value> {
@@ -354,8 +360,8 @@ mod tests {
             .page
             .iter()
             .filter_map(|f| match f {
-                ToPage::Json(v) => Some(v),
-                ToPage::Audio(_) => None,
+                PageFrame::Json(v) => Some(v),
+                PageFrame::Audio(_) => None,
             })
             .collect()
     }

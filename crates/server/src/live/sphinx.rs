@@ -102,27 +102,17 @@ fn load() -> Result<Api, String> {
             })?
         };
     }
-    Ok(Api {
-        ps_args: sym!(ps_args),
-        cmd_ln_parse_r: sym!(cmd_ln_parse_r),
-        cmd_ln_free_r: sym!(cmd_ln_free_r),
-        ps_init: sym!(ps_init),
-        ps_free: sym!(ps_free),
-        ps_add_word: sym!(ps_add_word),
-        ps_set_jsgf_string: sym!(ps_set_jsgf_string),
-        ps_set_search: sym!(ps_set_search),
-        ps_start_utt: sym!(ps_start_utt),
-        ps_process_raw: sym!(ps_process_raw),
-        ps_get_in_speech: sym!(ps_get_in_speech),
-        ps_end_utt: sym!(ps_end_utt),
-        ps_get_hyp: sym!(ps_get_hyp),
-        ps_get_n_frames: sym!(ps_get_n_frames),
-        ps_seg_iter: sym!(ps_seg_iter),
-        ps_seg_next: sym!(ps_seg_next),
-        ps_seg_word: sym!(ps_seg_word),
-        ps_seg_frames: sym!(ps_seg_frames),
-        ps_set_lm_file: sym!(ps_set_lm_file),
-        _library: library,
+    // Each field of `Api` is the symbol of its own name.
+    macro_rules! api {
+        ($($name:ident),* $(,)?) => {
+            Api { $($name: sym!($name),)* _library: library }
+        };
+    }
+    Ok(api! {
+        ps_args, cmd_ln_parse_r, cmd_ln_free_r, ps_init, ps_free, ps_add_word,
+        ps_set_jsgf_string, ps_set_search, ps_start_utt, ps_process_raw,
+        ps_get_in_speech, ps_end_utt, ps_get_hyp, ps_get_n_frames, ps_seg_iter,
+        ps_seg_next, ps_seg_word, ps_seg_frames, ps_set_lm_file,
     })
 }
 

@@ -1,4 +1,4 @@
-//! What every live provider provides: a [`Vendor`] turns the session's
+//! What every live provider provides: a [`LiveVendor`] turns the session's
 //! intents into the provider's messages and the provider's messages into
 //! [`Event`]s. It does no I/O, so the session state machine and the bridge
 //! are the same for every provider.
@@ -13,11 +13,7 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 pub const OUTPUT_RATE: u32 = 24_000;
 
 /// One provider's wire format.
-pub trait Vendor: Send + Sync {
-    /// The provider's name on the wire (`gemini`, `openai`).
-    fn name(&self) -> &'static str;
-    /// The sample rate the page must send.
-    fn input_rate(&self) -> u32;
+pub trait LiveVendor: Send + Sync {
     /// The upstream WebSocket request, authenticated with `key`.
     fn request(&self, key: &str) -> Result<Request, String>;
     /// The session's configuration, sent right after connecting, with the

@@ -4,7 +4,7 @@
 //! blocking thread, one at a time per root.
 
 use super::audit::{audit, verify_audit};
-use super::error::{ReadGuard, StrictJson, WriteBody, WriteGuard};
+use super::error::{ReadGuard, ReadQuery, StrictJson, StrictQuery, WriteBody, WriteGuard};
 use super::extensions;
 use super::guard::Authority;
 use super::root::{declare_root, root, undeclare_root};
@@ -12,8 +12,7 @@ use super::settings::{keys, put_keys, settings};
 use super::{Acts, ApiError, AppState};
 use crate::live::Live;
 use crate::resolve::Words;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
 use axum::{Extension, Json, Router};
@@ -21,9 +20,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use utoipa::{IntoParams, ToSchema};
+use voicebox_core::Action;
 use voicebox_core::platform::Env;
 use voicebox_core::turn::{Proposal, TurnInput};
-use voicebox_core::{Action, Rule};
 use voicebox_machine::MachineEnv;
 
 pub type Answer = Result<Json<Value>, ApiError>;
@@ -52,19 +51,6 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/extensions/approve", post(extensions::approve))
         .route("/api/extensions/revoke", post(extensions::revoke))
-}
-
-pub type QueryResult<T> = Result<Query<T>, QueryRejection>;
-
-pub fn query_error(rejection: QueryRejection) -> ApiError {
-    ApiError::new(
-        StatusCode::BAD_REQUEST,
-        Rule::MalformedField,
-        format!(
-            "the query does not fit this route: {}",
-            rejection.body_text()
-        ),
-    )
 }
 
 /// A route's `{result}` answer: what an act (or a refusal before any act) came to.
@@ -166,11 +152,12 @@ pub struct FilesQuery {
 #[utoipa::path(get, path = "/api/files", params(FilesQuery),
     responses(
         (status = 200, description = "`{result}`: a list reply or a named refusal", body = Object),
-        (status = 400, description = "unknown query parameter"),
-        ReadGuard,
+        ReadQuery,
     ))]
-pub async fn files(State(acts): State<Arc<Acts>>, query: QueryResult<FilesQuery>) -> Answer {
-    let Query(query) = query.map_err(query_error)?;
+pub async fn files(
+    State(acts): State<Arc<Acts>>,
+    StrictQuery(query): StrictQuery<FilesQuery>,
+) -> Answer {
     page_act(&acts, Action::List { dir: query.dir }).await
 }
 
@@ -190,10 +177,12 @@ pub struct FileQuery {
 #[utoipa::path(get, path = "/api/file", params(FileQuery),
     responses(
         (status = 200, description = "`{result}`: a read reply or a named refusal", body = Object),
+        ReadQuery,
         (status = 400, description = "missing `name` or unknown query parameter"),
-        ReadGuard,
     ))]
-pub async fn file(State(acts): State<Arc<Acts>>, query: QueryResult<FileQuery>) -> Answer {
-    let Query(query) = query.map_err(query_error)?;
+pub async fn file(
+    State(acts): State<Arc<Acts>>,
+    StrictQuery(query): StrictQuery<FileQuery>,
+) -> Answer {
     page_act(&acts, Action::Read { name: query.name }).await
 }

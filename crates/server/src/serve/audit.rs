@@ -1,12 +1,12 @@
 //! The root's audit log over HTTP: one page at a time, or every file's chain
 //! checked.
 
-use super::api::{Answer, QueryResult, query_error};
-use super::error::ReadGuard;
+use super::api::Answer;
+use super::error::{ReadGuard, ReadQuery, StrictQuery};
 use super::{Acts, ApiError};
 use crate::state_dir::StateDir;
 use axum::Json;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use serde::Deserialize;
 use std::sync::Arc;
@@ -29,11 +29,13 @@ pub struct AuditQuery {
 #[utoipa::path(get, path = "/api/audit", params(AuditQuery),
     responses(
         (status = 200, description = "`{ok, root, entries, next?}`: `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
+        ReadQuery,
         (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
-        ReadGuard,
     ))]
-pub async fn audit(State(acts): State<Arc<Acts>>, query: QueryResult<AuditQuery>) -> Answer {
-    let Query(query) = query.map_err(query_error)?;
+pub async fn audit(
+    State(acts): State<Arc<Acts>>,
+    StrictQuery(query): StrictQuery<AuditQuery>,
+) -> Answer {
     let page = PageRequest::new(query.cursor.as_deref(), query.limit)
         .map_err(|refusal| ApiError::new(StatusCode::BAD_REQUEST, refusal.rule, refusal.why))?;
     let wire = AuditPage {

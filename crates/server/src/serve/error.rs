@@ -6,8 +6,10 @@
 use crate::strict::{self, Misfit};
 use axum::Json;
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::StatusCode;
+use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
@@ -76,6 +78,33 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
     }
 }
 
+/// A query string read as `T`; handlers take it instead of `Query<T>`, so
+/// a query that does not fit the route (an unknown or missing parameter, a
+/// wrong type) is a 400 `malformed-field` refusal, not axum's plain text.
+pub struct StrictQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for StrictQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Query(query) = Query::from_request_parts(parts, state)
+            .await
+            .map_err(query_error)?;
+        Ok(StrictQuery(query))
+    }
+}
+
+fn query_error(rejection: QueryRejection) -> ApiError {
+    ApiError::new(
+        StatusCode::BAD_REQUEST,
+        Rule::MalformedField,
+        format!(
+            "the query does not fit this route: {}",
+            rejection.body_text()
+        ),
+    )
+}
+
 /// What the guard answers on every route before its handler: a foreign
 /// `Host`, a declared body over the cap. Listed in a route's
 /// `responses(...)` after its own statuses. (A header said twice is a 400
@@ -88,6 +117,11 @@ pub struct ReadGuard;
 /// the cap. A route whose own 403 says more lists it after this set (later
 /// entries replace earlier ones).
 pub struct WriteGuard;
+
+/// [`ReadGuard`] and the 400 of a route whose only query misfit is its
+/// shape (an unknown parameter). A route whose own 400 says more lists it
+/// after this set.
+pub struct ReadQuery;
 
 /// [`WriteGuard`] and the 400 of a route whose only body misfit is its
 /// shape (a malformed body or an unknown field). A route whose own 400 says
@@ -143,6 +177,14 @@ impl utoipa::IntoResponses for WriteGuard {
                 described("Content-Type is not application/json (`unsupported-content-type`)"),
             ),
         ])
+    }
+}
+
+impl utoipa::IntoResponses for ReadQuery {
+    fn responses() -> BTreeMap<String, RefOr<utoipa::openapi::Response>> {
+        let mut responses = ReadGuard::responses();
+        responses.insert("400".into(), described("unknown query parameter"));
+        responses
     }
 }
 

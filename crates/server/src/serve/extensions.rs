@@ -3,14 +3,13 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
+use super::Acts;
 use super::api::{Answer, result};
 use super::error::{ReadGuard, StrictJson, WriteBody};
 use super::guard::Authority;
-use super::{Acts, ApiError};
 use crate::admission::{self, registry};
 use crate::approval::Approvals;
 use axum::extract::State;
-use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -98,13 +97,9 @@ pub async fn admit(
     Extension(authority): Extension<Authority>,
     StrictJson(request): StrictJson<IdRequest>,
 ) -> Answer {
-    if authority != Authority::HostToken {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Rule::HostTokenRequired,
-            "admitting an extension needs the person at the host: send the x-voicebox-host-token header, or use the console code (approval-request, then approve)",
-        ));
-    }
+    authority.need_host_token(
+        "admitting an extension needs the person at the host: send the x-voicebox-host-token header, or use the console code (approval-request, then approve)",
+    )?;
     on_host(&acts, move |host| {
         admission::admit(host, &request.id, "host-token")
     })

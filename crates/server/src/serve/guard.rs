@@ -66,6 +66,22 @@ pub enum Authority {
     HostToken,
 }
 
+impl Authority {
+    /// Some acts are for the person at the host only: without the host
+    /// token they are a 403 `host-token-required`, in words `why` gives.
+    pub fn need_host_token(self, why: &str) -> Result<(), ApiError> {
+        if self == Authority::HostToken {
+            Ok(())
+        } else {
+            Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                Rule::HostTokenRequired,
+                why,
+            ))
+        }
+    }
+}
+
 /// `'wasm-unsafe-eval'` lets the page's worker compile WebAssembly (the
 /// browser core and tools) without allowing any JavaScript eval.
 const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; media-src 'self' blob:; worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";

@@ -121,13 +121,9 @@ async fn declare_machine(
     authority: Authority,
     path: PathBuf,
 ) -> Answer {
-    if authority != Authority::HostToken {
-        return Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            Rule::HostTokenRequired,
-            "declaring a folder on this machine needs the person at the host: send the x-voicebox-host-token header, or restart with --root",
-        ));
-    }
+    authority.need_host_token(
+        "declaring a folder on this machine needs the person at the host: send the x-voicebox-host-token header, or restart with --root",
+    )?;
     // Before the folder is opened: opening it starts an audit file in it.
     if let Err(refusal) = state.apart_from(&path) {
         return Ok(Json(json!(Reply::refusal(refusal))));

@@ -30,6 +30,11 @@ fn overlap(root: &Path, state: PathBuf) -> Option<Rule> {
         .map(|refusal| refusal.rule)
 }
 
+/// Why `state` is not apart from `root` (it must not be).
+fn refused_why(root: &Path, state: PathBuf) -> String {
+    StateDir::new(Some(state)).apart_from(root).unwrap_err().why
+}
+
 #[test]
 fn a_state_folder_beside_the_root_is_apart() {
     let (dir, root) = layout();
@@ -55,10 +60,8 @@ fn a_state_folder_in_the_root_or_the_root_itself_is_refused() {
         overlap(&root, root.join("inside/../state")),
         Some(Rule::StateInRoot)
     );
-    let refusal = StateDir::new(Some(root.join("state")))
-        .apart_from(&root)
-        .unwrap_err();
-    assert!(refusal.why.contains("--state-dir"), "{}", refusal.why);
+    let why = refused_why(&root, root.join("state"));
+    assert!(why.contains("--state-dir"), "{why}");
 }
 
 #[test]
@@ -84,10 +87,8 @@ fn a_root_inside_the_state_folder_is_refused() {
         overlap(&root.join("inside"), root.clone()),
         Some(Rule::RootInState)
     );
-    let refusal = StateDir::new(Some(root.clone()))
-        .apart_from(&root.join("inside"))
-        .unwrap_err();
-    assert!(refusal.why.contains("outside"), "{}", refusal.why);
+    let why = refused_why(&root.join("inside"), root.clone());
+    assert!(why.contains("outside"), "{why}");
 }
 
 #[test]

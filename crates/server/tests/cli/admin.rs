@@ -6,8 +6,7 @@ use super::*;
 fn doctor_reports_each_piece_and_masks_keys() {
     let dir = TempDir::new().unwrap();
     let state = dir.path().join("state");
-    std::fs::create_dir_all(&state).unwrap();
-    std::fs::write(state.join("keys.json"), r#"{"openai": "sk-secret-abcd"}"#).unwrap();
+    voicebox_test_support::put_file(&state, "keys.json", r#"{"openai": "sk-secret-abcd"}"#);
     let root = dir.path().join("root");
     std::fs::create_dir(&root).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_voicebox"))

@@ -13,12 +13,17 @@ fn commands_on(root: &str) -> [Vec<&str>; 4] {
     ]
 }
 
+/// `dir/root`, holding one file `name` (its folders made) with `text`.
+fn root_holding(dir: &TempDir, name: &str, text: &str) -> std::path::PathBuf {
+    let root = dir.path().join("root");
+    voicebox_test_support::put_file(&root, name, text);
+    root
+}
+
 #[test]
 fn a_state_folder_inside_the_root_refuses_every_command_by_name() {
     let dir = TempDir::new().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir_all(root.join("notes")).unwrap();
-    std::fs::write(root.join("notes/a.txt"), "mine").unwrap();
+    let root = root_holding(&dir, "notes/a.txt", "mine");
     let before = tree(dir.path());
     let inside = root.to_str().unwrap();
     let link = dir.path().join("link");
@@ -114,9 +119,7 @@ fn serve_refuses_to_start_with_the_state_folder_inside_the_root_and_starts_besid
 #[test]
 fn doctor_writes_nothing_into_the_root_it_checks() {
     let dir = TempDir::new().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir_all(root.join("drafts")).unwrap();
-    std::fs::write(root.join("drafts/plan.md"), "plan").unwrap();
+    let root = root_holding(&dir, "drafts/plan.md", "plan");
     let root_arg = root.to_str().unwrap();
     let doctor = ["doctor", "--root", root_arg, "--port", "0"];
 

@@ -107,6 +107,20 @@ impl Browser {
         self.client.execute(script, vec![]).await.unwrap()
     }
 
+    /// Asserts no element in the page matches `selector`; `what` says why
+    /// there must be none.
+    pub async fn assert_none(&self, selector: &str, what: &str) {
+        let found = self
+            .client
+            .execute(
+                "return document.querySelectorAll(arguments[0]).length",
+                vec![selector.into()],
+            )
+            .await
+            .unwrap();
+        assert_eq!(found, 0, "{what} ({selector})");
+    }
+
     /// Polls `script` until it returns true, or fails with `what`.
     pub async fn wait_for(&self, what: &str, script: &str) {
         let deadline = Instant::now() + Duration::from_secs(15);

@@ -140,6 +140,17 @@ impl Upstream {
             .unwrap();
     }
 
+    /// Closes the socket as the provider does, with `code` and `reason`.
+    async fn close(&mut self, code: CloseCode, reason: &str) {
+        self.ws
+            .close(Some(CloseFrame {
+                code,
+                reason: reason.into(),
+            }))
+            .await
+            .unwrap();
+    }
+
     /// Sends Gemini's `toolCall` with `calls`.
     async fn send_calls(&mut self, calls: &[Value]) {
         self.send(json!({"toolCall": {"functionCalls": calls}}))
@@ -238,6 +249,15 @@ impl Page {
         frame
     }
 
+    /// The `ready` frame, which says how many valid audio frames the
+    /// bridge dropped while the provider was not ready.
+    async fn expect_ready(&mut self, dropped: u64) {
+        assert_eq!(
+            self.expect("ready").await,
+            json!({"type": "ready", "droppedBeforeReady": dropped})
+        );
+    }
+
     /// Every JSON frame until the socket closes.
     async fn rest(&mut self) -> Vec<Value> {
         let mut frames = Vec::new();
@@ -279,26 +299,32 @@ fn verbs() -> Vec<&'static str> {
     COMMANDS.iter().map(|c| c.verb).collect()
 }
 
-async fn gemini_server(fake: &Fake) -> Server {
+/// A fake Gemini Live upstream, and a server whose Gemini Live it is.
+async fn gemini_server() -> (Fake, Server) {
+    let fake = Fake::start().await;
     let url = fake.url(GEMINI_PATH);
-    tokio::task::block_in_place(|| {
+    let server = tokio::task::block_in_place(|| {
         Server::start_with_env(&[
             ("VOICEBOX_GEMINI_LIVE_URL", &url),
             ("VOICEBOX_GEMINI_LIVE_MODEL", "gemini-live-test"),
             ("GEMINI_API_KEY", GEMINI_KEY),
         ])
-    })
+    });
+    (fake, server)
 }
 
-async fn openai_server(fake: &Fake) -> Server {
+/// A fake OpenAI Realtime upstream, and a server whose OpenAI Realtime it is.
+async fn openai_server() -> (Fake, Server) {
+    let fake = Fake::start().await;
     let url = fake.url("/v1/realtime");
-    tokio::task::block_in_place(|| {
+    let server = tokio::task::block_in_place(|| {
         Server::start_with_env(&[
             ("VOICEBOX_OPENAI_REALTIME_URL", &url),
             ("VOICEBOX_OPENAI_REALTIME_MODEL", "gpt-realtime-test"),
             ("OPENAI_API_KEY", OPENAI_KEY),
         ])
-    })
+    });
+    (fake, server)
 }
 
 /// A page on `/live` with `query`, past its `rate`, and the upstream the

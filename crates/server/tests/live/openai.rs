@@ -5,8 +5,7 @@ use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn openai_configures_the_session_and_answers_a_batch_with_one_response_create() {
-    let mut fake = Fake::start().await;
-    let server = openai_server(&fake).await;
+    let (mut fake, server) = openai_server().await;
     let mut page = Page::open(&server, "?provider=openai").await;
     assert_eq!(
         page.json().await,
@@ -56,10 +55,7 @@ async fn openai_configures_the_session_and_answers_a_batch_with_one_response_cre
     upstream
         .send(json!({"type": "session.updated", "session": session}))
         .await;
-    assert_eq!(
-        page.expect("ready").await,
-        json!({"type": "ready", "droppedBeforeReady": 1})
-    );
+    page.expect_ready(1).await;
     let spoken = pcm(480, 7);
     page.audio(&spoken).await;
     let append = upstream.recv().await;
@@ -137,8 +133,7 @@ async fn openai_configures_the_session_and_answers_a_batch_with_one_response_cre
 
 #[tokio::test(flavor = "multi_thread")]
 async fn openai_an_error_before_the_session_is_updated_is_a_failed_setup() {
-    let mut fake = Fake::start().await;
-    let server = openai_server(&fake).await;
+    let (mut fake, server) = openai_server().await;
     let (mut page, mut upstream) = connect(&server, &mut fake, "?provider=openai").await;
     upstream.recv().await;
     upstream
@@ -158,17 +153,11 @@ async fn openai_an_error_before_the_session_is_updated_is_a_failed_setup() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn openai_upstream_close_ends_once() {
-    let mut fake = Fake::start().await;
-    let server = openai_server(&fake).await;
+    let (mut fake, server) = openai_server().await;
     let (mut page, mut upstream, _) = openai_ready(&server, &mut fake).await;
     upstream
-        .ws
-        .close(Some(CloseFrame {
-            code: CloseCode::Error,
-            reason: "Internal error occurred.".into(),
-        }))
-        .await
-        .unwrap();
+        .close(CloseCode::Error, "Internal error occurred.")
+        .await;
     let frames = page.rest().await;
     assert_eq!(frames.len(), 1, "{frames:?}");
     assert_eq!(frames[0]["type"], "end");

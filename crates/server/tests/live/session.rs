@@ -5,8 +5,7 @@ use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_foreign_origin_is_refused_before_any_upstream_and_the_own_origin_gets_the_rate_first() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     let other_port = format!("http://127.0.0.1:{}", server.port + 1);
     for origin in [Some("http://evil.example"), Some(other_port.as_str()), None] {
         let Err((status, body)) = Page::open_from(&server, "", origin).await else {
@@ -43,8 +42,7 @@ async fn a_foreign_origin_is_refused_before_any_upstream_and_the_own_origin_gets
 
 #[tokio::test(flavor = "multi_thread")]
 async fn invalid_audio_frames_are_refused_one_by_one_and_the_session_lives() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
 
     let one_second = 16_000 * 2;
@@ -73,8 +71,7 @@ async fn invalid_audio_frames_are_refused_one_by_one_and_the_session_lives() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_upstream_close_ends_the_session_once_and_health_counts_sessions() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     let (_, health) = server.get("/api/health").await;
     assert_eq!(health["live"], json!({"created": 0, "running": 0}));
 
@@ -83,14 +80,7 @@ async fn an_upstream_close_ends_the_session_once_and_health_counts_sessions() {
     assert_eq!(health["live"], json!({"created": 1, "running": 1}));
 
     upstream.send(json!({"goAway": {"timeLeft": "1s"}})).await;
-    upstream
-        .ws
-        .close(Some(CloseFrame {
-            code: CloseCode::Normal,
-            reason: "".into(),
-        }))
-        .await
-        .unwrap();
+    upstream.close(CloseCode::Normal, "").await;
     let frames = page.rest().await;
     assert_eq!(frames[0], json!({"type": "goaway", "timeLeft": "1s"}));
     let ends: Vec<&Value> = frames.iter().filter(|f| f["type"] == "end").collect();
@@ -110,8 +100,7 @@ async fn an_upstream_close_ends_the_session_once_and_health_counts_sessions() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_page_leaving_closes_the_upstream() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
     page.ws.close(None).await.unwrap();
     let last = tokio::time::timeout(STEP, upstream.ws.next())

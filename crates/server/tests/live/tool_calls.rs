@@ -6,8 +6,7 @@ use super::*;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn gemini_sets_up_forwards_audio_and_answers_a_tool_call_by_id() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     let (mut page, mut upstream) = connect(&server, &mut fake, "?provider=gemini").await;
     assert!(upstream.uri.starts_with(GEMINI_PATH), "{}", upstream.uri);
     let keyed = upstream.header("x-goog-api-key") == Some(GEMINI_KEY)
@@ -52,10 +51,7 @@ async fn gemini_sets_up_forwards_audio_and_answers_a_tool_call_by_id() {
     );
 
     upstream.send_binary(json!({"setupComplete": {}})).await;
-    assert_eq!(
-        page.expect("ready").await,
-        json!({"type": "ready", "droppedBeforeReady": 1})
-    );
+    page.expect_ready(1).await;
 
     let spoken = pcm(320, 2);
     page.audio(&spoken).await;
@@ -132,8 +128,7 @@ async fn gemini_sets_up_forwards_audio_and_answers_a_tool_call_by_id() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn gemini_answers_every_call_of_a_batch_and_a_cancelled_write_stands() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
 
     let calls = [
@@ -176,8 +171,7 @@ async fn gemini_answers_every_call_of_a_batch_and_a_cancelled_write_stands() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn calls_that_do_not_fit_are_refused_by_name_and_calls_before_ready_are_not_run() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     let (mut page, mut upstream) = connect(&server, &mut fake, "").await;
     upstream.recv().await;
 
@@ -227,8 +221,7 @@ async fn calls_that_do_not_fit_are_refused_by_name_and_calls_before_ready_are_no
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_delete_waits_for_the_persons_click_not_a_spoken_yes() {
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     std::fs::write(server.root.join("draft.txt"), "old").unwrap();
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
 
@@ -271,8 +264,7 @@ async fn a_delete_waits_for_the_persons_click_not_a_spoken_yes() {
 #[tokio::test(flavor = "multi_thread")]
 async fn live_tool_calls_run_in_the_page_that_owns_the_root() {
     use common::page_channel::{channel, declare_opfs, frame, send};
-    let mut fake = Fake::start().await;
-    let server = gemini_server(&fake).await;
+    let (mut fake, server) = gemini_server().await;
     declare_opfs(&server, "atlas").await;
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
     let write = json!({"name": "notes.md", "content": "milk"});
