@@ -12,6 +12,40 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::ops::RangeInclusive;
 
+/// Number words read as digits ("chapter two" is `chapter 2.md`).
+const NUMBERS: &[&str] = &[
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// Words of a request that never pick a file by themselves in a loose
+/// match: its verbs and their small words.
+const NOT_LOOSE: &[&str] = &[
+    "delete", "remove", "read", "open", "show", "write", "add", "append", "put", "edit", "change",
+    "replace", "list", "search", "find", "please", "can", "you", "could", "would", "for", "me",
+    "up", "at", "end", "on", "from", "say", "says", "with", "what", "is", "whats", "do", "i",
+    "have", "get", "rid", "cat", "view", "let", "see", "look", "about", "one",
+];
+
 /// Words that never stand for a file on their own.
 pub(super) const NOT_STEMS: &[&str] = &[
     "the", "a", "an", "my", "our", "file", "files", "folder", "it", "this", "that", "in", "to",
@@ -29,6 +63,12 @@ pub(super) enum Mention<'f> {
     },
     /// Several files fit equally well: ask which.
     Several(Vec<&'f str>),
+    /// One file, by some of its words only (see [`loosely`]), and the
+    /// sentence's words from the first of them to the last.
+    Loose {
+        name: &'f str,
+        words: RangeInclusive<usize>,
+    },
 }
 
 /// The file `text` mentions among `names`. A full name beats a stem, a
@@ -60,6 +100,9 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
             }
         }
     }
+    if best.is_empty() {
+        return loosely(&said, names);
+    }
     // A stem said alone fits a longer stem too ("the report" with
     // `report-2025.md` beside `report.md`): ask rather than pick.
     if let [(false, len, start, only)] = best.as_slice() {
@@ -90,6 +133,55 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
             words: said[*start].1..=said[start + len - 1].1,
         },
         several => Mention::Several(several.iter().map(|b| b.3).collect()),
+    }
+}
+
+/// The file whose stem holds the most of the sentence's own words, when no
+/// name or stem was said whole: "open the budget" is `Budget 2026.xlsx`,
+/// "the March meeting notes" `Meeting Notes - March.md`, "the log"
+/// `server.log` (its extension said as a noun); a tie is several, so it is
+/// asked. Only a file holding at least one such word counts.
+fn loosely<'f>(tokens_said: &[(String, usize)], names: &'f [String]) -> Mention<'f> {
+    // A word said with an extension of its own names that file, not this one.
+    let named = |i: usize| tokens_said.get(i + 1).is_some_and(|(t, _)| t == ".");
+    let said: Vec<(&str, usize)> = tokens_said
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !named(*i))
+        .map(|(_, (t, at))| (t.as_str(), *at))
+        .filter(|(w, _)| w.chars().any(char::is_alphanumeric))
+        .filter(|(w, _)| !NOT_STEMS.contains(w) && !NOT_LOOSE.contains(w))
+        .collect();
+    let mut best: (usize, Vec<(&'f str, RangeInclusive<usize>)>) = (0, Vec::new());
+    for name in names {
+        let base = name.rsplit('/').next().unwrap_or(name);
+        let (stem, extension) = base.rsplit_once('.').unwrap_or((base, ""));
+        let stem = tokens(stem);
+        let extension = extension.to_lowercase();
+        let held: Vec<usize> = said
+            .iter()
+            .filter(|(w, _)| {
+                stem.iter().any(|t| t == w) || (!extension.is_empty() && *w == extension)
+            })
+            .map(|(_, at)| *at)
+            .collect();
+        let (Some(first), Some(last)) = (held.first(), held.last()) else {
+            continue;
+        };
+        let fit = (name.as_str(), *first..=*last);
+        match held.len().cmp(&best.0) {
+            core::cmp::Ordering::Greater => best = (held.len(), alloc::vec![fit]),
+            core::cmp::Ordering::Equal => best.1.push(fit),
+            core::cmp::Ordering::Less => {}
+        }
+    }
+    match best.1.as_slice() {
+        [] => Mention::Nothing,
+        [(name, words)] => Mention::Loose {
+            name,
+            words: words.clone(),
+        },
+        several => Mention::Several(several.iter().map(|(n, _)| *n).collect()),
     }
 }
 
@@ -138,7 +230,13 @@ fn indexed_tokens(text: &str) -> Vec<(String, usize)> {
     let mut raw: Vec<(String, usize)> = Vec::new();
     for (index, word) in text.split(' ').enumerate() {
         let word = word.trim_matches(|c: char| !(c.is_alphanumeric() || "./_-~".contains(c)));
+        // A full stop that ends a word ends a sentence, never an extension.
+        let word = word.trim_end_matches('.');
         let lower = word.to_lowercase();
+        let lower = match NUMBERS.iter().position(|n| *n == lower) {
+            Some(n) => alloc::format!("{n}"),
+            None => lower,
+        };
         if let Some((_, joiner)) = JOINERS.iter().find(|(spoken, _)| *spoken == lower) {
             if !matches!(*joiner, "-" | "_") {
                 raw.push((String::from(*joiner), index));

@@ -136,11 +136,25 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
             *name = found.into();
             Resolution::Action(action)
         }
+        Mention::Loose { name: found, .. } if holds_every_word(found, name) => {
+            *name = found.into();
+            Resolution::Action(action)
+        }
         Mention::Several(names) if names.iter().all(|n| contains(&tokens(n), &tokens(name))) => {
             ask(&names)
         }
         _ => Resolution::Action(action),
     }
+}
+
+/// Whether every word of `said` (a name the sentence gave) is a word of
+/// `existing`'s name: "taxes" of `2024-taxes.pdf`.
+fn holds_every_word(existing: &str, said: &str) -> bool {
+    let have = tokens(existing);
+    tokens(said)
+        .iter()
+        .filter(|t| t.chars().any(char::is_alphanumeric))
+        .all(|t| have.contains(t))
 }
 
 /// Words that make "what's in X" about a folder, not a file.
@@ -166,10 +180,12 @@ fn by_mention(
     match mentioned(text, &folder.names) {
         Mention::Nothing => None,
         Mention::Several(names) => Some(ask(&names)),
-        Mention::One { name, words } => match again(&quoted(text, name, words)) {
-            Resolution::Action(action) => Some(Resolution::Action(action)),
-            Resolution::Unresolved { .. } => None,
-        },
+        Mention::One { name, words } | Mention::Loose { name, words } => {
+            match again(&quoted(text, name, words)) {
+                Resolution::Action(action) => Some(Resolution::Action(action)),
+                Resolution::Unresolved { .. } => None,
+            }
+        }
     }
 }
 
@@ -188,20 +204,27 @@ fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> St
     };
     let mut end = last;
     let mut trail = tail_of(parts[last]);
+    let extension = name.rsplit_once('.').map(|(_, e)| e.to_lowercase());
+    let folds = |word: &str| {
+        let word = word
+            .trim_end_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        NOUNS.contains(&word.as_str()) || extension.as_deref() == Some(word.as_str())
+    };
     if trail.is_empty()
         && let Some(next) = parts.get(last + 1)
-        && NOUNS.contains(
-            &next
-                .trim_end_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-                .as_str(),
-        )
+        && folds(next)
     {
         end = last + 1;
         trail = tail_of(next);
     }
     let mut out: Vec<String> = parts[..first].iter().map(|p| String::from(*p)).collect();
-    out.push(format!("{lead}\"{name}\"{trail}"));
+    // A name with no extension is said as a file's name, so no verb reads it as a bare word.
+    let named = match name.rsplit('/').next().unwrap_or(name).contains('.') {
+        true => format!("\"{name}\""),
+        false => format!("the file called \"{name}\""),
+    };
+    out.push(format!("{lead}{named}{trail}"));
     out.extend(parts[end + 1..].iter().map(|p| String::from(*p)));
     out.join(" ")
 }

@@ -4,6 +4,7 @@
 pub mod browser;
 pub mod env_checks;
 pub mod page_channel;
+pub mod spoken;
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};

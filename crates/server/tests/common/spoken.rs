@@ -1,0 +1,168 @@
+//! Speaking to `/live?provider=local` as the page does: espeak-ng's speech,
+//! resampled by sox to 16 kHz mono PCM16, streamed in quarter-second frames.
+//! Outside CI a missing espeak-ng, sox or pocketsphinx skips LOUDLY; under
+//! `CI=true` it fails (`./scripts/test` installs them).
+
+use super::Server;
+use futures_util::{SinkExt, StreamExt};
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The longest one utterance may take to be answered.
+const STEP: Duration = Duration::from_secs(30);
+const LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3";
+const MODEL: &str = "/usr/share/pocketsphinx/model/en-us/en-us/mdef";
+const PACKAGES: &str = "espeak-ng sox libpocketsphinx3 pocketsphinx-en-us";
+
+/// Whether espeak-ng, sox and pocketsphinx are here; panics under CI if not.
+pub fn available() -> bool {
+    let tool = |name: &str| {
+        Command::new(name)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
+    };
+    voicebox_test_support::present_or_skip(
+        tool("espeak-ng")
+            && tool("sox")
+            && Path::new(LIBRARY).exists()
+            && Path::new(MODEL).exists(),
+        &format!("Debian's {PACKAGES}"),
+        &format!("apt-get install -y {PACKAGES}"),
+    )
+}
+
+/// `text` spoken by espeak-ng's `voice`, as 16 kHz mono PCM16 LE.
+pub fn speak(text: &str, voice: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let (wav, raw) = (dir.path().join("in.wav"), dir.path().join("out.raw"));
+    let spoke = Command::new("espeak-ng")
+        .args(["-v", voice, "-w"])
+        .arg(&wav)
+        .arg(text)
+        .status()
+        .unwrap();
+    assert!(spoke.success(), "espeak-ng -v {voice} {text:?}");
+    let converted = Command::new("sox")
+        .arg(&wav)
+        .args([
+            "-r",
+            "16000",
+            "-c",
+            "1",
+            "-b",
+            "16",
+            "-e",
+            "signed-integer",
+            "-t",
+            "raw",
+        ])
+        .arg(&raw)
+        .status()
+        .unwrap();
+    assert!(converted.success(), "sox {}", wav.display());
+    std::fs::read(raw).unwrap()
+}
+
+/// A test page on `/live` with the server's own Origin.
+pub struct Page {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+/// What one utterance came to: what was heard, the tool calls, the reply.
+#[derive(Debug)]
+pub struct Answer {
+    pub heard: String,
+    pub calls: Vec<Value>,
+    pub reply: String,
+}
+
+impl Page {
+    pub async fn open(server: &Server, query: &str) -> Page {
+        let url = format!("ws://127.0.0.1:{}/live{query}", server.port);
+        let mut request = url.into_client_request().unwrap();
+        let headers = request.headers_mut();
+        headers.insert("origin", server.origin().parse().unwrap());
+        headers.insert("cookie", server.cookie.parse().unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
+        Page { ws }
+    }
+
+    /// The next JSON frame; `None` when the socket closed.
+    pub async fn json(&mut self) -> Option<Value> {
+        loop {
+            let message = tokio::time::timeout(STEP, self.ws.next())
+                .await
+                .expect("the bridge answered in time");
+            return match message {
+                Some(Ok(Message::Text(text))) => Some(serde_json::from_str(&text).unwrap()),
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => None,
+                Some(Ok(_)) => continue,
+            };
+        }
+    }
+
+    pub async fn expect(&mut self, kind: &str) -> Value {
+        let frame = self.json().await.expect("the socket is open");
+        assert_eq!(frame["type"], kind, "{frame}");
+        frame
+    }
+
+    /// Streams `pcm` in quarter-second frames, then silence so the
+    /// recogniser hears the end, and gathers frames up to the reply.
+    pub async fn say(&mut self, pcm: &[u8]) -> Answer {
+        let silence = vec![0u8; 16_000 * 2 / 4];
+        let frames = pcm
+            .chunks(8_000)
+            .chain(std::iter::repeat_n(&silence[..], 6));
+        for frame in frames {
+            let mut frame = frame.to_vec();
+            frame.truncate(frame.len() & !1);
+            self.ws.send(Message::binary(frame)).await.unwrap();
+        }
+        let mut answer = Answer {
+            heard: String::new(),
+            calls: Vec::new(),
+            reply: String::new(),
+        };
+        loop {
+            let frame = self.json().await.expect("the socket is open");
+            match frame["type"].as_str() {
+                Some("transcript") => answer.heard = frame["text"].as_str().unwrap().into(),
+                Some("tool") => answer
+                    .calls
+                    .extend(frame["calls"].as_array().unwrap().clone()),
+                Some("reply") => {
+                    answer.reply = frame["text"].as_str().unwrap().into();
+                    return answer;
+                }
+                _ => panic!("unexpected frame {frame}"),
+            }
+        }
+    }
+}
+
+/// A server with no provider key, so `/live` defaults to the local provider.
+pub fn server() -> Server {
+    tokio::task::block_in_place(|| Server::start_with_env(&[]))
+}
+
+/// Word edits (substitutions, insertions, deletions) from `hyp` to `reference`.
+pub fn edits(reference: &[&str], hyp: &[&str]) -> usize {
+    let mut row: Vec<usize> = (0..=hyp.len()).collect();
+    for (i, r) in reference.iter().enumerate() {
+        let mut next = vec![i + 1];
+        for (j, h) in hyp.iter().enumerate() {
+            let cost = usize::from(r != h);
+            next.push((row[j] + cost).min(row[j + 1] + 1).min(next[j] + 1));
+        }
+        row = next;
+    }
+    row[hyp.len()]
+}
