@@ -29,6 +29,7 @@ mod name;
 mod proposal;
 mod read;
 pub mod settle;
+mod shell;
 mod text;
 mod tool;
 mod undo;
@@ -53,12 +54,24 @@ pub enum Resolution {
     Unresolved { note: String },
 }
 
+impl Resolution {
+    /// This answer, or `other`'s action when this one is unresolved and
+    /// `other` finds one.
+    fn or_else_unresolved(self, other: impl FnOnce() -> Option<Resolution>) -> Resolution {
+        match self {
+            Resolution::Unresolved { .. } => other().unwrap_or(self),
+            action => action,
+        }
+    }
+}
+
 /// One verb family: `None` when the sentence is not of its kind.
 type Family = fn(Words<'_>) -> Option<Resolution>;
 
 /// Most specific first: "replace … in notes.md" is an edit before anything
 /// else reads "in notes.md", and "what tools …" is not a listing of files.
 const FAMILIES: &[Family] = &[
+    shell::resolve,
     proposal::resolve,
     undo::resolve,
     extensions::resolve,
@@ -118,13 +131,40 @@ pub fn resolve(text: &str) -> Resolution {
             text.len()
         ));
     }
-    let resolution = in_folder_first(text).unwrap_or_else(|| plain(text));
+    let resolution = in_folder_first(text)
+        .unwrap_or_else(|| plain(text))
+        .or_else_unresolved(|| aside_dropped(text));
     match resolution {
         Resolution::Action(mut action) => match action.file_mut() {
             Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
             _ => Resolution::Action(action),
         },
         unresolved => unresolved,
+    }
+}
+
+/// "delete old dot log, it's just taking up space": the request before a
+/// closing remark, when the whole reads as none. A remark that takes the
+/// request back ("…, no wait", "…, actually don't") leaves it unresolved.
+fn aside_dropped(text: &str) -> Option<Resolution> {
+    const TAKES_BACK: &[&str] = &[
+        "no", "not", "don't", "dont", "wait", "actually", "never", "cancel", "stop", "instead",
+    ];
+    let (request, aside) = text.rsplit_once(',')?;
+    let aside_words = aside.split_whitespace().map(|w| {
+        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+            .to_lowercase()
+    });
+    if request.trim().is_empty()
+        || aside_words
+            .clone()
+            .any(|w| TAKES_BACK.contains(&w.as_str()))
+    {
+        return None;
+    }
+    match plain(request) {
+        Resolution::Action(action) => Some(Resolution::Action(action)),
+        Resolution::Unresolved { .. } => None,
     }
 }
 

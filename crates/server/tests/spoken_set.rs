@@ -117,6 +117,21 @@ async fn measure(design: &str, set: &SpokenSet) -> Tally {
             for voice in SET_VOICES {
                 reset(&server.root, &set.files);
                 let answer = page.say(&speak(sentence, voice)).await;
+                let confidence = server
+                    .logs
+                    .lock()
+                    .unwrap()
+                    .iter()
+                    .rev()
+                    .find(|line| line.contains("offline grammar confidence"))
+                    .map(|line| {
+                        line.rsplit("confidence")
+                            .next()
+                            .unwrap_or("")
+                            .trim()
+                            .to_string()
+                    })
+                    .unwrap_or_default();
                 let reference: Vec<&str> = sentence.split_whitespace().collect();
                 let hyp: Vec<&str> = answer.heard.split_whitespace().collect();
                 let call = answer.calls.first();
@@ -124,6 +139,16 @@ async fn measure(design: &str, set: &SpokenSet) -> Tally {
                 row[0] += 1;
                 row[1] += edits(&reference, &hyp);
                 row[2] += reference.len();
+                let outcome = match (call, &case.action) {
+                    (None, None) => "exact",
+                    (None, Some(_)) => "nothing",
+                    (Some(call), want) if want.as_ref() == Some(&call["action"]) => "exact",
+                    _ => "wrong",
+                };
+                println!(
+                    "  gate {outcome} {confidence} [{voice}] {sentence:?} heard {:?}",
+                    answer.heard
+                );
                 match (call, &case.action) {
                     (None, None) => row[3] += 1,
                     (None, Some(_)) => row[5] += 1,

@@ -66,6 +66,17 @@ const OPENINGS: &[&[&str]] = &[
     &["that", "was", "wrong"],
     &["my", "mistake"],
     &["my", "bad"],
+    &["maybe"],
+    &["hi", "there"],
+    &["hey", "there"],
+    &["hi"],
+    &["i", "think"],
+    &["i", "guess"],
+    &["i", "was", "wondering", "if", "you", "could"],
+    &["i", "wonder", "if", "you", "could"],
+    &["do", "you", "think", "you", "could"],
+    &["is", "it", "possible", "to"],
+    &["possibly"],
 ];
 
 /// Gerunds after "would you mind …" and their verbs, so families need only
@@ -133,6 +144,17 @@ pub fn plain_verb_after_mind(words: &mut [Word<'_>], core: &Range<usize>) {
 fn closing_len(words: Words<'_>) -> usize {
     if words.ends_with(&["please"]) {
         return 1;
+    }
+    if let Some(hedge) = [
+        &["for", "me"][..],
+        &["i", "think"],
+        &["i", "guess"],
+        &["if", "you", "can"],
+    ]
+    .into_iter()
+    .find(|t| words.len() > t.len() + 1 && words.ends_with(t))
+    {
+        return hedge.len();
     }
     let Some(n) = [&["thanks"][..], &["thank", "you"], &["thx"], &["cheers"]]
         .into_iter()

@@ -43,8 +43,23 @@ const FROM_HERE: &[&[&str]] = &[
     &["now"],
 ];
 
+/// "… but keep the file": the file stays, only its text goes.
+const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let rest = words.after_any(HEADS)?.trim_end(FROM_HERE);
+    // "erase everything in todo.txt (but keep the file)": its text, not the file.
+    if let Some(Target::File(name)) = rest
+        .trim_end(KEEPING)
+        .after_any(content::WHOLE_OF)
+        .map(target)
+    {
+        return act(Action::Write {
+            name,
+            content: String::new(),
+            mode: None,
+        });
+    }
     if let Some(cut) = cut_from_file(rest) {
         return cut;
     }

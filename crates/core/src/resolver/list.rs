@@ -4,6 +4,7 @@ use super::name::{Target, folder, leaves_the_folder, target};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
+use alloc::format;
 
 /// How far a head reaches: what may follow it and still be a folder.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -124,6 +125,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let dir = match asked_in(region).unwrap_or_else(|| target(region)) {
         Target::Folder(dir) | Target::Files(dir) => dir,
         Target::Missing if reach != Reach::Named => None,
+        // "list the planets": a thing, unless it is said to be a folder.
+        Target::Bare(dir) if reach == Reach::Any && ARTICLES.contains(&region.key(0)) => {
+            return claim_unresolved(format!(
+                "Is `{dir}` a folder here? Say 'list the {dir} folder', or 'list files' to see what there is."
+            ));
+        }
         Target::Bare(dir) if reach == Reach::Any => Some(dir),
         // "list /etc": kept, for the executor to refuse by name.
         Target::File(dir) if reach == Reach::Any && leaves_the_folder(&dir) => Some(dir),

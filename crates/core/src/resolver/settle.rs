@@ -427,4 +427,47 @@ mod tests {
             short
         );
     }
+
+    #[test]
+    fn a_name_said_by_some_of_its_words_is_the_one_file_that_has_them() {
+        for (said, names, want) in [
+            (
+                "open the budget",
+                &["Budget 2026.xlsx", "notes.md"][..],
+                "Budget 2026.xlsx",
+            ),
+            (
+                "please open the March meeting notes",
+                &["Meeting Notes - March.md", "budget.csv"],
+                "Meeting Notes - March.md",
+            ),
+            (
+                "open chapter two",
+                &["chapter 2.md", "chapter 3.md"],
+                "chapter 2.md",
+            ),
+            ("delete the log", &["server.log", "notes.txt"], "server.log"),
+            ("delete the old log", &["old.log", "app.log"], "old.log"),
+            ("cat Makefile", &["Makefile", "notes.md"], "Makefile"),
+            (
+                "Please delete the Q3 report.",
+                &["Q3 report.docx", "notes.txt"],
+                "Q3 report.docx",
+            ),
+        ] {
+            assert_eq!(named(said, names).as_deref(), Some(want), "{said}");
+        }
+        // Two that hold the words equally are asked about; none is no guess.
+        let Resolution::Unresolved { note } = resolve_in(
+            "open my notes",
+            &folder(&["photo notes.txt", "trip notes.txt"]),
+        ) else {
+            panic!("two fit: ask");
+        };
+        assert!(
+            note.contains("photo notes.txt") && note.contains("trip notes.txt"),
+            "{note}"
+        );
+        assert_eq!(named("open the budget", &["notes.md"]), None);
+    }
 }

@@ -52,7 +52,12 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("isn't", &["is", "not"]),
     ("what're", &["what", "are"]),
     ("wanna", &["want", "to"]),
+    ("lemme", &["let", "me"]),
+    ("gimme", &["give", "me"]),
 ];
+
+/// Sounds of hesitation, dropped from the keys (content keeps its own words).
+const HESITATIONS: &[&str] = &["um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm"];
 
 /// Quote families: the openers and the closers that may end them.
 const QUOTES: &[(&[char], &[char])] = &[
@@ -146,7 +151,8 @@ fn push_plain<'t>(words: &mut Vec<Word<'t>>, text: &'t str, start: usize, end: u
     let inner = text[start..end]
         .trim_start_matches(LEADING_PUNCT)
         .trim_end_matches(TRAILING_PUNCT);
-    if inner.is_empty() {
+    // Hesitations carry nothing, wherever they fall ("make a new file, um, called …").
+    if inner.is_empty() || HESITATIONS.contains(&inner.to_lowercase().as_str()) {
         return;
     }
     let key = inner.to_lowercase().replace('’', "'");

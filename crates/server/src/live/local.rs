@@ -374,7 +374,11 @@ impl Recogniser {
                 }
             },
         };
-        tracing::debug!(?grammar, ?design, "offline decode");
+        tracing::info!(
+            speech = grammar.confidence.speech,
+            score = grammar.confidence.score,
+            "offline grammar confidence"
+        );
         let Some(text) = sure else {
             return json!({"heard": grammar.text, "unsure": true});
         };

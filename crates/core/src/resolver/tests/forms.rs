@@ -96,3 +96,51 @@ fn web_addresses_are_not_files() {
         "#,
     );
 }
+
+#[test]
+fn shell_idioms_are_their_one_request_and_nothing_more() {
+    assert_table(
+        r#"
+        echo Hello World > greeting.txt => write greeting.txt | Hello World
+        echo buy milk >> todo.txt => append todo.txt | buy milk
+        sed s/teh/the/ essay.md => edit essay.md | teh | the
+        less src/main.rs => read src/main.rs
+        list_extensions => list_extensions
+        "#,
+    );
+    for not_one in ["echo hi | tee a.txt", "sed s/a/b/g notes.md", "echo hello"] {
+        assert!(
+            matches!(resolve(not_one), Resolution::Unresolved { .. }),
+            "{not_one}"
+        );
+    }
+}
+
+#[test]
+fn hedges_asides_and_hesitations_carry_no_meaning_but_a_taking_back_does() {
+    assert_table(
+        r#"
+        hey um could you maybe read me notes dot m d => read notes.md
+        could you maybe make a new file, um, called ideas dot m d => write ideas.md | | create
+        delete old dot log, it's just taking up space => delete old.log
+        add buy milk to the end of todo dot txt I think => append todo.txt | buy milk
+        lemme see config dot yaml => read config.yaml
+        Erase everything in todo.txt but keep the file. => write todo.txt |
+        "#,
+    );
+    for taken_back in [
+        "delete old dot log, no wait",
+        "delete old dot log, actually don't",
+    ] {
+        assert!(
+            matches!(resolve(taken_back), Resolution::Unresolved { .. }),
+            "{taken_back}"
+        );
+    }
+    // A thing that is not said to be a folder is not listed as one.
+    let Resolution::Unresolved { note } = resolve("list the planets") else {
+        panic!("the planets are no folder here");
+    };
+    assert!(note.contains("planets folder"), "{note}");
+    assert_table("list the planets folder => list planets");
+}

@@ -1,0 +1,76 @@
+//! Shell idioms a terse person types: `echo hi > a.txt`, `echo hi >> a.txt`,
+//! `sed s/teh/the/ essay.md`, `less notes.md`, and a verb typed as its wire
+//! name (`list_extensions`). Only the idiom's own shape is read; anything
+//! else (a pipe, a second command) is not one request and is left alone.
+
+use super::content;
+use super::name::{Target, target};
+use super::text::Words;
+use super::{Resolution, act};
+use crate::action::Action;
+use alloc::string::String;
+
+/// Pagers and viewers: each reads one file.
+const VIEWERS: &[&str] = &["less", "more", "head", "tail", "bat", "view"];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    match words.key(0) {
+        "echo" => echoed(words.from(1)),
+        "sed" => substituted(words.from(1)),
+        "list_extensions" | "list-extensions" if words.len() == 1 => act(Action::ListExtensions),
+        viewer if VIEWERS.contains(&viewer) && words.len() == 2 => match target(words.from(1)) {
+            Target::File(name) => act(Action::Read { name }),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `echo TEXT > NAME` writes, `echo TEXT >> NAME` appends.
+fn echoed(words: Words<'_>) -> Option<Resolution> {
+    let at = (1..words.len())
+        .rev()
+        .find(|&i| matches!(words.key(i), ">" | ">>"))?;
+    let Target::File(name) = target(words.from(at + 1)) else {
+        return None;
+    };
+    let content = content::text(words.to(at))?;
+    if words.keys().any(|k| k == "|") {
+        return None;
+    }
+    act(match words.key(at) {
+        ">>" => Action::Append { name, content },
+        _ => Action::Write {
+            name,
+            content,
+            mode: None,
+        },
+    })
+}
+
+/// `sed s/OLD/NEW/ NAME` (one substitution, any delimiter): an edit.
+fn substituted(words: Words<'_>) -> Option<Resolution> {
+    let script = words.raw(0).trim_matches(|c| c == '\'' || c == '"');
+    let mut chars = script.chars();
+    let (Some('s'), Some(delimiter)) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    if delimiter.is_alphanumeric() || delimiter.is_whitespace() {
+        return None;
+    }
+    let parts: alloc::vec::Vec<&str> = script[2..].split(delimiter).collect();
+    let [old, new, flags] = parts.as_slice() else {
+        return None;
+    };
+    if old.is_empty() || !flags.is_empty() {
+        return None;
+    }
+    let Target::File(name) = target(words.from(1)) else {
+        return None;
+    };
+    act(Action::Edit {
+        name,
+        old_text: String::from(*old),
+        new_text: String::from(*new),
+    })
+}
