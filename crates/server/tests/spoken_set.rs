@@ -103,7 +103,10 @@ fn reset(root: &std::path::Path, files: &BTreeMap<String, String>) {
 
 async fn measure(design: &str, set: &SpokenSet) -> Tally {
     let server = tokio::task::block_in_place(|| {
-        Server::start_with_env(&[("VOICEBOX_OFFLINE_DESIGN", design)])
+        Server::start_with_env(&[
+            ("VOICEBOX_OFFLINE_DESIGN", design),
+            ("RUST_LOG", "warn,voicebox::live::local=info"),
+        ])
     });
     let mut page = page_for(&server).await;
     let mut tally = Tally::new();
