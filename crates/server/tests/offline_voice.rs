@@ -13,7 +13,7 @@
 mod common;
 
 use common::Server;
-use common::spoken::{Page, available, server, speak};
+use common::spoken::{Page, available, moonshine_dir, server, speak, whisper_available};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread")]
@@ -22,11 +22,16 @@ async fn four_spoken_commands_act_through_the_executor() {
         return;
     }
     let server = server();
-    // No provider named and no key set: the local one.
+    // No provider named and no key set: an offline one, the Whisper-class
+    // one when it is installed.
+    let offline = match moonshine_dir().join("moonshine_cpp").is_dir() {
+        true => "whisper",
+        false => "local",
+    };
     let mut page = Page::open(&server, "").await;
     assert_eq!(
         page.expect("rate").await,
-        json!({"type": "rate", "inputRate": 16000, "outputRate": 24000, "provider": "local"})
+        json!({"type": "rate", "inputRate": 16000, "outputRate": 24000, "provider": offline})
     );
     page.expect("ready").await;
     drop(page);
@@ -88,6 +93,45 @@ async fn four_spoken_commands_act_through_the_executor() {
     assert!(hello.exists(), "a spoken delete waits for the click");
 }
 
+/// The Whisper-class recogniser: Moonshine hears the words, the grammar the
+/// file names; a look runs at once, a change is asked first.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_whisper_class_recogniser_reads_at_once_and_asks_before_a_change() {
+    if !available() || !whisper_available() {
+        return;
+    }
+    let server = server();
+    std::fs::write(server.root.join("todo.txt"), "milk").unwrap();
+    std::fs::write(server.root.join("ideas.txt"), "a garden").unwrap();
+    let mut page = Page::open(&server, "?provider=whisper").await;
+    assert_eq!(page.expect("rate").await["provider"], "whisper");
+    page.expect("ready").await;
+
+    let read = page.say(&speak("read todo dot txt", "en-us")).await;
+    assert_eq!(
+        read.calls.first().map(|c| &c["action"]),
+        Some(&json!({"verb": "read", "name": "todo.txt"})),
+        "{read:?}"
+    );
+    assert_eq!(read.calls[0]["result"]["content"], "milk", "{read:?}");
+
+    let delete = page.say(&speak("delete ideas dot txt", "en-us")).await;
+    assert_eq!(delete.calls[0]["action"]["name"], "ideas.txt", "{delete:?}");
+    assert_eq!(
+        delete.calls[0]["result"]["confirm"]["rule"], "heard-change",
+        "{delete:?}"
+    );
+    assert!(server.root.join("ideas.txt").exists(), "asked, not done");
+
+    // The health answer says which offline engines can run.
+    let (_, health) = server.get("/api/health").await;
+    let engines = health["offlineVoice"].as_array().unwrap();
+    assert!(
+        engines.iter().all(|e| e["ok"] == true),
+        "both engines are installed here: {health}"
+    );
+}
+
 /// Speech that is no command, and noise, do nothing: no call, no change.
 #[tokio::test(flavor = "multi_thread")]
 async fn what_it_cannot_be_sure_of_does_nothing() {
@@ -145,4 +189,12 @@ async fn a_missing_model_is_refused_by_name_with_the_packages_to_install() {
     let end = page.expect("end").await;
     assert_eq!(end["reason"], "setup-failed");
     assert!(page.json().await.is_none(), "the session ended once");
+    // Health names what cannot run and the step that installs it.
+    let (_, health) = server.get("/api/health").await;
+    let local = &health["offlineVoice"][0];
+    assert_eq!((&local["provider"], &local["ok"]), (&json!("local"), &json!(false)), "{health}");
+    assert!(
+        local["install"].as_str().unwrap().starts_with("apt-get install -y libpocketsphinx3"),
+        "{health}"
+    );
 }

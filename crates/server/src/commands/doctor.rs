@@ -97,6 +97,7 @@ fn report(
             Err(why) => json!({"name": resolver.name(), "ok": false, "why": why}),
         },
         "models": models_check(),
+        "offlineVoice": crate::live::offline_engines(true),
         "pageUrl": state.page_url().ok().flatten(),
     });
     (report, overlap)

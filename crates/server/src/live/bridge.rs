@@ -94,8 +94,8 @@ impl Bridge {
     /// Finds the key, tells the page the rate, connects and sends the
     /// setup; `None` when the session ended on the way.
     async fn connect(&mut self, provider: Provider) -> Option<Incoming> {
-        if provider == Provider::Local {
-            return self.connect_local().await;
+        if provider.offline() {
+            return self.connect_local(provider == Provider::Whisper).await;
         }
         self.key = match provider.key(&self.state) {
             Ok(key) => key,
@@ -130,8 +130,8 @@ impl Bridge {
 
     /// Starts the offline recogniser (refused by name when its library or
     /// model is missing), tells the page the rate and sends the opening.
-    async fn connect_local(&mut self) -> Option<Incoming> {
-        let link = match local::start(&self.acts) {
+    async fn connect_local(&mut self, whisper: bool) -> Option<Incoming> {
+        let link = match local::start(&self.acts, whisper) {
             Ok(link) => link,
             Err(why) => {
                 let outbox = self

@@ -19,6 +19,7 @@
 //! `{"reply": text}`, `{"error": why}`.
 
 use super::grammar;
+use super::moonshine::{self, Moonshine};
 use super::sphinx::{self, Confidence, Heard, Model, Sphinx};
 use super::tools::{Answered, Call};
 use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
@@ -146,13 +147,21 @@ pub struct Link {
 
 /// Checks that offline voice can run here and starts its decoder thread;
 /// the error names the Debian packages to install.
-pub fn start(acts: &Acts) -> Result<Link, String> {
+/// `whisper`: the Whisper-class design (Moonshine); otherwise the
+/// pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
+pub fn start(acts: &Acts, whisper: bool) -> Result<Link, String> {
     let model = sphinx::available()?;
+    let design = match whisper {
+        true => {
+            moonshine::available()?;
+            Design::Whisper
+        }
+        false => Design::from_env()?,
+    };
     let (to, inbox) = mpsc::unbounded_channel();
     let (outbox, from) = mpsc::unbounded_channel();
     let host = acts.host();
     let folder = move || host.lock().unwrap_or_else(|p| p.into_inner()).folder();
-    let design = Design::from_env()?;
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
         .spawn(move || decode(model, design, folder, inbox, outbox))
@@ -186,6 +195,9 @@ pub enum Design {
     Language,
     /// The grammar when it is sure of the utterance, else the full model.
     Hybrid,
+    /// Moonshine's words, with the grammar's verb and file when the two
+    /// agree on what is asked (see [`Recogniser::whispered`]).
+    Whisper,
 }
 
 impl Design {
@@ -198,7 +210,7 @@ impl Design {
             Ok("language") => Ok(Design::Language),
             Ok("hybrid") => Ok(Design::Hybrid),
             Ok(other) => Err(format!(
-                "VOICEBOX_OFFLINE_DESIGN is {other:?}; use grammar, language or hybrid"
+                "VOICEBOX_OFFLINE_DESIGN is {other:?}; use grammar, language or hybrid (the Whisper-class design is --live-provider whisper)"
             )),
         }
     }
@@ -226,7 +238,7 @@ impl Gate {
 /// of its wrong ones, 10 of 41 do. Below it the grammar was forced onto
 /// words it does not hold (free content, most of all).
 const GRAMMAR_GATE: Gate = Gate {
-    speech: 0.5,
+    speech: 0.2,
     score: -50.0,
 };
 const LANGUAGE_GATE: Gate = Gate {
@@ -240,6 +252,8 @@ const UTTERANCE_SAMPLES: usize = 30 * INPUT_RATE as usize;
 /// A decoder with the grammar for the root's current files.
 struct Recogniser {
     sphinx: Sphinx,
+    /// The Whisper-class model, for that design.
+    whisper: Option<Moonshine>,
     model: Model,
     files: Option<Vec<String>>,
     /// Words added to the decoder's dictionary (a word is added once).
@@ -278,13 +292,18 @@ fn decode(
     outbox: mpsc::UnboundedSender<Value>,
 ) {
     let started = Sphinx::new(&model).and_then(|sphinx| {
+        let whisper = match design {
+            Design::Whisper => Some(Moonshine::load()?),
+            _ => None,
+        };
         let mut recogniser = Recogniser {
             sphinx,
+            whisper,
             model,
             files: None,
             added: HashSet::new(),
         };
-        if design != Design::Grammar {
+        if matches!(design, Design::Language | Design::Hybrid) {
             let lm = recogniser.model.lm.clone().ok_or_else(|| {
                 format!("the {design:?} design needs the full English model en-us.lm.bin (Debian's pocketsphinx-en-us)")
             })?;
@@ -362,11 +381,15 @@ impl Recogniser {
         audio: &[i16],
         folder: &Folder,
     ) -> Value {
+        if design == Design::Whisper {
+            return self.whispered(grammar, audio, folder);
+        }
         let sure = match design {
             Design::Grammar => GRAMMAR_GATE
                 .passes(grammar.confidence)
                 .then_some(grammar.text.clone()),
             Design::Hybrid if GRAMMAR_GATE.passes(grammar.confidence) => Some(grammar.text.clone()),
+            Design::Whisper => unreachable!("answered above"),
             Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
                 Ok(free) if LANGUAGE_GATE.passes(free.confidence) => Some(free.text),
                 Ok(_) => None,
@@ -387,6 +410,146 @@ impl Recogniser {
         match resolve_in(&text, folder) {
             Resolution::Action(action) => json!({"heard": text, "action": action}),
             Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
+        }
+    }
+}
+
+/// What a recogniser of words may have heard for a command's first word
+/// (it hears the sound, not the request): "and oat milk to …" was "add".
+const SOUNDS_LIKE: &[(&str, &str)] = &[
+    ("and", "add"),
+    ("an", "add"),
+    ("at", "add"),
+    ("but", "put"),
+    ("right", "write"),
+    ("rite", "write"),
+    ("same", "save"),
+    ("compared", "compare"),
+    ("reed", "read"),
+    ("red", "read"),
+    ("lissed", "list"),
+];
+
+/// `words` as heard, then with a first word that sounds like a verb read as
+/// that verb.
+fn readings(words: &str) -> Vec<String> {
+    let mut readings = vec![String::from(words)];
+    let (first, rest) = words.split_once(' ').unwrap_or((words, ""));
+    let bare = first
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    if let Some((_, verb)) = SOUNDS_LIKE.iter().find(|(sound, _)| *sound == bare) {
+        readings.push(format!("{verb} {rest}"));
+    }
+    readings
+}
+
+/// A reading of `words` with one run of up to six of them replaced by the
+/// quoted `file` that `accept` takes: the longest such run (all of the
+/// mangled name, none of it left in the content), the earliest of those.
+fn renamed(words: &str, file: &str, accept: impl Fn(&str) -> Option<Action>) -> Option<Action> {
+    let parts: Vec<&str> = words.split_whitespace().collect();
+    (1..=parts.len().min(6)).rev().find_map(|run| {
+        (0..=parts.len() - run).find_map(|at| {
+            let mut said: Vec<String> = parts[..at].iter().map(|p| String::from(*p)).collect();
+            said.push(format!("\"{file}\""));
+            said.extend(parts[at + run..].iter().map(|p| String::from(*p)));
+            accept(&said.join(" "))
+        })
+    })
+}
+
+/// Whether an action carries words the person chose (content, a query,
+/// old or new text), which a closed grammar can only approximate.
+fn has_free_text(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Write { .. }
+            | Action::Append { .. }
+            | Action::Edit { .. }
+            | Action::Diff { .. }
+            | Action::Grep { .. }
+            | Action::CreateAsset { .. }
+    )
+}
+
+impl Recogniser {
+    /// The Whisper-class design: Moonshine hears the words (content most of
+    /// all) and the grammar, held to its gate, hears the command and the
+    /// file names it was made from. When both resolve to the same verb,
+    /// Moonshine's action wins, with the grammar's file when Moonshine's is
+    /// not one the folder has; when they differ, Moonshine's wins if its file
+    /// exists (or it names none), else the grammar's.
+    fn whispered(&mut self, grammar: Heard, audio: &[i16], folder: &Folder) -> Value {
+        let words = match self.whisper.as_mut().map(|m| m.transcribe(audio)) {
+            Some(Ok(words)) => words,
+            Some(Err(why)) => {
+                tracing::warn!("the Whisper-class recogniser failed: {why}");
+                String::new()
+            }
+            None => String::new(),
+        };
+        let words = words.trim().trim_end_matches(['.', '!']).to_string();
+        let exists = |file: &str| folder.names().iter().any(|n| n == file);
+        let heard = |text: &str| match resolve_in(text, folder) {
+            Resolution::Action(action) => Some(action),
+            Resolution::Unresolved { .. } => None,
+        };
+        let framed = GRAMMAR_GATE
+            .passes(grammar.confidence)
+            .then(|| heard(&grammar.text))
+            .flatten();
+        // Moonshine hears words better than file names ("notes not M. D."):
+        // the file the grammar heard, put in for the words that mangled it.
+        let named = heard(&grammar.text).and_then(|g| g.file().map(String::from));
+        let whispered = readings(&words).into_iter().find_map(|said| {
+            heard(&said).or_else(|| {
+                let file = named.as_deref()?;
+                renamed(&said, file, |text| {
+                    heard(text).filter(|a| a.file() == Some(file))
+                })
+            })
+        });
+        let known = |action: &Action| action.file().is_none_or(exists);
+        let chosen = match (whispered, framed) {
+            (Some(mut w), Some(g)) if w.verb() == g.verb() => {
+                if let (Some(file), Some(theirs)) = (g.file().map(String::from), w.file_mut())
+                    && !exists(theirs)
+                {
+                    *theirs = file;
+                }
+                Some(w)
+            }
+            (Some(w), Some(g)) => Some(if known(&w) { w } else { g }),
+            // A file that is not there, where the grammar heard one that is.
+            (Some(mut w), None) => {
+                let creates = matches!(w, Action::Write { .. } | Action::CreateAsset { .. });
+                if let (Some(file), Some(theirs)) = (named.clone(), w.file_mut())
+                    && !exists(theirs)
+                    && !creates
+                    && exists(&file)
+                {
+                    *theirs = file;
+                }
+                Some(w)
+            }
+            // The grammar's own words for free text are a guess from its
+            // small vocabulary: only an act with no free text is taken from it.
+            (None, Some(g)) if !has_free_text(&g) => Some(g),
+            (None, _) => None,
+        };
+        let text = if words.is_empty() {
+            grammar.text
+        } else {
+            words
+        };
+        match chosen {
+            Some(action) => json!({"heard": text, "action": action}),
+            None if text.is_empty() => json!({"heard": "", "unsure": true}),
+            None => match resolve_in(&text, folder) {
+                Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
+                Resolution::Action(_) => json!({"heard": text, "unsure": true}),
+            },
         }
     }
 }

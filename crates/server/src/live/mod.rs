@@ -16,6 +16,7 @@ mod bridge;
 mod gemini;
 mod grammar;
 mod local;
+mod moonshine;
 mod openai;
 mod session;
 mod sphinx;
@@ -56,6 +57,10 @@ pub enum Provider {
     /// Offline: pocketsphinx on this machine (Debian `libpocketsphinx3`,
     /// `pocketsphinx-en-us`), 16 kHz in, no key.
     Local,
+    /// Offline, Whisper-class: Moonshine (PyPI `moonshine-cpp`) for the
+    /// words, pocketsphinx for where an utterance ends and for file names;
+    /// 16 kHz in, no key. The default with no key when it is installed.
+    Whisper,
 }
 
 impl Provider {
@@ -65,6 +70,7 @@ impl Provider {
             Provider::Gemini => "gemini",
             Provider::Openai => "openai",
             Provider::Local => "local",
+            Provider::Whisper => "whisper",
         }
     }
 
@@ -73,7 +79,7 @@ impl Provider {
         match self {
             Provider::Gemini => gemini::RATE,
             Provider::Openai => openai::RATE,
-            Provider::Local => local::INPUT_RATE,
+            Provider::Local | Provider::Whisper => local::INPUT_RATE,
         }
     }
 
@@ -81,7 +87,7 @@ impl Provider {
         match self {
             Provider::Gemini => Box::new(gemini::Gemini::from_env()),
             Provider::Openai => Box::new(openai::OpenAi::from_env()),
-            Provider::Local => Box::new(local::Local::default()),
+            Provider::Local | Provider::Whisper => Box::new(local::Local::default()),
         }
     }
 
@@ -91,20 +97,62 @@ impl Provider {
         let rest = match self {
             Provider::Gemini => &llm::GEMINI,
             Provider::Openai => &llm::OPENAI,
-            Provider::Local => return Ok(String::new()),
+            Provider::Local | Provider::Whisper => return Ok(String::new()),
         };
         llm::api_key(rest, state)
     }
 
     /// The provider when neither the page nor the server named one: the
-    /// first remote provider with a key, else the offline one, so voice
-    /// works out of the box.
+    /// first remote provider with a key, else an offline one (the
+    /// Whisper-class one when its model is here), so voice works out of the box.
     fn default_for(state: &StateDir) -> Provider {
         [Provider::Gemini, Provider::Openai]
             .into_iter()
             .find(|p| p.key(state).is_ok())
-            .unwrap_or(Provider::Local)
+            .unwrap_or_else(|| match moonshine::available() {
+                Ok(_) => Provider::Whisper,
+                Err(_) => Provider::Local,
+            })
     }
+
+    /// Whether it runs on this machine, with no upstream socket.
+    fn offline(self) -> bool {
+        matches!(self, Provider::Local | Provider::Whisper)
+    }
+}
+
+/// The offline engines and whether each can run here, with the exact step
+/// that installs what is missing (for `voicebox doctor` and the health
+/// answer). `verify` also checks the Whisper-class model's pinned sha256
+/// (read once per process); without it, only that the package is there.
+pub fn offline_engines(verify: bool) -> Value {
+    let sphinx = sphinx::available().map(|_| ());
+    let whisper = match verify {
+        true => moonshine::available().map(|_| ()),
+        false => moonshine::package_dir().map(|_| ()),
+    };
+    let engine = |provider: &str, engine: &str, ready: Result<(), String>, install: String| {
+        let mut check = json!({"provider": provider, "engine": engine, "ok": ready.is_ok()});
+        if let Err(why) = ready {
+            check["why"] = json!(why);
+            check["install"] = json!(install);
+        }
+        check
+    };
+    json!([
+        engine(
+            "local",
+            "pocketsphinx 5prealpha, US English grammar and model",
+            sphinx.clone(),
+            format!("apt-get install -y {}", sphinx::PACKAGES),
+        ),
+        engine(
+            "whisper",
+            "Moonshine base (English), with pocketsphinx for utterance ends",
+            sphinx.and(whisper),
+            moonshine::install_step(),
+        ),
+    ])
 }
 
 /// Live voice on this server: the provider `/live` uses when the page names

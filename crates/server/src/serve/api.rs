@@ -137,6 +137,7 @@ pub async fn health(
         "refused": acts.refused(),
         "resolver": words.resolver().name(),
         "live": live.to_json(),
+        "offlineVoice": crate::live::offline_engines(false),
         "version": version,
     })))
 }

@@ -38,6 +38,27 @@ pub fn available() -> bool {
     )
 }
 
+/// Where `./scripts/test` installs the Whisper-class recogniser.
+pub fn moonshine_dir() -> std::path::PathBuf {
+    std::env::var_os("VOICEBOX_MOONSHINE_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(&std::env::var_os("HOME").unwrap()).join(".local/share/voicebox/moonshine")
+        })
+}
+
+/// Whether the Whisper-class recogniser (PyPI moonshine-cpp) is installed
+/// where the server looks first; panics under CI if not.
+pub fn whisper_available() -> bool {
+    voicebox_test_support::present_or_skip(
+        moonshine_dir()
+            .join("moonshine_cpp/libmoonshine.so")
+            .is_file(),
+        "PyPI's moonshine-cpp",
+        "python3 -m pip install --target ~/.local/share/voicebox/moonshine moonshine-cpp==0.1.4",
+    )
+}
+
 /// `text` spoken by espeak-ng's `voice`, as 16 kHz mono PCM16 LE.
 pub fn speak(text: &str, voice: &str) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
