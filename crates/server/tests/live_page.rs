@@ -257,8 +257,8 @@ fn spoken_wav(text: &str, dir: &Path) -> Option<std::path::PathBuf> {
 
 /// A spoken command through the page: Chromium plays a WAV as the
 /// microphone, the worklet downsamples it to 16 kHz PCM16 chunks, the
-/// offline recogniser hears it and the write runs; the page shows the call
-/// like a turn and the reply as a line.
+/// offline recogniser hears it, and the page's dialog shows what it heard:
+/// a mishearing is answered No and changes nothing; Yes on the right one writes.
 #[tokio::test]
 async fn a_spoken_command_from_the_page_is_done() {
     if !browser::available() {
@@ -296,20 +296,36 @@ async fn a_spoken_command_from_the_page_is_done() {
     .await;
     let hello = server.root.join("hello.txt");
     let deadline = Instant::now() + Duration::from_secs(90);
-    let done = "const t = [...document.querySelectorAll('#transcript .turn.via-live')].some((t) => t.textContent.includes('wrote hello.txt'));
-                const r = document.querySelectorAll('#transcript .live-reply').length > 0;
-                const h = [...document.querySelectorAll('#transcript .live-person')].some((l) => l.textContent.includes('hello'));
-                return t && r && h;";
-    while browser.js(done).await != Value::Bool(true) {
+    // The fake microphone plays the sentence again and again: answer each
+    // ask by what it heard, until the right one is done.
+    let asked = "const d = document.getElementById('confirm-dialog');
+                 return d && d.open ? document.getElementById('confirm-plan').textContent : null;";
+    while std::fs::read_to_string(&hello).ok().as_deref() != Some("hello") {
+        if let Value::String(plan) = browser.js(asked).await {
+            assert!(plan.starts_with("I heard: "), "{plan}");
+            let answer = if plan.contains("with 'hello'") {
+                "confirm-yes"
+            } else {
+                "confirm-no"
+            };
+            browser.click(answer).await;
+        }
         let shown = browser
             .js("return document.getElementById('transcript').textContent;")
             .await;
         assert!(
             Instant::now() < deadline,
-            "the spoken write was not shown: {shown}"
+            "the spoken write was not asked and done: {shown}"
         );
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
+    let shown = "return [...document.querySelectorAll('#transcript .live-person')].some((l) => l.textContent.includes('hello'))
+                 && document.querySelectorAll('#transcript .live-reply').length > 0;";
+    assert_eq!(
+        browser.js(shown).await,
+        Value::Bool(true),
+        "what was heard and said is shown"
+    );
     assert_eq!(std::fs::read_to_string(&hello).unwrap(), "hello");
     browser
         .wait_text("hello.txt in the file list", "files", "hello.txt")

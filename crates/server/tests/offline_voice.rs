@@ -72,13 +72,9 @@ async fn four_spoken_commands_act_through_the_executor() {
     assert_eq!((status, &yes["result"]["ok"]), (200, &json!(true)), "{yes}");
     assert_eq!(std::fs::read_to_string(&hello).unwrap(), "hello");
 
-    let read = page.say(&speak("read hello dot txt", "en-us")).await;
-    assert_eq!(
-        read.calls.first().map(|c| &c["action"]),
-        Some(&json!({"verb": "read", "name": "hello.txt"})),
-        "{read:?}"
-    );
-    assert_eq!(read.calls[0]["result"]["content"], "hello", "{read:?}");
+    let read = page
+        .reads("read hello dot txt", "en-us", "hello.txt", "hello")
+        .await;
     assert!(read.reply.contains("hello"), "{read:?}");
 
     let list = page.say(&speak("list the files", "en-us")).await;
@@ -107,13 +103,8 @@ async fn the_whisper_class_recogniser_reads_at_once_and_asks_before_a_change() {
     assert_eq!(page.expect("rate").await["provider"], "whisper");
     page.expect("ready").await;
 
-    let read = page.say(&speak("read todo dot txt", "en-us")).await;
-    assert_eq!(
-        read.calls.first().map(|c| &c["action"]),
-        Some(&json!({"verb": "read", "name": "todo.txt"})),
-        "{read:?}"
-    );
-    assert_eq!(read.calls[0]["result"]["content"], "milk", "{read:?}");
+    page.reads("read todo dot txt", "en-us", "todo.txt", "milk")
+        .await;
 
     let delete = page.say(&speak("delete ideas dot txt", "en-us")).await;
     assert_eq!(delete.calls[0]["action"]["name"], "ideas.txt", "{delete:?}");
@@ -192,9 +183,16 @@ async fn a_missing_model_is_refused_by_name_with_the_packages_to_install() {
     // Health names what cannot run and the step that installs it.
     let (_, health) = server.get("/api/health").await;
     let local = &health["offlineVoice"][0];
-    assert_eq!((&local["provider"], &local["ok"]), (&json!("local"), &json!(false)), "{health}");
+    assert_eq!(
+        (&local["provider"], &local["ok"]),
+        (&json!("local"), &json!(false)),
+        "{health}"
+    );
     assert!(
-        local["install"].as_str().unwrap().starts_with("apt-get install -y libpocketsphinx3"),
+        local["install"]
+            .as_str()
+            .unwrap()
+            .starts_with("apt-get install -y libpocketsphinx3"),
         "{health}"
     );
 }

@@ -46,6 +46,19 @@ impl<S: Storage> Rig<S> {
         self.entries().into_iter().find(|e| e.seq == seq).unwrap()
     }
 
+    /// Says yes to the ask `asked` and checks the act it does names that ask.
+    pub fn yes_to(&mut self, asked: &Reply) -> Reply {
+        let id = asked.confirm.as_ref().expect("an ask").id.clone();
+        let yes = self.confirm(&id, true);
+        assert!(yes.ok, "{yes:?}");
+        assert_eq!(
+            self.entry(self.entry(yes.logged).attempt).attempt,
+            asked.logged,
+            "the attempt names the ask"
+        );
+        yes
+    }
+
     pub fn file(&self, path: &str) -> Option<String> {
         let storage = self.ex.storage().expect("a declared root");
         (self.world)(storage, path).map(|b| String::from_utf8(b).unwrap())
@@ -285,13 +298,8 @@ pub fn create_never_replaces_silently<S: Storage>(rig: &mut Rig<S>) {
     assert_eq!(rig.file("notes.txt").as_deref(), Some("keep me"));
 
     let again = rig.run(create("new"));
-    let yes = rig.confirm(&again.confirm.unwrap().id, true);
-    assert!(yes.ok, "{yes:?}");
+    rig.yes_to(&again);
     assert_eq!(rig.file("notes.txt").as_deref(), Some("new"));
-    assert_eq!(
-        rig.entry(rig.entry(yes.logged).attempt).attempt,
-        again.logged
-    );
 
     let replaced = rig.run(write("notes.txt", ""));
     assert_eq!(

@@ -169,6 +169,26 @@ impl Page {
     }
 }
 
+impl Page {
+    /// Says `sentence` and checks it read `name` at once, holding `content`.
+    pub async fn reads(
+        &mut self,
+        sentence: &str,
+        voice: &str,
+        name: &str,
+        content: &str,
+    ) -> Answer {
+        let read = self.say(&speak(sentence, voice)).await;
+        assert_eq!(
+            read.calls.first().map(|c| &c["action"]),
+            Some(&serde_json::json!({"verb": "read", "name": name})),
+            "{read:?}"
+        );
+        assert_eq!(read.calls[0]["result"]["content"], content, "{read:?}");
+        read
+    }
+}
+
 /// A server with no provider key, so `/live` defaults to the local provider.
 pub fn server() -> Server {
     tokio::task::block_in_place(|| Server::start_with_env(&[]))
