@@ -233,6 +233,27 @@ impl Gate {
     }
 }
 
+/// Whether the grammar's hearing may be acted on: a look with no free text
+/// passes the looser [`LOOK_GATE`]; anything that carries words the person
+/// chose, or changes a file, the calibrated [`GRAMMAR_GATE`].
+fn sure_of(grammar: &Heard, folder: &Folder) -> bool {
+    let gate = match resolve_in(&grammar.text, folder) {
+        Resolution::Action(action) if !has_free_text(&action) && !action.verb().changes_files() => {
+            LOOK_GATE
+        }
+        _ => GRAMMAR_GATE,
+    };
+    gate.passes(grammar.confidence)
+}
+
+/// For a look the grammar heard whole (read, list, the tool list): a wrong
+/// look changes nothing, so only speech the grammar was plainly forced onto
+/// is dropped.
+const LOOK_GATE: Gate = Gate {
+    speech: 0.2,
+    score: -100.0,
+};
+
 /// Calibrated on the spoken blind set's first run (docs/VOICE.md): of the
 /// grammar's right answers, 34 of 46 score at or above −50 per word frame;
 /// of its wrong ones, 10 of 41 do. Below it the grammar was forced onto
@@ -384,11 +405,10 @@ impl Recogniser {
         if design == Design::Whisper {
             return self.whispered(grammar, audio, folder);
         }
+        let grammar_sure = sure_of(&grammar, folder);
         let sure = match design {
-            Design::Grammar => GRAMMAR_GATE
-                .passes(grammar.confidence)
-                .then_some(grammar.text.clone()),
-            Design::Hybrid if GRAMMAR_GATE.passes(grammar.confidence) => Some(grammar.text.clone()),
+            Design::Grammar => grammar_sure.then_some(grammar.text.clone()),
+            Design::Hybrid if grammar_sure => Some(grammar.text.clone()),
             Design::Whisper => unreachable!("answered above"),
             Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
                 Ok(free) if LANGUAGE_GATE.passes(free.confidence) => Some(free.text),
@@ -495,8 +515,7 @@ impl Recogniser {
             Resolution::Action(action) => Some(action),
             Resolution::Unresolved { .. } => None,
         };
-        let framed = GRAMMAR_GATE
-            .passes(grammar.confidence)
+        let framed = sure_of(&grammar, folder)
             .then(|| heard(&grammar.text))
             .flatten();
         // Moonshine hears words better than file names ("notes not M. D."):
