@@ -1,6 +1,7 @@
 // confirm.js — the tier-2 question, for the server's page and the environment
-// page alike (one dialog, built here). Shows the core's plan, why, rule and
-// expiry in a modal <dialog>; the Yes button is the only
+// page alike (one dialog, built here). Shows the core's words — the question,
+// the plan, what yes means, the answers' labels — with the rule and expiry,
+// in a modal <dialog>; the Yes button is the only
 // way to approve. Every other way the dialog closes (No, Escape, a form
 // submit) is a No. One answer per request.
 
@@ -36,6 +37,8 @@ export function createConfirm() {
   const expiry = dialog.querySelector('#confirm-expiry');
   const rule = dialog.querySelector('#confirm-rule');
   const no = dialog.querySelector('#confirm-no');
+  const yes = dialog.querySelector('#confirm-yes');
+  const title = dialog.querySelector('#confirm-title');
   let queue = Promise.resolve();
 
   function askNow(request) {
@@ -47,9 +50,12 @@ export function createConfirm() {
         dialog.removeEventListener('close', finish);
         resolve(dialog.returnValue === 'yes');
       };
+      title.textContent = String(request.question ?? 'Are you sure?');
       plan.textContent = String(request.plan ?? '');
-      why.textContent = String(request.why ?? '');
+      why.textContent = String(request.consequence ?? request.why ?? '');
       rule.textContent = request.rule != null ? `rule: ${request.rule}` : '';
+      yes.textContent = String(request.yes ?? 'Yes');
+      no.textContent = String(request.no ?? 'No');
       expiry.textContent = '';
       const at = request.expiresAt ? new Date(request.expiresAt) : null;
       if (at && !Number.isNaN(at.getTime())) {

@@ -30,6 +30,10 @@ export function showExamples(list, input) {
 export function refusalNode(reply, lead = 'Refused') {
   const rule = reply && reply.refused != null ? String(reply.refused) : '';
   const why = reply && reply.why != null ? String(reply.why) : 'No reason was given.';
+  // The person's own No is an answer, not a refusal: a neutral line.
+  if (rule === 'declined') {
+    return el('div', { class: 'declined', role: 'status', 'data-rule': rule }, el('p', { class: 'why', text: why }));
+  }
   return el('div', { class: 'refused', role: 'status', 'data-rule': rule || null },
     el('p', { class: 'refused-head' },
       el('span', { class: 'refused-label', text: lead }),

@@ -25,7 +25,40 @@ pub enum Deferred {
     Heard(Action),
 }
 
+/// How a question is put to a person: the question, what yes means, and
+/// the two answers' labels (the page shows them as they are).
+pub struct Words {
+    pub question: String,
+    pub consequence: &'static str,
+    pub yes: &'static str,
+    pub no: &'static str,
+}
+
 impl Deferred {
+    /// The question about this act on `path`, in plain words.
+    pub fn words(&self, path: &str) -> Words {
+        match self {
+            Deferred::Delete => Words {
+                question: alloc::format!("Delete {path}?"),
+                consequence: "You can bring it back with undo.",
+                yes: "Delete",
+                no: "Cancel",
+            },
+            Deferred::Write { .. } => Words {
+                question: alloc::format!("Replace {path}?"),
+                consequence: "What it holds now is kept: undo brings it back.",
+                yes: "Replace",
+                no: "Keep it",
+            },
+            Deferred::Heard(_) => Words {
+                question: "Is this what you said?".into(),
+                consequence: "Nothing changes until you say yes.",
+                yes: "Yes, do it",
+                no: "No",
+            },
+        }
+    }
+
     pub fn kind(&self) -> ActKind {
         match self {
             Deferred::Delete => ActKind::Delete,

@@ -20,6 +20,13 @@ pub struct ConfirmRequest {
     /// When the id stops working (ISO 8601).
     #[serde(rename = "expiresAt")]
     pub expires_at: String,
+    /// The question in a person's words ("Delete hello.txt?").
+    pub question: String,
+    /// What answering yes means for them ("You can bring it back with undo.").
+    pub consequence: String,
+    /// The labels of the two answers ("Delete", "Cancel").
+    pub yes: String,
+    pub no: String,
 }
 
 /// One grep hit.
@@ -200,6 +207,10 @@ mod tests {
                 why: "a delete is confirmed".to_string(),
                 plan: "delete a.txt".to_string(),
                 expires_at: "2026-01-01T00:00:00.000Z".to_string(),
+                question: "Delete a.txt?".to_string(),
+                consequence: "You can bring it back with undo.".to_string(),
+                yes: "Delete".to_string(),
+                no: "Cancel".to_string(),
             }),
             ..Reply::default()
         }

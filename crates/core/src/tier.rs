@@ -276,7 +276,7 @@ static COMMON_RULES: [TierRule; 12] = [
     TierRule {
         rule: Rule::Delete,
         decision: Decision::Confirm,
-        why: "not reversible by replay: ask first",
+        why: "a delete is asked first; undo brings the file back",
         matcher: Matcher::Kinds(&[Delete]),
         matches: &[at(Delete, Inside)],
         not_matches: &[at(Write, Inside), at(Read, Inside)],

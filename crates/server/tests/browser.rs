@@ -7,6 +7,7 @@ mod common;
 use common::Server;
 use common::browser::{self, Browser};
 use fantoccini::Locator;
+use serde_json::json;
 
 /// A script that is true once the last turn in the transcript contains `text`.
 fn last_turn_has(text: &str) -> String {
@@ -71,11 +72,28 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await
         .unwrap();
     assert!(plan.contains("hello.txt"), "{plan}");
+    // Plain words: the question, what yes means, and the answers' names.
+    let words = browser
+        .js("return ['confirm-title', 'confirm-why', 'confirm-yes', 'confirm-no'].map((id) => document.getElementById(id).textContent);")
+        .await;
+    assert_eq!(
+        words,
+        json!([
+            "Delete hello.txt?",
+            "You can bring it back with undo.",
+            "Delete",
+            "Cancel"
+        ])
+    );
     browser.screenshot("confirm-modal").await;
     browser.click("confirm-no").await;
     browser.wait_for_modal(false).await;
+    // The person's own No is a neutral "Kept", not a refusal.
     browser
-        .wait_for("the declined answer", &last_turn_has("declined"))
+        .wait_for(
+            "the declined answer",
+            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const d = t && t.querySelector('.declined'); return !!d && d.textContent === 'Kept hello.txt.' && !t.querySelector('.refused');",
+        )
         .await;
     assert!(server.root.join("hello.txt").exists(), "No keeps the file");
 
@@ -90,7 +108,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .unwrap();
     browser.wait_for_modal(false).await;
     browser
-        .wait_for("the declined answer", &last_turn_has("declined"))
+        .wait_for("the declined answer", &last_turn_has("Kept hello.txt."))
         .await;
     assert!(
         server.root.join("hello.txt").exists(),

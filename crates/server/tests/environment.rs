@@ -105,7 +105,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     // Delete asks in a modal; No keeps the file, and a second question right
     // after is asked afresh: Yes removes it.
     for (answer, kept, said) in [
-        ("confirm-no", true, "kept hello.txt: you said no"),
+        ("confirm-no", true, "Kept hello.txt."),
         ("confirm-yes", false, "deleted hello.txt"),
     ] {
         browser.say("delete hello.txt").await;

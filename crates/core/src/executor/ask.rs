@@ -34,7 +34,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return self.refuse(refusal, record, turn).await;
         }
         debug_assert_eq!(verdict.decision, Decision::Confirm);
-        let plan = format!("delete {path} ({}) — {}", bytes(seen.bytes), verdict.why);
+        let plan = format!("delete {path} ({})", bytes(seen.bytes));
         let ask = Ask {
             record,
             path,
@@ -73,12 +73,17 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         let ask_seq = self.log(self.entry(record, turn, asked)).await;
         let id = self.env.random_id();
+        let words = deferred.words(path.as_str());
         let request = ConfirmRequest {
             id: id.clone(),
             rule: verdict.rule,
-            why: format!("{}; answer yes or no with this id", verdict.why),
+            why: verdict.why.into(),
             plan,
             expires_at: iso8601(now + CONFIRM_TTL_MS),
+            question: words.question,
+            consequence: words.consequence.into(),
+            yes: words.yes.into(),
+            no: words.no.into(),
         };
         self.pending.insert(
             id,
@@ -130,8 +135,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             };
             let seq = self.log(self.entry(record, turn, declined)).await;
             let kept = match name {
-                "" => String::from("nothing was done: you said no"),
-                name => format!("kept {name}: you said no"),
+                "" => String::from("Nothing was done."),
+                name => format!("Kept {name}."),
             };
             let refusal = Refusal::new(Rule::Declined, kept);
             return self.answer(Reply::refusal(refusal), seq);

@@ -63,10 +63,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             let verdict = self.table.decide(&Act::replacing());
             let path = approved.path;
             let plan = format!(
-                "replace {path} ({} now) with {} — {}; undo would restore it",
+                "replace {path} ({} now) with {}; undo would restore it",
                 bytes(seen.bytes),
                 bytes(content.len() as u64),
-                verdict.why
             );
             if verdict.decision == Decision::Refuse {
                 return self

@@ -46,7 +46,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let seen = self.store().observe(&path).await;
         let ask = Ask {
             record: ActRecord::new(kind, target.as_deref().unwrap_or("")),
-            plan: format!("I heard: {} — {}", heard(&action), verdict.why),
+            plan: format!("I heard: {}", heard(&action)),
             path,
             verdict,
             deferred: Deferred::Heard(action),

@@ -27,6 +27,31 @@ pub struct Args {
     pub max_connections: usize,
 }
 
+/// A declared folder that does not exist yet is made (a first run's
+/// `--root ~/voicebox-notes`), and the console says so: otherwise every act
+/// would answer `root-not-declared` and the page would be a dead end.
+fn made_if_missing(dir: &std::path::Path) -> Result<(), ExitCode> {
+    if dir.exists() {
+        return Ok(());
+    }
+    match std::fs::create_dir_all(dir) {
+        Ok(()) => {
+            eprintln!(
+                "voicebox serve: made the folder {} (it did not exist); Voicebox acts only inside it",
+                dir.display()
+            );
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!(
+                "voicebox serve: the folder {} does not exist and cannot be made ({e}); make it, or pass another --root",
+                dir.display()
+            );
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
@@ -40,6 +65,11 @@ pub fn run(args: Args) -> ExitCode {
     } = args.serve;
     let state = state.dir();
     if let Err(code) = apart("serve", &root, &state) {
+        return code;
+    }
+    if let Some(dir) = root.root.as_deref()
+        && let Err(code) = made_if_missing(dir)
+    {
         return code;
     }
     init_logs();

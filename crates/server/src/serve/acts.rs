@@ -52,6 +52,14 @@ impl Acted {
             Acted::Page { result, .. } => result.get("refused").is_some(),
         }
     }
+
+    /// Whether it is the person's own No to a question.
+    fn declined(&self) -> bool {
+        match self {
+            Acted::Machine(reply) => reply.refused == Some(Rule::Declined),
+            Acted::Page { result, .. } => result["refused"] == "declined",
+        }
+    }
 }
 
 impl Serialize for Acted {
@@ -319,8 +327,9 @@ impl Acts {
         self.counted(acted)
     }
 
+    /// Counts a refusal the policy made; the person's own No is an answer.
     fn counted(&self, acted: Acted) -> Acted {
-        if acted.refused() {
+        if acted.refused() && !acted.declined() {
             self.count_refusal();
         }
         acted

@@ -116,7 +116,7 @@ pub async fn confirm(
 /// live voice; without it only `{ok, version}`, so a stranger learns no path.
 #[utoipa::path(get, path = "/api/health",
     responses(
-        (status = 200, description = "`{ok, version}`; with authority also `{declared, root, refused, resolver, live: {created, running}}`", body = Object),
+        (status = 200, description = "`{ok, version}`; with authority also `{declared, root, refused, resolver, live: {created, running}, offlineVoice: [{provider, engine, ok, why?, install?}]}`", body = Object),
         ReadGuard,
     ))]
 pub async fn health(

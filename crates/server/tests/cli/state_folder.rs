@@ -169,3 +169,62 @@ fn doctor_writes_nothing_into_the_root_it_checks() {
         assert!(why.contains("cannot be written"), "{why}");
     }
 }
+
+/// A first run names a folder that does not exist yet: it is made, the
+/// console says so, and the server acts in it; one that exists is left as it is.
+#[test]
+fn serve_makes_a_missing_root_and_says_so() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path().join("voicebox-notes");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .args(["serve", "--port", "0", "--root", root.to_str().unwrap()])
+        .env_remove("VOICEBOX_ROOT")
+        .env("VOICEBOX_STATE_DIR", dir.path().join("state"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
+        &mut said,
+    )
+    .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(said.contains("made the folder"), "{said:?}");
+    assert!(line.starts_with("listening on "), "{line:?}");
+    assert!(root.is_dir(), "the declared folder was made");
+    // Positive control: the folder now exists, and a second start says nothing of it.
+    std::fs::write(root.join("kept.txt"), "kept").unwrap();
+    let mut again = Command::new(env!("CARGO_BIN_EXE_voicebox"))
+        .args(["serve", "--port", "0", "--root", root.to_str().unwrap()])
+        .env_remove("VOICEBOX_ROOT")
+        .env("VOICEBOX_STATE_DIR", dir.path().join("state"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(again.stdout.take().unwrap()),
+        &mut line,
+    )
+    .unwrap();
+    again.kill().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut again.stderr.take().unwrap(), &mut stderr).unwrap();
+    again.wait().unwrap();
+    assert!(line.starts_with("listening on "), "{line:?}");
+    assert!(!stderr.contains("made the folder"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(root.join("kept.txt")).unwrap(),
+        "kept"
+    );
+}
