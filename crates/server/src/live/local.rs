@@ -19,8 +19,9 @@
 //! `{"reply": text}`, `{"error": why}`.
 
 use super::grammar;
+use super::hearing::{Design, Ears};
 use super::moonshine::{self, Moonshine};
-use super::sphinx::{self, Confidence, Heard, Model, Sphinx};
+use super::sphinx::{self, Model, Sphinx};
 use super::tools::{Answered, Call};
 use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
 use crate::serve::Acts;
@@ -29,7 +30,7 @@ use std::collections::HashSet;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 use voicebox_core::Action;
-use voicebox_core::resolver::{Folder, Resolution, resolve_in};
+use voicebox_core::resolver::Folder;
 
 /// The recogniser's rate; the page sends PCM16 at it.
 pub const INPUT_RATE: u32 = 16_000;
@@ -186,87 +187,6 @@ fn files(folder: &Folder) -> Vec<String> {
 /// The most file names the grammar spells.
 const GRAMMAR_NAMES: usize = 200;
 
-/// How an utterance becomes words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Design {
-    /// The command grammar alone: a small vocabulary, content included.
-    Grammar,
-    /// The full English language model, resolved as typed text.
-    Language,
-    /// The grammar when it is sure of the utterance, else the full model.
-    Hybrid,
-    /// Moonshine's words, with the grammar's verb and file when the two
-    /// agree on what is asked (see [`Recogniser::whispered`]).
-    Whisper,
-}
-
-impl Design {
-    /// `VOICEBOX_OFFLINE_DESIGN` (`grammar`, `language` or `hybrid`), for
-    /// measuring; by default the one docs/VOICE.md found best.
-    fn from_env() -> Result<Design, String> {
-        match std::env::var("VOICEBOX_OFFLINE_DESIGN").as_deref() {
-            Err(_) | Ok("") => Ok(DEFAULT_DESIGN),
-            Ok("grammar") => Ok(Design::Grammar),
-            Ok("language") => Ok(Design::Language),
-            Ok("hybrid") => Ok(Design::Hybrid),
-            Ok(other) => Err(format!(
-                "VOICEBOX_OFFLINE_DESIGN is {other:?}; use grammar, language or hybrid (the Whisper-class design is --live-provider whisper)"
-            )),
-        }
-    }
-}
-
-const DEFAULT_DESIGN: Design = Design::Hybrid;
-
-/// When a decode is sure enough to act on (asked first, if a change).
-#[derive(Clone, Copy, Debug)]
-struct Gate {
-    /// At least this share of the utterance is inside words.
-    speech: f32,
-    /// At least this path score per word frame.
-    score: f32,
-}
-
-impl Gate {
-    fn passes(self, confidence: Confidence) -> bool {
-        confidence.speech >= self.speech && confidence.score >= self.score
-    }
-}
-
-/// Whether the grammar's hearing may be acted on: a look with no free text
-/// passes the looser [`LOOK_GATE`]; anything that carries words the person
-/// chose, or changes a file, the calibrated [`GRAMMAR_GATE`].
-fn sure_of(grammar: &Heard, folder: &Folder) -> bool {
-    let gate = match resolve_in(&grammar.text, folder) {
-        Resolution::Action(action) if !has_free_text(&action) && !action.verb().changes_files() => {
-            LOOK_GATE
-        }
-        _ => GRAMMAR_GATE,
-    };
-    gate.passes(grammar.confidence)
-}
-
-/// For a look the grammar heard whole (read, list, the tool list): a wrong
-/// look changes nothing, so only speech the grammar was plainly forced onto
-/// is dropped.
-const LOOK_GATE: Gate = Gate {
-    speech: 0.2,
-    score: -100.0,
-};
-
-/// Calibrated on the spoken blind set's first run (docs/VOICE.md): of the
-/// grammar's right answers, 34 of 46 score at or above −50 per word frame;
-/// of its wrong ones, 10 of 41 do. Below it the grammar was forced onto
-/// words it does not hold (free content, most of all).
-const GRAMMAR_GATE: Gate = Gate {
-    speech: 0.2,
-    score: -50.0,
-};
-const LANGUAGE_GATE: Gate = Gate {
-    speech: 0.5,
-    score: -100.0,
-};
-
 /// The most audio one utterance keeps for a second decode (30 s).
 const UTTERANCE_SAMPLES: usize = 30 * INPUT_RATE as usize;
 
@@ -377,7 +297,11 @@ fn decode(
         } else if speaking {
             speaking = false;
             let grammar = recogniser.sphinx.end();
-            let heard = recogniser.understand(design, grammar, &utterance, &folder());
+            let mut ears = Ears {
+                sphinx: &mut recogniser.sphinx,
+                whisper: recogniser.whisper.as_mut(),
+            };
+            let heard = ears.understand(design, grammar, &utterance, &folder());
             utterance.clear();
             tracing::info!(heard = %heard, "offline voice heard");
             if outbox.send(heard).is_err() {
@@ -390,187 +314,6 @@ fn decode(
         }
     }
     recogniser.sphinx.end();
-}
-
-impl Recogniser {
-    /// What one utterance says, as the message for the session: the words
-    /// the design settles on, resolved against the folder, or `unsure`.
-    fn understand(
-        &mut self,
-        design: Design,
-        grammar: Heard,
-        audio: &[i16],
-        folder: &Folder,
-    ) -> Value {
-        if design == Design::Whisper {
-            return self.whispered(grammar, audio, folder);
-        }
-        let grammar_sure = sure_of(&grammar, folder);
-        let sure = match design {
-            Design::Grammar => grammar_sure.then_some(grammar.text.clone()),
-            Design::Hybrid if grammar_sure => Some(grammar.text.clone()),
-            Design::Whisper => unreachable!("answered above"),
-            Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
-                Ok(free) if LANGUAGE_GATE.passes(free.confidence) => Some(free.text),
-                Ok(_) => None,
-                Err(why) => {
-                    tracing::warn!("the full model could not decode: {why}");
-                    None
-                }
-            },
-        };
-        tracing::info!(
-            speech = grammar.confidence.speech,
-            score = grammar.confidence.score,
-            "offline grammar confidence"
-        );
-        let Some(text) = sure else {
-            return json!({"heard": grammar.text, "unsure": true});
-        };
-        match resolve_in(&text, folder) {
-            Resolution::Action(action) => json!({"heard": text, "action": action}),
-            Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
-        }
-    }
-}
-
-/// What a recogniser of words may have heard for a command's first word
-/// (it hears the sound, not the request): "and oat milk to …" was "add".
-const SOUNDS_LIKE: &[(&str, &str)] = &[
-    ("and", "add"),
-    ("an", "add"),
-    ("at", "add"),
-    ("but", "put"),
-    ("right", "write"),
-    ("rite", "write"),
-    ("same", "save"),
-    ("compared", "compare"),
-    ("reed", "read"),
-    ("red", "read"),
-    ("lissed", "list"),
-];
-
-/// `words` as heard, then with a first word that sounds like a verb read as
-/// that verb.
-fn readings(words: &str) -> Vec<String> {
-    let mut readings = vec![String::from(words)];
-    let (first, rest) = words.split_once(' ').unwrap_or((words, ""));
-    let bare = first
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
-    if let Some((_, verb)) = SOUNDS_LIKE.iter().find(|(sound, _)| *sound == bare) {
-        readings.push(format!("{verb} {rest}"));
-    }
-    readings
-}
-
-/// A reading of `words` with one run of up to six of them replaced by the
-/// quoted `file` that `accept` takes: the longest such run (all of the
-/// mangled name, none of it left in the content), the earliest of those.
-fn renamed(words: &str, file: &str, accept: impl Fn(&str) -> Option<Action>) -> Option<Action> {
-    let parts: Vec<&str> = words.split_whitespace().collect();
-    (1..=parts.len().min(6)).rev().find_map(|run| {
-        (0..=parts.len() - run).find_map(|at| {
-            let mut said: Vec<String> = parts[..at].iter().map(|p| String::from(*p)).collect();
-            said.push(format!("\"{file}\""));
-            said.extend(parts[at + run..].iter().map(|p| String::from(*p)));
-            accept(&said.join(" "))
-        })
-    })
-}
-
-/// Whether an action carries words the person chose (content, a query,
-/// old or new text), which a closed grammar can only approximate.
-fn has_free_text(action: &Action) -> bool {
-    matches!(
-        action,
-        Action::Write { .. }
-            | Action::Append { .. }
-            | Action::Edit { .. }
-            | Action::Diff { .. }
-            | Action::Grep { .. }
-            | Action::CreateAsset { .. }
-    )
-}
-
-impl Recogniser {
-    /// The Whisper-class design: Moonshine hears the words (content most of
-    /// all) and the grammar, held to its gate, hears the command and the
-    /// file names it was made from. When both resolve to the same verb,
-    /// Moonshine's action wins, with the grammar's file when Moonshine's is
-    /// not one the folder has; when they differ, Moonshine's wins if its file
-    /// exists (or it names none), else the grammar's.
-    fn whispered(&mut self, grammar: Heard, audio: &[i16], folder: &Folder) -> Value {
-        let words = match self.whisper.as_mut().map(|m| m.transcribe(audio)) {
-            Some(Ok(words)) => words,
-            Some(Err(why)) => {
-                tracing::warn!("the Whisper-class recogniser failed: {why}");
-                String::new()
-            }
-            None => String::new(),
-        };
-        let words = words.trim().trim_end_matches(['.', '!']).to_string();
-        let exists = |file: &str| folder.names().iter().any(|n| n == file);
-        let heard = |text: &str| match resolve_in(text, folder) {
-            Resolution::Action(action) => Some(action),
-            Resolution::Unresolved { .. } => None,
-        };
-        let framed = sure_of(&grammar, folder)
-            .then(|| heard(&grammar.text))
-            .flatten();
-        // Moonshine hears words better than file names ("notes not M. D."):
-        // the file the grammar heard, put in for the words that mangled it.
-        let named = heard(&grammar.text).and_then(|g| g.file().map(String::from));
-        let whispered = readings(&words).into_iter().find_map(|said| {
-            heard(&said).or_else(|| {
-                let file = named.as_deref()?;
-                renamed(&said, file, |text| {
-                    heard(text).filter(|a| a.file() == Some(file))
-                })
-            })
-        });
-        let known = |action: &Action| action.file().is_none_or(exists);
-        let chosen = match (whispered, framed) {
-            (Some(mut w), Some(g)) if w.verb() == g.verb() => {
-                if let (Some(file), Some(theirs)) = (g.file().map(String::from), w.file_mut())
-                    && !exists(theirs)
-                {
-                    *theirs = file;
-                }
-                Some(w)
-            }
-            (Some(w), Some(g)) => Some(if known(&w) { w } else { g }),
-            // A file that is not there, where the grammar heard one that is.
-            (Some(mut w), None) => {
-                let creates = matches!(w, Action::Write { .. } | Action::CreateAsset { .. });
-                if let (Some(file), Some(theirs)) = (named.clone(), w.file_mut())
-                    && !exists(theirs)
-                    && !creates
-                    && exists(&file)
-                {
-                    *theirs = file;
-                }
-                Some(w)
-            }
-            // The grammar's own words for free text are a guess from its
-            // small vocabulary: only an act with no free text is taken from it.
-            (None, Some(g)) if !has_free_text(&g) => Some(g),
-            (None, _) => None,
-        };
-        let text = if words.is_empty() {
-            grammar.text
-        } else {
-            words
-        };
-        match chosen {
-            Some(action) => json!({"heard": text, "action": action}),
-            None if text.is_empty() => json!({"heard": "", "unsure": true}),
-            None => match resolve_in(&text, folder) {
-                Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
-                Resolution::Action(_) => json!({"heard": text, "unsure": true}),
-            },
-        }
-    }
 }
 
 #[cfg(test)]

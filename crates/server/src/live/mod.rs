@@ -15,6 +15,7 @@
 mod bridge;
 mod gemini;
 mod grammar;
+mod hearing;
 mod local;
 mod moonshine;
 mod openai;

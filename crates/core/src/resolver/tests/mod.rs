@@ -9,6 +9,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 mod forms;
+mod settle;
 
 /// One row of a phrasing table: `sentence => verb field | field …`, the
 /// fields in the command list's order; an empty field is an empty string and

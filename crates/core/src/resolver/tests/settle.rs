@@ -1,0 +1,148 @@
+//! Names settled against the folder (`settle.rs`): the name said in full, a
+//! stem, some of a name's words, "it", and another resolver's answer.
+
+use crate::action::Action;
+use crate::resolver::{Folder, Resolution, resolve_in};
+use alloc::string::String;
+
+fn folder(names: &[&str]) -> Folder {
+    Folder::new(names.iter().map(|n| String::from(*n)).collect())
+}
+
+fn named(text: &str, names: &[&str]) -> Option<String> {
+    match resolve_in(text, &folder(names)) {
+        Resolution::Action(action) => action.to_json()["name"].as_str().map(String::from),
+        Resolution::Unresolved { .. } => None,
+    }
+}
+
+#[test]
+fn the_name_said_in_full_wins_for_every_verb_and_its_sibling_stays_itself() {
+    let two = ["my notes.txt", "notes.txt"];
+    for text in [
+        "delete my notes.txt",
+        "what's in my notes dot txt",
+        "add buy stamps to my notes.txt",
+        "in my notes.txt change milk to bread",
+        "write hello to my notes.txt",
+    ] {
+        assert_eq!(named(text, &two).as_deref(), Some("my notes.txt"), "{text}");
+    }
+    for text in ["delete notes.txt", "read notes dot txt"] {
+        assert_eq!(named(text, &two).as_deref(), Some("notes.txt"), "{text}");
+    }
+    // Without the folder, the words read as before.
+    assert_eq!(
+        named("delete my notes.txt", &[]).as_deref(),
+        Some("notes.txt")
+    );
+}
+
+#[test]
+fn a_stem_one_file_fits_is_that_file_and_one_two_fit_is_asked() {
+    assert_eq!(
+        named("open my notes", &["notes.txt", "todo.md"]).as_deref(),
+        Some("notes.txt")
+    );
+    let Resolution::Unresolved { note } =
+        resolve_in("open my notes", &folder(&["notes.txt", "notes.md"]))
+    else {
+        panic!("two files fit: ask");
+    };
+    assert!(
+        note.contains("notes.txt") && note.contains("notes.md"),
+        "{note}"
+    );
+    assert_eq!(
+        named("read Meeting Notes dot txt", &["Meeting Notes.txt"]).as_deref(),
+        Some("Meeting Notes.txt")
+    );
+    assert_eq!(
+        named("write hi to fresh.txt", &["notes.txt"]).as_deref(),
+        Some("fresh.txt"),
+        "a new name is kept"
+    );
+}
+
+#[test]
+fn it_after_a_turn_on_a_file_is_that_file_and_without_one_is_not_guessed() {
+    let after = Folder::default().after(Some("my notes.txt".into()));
+    let Resolution::Action(action) = resolve_in("delete it", &after) else {
+        panic!("it is the previous file");
+    };
+    assert_eq!(action.to_json()["name"], "my notes.txt");
+    assert!(matches!(
+        resolve_in("delete it", &Folder::default()),
+        Resolution::Unresolved { .. }
+    ));
+    let Resolution::Action(read) = resolve_in("what's in it", &after) else {
+        panic!("a read of it");
+    };
+    assert_eq!(read.to_json()["verb"], "read");
+    let named = folder(&["notes.md"]).after(Some("notes.md".into()));
+    let Resolution::Action(read) = resolve_in("what's in it", &named) else {
+        panic!("a read of it, with the folder's names too");
+    };
+    assert_eq!(read.to_json()["name"], "notes.md");
+}
+
+#[test]
+fn another_resolvers_answer_is_settled_the_same_way() {
+    let short = Resolution::Action(Action::Delete {
+        name: "notes.txt".into(),
+    });
+    let two = folder(&["my notes.txt", "notes.txt"]);
+    let Resolution::Action(action) =
+        crate::resolver::settled("delete my notes.txt", short.clone(), &two)
+    else {
+        panic!("an action stays an action");
+    };
+    assert_eq!(action.to_json()["name"], "my notes.txt");
+    assert_eq!(
+        crate::resolver::settled("delete notes.txt", short.clone(), &two),
+        short
+    );
+}
+
+#[test]
+fn a_name_said_by_some_of_its_words_is_the_one_file_that_has_them() {
+    for (said, names, want) in [
+        (
+            "open the budget",
+            &["Budget 2026.xlsx", "notes.md"][..],
+            "Budget 2026.xlsx",
+        ),
+        (
+            "please open the March meeting notes",
+            &["Meeting Notes - March.md", "budget.csv"],
+            "Meeting Notes - March.md",
+        ),
+        (
+            "open chapter two",
+            &["chapter 2.md", "chapter 3.md"],
+            "chapter 2.md",
+        ),
+        ("delete the log", &["server.log", "notes.txt"], "server.log"),
+        ("delete the old log", &["old.log", "app.log"], "old.log"),
+        ("cat Makefile", &["Makefile", "notes.md"], "Makefile"),
+        (
+            "Please delete the Q3 report.",
+            &["Q3 report.docx", "notes.txt"],
+            "Q3 report.docx",
+        ),
+    ] {
+        assert_eq!(named(said, names).as_deref(), Some(want), "{said}");
+    }
+    // Two that hold the words equally are asked about; none is no guess.
+    let Resolution::Unresolved { note } = resolve_in(
+        "open my notes",
+        &folder(&["photo notes.txt", "trip notes.txt"]),
+    ) else {
+        panic!("two fit: ask");
+    };
+    assert!(
+        note.contains("photo notes.txt") && note.contains("trip notes.txt"),
+        "{note}"
+    );
+    assert_eq!(named("open the budget", &["notes.md"]), None);
+}
