@@ -26,19 +26,32 @@ export function showExamples(list, input) {
   }));
 }
 
-/** A refusal block: the rule id and its sentence, as given. */
+/** The core's sentence with its `code` spans as code (as text nodes, never markup). */
+export function prose(text) {
+  return String(text).split('`').map((part, i) => (i % 2 === 1 ? el('code', { text: part }) : part));
+}
+
+/**
+ * A refusal block: the rule id and its sentence, as given. The person's own
+ * No is an answer, shown as a neutral line; a file that is not there is
+ * information (with the close names the core offers), not a refusal.
+ */
 export function refusalNode(reply, lead = 'Refused') {
   const rule = reply && reply.refused != null ? String(reply.refused) : '';
   const why = reply && reply.why != null ? String(reply.why) : 'No reason was given.';
-  // The person's own No is an answer, not a refusal: a neutral line.
   if (rule === 'declined') {
-    return el('div', { class: 'declined', role: 'status', 'data-rule': rule }, el('p', { class: 'why', text: why }));
+    return el('div', { class: 'declined', role: 'status', 'data-rule': rule }, el('p', { class: 'why' }, prose(why)));
+  }
+  if (rule === 'not-found') {
+    return el('div', { class: 'not-found', role: 'status', 'data-rule': rule },
+      el('p', { class: 'not-found-head', text: 'Not found' }),
+      el('p', { class: 'why' }, prose(why)));
   }
   return el('div', { class: 'refused', role: 'status', 'data-rule': rule || null },
     el('p', { class: 'refused-head' },
       el('span', { class: 'refused-label', text: lead }),
       rule ? el('code', { class: 'rule', text: rule }) : null),
-    el('p', { class: 'why', text: why }));
+    el('p', { class: 'why' }, prose(why)));
 }
 
 /**
@@ -118,13 +131,15 @@ export function detailsNodes(reply) {
   return out;
 }
 
-/** What was done, its details, and the audit seq that records it. */
+/** What was done, its details, and that the audit log records it (its seq on hover). */
 export function didNode(reply) {
   const summary = reply.action != null ? String(reply.action) : 'Done.';
   return el('div', { class: 'did' },
-    el('p', { class: 'summary', text: summary }),
+    el('p', { class: 'summary' }, prose(summary)),
     detailsNodes(reply),
-    typeof reply.logged === 'number' ? el('p', { class: 'meta', text: `audit seq ${reply.logged}` }) : null);
+    typeof reply.logged === 'number'
+      ? el('p', { class: 'meta logged', title: `audit entry ${reply.logged}`, 'data-seq': reply.logged, text: 'Logged' })
+      : null);
 }
 
 /** A tier-2 question waiting for the person: the plan, and the rule that asks. */

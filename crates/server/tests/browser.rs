@@ -60,6 +60,20 @@ async fn a_person_works_in_their_folder_from_the_page() {
     browser
         .wait_for("a named refusal", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const r = t && t.querySelector('.refused .rule'); return !!r && r.textContent === 'outside-root';")
         .await;
+    // Its sentence's `code` spans are code, never backticks shown as they are.
+    let why = browser
+        .js("const t = [...document.querySelectorAll('#transcript .turn')].pop(); const w = t.querySelector('.refused .why'); return [w.querySelector('code') && w.querySelector('code').textContent, w.textContent.includes('`')];")
+        .await;
+    assert_eq!(why, json!(["../secret.txt", false]), "{why}");
+
+    // A file that is not there is information, not a refusal.
+    browser.say("read nothere.txt").await;
+    browser
+        .wait_for(
+            "a neutral not-found",
+            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const n = t && t.querySelector('.not-found'); return !!n && n.textContent.startsWith('Not found') && !t.querySelector('.refused');",
+        )
+        .await;
 
     // Delete asks; No keeps the file.
     browser.say("delete hello.txt").await;
