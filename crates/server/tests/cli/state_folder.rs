@@ -96,22 +96,7 @@ fn serve_refuses_to_start_with_the_state_folder_inside_the_root_and_starts_besid
     );
     // Positive control: beside the root it starts and makes its token.
     let state = dir.path().join("state");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_voicebox"))
-        .args(["serve", "--port", "0", "--root", root.to_str().unwrap()])
-        .env_remove("VOICEBOX_ROOT")
-        .env("VOICEBOX_STATE_DIR", &state)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(child.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    child.kill().unwrap();
-    child.wait().unwrap();
+    let (line, _) = serve_once(&root, &state);
     assert!(line.starts_with("listening on "), "{line:?}");
     assert!(state.join("host-token").is_file());
 }
@@ -170,26 +155,17 @@ fn doctor_writes_nothing_into_the_root_it_checks() {
     }
 }
 
-/// A first run names a folder that does not exist yet: it is made, the
-/// console says so, and the server acts in it; one that exists is left as it is.
-#[test]
-fn serve_makes_a_missing_root_and_says_so() {
-    let dir = TempDir::new().unwrap();
-    let root = dir.path().join("voicebox-notes");
+/// Starts `serve` on `root` with the state folder `state`, reads the line
+/// it prints first, stops it, and returns that line and all it logged.
+fn serve_once(root: &std::path::Path, state: &std::path::Path) -> (String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_voicebox"))
         .args(["serve", "--port", "0", "--root", root.to_str().unwrap()])
         .env_remove("VOICEBOX_ROOT")
-        .env("VOICEBOX_STATE_DIR", dir.path().join("state"))
+        .env("VOICEBOX_STATE_DIR", state)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut said = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(child.stderr.take().unwrap()),
-        &mut said,
-    )
-    .unwrap();
     let mut line = String::new();
     std::io::BufRead::read_line(
         &mut std::io::BufReader::new(child.stdout.take().unwrap()),
@@ -197,32 +173,28 @@ fn serve_makes_a_missing_root_and_says_so() {
     )
     .unwrap();
     child.kill().unwrap();
+    let mut logged = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut logged).unwrap();
     child.wait().unwrap();
-    assert!(said.contains("made the folder"), "{said:?}");
+    (line, logged)
+}
+
+/// A first run names a folder that does not exist yet: it is made, the
+/// console says so, and the server starts in it; a second start on it says
+/// nothing of it and leaves what it holds.
+#[test]
+fn serve_makes_a_missing_root_and_says_so() {
+    let dir = TempDir::new().unwrap();
+    let (root, state) = (dir.path().join("voicebox-notes"), dir.path().join("state"));
+    let (line, logged) = serve_once(&root, &state);
     assert!(line.starts_with("listening on "), "{line:?}");
+    assert!(logged.contains("made the folder"), "{logged:?}");
     assert!(root.is_dir(), "the declared folder was made");
-    // Positive control: the folder now exists, and a second start says nothing of it.
+
     std::fs::write(root.join("kept.txt"), "kept").unwrap();
-    let mut again = Command::new(env!("CARGO_BIN_EXE_voicebox"))
-        .args(["serve", "--port", "0", "--root", root.to_str().unwrap()])
-        .env_remove("VOICEBOX_ROOT")
-        .env("VOICEBOX_STATE_DIR", dir.path().join("state"))
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufRead::read_line(
-        &mut std::io::BufReader::new(again.stdout.take().unwrap()),
-        &mut line,
-    )
-    .unwrap();
-    again.kill().unwrap();
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut again.stderr.take().unwrap(), &mut stderr).unwrap();
-    again.wait().unwrap();
+    let (line, logged) = serve_once(&root, &state);
     assert!(line.starts_with("listening on "), "{line:?}");
-    assert!(!stderr.contains("made the folder"), "{stderr}");
+    assert!(!logged.contains("made the folder"), "{logged}");
     assert_eq!(
         std::fs::read_to_string(root.join("kept.txt")).unwrap(),
         "kept"
