@@ -11,7 +11,7 @@
 //! - A name that matches nothing is kept as said: a write makes it, the
 //!   other verbs answer `not-found` from the executor.
 
-use super::mention::{Mention, NOT_STEMS, contains, mentioned, tokens};
+use super::mention::{Mention, contains, mentioned, tokens};
 use super::{Resolution, unresolved};
 use crate::action::Action;
 use alloc::format;
@@ -71,7 +71,6 @@ pub fn settle(
     match resolution {
         Resolution::Action(action) => existing(text, settled(text, action, folder), folder),
         Resolution::Unresolved { note } => by_mention(text, folder, &again)
-            .or_else(|| by_stem(text, folder, &again))
             .or_else(|| pointing_back(text, folder, &again))
             .unwrap_or(Resolution::Unresolved { note }),
     }
@@ -232,48 +231,6 @@ fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> St
 /// Nouns a person puts after a file's name ("the groceries file").
 const NOUNS: &[&str] = &["file", "list", "document", "doc", "note"];
 
-/// For a sentence no family could act on: a word that is the stem of one
-/// existing file becomes that file's name (and the sentence is read again);
-/// the stem of several is a question naming each.
-fn by_stem(text: &str, folder: &Folder, again: &impl Fn(&str) -> Resolution) -> Option<Resolution> {
-    let words: Vec<String> = text
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .collect();
-    let firsts: Vec<(Option<String>, &String)> = folder
-        .names
-        .iter()
-        .map(|name| (stem_words(name).into_iter().next(), name))
-        .collect();
-    for word in words
-        .iter()
-        .filter(|w| !w.is_empty() && !NOT_STEMS.contains(&w.as_str()))
-    {
-        let fits: Vec<&String> = firsts
-            .iter()
-            .filter(|(first, _)| first.as_ref() == Some(word))
-            .map(|(_, name)| *name)
-            .collect();
-        match fits.as_slice() {
-            [] => continue,
-            [only] => {
-                let rewritten = replace_word(text, word, only);
-                if let Resolution::Action(action) = again(&rewritten) {
-                    return Some(Resolution::Action(action));
-                }
-            }
-            several => {
-                let several: Vec<&str> = several.iter().map(|n| n.as_str()).collect();
-                return Some(ask(&several));
-            }
-        }
-    }
-    None
-}
-
 /// "delete it", "what's in that" right after a turn on a file: the pointer
 /// replaced by that file's name, and the sentence read again; only an
 /// action counts.
@@ -295,17 +252,6 @@ fn pointing_back(
         Resolution::Action(action) => Some(Resolution::Action(action)),
         Resolution::Unresolved { .. } => None,
     }
-}
-
-/// The words of a file's stem: its last segment without the extension,
-/// split at spaces, dashes and underscores ("budget-q3.txt" → budget, q3).
-fn stem_words(name: &str) -> Vec<String> {
-    let file = name.rsplit('/').next().unwrap_or(name);
-    let stem = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
-    stem.split([' ', '-', '_'])
-        .filter(|part| !part.is_empty())
-        .map(str::to_lowercase)
-        .collect()
 }
 
 /// `text` with the first whole-word `word` (any case) replaced by `name`.
