@@ -8,6 +8,7 @@ use super::moonshine::Moonshine;
 use super::sphinx::{Confidence, Heard, Sphinx};
 use serde_json::{Value, json};
 use voicebox_core::Action;
+use voicebox_core::action::WriteMode;
 use voicebox_core::resolver::{Folder, Resolution, resolve_in};
 
 /// The decoders one utterance is heard with.
@@ -63,17 +64,16 @@ impl Gate {
     }
 }
 
-/// Whether the grammar's hearing may be acted on: a look with no free text
-/// passes the looser [`LOOK_GATE`]; anything that carries words the person
-/// chose, or changes a file, the calibrated [`GRAMMAR_GATE`].
-fn sure_of(grammar: &Heard, folder: &Folder) -> bool {
-    let gate = match resolve_in(&grammar.text, folder) {
-        Resolution::Action(action) if !has_free_text(&action) && !action.verb().changes_files() => {
+/// The gate the grammar's hearing must pass: the looser [`LOOK_GATE`] for a
+/// look with no free text, the calibrated [`GRAMMAR_GATE`] for anything that
+/// carries words the person chose or changes a file.
+fn gate_for(framed: &Resolution) -> Gate {
+    match framed {
+        Resolution::Action(action) if !has_free_text(action) && !action.verb().changes_files() => {
             LOOK_GATE
         }
         _ => GRAMMAR_GATE,
-    };
-    gate.passes(grammar.confidence)
+    }
 }
 
 /// For a look the grammar heard whole (read, list, the tool list): a wrong
@@ -107,36 +107,59 @@ impl Ears<'_> {
         audio: &[i16],
         folder: &Folder,
     ) -> Value {
-        if design == Design::Whisper {
-            return self.whispered(grammar, audio, folder);
-        }
-        let grammar_sure = sure_of(&grammar, folder);
-        let sure = match design {
-            Design::Grammar => grammar_sure.then_some(grammar.text.clone()),
-            Design::Hybrid if grammar_sure => Some(grammar.text.clone()),
-            Design::Whisper => unreachable!("answered above"),
-            Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
-                Ok(free) if LANGUAGE_GATE.passes(free.confidence) => Some(free.text),
-                Ok(_) => None,
-                Err(why) => {
-                    tracing::warn!("the full model could not decode: {why}");
-                    None
-                }
-            },
-        };
         tracing::info!(
             speech = grammar.confidence.speech,
             score = grammar.confidence.score,
             "offline grammar confidence"
         );
-        let Some(text) = sure else {
-            return json!({"heard": grammar.text, "unsure": true});
+        let framed = resolve_in(&grammar.text, folder);
+        let grammar_sure = gate_for(&framed).passes(grammar.confidence);
+        let (text, resolution) = match design {
+            Design::Whisper => return self.whispered(grammar, framed, audio, folder),
+            Design::Grammar | Design::Hybrid if grammar_sure => (grammar.text, framed),
+            Design::Grammar => return unsure(grammar.text),
+            Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
+                Ok(free) if LANGUAGE_GATE.passes(free.confidence) => {
+                    let resolution = resolve_in(&free.text, folder);
+                    (free.text, resolution)
+                }
+                Ok(_) => return unsure(grammar.text),
+                Err(why) => {
+                    tracing::warn!("the full model could not decode: {why}");
+                    return unsure(grammar.text);
+                }
+            },
         };
-        match resolve_in(&text, folder) {
+        match resolution {
             Resolution::Action(action) => json!({"heard": text, "action": action}),
             Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
         }
     }
+}
+
+/// The message for an utterance nothing may be done on.
+fn unsure(heard: String) -> Value {
+    json!({"heard": heard, "unsure": true})
+}
+
+/// `action` on `file` (the one the grammar heard) instead of a file that is
+/// not there; a create keeps its new name.
+fn on_heard_file(mut action: Action, file: Option<&str>, exists: impl Fn(&str) -> bool) -> Action {
+    let creates = matches!(
+        action,
+        Action::Write {
+            mode: Some(WriteMode::Create),
+            ..
+        } | Action::CreateAsset { .. }
+    );
+    if let (Some(file), Some(theirs)) = (file, action.file_mut())
+        && !creates
+        && !exists(theirs)
+        && exists(file)
+    {
+        *theirs = file.into();
+    }
+    action
 }
 
 /// What a recogniser of words may have heard for a command's first word
@@ -205,7 +228,13 @@ impl Ears<'_> {
     /// Moonshine's action wins, with the grammar's file when Moonshine's is
     /// not one the folder has; when they differ, Moonshine's wins if its file
     /// exists (or it names none), else the grammar's.
-    fn whispered(&mut self, grammar: Heard, audio: &[i16], folder: &Folder) -> Value {
+    fn whispered(
+        &mut self,
+        grammar: Heard,
+        framed: Resolution,
+        audio: &[i16],
+        folder: &Folder,
+    ) -> Value {
         let words = match self.whisper.as_deref_mut().map(|m| m.transcribe(audio)) {
             Some(Ok(words)) => words,
             Some(Err(why)) => {
@@ -220,15 +249,16 @@ impl Ears<'_> {
             Resolution::Action(action) => Some(action),
             Resolution::Unresolved { .. } => None,
         };
-        // Held to the strict gate even for a look: Moonshine heard words, so
-        // a grammar that heard a different command was likely forced onto it.
-        let framed = GRAMMAR_GATE
-            .passes(grammar.confidence)
-            .then(|| heard(&grammar.text))
-            .flatten();
+        let framed = match framed {
+            Resolution::Action(action) => Some(action),
+            Resolution::Unresolved { .. } => None,
+        };
         // Moonshine hears words better than file names ("notes not M. D."):
         // the file the grammar heard, put in for the words that mangled it.
-        let named = heard(&grammar.text).and_then(|g| g.file().map(String::from));
+        let named = framed.as_ref().and_then(|g| g.file().map(String::from));
+        // Held to the strict gate even for a look: Moonshine heard words, so
+        // a grammar that heard a different command was likely forced onto it.
+        let framed = framed.filter(|_| GRAMMAR_GATE.passes(grammar.confidence));
         let whispered = readings(&words).into_iter().find_map(|said| {
             heard(&said).or_else(|| {
                 let file = named.as_deref()?;
@@ -239,27 +269,8 @@ impl Ears<'_> {
         });
         let known = |action: &Action| action.file().is_none_or(exists);
         let chosen = match (whispered, framed) {
-            (Some(mut w), Some(g)) if w.verb() == g.verb() => {
-                if let (Some(file), Some(theirs)) = (g.file().map(String::from), w.file_mut())
-                    && !exists(theirs)
-                {
-                    *theirs = file;
-                }
-                Some(w)
-            }
-            (Some(w), Some(g)) => Some(if known(&w) { w } else { g }),
-            // A file that is not there, where the grammar heard one that is.
-            (Some(mut w), None) => {
-                let creates = matches!(w, Action::Write { .. } | Action::CreateAsset { .. });
-                if let (Some(file), Some(theirs)) = (named.clone(), w.file_mut())
-                    && !exists(theirs)
-                    && !creates
-                    && exists(&file)
-                {
-                    *theirs = file;
-                }
-                Some(w)
-            }
+            (Some(w), Some(g)) if w.verb() != g.verb() && !known(&w) => Some(g),
+            (Some(w), _) => Some(on_heard_file(w, named.as_deref(), exists)),
             // The grammar's own words for free text are a guess from its
             // small vocabulary: only an act with no free text is taken from it.
             (None, Some(g)) if !has_free_text(&g) => Some(g),
