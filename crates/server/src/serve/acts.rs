@@ -155,25 +155,22 @@ impl Acts {
     /// One turn ([`run_turn`]): the words resolved by `words`, the action run
     /// in the active root.
     pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
-        // A page that cannot say its names cannot act either: its refusal
-        // (`no-page`, `page-closed`, ...) is the turn's result, not a second wait.
-        let unreachable = Mutex::new(None);
+        // Only words need the root's names. A page that cannot say its names
+        // cannot act either: its refusal (`no-page`, `page-closed`, ...) is
+        // the turn's result, not a second wait.
+        let (folder, unreachable) = match &input {
+            TurnInput::Words(_) => self.folder_or_refusal().await,
+            TurnInput::Action(_) => (Folder::default(), None),
+        };
         let answer = run_turn(
             input,
-            async |text: String| {
-                let (folder, refused) = self.folder_or_refusal().await;
-                *unreachable.lock().unwrap_or_else(|p| p.into_inner()) = refused;
-                words.resolve(&text, &folder).await
-            },
-            async |proposal| {
-                let refused = unreachable.lock().unwrap_or_else(|p| p.into_inner()).take();
-                match refused {
-                    Some(result) => self.counted(Acted::Page {
-                        result,
-                        changes: false,
-                    }),
-                    None => self.act(proposal, turn).await,
-                }
+            async |text: String| words.resolve(&text, &folder).await,
+            async |proposal| match unreachable {
+                Some(result) => self.counted(Acted::Page {
+                    result,
+                    changes: false,
+                }),
+                None => self.act(proposal, turn).await,
             },
         )
         .await;
