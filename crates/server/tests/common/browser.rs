@@ -64,6 +64,8 @@ impl Browser {
             "goog:chromeOptions".into(),
             json!({"binary": CHROMIUM, "args": args}),
         );
+        // The console, for `console_errors`.
+        caps.insert("goog:loggingPrefs".into(), json!({"browser": "ALL"}));
         let connector = hyper_util::client::legacy::connect::HttpConnector::new();
         let deadline = Instant::now() + Duration::from_secs(30);
         let client = loop {
@@ -197,12 +199,69 @@ impl Browser {
     /// Sends one Chrome DevTools Protocol command through chromedriver.
     pub async fn cdp(&self, cmd: &str, params: Value) -> Value {
         self.client
-            .issue_cmd(Cdp {
-                cmd: cmd.into(),
-                params,
+            .issue_cmd(Post {
+                path: "goog/cdp/execute",
+                body: json!({"cmd": cmd, "params": params}),
             })
             .await
             .unwrap_or_else(|e| panic!("{cmd}: {e}"))
+    }
+
+    /// Makes the page's viewport `viewport`, as the device would: a phone or
+    /// tablet is emulated as mobile (touch, device pixels), a laptop is not.
+    pub async fn resize(&self, viewport: Viewport) {
+        self.cdp(
+            "Emulation.setDeviceMetricsOverride",
+            json!({"width": viewport.width, "height": viewport.height,
+                   "deviceScaleFactor": if viewport.mobile { 2 } else { 1 },
+                   "mobile": viewport.mobile}),
+        )
+        .await;
+        self.cdp(
+            "Emulation.setTouchEmulationEnabled",
+            json!({"enabled": viewport.mobile}),
+        )
+        .await;
+    }
+
+    /// Asserts nothing on the page reaches past the viewport's width (a
+    /// mobile layout viewport grows to fit what overflows, so the document's
+    /// width is compared with the device's, not with `innerWidth`).
+    pub async fn assert_no_sideways_overflow(&self, viewport: Viewport, what: &str) {
+        let wide = self
+            .js(&format!(
+                "const w = {}; return [document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter((e) => {{ const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && getComputedStyle(e).position !== 'fixed' && !e.closest('dialog:not([open])'); }}).slice(0, 5).map((e) => `${{e.tagName.toLowerCase()}}#${{e.id}}.${{e.className}} right=${{Math.round(e.getBoundingClientRect().right)}}`)];",
+                viewport.width
+            ))
+            .await;
+        let wide = wide.as_array().unwrap();
+        assert!(
+            wide[0].as_u64().unwrap() <= u64::from(viewport.width) && wide.len() == 1,
+            "{what} at {}: the page is {} px wide in a {} px viewport; past the edge: {:?}",
+            viewport.name,
+            wide[0],
+            viewport.width,
+            &wide[1..]
+        );
+    }
+
+    /// The page's console errors since the last call (chromedriver's
+    /// browser log, which also holds failed loads such as a 404).
+    pub async fn console_errors(&self) -> Vec<String> {
+        let log = self
+            .client
+            .issue_cmd(Post {
+                path: "se/log",
+                body: json!({"type": "browser"}),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("reading the browser log: {e}"));
+        log.as_array()
+            .into_iter()
+            .flatten()
+            .filter(|line| line["level"] == "SEVERE")
+            .map(|line| line["message"].as_str().unwrap_or_default().to_string())
+            .collect()
     }
 
     /// Drags a folder of this machine onto the element matched by `selector`
@@ -246,27 +305,59 @@ impl Drop for Browser {
     }
 }
 
-/// chromedriver's endpoint for a DevTools command: `goog/cdp/execute`.
-#[derive(Debug)]
-struct Cdp {
-    cmd: String,
-    params: Value,
+/// A size a person uses the page at.
+#[derive(Clone, Copy, Debug)]
+pub struct Viewport {
+    pub name: &'static str,
+    pub width: u32,
+    pub height: u32,
+    pub mobile: bool,
 }
 
-impl fantoccini::wd::WebDriverCompatibleCommand for Cdp {
+/// A phone, a tablet and a laptop.
+pub const VIEWPORTS: [Viewport; 3] = [
+    Viewport {
+        name: "phone-390x844",
+        width: 390,
+        height: 844,
+        mobile: true,
+    },
+    Viewport {
+        name: "tablet-768x1024",
+        width: 768,
+        height: 1024,
+        mobile: true,
+    },
+    Viewport {
+        name: "laptop-1280x800",
+        width: 1280,
+        height: 800,
+        mobile: false,
+    },
+];
+
+/// A chromedriver command fantoccini does not wrap: a POST to
+/// `session/<id>/<path>` (DevTools, the browser log).
+#[derive(Debug)]
+struct Post {
+    path: &'static str,
+    body: Value,
+}
+
+impl fantoccini::wd::WebDriverCompatibleCommand for Post {
     fn endpoint(
         &self,
         base_url: &url::Url,
         session_id: Option<&str>,
     ) -> Result<url::Url, url::ParseError> {
         base_url.join(&format!(
-            "session/{}/goog/cdp/execute",
-            session_id.unwrap_or_default()
+            "session/{}/{}",
+            session_id.unwrap_or_default(),
+            self.path
         ))
     }
 
     fn method_and_body(&self, _: &url::Url) -> (http::Method, Option<String>) {
-        let body = json!({"cmd": self.cmd, "params": self.params});
-        (http::Method::POST, Some(body.to_string()))
+        (http::Method::POST, Some(self.body.to_string()))
     }
 }
