@@ -76,6 +76,15 @@ export async function turn(transcript) {
   return { ...data, status };
 }
 
+/** POST /api/turn with a structured `{action}` (the file panel's acts) → the same shape as turn(). */
+export async function act(action) {
+  const { status, data } = await request('POST', '/api/turn', { action });
+  if (isRefusal(data) && !('result' in data)) {
+    return { transcript: null, action, result: data, status };
+  }
+  return { ...data, status };
+}
+
 /** POST /api/confirm → the reply that answers the confirmation. */
 export async function confirm(id, approved) {
   const { data } = await request('POST', '/api/confirm', { id, approved: approved === true });
