@@ -52,6 +52,13 @@ impl ActRecord {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observed {
     pub exists: bool,
+    /// A folder (a listing's or a search's start), not a file.
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
+    pub dir: bool,
+    /// How many entries a listed folder showed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<u64>,
+    /// A file's size (a folder has none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -137,7 +137,13 @@ impl FolderStorage {
     }
 
     fn observation(&self, rel: &Path) -> Observation {
-        match self.dir.metadata(rel) {
+        // The root itself is the open folder: `metadata("")` names nothing.
+        let meta = if rel.as_os_str().is_empty() {
+            self.dir.dir_metadata()
+        } else {
+            self.dir.metadata(rel)
+        };
+        match meta {
             Ok(meta) => Observation {
                 exists: true,
                 is_dir: meta.is_dir(),

@@ -126,7 +126,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             names.len()
         };
         let read = core::mem::take(&mut search.read);
-        let seq = match self.looked(record, &start, verdict.rule, read, turn).await {
+        let seq = match self
+            .looked(record, &start, verdict.rule, read, None, turn)
+            .await
+        {
             Ok(seq) => Some(seq),
             Err(reply) => return reply,
         };

@@ -341,7 +341,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) fn observed(&self, seen: &Observation) -> Observed {
         Observed {
             exists: seen.exists,
-            bytes: seen.exists.then_some(seen.bytes),
+            dir: seen.exists && seen.is_dir,
+            entries: None,
+            bytes: (seen.exists && !seen.is_dir).then_some(seen.bytes),
             mtime: seen.mtime_ms.filter(|_| seen.exists).map(iso8601),
         }
     }

@@ -2,7 +2,7 @@
 //! what was looked at.
 
 use super::{Executor, bytes};
-use crate::audit::{ActRecord, Happened, ReadRecord};
+use crate::audit::{ActRecord, Happened, Observed, ReadRecord};
 use crate::contain;
 use crate::contain::RelPath;
 use crate::diff;
@@ -73,6 +73,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 &path,
                 verdict.rule,
                 vec![(path.clone(), size)],
+                None,
                 turn,
             )
             .await
@@ -110,7 +111,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let total = entries.len();
         entries.truncate(MAX_LIST_ENTRIES);
         let seq = match self
-            .looked(record, &path, verdict.rule, vec![(path.clone(), 0)], turn)
+            .looked(
+                record,
+                &path,
+                verdict.rule,
+                vec![(path.clone(), 0)],
+                Some(total),
+                turn,
+            )
             .await
         {
             Ok(seq) => Some(seq),
@@ -169,6 +177,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 &path,
                 verdict.rule,
                 looked,
+                None,
                 turn,
             )
             .await
@@ -224,9 +233,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         path: &RelPath,
         rule: Rule,
         read: Vec<(RelPath, u64)>,
+        entries: Option<usize>,
         turn: Option<&str>,
     ) -> Result<u64, Reply> {
         let seen = self.store().observe(path).await;
+        let observed = Observed {
+            entries: entries.map(|n| n as u64),
+            ..self.observed(&seen)
+        };
         let read = read
             .into_iter()
             .map(|(path, bytes)| ReadRecord {
@@ -239,7 +253,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             turn,
             Happened::Allowed {
                 rule,
-                observed: Some(self.observed(&seen)),
+                observed: Some(observed),
                 read: Some(read),
             },
         );

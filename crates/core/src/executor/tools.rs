@@ -149,7 +149,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return self.tool_failed(record, refusal, turn).await;
         }
         let seq = match self
-            .looked(record, &path, self.inside_rule(ActKind::Read), read, turn)
+            .looked(
+                record,
+                &path,
+                self.inside_rule(ActKind::Read),
+                read,
+                None,
+                turn,
+            )
             .await
         {
             Ok(seq) => Some(seq),

@@ -331,6 +331,26 @@ pub fn not_found_offers_close_names<S: Storage>(rig: &mut Rig<S>) {
     );
 }
 
+/// What an entry observed is what is there: a listed folder exists with its
+/// entries counted (the root too), a read file has its size, a missing one
+/// is absent.
+pub fn observations_show_what_is_there<S: Storage>(rig: &mut Rig<S>) {
+    assert!(rig.run(write("a.txt", "abc")).ok);
+    assert!(rig.run(write("docs/b.txt", "b")).ok);
+    let listed = rig.run(json!({"verb": "list"}));
+    let seen = rig.entry(listed.logged).observed.unwrap();
+    assert!(seen.exists && seen.dir, "{seen:?}");
+    assert_eq!((seen.entries, seen.bytes), (Some(2), None));
+    let sub = rig.run(json!({"verb": "list", "dir": "docs"}));
+    assert_eq!(rig.entry(sub.logged).observed.unwrap().entries, Some(1));
+    let read = rig.run(json!({"verb": "read", "name": "a.txt"}));
+    let seen = rig.entry(read.logged).observed.unwrap();
+    assert!(seen.exists && !seen.dir, "{seen:?}");
+    assert_eq!((seen.entries, seen.bytes), (None, Some(3)));
+    let missing = rig.run(json!({"verb": "read", "name": "gone.txt"}));
+    assert!(!rig.entry(missing.logged).observed.unwrap().exists);
+}
+
 /// Append adds a line (making the file when missing), and undo takes it back.
 pub fn append_adds_a_line_and_undo_takes_it_back<S: Storage>(rig: &mut Rig<S>) {
     let append = |content: &str| json!({"verb": "append", "name": "todo.txt", "content": content});
@@ -425,6 +445,7 @@ macro_rules! adapter_checks {
             delete_asks_first => delete_asks_first,
             create_never_replaces_silently => create_never_replaces_silently,
             not_found_offers_close_names => not_found_offers_close_names,
+            observations_show_what_is_there => observations_show_what_is_there,
             append_adds_a_line_and_undo_takes_it_back => append_adds_a_line_and_undo_takes_it_back,
             undo_reverts_and_says_what => undo_reverts_and_says_what,
             no_root_is_named => no_root_is_named,
