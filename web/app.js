@@ -5,7 +5,7 @@
 import { el, fill } from './js/dom.js';
 import * as api from './js/api.js';
 import { createTranscript, refusalNode, errorNode, showExamples } from './js/transcript.js';
-import { createFiles } from './js/files.js';
+import { createFiles, serverSource } from './js/files.js';
 import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';
 import { setupDictation } from './js/dictation.js';
@@ -34,7 +34,7 @@ const files = createFiles({
   viewerName: $('viewer-name'),
   viewerBody: $('viewer-body'),
   viewerClose: $('viewer-close'),
-}, () => audit.refresh());
+}, serverSource(api, (request) => confirmer.ask(request)), { onRead: () => audit.refresh(), onChange: () => audit.refresh() });
 $('files-refresh').addEventListener('click', () => files.refresh());
 
 function refreshSide() {

@@ -1,27 +1,139 @@
-// files.js — the folder panel: lists the declared root (or a subfolder) as the
-// server reports it, and shows a file's content in the viewer. Names are shown
-// and sent back exactly as the server gave them.
+// files.js — the folder panel, one workspace for both pages: it lists the root
+// (or a subfolder), makes a new file, and hands a file to the viewer
+// (viewer.js: open, edit with a diff first, save, delete, download, pictures).
+// Where the answers come from is injected — the server's JSON API on the main
+// page, the worker on the environment page — and every act is an action the
+// executor contains, decides and audits; this module only renders and relays.
+// Names are shown and sent back exactly as they were given.
 
 import { el, clear, fill, formatBytes } from './dom.js';
-import * as api from './api.js';
 import { refusalNode, errorNode } from './transcript.js';
+import { createViewer, settle } from './viewer.js';
 
 /**
- * createFiles({list, crumbs, up, status, viewer, viewerName, viewerBody, viewerClose}, onRead)
- * `onRead` is called after a file was read (the read is audited).
+ * The main page's source over its JSON API (`api.js`), for `createFiles`:
+ * `ask(request) → Promise<boolean>` is the shared confirmation dialog's.
  */
-export function createFiles(parts, onRead = () => {}) {
-  const { list, crumbs, up, status, viewer, viewerName, viewerBody, viewerClose } = parts;
+export function serverSource(api, ask) {
+  return {
+    list: (dir) => api.files(dir),
+    read: (name) => api.file(name),
+    async act(action) {
+      const data = await api.act(action);
+      return data && data.result != null ? data.result : data;
+    },
+    answer: (id, approved) => api.confirm(id, approved),
+    ask,
+    async root() {
+      const r = await api.root();
+      return r && r.root && r.root.path != null ? String(r.root.path) : null;
+    },
+  };
+}
+
+/** The folder's own name (its last path segment) for the breadcrumb; the full path is its title. */
+function folderName(path) {
+  const parts = String(path).split(/[/\\]+/).filter(Boolean);
+  return parts.length ? parts[parts.length - 1] : String(path);
+}
+
+/**
+ * createFiles(parts, source, hooks) → { refresh, open, show, reset }
+ *
+ * parts: {list, crumbs, up, status, viewer, viewerName, viewerBody, viewerClose}
+ *   (the panel's elements; the New file button goes beside `up`, its form above `list`).
+ * source: {
+ *   list(dir) → Promise<reply>            a list reply {ok, files} or a refusal ('' is the root)
+ *   read(name) → Promise<reply>           a read reply {ok, content} or a refusal
+ *   act(action) → Promise<reply>          the executor's reply to a structured action; may carry `confirm`
+ *   answer(id, approved) → Promise<reply> the reply once a confirmation is answered
+ *   ask(request) → Promise<boolean>       the shared dialog (confirm.js)
+ *   root() → string | null (or a Promise of it)  the root's path, for the breadcrumb
+ * }
+ * hooks: {onRead(), onChange()} — after an audited read, after an act that changed the folder.
+ */
+export function createFiles(parts, source, hooks = {}) {
+  const { list, crumbs, up, status } = parts;
+  const onChange = hooks.onChange || (() => {});
+  const viewer = createViewer(parts, source, {
+    onRead: hooks.onRead,
+    onChange: () => { refresh(); onChange(); },
+  });
   let dir = '';
+  let rootPath = null;
   let generation = 0;
 
   const join = (a, b) => (a ? `${a}/${b}` : b);
   const parent = (d) => (d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '');
 
+  // ---- New file: a name and its content, written with mode "create" (the core asks before replacing).
+  const newButton = el('button', { type: 'button', id: 'files-new', class: 'ghost', 'aria-expanded': 'false', text: 'New file' });
+  const newName = el('input', { id: 'new-file-name', type: 'text', spellcheck: 'false', autocomplete: 'off', placeholder: 'name, e.g. notes.txt' });
+  const newContent = el('textarea', { id: 'new-file-content', class: 'editor', spellcheck: 'false', placeholder: 'content (optional)' });
+  newContent.rows = 4;
+  const newAnswer = el('div', { id: 'new-file-answer', class: 'viewer-answer', 'aria-live': 'polite' });
+  const newForm = el('form', { id: 'new-file', class: 'new-file', autocomplete: 'off', hidden: true },
+    el('label', { class: 'field' }, el('span', { text: 'Name' }), newName),
+    el('label', { class: 'field' }, el('span', { text: 'Content' }), newContent),
+    newAnswer,
+    el('div', { class: 'new-file-actions' },
+      el('button', { type: 'button', id: 'new-file-cancel', text: 'Cancel' }),
+      el('button', { type: 'submit', id: 'new-file-create', class: 'primary', text: 'Create' })));
+  up.parentElement.prepend(newButton);
+  list.before(newForm);
+
+  function toggleNew(open) {
+    newForm.hidden = !open;
+    newButton.setAttribute('aria-expanded', String(open));
+    if (open) {
+      fill(newAnswer);
+      newName.focus();
+    }
+  }
+
+  newButton.addEventListener('click', () => toggleNew(newForm.hidden));
+  newForm.querySelector('#new-file-cancel').addEventListener('click', () => toggleNew(false));
+  newForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = newName.value.trim();
+    if (!name) {
+      newName.focus();
+      return;
+    }
+    const path = join(dir, name);
+    const create = newForm.querySelector('#new-file-create');
+    create.disabled = true;
+    try {
+      const reply = await settle(source, await source.act({ verb: 'write', name: path, content: newContent.value, mode: 'create' }));
+      onChange();
+      if (!reply || reply.ok !== true) {
+        // Refused (or the person said No to replacing): what was typed stays in the form.
+        fill(newAnswer, refusalNode(reply || {}, 'Not created'));
+        return;
+      }
+      newName.value = '';
+      newContent.value = '';
+      toggleNew(false);
+      await refresh();
+      viewer.show(path);
+    } catch (err) {
+      fill(newAnswer, errorNode(err, 'Not created'));
+    } finally {
+      create.disabled = false;
+    }
+  });
+
+  // ---- The listing.
+
   function renderCrumbs() {
     clear(crumbs);
     const segments = dir ? dir.split('/') : [];
-    const rootBtn = el('button', { type: 'button', class: 'crumb', text: 'root' });
+    const rootBtn = el('button', {
+      type: 'button',
+      class: 'crumb crumb-root',
+      title: rootPath != null ? rootPath : 'the folder',
+      text: rootPath != null ? folderName(rootPath) : 'root',
+    });
     rootBtn.addEventListener('click', () => open(''));
     crumbs.append(rootBtn);
     segments.forEach((seg, i) => {
@@ -49,37 +161,41 @@ export function createFiles(parts, onRead = () => {}) {
     el('span', { class: 'file-name', text: name }),
     el('span', { class: 'file-size', text: entry.dir ? 'folder' : formatBytes(entry.bytes) }));
     const path = join(dir, name);
-    btn.addEventListener('click', () => (entry.dir ? open(path) : show(path)));
+    btn.addEventListener('click', () => (entry.dir ? open(path) : viewer.show(path)));
     return el('li', { class: ['file', entry.dir ? 'is-dir' : 'is-file'], 'data-name': name }, btn);
+  }
+
+  function say(node) {
+    fill(status, node);
+    status.hidden = false;
   }
 
   async function refresh() {
     const mine = ++generation;
-    renderCrumbs();
     list.setAttribute('aria-busy', 'true');
     let reply;
     try {
-      reply = await api.files(dir);
+      const path = await source.root();
+      if (mine === generation) rootPath = path;
+      renderCrumbs();
+      reply = await source.list(dir);
     } catch (err) {
       if (mine !== generation) return;
       list.removeAttribute('aria-busy');
       clear(list);
-      fill(status, errorNode(err, 'Could not list the folder'));
-      status.hidden = false;
+      say(errorNode(err, 'Could not list the folder'));
       return;
     }
     if (mine !== generation) return;
     list.removeAttribute('aria-busy');
     clear(list);
     if (!reply || reply.ok !== true) {
-      fill(status, refusalNode(reply || {}, 'Cannot list'));
-      status.hidden = false;
+      say(refusalNode(reply || {}, 'Cannot list'));
       return;
     }
     const files = Array.isArray(reply.files) ? reply.files : [];
     if (!files.length) {
-      fill(status, el('p', { class: 'note', text: dir ? 'This folder is empty.' : 'The folder is empty. Ask Voicebox to create a file.' }));
-      status.hidden = false;
+      say(el('p', { class: 'note', text: dir ? 'This folder is empty.' : 'The folder is empty. Make a file with New file, or ask Voicebox to.' }));
     } else {
       clear(status);
       status.hidden = true;
@@ -92,36 +208,15 @@ export function createFiles(parts, onRead = () => {}) {
     return refresh();
   }
 
-  async function show(name) {
-    viewer.classList.add('has-file');
-    viewerName.textContent = name;
-    fill(viewerBody, el('p', { class: 'note', text: 'Reading…' }));
-    let reply;
-    try {
-      reply = await api.file(name);
-    } catch (err) {
-      fill(viewerBody, errorNode(err, 'Could not read the file'));
-      return;
-    }
-    if (viewerName.textContent !== name) return; // another file was chosen meanwhile
-    if (!reply || reply.ok !== true) {
-      fill(viewerBody, refusalNode(reply || {}, 'Cannot read'));
-    } else if (typeof reply.content === 'string' && reply.content !== '') {
-      fill(viewerBody, el('pre', { class: 'content', text: reply.content }));
-    } else {
-      fill(viewerBody, el('p', { class: 'note', text: '(empty file)' }));
-    }
-    onRead();
+  /** Another root (the environment page opened another project): back to its top, nothing shown. */
+  function reset() {
+    dir = '';
+    viewer.close();
+    toggleNew(false);
+    return refresh();
   }
 
   up.addEventListener('click', () => open(parent(dir)));
-  function closeViewer() {
-    viewer.classList.remove('has-file');
-    viewerName.textContent = '';
-    fill(viewerBody, el('p', { class: 'note', text: 'Choose a file to see what is in it.' }));
-  }
-  viewerClose.addEventListener('click', closeViewer);
-  closeViewer();
 
-  return { refresh, open, show };
+  return { refresh, open, show: (name) => viewer.show(name), reset };
 }

@@ -1,0 +1,258 @@
+//! The folder panel as a workspace on the server's page, in real headless
+//! Chromium: a new file from the panel, open, edit, the executor's diff before
+//! anything is written, save (on disk and in the audit) beside cancel (disk
+//! unchanged), a refused save that keeps what was typed, delete through the
+//! shared dialog (No keeps, Yes removes), an SVG shown as `<img src=blob:…>`
+//! and a download link to the content as read.
+
+mod common;
+
+use common::Server;
+use common::browser::{self, Browser};
+use fantoccini::Locator;
+use serde_json::{Value, json};
+
+/// Types `text` into the field with this id, after clearing it.
+async fn type_into(browser: &Browser, id: &str, text: &str) {
+    let field = browser
+        .client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"));
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+/// Clicks the file list's entry for `name`.
+async fn open_entry(browser: &Browser, name: &str) {
+    browser
+        .wait_for(
+            &format!("{name} in the file list"),
+            &format!("return !!document.querySelector('#files li[data-name={name:?}] button')"),
+        )
+        .await;
+    browser
+        .js(&format!(
+            "document.querySelector('#files li[data-name={name:?}] button').click()"
+        ))
+        .await;
+}
+
+/// Waits until the viewer shows `name` with this text.
+async fn wait_shown(browser: &Browser, name: &str, content: &str) {
+    browser
+        .wait_for(
+            &format!("{name} in the viewer"),
+            &format!(
+                "const p = document.querySelector('#viewer-body pre.content'); return document.getElementById('viewer-name').textContent === {name:?} && !!p && p.textContent === {content:?};"
+            ),
+        )
+        .await;
+}
+
+/// The audit's write entries for `target` that succeeded.
+async fn writes_of(server: &Server, target: &str) -> Vec<Value> {
+    server
+        .audit()
+        .await
+        .into_iter()
+        .filter(|e| {
+            e["act"]["kind"] == "write" && e["act"]["target"] == target && e["result"] == "ok"
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictures() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10' width='40' height='40'><circle cx='5' cy='5' r='4' fill='teal'/></svg>";
+    std::fs::write(server.root.join("pic.svg"), svg).unwrap();
+    std::fs::write(server.root.join("keep.txt"), "old").unwrap();
+    let browser = Browser::start().await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    browser.wait_text("the listing", "files", "pic.svg").await;
+
+    // The breadcrumb names the folder itself, its full path on hover.
+    let own = server.root.file_name().unwrap().to_str().unwrap();
+    let crumb = browser
+        .js("const c = document.querySelector('#breadcrumb .crumb-root'); return [c.textContent, c.title];")
+        .await;
+    assert_eq!(crumb, json!([own, server.root.to_str().unwrap()]));
+
+    // New file: name and content from the panel → a write through the executor.
+    browser.click("files-new").await;
+    type_into(&browser, "new-file-name", "notes.txt").await;
+    type_into(&browser, "new-file-content", "first line\n").await;
+    browser.click("new-file-create").await;
+    wait_shown(&browser, "notes.txt", "first line\n").await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
+        "first line\n"
+    );
+    assert_eq!(
+        writes_of(&server, "notes.txt").await.len(),
+        1,
+        "the create is audited"
+    );
+    browser
+        .wait_text("the new file listed", "files", "notes.txt")
+        .await;
+
+    // Download: a blob: link (the page's CSP lets no script fetch it back), named after the file.
+    let link = browser
+        .js("const a = document.getElementById('viewer-download'); return [a.href.startsWith('blob:'), a.download, a.hasAttribute('download')];")
+        .await;
+    assert_eq!(link, json!([true, "notes.txt", true]));
+
+    // A New file over a name that exists asks first; No keeps the file and what was typed.
+    browser.click("files-new").await;
+    type_into(&browser, "new-file-name", "keep.txt").await;
+    type_into(&browser, "new-file-content", "new").await;
+    browser.click("new-file-create").await;
+    browser.wait_for_modal(true).await;
+    browser.click("confirm-no").await;
+    browser.wait_for_modal(false).await;
+    browser
+        .wait_for(
+            "the declined answer in the form",
+            "return !!document.querySelector('#new-file-answer .declined')",
+        )
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("keep.txt")).unwrap(),
+        "old"
+    );
+    let kept = browser
+        .js("return [document.getElementById('new-file-name').value, document.getElementById('new-file-content').value]")
+        .await;
+    assert_eq!(kept, json!(["keep.txt", "new"]), "nothing typed is lost");
+    browser.click("new-file-cancel").await;
+
+    // Edit → Save shows the executor's diff and writes nothing …
+    open_entry(&browser, "notes.txt").await;
+    wait_shown(&browser, "notes.txt", "first line\n").await;
+    browser.click("viewer-edit").await;
+    assert_eq!(
+        browser
+            .js("return document.getElementById('viewer-editor').value")
+            .await,
+        "first line\n"
+    );
+    type_into(&browser, "viewer-editor", "second line\n").await;
+    browser.click("viewer-save").await;
+    browser
+        .wait_for(
+            "the diff",
+            "const d = document.querySelector('#viewer-answer pre.diff'); return !!d && d.textContent.includes('-first line') && d.textContent.includes('+second line');",
+        )
+        .await;
+    browser.screenshot("workspace-diff").await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
+        "first line\n",
+        "the diff writes nothing"
+    );
+    assert_eq!(writes_of(&server, "notes.txt").await.len(), 1);
+
+    // … and Cancel discards it: the disk and the audit are unchanged.
+    browser.click("viewer-cancel").await;
+    wait_shown(&browser, "notes.txt", "first line\n").await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
+        "first line\n",
+        "Cancel writes nothing"
+    );
+    assert_eq!(writes_of(&server, "notes.txt").await.len(), 1);
+
+    // The same edit saved twice (diff, then write): on disk and in the audit.
+    browser.click("viewer-edit").await;
+    type_into(&browser, "viewer-editor", "second line\n").await;
+    browser.click("viewer-save").await;
+    browser
+        .wait_for(
+            "the diff",
+            "return !!document.querySelector('#viewer-answer pre.diff')",
+        )
+        .await;
+    browser.click("viewer-save").await;
+    wait_shown(&browser, "notes.txt", "second line\n").await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
+        "second line\n"
+    );
+    let writes = writes_of(&server, "notes.txt").await;
+    assert_eq!(writes.len(), 2, "the save is audited: {writes:?}");
+
+    // A save the core refuses (too large to be an action) names its rule, and
+    // the editor keeps every character typed.
+    browser.click("viewer-edit").await;
+    browser
+        .js("const e = document.getElementById('viewer-editor'); e.value = 'x'.repeat((1 << 20) + 1); e.dispatchEvent(new Event('input'));")
+        .await;
+    browser.click("viewer-save").await;
+    browser
+        .wait_for(
+            "a named refusal under the editor",
+            "const r = document.querySelector('#viewer-answer [data-rule]'); return !!r && r.dataset.rule !== '';",
+        )
+        .await;
+    let after = browser
+        .js("return [document.getElementById('viewer-editor').value.length, document.querySelector('#viewer-answer [data-rule]').dataset.rule]")
+        .await;
+    assert_eq!(after[0], (1 << 20) + 1, "the text is kept: {after}");
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
+        "second line\n"
+    );
+    browser.click("viewer-cancel").await;
+
+    // Delete asks in the shared dialog: No keeps the file …
+    browser.click("viewer-delete").await;
+    browser.wait_for_modal(true).await;
+    let plan = browser
+        .js("return document.getElementById('confirm-plan').textContent")
+        .await;
+    assert!(plan.as_str().unwrap().contains("notes.txt"), "{plan}");
+    browser.click("confirm-no").await;
+    browser.wait_for_modal(false).await;
+    browser
+        .wait_for(
+            "the declined answer",
+            "return !!document.querySelector('#viewer-answer .declined')",
+        )
+        .await;
+    assert!(server.root.join("notes.txt").exists(), "No keeps the file");
+    // … Yes removes it, and the list follows.
+    browser.click("viewer-delete").await;
+    browser.wait_for_modal(true).await;
+    browser.click("confirm-yes").await;
+    browser.wait_for_modal(false).await;
+    browser
+        .wait_for(
+            "the file gone from the list",
+            "return !document.querySelector('#files li[data-name=\"notes.txt\"]') && document.querySelectorAll('#files li').length > 0",
+        )
+        .await;
+    assert!(
+        !server.root.join("notes.txt").exists(),
+        "Yes removes the file"
+    );
+
+    // An SVG is a picture: an <img> from a blob: URL, never inline markup.
+    open_entry(&browser, "pic.svg").await;
+    browser
+        .wait_for(
+            "the picture",
+            "const i = document.querySelector('#viewer-body img.viewer-picture'); return !!i && i.complete && i.naturalWidth > 0;",
+        )
+        .await;
+    let picture = browser
+        .js("const i = document.querySelector('#viewer-body img'); return [i.src.startsWith('blob:'), document.querySelectorAll('svg, circle').length, document.getElementById('viewer-download').href.startsWith('blob:')];")
+        .await;
+    assert_eq!(picture, json!([true, 0, true]), "{picture}");
+    browser.screenshot("workspace-picture").await;
+    browser.close().await;
+}
