@@ -12,6 +12,7 @@ import { createGallery } from './js/gallery.js';
 import { createAudit } from '../js/audit.js';
 import { showProject, showProjects } from './js/project.js';
 import { createChannel } from './js/channel.js';
+import { createFiles } from '../js/files.js';
 
 const $ = (id) => document.getElementById(id);
 const LAST_PROJECT = 'voicebox.env.project';
@@ -55,6 +56,32 @@ async function request(req) {
 
 const transcript = createTranscript($('transcript'), $('transcript-empty'));
 const confirmer = createConfirm();
+/** The result inside an `execute` answer (the core's reply to the action), or the answer itself. */
+const resultOf = (answer) => (answer && Object.prototype.hasOwnProperty.call(answer, 'result') ? answer.result : answer);
+
+/**
+ * The files panel's source: the worker. Every act is an `execute` of an action
+ * (turn "files"), so the core contains, decides and audits it as any turn.
+ */
+const filesSource = {
+  list: async (dir) => resultOf(await request({ op: 'execute', action: dir ? { verb: 'list', dir } : { verb: 'list' }, turn: 'files' })),
+  read: async (name) => resultOf(await request({ op: 'execute', action: { verb: 'read', name }, turn: 'files' })),
+  act: async (action) => resultOf(await request({ op: 'execute', action, turn: 'files' })),
+  answer: async (id, approved) => resultOf(await request({ op: 'confirm', id, approved })),
+  ask: (req) => confirmer.ask(req),
+  root: () => (current && current.root ? String(current.root.path ?? current.root.label ?? '') : null),
+};
+const files = createFiles({
+  list: $('files'),
+  crumbs: $('breadcrumb'),
+  up: $('files-up'),
+  status: $('files-status'),
+  viewer: $('viewer'),
+  viewerName: $('viewer-name'),
+  viewerBody: $('viewer-body'),
+  viewerClose: $('viewer-close'),
+}, filesSource, { onRead: () => audit.refresh(), onChange: () => { gallery.refresh(); audit.refresh(); } });
+$('files-refresh').addEventListener('click', () => files.refresh());
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
 const audit = createAudit($('audit'),
   {
@@ -66,6 +93,7 @@ const channel = createChannel({ box: $('server-root'), button: $('server-root-us
   request, () => refreshSide());
 
 function refreshSide() {
+  files.refresh();
   gallery.refresh();
   audit.refresh();
 }
@@ -106,13 +134,16 @@ function opened(answer, registry) {
   showProject(record, answer.access, answer.audit);
   remember(specOf(record));
   channel.opened(specOf(record));
-  $('project-name').value = String(record.name);
+  $('project-name').value = '';
+  $('project-more').open = false;
   const status = $('project-status');
-  fill(status, 'Opened ', el('code', { text: String(record.id) }), '.');
+  fill(status, 'Opened ', el('strong', { text: String(record.name) }), '.');
   if (registry && registry.ok === false) {
     status.append(' ', el('span', { class: 'warn', text: `(not saved to this browser’s project list: ${registry.error.name}: ${registry.error.message})` }));
   }
-  refreshSide();
+  files.reset();
+  gallery.refresh();
+  audit.refresh();
   loadProjects();
 }
 
@@ -121,7 +152,7 @@ async function loadProjects() {
     const answer = await request({ op: 'projects' });
     const projects = answer && Array.isArray(answer.projects) ? answer.projects : [];
     known = projects.map((p) => String(p.name));
-    showProjects($('project-list'), projects, current ? current.name : null,
+    showProjects($('project-switch'), $('project-list'), projects, current ? current.name : null,
       (p) => openProject(p.record ? specOf({ ...p.record, name: p.name }) : { name: p.name, kind: 'opfs' }),
       (p) => forgetFolder(p.name));
   } catch (err) {
@@ -145,7 +176,9 @@ async function forgetFolder(name) {
       try { store.removeItem(LAST_PROJECT); } catch { /* unavailable */ }
     }
     showProject(null);
-    refreshSide();
+    files.reset();
+    gallery.refresh();
+    audit.refresh();
   }
   loadProjects();
 }
@@ -184,12 +217,15 @@ async function runTurn(turn, req) {
       audit.refresh(); // the ask is already an entry
       const approved = await confirmer.ask(ask);
       const reply = await request({ op: 'confirm', id: ask.id, approved });
-      ask = turn.showReply(reply && Object.prototype.hasOwnProperty.call(reply, 'result') ? reply.result : reply);
+      ask = turn.showReply(resultOf(reply));
     }
   } catch (err) {
     turn.showError(err, 'The worker could not answer');
   } finally {
-    if (relist) gallery.refresh();
+    if (relist) {
+      gallery.refresh();
+      files.refresh();
+    }
     audit.refresh();
   }
 }

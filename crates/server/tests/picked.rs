@@ -80,6 +80,10 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     browser
         .open_environment(&server.opening("/environment"))
         .await;
+    // The folder label is behind the header's "Projects" details.
+    browser
+        .js("document.getElementById('project-more').open = true")
+        .await;
     browser
         .client
         .find(fantoccini::Locator::Id("pick-label"))
@@ -231,7 +235,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     browser
         .wait_for(
             "the same folder to open again",
-            "return document.getElementById('project-status').textContent.startsWith('Opened notes@browser')",
+            "return document.getElementById('project-status').textContent.startsWith('Opened notes.')",
         )
         .await;
     let again = browser.worker(json!({"op": "projects"})).await;

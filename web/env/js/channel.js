@@ -7,8 +7,27 @@
 // answer — the server resolved the words, the core in the worker decides and audits.
 // In a static export there is no server, so this does nothing.
 
+/**
+ * Whether `voicebox serve` serves this page, asked without any request that can
+ * fail: a HEAD of the page itself (there on any static server too) and the
+ * server's own Content-Security-Policy, which lets the worker compile
+ * WebAssembly and forbids framing. An exported copy on a plain static server
+ * sends no such policy, so it never asks for /api/health — a request that is not
+ * there would be a failed load in the console.
+ */
+async function servedByVoicebox() {
+  try {
+    const response = await fetch(location.href, { method: 'HEAD', cache: 'no-store' });
+    const csp = response.headers.get('content-security-policy') || '';
+    return csp.includes("'wasm-unsafe-eval'") && csp.includes("frame-ancestors 'none'");
+  } catch {
+    return false;
+  }
+}
+
 /** The server's health if a Voicebox server serves this page, else null. */
 async function health() {
+  if (!(await servedByVoicebox())) return null;
   try {
     const response = await fetch('/api/health', { cache: 'no-store' });
     const body = response.ok ? await response.json() : null;

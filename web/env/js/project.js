@@ -1,6 +1,9 @@
-// project.js — the header's project facts, all from the record the core returned
-// with `open`, and the list of projects this browser has (the registry the worker
-// keeps). Display only.
+// project.js — the header's project: one switcher (the projects this browser
+// has, from the registry the worker keeps) and one status chip in plain words
+// ("atlas · in this browser · the browser may clear it — Keep"). The record's
+// internals (id, placement, root, audit file, undo, writer) are kept behind
+// the header's "Projects" <details>. Everything shown comes from the record
+// the core returned with `open`; display only.
 
 import { el, fill } from '../../js/dom.js';
 
@@ -20,19 +23,42 @@ const ACCESS_WORDS = {
   unreachable: 'folder not reachable',
 };
 
+const picked = (record) => !!(record && record.location && record.location.kind === 'handle');
+const granted = (access) => !!(access && access.read === 'granted' && access.write === 'granted');
+
+/** The chip's words for the open project: its name, where it lives, and what it needs. */
+function chipWords(record, access) {
+  if (!record) return { state: 'none', text: 'no project open' };
+  const name = String(record.name ?? '');
+  if (picked(record)) {
+    const label = String(record.location.label ?? 'a folder you picked');
+    if (granted(access) || !access) return { state: 'ok', text: `${name} · your folder ${label}` };
+    const read = access.read === 'granted';
+    return { state: 'needs', text: `${name} · your folder ${label} · ${read ? 'read only' : 'no access'}` };
+  }
+  const d = record.durability;
+  if (d && !d.persisted) return { state: 'needs', text: `${name} · in this browser · the browser may clear it` };
+  return { state: 'ok', text: `${name} · in this browser${d && d.persisted ? ' · kept' : ''}` };
+}
+
 /**
- * The open project's facts: the record, the permission the core found at
- * open (`access`: read/write states) and where this tab's audit goes.
+ * The open project: the chip, the Keep and Allow access buttons, and the
+ * details. `access` is the permission the core found at open (read/write
+ * states) and `auditAt` where this tab's audit goes.
  */
 export function showProject(record, access = null, auditAt = null) {
+  const chip = chipWords(record, access);
+  $('project-chip').dataset.state = chip.state;
+  $('project-chip-text').textContent = chip.text;
+  $('project-chip').title = record ? `${String(record.id ?? '')} — ${where(record.location)}` : '';
+
   const accessText = access
-    ? (access.read === 'granted' && access.write === 'granted'
+    ? (granted(access)
       ? 'read and write'
       : `read ${ACCESS_WORDS[access.read] ?? String(access.read)}, write ${ACCESS_WORDS[access.write] ?? String(access.write)}`)
     : '—';
   $('project-access').textContent = record ? accessText : '—';
-  $('project-allow').hidden = !(record && record.location && record.location.kind === 'handle'
-    && access && !(access.read === 'granted' && access.write === 'granted'));
+  $('project-allow').hidden = !(picked(record) && access && !granted(access));
   $('project-audit').textContent = record && auditAt
     ? `${auditAt.in === 'origin' ? 'this browser (the folder may not be written): ' : 'in the folder: '}${String(auditAt.file ?? '')}`
     : '—';
@@ -52,14 +78,28 @@ export function showProject(record, access = null, auditAt = null) {
     persisted.title = '';
     delete persisted.dataset.persisted;
   }
-  $('project-persist').hidden = !(d && !d.persisted && navigator.storage && navigator.storage.persist);
+  $('project-persist').hidden = !(d && !d.persisted && !picked(record) && navigator.storage && navigator.storage.persist);
 }
 
+const labelOf = (p) => (picked(p.record)
+  ? `${p.name} (${String(p.record.location.label ?? 'picked folder')})`
+  : String(p.name));
+
 /**
- * The registry's projects as buttons; `onPick(project)` opens one and
- * `onForget(project)` forgets a picked folder (the folder is not touched).
+ * The registry's projects: options of the switcher (choosing one opens it,
+ * `onPick(project)`), and the list behind "Projects" where a picked folder can
+ * be forgotten (`onForget(project)`; the folder itself is not touched).
  */
-export function showProjects(list, projects, current, onPick, onForget) {
+export function showProjects(select, list, projects, current, onPick, onForget) {
+  const options = projects.map((p) => el('option', { value: String(p.name), text: labelOf(p) }));
+  if (current == null) options.unshift(el('option', { value: '', text: projects.length ? 'Choose a project…' : 'No project yet' }));
+  fill(select, options);
+  select.value = current != null ? String(current) : '';
+  select.onchange = () => {
+    const p = projects.find((q) => String(q.name) === select.value);
+    if (p) onPick(p);
+  };
+
   if (!projects.length) {
     fill(list, el('li', { class: 'note', text: 'none yet' }));
     return;
@@ -70,12 +110,10 @@ export function showProjects(list, projects, current, onPick, onForget) {
       class: ['project-pick', p.name === current ? 'current' : ''],
       title: p.record && p.record.lastUsed ? `last opened ${p.record.lastUsed}` : null,
       'aria-current': p.name === current ? 'true' : null,
-      text: p.record && p.record.location && p.record.location.kind === 'handle'
-        ? `${p.name} (${String(p.record.location.label ?? 'picked folder')})`
-        : String(p.name),
+      text: labelOf(p),
     });
     button.addEventListener('click', () => onPick(p));
-    if (!(p.record && p.record.location && p.record.location.kind === 'handle')) return el('li', {}, button);
+    if (!picked(p.record)) return el('li', {}, button);
     const forget = el('button', {
       type: 'button',
       class: 'project-forget ghost inline',

@@ -2,17 +2,18 @@
 // sent) and the action the core resolved it to, then exactly what the core
 // answered — did, refused (rule and why), not understood (the resolver's note),
 // or asks first (pending). The turn and its answer blocks are the server
-// page's (../../js/transcript.js); this file adds the resolved action.
+// page's (../../js/transcript.js); this file adds the resolved action, in
+// words ("↳ write hello.txt"), never as JSON.
 
 import { el } from '../../js/dom.js';
 import { Turn } from '../../js/transcript.js';
 
 /** The environment page's turn: the shared one, plus the action a sentence resolved to. */
 class ActionTurn extends Turn {
-  /** The action the core resolved the sentence to, shown as sent (JSON text). */
+  /** The action the core resolved the sentence to, as one short line ("↳ write hello.txt"). */
   showAction(action) {
     if (action == null || this.actionLine) return;
-    this.actionLine = el('p', { class: 'resolved meta' }, 'as ', el('code', { text: actionText(action) }));
+    this.actionLine = actionLine(action, ['resolved', 'meta']);
     this.li.querySelector('.said').after(this.actionLine);
   }
 
@@ -30,10 +31,22 @@ class ActionTurn extends Turn {
   }
 }
 
-/** An action as sent, for display: JSON text, cut short if long. */
-function actionText(action) {
-  const text = JSON.stringify(action);
-  return text.length > 240 ? `${text.slice(0, 239)}…` : text;
+/**
+ * An action in a person's words: its verb and what it names ("write
+ * hello.txt", "list assets"), never its JSON. Display only: the core has
+ * already resolved and checked it.
+ */
+function actionWords(action) {
+  if (!action || typeof action !== 'object') return String(action);
+  const verb = String(action.verb ?? 'act').replace(/_/g, ' ');
+  const object = action.verb === 'grep' ? action.query : action.name ?? action.dir ?? action.id ?? '';
+  return object !== '' && object != null ? `${verb} ${String(object)}` : verb;
+}
+
+/** "↳ write hello.txt" as a line of the turn; `classes` say where it sits. */
+function actionLine(action, classes) {
+  return el('p', { class: classes }, el('span', { class: 'action-arrow', 'aria-hidden': 'true', text: '↳ ' }),
+    el('span', { class: 'action-words', text: actionWords(action) }));
 }
 
 export function createTranscript(ol, empty) {
@@ -42,7 +55,7 @@ export function createTranscript(ol, empty) {
     add({ text, action }) {
       const said = text != null
         ? el('p', { class: 'said', text: String(text) })
-        : el('p', { class: ['said', 'said-action'] }, el('code', { text: actionText(action) }));
+        : actionLine(action, ['said', 'said-action']);
       const li = el('li', { class: 'turn' }, said);
       ol.append(li);
       if (empty) empty.hidden = true;
