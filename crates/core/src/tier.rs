@@ -29,6 +29,8 @@ pub enum ActKind {
     Import,
     Eval,
     External,
+    /// Choosing the root itself (only ever a person's act).
+    Declare,
 }
 
 impl ActKind {
@@ -42,6 +44,7 @@ impl ActKind {
             ActKind::Import => "import",
             ActKind::Eval => "eval",
             ActKind::External => "external",
+            ActKind::Declare => "declare",
         }
     }
 }
@@ -54,12 +57,14 @@ pub enum Place {
     LinkOut,
 }
 
-/// A decision the person made at the host about an extension, recorded as
-/// an act of its own (who vouched is the entry's `tool`).
+/// A decision the person made at the host about an extension, or their
+/// choice of the folder to work in, recorded as an act of its own (who
+/// vouched is the entry's `tool`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PersonAct {
     Admit,
     Revoke,
+    Declare,
 }
 
 /// A resolved act, the input to [`TierTable::decide`].
@@ -106,11 +111,16 @@ impl Act {
         }
     }
 
-    /// The person admitting or revoking an extension (an import decision).
+    /// The person admitting or revoking an extension (an import decision),
+    /// or choosing the folder to work in.
     pub const fn by_person(act: PersonAct) -> Act {
+        let kind = match act {
+            PersonAct::Admit | PersonAct::Revoke => ActKind::Import,
+            PersonAct::Declare => ActKind::Declare,
+        };
         Act {
             person: Some(act),
-            ..at(ActKind::Import, Place::Inside)
+            ..at(kind, Place::Inside)
         }
     }
 }
@@ -140,9 +150,11 @@ impl Placement {
     pub fn enforces(self, kind: ActKind) -> bool {
         let kinds: &[ActKind] = match self {
             // cap-std handle scope, wasmi import boundary, the egress bounds.
-            Placement::Machine => &[Read, Write, Delete, Network, Import, External],
-            // OPFS / picked-handle scope, WebAssembly imports, the egress bounds.
-            Placement::Browser => &[Read, Write, Delete, Network, Import, External],
+            // Declare: the folder a person chose, opened as the one handle.
+            Placement::Machine => &[Read, Write, Delete, Network, Import, External, Declare],
+            // OPFS / picked-handle scope, WebAssembly imports, the egress
+            // bounds; Declare: the project or folder the person opened.
+            Placement::Browser => &[Read, Write, Delete, Network, Import, External, Declare],
         };
         kinds.contains(&kind)
     }
@@ -208,7 +220,7 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 12] = [
+static COMMON_RULES: [TierRule; 13] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
@@ -304,6 +316,14 @@ static COMMON_RULES: [TierRule; 12] = [
         matcher: Matcher::ByPerson(PersonAct::Revoke),
         matches: &[Act::by_person(PersonAct::Revoke)],
         not_matches: &[at(Import, Inside), Act::by_person(PersonAct::Admit)],
+    },
+    TierRule {
+        rule: Rule::DeclaredByPerson,
+        decision: Decision::Allow,
+        why: "the person chose this folder to work in (at the host, or on the page and confirmed)",
+        matcher: Matcher::ByPerson(PersonAct::Declare),
+        matches: &[Act::by_person(PersonAct::Declare)],
+        not_matches: &[at(Declare, Inside), Act::by_person(PersonAct::Admit)],
     },
 ];
 

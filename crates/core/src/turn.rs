@@ -103,6 +103,18 @@ impl<R> TurnAnswer<R> {
         self.action.get("name").and_then(Value::as_str)
     }
 
+    /// A turn answered before its words could be resolved (the resolver
+    /// in use cannot work yet): `result` is the refusal that says why.
+    pub fn before_resolving(transcript: String, result: R) -> TurnAnswer<R> {
+        TurnAnswer {
+            transcript: Some(transcript),
+            action: Value::Null,
+            note: None,
+            result: Some(result),
+            changes: false,
+        }
+    }
+
     fn unresolved(transcript: String, note: String) -> TurnAnswer<R> {
         TurnAnswer {
             transcript: Some(transcript),

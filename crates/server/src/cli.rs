@@ -79,9 +79,19 @@ pub struct PlaceArgs {
 /// `--resolver`.
 #[derive(Args, Debug, Clone, Copy)]
 pub struct ResolverArgs {
-    /// How words become actions.
-    #[arg(long, env = "VOICEBOX_RESOLVER", value_enum, default_value_t = Resolver::Script)]
-    pub resolver: Resolver,
+    /// How words become actions [default: the one last chosen in Settings, else script]
+    #[arg(long, env = "VOICEBOX_RESOLVER", value_enum)]
+    resolver: Option<Resolver>,
+}
+
+impl ResolverArgs {
+    /// The resolver named here, else the one the person last chose on the
+    /// page (saved in the state folder), else the built-in one.
+    pub fn chosen(self, state: &StateDir) -> Resolver {
+        self.resolver
+            .or_else(|| state.settings().resolver())
+            .unwrap_or(Resolver::Script)
+    }
 }
 
 /// What `serve` runs with, and so what `doctor` checks.

@@ -4,6 +4,7 @@ use crate::llm::{self, Llm, Vendor};
 use crate::state_dir::StateDir;
 use std::sync::RwLock;
 use voicebox_core::resolver::{self, Folder, Resolution};
+use voicebox_core::{Refusal, Rule};
 
 /// The resolvers the server can use. Only the built-in script resolver needs
 /// no key; an LLM resolver without its key answers unresolved, never another
@@ -28,6 +29,23 @@ impl Resolver {
             Resolver::Openai => "openai",
             Resolver::Claude => "claude",
         }
+    }
+
+    /// The name a person sees, the same on every page and in every note.
+    pub fn label(self) -> &'static str {
+        match self.vendor() {
+            None => "Built in",
+            Some(vendor) => vendor.label,
+        }
+    }
+
+    /// Every resolver with its label and whether it can work now (an LLM
+    /// resolver needs its key), for the page's Settings.
+    pub fn each_ready(state: &StateDir) -> serde_json::Value {
+        let each = <Resolver as clap::ValueEnum>::value_variants().iter().map(|r| {
+            serde_json::json!({"name": r.name(), "label": r.label(), "ready": r.ready(state).is_ok()})
+        });
+        serde_json::Value::Array(each.collect())
     }
 
     fn vendor(self) -> Option<&'static Vendor> {
@@ -109,6 +127,19 @@ impl Words {
     pub fn choose(&self, resolver: Resolver) -> Result<(), String> {
         *self.resolver.write().unwrap_or_else(|p| p.into_inner()) = resolver;
         resolver.ready(&self.state)
+    }
+
+    /// [`Resolver::each_ready`] with this server's keys.
+    pub fn each_ready(&self) -> serde_json::Value {
+        Resolver::each_ready(&self.state)
+    }
+
+    /// Whether the resolver in use can work now: an LLM resolver without
+    /// its key is `key-missing`, answered before any words are sent.
+    pub fn ready(&self) -> Result<(), Refusal> {
+        self.resolver()
+            .ready(&self.state)
+            .map_err(|note| Refusal::new(Rule::KeyMissing, note))
     }
 
     /// Resolves `text` with the resolver in use, knowing `folder`'s files.

@@ -355,5 +355,7 @@ pub fn mask(key: Option<&str>) -> KeyStatus {
     }
 }
 
+mod settings;
+pub use settings::Settings;
 #[cfg(test)]
 mod tests;

@@ -267,8 +267,13 @@ async fn the_page_chooses_the_resolver() {
     let (_, health) = server.get("/api/health").await;
     assert_eq!(health["resolver"], "claude");
     let turn = server.say("list files").await;
+    assert_eq!(turn["result"]["refused"], "key-missing", "{turn}");
     assert!(
-        turn["action"].is_null() && turn["note"].as_str().unwrap().contains("ANTHROPIC_API_KEY"),
+        turn["action"].is_null()
+            && turn["result"]["why"]
+                .as_str()
+                .unwrap()
+                .starts_with("Claude isn't set up yet"),
         "{turn}"
     );
     let (status, bad) = put("telepathy").await;
@@ -287,6 +292,13 @@ async fn the_page_chooses_the_resolver() {
         health["resolver"], "claude",
         "unchanged by the refused request"
     );
-    put("script").await;
+    // The choice outlives a restart (the state folder keeps it).
+    let server = server.crash_and_restart();
+    assert_eq!(server.get("/api/health").await.1["resolver"], "claude");
+    server
+        .put("/api/settings", json!({"resolver": "script"}))
+        .await;
     assert_eq!(server.say("list files").await["action"]["verb"], "list");
+    let server = server.crash_and_restart();
+    assert_eq!(server.get("/api/health").await.1["resolver"], "script");
 }

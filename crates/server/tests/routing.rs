@@ -143,14 +143,19 @@ async fn only_the_own_page_may_open_the_channel_and_a_page_root_needs_no_token()
     );
     assert!(channel(&server, &server.origin()).await.is_ok());
 
-    // A page root needs only the page; a machine folder still needs the token.
+    // A page root needs only the page; a machine folder from the page is a
+    // question (tests/security.rs answers it).
     let declared = declare_opfs(&server, "atlas").await;
     assert_eq!(
         declared["root"],
         json!({"kind": "opfs", "path": "v1/projects/atlas"})
     );
+    let (_, asked) = server.post("/api/root", json!({"path": server.root})).await;
+    assert_eq!(
+        asked["result"]["confirm"]["rule"], "declared-by-person",
+        "{asked}"
+    );
     for (body, status, rule) in [
-        (json!({"path": server.root}), 403, "host-token-required"),
         (
             json!({"kind": "opfs", "project": "../up"}),
             400,

@@ -123,23 +123,105 @@ async fn keys_need_authority_and_never_come_back() {
     }
 }
 
+/// The page alone only asks to switch folders: nothing changes until the
+/// person says yes to that question. A No, a spent id and a made-up one
+/// change nothing; the host token declares at once. Each declaration is
+/// audited `declared-by-person` in the folder chosen, and offered as recent.
 #[tokio::test]
-async fn declaring_a_machine_root_needs_the_token() {
-    let server = Server::start_with(false);
-    let folder = tempfile::TempDir::new().unwrap();
-    let body = json!({"kind": "machine", "path": folder.path()});
-    let (status, refused) = server.post("/api/root", body.clone()).await;
+async fn the_page_asks_to_switch_folders_and_only_a_yes_switches() {
+    let server = Server::start();
+    let other = tempfile::TempDir::new().unwrap();
+    let body = json!({"kind": "machine", "path": other.path()});
+    let current = || async { server.get("/api/root").await.1["root"]["path"].clone() };
+    let before = current().await;
+
+    let (status, asked) = server.post("/api/root", body.clone()).await;
+    let question = &asked["result"]["confirm"];
     assert_eq!(
-        (status, refused["refused"].as_str()),
-        (403, Some("host-token-required"))
+        (status, question["rule"].as_str()),
+        (200, Some("declared-by-person")),
+        "{asked}"
     );
-    let (_, declared) = server.post_with_token("/api/root", body).await;
-    assert_eq!(declared["declared"], true, "{declared}");
+    let name = other.path().file_name().unwrap().to_string_lossy();
+    assert_eq!(question["question"], format!("Work in {name}?"));
+    assert_eq!(
+        (question["yes"].as_str(), question["no"].as_str()),
+        (Some("Switch"), Some("Cancel"))
+    );
+    assert_eq!(current().await, before, "asking changes nothing");
+    let no = server
+        .post(
+            "/api/confirm",
+            json!({"id": question["id"], "approved": false}),
+        )
+        .await
+        .1;
+    assert_eq!(no["result"]["refused"], "declined", "{no}");
+    assert_eq!(current().await, before, "a No keeps the folder");
+    let spent = server
+        .post(
+            "/api/confirm",
+            json!({"id": question["id"], "approved": true}),
+        )
+        .await
+        .1;
+    assert_eq!(
+        spent["result"]["refused"], "confirmation-unknown",
+        "{spent}"
+    );
+    let made_up = server
+        .post(
+            "/api/confirm",
+            json!({"id": "switch-made-up", "approved": true}),
+        )
+        .await
+        .1;
+    assert_eq!(made_up["result"]["refused"], "confirmation-unknown");
+    assert_eq!(current().await, before);
+
+    // Asked again and answered yes: the folder is the root, the choice is in its audit.
+    let (_, asked) = server.post("/api/root", body.clone()).await;
+    let id = asked["result"]["confirm"]["id"].clone();
+    let yes = server
+        .post("/api/confirm", json!({"id": id, "approved": true}))
+        .await
+        .1;
+    assert_eq!(yes["declared"], true, "{yes}");
+    assert_eq!(yes["result"]["ok"], true, "{yes}");
+    assert_ne!(current().await, before);
+    let chosen = server.audit().await;
+    assert!(
+        chosen.iter().any(|e| e["rule"] == "declared-by-person"
+            && e["act"]["kind"] == "declare"
+            && e["act"]["tool"] == "the page, confirmed"),
+        "{chosen:?}"
+    );
     assert_eq!(
         server.say("create a file called a.txt with b").await["result"]["ok"],
         true
     );
-    assert!(folder.path().join("a.txt").exists());
+    assert!(other.path().join("a.txt").exists());
+    let (_, root) = server.get("/api/root").await;
+    assert_eq!(root["recent"][0], json!(other.path()), "{root}");
+
+    // A folder that is not there, or a relative path, is refused by name.
+    let (_, missing) = server
+        .post("/api/root", json!({"path": other.path().join("nope")}))
+        .await;
+    assert_eq!(missing["refused"], "root-unreachable", "{missing}");
+    let (status, relative) = server.post("/api/root", json!({"path": "notes"})).await;
+    assert_eq!(
+        (status, relative["refused"].as_str()),
+        (400, Some("malformed-field"))
+    );
+
+    // The host token declares at once.
+    let third = tempfile::TempDir::new().unwrap();
+    let (_, declared) = server
+        .post_with_token("/api/root", json!({"path": third.path()}))
+        .await;
+    assert_eq!(declared["declared"], true, "{declared}");
+    assert_eq!(current().await, json!(third.path().canonicalize().unwrap()));
     // The page may un-declare.
     server.undeclare_to_no_root().await;
 }

@@ -219,9 +219,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    /// Records a person's decision about an extension around `act`, under
-    /// the tier table's rule for it (`admitted-by-person` or
-    /// `revoked-by-person`): the attempt entry first — if it
+    /// Records a person's decision (an extension's admission or revocation,
+    /// or the folder they chose, `id` naming it) around `act`, under the tier
+    /// table's rule for it (`admitted-by-person`, `revoked-by-person`,
+    /// `declared-by-person`): the attempt entry first — if it
     /// cannot be written, `act` does not run — then the outcome.
     pub async fn record_person_act(
         &self,
@@ -233,7 +234,13 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         if let Err(refusal) = self.root_ready().await {
             return Reply::refusal(refusal);
         }
-        let record = ActRecord::new(ActKind::Import, &format!("extension:{id}")).with_tool(how);
+        let record = match person {
+            PersonAct::Declare => ActRecord::new(ActKind::Declare, "."),
+            PersonAct::Admit | PersonAct::Revoke => {
+                ActRecord::new(ActKind::Import, &format!("extension:{id}"))
+            }
+        }
+        .with_tool(how);
         let verdict = self.table.decide(&Act::by_person(person));
         if verdict.decision != Decision::Allow {
             let refusal = Refusal::new(verdict.rule, verdict.why);
@@ -256,13 +263,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             },
         );
         let reply = match outcome {
-            Ok(()) => Reply::done(format!(
-                "{} extension `{id}` ({how})",
-                match person {
-                    PersonAct::Admit => "admitted",
-                    PersonAct::Revoke => "revoked",
-                }
-            )),
+            Ok(()) => Reply::done(match person {
+                PersonAct::Admit => format!("admitted extension `{id}` ({how})"),
+                PersonAct::Revoke => format!("revoked extension `{id}` ({how})"),
+                PersonAct::Declare => format!("working in {id} ({how})"),
+            }),
             Err(refusal) => Reply::refusal(refusal),
         };
         let seq = self.log(entry).await;

@@ -62,15 +62,18 @@ fn a_persons_decision_has_its_own_row_and_an_import_without_one_refuses() {
         for (person, rule) in [
             (PersonAct::Admit, Rule::AdmittedByPerson),
             (PersonAct::Revoke, Rule::RevokedByPerson),
+            (PersonAct::Declare, Rule::DeclaredByPerson),
         ] {
             let verdict = table.decide(&Act::by_person(person));
             assert_eq!((verdict.decision, verdict.rule), (Decision::Allow, rule));
         }
-        let unvouched = table.decide(&Act::inside(Import));
-        assert_eq!(
-            (unvouched.decision, unvouched.rule),
-            (Decision::Refuse, Rule::NoMatch)
-        );
+        for unvouched in [Import, Declare] {
+            let unvouched = table.decide(&Act::inside(unvouched));
+            assert_eq!(
+                (unvouched.decision, unvouched.rule),
+                (Decision::Refuse, Rule::NoMatch)
+            );
+        }
     }
 }
 

@@ -24,7 +24,7 @@ pub fn run(args: Args) -> ExitCode {
         args.root.root.as_deref(),
         args.port.port,
         &state,
-        args.resolver.resolver,
+        args.resolver.chosen(&state),
     );
     println!("{report}");
     match overlap {

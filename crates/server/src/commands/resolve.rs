@@ -38,7 +38,7 @@ pub fn run(args: Args) -> ExitCode {
     };
     let answer = match args
         .resolver
-        .resolver
+        .chosen(&state)
         .resolve_blocking(&state, &args.text, &folder)
     {
         Resolution::Action(action) => json!({ "action": action }),

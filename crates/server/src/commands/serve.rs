@@ -67,17 +67,21 @@ pub fn run(args: Args) -> ExitCode {
     if let Err(code) = apart("serve", &root, &state) {
         return code;
     }
-    if let Some(dir) = root.root.as_deref()
-        && let Err(code) = made_if_missing(dir)
-    {
-        return code;
+    if let Some(dir) = root.root.as_deref() {
+        if let Err(code) = made_if_missing(dir) {
+            return code;
+        }
+        // The page's folder switcher offers it next time.
+        if let Err(e) = std::path::absolute(dir).and_then(|dir| state.remember_folder(&dir)) {
+            eprintln!("voicebox serve: the recent folders could not be saved ({e})");
+        }
     }
     init_logs();
     let config = serve::Config {
         root: root.root,
         port: port.port,
+        resolver: resolver.chosen(&state),
         state,
-        resolver: resolver.resolver,
         live_provider: args.live_provider,
     };
     let limits = serve::Limits {

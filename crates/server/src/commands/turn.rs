@@ -55,7 +55,7 @@ pub fn run(args: Args) -> ExitCode {
                 input,
                 async |text: String| {
                     args.resolver
-                        .resolver
+                        .chosen(&state)
                         .resolve_once(&state, &text, &folder)
                         .await
                 },

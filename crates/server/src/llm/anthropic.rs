@@ -10,7 +10,7 @@ use serde_json::Value;
 use voicebox_core::prompt;
 
 pub const ANTHROPIC: Vendor = Vendor {
-    label: "Anthropic",
+    label: "Claude",
     provider: Provider::Anthropic,
     base_url_env: "VOICEBOX_ANTHROPIC_BASE_URL",
     default_base_url: "https://api.anthropic.com",

@@ -34,7 +34,7 @@ const MAX_QUOTE_CHARS: usize = 300;
 /// What differs between vendors.
 pub struct Vendor {
     /// The vendor's name in notes.
-    label: &'static str,
+    pub label: &'static str,
     /// Whose key it needs.
     provider: Provider,
     base_url_env: &'static str,
@@ -109,8 +109,8 @@ impl Failure {
         let label = vendor.label;
         let why = match self {
             Failure::NoKey => format!(
-                "no {label} API key is set: store one with PUT /api/keys \
-                 {{\"keys\": {{\"{}\": \"...\"}}}} (with the host token) or set {}",
+                "{label} isn't set up yet: add its key in Settings (or store one with PUT /api/keys \
+                 {{\"keys\": {{\"{}\": \"...\"}}}}, or set {}), or choose the built-in resolver",
                 vendor.provider.key_name(),
                 vendor.provider.key_env()
             ),

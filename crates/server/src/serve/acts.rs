@@ -155,6 +155,10 @@ impl Acts {
     /// One turn ([`run_turn`]): the words resolved by `words`, the action run
     /// in the active root.
     pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
+        if let (TurnInput::Words(text), Err(refusal)) = (&input, words.ready()) {
+            let refused = Acted::Machine(Box::new(Reply::refusal(refusal)));
+            return TurnAnswer::before_resolving(text.clone(), self.counted(refused));
+        }
         // Only words need the root's names. A page that cannot say its names
         // cannot act either: its refusal (`no-page`, `page-closed`, ...) is
         // the turn's result, not a second wait.
@@ -287,6 +291,12 @@ impl Acts {
             return Ok(Some(root));
         }
         self.with_host(|host| host.executor().storage().map(Storage::root_info))
+            .await
+    }
+
+    /// The host's declared folder (even while a page owns the active root).
+    pub async fn machine_root(&self) -> Result<Option<std::path::PathBuf>, ApiError> {
+        self.with_host(|host| host.root().map(Path::to_path_buf))
             .await
     }
 

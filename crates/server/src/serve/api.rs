@@ -7,11 +7,13 @@ use super::audit::{audit, verify_audit};
 use super::error::{ReadGuard, ReadQuery, StrictJson, StrictQuery, WriteBody, WriteGuard};
 use super::extensions;
 use super::guard::Authority;
-use super::root::{declare_root, root, undeclare_root};
+use super::root::{declare_root, root, switch_to, undeclare_root};
 use super::settings::{keys, put_keys, settings};
+use super::switch::{Answered, Switches};
 use super::{Acts, ApiError, AppState};
 use crate::live::Live;
 use crate::resolve::Words;
+use crate::state_dir::StateDir;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::routing::{get, post, put};
@@ -101,14 +103,24 @@ pub struct ConfirmBody {
 /// Answer a pending confirmation (yes performs the act, no declines it).
 #[utoipa::path(post, path = "/api/confirm", request_body = ConfirmBody,
     responses(
-        (status = 200, description = "`{result}`: the act's outcome, or `declined`, `confirmation-unknown`, `confirmation-expired`", body = Object),
+        (status = 200, description = "`{result}`: the act's outcome, or `declined`, `confirmation-unknown`, `confirmation-expired`; a folder switch's yes also has `{ok, declared, root}`", body = Object),
         WriteBody,
     ))]
 pub async fn confirm(
     State(acts): State<Arc<Acts>>,
+    State(state): State<StateDir>,
+    State(switches): State<Arc<Switches>>,
     StrictJson(request): StrictJson<ConfirmBody>,
 ) -> Answer {
-    result(acts.confirm(request.id, request.approved).await)
+    let current = acts.machine_root().await?;
+    match switches.answer(&request.id, request.approved, current.as_deref()) {
+        None => result(acts.confirm(request.id, request.approved).await),
+        Some(Answered::Kept(reply)) => result(*reply),
+        Some(Answered::Switch(folder)) => {
+            let switched = switch_to(&acts, &state, folder, "the page, confirmed").await?;
+            Ok(Json(switched))
+        }
+    }
 }
 
 /// Whether the server is up. With authority (the page's session or the host
@@ -136,6 +148,7 @@ pub async fn health(
         "root": root,
         "refused": acts.refused(),
         "resolver": words.resolver().name(),
+        "resolvers": words.each_ready(),
         "live": live.to_json(),
         "offlineVoice": crate::live::offline_engines(false),
         "version": version,

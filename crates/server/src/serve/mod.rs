@@ -12,6 +12,7 @@ mod page;
 mod root;
 mod session;
 mod settings;
+mod switch;
 
 use crate::approval::Approvals;
 use crate::channel::Channel;
@@ -63,6 +64,8 @@ pub struct AppState {
     pub live: Arc<Live>,
     /// Console approval codes waiting to be typed.
     pub approvals: Arc<Approvals>,
+    /// Folder switches the page asked for, waiting for the person.
+    pub switches: Arc<switch::Switches>,
 }
 
 impl AppState {
@@ -81,6 +84,7 @@ impl AppState {
             state: config.state.clone(),
             live: Arc::new(Live::new(config.live_provider)),
             approvals: Arc::default(),
+            switches: Arc::default(),
         }
     }
 
@@ -119,6 +123,7 @@ part!(words: Arc<Words>);
 part!(state: StateDir);
 part!(live: Arc<Live>);
 part!(approvals: Arc<Approvals>);
+part!(switches: Arc<switch::Switches>);
 
 /// Binds 127.0.0.1, prints `listening on http://127.0.0.1:<port>`, serves
 /// within `limits` until SIGINT or SIGTERM.

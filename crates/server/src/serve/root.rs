@@ -1,31 +1,36 @@
 //! The active root: shown, declared (a machine folder, the page's OPFS
 //! project, or a folder the page picked) and un-declared.
 
-use super::api::Answer;
+use super::api::{Answer, result};
 use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
+use super::switch::{Switches, folder_name};
 use super::{Acts, ApiError};
 use crate::state_dir::StateDir;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::{Extension, Json};
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 use utoipa::ToSchema;
 use voicebox_core::platform::{RootInfo, Storage};
+use voicebox_core::tier::PersonAct;
 use voicebox_core::{Reply, Rule};
 
-/// The declared root, if any.
+/// The declared root, if any, and the machine folders declared lately.
 #[utoipa::path(get, path = "/api/root",
     responses(
-        (status = 200, description = "`{declared, root}`", body = Object),
+        (status = 200, description = "`{declared, root, recent}`: `recent` is the machine folders declared lately, newest first", body = Object),
         ReadGuard,
     ))]
-pub async fn root(State(acts): State<Arc<Acts>>) -> Answer {
+pub async fn root(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {
     let root = acts.active_root().await?;
-    Ok(Json(json!({"declared": root.is_some(), "root": root})))
+    let recent = state.settings().recent_folders;
+    Ok(Json(
+        json!({"declared": root.is_some(), "root": root, "recent": recent}),
+    ))
 }
 
 /// The root to declare: a machine folder (`path`, the default kind), the
@@ -58,20 +63,20 @@ enum RootKind {
 /// and run in the page, so this machine's disk is never touched for it).
 #[utoipa::path(post, path = "/api/root", request_body = RootRequest,
     responses(
-        (status = 200, description = "`{ok:true, declared, root}`, or `{ok:false, refused, why}`: `root-unreachable`, or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
-        (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, or an OPFS project name that is not one entry name"),
+        (status = 200, description = "`{ok:true, declared, root, result}` (the host token: declared, and the choice audited `declared-by-person`); from the page alone, `{result: {confirm}}`: a question the person answers with POST /api/confirm; or `{ok:false, refused, why}`: `root-unreachable` (no such folder), or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
+        (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, a machine path that is not absolute (or `~/...`), or an OPFS project name that is not one entry name"),
         WriteGuard,
-        (status = 403, description = "no host token for a machine folder (the page alone cannot declare one), foreign Host or Origin, or a wrong token"),
     ))]
 pub async fn declare_root(
     State(acts): State<Arc<Acts>>,
     State(state): State<StateDir>,
+    State(switches): State<Arc<Switches>>,
     Extension(authority): Extension<Authority>,
     StrictJson(request): StrictJson<RootRequest>,
 ) -> Answer {
     let root = match (request.kind, request.path, request.project, request.label) {
         (RootKind::Machine, Some(path), None, None) => {
-            return declare_machine(&acts, &state, authority, PathBuf::from(path)).await;
+            return declare_machine(&acts, &state, &switches, authority, &path).await;
         }
         (RootKind::Opfs, None, Some(project), None) => RootInfo {
             kind: "opfs".into(),
@@ -115,36 +120,92 @@ fn entry_name(name: String) -> Result<String, ApiError> {
     }
 }
 
+/// A machine folder named on the page or by a script: `~` is the home
+/// folder, and the path must be absolute (a relative one would depend on
+/// where the server was started).
+fn machine_folder(path: &str) -> Result<PathBuf, ApiError> {
+    let path = match path.strip_prefix('~') {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => dirs::home_dir()
+            .map(|home| home.join(rest.trim_start_matches('/')))
+            .unwrap_or_else(|| PathBuf::from(path)),
+        _ => PathBuf::from(path),
+    };
+    if path.is_absolute() {
+        Ok(path)
+    } else {
+        Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            Rule::MalformedField,
+            "`path` is a whole folder path, like `/home/you/notes` or `~/notes`",
+        ))
+    }
+}
+
+/// A machine folder: the host token declares it at once; the page's
+/// authority gets a question the person answers with POST /api/confirm.
 async fn declare_machine(
     acts: &Acts,
     state: &StateDir,
+    switches: &Switches,
     authority: Authority,
-    path: PathBuf,
+    path: &str,
 ) -> Answer {
-    authority.need_host_token(
-        "declaring a folder on this machine needs the person at the host: send the x-voicebox-host-token header, or restart with --root",
-    )?;
+    let path = machine_folder(path)?;
     // Before the folder is opened: opening it starts an audit file in it.
     if let Err(refusal) = state.apart_from(&path) {
         return Ok(Json(json!(Reply::refusal(refusal))));
     }
+    if !path.is_dir() {
+        return Ok(Json(json!(Reply::refusal(voicebox_core::Refusal::new(
+            Rule::RootUnreachable,
+            format!(
+                "there is no folder {}; make it first, or choose one that exists",
+                path.display()
+            ),
+        )))));
+    }
+    match authority {
+        Authority::HostToken => Ok(Json(switch_to(acts, state, path, "host token").await?)),
+        Authority::OwnPage => {
+            let current = acts.machine_root().await?;
+            result(switches.ask(path, current.as_deref()))
+        }
+    }
+}
+
+/// Declares `folder` as the machine root, records the person's choice in
+/// its audit (`declared-by-person`, `how` vouching) and keeps it in the
+/// recent folders: `{ok:true, declared, root, result}` or a refusal.
+pub async fn switch_to(
+    acts: &Acts,
+    state: &StateDir,
+    folder: PathBuf,
+    how: &'static str,
+) -> Result<Value, ApiError> {
     let options = state.root_options();
+    let opened = folder.clone();
     let declared = acts
         .with_host(move |host| {
-            host.declare_with(&path, options)
-                .map(|()| host.executor().storage().map(Storage::root_info))
+            host.declare_with(&opened, options)?;
+            let root = host.executor().storage().map(Storage::root_info);
+            let recorded =
+                host.person_act(&folder_name(&opened), PersonAct::Declare, how, || Ok(()));
+            Ok::<_, voicebox_machine::OpenError>((root, recorded))
         })
         .await?;
-    Ok(Json(match declared {
-        Ok(root) => {
+    Ok(match declared {
+        Ok((root, recorded)) => {
             acts.channel().set_root(None);
-            json!({"ok": true, "declared": true, "root": root})
+            if let Err(e) = state.remember_folder(&folder) {
+                tracing::warn!(error = %e, "the recent folders could not be saved");
+            }
+            json!({"ok": true, "declared": true, "root": root, "result": recorded})
         }
         Err(e) => json!(Reply::refusal(voicebox_core::Refusal::new(
             Rule::RootUnreachable,
             format!("the folder cannot be used as a root: {e}; name an existing folder"),
         ))),
-    }))
+    })
 }
 
 /// Un-declare the root (the host's folder or the page's): every act then

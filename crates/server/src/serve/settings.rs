@@ -102,9 +102,9 @@ pub struct SettingsRequest {
     resolver: String,
 }
 
-/// Choose how words become actions (`--resolver` at start; this changes it
-/// until the server stops). An LLM resolver without its key answers turns
-/// unresolved with a note saying which key to set.
+/// Choose how words become actions; the choice is saved in the state folder
+/// and used at the next start unless `--resolver` names another. An LLM
+/// resolver without its key answers turns `key-missing`, saying so.
 #[utoipa::path(put, path = "/api/settings", request_body = SettingsRequest,
     responses(
         (status = 200, description = "`{ok, resolver, ready, why?}`: the resolver now used, and whether its key is set", body = Object),
@@ -113,6 +113,7 @@ pub struct SettingsRequest {
     ))]
 pub async fn settings(
     State(words): State<Arc<Words>>,
+    State(state): State<StateDir>,
     StrictJson(request): StrictJson<SettingsRequest>,
 ) -> Answer {
     let resolver =
@@ -127,6 +128,9 @@ pub async fn settings(
             )
         })?;
     let ready = words.choose(resolver);
+    if let Err(e) = state.save_resolver(resolver) {
+        tracing::warn!(error = %e, "the resolver setting could not be saved; it holds until the server stops");
+    }
     Ok(Json(
         json!({"ok": true, "resolver": resolver.name(), "ready": ready.is_ok(), "why": ready.err()}),
     ))

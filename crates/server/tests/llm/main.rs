@@ -104,13 +104,30 @@ async fn exercise(spec: &Spec) {
     let (_, health) = server.get("/api/health").await;
     assert_eq!(health["resolver"], spec.resolver);
 
-    // No key: a note saying which key and how, and no request at all.
-    let note = unresolved(&server, "list files", spec.key_env, &key).await;
+    // No key: the turn is refused `key-missing` before any words are sent,
+    // saying the provider isn't set up and where to set it up.
+    let turn = server.say("list files").await;
+    let why = turn["result"]["why"].as_str().unwrap_or_default();
+    assert_eq!(turn["result"]["refused"], "key-missing", "{turn}");
     assert!(
-        note.contains("PUT /api/keys") && note.contains(spec.provider),
-        "{note}"
+        why.contains("isn't set up yet")
+            && why.contains("Settings")
+            && why.contains(spec.provider)
+            && why.contains(spec.key_env),
+        "{why}"
     );
+    assert!(turn["action"].is_null(), "{turn}");
     assert!(fake.seen().is_empty(), "a request went out without a key");
+    let ready = |health: &Value| {
+        health["resolvers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == spec.resolver)
+            .unwrap()["ready"]
+            .clone()
+    };
+    assert_eq!(ready(&server.get("/api/health").await.1), false);
 
     let (status, keys) = server
         .put_with_token("/api/keys", json!({"keys": {spec.provider: key}}))
@@ -119,6 +136,7 @@ async fn exercise(spec: &Spec) {
         (status, keys["keys"][spec.provider]["set"].as_bool()),
         (200, Some(true))
     );
+    assert_eq!(ready(&server.get("/api/health").await.1), true);
 
     // Too long for one request: the same note as the script resolver's, and
     // nothing is sent.
