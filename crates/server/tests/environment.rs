@@ -5,10 +5,12 @@
 //! no user gesture is ever made.
 
 mod common;
+mod static_site;
 
 use common::browser::{self, Browser};
 use common::env_checks::{self, act, done, no_gesture, open};
 use serde_json::json;
+use static_site::StaticSite;
 
 #[tokio::test]
 async fn the_core_runs_in_the_worker_over_opfs() {
@@ -126,64 +128,6 @@ async fn the_core_runs_in_the_worker_over_opfs() {
     }
     browser.screenshot("environment").await;
     browser.close().await;
-}
-
-/// `voicebox export-web` written to a folder and served by a plain static
-/// file server (nothing of Voicebox behind it); stopped on drop.
-struct StaticSite {
-    folder: tempfile::TempDir,
-    server: std::process::Child,
-    port: u16,
-}
-
-impl StaticSite {
-    fn export() -> StaticSite {
-        let folder = tempfile::TempDir::new().unwrap();
-        voicebox_test_support::succeed(
-            std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
-                .arg("export-web")
-                .arg(folder.path()),
-        );
-        let port = voicebox_test_support::free_port();
-        let server = std::process::Command::new("python3")
-            .args([
-                "-m",
-                "http.server",
-                "--bind",
-                "127.0.0.1",
-                &port.to_string(),
-            ])
-            .current_dir(folder.path())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        StaticSite {
-            folder,
-            server,
-            port,
-        }
-    }
-
-    /// Opens the page in `browser` and waits for it.
-    async fn visit(&self, browser: &Browser) {
-        browser
-            .open_environment(&format!("http://127.0.0.1:{}/", self.port))
-            .await;
-    }
-}
-
-impl Drop for StaticSite {
-    fn drop(&mut self) {
-        let _ = self.server.kill();
-        let _ = self.server.wait();
-    }
 }
 
 #[tokio::test]

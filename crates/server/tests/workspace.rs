@@ -6,49 +6,12 @@
 //! and a download link to the content as read.
 
 mod common;
+mod panel;
 
 use common::Server;
 use common::browser::{self, Browser};
-use fantoccini::Locator;
+use panel::{open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
-
-/// Types `text` into the field with this id, after clearing it.
-async fn type_into(browser: &Browser, id: &str, text: &str) {
-    let field = browser
-        .client
-        .find(Locator::Id(id))
-        .await
-        .unwrap_or_else(|e| panic!("#{id}: {e}"));
-    field.clear().await.unwrap();
-    field.send_keys(text).await.unwrap();
-}
-
-/// Clicks the file list's entry for `name`.
-async fn open_entry(browser: &Browser, name: &str) {
-    browser
-        .wait_for(
-            &format!("{name} in the file list"),
-            &format!("return !!document.querySelector('#files li[data-name={name:?}] button')"),
-        )
-        .await;
-    browser
-        .js(&format!(
-            "document.querySelector('#files li[data-name={name:?}] button').click()"
-        ))
-        .await;
-}
-
-/// Waits until the viewer shows `name` with this text.
-async fn wait_shown(browser: &Browser, name: &str, content: &str) {
-    browser
-        .wait_for(
-            &format!("{name} in the viewer"),
-            &format!(
-                "const p = document.querySelector('#viewer-body pre.content'); return document.getElementById('viewer-name').textContent === {name:?} && !!p && p.textContent === {content:?};"
-            ),
-        )
-        .await;
-}
 
 /// The audit's write entries for `target` that succeeded.
 async fn writes_of(server: &Server, target: &str) -> Vec<Value> {

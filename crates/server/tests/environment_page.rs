@@ -1,0 +1,412 @@
+//! The environment page as a person sees it, in real headless Chromium: one
+//! project switcher and one status chip in the header, "↳ write hello.txt"
+//! in the transcript (never the action's JSON), no sideways overflow from a
+//! 360 px phone to a 1440 px screen, the workspace files panel over the
+//! worker (its acts in the worker's audit), and the exported static site with
+//! no console error — beside the controls that show each check can fail.
+
+mod common;
+mod panel;
+mod static_site;
+
+use common::browser::{self, Browser, VIEWPORTS, Viewport};
+use common::env_checks::{self, act, done};
+use panel::{open_entry, type_into, wait_shown};
+use serde_json::{Value, json};
+use static_site::StaticSite;
+
+/// The three usual sizes, and the narrowest phone and a wide screen.
+fn sizes() -> Vec<Viewport> {
+    let mut all = vec![Viewport {
+        name: "narrow-360x740",
+        width: 360,
+        height: 740,
+        mobile: true,
+    }];
+    all.extend(VIEWPORTS);
+    all.push(Viewport {
+        name: "wide-1440x900",
+        width: 1440,
+        height: 900,
+        mobile: false,
+    });
+    all
+}
+
+/// Opens (or creates) `name` from the header's "Projects" form, as a person does.
+async fn open_from_header(browser: &Browser, name: &str) {
+    browser
+        .js("document.getElementById('project-more').open = true")
+        .await;
+    type_into(browser, "project-name", name).await;
+    browser.click("project-open").await;
+    browser
+        .wait_for(
+            &format!("{name} in the chip"),
+            &format!(
+                "return document.getElementById('project-chip-text').textContent.startsWith({:?}) && document.getElementById('project-switch').value === {name:?}",
+                format!("{name} · ")
+            ),
+        )
+        .await;
+}
+
+/// Says `text` and waits until the last turn has an answer that includes `answer`.
+async fn say_and_wait(browser: &Browser, text: &str, answer: &str) {
+    browser.say(text).await;
+    browser
+        .wait_for(
+            answer,
+            &format!(
+                "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t && !t.querySelector('.waiting') && t.textContent.includes({answer:?});"
+            ),
+        )
+        .await;
+}
+
+/// The worker's audit entries of `kind` on `target` that succeeded.
+async fn entries(browser: &Browser, kind: &str, target: &str) -> Vec<Value> {
+    browser.audit().await["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["act"]["kind"] == kind && e["act"]["target"] == target && e["result"] == "ok")
+        .cloned()
+        .collect()
+}
+
+/// As `Browser::assert_no_sideways_overflow`, except inside the boxes made to
+/// scroll sideways (the audit table's `.table-scroll`, a `<pre>`): what is in
+/// them is reached by scrolling the box, not the page, and the boxes
+/// themselves must still fit.
+async fn assert_fits(browser: &Browser, size: Viewport, what: &str) {
+    let wide = past_the_edge(browser, size).await;
+    assert!(
+        wide[0].as_u64().unwrap() <= u64::from(size.width) && wide.len() == 1,
+        "{what} at {}: the page is {} px wide in a {} px viewport; past the edge: {:?}",
+        size.name,
+        wide[0],
+        size.width,
+        &wide[1..]
+    );
+}
+
+/// The document's width, then up to five elements past the viewport's edge.
+async fn past_the_edge(browser: &Browser, size: Viewport) -> Vec<Value> {
+    browser
+        .js(&format!(
+            "const w = {}; return [document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter((e) => {{ const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && getComputedStyle(e).position !== 'fixed' && !e.closest('dialog:not([open])') && !(e.parentElement && e.parentElement.closest('.table-scroll, pre')); }}).slice(0, 5).map((e) => `${{e.tagName.toLowerCase()}}#${{e.id}}.${{e.className}} right=${{Math.round(e.getBoundingClientRect().right)}}`)];",
+            size.width
+        ))
+        .await
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[tokio::test]
+async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
+    let Some((_server, browser)) = env_checks::served_page().await else {
+        return;
+    };
+    // Served by `voicebox serve`: the page found its server (the probe's positive control).
+    browser
+        .wait_for(
+            "the server found",
+            "return document.getElementById('server-root').dataset.state === 'idle'",
+        )
+        .await;
+    let mut opened = Vec::new();
+    for (i, size) in sizes().into_iter().enumerate() {
+        browser.resize(size).await;
+        let name = format!("atlas-{i}");
+        open_from_header(&browser, &name).await;
+        opened.push(name.clone());
+        // The header: the switcher lists every project opened so far, the chip says
+        // where this one lives in words, and no internals (id, root, placement) show.
+        let header = browser
+            .js("const h = document.querySelector('header'); return [[...document.querySelectorAll('#project-switch option')].map((o) => o.value), document.getElementById('project-chip-text').textContent, h.innerText, document.getElementById('project-more').open];")
+            .await;
+        assert_eq!(header[0], json!(opened), "{header}");
+        assert_eq!(
+            header[1],
+            format!("{name} · in this browser · the browser may clear it")
+        );
+        let shown = header[2].as_str().unwrap();
+        for internal in [
+            "@browser",
+            "v1/projects",
+            "Placement",
+            "Durability",
+            "Writer",
+            "tab-",
+        ] {
+            assert!(
+                !shown.contains(internal),
+                "{internal} in the header: {shown}"
+            );
+        }
+        assert_eq!(
+            header[3], false,
+            "the details are closed once a project opens"
+        );
+
+        say_and_wait(
+            &browser,
+            "create a file called hello.txt with hi",
+            "wrote hello.txt",
+        )
+        .await;
+        say_and_wait(&browser, "list the files", "hello.txt").await;
+        say_and_wait(&browser, "what's in hello.txt", "hi").await;
+        let transcript = browser
+            .js("return document.getElementById('transcript').textContent")
+            .await;
+        let transcript = transcript.as_str().unwrap();
+        assert!(transcript.contains("↳ write hello.txt"), "{transcript}");
+        assert!(transcript.contains("↳ read hello.txt"), "{transcript}");
+        assert!(
+            !transcript.contains("\"verb\"") && !transcript.contains('{'),
+            "no raw action JSON: {transcript}"
+        );
+        browser
+            .wait_text("the files panel", "files", "hello.txt")
+            .await;
+        assert_fits(&browser, size, "the page after a few turns").await;
+        browser.js("window.scrollTo(0, 0)").await;
+        browser
+            .screenshot(&format!("environment-{}-top", size.name))
+            .await;
+        if i == 0 {
+            // The control: one word too long for the phone is seen, and gone once removed.
+            browser
+                .js("const p = document.createElement('p'); p.id = 'too-wide'; p.textContent = 'x'.repeat(400); document.querySelector('.composer').append(p);")
+                .await;
+            let wide = past_the_edge(&browser, size).await;
+            assert!(
+                wide[0].as_u64().unwrap() > u64::from(size.width),
+                "{wide:?}"
+            );
+            browser
+                .js("document.getElementById('too-wide').remove()")
+                .await;
+            assert_fits(&browser, size, "the page once the control is gone").await;
+        }
+
+        // The opened parts fit too: the details, the New file form, the editor.
+        browser
+            .js("document.getElementById('project-more').open = true")
+            .await;
+        browser.click("files-new").await;
+        open_entry(&browser, "hello.txt").await;
+        wait_shown(&browser, "hello.txt", "hi").await;
+        browser.click("viewer-edit").await;
+        assert_fits(&browser, size, "the page with every part open").await;
+        browser
+            .screenshot(&format!("environment-{}", size.name))
+            .await;
+        browser.click("viewer-cancel").await;
+        browser.click("new-file-cancel").await;
+        browser
+            .js("document.getElementById('project-more').open = false")
+            .await;
+    }
+
+    // The switcher opens another project.
+    browser
+        .js("const s = document.getElementById('project-switch'); s.value = 'atlas-0'; s.dispatchEvent(new Event('change'));")
+        .await;
+    browser
+        .wait_text("atlas-0 in the chip", "project-chip-text", "atlas-0 · ")
+        .await;
+    let id = browser
+        .js("return document.getElementById('project-id').textContent")
+        .await;
+    assert_eq!(
+        id, "atlas-0@browser",
+        "the record's id is still there, behind the details"
+    );
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
+    let Some((_server, browser)) = env_checks::served_page().await else {
+        return;
+    };
+    assert_eq!(env_checks::open(&browser, "desk").await["ok"], true);
+    browser
+        .wait_text("the folder's name in the breadcrumb", "breadcrumb", "desk")
+        .await;
+
+    // New file from the panel: a write through the core, in the worker's audit.
+    browser.click("files-new").await;
+    type_into(&browser, "new-file-name", "plan.txt").await;
+    type_into(&browser, "new-file-content", "one\n").await;
+    browser.click("new-file-create").await;
+    wait_shown(&browser, "plan.txt", "one\n").await;
+    let writes = entries(&browser, "write", "plan.txt").await;
+    assert_eq!(writes.len(), 1, "{writes:?}");
+    assert_eq!(writes[0]["turn"], "files", "the panel's act: {writes:?}");
+
+    // Edit → Save shows the diff; Cancel leaves the file as it was.
+    browser.click("viewer-edit").await;
+    type_into(&browser, "viewer-editor", "two\n").await;
+    browser.click("viewer-save").await;
+    browser
+        .wait_for(
+            "the diff",
+            "const d = document.querySelector('#viewer-answer pre.diff'); return !!d && d.textContent.includes('+two');",
+        )
+        .await;
+    browser.click("viewer-cancel").await;
+    wait_shown(&browser, "plan.txt", "one\n").await;
+    assert_eq!(
+        act(&browser, json!({"verb": "read", "name": "plan.txt"})).await["content"],
+        "one\n",
+        "Cancel writes nothing"
+    );
+    assert_eq!(entries(&browser, "write", "plan.txt").await.len(), 1);
+
+    // The same edit saved (diff, then write): in the file and in the audit.
+    browser.click("viewer-edit").await;
+    type_into(&browser, "viewer-editor", "two\n").await;
+    browser.click("viewer-save").await;
+    browser
+        .wait_for(
+            "the diff",
+            "return !!document.querySelector('#viewer-answer pre.diff')",
+        )
+        .await;
+    browser.click("viewer-save").await;
+    wait_shown(&browser, "plan.txt", "two\n").await;
+    assert_eq!(
+        act(&browser, json!({"verb": "read", "name": "plan.txt"})).await["content"],
+        "two\n"
+    );
+    let writes = entries(&browser, "write", "plan.txt").await;
+    assert_eq!(writes.len(), 2, "the save is audited: {writes:?}");
+    assert!(writes.iter().all(|w| w["turn"] == "files"), "{writes:?}");
+
+    // Delete asks in the shared dialog: No keeps the file, Yes removes it.
+    for (answer, kept) in [("confirm-no", true), ("confirm-yes", false)] {
+        browser.click("viewer-delete").await;
+        browser.wait_for_modal(true).await;
+        browser.click(answer).await;
+        browser.wait_for_modal(false).await;
+        let read = if kept {
+            browser
+                .wait_for(
+                    "the declined answer",
+                    "return !!document.querySelector('#viewer-answer .declined')",
+                )
+                .await;
+            act(&browser, json!({"verb": "read", "name": "plan.txt"})).await
+        } else {
+            browser
+                .wait_for(
+                    "the file gone from the list",
+                    "return !document.querySelector('#files li[data-name=\"plan.txt\"]')",
+                )
+                .await;
+            act(&browser, json!({"verb": "read", "name": "plan.txt"})).await
+        };
+        if kept {
+            assert_eq!(read["content"], "two\n", "No keeps the file: {read}");
+        } else {
+            assert_eq!(read["refused"], "not-found", "Yes removes it: {read}");
+        }
+    }
+
+    // An SVG asset opens in the viewer as an <img> from a blob: URL.
+    done(
+        &browser,
+        json!({"verb": "create_asset", "name": "dot.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10' width='40' height='40'><circle cx='5' cy='5' r='4' fill='teal'/></svg>"}),
+    )
+    .await;
+    browser.click("files-refresh").await;
+    open_entry(&browser, "assets").await;
+    open_entry(&browser, "dot.svg").await;
+    browser
+        .wait_for(
+            "the picture",
+            "const i = document.querySelector('#viewer-body img.viewer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;",
+        )
+        .await;
+    browser
+        .assert_none("#viewer svg, #viewer circle", "no inline SVG markup")
+        .await;
+    browser.screenshot("environment-files-picture").await;
+    browser.close().await;
+}
+
+#[tokio::test]
+async fn the_exported_site_logs_no_console_error() {
+    if !browser::available() {
+        return;
+    }
+    let site = StaticSite::export();
+    let browser = Browser::start().await;
+    site.visit(&browser).await;
+    browser
+        .wait_for(
+            "the page to know it is static",
+            "return document.getElementById('server-root').dataset.state === 'static'",
+        )
+        .await;
+    browser
+        .wait_for(
+            "the icon",
+            "return !!document.querySelector('link[rel=icon]')",
+        )
+        .await;
+    assert_eq!(
+        browser.console_errors().await,
+        Vec::<String>::new(),
+        "after load"
+    );
+
+    // A few acts: a project, two turns, a file from the panel.
+    open_from_header(&browser, "offline").await;
+    say_and_wait(
+        &browser,
+        "create a file called hello.txt with hi",
+        "wrote hello.txt",
+    )
+    .await;
+    say_and_wait(&browser, "list the files", "hello.txt").await;
+    open_entry(&browser, "hello.txt").await;
+    wait_shown(&browser, "hello.txt", "hi").await;
+    // The icon is a real file of the site, an SVG.
+    let icon = browser
+        .js_async(
+            "const done = arguments[0]; fetch(document.querySelector('link[rel=icon]').href).then((r) => done([r.status, r.headers.get('content-type'), r.url.endsWith('/favicon.svg')]), (e) => done(String(e)));",
+            vec![],
+        )
+        .await;
+    assert_eq!(icon, json!([200, "image/svg+xml", true]), "{icon}");
+    assert_eq!(
+        browser.console_errors().await,
+        Vec::<String>::new(),
+        "after the acts"
+    );
+
+    // Positive controls: the check sees an error the page logs, and a failed load
+    // such as the /api/health the page no longer asks for here.
+    browser.js("console.error('probe')").await;
+    let logged = browser.console_errors().await;
+    assert!(logged.iter().any(|l| l.contains("probe")), "{logged:?}");
+    browser
+        .js_async(
+            "const done = arguments[0]; fetch('/api/health').then((r) => done(r.status), (e) => done(String(e)));",
+            vec![],
+        )
+        .await;
+    let logged = browser.console_errors().await;
+    assert!(
+        logged.iter().any(|l| l.contains("/api/health")),
+        "{logged:?}"
+    );
+    browser.screenshot("environment-exported").await;
+    browser.close().await;
+}

@@ -1,0 +1,45 @@
+//! Steps on the folder panel (web/js/files.js, web/js/viewer.js), the same on
+//! the server's page and the environment page: they drive the panel as a
+//! person does, by its stable ids.
+#![allow(dead_code)]
+
+use crate::common::browser::Browser;
+use fantoccini::Locator;
+
+/// Types `text` into the field with this id, after clearing it.
+pub async fn type_into(browser: &Browser, id: &str, text: &str) {
+    let field = browser
+        .client
+        .find(Locator::Id(id))
+        .await
+        .unwrap_or_else(|e| panic!("#{id}: {e}"));
+    field.clear().await.unwrap();
+    field.send_keys(text).await.unwrap();
+}
+
+/// Clicks the file list's entry for `name`.
+pub async fn open_entry(browser: &Browser, name: &str) {
+    browser
+        .wait_for(
+            &format!("{name} in the file list"),
+            &format!("return !!document.querySelector('#files li[data-name={name:?}] button')"),
+        )
+        .await;
+    browser
+        .js(&format!(
+            "document.querySelector('#files li[data-name={name:?}] button').click()"
+        ))
+        .await;
+}
+
+/// Waits until the viewer shows `name` with this text.
+pub async fn wait_shown(browser: &Browser, name: &str, content: &str) {
+    browser
+        .wait_for(
+            &format!("{name} in the viewer"),
+            &format!(
+                "const p = document.querySelector('#viewer-body pre.content'); return document.getElementById('viewer-name').textContent === {name:?} && !!p && p.textContent === {content:?};"
+            ),
+        )
+        .await;
+}
