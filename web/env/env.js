@@ -294,6 +294,8 @@ async function adoptFolder(handle) {
 if (typeof window.showDirectoryPicker !== 'function') {
   $('pick-folder').hidden = true;
   $('drop-hint').textContent = 'drop a folder on this bar to use it';
+  // Where a drop cannot happen either (a touch screen), the label has nothing to label: env.css hides it.
+  $('pick-form').classList.add('drop-only');
 }
 
 $('pick-form').addEventListener('submit', async (event) => {
