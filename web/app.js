@@ -1,10 +1,11 @@
 // app.js — the entry point: finds the page's parts, wires the modules together
 // and runs a turn: send the sentence, show the answer, ask when the server asks,
-// then refresh the files and the audit log.
+// then refresh the files and the activity log. It decides nothing: every
+// answer, refusal and question is the server's.
 
 import { el, fill } from './js/dom.js';
 import * as api from './js/api.js';
-import { createTranscript, refusalNode, errorNode, showExamples } from './js/transcript.js';
+import { createTranscript, refusalNode, errorNode, showExamples, actionWords } from './js/transcript.js';
 import { createFiles, serverSource } from './js/files.js';
 import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';
@@ -13,6 +14,9 @@ import { createSettings } from './js/settings.js';
 import { setupResolverSetting } from './js/resolver-setting.js';
 import { createLive } from './js/live.js';
 import { setupPip } from './js/pip.js';
+import { setupViews } from './js/views.js';
+import { createFolders } from './js/folders.js';
+import { createExtensions } from './js/extensions.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -20,11 +24,30 @@ const form = $('composer');
 const input = $('utterance');
 const send = $('send');
 const composerStatus = $('composer-status');
+const PLACEHOLDER = input.placeholder;
 
-const transcript = createTranscript($('transcript'), $('transcript-empty'));
+const views = setupViews($('views'));
 const confirmer = createConfirm();
 const audit = createAudit($('audit'),
   { page: (cursor) => api.audit(cursor), verify: () => api.verifyAudit() });
+const extensions = createExtensions($('extensions'), { onChange: () => audit.refresh() });
+
+const transcript = createTranscript($('transcript'), $('transcript-empty'), {
+  scroller: $('transcript-scroll'),
+  latest: $('latest'),
+  storeKey: 'voicebox.transcript.v1',
+  hooks: {
+    undo: () => runTurn({ label: 'Undo', action: { verb: 'undo' } }),
+    again: (turn) => runTurn(turn.input ?? { text: turn.li.querySelector('.said').textContent }),
+    read: (name) => api.file(name),
+    openSettings: () => settings.show(),
+    showLogged: (seq) => {
+      views.show('activity');
+      if (!audit.highlight(seq)) audit.refresh().then(() => audit.highlight(seq));
+    },
+  },
+});
+
 const files = createFiles({
   list: $('files'),
   crumbs: $('breadcrumb'),
@@ -51,49 +74,53 @@ function say(message) {
   composerStatus.textContent = message;
 }
 
-/** Puts the server's description of itself in the header. */
+const folderName = (path) => String(path).split(/[/\\]+/).filter(Boolean).pop() ?? String(path);
+
+/** Puts the server's description of itself in the header: the folder, who understands, the version. */
 async function loadHealth() {
-  const rootPath = $('root-path');
+  const chip = $('folder-open');
+  const rootName = $('root-name');
   const note = $('health-note');
   let h;
   try {
     h = await api.health();
   } catch (err) {
-    rootPath.textContent = 'Server not reachable';
-    fill(note, errorNode(err, 'Voicebox is not answering'));
+    rootName.textContent = 'Voicebox is not answering';
+    fill(note, errorNode(err, 'Lost the connection to Voicebox'));
     note.hidden = false;
-    return;
+    return null;
   }
-  if (h.declared && h.root && h.root.path != null) {
-    rootPath.textContent = String(h.root.path);
-    rootPath.title = h.root.kind ? `${h.root.kind} folder` : '';
-    rootPath.classList.remove('undeclared');
-  } else {
-    fill(rootPath, 'No folder declared — start with ', el('code', { text: 'voicebox serve --root DIR' }));
-    rootPath.classList.add('undeclared');
-  }
-  const resolver = h.resolver && typeof h.resolver === 'object' ? (h.resolver.name ?? h.resolver.kind) : h.resolver;
-  $('resolver').textContent = resolver != null ? String(resolver) : 'unknown';
-  $('version').textContent = h.version != null ? `v${String(h.version).replace(/^v/, '')}` : '';
-  // `refused` is the count of refusals this server has answered so far.
-  if (typeof h.refused === 'number') {
-    $('refused-count').textContent = String(h.refused);
-    $('refused-fact').hidden = false;
-  }
-  if (h.ok === false && h.refused != null && typeof h.refused !== 'number') {
-    fill(note, refusalNode(h, 'Not ready'));
-    note.hidden = false;
-  } else {
-    note.hidden = true;
-  }
+  note.hidden = true;
+  const declared = Boolean(h.declared && h.root && h.root.path != null);
+  chip.classList.toggle('undeclared', !declared);
+  rootName.textContent = declared ? folderName(h.root.path) : 'Choose a folder';
+  chip.title = declared ? `${String(h.root.path)} — click to choose another folder` : 'Choose the folder Voicebox works in';
+  input.disabled = !declared;
+  send.disabled = !declared || busy;
+  input.placeholder = declared ? PLACEHOLDER : 'Choose a folder first (the Folder button above)';
+  const resolvers = Array.isArray(h.resolvers) ? h.resolvers : [];
+  const current = resolvers.find((r) => r.name === h.resolver);
+  $('resolver').textContent = current ? (current.ready ? current.label : `${current.label} — needs a key`) : String(h.resolver ?? 'unknown');
+  $('resolver-chip').classList.toggle('needs-setup', Boolean(current && !current.ready));
+  $('version').textContent = h.version != null ? `Voicebox v${String(h.version).replace(/^v/, '')}` : '';
+  resolverSetting.show(h);
+  return h;
 }
 
-/** Asks the person, sends exactly one answer, and shows it in place of the pending line. */
+/**
+ * Asks the person, sends exactly one answer, and shows it in place of the
+ * pending line. A question that times out is not answered: the card says so
+ * and offers to ask again.
+ */
 async function answerConfirmation(turn, request) {
-  const approved = await confirmer.ask(request);
+  const answer = await confirmer.answer(request);
+  if (answer === 'expired') {
+    turn.showTimedOut(request);
+    return;
+  }
   let reply;
   try {
-    reply = await api.confirm(request.id, approved);
+    reply = await api.confirm(request.id, answer === 'yes');
   } catch (err) {
     turn.showError(err, 'Your answer could not be sent');
     return;
@@ -104,16 +131,19 @@ async function answerConfirmation(turn, request) {
 
 let busy = false;
 
-async function runTurn(text) {
+/** One turn: `{text}` (the words) or `{label, action}` (an action the page sends, e.g. Undo). */
+async function runTurn(turnInput) {
   busy = true;
   send.disabled = true;
   form.setAttribute('aria-busy', 'true');
   say('');
-  const turn = transcript.add(text);
+  const text = turnInput.text;
+  const turn = transcript.add(text ?? turnInput.label ?? actionWords(turnInput.action));
+  turn.input = turnInput;
   try {
-    const data = await api.turn(text);
+    const data = text != null ? await api.turn(text) : await api.act(turnInput.action);
     // The server answered: the sentence is in the transcript now.
-    if (data.status === 200 && input.value.trim() === text) input.value = '';
+    if (text != null && data.status === 200 && input.value.trim() === text) input.value = '';
     const request = turn.showTurn(data);
     if (request) {
       audit.refresh();
@@ -124,10 +154,10 @@ async function runTurn(text) {
     turn.showError(err);
   } finally {
     busy = false;
-    send.disabled = false;
+    send.disabled = input.disabled;
     form.removeAttribute('aria-busy');
     afterTurn();
-    input.focus();
+    if (text != null) input.focus();
   }
 }
 
@@ -135,15 +165,20 @@ form.addEventListener('submit', (event) => {
   event.preventDefault();
   const text = input.value.trim();
   if (!text || busy) return;
-  runTurn(text);
+  runTurn({ text });
+});
+
+// Enter sends; Shift+Enter is a new line (and an IME's Enter composes).
+input.addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  form.requestSubmit();
 });
 
 setupDictation($('dictate'), input, {
   onFinal: () => form.requestSubmit(),
   onError: say,
 });
-
-setupResolverSetting({ select: $('settings-resolver'), note: $('resolver-note'), open: $('settings-open') });
 
 const settings = createSettings({
   dialog: $('settings'),
@@ -155,12 +190,35 @@ const settings = createSettings({
   store: $('key-store'),
   remove: $('key-remove'),
   note: $('key-note'),
+}, { onKeys: loadHealth });
+const resolverSetting = setupResolverSetting(
+  { select: $('settings-resolver'), note: $('resolver-note') },
+  { openKey: (key) => settings.show(key), onChange: loadHealth },
+);
+$('resolver-chip').addEventListener('click', () => settings.show());
+
+createFolders({
+  dialog: $('folders'),
+  open: $('folder-open'),
+  current: $('folders-current'),
+  recent: $('folders-recent'),
+  path: $('folders-path'),
+  use: $('folders-use'),
+  note: $('folders-note'),
+}, {
+  answer: (request) => confirmer.answer(request),
+  onSwitched: (reply) => {
+    transcript.line('folder-switched', el('span', { class: 'live-text', text: String(reply.action ?? 'Switched folders.') }));
+    files.reset?.();
+    afterTurn();
+    extensions.refresh();
+  },
 });
 
 /** One call of a live `tool` frame, shown like a typed turn (a delete asks here). */
 function showLiveCall(call) {
-  const action = call.action != null ? ` ${JSON.stringify(call.action)}` : '';
-  const turn = transcript.add(`${call.name}${action}`, 'live');
+  const said = call.action != null ? `${call.name} · ${actionWords(call.action)}` : String(call.name);
+  const turn = transcript.add(said, 'live');
   const request = turn.showReply(call.result);
   if (request) answerConfirmation(turn, request).finally(afterTurn);
 }
@@ -177,16 +235,57 @@ setupPip($('pip'), live);
 
 showExamples($('examples'), input);
 
-// "/" jumps to the composer from anywhere outside a text field.
+// The conversation's own tools: Export, Clear, Settings.
+const menu = $('transcript-menu');
+const tools = $('transcript-tools');
+function toggleTools(open = tools.hidden) {
+  tools.hidden = !open;
+  menu.setAttribute('aria-expanded', String(open));
+}
+menu.addEventListener('click', () => toggleTools());
+tools.addEventListener('click', () => toggleTools(false));
+document.addEventListener('click', (event) => {
+  if (!tools.hidden && !tools.contains(event.target) && event.target !== menu) toggleTools(false);
+});
+$('transcript-clear').addEventListener('click', () => transcript.clear());
+$('transcript-export').addEventListener('click', () => {
+  const url = URL.createObjectURL(new Blob([transcript.exported()], { type: 'application/json' }));
+  const a = el('a', { class: 'visually-hidden' });
+  a.href = url;
+  a.download = 'voicebox-conversation.json';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+});
+
+const help = $('help');
+$('help-open').addEventListener('click', () => help.showModal());
+
+// Keys outside a text field: "/" goes to the request box, "m" speaks a
+// request, "?" shows what Voicebox can do and its shortcuts.
 document.addEventListener('keydown', (event) => {
-  if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
   const t = event.target;
   if (t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
   if (document.querySelector('dialog[open]')) return;
-  event.preventDefault();
-  input.focus();
+  if (event.key === '/') {
+    event.preventDefault();
+    views.show('chat');
+    input.focus();
+  } else if (event.key === 'm') {
+    event.preventDefault();
+    const mic = $('dictate');
+    if (!mic.disabled) mic.click();
+  } else if (event.key === '?') {
+    event.preventDefault();
+    help.showModal();
+  }
 });
 
-loadHealth();
+loadHealth().then((h) => {
+  if (h && !h.declared) $('folder-open').click();
+});
 refreshSide();
+extensions.refresh();
 input.focus();

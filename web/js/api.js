@@ -146,3 +146,33 @@ export async function putSettings(settings) {
   const { data } = await request('PUT', '/api/settings', settings);
   return data;
 }
+
+/** POST /api/root `{path}` from the page: `{result: {confirm}}` (a question for the person) or a refusal. */
+export async function chooseFolder(path) {
+  const { data } = await request('POST', '/api/root', { path });
+  return reply(data);
+}
+
+/** GET /api/extensions → `{ok, extensions: [{id, state, description?, problems?, planDigest?}]}`. */
+export async function extensions() {
+  const { data } = await request('GET', '/api/extensions');
+  return data;
+}
+
+/** POST /api/extensions/approval-request: the server prints a code on its console (never here). */
+export async function approvalRequest(id) {
+  const { data } = await request('POST', '/api/extensions/approval-request', { id });
+  return data;
+}
+
+/** POST /api/extensions/approve `{id, code}` → the admission's reply. */
+export async function approve(id, code) {
+  const { data } = await request('POST', '/api/extensions/approve', { id, code });
+  return reply(data);
+}
+
+/** POST /api/extensions/revoke or /withdraw `{id}` → the reply. */
+export async function extensionAct(which, id) {
+  const { data } = await request('POST', `/api/extensions/${which === 'revoke' ? 'revoke' : 'withdraw'}`, { id });
+  return reply(data);
+}

@@ -1,82 +1,137 @@
-// audit.js — the audit view, for the server's page and the environment page
+// audit.js — the activity view, for the server's page and the environment page
 // alike (one panel, built here): the core's pages of the log, newest first
 // (the (instance, seq) merge reversed; there is no order across writers, and
-// the `at` column is a wall-clock hint, never an ordering key) as a table, an
-// "Older entries" button that asks for the next page by the core's cursor,
-// and per file the verdict the core computed on its chain. Display only:
-// every judgement here was made by the core.
+// the time is a wall-clock hint, never an ordering key) as a feed a person
+// reads — icon · what happened · file · outcome · time ago — each row opening
+// to its rule, why and what storage showed afterwards. The person's own acts
+// show by default; the panels' background reads behind a toggle. An "Older"
+// button asks for the next page by the core's cursor, Export writes the whole
+// log as JSONL, and per file the verdict the core computed on its chain is
+// shown. Display only: every judgement here was made by the core.
 
 import { el, clear, fill, formatBytes } from './dom.js';
 import { refusalNode, errorNode } from './transcript.js';
 
-const READING = 'Each writer (one per tab or process) appends to its own file and numbers its own entries. '
-  + 'Rows are ordered per writer by (instance, seq), newest first; there is no order across writers, '
-  + 'and the clock column is only a hint. Hover a row for its reason.';
+/** Turns the pages' own panels read under (the file list, the viewer, the gallery). */
+const BACKGROUND_TURNS = new Set(['page', 'files', 'gallery']);
+/** How many pages Export reads at most (1,000 entries each). */
+const EXPORT_PAGES = 100;
 
-const COLUMNS = ['instance', 'seq', 'act', 'target', 'decision', 'rule', 'result', 'observed'];
-
-/** The panel's head, how to read it, the notes the view writes, and the table. */
+/** The panel's head and tools, the notes the view writes, and the feed. */
 function buildPanel(section) {
   const refreshButton = el('button', { id: 'audit-refresh', type: 'button', class: 'ghost', text: 'Refresh' });
+  const exportButton = el('button', { id: 'audit-export', type: 'button', class: 'ghost', text: 'Export' });
+  const background = el('input', { id: 'audit-background', type: 'checkbox' });
   const notes = el('div', { id: 'audit-notes', class: 'audit-notes' });
-  const body = el('tbody', { id: 'audit-body' });
-  const head = el('tr', {},
-    COLUMNS.map((name) => el('th', { scope: 'col', text: name })),
-    el('th', { scope: 'col', title: 'Wall clock: a hint, never an ordering key', text: 'at' }));
+  const body = el('ol', { id: 'audit-body', class: 'activity', 'aria-label': 'Activity, newest first' });
   section.append(
     el('div', { class: 'panel-head' },
-      el('h2', { id: 'audit-title', text: 'Audit log' }),
-      el('div', { class: 'panel-tools' }, refreshButton)),
-    el('p', { class: 'panel-note', text: READING }),
-    notes,
-    el('div', { class: 'table-scroll' },
-      el('table', { id: 'audit-table', class: 'audit-table' }, el('thead', {}, head), body)));
-  return { body, notes, refreshButton };
+      el('h2', { id: 'audit-title', text: 'Activity' }),
+      el('div', { class: 'panel-tools' }, exportButton, refreshButton)),
+    el('label', { class: 'toggle' }, background, ' Show background reads (the file list and viewer)'),
+    body,
+    notes);
+  return { body, notes, refreshButton, exportButton, background };
 }
 
-const KNOWN_DECISIONS = new Set(['attempt', 'allow', 'confirm', 'refuse', 'lost']);
-const KNOWN_RESULTS = new Set(['pending', 'ok', 'error', 'refused', 'lost']);
-
+/** What storage showed after the act, in words ("exists · 3 entries", "2 bytes"). */
 function observedText(o) {
-  if (o === null || o === undefined) return '—';
+  if (o === null || o === undefined) return null;
   if (!o.exists) return 'absent';
   const parts = ['exists'];
+  if (o.dir) parts.push(typeof o.entries === 'number' ? `${o.entries} ${o.entries === 1 ? 'entry' : 'entries'}` : 'folder');
   if (typeof o.bytes === 'number') parts.push(formatBytes(o.bytes));
-  if (o.mtime) parts.push(String(o.mtime));
   return parts.join(' · ');
 }
 
-function targetText(act) {
-  if (!act) return '';
+/**
+ * An icon, a verb and an object for an entry, from its act and rule: the
+ * verb is what was done ("Deleted"), or what was asked ("Delete") when the
+ * act waited for the person or they said no.
+ */
+function describe(e) {
+  const act = e.act || {};
   const target = act.target == null ? '' : String(act.target);
-  return act.tool ? `${target} (tool ${act.tool})` : target;
+  const listed = act.kind === 'read' && (target === '.' || (e.observed && e.observed.dir));
+  const byRule = {
+    'admitted-by-person': ['⧉', 'Admitted'],
+    'revoked-by-person': ['⧉', 'Revoked'],
+    'withdrawn-by-person': ['⧉', 'Removed proposal'],
+    'declared-by-person': ['⌂', 'Chose folder'],
+    'create-over-existing': ['✎', 'Replaced', 'Replace'],
+  }[e.rule];
+  const byKind = {
+    read: listed ? ['▤', 'Listed', 'List'] : ['◉', 'Read', 'Read'],
+    write: ['✎', 'Wrote', 'Write'],
+    delete: ['✕', 'Deleted', 'Delete'],
+    declare: ['⌂', 'Chose folder'],
+    import: ['⧉', 'Extension'],
+    network: ['↗', 'Fetched', 'Fetch'],
+    external: ['⚙', 'Ran tool', 'Run tool'],
+  }[act.kind] ?? ['•', String(act.kind ?? 'Act')];
+  const [icon, done, asked = done] = byRule ?? byKind;
+  const waited = e.decision === 'confirm' || e.rule === 'declined' || e.decision === 'refuse';
+  let object = target === '.' || target === '' ? 'the folder' : target;
+  if (act.kind === 'declare' && e.root) object = String(e.root).split(/[/\\]/).filter(Boolean).pop() ?? object;
+  return { icon, verb: waited ? asked : done, object };
+}
+
+/** The outcome of an entry as a short word and a class. */
+function outcome(e) {
+  if (e.rule === 'declined') return ['You said no', 'neutral'];
+  if (e.decision === 'refuse') return [e.rule === 'not-found' ? 'Not found' : 'Refused', 'refused'];
+  if (e.decision === 'confirm') return ['Asked you', 'asked'];
+  if (e.decision === 'lost' || e.result === 'lost') return ['Interrupted', 'refused'];
+  if (e.result === 'error') return [e.rule === 'not-found' || (e.why || '').startsWith('there is no') ? 'Not found' : 'Failed', 'refused'];
+  if (e.decision === 'attempt') return ['Started', 'asked'];
+  return ['Done', 'ok'];
+}
+
+/** "just now", "5 min ago", "3 h ago", or the date. */
+function ago(at, now = Date.now()) {
+  const t = new Date(at).getTime();
+  if (Number.isNaN(t)) return '';
+  const s = Math.round((now - t) / 1000);
+  if (s < 45) return 'just now';
+  if (s < 3600) return `${Math.max(1, Math.round(s / 60))} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return new Date(t).toLocaleDateString();
+}
+
+function detail(term, value) {
+  return value == null || value === '' ? null : el('div', {}, el('dt', { text: term }), el('dd', {}, value));
 }
 
 function row(e) {
-  const decision = String(e.decision ?? '');
-  const result = String(e.result ?? '');
-  const title = [
-    e.why ? `why: ${e.why}` : '',
-    e.turn ? `turn: ${e.turn}` : '',
-    e.attempt != null ? `completes seq ${e.attempt}` : '',
-    e.project ? `project: ${e.project}` : '',
-    Array.isArray(e.read) ? `read: ${e.read.map((r) => `${r.path} (${r.bytes} B)`).join(', ')}` : '',
-  ].filter(Boolean).join('\n');
-  return el('tr', {
-    class: [KNOWN_DECISIONS.has(decision) ? `decision-${decision}` : '', KNOWN_RESULTS.has(result) ? `result-${result}` : ''],
-    title: title || null,
+  const { icon, verb, object } = describe(e);
+  const [word, tone] = outcome(e);
+  const observed = observedText(e.observed);
+  const background = BACKGROUND_TURNS.has(String(e.turn ?? '')) && e.act && e.act.kind === 'read' && e.decision === 'allow';
+  return el('li', {
+    class: ['activity-row', `tone-${tone}`, background ? 'background' : ''],
     'data-instance': String(e.instance ?? ''),
     'data-seq': String(e.seq ?? ''),
   },
-  el('td', { class: 'mono', text: String(e.instance ?? '') }),
-  el('td', { class: 'num', text: String(e.seq ?? '') }),
-  el('td', { text: e.act ? String(e.act.kind ?? '') : '' }),
-  el('td', { class: 'mono target', text: targetText(e.act) }),
-  el('td', {}, el('span', { class: 'pill', text: decision })),
-  el('td', {}, e.rule ? el('code', { class: 'rule', text: String(e.rule) }) : ''),
-  el('td', { text: result }),
-  el('td', { class: 'observed', text: observedText(e.observed) }),
-  el('td', { class: 'when', text: String(e.at ?? '') }));
+  el('details', {},
+    el('summary', {},
+      el('span', { class: 'act-icon', 'aria-hidden': 'true', text: icon }),
+      el('span', { class: 'act-verb', text: verb }),
+      el('span', { class: 'act-object mono', text: object }),
+      el('span', { class: ['act-outcome', `tone-${tone}`], text: word }),
+      el('time', { class: 'act-when', datetime: String(e.at ?? ''), title: String(e.at ?? ''), text: ago(e.at) })),
+    el('dl', { class: 'act-details' },
+      detail('Rule', e.rule ? el('code', { class: 'rule', text: String(e.rule) }) : null),
+      detail('Why', e.why ? String(e.why) : null),
+      detail('Seen after', observed),
+      detail('Tool', e.act && e.act.tool ? String(e.act.tool) : null),
+      detail('Read', Array.isArray(e.read) && e.read.length ? e.read.map((r) => `${r.path || 'the folder'} (${formatBytes(r.bytes)})`).join(', ') : null),
+      detail('Entry', `${e.instance ?? ''} · seq ${e.seq ?? ''}${e.attempt != null ? ` (completes ${e.attempt})` : ''}${e.turn ? ` · turn ${e.turn}` : ''}`))));
+}
+
+/** Entries with an attempt's completion in `entries` drop the attempt: one row per act. */
+function merged(entries) {
+  const completed = new Set(entries.filter((e) => e.attempt != null).map((e) => `${e.instance}:${e.attempt}`));
+  return entries.filter((e) => !(e.decision === 'attempt' && completed.has(`${e.instance}:${e.seq}`)));
 }
 
 /** The core's verdict on one file's chain, as a sentence. */
@@ -116,27 +171,38 @@ function fileNotes(files, listFiles) {
 }
 
 /**
- * createAudit(section, {page, verify}, {listFiles}) → { refresh() }
- * Builds the audit panel inside `section`. `page(cursor)` resolves with the core's audit page (`cursor` absent
- * for the newest page); `verify()` with the core's check of every file, which
- * reads the whole log and so is asked for after the page is shown.
- * `listFiles` names the files read.
+ * createAudit(section, {page, verify}, {listFiles}) → { refresh(), highlight(seq) }
+ * Builds the activity panel inside `section`. `page(cursor)` resolves with the
+ * core's audit page (`cursor` absent for the newest page); `verify()` with the
+ * core's check of every file, which reads the whole log and so is asked for
+ * after the page is shown. `listFiles` names the files read.
  */
 export function createAudit(section, { page: load, verify }, { listFiles = false } = {}) {
-  const { body, notes, refreshButton } = buildPanel(section);
+  const { body, notes, refreshButton, exportButton, background } = buildPanel(section);
   let generation = 0;
   let next = null;
-  const older = el('button', { type: 'button', class: 'ghost', text: 'Older entries', hidden: true });
-  (body.closest('table') || body).after(older);
+  let seen = [];
+  const older = el('button', { type: 'button', class: 'ghost', text: 'Older', hidden: true });
+  body.after(older);
 
-  function showPage(answer) {
-    const entries = Array.isArray(answer.entries) ? answer.entries : [];
+  const showBackground = () => body.classList.toggle('with-background', background.checked);
+  background.addEventListener('change', showBackground);
+
+  function render() {
     const rows = document.createDocumentFragment();
-    for (const e of entries) rows.append(row(e));
-    body.append(rows);
+    for (const e of merged(seen)) rows.append(row(e));
+    fill(body, rows);
+    if (!body.querySelector('.activity-row:not(.background)')) {
+      body.append(el('li', { class: 'note empty-activity', text: seen.length ? 'Only background reads so far.' : 'Nothing recorded yet.' }));
+    }
+  }
+
+  function showPage(answer, more) {
+    const entries = Array.isArray(answer.entries) ? answer.entries : [];
+    seen = more ? seen.concat(entries) : entries;
+    render();
     next = typeof answer.next === 'string' ? answer.next : null;
     older.hidden = next === null;
-    return entries.length;
   }
 
   async function fetchPage(cursor) {
@@ -150,7 +216,7 @@ export function createAudit(section, { page: load, verify }, { listFiles = false
       if (mine !== generation) return;
       refreshButton.disabled = false;
       older.disabled = false;
-      fill(notes, errorNode(err, 'Could not read the audit log'));
+      fill(notes, errorNode(err, 'Could not read the activity log'));
       return;
     }
     if (mine !== generation) return;
@@ -159,35 +225,74 @@ export function createAudit(section, { page: load, verify }, { listFiles = false
     if (!answer || answer.ok !== true) {
       if (cursor === undefined) clear(body);
       older.hidden = true;
-      fill(notes, refusalNode(answer || {}, 'No audit log'));
+      fill(notes, refusalNode(answer || {}, 'No activity log'));
       return;
     }
     if (cursor !== undefined) {
-      showPage(answer);
+      showPage(answer, true);
       return;
     }
-    clear(body);
-    fill(notes, el('p', { class: 'note', text: 'Checking the chain of every audit file…' }));
-    if (!showPage(answer)) {
-      body.append(el('tr', {}, el('td', { colspan: 9, class: 'note', text: 'Nothing recorded yet.' })));
-    }
+    showPage(answer, false);
+    fill(notes, el('p', { class: 'note', text: 'Checking that the log is intact…' }));
     let check;
     try {
       check = await verify();
     } catch (err) {
-      if (mine === generation) fill(notes, errorNode(err, 'Could not check the audit log'));
+      if (mine === generation) fill(notes, errorNode(err, 'Could not check the activity log'));
       return;
     }
     if (mine !== generation) return;
     if (!check || check.ok !== true) {
-      fill(notes, refusalNode(check || {}, 'The audit log could not be checked'));
+      fill(notes, refusalNode(check || {}, 'The activity log could not be checked'));
       return;
     }
     fill(notes, fileNotes(Array.isArray(check.files) ? check.files : [], listFiles));
   }
 
+  /** Every entry of the log (page by page), one JSON line each, as a download. */
+  async function exportAll() {
+    exportButton.disabled = true;
+    const lines = [];
+    try {
+      let cursor;
+      for (let i = 0; i < EXPORT_PAGES; i += 1) {
+        const answer = await load(cursor);
+        if (!answer || answer.ok !== true) break;
+        for (const e of answer.entries || []) lines.push(JSON.stringify(e));
+        if (typeof answer.next !== 'string') break;
+        cursor = answer.next;
+      }
+    } catch (err) {
+      fill(notes, errorNode(err, 'Could not export the activity log'));
+      return;
+    } finally {
+      exportButton.disabled = false;
+    }
+    const url = URL.createObjectURL(new Blob([lines.reverse().join('\n') + (lines.length ? '\n' : '')], { type: 'application/x-ndjson' }));
+    const a = el('a', { class: 'visually-hidden' });
+    a.href = url;
+    a.download = 'voicebox-activity.jsonl';
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  }
+
+  /** Opens and marks the row of `seq` (the newest writer's), scrolling it into view. */
+  function highlight(seq) {
+    const target = body.querySelector(`.activity-row[data-seq="${CSS.escape(String(seq))}"]`);
+    if (!target) return false;
+    for (const marked of body.querySelectorAll('.highlight')) marked.classList.remove('highlight');
+    target.classList.add('highlight');
+    target.querySelector('details').open = true;
+    target.scrollIntoView({ block: 'center' });
+    return true;
+  }
+
   const refresh = () => fetchPage(undefined);
   refreshButton.addEventListener('click', refresh);
+  exportButton.addEventListener('click', exportAll);
   older.addEventListener('click', () => { if (next !== null) fetchPage(next); });
-  return { refresh };
+  showBackground();
+  return { refresh, highlight };
 }

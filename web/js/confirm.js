@@ -26,9 +26,17 @@ function buildDialog() {
   return dialog;
 }
 
+/** "4:59" for a number of milliseconds left. */
+function left(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+}
+
 /**
- * createConfirm() → { ask(request) → Promise<boolean> }
- * Builds the page's confirmation dialog; requests are asked one at a time, in order.
+ * createConfirm() → { ask(request) → Promise<boolean>, answer(request) → Promise<'yes'|'no'|'expired'> }
+ * Builds the page's confirmation dialog; requests are asked one at a time, in
+ * order. A question whose time runs out closes itself as 'expired' (nothing is
+ * sent: the server's id has stopped working anyway); `ask` reads that as a No.
  */
 export function createConfirm() {
   const dialog = buildDialog();
@@ -44,11 +52,13 @@ export function createConfirm() {
   function askNow(request) {
     return new Promise((resolve) => {
       let answered = false;
+      let timer = null;
       const finish = () => {
         if (answered) return;
         answered = true;
+        clearInterval(timer);
         dialog.removeEventListener('close', finish);
-        resolve(dialog.returnValue === 'yes');
+        resolve(dialog.returnValue === 'yes' ? 'yes' : dialog.returnValue === 'expired' ? 'expired' : 'no');
       };
       title.textContent = String(request.question ?? 'Are you sure?');
       plan.textContent = String(request.plan ?? '');
@@ -57,12 +67,22 @@ export function createConfirm() {
       yes.textContent = String(request.yes ?? 'Yes');
       no.textContent = String(request.no ?? 'No');
       expiry.textContent = '';
-      const at = request.expiresAt ? new Date(request.expiresAt) : null;
-      if (at && !Number.isNaN(at.getTime())) {
-        expiry.textContent = `This question expires at ${at.toLocaleTimeString()}.`;
+      const at = request.expiresAt ? new Date(request.expiresAt).getTime() : NaN;
+      if (!Number.isNaN(at)) {
+        const tick = () => {
+          const remaining = at - Date.now();
+          if (remaining <= 0) {
+            dialog.close('expired');
+            return;
+          }
+          expiry.textContent = `This question expires in ${left(remaining)}.`;
+        };
+        tick();
+        timer = setInterval(tick, 1000);
       }
       dialog.returnValue = '';
       dialog.addEventListener('close', finish);
+      if (answered) return;
       dialog.showModal();
       no.focus();
     });
@@ -71,11 +91,14 @@ export function createConfirm() {
   // Escape fires `cancel` and then `close` with returnValue still '' — a No.
   dialog.addEventListener('cancel', () => { dialog.returnValue = ''; });
 
+  function answer(request) {
+    const answered = queue.then(() => askNow(request));
+    queue = answered.catch(() => {});
+    return answered;
+  }
+
   return {
-    ask(request) {
-      const answer = queue.then(() => askNow(request));
-      queue = answer.catch(() => {});
-      return answer;
-    },
+    answer,
+    ask: (request) => answer(request).then((a) => a === 'yes'),
   };
 }

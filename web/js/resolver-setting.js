@@ -1,38 +1,54 @@
-// resolver-setting.js — the settings dialog's resolver choice: shows the
-// server's current resolver (from /api/health) and asks the server to change
-// it. Whether a key is missing is the server's answer, shown as it says it.
+// resolver-setting.js — the settings dialog's "Understood by" choice: the
+// resolvers the server offers (from /api/health), each marked "needs a key"
+// when the server says it cannot work yet. Choosing one that needs a key
+// opens its key field at once, so nothing fails later; the header updates as
+// soon as the server answers.
 
-import { fill } from './dom.js';
+import { el, fill } from './dom.js';
 import * as api from './api.js';
 import { errorNode, refusalNode } from './transcript.js';
 
-/** setupResolverSetting({select, note, open}) — `open` is the settings button. */
-export function setupResolverSetting({ select, note, open }) {
-  async function load() {
-    try {
-      const health = await api.health();
-      if (health && health.resolver) select.value = String(health.resolver);
-    } catch (err) {
-      fill(note, errorNode(err, 'Could not read the resolver'));
-    }
+/** The option's words for a resolver the server describes. */
+function optionText(r) {
+  const label = String(r.label ?? r.name);
+  if (r.name === 'script') return `${label} (no key)`;
+  return r.ready ? label : `${label} — needs a key`;
+}
+
+/**
+ * setupResolverSetting({select, note}, {openKey(keyName), onChange()}) → { show(health) }
+ * `show(health)` fills the choice from a /api/health answer.
+ */
+export function setupResolverSetting({ select, note }, { openKey, onChange }) {
+  let resolvers = [];
+
+  function show(health) {
+    if (!health || !Array.isArray(health.resolvers)) return;
+    resolvers = health.resolvers;
+    fill(select, resolvers.map((r) => el('option', { value: String(r.name), text: optionText(r) })));
+    if (health.resolver) select.value = String(health.resolver);
   }
 
   select.addEventListener('change', async () => {
     select.disabled = true;
+    const chosen = resolvers.find((r) => r.name === select.value);
     try {
       const answer = await api.putSettings({ resolver: select.value });
       if (answer && answer.ok === true) {
+        const label = chosen ? chosen.label : answer.resolver;
         note.textContent = answer.ready
-          ? `Typed requests now go to ${answer.resolver}.`
-          : `Typed requests now go to ${answer.resolver}, but it cannot answer yet: ${answer.why}`;
+          ? `Your words are now understood by ${label}.`
+          : `${label} needs its key before it can answer: paste it below.`;
+        if (!answer.ready && chosen && chosen.key) openKey(chosen.key);
+        onChange();
       } else {
         fill(note, refusalNode(answer, 'Not changed'));
       }
     } catch (err) {
-      fill(note, errorNode(err, 'The resolver could not be changed'));
+      fill(note, errorNode(err, 'The choice could not be changed'));
     } finally {
       select.disabled = false;
     }
   });
-  open.addEventListener('click', load);
+  return { show };
 }

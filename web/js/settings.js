@@ -10,6 +10,8 @@ import { refusalNode, errorNode } from './transcript.js';
 
 const STORE = 'voicebox.liveProvider';
 const KEY_PROVIDERS = ['gemini', 'openai', 'anthropic'];
+/** One name per provider, the same everywhere on the page (the key's wire name stays `anthropic`). */
+export const PROVIDER_LABELS = { gemini: 'Gemini', openai: 'OpenAI', anthropic: 'Claude' };
 
 function stored() {
   try {
@@ -29,10 +31,12 @@ function keep(value) {
 }
 
 /**
- * createSettings({dialog, open, provider, keyList, keyProvider, keyValue, store, remove, note})
- * Returns {provider()}: the chosen live provider, '' for the server's choice.
+ * createSettings({dialog, open, provider, keyList, keyProvider, keyValue, store, remove, note}, {onKeys})
+ * Returns {provider(), show(keyFor)}: the chosen live provider ('' for the
+ * server's choice), and a way to open the dialog at a provider's key field.
+ * `onKeys()` runs after a key is stored or removed.
  */
-export function createSettings(parts) {
+export function createSettings(parts, { onKeys = () => {} } = {}) {
   const { dialog, open, provider, keyList, keyProvider, keyValue, store, remove, note } = parts;
   let chosen = stored();
   provider.value = chosen;
@@ -57,7 +61,7 @@ export function createSettings(parts) {
         ? (status.last4 != null ? `set — ends in ${status.last4}` : 'set')
         : 'not set';
       return el('li', { class: ['key', status.set ? 'key-set' : 'key-unset'], 'data-provider': name },
-        el('code', { class: 'key-name', text: name }),
+        el('span', { class: 'key-name', text: PROVIDER_LABELS[name] ?? name }),
         el('span', { class: 'key-state', text }));
     }));
   }
@@ -79,7 +83,9 @@ export function createSettings(parts) {
     try {
       const data = await api.putKeys({ [name]: value });
       showKeys(data);
-      if (data && data.ok === true) note.textContent = value === null ? `The ${name} key was removed.` : `The ${name} key was stored.`;
+      const label = PROVIDER_LABELS[name] ?? name;
+      if (data && data.ok === true) note.textContent = value === null ? `The ${label} key was removed.` : `The ${label} key was stored.`;
+      if (data && data.ok === true) onKeys();
     } catch (err) {
       fill(note, errorNode(err, 'The key could not be changed'));
     } finally {
@@ -107,12 +113,18 @@ export function createSettings(parts) {
     keyValue.value = '';
     change(null);
   });
-  open.addEventListener('click', () => {
+  /** Opens the dialog; with `keyFor`, at the key field for that provider. */
+  function show(keyFor = null) {
     note.textContent = '';
     load();
-    dialog.showModal();
-  });
+    if (!dialog.open) dialog.showModal();
+    if (keyFor && KEY_PROVIDERS.includes(keyFor)) {
+      keyProvider.value = keyFor;
+      keyValue.focus();
+    }
+  }
+  open.addEventListener('click', () => show());
   dialog.addEventListener('close', () => { keyValue.value = ''; });
 
-  return { provider: () => chosen };
+  return { provider: () => chosen, show };
 }

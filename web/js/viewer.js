@@ -11,28 +11,7 @@
 
 import { el, fill } from './dom.js';
 import { refusalNode, errorNode, didNode } from './transcript.js';
-
-/**
- * The MIME type a picture is shown with, from its name's extension (display
- * only: the core has read the bytes as text, and a Blob typed as an image is
- * only ever drawn, never run). Anything else is shown as text.
- */
-const PICTURES = {
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  bmp: 'image/bmp',
-  ico: 'image/x-icon',
-};
-
-function pictureType(name) {
-  const dot = String(name).lastIndexOf('.');
-  return dot < 0 ? null : PICTURES[String(name).slice(dot + 1).toLowerCase()] ?? null;
-}
+import { pictureType } from './picture.js';
 
 const baseName = (name) => String(name).slice(String(name).lastIndexOf('/') + 1);
 

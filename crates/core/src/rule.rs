@@ -126,6 +126,7 @@ rules! {
     PlanChanged => "plan-changed",
     AdmittedByPerson => "admitted-by-person",
     RevokedByPerson => "revoked-by-person",
+    WithdrawnByPerson => "withdrawn-by-person",
     /// The person chose this folder as the root (the page, confirmed; or the host).
     DeclaredByPerson => "declared-by-person",
     // The HTTP guard (machine placement).

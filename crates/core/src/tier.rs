@@ -64,6 +64,8 @@ pub enum Place {
 pub enum PersonAct {
     Admit,
     Revoke,
+    /// Removing a proposal that was never admitted.
+    Withdraw,
     Declare,
 }
 
@@ -115,7 +117,7 @@ impl Act {
     /// or choosing the folder to work in.
     pub const fn by_person(act: PersonAct) -> Act {
         let kind = match act {
-            PersonAct::Admit | PersonAct::Revoke => ActKind::Import,
+            PersonAct::Admit | PersonAct::Revoke | PersonAct::Withdraw => ActKind::Import,
             PersonAct::Declare => ActKind::Declare,
         };
         Act {
@@ -220,7 +222,7 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 13] = [
+static COMMON_RULES: [TierRule; 14] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
@@ -316,6 +318,14 @@ static COMMON_RULES: [TierRule; 13] = [
         matcher: Matcher::ByPerson(PersonAct::Revoke),
         matches: &[Act::by_person(PersonAct::Revoke)],
         not_matches: &[at(Import, Inside), Act::by_person(PersonAct::Admit)],
+    },
+    TierRule {
+        rule: Rule::WithdrawnByPerson,
+        decision: Decision::Allow,
+        why: "the person removed this proposal; it was never admitted and nothing of it runs",
+        matcher: Matcher::ByPerson(PersonAct::Withdraw),
+        matches: &[Act::by_person(PersonAct::Withdraw)],
+        not_matches: &[at(Import, Inside), Act::by_person(PersonAct::Revoke)],
     },
     TierRule {
         rule: Rule::DeclaredByPerson,

@@ -192,6 +192,32 @@ impl Registry {
         self.save_ledger(&ledger)
     }
 
+    /// Removes the proposal of `id`, which was never admitted (an admitted
+    /// one is revoked first, so its admission stays on the record).
+    pub fn withdraw(&self, id: &str) -> Result<(), Refusal> {
+        let _guard = self.ledger_lock.lock().unwrap_or_else(|p| p.into_inner());
+        if !extension::valid_entry_id(id) {
+            return Err(Refusal::new(
+                Rule::MalformedField,
+                format!("{id:?} is not an extension id"),
+            ));
+        }
+        if self.ledger().contains_key(id) {
+            return Err(Refusal::new(
+                Rule::PlanChanged,
+                format!("`{id}` is admitted; revoke it first, then remove the proposal"),
+            ));
+        }
+        match std::fs::remove_file(self.proposals().join(format!("{id}.json"))) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(Refusal::new(
+                Rule::NotFound,
+                format!("there is no proposal `{id}`; list the extensions to see what is proposed"),
+            )),
+            Err(e) => Err(io_refusal("the proposal cannot be removed", e)),
+        }
+    }
+
     /// Revokes `id`; it stops running at once.
     pub fn revoke(&self, id: &str) -> Result<bool, Refusal> {
         let _guard = self.ledger_lock.lock().unwrap_or_else(|p| p.into_inner());

@@ -33,6 +33,11 @@ pub fn admit_at(host: &Host<MachineAbilities>, id: &str, plan_digest: &str, how:
     })
 }
 
+/// Removes a proposal that was never admitted, audited first.
+pub fn withdraw(host: &Host<MachineAbilities>, id: &str, how: &str) -> Reply {
+    host.person_act(id, PersonAct::Withdraw, how, || registry(host).withdraw(id))
+}
+
 /// Revokes an admitted extension, audited first; it stops running at once.
 pub fn revoke(host: &Host<MachineAbilities>, id: &str, how: &str) -> Reply {
     host.person_act(id, PersonAct::Revoke, how, || {

@@ -43,7 +43,8 @@ impl Resolver {
     /// resolver needs its key), for the page's Settings.
     pub fn each_ready(state: &StateDir) -> serde_json::Value {
         let each = <Resolver as clap::ValueEnum>::value_variants().iter().map(|r| {
-            serde_json::json!({"name": r.name(), "label": r.label(), "ready": r.ready(state).is_ok()})
+            let key = r.vendor().map(|vendor| vendor.provider.key_name());
+            serde_json::json!({"name": r.name(), "label": r.label(), "key": key, "ready": r.ready(state).is_ok()})
         });
         serde_json::Value::Array(each.collect())
     }

@@ -7,7 +7,6 @@ mod common;
 
 use common::Server;
 use serde_json::{Value, json};
-use std::time::Duration;
 use voicebox::approval::{MAX_ATTEMPTS, WRONG_CODE_BUDGET};
 
 fn reader(id: &str) -> Value {
@@ -23,21 +22,7 @@ async fn request_code(server: &Server, id: &str, n: usize) -> Result<String, Str
     if asked["ok"] != true {
         return Err(asked["refused"].as_str().unwrap_or("").to_string());
     }
-    for _ in 0..200 {
-        let codes: Vec<String> = server
-            .console
-            .lock()
-            .unwrap()
-            .iter()
-            .filter_map(|l| l.split("): ").nth(1))
-            .filter_map(|rest| rest.split(' ').next().map(String::from))
-            .collect();
-        if let Some(code) = codes.get(n) {
-            return Ok(code.clone());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    panic!("no code printed");
+    Ok(server.console_code(n).await)
 }
 
 /// Types `code` for `id`: the refusal's rule, or "" when admitted.

@@ -27,8 +27,14 @@ async fn a_person_works_in_their_folder_from_the_page() {
     let browser = Browser::start().await;
     let page = &browser.client;
     page.goto(&server.page_url).await.unwrap();
+    let name = server
+        .root
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
     browser
-        .wait_text("the root in the header", "root-path", "/")
+        .wait_text("the folder's name in the header", "root-name", &name)
         .await;
 
     // An example to try puts its words in the composer.
@@ -152,11 +158,11 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await;
     let alerts = browser.js("return typeof window.__alerted").await;
     assert_eq!(alerts, "undefined");
-    // The audit view shows the acts.
+    // The activity view shows the acts.
     browser
         .wait_for(
-            "the audit table",
-            "return document.querySelectorAll('#audit-body tr').length >= 6",
+            "the activity feed",
+            "return document.querySelectorAll('#audit-body .activity-row').length >= 6",
         )
         .await;
     // ... and the core's verdict on the log's chain; an edited line shows as a break.

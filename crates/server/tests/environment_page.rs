@@ -75,35 +75,6 @@ async fn entries(browser: &Browser, kind: &str, target: &str) -> Vec<Value> {
         .collect()
 }
 
-/// As `Browser::assert_no_sideways_overflow`, except inside the boxes made to
-/// scroll sideways (the audit table's `.table-scroll`, a `<pre>`): what is in
-/// them is reached by scrolling the box, not the page, and the boxes
-/// themselves must still fit.
-async fn assert_fits(browser: &Browser, size: Viewport, what: &str) {
-    let wide = past_the_edge(browser, size).await;
-    assert!(
-        wide[0].as_u64().unwrap() <= u64::from(size.width) && wide.len() == 1,
-        "{what} at {}: the page is {} px wide in a {} px viewport; past the edge: {:?}",
-        size.name,
-        wide[0],
-        size.width,
-        &wide[1..]
-    );
-}
-
-/// The document's width, then up to five elements past the viewport's edge.
-async fn past_the_edge(browser: &Browser, size: Viewport) -> Vec<Value> {
-    browser
-        .js(&format!(
-            "const w = {}; return [document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter((e) => {{ const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && getComputedStyle(e).position !== 'fixed' && !e.closest('dialog:not([open])') && !(e.parentElement && e.parentElement.closest('.table-scroll, pre')); }}).slice(0, 5).map((e) => `${{e.tagName.toLowerCase()}}#${{e.id}}.${{e.className}} right=${{Math.round(e.getBoundingClientRect().right)}}`)];",
-            size.width
-        ))
-        .await
-        .as_array()
-        .unwrap()
-        .clone()
-}
-
 #[tokio::test]
 async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
     let Some((_server, browser)) = env_checks::served_page().await else {
@@ -172,7 +143,9 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         browser
             .wait_text("the files panel", "files", "hello.txt")
             .await;
-        assert_fits(&browser, size, "the page after a few turns").await;
+        browser
+            .assert_no_sideways_overflow(size, "the page after a few turns")
+            .await;
         browser.js("window.scrollTo(0, 0)").await;
         browser
             .screenshot(&format!("environment-{}-top", size.name))
@@ -182,7 +155,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
             browser
                 .js("const p = document.createElement('p'); p.id = 'too-wide'; p.textContent = 'x'.repeat(400); document.querySelector('.composer').append(p);")
                 .await;
-            let wide = past_the_edge(&browser, size).await;
+            let wide = browser.past_the_edge(size).await;
             assert!(
                 wide[0].as_u64().unwrap() > u64::from(size.width)
                     || wide
@@ -193,7 +166,9 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
             browser
                 .js("document.getElementById('too-wide').remove()")
                 .await;
-            assert_fits(&browser, size, "the page once the control is gone").await;
+            browser
+                .assert_no_sideways_overflow(size, "the page once the control is gone")
+                .await;
         }
 
         // The opened parts fit too: the details, the New file form, the editor.
@@ -204,7 +179,9 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         open_entry(&browser, "hello.txt").await;
         wait_shown(&browser, "hello.txt", "hi").await;
         browser.click("viewer-edit").await;
-        assert_fits(&browser, size, "the page with every part open").await;
+        browser
+            .assert_no_sideways_overflow(size, "the page with every part open")
+            .await;
         browser
             .screenshot(&format!("environment-{}", size.name))
             .await;

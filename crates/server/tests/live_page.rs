@@ -145,6 +145,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
     }
 
     // Settings: the stored key is shown masked, and never itself.
+    browser.click("transcript-menu").await;
     browser.click("settings-open").await;
     browser
         .wait_for(

@@ -236,7 +236,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
         let record = match person {
             PersonAct::Declare => ActRecord::new(ActKind::Declare, "."),
-            PersonAct::Admit | PersonAct::Revoke => {
+            PersonAct::Admit | PersonAct::Revoke | PersonAct::Withdraw => {
                 ActRecord::new(ActKind::Import, &format!("extension:{id}"))
             }
         }
@@ -266,6 +266,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(()) => Reply::done(match person {
                 PersonAct::Admit => format!("admitted extension `{id}` ({how})"),
                 PersonAct::Revoke => format!("revoked extension `{id}` ({how})"),
+                PersonAct::Withdraw => format!("removed the proposal `{id}` ({how})"),
                 PersonAct::Declare => format!("working in {id} ({how})"),
             }),
             Err(refusal) => Reply::refusal(refusal),

@@ -62,6 +62,7 @@ fn a_persons_decision_has_its_own_row_and_an_import_without_one_refuses() {
         for (person, rule) in [
             (PersonAct::Admit, Rule::AdmittedByPerson),
             (PersonAct::Revoke, Rule::RevokedByPerson),
+            (PersonAct::Withdraw, Rule::WithdrawnByPerson),
             (PersonAct::Declare, Rule::DeclaredByPerson),
         ] {
             let verdict = table.decide(&Act::by_person(person));

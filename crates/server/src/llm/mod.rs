@@ -36,7 +36,7 @@ pub struct Vendor {
     /// The vendor's name in notes.
     pub label: &'static str,
     /// Whose key it needs.
-    provider: Provider,
+    pub provider: Provider,
     base_url_env: &'static str,
     default_base_url: &'static str,
     /// The model it asks (see [`crate::models`]).

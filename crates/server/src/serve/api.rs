@@ -53,6 +53,7 @@ pub fn routes() -> Router<AppState> {
         )
         .route("/api/extensions/approve", post(extensions::approve))
         .route("/api/extensions/revoke", post(extensions::revoke))
+        .route("/api/extensions/withdraw", post(extensions::withdraw))
 }
 
 /// A route's `{result}` answer: what an act (or a refusal before any act) came to.

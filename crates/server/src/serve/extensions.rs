@@ -178,6 +178,21 @@ pub async fn approve(
     )
 }
 
+/// Remove a proposal that was never admitted (an admitted one is revoked first).
+#[utoipa::path(post, path = "/api/extensions/withdraw", request_body = IdRequest,
+    responses((status = 200, description = "`{result}`: removed (`withdrawn-by-person`, audited), or `not-found`, or `plan-changed` when it is admitted", body = Object),
+              WriteBody
+            ))]
+pub async fn withdraw(
+    State(acts): State<Arc<Acts>>,
+    StrictJson(request): StrictJson<IdRequest>,
+) -> Answer {
+    on_host(&acts, move |host| {
+        admission::withdraw(host, &request.id, "page")
+    })
+    .await
+}
+
 /// Revoke an admitted extension; it stops running at once.
 #[utoipa::path(post, path = "/api/extensions/revoke", request_body = IdRequest,
     responses((status = 200, description = "`{result}`", body = Object),

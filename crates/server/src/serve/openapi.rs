@@ -33,6 +33,7 @@ use utoipa::OpenApi;
         extensions::approval_request,
         extensions::approve,
         extensions::revoke,
+        extensions::withdraw,
         crate::live::socket,
         crate::channel::socket,
         openapi

@@ -226,15 +226,12 @@ impl Browser {
 
     /// Asserts nothing on the page reaches past the viewport's width (a
     /// mobile layout viewport grows to fit what overflows, so the document's
-    /// width is compared with the device's, not with `innerWidth`).
+    /// width is compared with the device's, not with `innerWidth`). What is
+    /// inside a box that scrolls sideways (a `<pre>`, the transcript) is
+    /// reached by scrolling that box; the box itself must fit. What a box
+    /// clips (`overflow: hidden`) counts: the person cannot reach it.
     pub async fn assert_no_sideways_overflow(&self, viewport: Viewport, what: &str) {
-        let wide = self
-            .js(&format!(
-                "const w = {}; return [document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter((e) => {{ const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && getComputedStyle(e).position !== 'fixed' && !e.closest('dialog:not([open])'); }}).slice(0, 5).map((e) => `${{e.tagName.toLowerCase()}}#${{e.id}}.${{e.className}} right=${{Math.round(e.getBoundingClientRect().right)}}`)];",
-                viewport.width
-            ))
-            .await;
-        let wide = wide.as_array().unwrap();
+        let wide = self.past_the_edge(viewport).await;
         assert!(
             wide[0].as_u64().unwrap() <= u64::from(viewport.width) && wide.len() == 1,
             "{what} at {}: the page is {} px wide in a {} px viewport; past the edge: {:?}",
@@ -243,6 +240,19 @@ impl Browser {
             viewport.width,
             &wide[1..]
         );
+    }
+
+    /// The document's width, then up to five elements past the viewport's
+    /// edge (not counting what a sideways-scrolling box holds).
+    pub async fn past_the_edge(&self, viewport: Viewport) -> Vec<Value> {
+        self.js(&format!(
+            "const w = {}; const clipped = (e) => {{ for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {{ if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true; }} return false; }}; return [document.documentElement.scrollWidth, ...[...document.querySelectorAll('body *')].filter((e) => {{ const r = e.getBoundingClientRect(); return r.width > 0 && r.right > w + 1 && getComputedStyle(e).position !== 'fixed' && !e.closest('dialog:not([open])') && !clipped(e); }}).slice(0, 5).map((e) => `${{e.tagName.toLowerCase()}}#${{e.id}}.${{e.className}} right=${{Math.round(e.getBoundingClientRect().right)}}`)];",
+            viewport.width
+        ))
+        .await
+        .as_array()
+        .unwrap()
+        .clone()
     }
 
     /// The page's console errors since the last call (chromedriver's

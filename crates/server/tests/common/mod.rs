@@ -217,6 +217,26 @@ impl Server {
         entries
     }
 
+    /// Every extension approval code the console has printed, oldest first.
+    pub fn console_codes(&self) -> Vec<String> {
+        let console = self.console.lock().unwrap();
+        let printed = console.iter().filter(|l| l.contains("approval code"));
+        printed
+            .filter_map(|l| l.split("): ").nth(1)?.split(' ').next().map(String::from))
+            .collect()
+    }
+
+    /// Waits for the `n`th approval code (from 0) to be printed on the console.
+    pub async fn console_code(&self, n: usize) -> String {
+        for _ in 0..300 {
+            if let Some(code) = self.console_codes().get(n) {
+                return code.clone();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        panic!("no approval code {n} was printed on the console");
+    }
+
     /// A POST with the host token (the person at the host).
     pub async fn post_with_token(&self, path: &str, body: Value) -> (u16, Value) {
         self.send(By::Token, reqwest::Method::POST, path, body)

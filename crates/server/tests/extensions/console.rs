@@ -3,26 +3,6 @@
 
 use super::*;
 
-/// The code a console line prints, if it prints one.
-fn code_in(line: &str) -> Option<String> {
-    if !line.contains("approval code") {
-        return None;
-    }
-    let code = line.split(": ").nth(1).unwrap().split(' ').next().unwrap();
-    Some(code.to_string())
-}
-
-/// Every code the console has printed so far, oldest first.
-fn codes(server: &Server) -> Vec<String> {
-    server
-        .console
-        .lock()
-        .unwrap()
-        .iter()
-        .filter_map(|l| code_in(l))
-        .collect()
-}
-
 /// Talks to the server about the extension `notes`, keeping every body it
 /// answers, so the test can show that none carried a code.
 struct Exchange<'a> {
@@ -42,13 +22,7 @@ impl Exchange<'_> {
         let asked = self
             .post("/api/extensions/approval-request", json!({"id": "notes"}))
             .await;
-        for _ in 0..100 {
-            if let Some(code) = codes(self.server).get(n - 1) {
-                return (asked, code.clone());
-            }
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
-        panic!("no code printed");
+        (asked, self.server.console_code(n - 1).await)
     }
 
     async fn approve(&mut self, code: &str) -> Value {
@@ -107,7 +81,7 @@ async fn the_console_code_lifecycle_and_the_code_never_leaves_the_console() {
     let mut bodies = exchange.bodies;
     bodies.push(list.to_string());
     bodies.push(serde_json::to_string(&server.audit().await).unwrap());
-    for code in &codes(&server) {
+    for code in &server.console_codes() {
         for body in &bodies {
             assert!(!body.contains(code.as_str()), "a response carried the code");
         }

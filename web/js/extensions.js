@@ -1,0 +1,125 @@
+// extensions.js — the extensions panel: every proposal and how it stands
+// (waiting for you, admitted, refused by the gate with its problems in
+// words). Admitting needs the person at the host: Admit asks the server to
+// print a code on its console (never in a response), and the code typed
+// here admits the plan it was printed for. Revoke stops an admitted one at
+// once; Remove takes away a proposal never admitted. The server decides and
+// audits each; this only shows and relays.
+
+import { el, fill } from './dom.js';
+import * as api from './api.js';
+import { refusalNode, errorNode, prose } from './transcript.js';
+
+const STATES = {
+  admitted: 'Admitted',
+  pending: 'Waiting for you',
+  refused: 'Refused by the gate',
+  'present-not-admitted': 'Found, not admitted',
+};
+
+/** createExtensions(section, {onChange}) → { refresh() } */
+export function createExtensions(section, { onChange = () => {} } = {}) {
+  const refreshButton = el('button', { id: 'extensions-refresh', type: 'button', class: 'ghost', text: 'Refresh' });
+  const list = el('ul', { id: 'extensions-list', class: 'extensions-list' });
+  const note = el('div', { id: 'extensions-note', class: 'audit-notes', role: 'status' });
+  section.append(
+    el('div', { class: 'panel-head' },
+      el('h2', { id: 'extensions-title', text: 'Extensions' }),
+      el('div', { class: 'panel-tools' }, refreshButton)),
+    el('p', { class: 'panel-note', text: 'Tools someone proposed for Voicebox. Nothing runs until you admit it with the code the server prints on its console.' }),
+    note,
+    list);
+
+  async function act(run, done) {
+    note.replaceChildren();
+    try {
+      const reply = await run();
+      if (reply && reply.ok === true) {
+        fill(note, el('p', { class: 'note' }, prose(String(reply.action ?? done))));
+        onChange();
+      } else {
+        fill(note, refusalNode(reply || {}, 'Not done'));
+      }
+    } catch (err) {
+      fill(note, errorNode(err, 'The server did not answer'));
+    }
+    refresh();
+  }
+
+  /** The Admit button and, once the server printed a code, the field to type it. */
+  function admitTools(x) {
+    const code = el('input', { type: 'text', id: `admit-code-${x.id}`, placeholder: 'code from the console', autocomplete: 'off', spellcheck: 'false', 'aria-label': `Console code for ${x.id}` });
+    const confirm = el('button', { type: 'button', class: 'primary', text: 'Admit' });
+    const form = el('div', { class: 'admit-form', hidden: true },
+      el('span', { class: 'note', text: 'Type the code printed on the server’s console:' }), code, confirm);
+    const start = el('button', { type: 'button', class: 'primary admit', text: 'Admit…' });
+    start.addEventListener('click', async () => {
+      start.disabled = true;
+      try {
+        const asked = await api.approvalRequest(x.id);
+        if (asked && asked.ok === true) {
+          form.hidden = false;
+          code.focus();
+        } else {
+          fill(note, refusalNode(asked || {}, 'No code was printed'));
+        }
+      } catch (err) {
+        fill(note, errorNode(err, 'The server did not answer'));
+      } finally {
+        start.disabled = false;
+      }
+    });
+    const send = () => act(() => api.approve(x.id, code.value.trim()), `admitted ${x.id}`);
+    confirm.addEventListener('click', send);
+    code.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        send();
+      }
+    });
+    return [start, form];
+  }
+
+  function item(x) {
+    const state = String(x.state ?? '');
+    const tools = el('div', { class: 'extension-tools' });
+    if (state === 'pending') tools.append(...admitTools(x));
+    if (state === 'admitted') {
+      const revoke = el('button', { type: 'button', class: 'danger', text: 'Revoke' });
+      revoke.addEventListener('click', () => act(() => api.extensionAct('revoke', x.id), `revoked ${x.id}`));
+      tools.append(revoke);
+    } else if (state !== 'present-not-admitted') {
+      const remove = el('button', { type: 'button', class: 'ghost', text: 'Remove' });
+      remove.addEventListener('click', () => act(() => api.extensionAct('withdraw', x.id), `removed ${x.id}`));
+      tools.append(remove);
+    }
+    const problems = Array.isArray(x.problems) ? x.problems : [];
+    return el('li', { class: ['extension', `state-${state}`], 'data-id': String(x.id) },
+      el('div', { class: 'extension-head' },
+        el('code', { class: 'extension-id', text: String(x.id) }),
+        el('span', { class: ['extension-state', `state-${state}`], text: STATES[state] ?? state })),
+      x.description ? el('p', { class: 'extension-desc', text: String(x.description) }) : null,
+      problems.length ? el('ul', { class: 'extension-problems' }, problems.map((p) => el('li', {}, prose(String(p))))) : null,
+      tools);
+  }
+
+  async function refresh() {
+    let data;
+    try {
+      data = await api.extensions();
+    } catch (err) {
+      fill(list, el('li', {}, errorNode(err, 'Could not list the extensions')));
+      return;
+    }
+    if (!data || data.ok !== true || !Array.isArray(data.extensions)) {
+      fill(list, el('li', {}, refusalNode(data || {}, 'No extensions')));
+      return;
+    }
+    fill(list, data.extensions.length
+      ? data.extensions.map(item)
+      : el('li', { class: 'note', text: 'No extension has been proposed.' }));
+  }
+
+  refreshButton.addEventListener('click', refresh);
+  return { refresh };
+}
