@@ -76,6 +76,9 @@ function say(message) {
 
 const folderName = (path) => String(path).split(/[/\\]+/).filter(Boolean).pop() ?? String(path);
 
+let reconnect = 0;
+let reconnectTimer = null;
+
 /** Puts the server's description of itself in the header: the folder, who understands, the version. */
 async function loadHealth() {
   const chip = $('folder-open');
@@ -86,10 +89,15 @@ async function loadHealth() {
     h = await api.health();
   } catch (err) {
     rootName.textContent = 'Voicebox is not answering';
-    fill(note, errorNode(err, 'Lost the connection to Voicebox'));
+    fill(note, errorNode(err, 'Lost the connection to Voicebox — trying again…'));
     note.hidden = false;
+    // One banner, and it clears itself: ask again, waiting longer each time.
+    reconnect = Math.min(reconnect * 2 || 1000, 15000);
+    clearTimeout(reconnectTimer);
+    reconnectTimer = setTimeout(() => { loadHealth().then((back) => { if (back) refreshSide(); }); }, reconnect);
     return null;
   }
+  reconnect = 0;
   note.hidden = true;
   const declared = Boolean(h.declared && h.root && h.root.path != null);
   chip.classList.toggle('undeclared', !declared);

@@ -588,3 +588,96 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
     }
     browser.close().await;
 }
+
+/// `voicebox serve` with no folder: the page opens the folder switcher at
+/// once and the request box waits for a folder; choosing one (confirmed)
+/// makes the page ready.
+#[tokio::test]
+async fn with_no_folder_the_page_asks_for_one_first() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start_with(false);
+    let folder = tempfile::TempDir::new().unwrap();
+    let browser = Browser::start().await;
+    browser.resize(VIEWPORTS[0]).await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    browser
+        .wait_for(
+            "the folder switcher",
+            "return document.getElementById('folders').open",
+        )
+        .await;
+    let waiting = browser
+        .js("const u = document.getElementById('utterance'); return [u.disabled, u.placeholder, document.getElementById('root-name').textContent];")
+        .await;
+    assert_eq!(
+        waiting,
+        json!([
+            true,
+            "Choose a folder first (the Folder button above)",
+            "Choose a folder"
+        ])
+    );
+    browser.screenshot("page-no-folder").await;
+    type_into(&browser, "folders-path", &folder.path().to_string_lossy()).await;
+    browser.click("folders-use").await;
+    browser.wait_for_modal(true).await;
+    browser.click("confirm-yes").await;
+    let name = folder
+        .path()
+        .file_name()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    browser.wait_text("the folder", "root-name", &name).await;
+    assert_eq!(
+        browser
+            .js("return document.getElementById('utterance').disabled")
+            .await,
+        false
+    );
+    turn(&browser, "create a file called first.txt with hello").await;
+    assert!(folder.path().join("first.txt").exists());
+    browser.close().await;
+}
+
+/// The README's pictures (run by hand: `cargo test -p voicebox --test page
+/// -- --ignored tour`): a folder named `notes` after a few turns, at a
+/// laptop's and a phone's size, written to docs/.
+#[tokio::test]
+#[ignore = "writes the README's screenshots, run by hand"]
+async fn tour() {
+    if !browser::available() {
+        return;
+    }
+    let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs");
+    for (viewport, name) in [
+        (VIEWPORTS[2], "tour-laptop.png"),
+        (VIEWPORTS[0], "tour-phone.png"),
+    ] {
+        let server = Server::start();
+        let parent = tempfile::TempDir::new().unwrap();
+        let notes = parent.path().join("notes");
+        std::fs::create_dir(&notes).unwrap();
+        std::fs::write(notes.join("todo.txt"), "call the plumber\n").unwrap();
+        server
+            .post_with_token("/api/root", json!({"path": notes}))
+            .await;
+        let browser = Browser::start().await;
+        browser.resize(viewport).await;
+        browser.client.goto(&server.page_url).await.unwrap();
+        browser.wait_text("the folder", "root-name", "notes").await;
+        for text in [
+            "create a file called groceries.md with eggs, milk, bread",
+            "add a line saying coffee to groceries.md",
+            "what's in groceries.md",
+            "read ../secret.txt",
+        ] {
+            turn(&browser, text).await;
+        }
+        let shot = browser.screenshot("tour").await;
+        std::fs::copy(shot, docs.join(name)).unwrap();
+        browser.close().await;
+    }
+}
