@@ -9,29 +9,11 @@ mod common;
 mod panel;
 mod static_site;
 
-use common::browser::{self, Browser, VIEWPORTS, Viewport};
+use common::browser::{self, Browser};
 use common::env_checks::{self, act, done};
 use panel::{open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 use static_site::StaticSite;
-
-/// The three usual sizes, and the narrowest phone and a wide screen.
-fn sizes() -> Vec<Viewport> {
-    let mut all = vec![Viewport {
-        name: "narrow-360x740",
-        width: 360,
-        height: 740,
-        mobile: true,
-    }];
-    all.extend(VIEWPORTS);
-    all.push(Viewport {
-        name: "wide-1440x900",
-        width: 1440,
-        height: 900,
-        mobile: false,
-    });
-    all
-}
 
 /// Opens (or creates) `name` from the header's "Projects" form, as a person does.
 async fn open_from_header(browser: &Browser, name: &str) {
@@ -88,7 +70,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         )
         .await;
     let mut opened = Vec::new();
-    for (i, size) in sizes().into_iter().enumerate() {
+    for (i, size) in browser::every_size().into_iter().enumerate() {
         browser.resize(size).await;
         let name = format!("atlas-{i}");
         open_from_header(&browser, &name).await;

@@ -33,7 +33,7 @@ fn export(dir: &Path) -> serde_json::Value {
         for (name, bytes) in assets::env_extras() {
             std::fs::write(dir.join("env").join(name), bytes)?;
         }
-        let index = "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0; url=env/\"><title>Voicebox</title><a href=\"env/\">Voicebox</a>\n";
+        let index = "<!doctype html><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0; url=env/\"><link rel=\"icon\" href=\"favicon.svg\" type=\"image/svg+xml\"><title>Voicebox</title><a href=\"env/\">Voicebox</a>\n";
         std::fs::write(dir.join("index.html"), index)
     })();
     match written {

@@ -346,6 +346,31 @@ pub const VIEWPORTS: [Viewport; 3] = [
     },
 ];
 
+/// The edges of the range a page must hold at: the narrowest phone and a
+/// wide screen (checked with [`VIEWPORTS`] between them).
+pub const EDGES: [Viewport; 2] = [
+    Viewport {
+        name: "narrow-360x740",
+        width: 360,
+        height: 740,
+        mobile: true,
+    },
+    Viewport {
+        name: "wide-1440x900",
+        width: 1440,
+        height: 900,
+        mobile: false,
+    },
+];
+
+/// Every size from the narrowest to the widest: [`EDGES`] around [`VIEWPORTS`].
+pub fn every_size() -> Vec<Viewport> {
+    let mut all = vec![EDGES[0]];
+    all.extend(VIEWPORTS);
+    all.push(EDGES[1]);
+    all
+}
+
 /// A chromedriver command fantoccini does not wrap: a POST to
 /// `session/<id>/<path>` (DevTools, the browser log).
 #[derive(Debug)]
