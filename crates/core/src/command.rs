@@ -176,6 +176,36 @@ const DESCRIPTOR: Param = req(
     "the extension descriptor: id, description, capabilities, bounds, tools",
 );
 
+impl Command {
+    /// The verb's fields as a JSON Schema object (strings, or objects for
+    /// [`Field::is_object`] fields, the required ones listed): what a tool
+    /// declaration takes as its input schema (MCP, live voice).
+    pub fn input_schema(&self) -> Value {
+        let properties: Map<String, Value> = self
+            .params
+            .iter()
+            .map(|param| {
+                let kind = if param.field.is_object() {
+                    "object"
+                } else {
+                    "string"
+                };
+                (
+                    param.field.wire().into(),
+                    serde_json::json!({"type": kind, "description": param.describe}),
+                )
+            })
+            .collect();
+        let required: alloc::vec::Vec<&str> = self
+            .params
+            .iter()
+            .filter(|p| p.required)
+            .map(|p| p.field.wire())
+            .collect();
+        serde_json::json!({"type": "object", "properties": properties, "required": required})
+    }
+}
+
 /// The command list.
 pub static COMMANDS: &[Command] = &[
     Command {

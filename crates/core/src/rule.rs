@@ -89,6 +89,9 @@ rules! {
     Declined => "declined",
     ConfirmationUnknown => "confirmation-unknown",
     ConfirmationExpired => "confirmation-expired",
+    /// A tier-2 act asked over a channel that cannot put the question to the
+    /// person (an MCP client without elicitation): not done.
+    ConfirmationUnavailable => "confirmation-unavailable",
     // Fail closed.
     AuditUnwritable => "audit-unwritable",
     StorageFailed => "storage-failed",

@@ -3,7 +3,7 @@
 //! share are one struct each, flattened into the commands that take them, so
 //! `--root` means the same thing, with the same variable, everywhere.
 
-use crate::commands::{admit, audit, doctor, export_web, resolve, serve, turn, url};
+use crate::commands::{admit, audit, doctor, export_web, mcp, resolve, serve, turn, url};
 use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use clap::{Args, Parser, Subcommand};
@@ -35,6 +35,8 @@ pub enum CliCommand {
     ExportWeb(export_web::Args),
     /// Serve the page and the API on 127.0.0.1.
     Serve(serve::Args),
+    /// Serve the folder to an MCP client over stdio (audit instance `mcp`).
+    Mcp(mcp::Args),
     /// Print the effective configuration and check each piece.
     Doctor(doctor::Args),
     /// Print the address (with this start's page secret) that opens the page.

@@ -14,6 +14,7 @@ pub mod cli;
 pub mod commands;
 pub mod live;
 mod llm;
+pub mod mcp;
 pub mod models;
 pub mod provider;
 pub mod resolve;

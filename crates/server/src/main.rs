@@ -4,7 +4,7 @@
 use clap::Parser;
 use std::process::ExitCode;
 use voicebox::cli::{Cli, CliCommand};
-use voicebox::commands::{admit, audit, doctor, export_web, resolve, serve, turn, url};
+use voicebox::commands::{admit, audit, doctor, export_web, mcp, resolve, serve, turn, url};
 
 fn main() -> ExitCode {
     match Cli::parse().command {
@@ -14,6 +14,7 @@ fn main() -> ExitCode {
         CliCommand::Admit(args) => admit::run(args),
         CliCommand::ExportWeb(args) => export_web::run(args),
         CliCommand::Serve(args) => serve::run(args),
+        CliCommand::Mcp(args) => mcp::run(args),
         CliCommand::Doctor(args) => doctor::run(args),
         CliCommand::Url(args) => url::run(args),
     }

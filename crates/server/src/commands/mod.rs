@@ -7,6 +7,7 @@ pub mod admit;
 pub mod audit;
 pub mod doctor;
 pub mod export_web;
+pub mod mcp;
 pub mod resolve;
 pub mod serve;
 pub mod turn;
@@ -53,8 +54,17 @@ fn refused(command: &str, refusal: &Refusal) -> ExitCode {
 /// A host with `root` declared, or the refusal that says why it could not be.
 /// The host has the state folder's shelf and extension registry.
 fn host(root: Option<&Path>, state: &StateDir) -> (Host<MachineAbilities>, Option<Refusal>) {
+    host_as(CLI_INSTANCE, root, state)
+}
+
+/// [`host`], writing the audit as `instance`.
+fn host_as(
+    instance: &str,
+    root: Option<&Path>,
+    state: &StateDir,
+) -> (Host<MachineAbilities>, Option<Refusal>) {
     let tools = MachineAbilities::new(state.shelf().ok()).with_extensions(state.extensions());
-    let mut host = Host::new(CLI_INSTANCE, tools);
+    let mut host = Host::new(instance, tools);
     let refusal = root.and_then(|path| {
         host.declare_with(path, state.root_options())
             .err()
@@ -68,4 +78,40 @@ fn unusable_root(e: &OpenError) -> Refusal {
         Rule::RootUnreachable,
         format!("the project root cannot be used: {e}; pass --root with an existing folder"),
     )
+}
+
+/// A declared folder that does not exist yet is made (a first run's
+/// `--root ~/voicebox-notes`), and the console says so: otherwise every act
+/// would answer `root-not-declared` and the page (or an MCP client) would be a dead end.
+fn made_if_missing(command: &str, dir: &Path) -> Result<(), ExitCode> {
+    if dir.exists() {
+        return Ok(());
+    }
+    match std::fs::create_dir_all(dir) {
+        Ok(()) => {
+            eprintln!(
+                "voicebox {command}: made the folder {} (it did not exist); Voicebox acts only inside it",
+                dir.display()
+            );
+            Ok(())
+        }
+        Err(e) => {
+            eprintln!(
+                "voicebox {command}: the folder {} does not exist and cannot be made ({e}); make it, or pass another --root",
+                dir.display()
+            );
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Structured logs on stderr; `RUST_LOG` narrows or widens them. Keys,
+/// tokens and bodies are never logged.
+fn init_logs() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
 }

@@ -1,6 +1,6 @@
 //! `voicebox serve`: the page and the API on 127.0.0.1 until SIGINT or SIGTERM.
 
-use super::apart;
+use super::{apart, init_logs, made_if_missing};
 use crate::cli::ServeArgs;
 use crate::live::Provider;
 use crate::serve;
@@ -27,31 +27,6 @@ pub struct Args {
     pub max_connections: usize,
 }
 
-/// A declared folder that does not exist yet is made (a first run's
-/// `--root ~/voicebox-notes`), and the console says so: otherwise every act
-/// would answer `root-not-declared` and the page would be a dead end.
-fn made_if_missing(dir: &std::path::Path) -> Result<(), ExitCode> {
-    if dir.exists() {
-        return Ok(());
-    }
-    match std::fs::create_dir_all(dir) {
-        Ok(()) => {
-            eprintln!(
-                "voicebox serve: made the folder {} (it did not exist); Voicebox acts only inside it",
-                dir.display()
-            );
-            Ok(())
-        }
-        Err(e) => {
-            eprintln!(
-                "voicebox serve: the folder {} does not exist and cannot be made ({e}); make it, or pass another --root",
-                dir.display()
-            );
-            Err(ExitCode::FAILURE)
-        }
-    }
-}
-
 fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
@@ -68,7 +43,7 @@ pub fn run(args: Args) -> ExitCode {
         return code;
     }
     if let Some(dir) = root.root.as_deref() {
-        if let Err(code) = made_if_missing(dir) {
+        if let Err(code) = made_if_missing("serve", dir) {
             return code;
         }
         // The page's folder switcher offers it next time.
@@ -97,15 +72,4 @@ pub fn run(args: Args) -> ExitCode {
             ExitCode::FAILURE
         }
     }
-}
-
-/// Structured logs on stderr; `RUST_LOG` narrows or widens them. Keys,
-/// tokens and bodies are never logged.
-fn init_logs() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .init();
 }

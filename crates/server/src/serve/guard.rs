@@ -254,9 +254,9 @@ impl Guard {
 }
 
 /// The routes that answer only with authority: the API (but its health
-/// check, which says only that the server is up) and both WebSockets.
+/// check, which says only that the server is up), both WebSockets and MCP.
 fn needs_authority(path: &str) -> bool {
-    (path.starts_with("/api/") && path != "/api/health") || socket(path)
+    (path.starts_with("/api/") && path != "/api/health") || socket(path) || path == "/mcp"
 }
 
 /// The WebSocket routes: a socket acts, so it is held to a change's rules.

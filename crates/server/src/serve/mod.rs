@@ -159,6 +159,7 @@ pub fn router(state: AppState) -> Router {
         .merge(page::routes())
         .merge(crate::live::routes())
         .merge(crate::channel::routes())
+        .route_service("/mcp", crate::mcp::http(state.acts.clone()))
         .fallback(page::no_such_route)
         .method_not_allowed_fallback(page::no_such_route)
         // The guard caps every body with its one named cap (`body-too-large`,

@@ -4,6 +4,7 @@
 
 mod guard;
 mod headers;
+mod mcp;
 
 use axum::Router;
 use axum::body::Body;

@@ -1,0 +1,84 @@
+//! A tier-2 act put to the person through MCP elicitation.
+//!
+//! The executor has already asked (its `confirm` entry and a single-use
+//! id); this module only carries the question to the person and their
+//! answer back: accept is a yes, decline or cancel a no, each answered
+//! through [`Acts::confirm`] and so audited like a click. A client that
+//! cannot ask (it declared no form elicitation, or the request failed) gets
+//! `confirmation-unavailable`, and the pending act is left to lapse: it is
+//! never performed, and the audit does not claim the person said no.
+
+use crate::serve::Acts;
+use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
+use rmcp::service::ElicitationMode;
+use rmcp::{Peer, RoleServer};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::time::Duration;
+use voicebox_core::confirm::CONFIRM_TTL_MS;
+use voicebox_core::{Refusal, Reply, Rule};
+
+/// Settles the pending `confirm` of `reply` with the person, and returns
+/// what their answer did (or the refusal that no one could be asked).
+pub async fn settle(acts: &Acts, peer: &Peer<RoleServer>, confirm: &Value, reply: &Value) -> Value {
+    let plan = confirm["plan"].as_str().unwrap_or("this act");
+    let Some(id) = confirm["id"].as_str() else {
+        return unavailable(acts, reply, plan, "the question carried no id");
+    };
+    if !peer
+        .supported_elicitation_modes()
+        .contains(&ElicitationMode::Form)
+    {
+        return unavailable(acts, reply, plan, "this client declared no elicitation");
+    }
+    let question = ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: message(confirm),
+        // Nothing to fill in: the answer is the accept or decline itself.
+        requested_schema: ElicitationSchema::new(BTreeMap::new()),
+    };
+    let ttl = Duration::from_millis(CONFIRM_TTL_MS);
+    match peer
+        .create_elicitation_with_timeout(question, Some(ttl))
+        .await
+    {
+        Ok(answer) => {
+            let yes = answer.action == ElicitationAction::Accept;
+            json!(acts.confirm(id.to_string(), yes).await)
+        }
+        Err(e) => unavailable(acts, reply, plan, &format!("asking failed ({e})")),
+    }
+}
+
+/// The question in the person's words: "Delete notes.md? You can bring it
+/// back with undo. (delete notes.md (12 bytes); Accept: Delete, Decline:
+/// Cancel)".
+fn message(confirm: &Value) -> String {
+    let text = |key: &str| confirm[key].as_str().unwrap_or_default().to_string();
+    format!(
+        "{} {} ({}; accept: {}, decline: {})",
+        text("question"),
+        text("consequence"),
+        text("plan"),
+        text("yes"),
+        text("no")
+    )
+}
+
+/// `confirmation-unavailable`, naming the act that was not done.
+fn unavailable(acts: &Acts, reply: &Value, plan: &str, cause: &str) -> Value {
+    acts.count_refusal();
+    let why = format!(
+        "{plan} needs the person's yes, and {cause}, so nothing was done; use an MCP client \
+         that supports elicitation, or ask the person to do it on Voicebox's page or with \
+         `voicebox turn --yes`"
+    );
+    let mut refused = json!(Reply::refusal(Refusal::new(
+        Rule::ConfirmationUnavailable,
+        why
+    )));
+    if let Some(file) = reply.get("file") {
+        refused["file"] = file.clone();
+    }
+    refused
+}

@@ -1,0 +1,144 @@
+//! The folder's files as MCP resources, listed and read through the
+//! executor: each listing and each read is an act (contained, audited), and
+//! what the executor's `list` hides (dot folders, the audit, the host's
+//! state, links out of the root) never appears.
+//!
+//! A resource's URI is `voicebox:///` and the file's path in the root,
+//! percent-encoded. Decoding it is the URI's own syntax, not a tidying of
+//! the path: the decoded name goes to the executor as it is, and a `..` or
+//! an absolute path in it is refused there like any other.
+
+use super::TURN;
+use crate::serve::Acts;
+use rmcp::ErrorData;
+use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
+use serde_json::{Value, json};
+use voicebox_core::turn::Proposal;
+
+const SCHEME: &str = "voicebox:///";
+/// At most this many files are listed (a working folder's worth).
+const MAX_RESOURCES: usize = 1_000;
+/// At most this many folders are listed on the way.
+const MAX_FOLDERS: usize = 200;
+
+/// Every file the executor shows, folder by folder from the root.
+pub async fn list(acts: &Acts) -> Result<Vec<Resource>, ErrorData> {
+    let mut resources = Vec::new();
+    let mut folders = vec![None::<String>];
+    let mut listed = 0;
+    while let Some(dir) = folders.pop() {
+        listed += 1;
+        if listed > MAX_FOLDERS || resources.len() >= MAX_RESOURCES {
+            break;
+        }
+        let mut action = json!({"verb": "list"});
+        if let Some(dir) = &dir {
+            action["dir"] = dir.clone().into();
+        }
+        let reply = act(acts, action).await?;
+        for entry in reply["files"].as_array().into_iter().flatten() {
+            let Some(name) = entry["name"].as_str() else {
+                continue;
+            };
+            let path = match &dir {
+                Some(dir) => format!("{dir}/{name}"),
+                None => name.to_string(),
+            };
+            if entry["dir"] == true {
+                folders.push(Some(path));
+            } else if resources.len() < MAX_RESOURCES {
+                let mut resource = Resource::new(uri(&path), path).with_mime_type("text/plain");
+                if let Some(bytes) = entry["bytes"].as_u64() {
+                    resource = resource.with_size(bytes);
+                }
+                resources.push(resource);
+            }
+        }
+    }
+    resources.sort_by(|a, b| a.uri.cmp(&b.uri));
+    Ok(resources)
+}
+
+/// One file's text, read by the executor.
+pub async fn read(acts: &Acts, uri: &str) -> Result<ReadResourceResult, ErrorData> {
+    let Some(name) = uri.strip_prefix(SCHEME).and_then(decode) else {
+        return Err(ErrorData::invalid_params(
+            format!("`{uri}` is not a Voicebox resource; its URIs start with {SCHEME}"),
+            None,
+        ));
+    };
+    let reply = act(acts, json!({"verb": "read", "name": name})).await?;
+    let text = reply["content"].as_str().unwrap_or_default();
+    Ok(ReadResourceResult::new(vec![
+        ResourceContents::text(text, uri).with_mime_type("text/plain"),
+    ]))
+}
+
+/// One act; a refusal is a protocol error whose message starts with the
+/// rule id, with the reply as its data.
+async fn act(acts: &Acts, action: Value) -> Result<Value, ErrorData> {
+    let reply = json!(acts.act(Proposal::Sent(action), TURN.into()).await);
+    match reply["refused"].as_str() {
+        None => Ok(reply),
+        Some(rule) => {
+            let message = format!("{rule}: {}", reply["why"].as_str().unwrap_or_default());
+            Err(match rule {
+                "not-found" => ErrorData::resource_not_found(message, Some(reply)),
+                _ => ErrorData::invalid_params(message, Some(reply)),
+            })
+        }
+    }
+}
+
+/// `voicebox:///` and the path, each byte outside the unreserved set and
+/// `/` written `%XX`.
+pub fn uri(path: &str) -> String {
+    let mut uri = String::from(SCHEME);
+    for byte in path.bytes() {
+        match byte {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => {
+                uri.push(char::from(byte));
+            }
+            _ => uri.push_str(&format!("%{byte:02X}")),
+        }
+    }
+    uri
+}
+
+/// The path a URI's tail spells, `%XX` read back; `None` for a broken
+/// escape or bytes that are not UTF-8.
+fn decode(tail: &str) -> Option<String> {
+    let bytes = tail.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_uri_spells_its_path_and_reads_back_as_it() {
+        for path in ["notes.md", "my notes/plan 1.md", "ünï/ç.txt", "100%.txt"] {
+            let uri = uri(path);
+            assert!(!uri[SCHEME.len()..].contains(' '), "{uri}");
+            assert_eq!(decode(&uri[SCHEME.len()..]).as_deref(), Some(path));
+        }
+        assert_eq!(uri("a b.md"), "voicebox:///a%20b.md");
+        // Read back literally: the executor, not this decoder, refuses `..`.
+        assert_eq!(decode("%2e%2e/x").as_deref(), Some("../x"));
+        assert_eq!(decode("bad%2"), None);
+        assert_eq!(decode("bad%zz"), None);
+    }
+}

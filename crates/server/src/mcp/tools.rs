@@ -1,0 +1,161 @@
+//! The command table as MCP tools, and a tool call as one act.
+//!
+//! The tools' names, descriptions and input schemas come from the core's
+//! command table ([`COMMANDS`], [`Command::input_schema`]) — the same single
+//! source as the LLM prompt and the live tool declarations — so no verb's
+//! schema is written here. A call's name is its verb and its arguments its
+//! fields; the executor validates them like any other action.
+
+use super::{TURN, ask};
+use crate::serve::Acts;
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::{Peer, RoleServer};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use voicebox_core::command::{COMMANDS, Command, Verb};
+use voicebox_core::turn::Proposal;
+use voicebox_core::{Refusal, Reply, Rule};
+
+/// Whether `verb` is offered as a tool: `make-tool` is the older name of
+/// `propose_extension` (one tool per act, not two), and `call_extension`
+/// only once the person has admitted an extension to call.
+fn is_offered(verb: Option<Verb>, admitted: bool) -> bool {
+    match verb {
+        Some(Verb::MakeTool) => false,
+        Some(Verb::CallExtension) => admitted,
+        _ => true,
+    }
+}
+
+/// The tools this folder offers now.
+pub async fn offered(acts: &Acts) -> Vec<Tool> {
+    let admitted = any_admitted(acts).await;
+    COMMANDS
+        .iter()
+        .filter(|command| is_offered(Some(command.id), admitted))
+        .map(tool)
+        .collect()
+}
+
+/// One verb as a tool: its wire name, its summary, its fields' schema.
+fn tool(command: &Command) -> Tool {
+    let schema = match command.input_schema() {
+        Value::Object(schema) => schema,
+        _ => JsonObject::new(),
+    };
+    Tool::new(command.verb, command.summary, Arc::new(schema))
+}
+
+/// Whether any extension stands admitted, as `list_extensions` says.
+async fn any_admitted(acts: &Acts) -> bool {
+    let listing = Proposal::Sent(json!({"verb": Verb::ListExtensions.wire()}));
+    let reply = json!(acts.act(listing, TURN.into()).await);
+    let tools = reply["tools"].as_array().into_iter().flatten();
+    tools.into_iter().any(|tool| tool["state"] == "admitted")
+}
+
+/// One call: acted on, a tier-2 question settled with the person, and the
+/// reply as the tool's result.
+pub async fn call(
+    acts: &Acts,
+    request: CallToolRequestParams,
+    peer: &Peer<RoleServer>,
+) -> CallToolResult {
+    let proposal = match proposal(&request.name, request.arguments) {
+        Ok(proposal) => proposal,
+        Err(refusal) => {
+            acts.count_refusal();
+            return result(json!(Reply::refusal(refusal)));
+        }
+    };
+    let reply = json!(acts.act(proposal, TURN.into()).await);
+    let reply = match reply.get("confirm").filter(|c| c.is_object()) {
+        Some(confirm) => ask::settle(acts, peer, confirm, &reply).await,
+        None => reply,
+    };
+    result(reply)
+}
+
+/// The action a call names: the tool's name is the verb, its arguments the
+/// fields. Arguments that try to name the verb themselves are refused, not
+/// guessed at.
+fn proposal(name: &str, arguments: Option<JsonObject>) -> Result<Proposal, Refusal> {
+    let mut fields = arguments.unwrap_or_default();
+    if fields.contains_key("verb") {
+        return Err(Refusal::new(
+            Rule::UnknownField,
+            format!("`{name}` takes no field `verb`; the tool's name is the verb"),
+        ));
+    }
+    fields.insert("verb".into(), name.into());
+    Ok(Proposal::Sent(Value::Object(fields)))
+}
+
+/// The reply as a tool result: structured content, then one line (the act
+/// done, or the rule id and why for a refusal, which is a tool error), then
+/// the reply as JSON text for clients that show a model only text.
+pub fn result(reply: Value) -> CallToolResult {
+    let line = match reply["refused"].as_str() {
+        Some(rule) => format!("{rule}: {}", reply["why"].as_str().unwrap_or_default()),
+        None => reply["action"].as_str().unwrap_or("done").to_string(),
+    };
+    let content = vec![
+        ContentBlock::text(line),
+        ContentBlock::text(reply.to_string()),
+    ];
+    let mut result = if reply["refused"].is_string() {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    result.structured_content = Some(reply);
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_is_its_name_and_never_a_verb_smuggled_in_its_arguments() {
+        let fields = json!({"name": "a.txt"}).as_object().cloned();
+        assert_eq!(
+            proposal("read", fields).unwrap(),
+            Proposal::Sent(json!({"verb": "read", "name": "a.txt"}))
+        );
+        assert_eq!(
+            proposal("undo", None).unwrap(),
+            Proposal::Sent(json!({"verb": "undo"}))
+        );
+        let smuggled = json!({"verb": "delete", "name": "a.txt"})
+            .as_object()
+            .cloned();
+        assert_eq!(
+            proposal("read", smuggled).unwrap_err().rule,
+            Rule::UnknownField
+        );
+    }
+
+    #[test]
+    fn a_refusal_is_a_tool_error_whose_text_starts_with_its_rule() {
+        let refused = result(json!({"ok": false, "refused": "outside-root", "why": "stay inside"}));
+        assert_eq!(refused.is_error, Some(true));
+        let text = refused.content[0].as_text().unwrap().text.clone();
+        assert_eq!(text, "outside-root: stay inside");
+        let done = result(json!({"ok": true, "action": "wrote a.txt (2 bytes)"}));
+        assert_eq!(done.is_error, Some(false));
+        assert_eq!(
+            done.content[0].as_text().unwrap().text,
+            "wrote a.txt (2 bytes)"
+        );
+        assert_eq!(done.structured_content.unwrap()["ok"], true);
+    }
+
+    #[test]
+    fn every_verb_but_the_alias_is_offered_and_call_extension_once_admitted() {
+        assert!(!is_offered(Some(Verb::MakeTool), true));
+        assert!(!is_offered(Some(Verb::CallExtension), false));
+        assert!(is_offered(Some(Verb::CallExtension), true));
+        assert!(is_offered(Some(Verb::Delete), false));
+    }
+}

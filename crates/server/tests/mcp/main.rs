@@ -1,0 +1,325 @@
+//! `voicebox mcp` driven over stdio by rmcp's own client, as an MCP client
+//! app would start it: the tools are the command table, every act goes
+//! through the executor (contained, audited as instance `mcp`), and a
+//! tier-2 act asks the person through elicitation — or, when the client
+//! cannot ask, is refused by name and not done.
+
+mod person;
+mod python;
+
+use person::{Person, connect};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ElicitationAction, ReadResourceRequestParams,
+};
+use rmcp::service::RunningService;
+use rmcp::{ClientHandler, RoleClient};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+use tempfile::TempDir;
+use voicebox_test_support::put_file;
+
+/// A root and a state folder apart from it.
+struct Folder {
+    root: PathBuf,
+    state: PathBuf,
+    _dirs: (TempDir, TempDir),
+}
+
+impl Folder {
+    fn new() -> Folder {
+        let dirs = (TempDir::new().unwrap(), TempDir::new().unwrap());
+        Folder {
+            root: std::fs::canonicalize(dirs.0.path()).unwrap().join("notes"),
+            state: dirs.1.path().to_path_buf(),
+            _dirs: dirs,
+        }
+    }
+
+    fn file(&self, name: &str) -> Option<String> {
+        std::fs::read_to_string(self.root.join(name)).ok()
+    }
+}
+
+/// One tool call's result: whether it is a tool error, its first line, and
+/// the executor's reply (structured content).
+struct Called {
+    error: bool,
+    line: String,
+    reply: Value,
+}
+
+async fn call<H: ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+    tool: &'static str,
+    args: Value,
+) -> Called {
+    let mut request = CallToolRequestParams::new(tool);
+    if let Value::Object(args) = args {
+        request = request.with_arguments(args);
+    }
+    let result: CallToolResult = client.call_tool(request).await.unwrap();
+    Called {
+        error: result.is_error == Some(true),
+        line: result.content[0].as_text().unwrap().text.clone(),
+        reply: result.structured_content.unwrap_or(Value::Null),
+    }
+}
+
+/// Every entry of the root's audit files, in file order.
+fn audit_entries(root: &Path) -> Vec<Value> {
+    let mut entries = Vec::new();
+    for file in std::fs::read_dir(root.join(".audit")).unwrap() {
+        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+        entries.extend(
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap()),
+        );
+    }
+    entries
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_tools_are_the_command_table_with_its_schemas() {
+    let folder = Folder::new();
+    let client = connect(&folder, Person::none()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "append",
+            "create_asset",
+            "delete",
+            "diff",
+            "edit",
+            "grep",
+            "list",
+            "list_extensions",
+            "propose_extension",
+            "read",
+            "tool",
+            "undo",
+            "write"
+        ],
+        "call_extension only once an extension is admitted; make-tool is propose_extension"
+    );
+    for command in voicebox_core::command::COMMANDS {
+        let Some(tool) = tools.iter().find(|t| t.name == command.verb) else {
+            continue;
+        };
+        assert_eq!(tool.description.as_deref(), Some(command.summary));
+        assert_eq!(json!(*tool.input_schema), command.input_schema());
+    }
+    let write = tools.iter().find(|t| t.name == "write").unwrap();
+    assert_eq!(write.input_schema["required"], json!(["name", "content"]));
+    assert_eq!(
+        write.input_schema["properties"]["content"]["type"],
+        "string"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn write_read_edit_grep_and_undo_land_in_the_folder() {
+    let folder = Folder::new();
+    let client = connect(&folder, Person::none()).await;
+    let wrote = call(
+        &client,
+        "write",
+        json!({"name": "a.txt", "content": "hello world"}),
+    )
+    .await;
+    assert!(!wrote.error, "{}", wrote.line);
+    assert_eq!(wrote.line, "wrote a.txt (11 bytes)");
+    assert_eq!(folder.file("a.txt").as_deref(), Some("hello world"));
+    let read = call(&client, "read", json!({"name": "a.txt"})).await;
+    assert_eq!(read.reply["content"], "hello world");
+    let edited = call(
+        &client,
+        "edit",
+        json!({"name": "a.txt", "oldText": "world", "newText": "there"}),
+    )
+    .await;
+    assert!(!edited.error, "{}", edited.line);
+    assert_eq!(folder.file("a.txt").as_deref(), Some("hello there"));
+    let found = call(&client, "grep", json!({"query": "THERE"})).await;
+    assert_eq!(found.reply["matches"][0]["file"], "a.txt");
+    assert_eq!(found.reply["matches"][0]["line"], 1);
+    let undone = call(&client, "undo", json!({})).await;
+    assert!(!undone.error, "{}", undone.line);
+    assert_eq!(folder.file("a.txt").as_deref(), Some("hello world"));
+    // Every act is the executor's, written as instance `mcp`.
+    let entries = audit_entries(&folder.root);
+    assert!(entries.len() >= 6, "{entries:?}");
+    assert!(
+        entries.iter().all(|e| e["instance"] == "mcp"),
+        "{entries:?}"
+    );
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["act"]["kind"] == "write" && e["result"] == "ok")
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_escape_is_refused_by_its_rule_and_an_inside_name_is_not() {
+    let folder = Folder::new();
+    let client = connect(&folder, Person::none()).await;
+    for name in ["../x", "/tmp/x", "a/../../x"] {
+        let escaped = call(&client, "write", json!({"name": name, "content": "out"})).await;
+        assert!(escaped.error, "{name}");
+        assert!(
+            escaped.line.starts_with("outside-root: "),
+            "{name}: {}",
+            escaped.line
+        );
+        assert_eq!(escaped.reply["refused"], "outside-root");
+    }
+    assert!(!folder.root.parent().unwrap().join("x").exists());
+    let smuggled = call(&client, "read", json!({"verb": "delete", "name": "x"})).await;
+    assert!(
+        smuggled.line.starts_with("unknown-field: "),
+        "{}",
+        smuggled.line
+    );
+    // The control: the same write, inside.
+    let inside = call(&client, "write", json!({"name": "x", "content": "in"})).await;
+    assert!(!inside.error, "{}", inside.line);
+    assert_eq!(folder.file("x").as_deref(), Some("in"));
+    let refusals = audit_entries(&folder.root);
+    assert!(
+        refusals
+            .iter()
+            .any(|e| e["rule"] == "outside-root" && e["decision"] == "refuse")
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_delete_asks_the_person_and_is_done_only_if_they_accept() {
+    let folder = Folder::new();
+    put_file(&folder.root, "draft.txt", "draft");
+    for declines in [ElicitationAction::Decline, ElicitationAction::Cancel] {
+        let person = Person::answering(declines);
+        let client = connect(&folder, person.clone()).await;
+        let kept = call(&client, "delete", json!({"name": "draft.txt"})).await;
+        assert!(kept.error, "{}", kept.line);
+        assert!(kept.line.starts_with("declined: "), "{}", kept.line);
+        assert_eq!(folder.file("draft.txt").as_deref(), Some("draft"));
+        let asked = person.asked();
+        assert_eq!(asked.len(), 1);
+        assert!(
+            asked[0].starts_with("Delete draft.txt? You can bring it back with undo."),
+            "{}",
+            asked[0]
+        );
+        client.cancel().await.unwrap();
+    }
+    let person = Person::answering(ElicitationAction::Accept);
+    let client = connect(&folder, person.clone()).await;
+    // A create over a file that exists asks too; accepted, it replaces it.
+    let replaced = call(
+        &client,
+        "write",
+        json!({"name": "draft.txt", "content": "new", "mode": "create"}),
+    )
+    .await;
+    assert!(!replaced.error, "{}", replaced.line);
+    assert!(
+        person.asked()[0].starts_with("Replace draft.txt?"),
+        "{:?}",
+        person.asked()
+    );
+    assert_eq!(folder.file("draft.txt").as_deref(), Some("new"));
+    let gone = call(&client, "delete", json!({"name": "draft.txt"})).await;
+    assert!(!gone.error, "{}", gone.line);
+    assert!(!folder.root.join("draft.txt").exists());
+    // Each answer is in the audit: two noes, then the yeses performed.
+    let entries = audit_entries(&folder.root);
+    let declined = entries.iter().filter(|e| e["rule"] == "declined").count();
+    assert_eq!(declined, 2, "{entries:?}");
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["act"]["kind"] == "delete" && e["result"] == "ok")
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_that_cannot_ask_is_refused_by_name_and_nothing_is_deleted() {
+    let folder = Folder::new();
+    put_file(&folder.root, "keep.txt", "keep");
+    let client = connect(&folder, Person::none()).await;
+    let refused = call(&client, "delete", json!({"name": "keep.txt"})).await;
+    assert!(refused.error);
+    assert!(
+        refused.line.starts_with("confirmation-unavailable: "),
+        "{}",
+        refused.line
+    );
+    assert_eq!(refused.reply["refused"], "confirmation-unavailable");
+    assert!(
+        refused.reply.get("confirm").is_none(),
+        "the id never reaches the model"
+    );
+    assert_eq!(folder.file("keep.txt").as_deref(), Some("keep"));
+    let entries = audit_entries(&folder.root);
+    assert!(
+        !entries
+            .iter()
+            .any(|e| e["act"]["kind"] == "delete" && e["result"] == "ok")
+    );
+    client.cancel().await.unwrap();
+    // The control: the same delete from a client that can ask, accepted.
+    let client = connect(&folder, Person::answering(ElicitationAction::Accept)).await;
+    let gone = call(&client, "delete", json!({"name": "keep.txt"})).await;
+    assert!(!gone.error, "{}", gone.line);
+    assert!(!folder.root.join("keep.txt").exists());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_files_are_resources_read_through_the_executor_and_dot_folders_never_appear() {
+    let folder = Folder::new();
+    put_file(&folder.root, "a.txt", "alpha");
+    put_file(&folder.root, "sub/my notes.md", "beta");
+    put_file(&folder.root, ".hidden/secret.txt", "no");
+    put_file(&folder.root, ".env", "KEY=no");
+    let client = connect(&folder, Person::none()).await;
+    let listed = client.list_all_resources().await.unwrap();
+    let uris: Vec<&str> = listed.iter().map(|r| r.uri.as_str()).collect();
+    assert_eq!(uris, ["voicebox:///a.txt", "voicebox:///sub/my%20notes.md"]);
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(
+            "voicebox:///sub/my%20notes.md",
+        ))
+        .await
+        .unwrap();
+    let text = json!(read.contents[0]);
+    assert_eq!(text["text"], "beta");
+    // An escape spelled in a URI is refused by the executor, by rule.
+    for uri in [
+        "voicebox:///..%2Foutside.txt",
+        "voicebox:///.hidden/secret.txt",
+    ] {
+        let refused = client
+            .read_resource(ReadResourceRequestParams::new(uri))
+            .await;
+        let error = format!("{:?}", refused.unwrap_err());
+        assert!(
+            error.contains("outside-root") || error.contains("dotfile-refused"),
+            "{uri}: {error}"
+        );
+    }
+    let entries = audit_entries(&folder.root);
+    assert!(
+        entries
+            .iter()
+            .any(|e| e["act"]["target"] == "sub/my notes.md" && e["result"] == "ok")
+    );
+    client.cancel().await.unwrap();
+}
