@@ -12,9 +12,11 @@ Two jobs, one client:
                        Prints one JSON line per check and `N passed, N failed`;
                        exits 1 on any failure. `crates/server/tests/mcp` runs it.
 
-  compare VOICEBOX REF the traversal and link cases through Voicebox and through
-                       the reference filesystem server (`REF` is its index.js,
-                       from npm's @modelcontextprotocol/server-filesystem) in one
+  compare VOICEBOX REF...
+                       the traversal and link cases through Voicebox and through
+                       the reference filesystem server (each `REF` is an index.js
+                       of npm's @modelcontextprotocol/server-filesystem, e.g. the
+                       current one and one from before its 2025 fixes) in one
                        run, and the median time per read and write call, as the
                        Markdown tables docs/MCP.md shows. By hand only: its
                        figures are measurements, never assertions.
@@ -50,9 +52,10 @@ class Person:
 
 
 @asynccontextmanager
-async def connected(command: str, args: list[str], person: Person | None = None):
-    """One server process and an initialized session with it."""
-    params = StdioServerParameters(command=command, args=args, env={"RUST_LOG": "warn"})
+async def connected(command: str, args: list[str], person: Person | None = None, cwd=None):
+    """One server process (started in `cwd`: older reference servers resolve
+    relative paths against it) and an initialized session with it."""
+    params = StdioServerParameters(command=command, args=args, env={"RUST_LOG": "warn"}, cwd=cwd)
     with open(os.devnull, "w") as quiet:
         async with stdio_client(params, errlog=quiet) as (read, write):
             async with ClientSession(read, write, elicitation_callback=person) as session:
@@ -174,7 +177,7 @@ def sandbox(base: pathlib.Path) -> dict:
     """root/ with a link out and a linked folder; outside/ and root-evil/ beside it."""
     root, outside, evil = base / "root", base / "outside", base / "root-evil"
     for d in (root, outside, evil):
-        d.mkdir()
+        d.mkdir(parents=True)
     (root / "inside.txt").write_text("inside")
     (outside / "secret.txt").write_text("SECRET-OUTSIDE")
     (evil / "secret.txt").write_text("SECRET-PREFIX")
@@ -200,20 +203,32 @@ def outside_files(s: dict) -> dict:
     return {str(p): p.read_bytes() for d in (s["outside"], s["evil"]) for p in d.rglob("*") if p.is_file()}
 
 
+def short(text: str) -> str:
+    """A refusal's rule id (Voicebox) or the first words of its message."""
+    head = text.split(":", 1)[0] if text[:1].islower() and ":" in text[:40] else text
+    return head[:48].replace("|", "\\|").replace("\n", " ")
+
+
+def reset(s: dict):
+    """The files outside the root as they were: each case starts clean."""
+    (s["outside"] / "secret.txt").write_text("SECRET-OUTSIDE")
+    (s["evil"] / "secret.txt").write_text("SECRET-PREFIX")
+
+
 async def probe(session, read_tool, write_tool, arg, s, kind, path) -> dict:
+    reset(s)
     before = outside_files(s)
     read = await session.call_tool(read_tool, {arg: path})
     leaked = any(secret in text_of(read) for secret in ("SECRET-OUTSIDE", "SECRET-PREFIX"))
-    write_path = path if path != "link-out" else "link-out"
-    wrote = await session.call_tool(write_tool, {arg: write_path, "content": "PWNED"})
+    wrote = await session.call_tool(write_tool, {arg: path, "content": "PWNED"})
     after = outside_files(s)
     changed = before != after
     return {
         "kind": kind, "path": path,
         "read": "LEAKED" if leaked else ("refused" if read.is_error else "read inside"),
-        "read_text": text_of(read)[:90],
+        "read_text": short(text_of(read)),
         "write": "ESCAPED" if changed else ("refused" if wrote.is_error else "wrote inside"),
-        "write_text": text_of(wrote)[:90],
+        "write_text": short(text_of(wrote)),
     }
 
 
@@ -228,26 +243,50 @@ async def timed(session, tool, args, n: int) -> float:
     return statistics.median(times) * 1000
 
 
-async def compare(binary: str, reference: str, n: int, corpus: pathlib.Path | None) -> int:
-    servers = []
-    with tempfile.TemporaryDirectory() as vb_base, tempfile.TemporaryDirectory() as ref_base:
-        vb, ref = sandbox(pathlib.Path(vb_base)), sandbox(pathlib.Path(ref_base))
-        state = pathlib.Path(vb_base) / "state"
-        servers = [
-            ("Voicebox", voicebox(binary, vb["root"], state), vb,
-             "read", "write", "name"),
-            ("server-filesystem", ("node", [reference, str(ref["root"])]), ref,
-             "read_text_file", "write_file", "path"),
-        ]
+def reference_name(index: str) -> str:
+    """`server-filesystem <version>`, from the package.json beside dist/."""
+    package = pathlib.Path(index).resolve().parent.parent / "package.json"
+    try:
+        return f"server-filesystem {json.loads(package.read_text())['version']}"
+    except (OSError, KeyError, ValueError):
+        return "server-filesystem"
+
+
+async def tool_names(session) -> set[str]:
+    """The server's tool names; an older reference server's listing fails the
+    SDK's validation (its input schemas lack `type`), so its names are the
+    ones it is known to have."""
+    try:
+        return {t.name for t in (await session.list_tools()).tools}
+    except Exception:  # noqa: BLE001 - any failure of the listing
+        known = {"read_file", "write_file"}
+        # No output schemas to check a result against: the SDK would list again.
+        session._tool_output_schemas.update(dict.fromkeys(known))
+        return known
+
+
+async def compare(binary: str, references: list[str], n: int, corpus: pathlib.Path | None) -> int:
+    with tempfile.TemporaryDirectory() as base:
+        base = pathlib.Path(base)
+        servers = []
+        vb = sandbox(base / "voicebox")
+        servers.append(("Voicebox", voicebox(binary, vb["root"], base / "state"), vb, "name"))
+        for i, index in enumerate(references):
+            ref = sandbox(base / f"reference-{i}")
+            servers.append((reference_name(index), ("node", [index, str(ref["root"])]), ref, "path"))
         rows, figures, corpus_rows = {}, {}, {}
-        for name, (command, args), s, read_tool, write_tool, arg in servers:
-            async with connected(command, args) as session:
+        for name, (command, args), s, arg in servers:
+            async with connected(command, args, cwd=s["root"]) as session:
+                tools = await tool_names(session)
+                read_tool = next(t for t in ("read", "read_text_file", "read_file") if t in tools)
+                write_tool = next(t for t in ("write", "write_file") if t in tools)
                 rows[name] = [await probe(session, read_tool, write_tool, arg, s, kind, path)
                               for kind, path in cases(s)]
                 payloads = []
                 if corpus:
                     for f in sorted(corpus.glob("*.txt")):
                         payloads += [p for p in f.read_text(errors="replace").splitlines() if p.strip()]
+                reset(s)
                 before = outside_files(s)
                 refused = escaped = 0
                 for p in payloads:
@@ -261,28 +300,27 @@ async def compare(binary: str, reference: str, n: int, corpus: pathlib.Path | No
                     "read": await timed(session, read_tool, {arg: "t.txt"}, n),
                     "write": await timed(session, write_tool, {arg: "w{i}.txt", "content": "x" * 1024}, n),
                 }
-    names = [s[0] for s in servers]
-    print("| case | path | " + " | ".join(f"{n} read | {n} write" for n in names) + " |")
-    print("|---|---|" + "---|---|" * len(names))
-    for i, (kind, path) in enumerate(cases(vb)):
-        cells = []
-        for n in names:
-            r = rows[n][i]
-            cells += [f"{r['read']}: {r['read_text']}", f"{r['write']}: {r['write_text']}"]
-        shown = path.replace(str(vb["root"].parent), "<base>")
-        print(f"| {kind} | `{shown}` | " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
-    print()
-    if corpus:
-        print("| corpus writes | payloads | refused | landed outside |")
-        print("|---|---|---|---|")
-        for n in names:
-            total, refused, escaped = corpus_rows[n]
-            print(f"| {n} | {total} | {refused} | {escaped} |")
+    names = [server[0] for server in servers]
+    for name in names:
+        print(f"{name}: read and write of each case")
         print()
-    print(f"| median per call ({n} calls, 1 KiB) | read | write |")
+        print("| case | path | read | write |")
+        print("|---|---|---|---|")
+        for (kind, path), r in zip(cases(vb), rows[name]):
+            shown = path.replace(str(vb["root"].parent), "<base>")
+            print(f"| {kind} | `{shown}` | {r['read']} ({r['read_text']}) | {r['write']} ({r['write_text']}) |")
+        print()
+    if corpus:
+        print("| payload-list writes | payloads | refused | landed outside the root |")
+        print("|---|---|---|---|")
+        for name in names:
+            total, refused, escaped = corpus_rows[name]
+            print(f"| {name} | {total} | {refused} | {escaped} |")
+        print()
+    print(f"| median per call ({n} calls each, 1 KiB) | read | write |")
     print("|---|---|---|")
-    for n in names:
-        print(f"| {n} | {figures[n]['read']:.2f} ms | {figures[n]['write']:.2f} ms |")
+    for name in names:
+        print(f"| {name} | {figures[name]['read']:.2f} ms | {figures[name]['write']:.2f} ms |")
     return 0
 
 
@@ -293,7 +331,7 @@ def main() -> int:
     f.add_argument("voicebox")
     c = sub.add_parser("compare")
     c.add_argument("voicebox")
-    c.add_argument("reference", help="server-filesystem's dist/index.js")
+    c.add_argument("reference", nargs="+", help="server-filesystem's dist/index.js, one or more")
     c.add_argument("--calls", type=int, default=200)
     c.add_argument("--corpus", type=pathlib.Path, help="a folder of payload lists, one a line")
     a = parser.parse_args()
