@@ -112,6 +112,10 @@ async function loadHealth() {
   $('resolver-chip').classList.toggle('needs-setup', Boolean(current && !current.ready));
   $('version').textContent = h.version != null ? `Voicebox v${String(h.version).replace(/^v/, '')}` : '';
   resolverSetting.show(h);
+  if (h.live) {
+    live.available(h.live.providers);
+    settings.showLive(h.live);
+  }
   return h;
 }
 
@@ -172,7 +176,12 @@ async function runTurn(turnInput) {
 form.addEventListener('submit', (event) => {
   event.preventDefault();
   const text = input.value.trim();
-  if (!text || busy) return;
+  if (!text) return;
+  if (live.sendText(text)) {
+    input.value = '';
+    return;
+  }
+  if (busy) return;
   runTurn({ text });
 });
 
@@ -198,6 +207,14 @@ const settings = createSettings({
   store: $('key-store'),
   remove: $('key-remove'),
   note: $('key-note'),
+  live: {
+    fieldset: $('live-settings'),
+    setup: $('live-setup'),
+    voiceRow: $('live-voice-row'),
+    voice: $('live-voice'),
+    model: $('live-model'),
+    note: $('live-note'),
+  },
 }, { onKeys: loadHealth });
 const resolverSetting = setupResolverSetting(
   { select: $('settings-resolver'), note: $('resolver-note') },
@@ -233,13 +250,23 @@ function showLiveCall(call) {
 
 const live = createLive({
   button: $('live'),
+  stop: $('live-stop'),
   status: $('live-status'),
   transcript,
   provider: settings.provider,
   onCall: showLiveCall,
   onTool: refreshSide,
+  setUp: () => settings.show('live'),
 });
-setupPip($('pip'), live);
+
+/** Typed words go into the live session while one listens, else they are a turn. */
+function sendWords(text) {
+  if (live.sendText(text)) return true;
+  if (busy) return false;
+  runTurn({ text });
+  return true;
+}
+setupPip($('pip'), live, { send: sendWords });
 
 showExamples($('examples'), input);
 

@@ -57,11 +57,59 @@ export async function capture(context, rate, onChunk) {
   };
 }
 
-/** Plays PCM16 LE mono buffers at `rate` in order; `flush()` drops what is queued. */
-export function player(context, rate) {
+/**
+ * How loud a PCM16 LE chunk is (its RMS, 0..1): what the barge-in detector
+ * compares with the room's own level.
+ */
+export function loudness(bytes) {
+  const view = new DataView(bytes);
+  const n = Math.floor(bytes.byteLength / 2);
+  if (!n) return 0;
+  let sum = 0;
+  for (let i = 0; i < n; i += 1) {
+    const x = view.getInt16(i * 2, true) / 0x8000;
+    sum += x * x;
+  }
+  return Math.sqrt(sum / n);
+}
+
+/**
+ * A barge-in detector: the person speaks over the model when a chunk is
+ * louder than the room's level (an adaptive floor, learnt while nobody
+ * talks over the model) by `ratio`, for `hold` chunks in a row.
+ * `hear(level, modelSpeaking)` → true when the person barged in.
+ */
+export function bargeIn({ ratio = 3, minimum = 0.02, hold = 2 } = {}) {
+  let floor = 0.005;
+  let loud = 0;
+  return function hear(level, modelSpeaking) {
+    const threshold = Math.max(minimum, floor * ratio);
+    if (level > threshold) {
+      loud += 1;
+    } else {
+      loud = 0;
+      // The floor follows the room slowly, and only when it is quiet.
+      floor = floor * 0.95 + level * 0.05;
+    }
+    if (!modelSpeaking) return false;
+    if (loud >= hold) {
+      loud = 0;
+      return true;
+    }
+    return false;
+  };
+}
+
+/**
+ * Plays PCM16 LE mono buffers at `rate` in order; `flush()` drops what is
+ * queued. `onQueue(n)` hears how many buffers are queued whenever it changes.
+ */
+export function player(context, rate, onQueue = () => {}) {
   let next = 0;
   const playing = new Set();
   return {
+    /** How many buffers are queued or playing (0 once flushed). */
+    get queued() { return playing.size; },
     play(bytes) {
       const view = new DataView(bytes);
       const n = Math.floor(bytes.byteLength / 2);
@@ -76,14 +124,20 @@ export function player(context, rate) {
       source.start(next);
       next += buffer.duration;
       playing.add(source);
-      source.onended = () => playing.delete(source);
+      onQueue(playing.size);
+      source.onended = () => {
+        playing.delete(source);
+        onQueue(playing.size);
+      };
     },
     flush() {
       for (const source of playing) {
+        source.onended = null;
         try { source.stop(); } catch { /* already ended */ }
       }
       playing.clear();
       next = 0;
+      onQueue(0);
     },
   };
 }

@@ -5,7 +5,7 @@
 
 import { el } from './dom.js';
 import { refusalNode } from './transcript.js';
-import { missingAudio, newContext, capture, player } from './live-audio.js';
+import { missingAudio, newContext, capture, player, loudness, bargeIn } from './live-audio.js';
 
 const WHO = { person: 'You', model: 'Model' };
 
@@ -28,16 +28,26 @@ function resultText(call) {
 }
 
 /**
- * createLive({button, status, transcript, provider, onCall, onTool})
+ * createLive({button, stop, status, transcript, provider, onCall, onTool, setUp})
  * `provider()` is the page's choice ('' lets the server choose); `onCall(call)`
- * shows one call of a `tool` frame; `onTool()` runs after each `tool` frame.
- * Returns {toggle, subscribe(fn)}: fn gets {state, provider, text, last}.
+ * shows one call of a `tool` frame; `onTool()` runs after each `tool` frame;
+ * `stop` is the Stop button (it stops the model's reply, not the session);
+ * `setUp()` opens Settings when no provider can start here.
+ * Returns {toggle, stopReply, sendText(text), available(providers), subscribe(fn)}:
+ * fn gets {state, provider, text, last, turns}.
  */
-export function createLive({ button, status, transcript, provider, onCall, onTool }) {
+export function createLive({ button, stop, status, transcript, provider, onCall, onTool, setUp = () => {} }) {
   const label = button.querySelector('.live-label');
   const listeners = new Set();
-  const view = { state: 'idle', provider: '', text: 'Live voice is off.', last: '' };
+  const view = { state: 'idle', provider: '', text: 'Live voice is off.', last: '', turns: [] };
   let session = null;
+  // What the server said can start here (null until it said).
+  let unavailable = null;
+
+  /** The last few lines, for the widget. */
+  function remember(line) {
+    view.turns = [...view.turns, line].slice(-4);
+  }
 
   function update(changes) {
     Object.assign(view, changes);
@@ -48,8 +58,11 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
     const on = view.state === 'connecting' || view.state === 'listening';
     button.setAttribute('aria-pressed', on ? 'true' : 'false');
     button.classList.toggle('listening', on);
-    if (label) label.textContent = on ? 'Stop' : 'Live';
-    if (!button.disabled) button.title = on ? 'Stop live voice' : 'Talk to Voicebox live (microphone)';
+    if (label) label.textContent = on ? 'End' : unavailable ? 'Set up voice…' : 'Live';
+    if (!button.disabled) {
+      button.title = on ? 'End the live session' : unavailable || 'Talk to Voicebox live (microphone)';
+    }
+    if (stop) stop.hidden = !on;
     for (const fn of listeners) fn({ ...view });
   }
 
@@ -58,13 +71,17 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
     button.disabled = true;
     button.title = missing;
     update({ state: 'unavailable', text: missing });
-    return { toggle() {}, subscribe(fn) { listeners.add(fn); fn({ ...view }); }, missing };
+    return {
+      toggle() {}, stopReply() {}, sendText: () => false, available() {},
+      subscribe(fn) { listeners.add(fn); fn({ ...view }); }, missing,
+    };
   }
 
   function listening(s) {
     const dropped = s.dropped ? ` (${s.dropped} chunks sent before it was ready were dropped)` : '';
     const setup = s.ready ? '' : ', setting up';
-    return `Listening — provider ${s.provider}${setup}${dropped}${s.goaway}`;
+    const notes = s.notes ? ` — using the folder's ${s.notes}` : '';
+    return `Listening — provider ${s.provider}${setup}${notes}${dropped}${s.goaway}`;
   }
 
   function finish(s, why) {
@@ -83,6 +100,8 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
     try {
       stop = await capture(s.context, rate, (chunk) => {
         if (s.ws.readyState === WebSocket.OPEN) s.ws.send(chunk);
+        // Talking over the model stops its reply, as with a person.
+        if (s.hear(loudness(chunk), Boolean(s.player && s.player.queued))) stopReply('you spoke');
       });
     } catch (err) {
       const why = err && err.name === 'NotAllowedError'
@@ -100,6 +119,8 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
   }
 
   function heard(s, who, text) {
+    if (!s.line || s.lineWho !== who) remember(`${WHO[who] ?? who}: ${text}`);
+    else view.turns[view.turns.length - 1] += text;
     if (!s.line || s.lineWho !== who) {
       s.lineText = el('span', { class: 'live-text' });
       s.line = transcript.line(['live-said', `live-${who}`],
@@ -127,13 +148,15 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
     switch (type) {
       case 'rate':
         s.provider = String(frame.provider ?? '');
-        s.player = player(s.context, Number(frame.outputRate) || 24000);
+        // How much model speech is queued shows on the status (what Stop empties).
+        s.player = player(s.context, Number(frame.outputRate) || 24000, (n) => { status.dataset.queued = String(n); });
         update({ provider: s.provider, text: `Connecting — provider ${s.provider}, starting the microphone…` });
         startCapture(s, Number(frame.inputRate));
         break;
       case 'ready':
         s.ready = true;
         s.dropped = Number(frame.droppedBeforeReady) || 0;
+        s.notes = typeof frame.notes === 'string' ? frame.notes : '';
         if (view.state === 'listening') update({ text: listening(s) });
         break;
       case 'transcript':
@@ -161,6 +184,16 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
         if (s.player) s.player.flush();
         hush();
         break;
+      case 'stopped': {
+        const stands = Array.isArray(frame.stands) ? frame.stands.map(String) : [];
+        const words = stands.length
+          ? `Stopped the reply. What was already done stands: ${stands.join(', ')} (say undo to revert it).`
+          : 'Stopped the reply.';
+        transcript.line('live-stopped', el('span', { class: 'live-who', text: 'Voicebox' }), el('span', { class: 'live-text', text: words }));
+        remember(words);
+        update({ last: words });
+        break;
+      }
       case 'goaway':
         s.goaway = ` — the provider will close soon (${frame.timeLeft ?? 'time unknown'})`;
         if (view.state === 'listening') update({ text: listening(s) });
@@ -182,6 +215,7 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
     const s = {
       ws: null, context: newContext(), stopCapture: null, player: null, ended: false,
       provider: chosen, ready: false, dropped: 0, goaway: '', line: null, lineWho: '', lineText: null,
+      hear: bargeIn(),
     };
     session = s;
     update({ state: 'connecting', provider: chosen, text: chosen ? `Connecting — provider ${chosen}…` : 'Connecting…' });
@@ -205,16 +239,61 @@ export function createLive({ button, status, transcript, provider, onCall, onToo
   function toggle() {
     if (session) {
       hush();
-      finish(session, 'you stopped the session');
+      finish(session, 'you ended the session');
+    } else if (unavailable && !provider()) {
+      setUp();
     } else {
       start();
     }
   }
 
+  /** Stops the model's reply at once (the microphone keeps listening) and tells the server. */
+  function stopReply(why = 'you pressed Stop') {
+    const s = session;
+    if (!s) return;
+    if (s.player) s.player.flush();
+    hush();
+    if (s.ws && s.ws.readyState === WebSocket.OPEN) s.ws.send(JSON.stringify({ type: 'interrupt' }));
+    update({ last: `Stopped (${why})` });
+  }
+
+  /** Sends typed words into the live session; false when there is none to take them. */
+  function sendText(text) {
+    const s = session;
+    if (!s || !s.ready || !s.ws || s.ws.readyState !== WebSocket.OPEN) return false;
+    if (s.player) s.player.flush();
+    hush();
+    s.ws.send(JSON.stringify({ type: 'text', text }));
+    s.line = null;
+    transcript.line(['live-said', 'live-person', 'live-typed'],
+      el('span', { class: 'live-who', text: 'You typed' }), el('span', { class: 'live-text', text }));
+    remember(`You: ${text}`);
+    update({});
+    return true;
+  }
+
+  /**
+   * What the server says can start here (`health.live.providers`): with
+   * none, the button reads "Set up voice…" and opens Settings instead of
+   * failing; the reason is said once, in words.
+   */
+  function available(providers) {
+    if (!Array.isArray(providers)) return;
+    const any = providers.some((p) => p.available === true);
+    unavailable = any ? null : 'No live voice can start here yet: add a Gemini or OpenAI key, or install offline voice (Settings says how).';
+    if (!session && view.state !== 'ended') update({ text: unavailable ? 'Live voice is not set up yet.' : 'Live voice is off.' });
+    else update({});
+  }
+
   button.addEventListener('click', toggle);
+  if (stop) stop.addEventListener('click', () => stopReply());
   update({});
   return {
     toggle,
+    stopReply,
+    sendText,
+    available,
+    listening: () => Boolean(session && session.ready),
     subscribe(fn) {
       listeners.add(fn);
       fn({ ...view });

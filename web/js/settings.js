@@ -113,7 +113,7 @@ export function createSettings(parts, { onKeys = () => {} } = {}) {
     keyValue.value = '';
     change(null);
   });
-  /** Opens the dialog; with `keyFor`, at the key field for that provider. */
+  /** Opens the dialog; with `keyFor`, at the key field for that provider (or 'live', at live voice). */
   function show(keyFor = null) {
     note.textContent = '';
     load();
@@ -121,10 +121,56 @@ export function createSettings(parts, { onKeys = () => {} } = {}) {
     if (keyFor && KEY_PROVIDERS.includes(keyFor)) {
       keyProvider.value = keyFor;
       keyValue.focus();
+    } else if (keyFor === 'live' && parts.live) {
+      parts.live.fieldset.scrollIntoView({ block: 'start' });
+      provider.focus();
     }
+  }
+
+  let liveView = null;
+  /** What each live provider needs, and the chosen provider's voice and model (from /api/health's `live`). */
+  function showLive(live) {
+    if (!parts.live || !live) return;
+    liveView = live;
+    const { setup, voiceRow, voice, model } = parts.live;
+    const providers = Array.isArray(live.providers) ? live.providers : [];
+    for (const option of provider.options) {
+      const p = providers.find((x) => x.name === option.value);
+      if (p) option.textContent = p.available ? String(p.label) : `${p.label} — not set up`;
+    }
+    fill(setup, providers.filter((p) => !p.available).map((p) => el('li', {},
+      el('strong', { text: String(p.label) }), ': ', String(p.fix ?? p.why ?? 'not available here'))));
+    const offer = (Array.isArray(live.voices) ? live.voices : []).find((o) => o.provider === (chosen || live.default));
+    voiceRow.hidden = !offer;
+    if (!offer) return;
+    fill(voice, offer.voices.map((v) => el('option', { value: String(v), text: String(v) })));
+    fill(model, offer.models.map((m) => el('option', { value: String(m), text: String(m) })));
+    voice.value = String(offer.voice);
+    model.value = String(offer.model);
+  }
+
+  async function chooseVoice() {
+    const { voice, model, note: liveNote } = parts.live;
+    const name = chosen || (liveView && liveView.default);
+    try {
+      const answer = await api.putSettings({ live: { provider: name, voice: voice.value, model: model.value } });
+      if (answer && answer.ok === true) {
+        liveNote.textContent = `The next live session uses the voice ${voice.value} and the model ${model.value}.`;
+        if (liveView) showLive({ ...liveView, voices: answer.live });
+      } else {
+        fill(liveNote, refusalNode(answer || {}, 'Not changed'));
+      }
+    } catch (err) {
+      fill(liveNote, errorNode(err, 'The voice could not be changed'));
+    }
+  }
+  if (parts.live) {
+    parts.live.voice.addEventListener('change', chooseVoice);
+    parts.live.model.addEventListener('change', chooseVoice);
+    provider.addEventListener('change', () => { if (liveView) showLive(liveView); });
   }
   open.addEventListener('click', () => show());
   dialog.addEventListener('close', () => { keyValue.value = ''; });
 
-  return { provider: () => chosen, show };
+  return { provider: () => chosen, show, showLive };
 }

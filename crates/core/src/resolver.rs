@@ -98,7 +98,7 @@ change, make assets, run tools and list them — try 'read notes.md', 'write hel
 /// Bounding it keeps every resolution fast whatever the input.
 pub const MAX_UTTERANCE_BYTES: usize = 8 * 1024;
 
-pub use settle::Folder;
+pub use settle::{Folder, MAX_NOTES, NOTES_FILE};
 
 /// Resolves one utterance knowing the files in the folder (see
 /// [`settle`]): the name said settles on the file that exists, and a name

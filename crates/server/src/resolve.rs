@@ -31,6 +31,11 @@ impl Resolver {
         }
     }
 
+    /// Whether it asks a model (which is shown the project's notes).
+    pub fn llm(self) -> bool {
+        self.vendor().is_some()
+    }
+
     /// The name a person sees, the same on every page and in every note.
     pub fn label(self) -> &'static str {
         match self.vendor() {

@@ -122,7 +122,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         wait_status(
             &browser,
             "the session to end",
-            "return s.dataset.state === 'ended' && s.textContent.includes('stopped');",
+            "return s.dataset.state === 'ended' && s.textContent.includes('you ended the session');",
         )
         .await;
         wait_running(&server, 0).await;
@@ -334,5 +334,279 @@ async fn a_spoken_command_from_the_page_is_done() {
     browser.screenshot("live-spoken").await;
     browser.click("live").await;
     wait_status(&browser, "the end", "return s.dataset.state === 'ended';").await;
+    browser.close().await;
+}
+
+/// One second of silence as a 16-bit mono WAV: a microphone in a quiet room.
+fn silent_wav(dir: &Path) -> std::path::PathBuf {
+    let rate: u32 = 48_000;
+    let data = vec![0u8; rate as usize * 2];
+    let mut wav = Vec::with_capacity(44 + data.len());
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + data.len() as u32).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16u32.to_le_bytes());
+    wav.extend_from_slice(&1u16.to_le_bytes());
+    wav.extend_from_slice(&1u16.to_le_bytes());
+    wav.extend_from_slice(&rate.to_le_bytes());
+    wav.extend_from_slice(&(rate * 2).to_le_bytes());
+    wav.extend_from_slice(&2u16.to_le_bytes());
+    wav.extend_from_slice(&16u16.to_le_bytes());
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    wav.extend_from_slice(&data);
+    let path = dir.join("silence.wav");
+    std::fs::write(&path, wav).unwrap();
+    path
+}
+
+/// A server whose Gemini Live is `fake`, and a browser whose microphone plays `wav`.
+async fn gemini_page(fake: &common::live_fake::Fake, wav: &Path) -> (Server, Browser) {
+    let url = fake.url("/ws/live");
+    let server = Server::start_with_env(&[
+        ("VOICEBOX_GEMINI_LIVE_URL", &url),
+        ("GEMINI_API_KEY", "gm-page-key-1234"),
+        ("VOICEBOX_LIVE_PROVIDER", "gemini"),
+    ]);
+    let capture = format!("--use-file-for-fake-audio-capture={}", wav.display());
+    let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    wait_status(
+        &browser,
+        "the page's modules",
+        "return s.dataset.state === 'idle';",
+    )
+    .await;
+    (server, browser)
+}
+
+/// Starts Live and plays the provider's side up to a long reply being spoken:
+/// `setupComplete`, then ten seconds of model speech.
+async fn speaking(
+    browser: &Browser,
+    fake: &mut common::live_fake::Fake,
+) -> common::live_fake::Upstream {
+    browser.click("live").await;
+    let mut upstream = fake.accept().await;
+    assert!(upstream.recv().await.get("setup").is_some());
+    upstream.send(json!({"setupComplete": {}})).await;
+    wait_status(
+        browser,
+        "ready",
+        "return s.dataset.state === 'listening' && !s.textContent.includes('setting up');",
+    )
+    .await;
+    let tone: Vec<u8> = (0..24_000)
+        .flat_map(|i: i32| (((i as f32 * 0.05).sin() * 8000.0) as i16).to_le_bytes())
+        .collect();
+    use base64::Engine;
+    let data = base64::engine::general_purpose::STANDARD.encode(&tone);
+    for _ in 0..10 {
+        upstream
+            .send(json!({"serverContent": {"modelTurn": {"parts": [{"inlineData": {"mimeType": "audio/pcm;rate=24000", "data": data}}]}}}))
+            .await;
+    }
+    wait_status(
+        browser,
+        "the reply being spoken",
+        "return Number(s.dataset.queued) > 0;",
+    )
+    .await;
+    upstream
+}
+
+/// The next message upstream that is not microphone audio.
+async fn next_control(upstream: &mut common::live_fake::Upstream) -> Value {
+    loop {
+        let message = upstream.recv().await;
+        if message.get("realtimeInput").is_none() {
+            return message;
+        }
+    }
+}
+
+/// Stop empties the page's queue of model speech at once and tells the
+/// provider, in its own format, while the microphone keeps listening.
+#[tokio::test]
+async fn stop_flushes_the_reply_and_tells_the_provider() {
+    if !browser::available() {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut fake = common::live_fake::Fake::start().await;
+    let (server, browser) = gemini_page(&fake, &silent_wav(dir.path())).await;
+    let mut upstream = speaking(&browser, &mut fake).await;
+    // In a quiet room nothing is stopped by itself (the negative control).
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(
+        browser
+            .js(&format!("{STATUS} return Number(s.dataset.queued) > 0;"))
+            .await
+            == Value::Bool(true)
+    );
+    browser.click("live-stop").await;
+    wait_status(
+        &browser,
+        "the queue emptied",
+        "return s.dataset.queued === '0';",
+    )
+    .await;
+    assert_eq!(
+        next_control(&mut upstream).await,
+        json!({"clientContent": {"turnComplete": false}})
+    );
+    browser
+        .wait_for("the stopped line", "return [...document.querySelectorAll('#transcript .live-stopped')].some((l) => l.textContent.includes('Stopped the reply.'));")
+        .await;
+    // The session lives and the microphone still streams.
+    let audio = upstream.recv().await;
+    assert!(audio.get("realtimeInput").is_some(), "{audio}");
+    assert_eq!(
+        browser
+            .js(&format!("{STATUS} return s.dataset.state;"))
+            .await,
+        "listening"
+    );
+    browser.screenshot("live-stopped").await;
+    drop(server);
+    browser.close().await;
+}
+
+/// Speaking over the model stops its reply: the page hears the person's
+/// voice above the room's level while the model speaks, and interrupts.
+#[tokio::test]
+async fn speaking_over_the_reply_interrupts_it() {
+    if !browser::available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let Some(wav) = spoken_wav("wait, stop, that is not what I meant", dir.path()) else {
+        voicebox_test_support::present_or_skip(
+            false,
+            "espeak-ng and sox",
+            "apt-get install -y espeak-ng sox",
+        );
+        return;
+    };
+    let _one = ONE_BROWSER.lock().await;
+    let mut fake = common::live_fake::Fake::start().await;
+    let (_server, browser) = gemini_page(&fake, &wav).await;
+    let mut upstream = speaking(&browser, &mut fake).await;
+    assert_eq!(
+        next_control(&mut upstream).await,
+        json!({"clientContent": {"turnComplete": false}})
+    );
+    wait_status(
+        &browser,
+        "the queue emptied",
+        "return s.dataset.queued === '0';",
+    )
+    .await;
+    browser.close().await;
+}
+
+/// Nothing can start here (no key, no offline voice): the button says
+/// "Set up voice…" and opens Settings, which says the ways in one line
+/// each; no session is attempted.
+#[tokio::test]
+async fn with_nothing_to_talk_to_live_offers_to_set_up_voice() {
+    if !browser::available() {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let server = Server::start_with_env(&[(
+        "VOICEBOX_SPHINX_LIBRARY",
+        "/nonexistent/libpocketsphinx.so.3",
+    )]);
+    let browser = Browser::start_with_args(&FAKE_MIC).await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    browser
+        .wait_text("the button", "live", "Set up voice…")
+        .await;
+    browser.click("live").await;
+    browser
+        .wait_for(
+            "Settings",
+            "return document.getElementById('settings').open",
+        )
+        .await;
+    let ways = browser
+        .js("return [...document.querySelectorAll('#live-setup li')].map((l) => l.textContent)")
+        .await;
+    let ways: Vec<String> = ways
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        ways.iter()
+            .any(|w| w.starts_with("Gemini Live") && w.contains("key in Settings")),
+        "{ways:?}"
+    );
+    assert!(
+        ways.iter().any(|w| w.starts_with("Offline (pocketsphinx)")
+            && w.contains("apt-get install -y libpocketsphinx3")),
+        "{ways:?}"
+    );
+    browser.screenshot("live-set-up-voice").await;
+    assert_eq!(
+        server.get("/api/health").await.1["live"]["created"],
+        0,
+        "no session was tried"
+    );
+    browser.close().await;
+}
+
+/// Typed words in a live session become an act, the same as spoken ones
+/// (offline voice: through the resolver and the executor).
+#[tokio::test]
+async fn typed_words_in_a_live_session_are_done() {
+    if !browser::available() || !common::spoken::sphinx_here() {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
+    let capture = format!(
+        "--use-file-for-fake-audio-capture={}",
+        silent_wav(dir.path()).display()
+    );
+    let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    wait_status(
+        &browser,
+        "the page's modules",
+        "return s.dataset.state === 'idle';",
+    )
+    .await;
+    browser.click("live").await;
+    wait_status(
+        &browser,
+        "ready",
+        "return s.dataset.state === 'listening' && !s.textContent.includes('setting up');",
+    )
+    .await;
+    browser
+        .say("create a file called typed.txt with hello")
+        .await;
+    let typed = server.root.join("typed.txt");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::read_to_string(&typed).ok().as_deref() != Some("hello") {
+        assert!(Instant::now() < deadline, "the typed write was not done");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    browser
+        .wait_for("the typed line and its act", "return !!document.querySelector('#transcript .live-typed') && [...document.querySelectorAll('#transcript .turn.via-live')].some((t) => t.textContent.includes('wrote typed.txt'));")
+        .await;
+    // Typed into the session, not a turn of its own: no typed turn was sent.
+    assert_eq!(
+        browser
+            .js("return [...document.querySelectorAll('#transcript .turn:not(.via-live)')].length")
+            .await,
+        0
+    );
+    browser.click("live").await;
     browser.close().await;
 }

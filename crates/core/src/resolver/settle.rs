@@ -27,6 +27,8 @@ pub const MAX_NAMES: usize = 5000;
 pub struct Folder {
     names: Vec<String>,
     previous: Option<String>,
+    /// The project's own notes for a model (its `AGENTS.md`), bounded.
+    notes: Option<String>,
 }
 
 impl Folder {
@@ -35,7 +37,29 @@ impl Folder {
         Folder {
             names,
             previous: None,
+            notes: None,
         }
+    }
+
+    /// The same folder, with the project's notes for a model (see
+    /// [`crate::prompt::system_for`]); cut to [`MAX_NOTES`] bytes.
+    pub fn with_notes(self, notes: Option<String>) -> Folder {
+        let notes = notes.map(|mut notes| {
+            if notes.len() > MAX_NOTES {
+                let mut end = MAX_NOTES;
+                while !notes.is_char_boundary(end) {
+                    end -= 1;
+                }
+                notes.truncate(end);
+            }
+            notes
+        });
+        Folder { notes, ..self }
+    }
+
+    /// The project's notes for a model, if it has any.
+    pub fn notes(&self) -> Option<&str> {
+        self.notes.as_deref()
     }
 
     /// The same folder, with the file the previous turn acted on.
@@ -57,6 +81,11 @@ impl Folder {
         self.previous.as_deref()
     }
 }
+
+/// The name of the project's notes for a model, read from the root.
+pub const NOTES_FILE: &str = "AGENTS.md";
+/// The most of them a model is shown (32 KiB).
+pub const MAX_NOTES: usize = 32 * 1024;
 
 /// Words that point back at the previous turn's file.
 const POINTERS: &[&str] = &["it", "that"];

@@ -5,7 +5,7 @@
 use super::local;
 use super::session::{Outbox, PageFrame, Reason, Session};
 use super::tools;
-use super::{Live, Provider};
+use super::{Choice, Live, Provider};
 use crate::llm::{quote, redact};
 use crate::serve::Acts;
 use crate::state_dir::StateDir;
@@ -60,14 +60,23 @@ pub async fn run(
 ) {
     let _open = live.open();
     let (page, mut from_page) = socket.split();
+    // A choice that no longer fits (a settings file edited by hand) is
+    // refused by name before any paid session opens.
+    let choice = state.settings().live_choice(provider).checked(provider);
     let mut bridge = Bridge {
-        session: Session::new(provider),
+        session: Session::new(provider, choice.as_ref().unwrap_or(&Choice::default())),
         page,
         upstream: None,
         key: String::new(),
         acts,
         state,
     };
+    if let Err(refusal) = choice {
+        let outbox = bridge.session.refuse_setup(refusal.rule, &refusal.why);
+        bridge.deliver(outbox).await;
+        bridge.close().await;
+        return;
+    }
     let Some(mut from_upstream) = bridge.connect(provider).await else {
         bridge.close().await;
         return;
@@ -91,6 +100,14 @@ pub async fn run(
 }
 
 impl Bridge {
+    /// The live instruction, with the project's notes when the root has
+    /// them; the session tells the page they are in use.
+    async fn instruction(&mut self) -> String {
+        let folder = self.acts.folder_with_notes().await;
+        self.session.notes(folder.notes().is_some());
+        tools::instruction(&folder)
+    }
+
     /// Finds the key, tells the page the rate, connects and sends the
     /// setup; `None` when the session ended on the way.
     async fn connect(&mut self, provider: Provider) -> Option<Incoming> {
@@ -114,9 +131,8 @@ impl Bridge {
             Ok(upstream) => {
                 let (sink, stream) = upstream.split();
                 self.upstream = Some(Sink::Socket(sink));
-                let opening = self
-                    .session
-                    .opening(&tools::instruction(&self.acts.folder().await));
+                let instruction = self.instruction().await;
+                let opening = self.session.opening(&instruction);
                 self.deliver(opening).await;
                 self.session.ended().is_none().then(|| stream.boxed())
             }
@@ -144,9 +160,8 @@ impl Bridge {
         let rate = self.session.rate();
         self.deliver(rate).await;
         self.upstream = Some(Sink::Local(link.to));
-        let opening = self
-            .session
-            .opening(&tools::instruction(&self.acts.folder().await));
+        let instruction = self.instruction().await;
+        let opening = self.session.opening(&instruction);
         self.deliver(opening).await;
         let stream = futures_util::stream::unfold(link.from, |mut from| async move {
             let message = from.recv().await?;

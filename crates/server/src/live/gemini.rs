@@ -2,6 +2,7 @@
 //! base64 PCM at 16 kHz, `toolCall` answered by one `toolResponse` per batch.
 //! Server frames may arrive as text or binary; the bridge reads both.
 
+use super::choice::Choice;
 use super::tools::{self, Answered, Call};
 use super::vendor::{Event, LiveVendor, Who, authorised, base64, unbase64};
 use crate::llm::setting;
@@ -16,11 +17,18 @@ pub struct Gemini {
     url: String,
     /// The model's resource name, `models/...`.
     model: String,
+    /// The prebuilt voice chosen, if any (else the model's own).
+    voice: Option<String>,
 }
 
 impl Gemini {
-    pub fn from_env() -> Gemini {
-        let model = crate::models::GEMINI_LIVE.model();
+    /// The endpoint from the environment, with the person's `choice` of
+    /// voice and model (else the model the environment or the default names).
+    pub fn from_env(choice: &Choice) -> Gemini {
+        let model = choice
+            .model
+            .clone()
+            .unwrap_or_else(|| crate::models::GEMINI_LIVE.model());
         let model = if model.starts_with("models/") {
             model
         } else {
@@ -29,6 +37,7 @@ impl Gemini {
         Gemini {
             url: setting(URL_ENV, DEFAULT_URL),
             model,
+            voice: choice.voice.clone(),
         }
     }
 }
@@ -47,9 +56,14 @@ impl LiveVendor for Gemini {
             .into_iter()
             .map(|d| json!({"name": d.name, "description": d.description, "parametersJsonSchema": d.parameters}))
             .collect();
+        let mut generation = json!({"responseModalities": ["AUDIO"]});
+        if let Some(voice) = &self.voice {
+            generation["speechConfig"] =
+                json!({"voiceConfig": {"prebuiltVoiceConfig": {"voiceName": voice}}});
+        }
         json!({"setup": {
             "model": self.model,
-            "generationConfig": {"responseModalities": ["AUDIO"]},
+            "generationConfig": generation,
             "systemInstruction": {"parts": [{"text": instruction}]},
             "tools": [{"functionDeclarations": declarations}],
             "inputAudioTranscription": {},
@@ -65,6 +79,13 @@ impl LiveVendor for Gemini {
     /// and `turnComplete: false` it adds nothing and asks for nothing.
     fn interrupt(&self) -> Value {
         json!({"clientContent": {"turnComplete": false}})
+    }
+
+    /// A typed turn is client content that completes the turn, so the model answers.
+    fn text(&self, text: &str) -> Vec<Value> {
+        vec![
+            json!({"clientContent": {"turns": [{"role": "user", "parts": [{"text": text}]}], "turnComplete": true}}),
+        ]
     }
 
     /// One `toolResponse` for the whole batch; a refusal goes under
@@ -169,7 +190,7 @@ mod tests {
 
     #[test]
     fn server_messages_become_events() {
-        let mut gemini = Gemini::from_env();
+        let mut gemini = Gemini::from_env(&Choice::default());
         assert_eq!(
             gemini.read(&json!({"setupComplete": {"sessionId": "s"}})),
             [Event::Ready]

@@ -12,9 +12,10 @@
 //! docs/VOICE.md): the command grammar, the full English model, or the
 //! grammar when it is sure and the full model when it is not.
 //!
-//! Messages to the thread: `{"audio": base64}`, `{"reply": text}` (echoed
-//! back once the calls ran, so the grammar can follow the root's new files).
-//! From it: `{"ready": true}`, `{"heard": text, "action": {...}}`,
+//! Messages to the thread: `{"audio": base64}`, `{"text": typed}` (resolved
+//! like a typed turn), `{"reply": text}` (echoed back once the calls ran, so
+//! the grammar can follow the root's new files). From it: `{"ready": true}`,
+//! `{"typed": text, "action" | "note"}`, `{"heard": text, "action": {...}}`,
 //! `{"heard": text, "note": why}`, `{"heard": text, "unsure": true}`,
 //! `{"reply": text}`, `{"error": why}`.
 
@@ -30,7 +31,7 @@ use std::collections::HashSet;
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 use voicebox_core::Action;
-use voicebox_core::resolver::Folder;
+use voicebox_core::resolver::{Folder, Resolution};
 
 /// The recogniser's rate; the page sends PCM16 at it.
 pub const INPUT_RATE: u32 = 16_000;
@@ -68,6 +69,12 @@ impl LiveVendor for Local {
         json!({"interrupt": true})
     }
 
+    /// Typed words go to the decoder thread, which resolves them against
+    /// the root's files as it does what it heard.
+    fn text(&self, text: &str) -> Vec<Value> {
+        vec![json!({"text": text})]
+    }
+
     fn answers(&self, batch: &[Answered]) -> Vec<Value> {
         let text: Vec<String> = batch.iter().map(say).collect();
         vec![json!({"reply": text.join(" ")})]
@@ -82,6 +89,24 @@ impl LiveVendor for Local {
         }
         if let Some(text) = message["reply"].as_str() {
             return vec![Event::Reply(text.to_string())];
+        }
+        if let Some(typed) = message["typed"].as_str() {
+            // Typed, so never misheard: resolved as a typed turn is, and
+            // not echoed (the page showed what it sent).
+            return match Action::from_json(&message["action"]) {
+                Ok(action) => {
+                    self.calls += 1;
+                    vec![Event::Calls(vec![Call::typed(
+                        format!("local-{}", self.calls),
+                        action,
+                    )])]
+                }
+                Err(_) => {
+                    let note = message["note"].as_str().unwrap_or(NOTHING_HEARD);
+                    tracing::info!(typed = %typed, "typed into offline voice, unresolved");
+                    vec![Event::Reply(note.into())]
+                }
+            };
         }
         let Some(heard) = message["heard"].as_str() else {
             return Vec::new();
@@ -265,6 +290,16 @@ fn decode(
     let mut speaking = false;
     let mut utterance: Vec<i16> = Vec::new();
     while let Some(message) = inbox.blocking_recv() {
+        if let Some(text) = message["text"].as_str() {
+            let typed = match voicebox_core::resolver::resolve_in(text, &folder()) {
+                Resolution::Action(action) => json!({"typed": text, "action": action.to_json()}),
+                Resolution::Unresolved { note } => json!({"typed": text, "note": note}),
+            };
+            if outbox.send(typed).is_err() {
+                return;
+            }
+            continue;
+        }
         if let Some(text) = message["reply"].as_str() {
             // The calls ran: between utterances, follow the root's files.
             if !speaking {

@@ -13,6 +13,7 @@
 //! - `tools` declares the command list as functions and runs the calls.
 
 mod bridge;
+mod choice;
 mod gemini;
 mod grammar;
 mod hearing;
@@ -35,6 +36,7 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+pub use choice::{Choice, offers};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -65,8 +67,25 @@ pub enum Provider {
 }
 
 impl Provider {
+    pub const ALL: [Provider; 4] = [
+        Provider::Gemini,
+        Provider::Openai,
+        Provider::Local,
+        Provider::Whisper,
+    ];
+
+    /// The name a person sees, the same on every page.
+    pub fn label(self) -> &'static str {
+        match self {
+            Provider::Gemini => "Gemini Live",
+            Provider::Openai => "OpenAI Realtime",
+            Provider::Local => "Offline (pocketsphinx)",
+            Provider::Whisper => "Offline (Whisper-class)",
+        }
+    }
+
     /// The provider's name on the wire (`gemini`, `openai`, `local`).
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Provider::Gemini => "gemini",
             Provider::Openai => "openai",
@@ -84,11 +103,20 @@ impl Provider {
         }
     }
 
-    fn vendor(self) -> Box<dyn LiveVendor> {
+    fn vendor(self, choice: &Choice) -> Box<dyn LiveVendor> {
         match self {
-            Provider::Gemini => Box::new(gemini::Gemini::from_env()),
-            Provider::Openai => Box::new(openai::OpenAi::from_env()),
+            Provider::Gemini => Box::new(gemini::Gemini::from_env(choice)),
+            Provider::Openai => Box::new(openai::OpenAi::from_env(choice)),
             Provider::Local | Provider::Whisper => Box::new(local::Local::default()),
+        }
+    }
+
+    /// The environment variable a remote provider's key may come from.
+    fn key_env(self) -> &'static str {
+        match self {
+            Provider::Gemini => llm::GEMINI.provider.key_env(),
+            Provider::Openai => llm::OPENAI.provider.key_env(),
+            Provider::Local | Provider::Whisper => "",
         }
     }
 
@@ -119,6 +147,48 @@ impl Provider {
     /// Whether it runs on this machine, with no upstream socket.
     fn offline(self) -> bool {
         matches!(self, Provider::Local | Provider::Whisper)
+    }
+
+    /// Whether a session could start now — a remote provider's key is set,
+    /// an offline one's library loads and its model files are there — and
+    /// if not, why, with the step that fixes it. Cheap enough for every
+    /// health answer (the Whisper-class model's checksum is `doctor`'s).
+    fn availability(self, state: &StateDir) -> Value {
+        let (ready, fix) = match self {
+            Provider::Gemini | Provider::Openai => {
+                let vendor = self.label().split(' ').next().unwrap_or_default();
+                (
+                    self.key(state)
+                        .map(|_| ())
+                        .map_err(|_| format!("no {vendor} key is set")),
+                    format!(
+                        "add the {vendor} key in Settings (or set {})",
+                        self.key_env()
+                    ),
+                )
+            }
+            Provider::Local => (
+                sphinx::available().map(|_| ()),
+                format!("apt-get install -y {}", sphinx::PACKAGES),
+            ),
+            Provider::Whisper => (
+                sphinx::available()
+                    .and_then(|_| moonshine::package_dir())
+                    .map(|_| ()),
+                format!(
+                    "apt-get install -y {} && {}",
+                    sphinx::PACKAGES,
+                    moonshine::install_step()
+                ),
+            ),
+        };
+        let mut seen =
+            json!({"name": self.name(), "label": self.label(), "available": ready.is_ok()});
+        if let Err(why) = ready {
+            seen["why"] = json!(why);
+            seen["fix"] = json!(fix);
+        }
+        seen
     }
 }
 
@@ -175,10 +245,23 @@ impl Live {
         }
     }
 
-    pub fn to_json(&self) -> Value {
+    /// The provider `/live` uses when the page names none.
+    fn default_provider(&self, state: &StateDir) -> Provider {
+        self.provider
+            .unwrap_or_else(|| Provider::default_for(state))
+    }
+
+    /// For `/api/health`: the sessions, the default provider, whether each
+    /// provider could start now (and why not), and each remote provider's
+    /// voices and models with the person's choice.
+    pub fn to_json(&self, state: &StateDir) -> Value {
+        let settings = state.settings();
         json!({
             "created": self.created.load(Ordering::Relaxed),
             "running": self.running.load(Ordering::Relaxed),
+            "default": self.default_provider(state).name(),
+            "providers": Provider::ALL.map(|p| p.availability(state)),
+            "voices": choice::offers(|p| settings.live_choice(p)),
         })
     }
 
@@ -246,8 +329,7 @@ pub async fn socket(
     };
     let provider = query
         .provider
-        .or(live.provider)
-        .unwrap_or_else(|| Provider::default_for(&state));
+        .unwrap_or_else(|| live.default_provider(&state));
     upgrade
         .max_message_size(MAX_PAGE_MESSAGE)
         .max_frame_size(MAX_PAGE_MESSAGE)

@@ -5,6 +5,7 @@
 //! `response.create`. The beta event names and the beta
 //! `function_call_arguments.done` without `name` are read too.
 
+use super::choice::Choice;
 use super::tools::{self, Answered, Call};
 use super::vendor::{Event, LiveVendor, Who, authorised, base64, unbase64};
 use crate::llm::setting;
@@ -20,6 +21,8 @@ pub const RATE: u32 = 24_000;
 pub struct OpenAi {
     url: String,
     model: String,
+    /// The voice chosen, if any (else the model's own).
+    voice: Option<String>,
     /// The calls of the response in progress, in the order they completed.
     calls: Vec<Call>,
     /// Function names by `call_id`, from `response.output_item.added`
@@ -28,10 +31,16 @@ pub struct OpenAi {
 }
 
 impl OpenAi {
-    pub fn from_env() -> OpenAi {
+    /// The endpoint from the environment, with the person's `choice` of
+    /// voice and model (else the model the environment or the default names).
+    pub fn from_env(choice: &Choice) -> OpenAi {
         OpenAi {
             url: setting(URL_ENV, DEFAULT_URL),
-            model: models::OPENAI_LIVE.model(),
+            model: choice
+                .model
+                .clone()
+                .unwrap_or_else(|| models::OPENAI_LIVE.model()),
+            voice: choice.voice.clone(),
             calls: Vec::new(),
             names: HashMap::new(),
         }
@@ -93,6 +102,10 @@ impl LiveVendor for OpenAi {
             .map(|d| json!({"type": "function", "name": d.name, "description": d.description, "parameters": d.parameters}))
             .collect();
         let format = json!({"type": "audio/pcm", "rate": RATE});
+        let mut output = json!({"format": format});
+        if let Some(voice) = &self.voice {
+            output["voice"] = json!(voice);
+        }
         json!({"type": "session.update", "session": {
             "type": "realtime",
             "output_modalities": ["audio"],
@@ -103,7 +116,7 @@ impl LiveVendor for OpenAi {
                     "transcription": {"model": models::OPENAI_LIVE_TRANSCRIPTION.default},
                     "turn_detection": {"type": "server_vad", "create_response": true, "interrupt_response": true},
                 },
-                "output": {"format": format},
+                "output": output,
             },
             "tools": tools,
             "tool_choice": "auto",
@@ -116,6 +129,14 @@ impl LiveVendor for OpenAi {
 
     fn interrupt(&self) -> Value {
         json!({"type": "response.cancel"})
+    }
+
+    /// A typed turn: a user message item, then one response to it.
+    fn text(&self, text: &str) -> Vec<Value> {
+        vec![
+            json!({"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}}),
+            json!({"type": "response.create"}),
+        ]
     }
 
     /// `output` must be a string: the model's view of the result, as JSON.
@@ -198,7 +219,7 @@ mod tests {
 
     #[test]
     fn calls_are_gathered_until_the_response_is_done() {
-        let mut openai = OpenAi::from_env();
+        let mut openai = OpenAi::from_env(&Choice::default());
         // Beta shape: the name comes from the output item.
         let added = json!({"type": "response.output_item.added", "item": {"type": "function_call", "call_id": "c1", "name": "read"}});
         assert!(openai.read(&added).is_empty());
@@ -234,7 +255,7 @@ mod tests {
 
     #[test]
     fn errors_audio_and_transcripts_in_both_namings() {
-        let mut openai = OpenAi::from_env();
+        let mut openai = OpenAi::from_env(&Choice::default());
         let error = json!({"type": "error", "error": {"type": "invalid_request_error", "code": "missing_required_parameter", "message": "Missing required parameter: 'session.type'."}});
         assert_eq!(
             openai.read(&error),

@@ -11,11 +11,16 @@
 //! - The session ends exactly once, whoever ends it.
 
 use super::Provider;
+use super::choice::Choice;
 use super::tools::{Answered, Call};
-use super::vendor::{Event, LiveVendor, OUTPUT_RATE};
+use super::vendor::{Event, LiveVendor, OUTPUT_RATE, Who};
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use voicebox_core::Rule;
+
+/// The longest typed turn a session takes (the same bound as a spoken
+/// utterance's words, well past any one request).
+const MAX_TYPED: usize = 8 * 1024;
 
 /// Why a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +88,11 @@ pub struct Session {
     provider: Provider,
     vendor: Box<dyn LiveVendor>,
     ready: bool,
+    /// What the calls since the person last spoke or typed changed: a
+    /// stopped reply leaves these standing, and the page says so.
+    stands: Vec<String>,
+    /// Whether the model was given the project's notes (`AGENTS.md`).
+    notes: bool,
     /// Valid audio frames dropped because the provider was not ready.
     dropped: u64,
     ran: HashMap<String, Ran>,
@@ -90,11 +100,13 @@ pub struct Session {
 }
 
 impl Session {
-    pub fn new(provider: Provider) -> Session {
+    pub fn new(provider: Provider, choice: &Choice) -> Session {
         Session {
             provider,
-            vendor: provider.vendor(),
+            vendor: provider.vendor(choice),
             ready: false,
+            stands: Vec::new(),
+            notes: false,
             dropped: 0,
             ran: HashMap::new(),
             ended: None,
@@ -107,6 +119,11 @@ impl Session {
 
     pub fn provider(&self) -> Provider {
         self.provider
+    }
+
+    /// Records whether the instruction carried the project's notes.
+    pub fn notes(&mut self, given: bool) {
+        self.notes = given;
     }
 
     pub fn ready(&self) -> bool {
@@ -153,26 +170,63 @@ impl Session {
         }
     }
 
-    /// One text frame from the page: `{"type": "interrupt"}` is the only one.
+    /// One text frame from the page: `{"type": "interrupt"}` (stop the
+    /// reply: the provider is told, and the page hears what stands) or
+    /// `{"type": "text", "text"}` (a typed user turn).
     pub fn page_text(&mut self, text: &str) -> Outbox {
         if self.ended.is_some() {
             return Outbox::default();
         }
-        let kind = serde_json::from_str::<Value>(text)
-            .ok()
-            .and_then(|v| v["type"].as_str().map(String::from));
-        match kind.as_deref() {
+        let frame = serde_json::from_str::<Value>(text).unwrap_or_default();
+        match frame["type"].as_str() {
             // Before ready there is nothing to interrupt, and Gemini takes
             // nothing but the setup until it is acknowledged.
             Some("interrupt") if !self.ready => Outbox::default(),
-            Some("interrupt") => Outbox {
-                upstream: vec![self.vendor.interrupt()],
-                ..Outbox::default()
-            },
+            Some("interrupt") => {
+                let mut outbox = Outbox {
+                    upstream: vec![self.vendor.interrupt()],
+                    ..Outbox::default()
+                };
+                outbox.merge(Outbox::page(
+                    json!({"type": "stopped", "stands": self.stands}),
+                ));
+                outbox
+            }
+            Some("text") => self.typed(&frame["text"]),
             _ => Outbox::page(error(
                 Rule::UnknownFrame,
-                "the page sends PCM16 audio as binary frames and {\"type\":\"interrupt\"} as text; nothing else",
+                "the page sends PCM16 audio as binary frames, and {\"type\":\"interrupt\"} or {\"type\":\"text\",\"text\"} as text; nothing else",
             )),
+        }
+    }
+
+    /// A typed turn: one line of words, sent on as the provider's user turn.
+    fn typed(&mut self, text: &Value) -> Outbox {
+        let text = match text.as_str().map(str::trim) {
+            Some(text) if !text.is_empty() && text.len() <= MAX_TYPED => text,
+            Some(text) if text.len() > MAX_TYPED => {
+                return Outbox::page(error(
+                    Rule::TooLarge,
+                    &format!("a typed turn is at most {MAX_TYPED} bytes; say less at once"),
+                ));
+            }
+            _ => {
+                return Outbox::page(error(
+                    Rule::MalformedFrame,
+                    "a text frame is {\"type\":\"text\",\"text\":\"...\"} with some words in `text`",
+                ));
+            }
+        };
+        if !self.ready {
+            return Outbox::page(error(
+                Rule::NotReady,
+                "the live session is not set up yet; send the words again once it says it is listening",
+            ));
+        }
+        self.stands.clear();
+        Outbox {
+            upstream: self.vendor.text(text),
+            ..Outbox::default()
         }
     }
 
@@ -193,13 +247,20 @@ impl Session {
             Event::Ready if self.ready => Outbox::default(),
             Event::Ready => {
                 self.ready = true;
-                Outbox::page(json!({"type": "ready", "droppedBeforeReady": self.dropped}))
+                let mut ready = json!({"type": "ready", "droppedBeforeReady": self.dropped});
+                if self.notes {
+                    ready["notes"] = json!(voicebox_core::resolver::NOTES_FILE);
+                }
+                Outbox::page(ready)
             }
             Event::Audio(pcm) => Outbox {
                 page: vec![PageFrame::Audio(pcm)],
                 ..Outbox::default()
             },
             Event::Transcript { who, text } => {
+                if who == Who::Person {
+                    self.stands.clear();
+                }
                 Outbox::page(json!({"type": "transcript", "who": who.wire(), "text": text}))
             }
             Event::Interrupted => Outbox::page(json!({"type": "interrupted"})),
@@ -260,6 +321,12 @@ impl Session {
             return Outbox::default();
         }
         for answered in &batch {
+            if answered.changed {
+                let what = answered.call.args["name"]
+                    .as_str()
+                    .unwrap_or(&answered.call.name);
+                self.stands.push(what.to_string());
+            }
             self.ran.insert(
                 answered.call.id.clone(),
                 Ran {
@@ -352,7 +419,7 @@ mod tests {
     use super::*;
 
     fn session() -> Session {
-        Session::new(Provider::Gemini)
+        Session::new(Provider::Gemini, &Choice::default())
     }
 
     fn frames(outbox: &Outbox) -> Vec<&Value> {

@@ -23,6 +23,9 @@ pub const PACKAGES: &str = "libpocketsphinx3 pocketsphinx-en-us";
 /// `VOICEBOX_SPHINX_MODEL` names another directory of the same layout.
 const MODEL_DIR: &str = "/usr/share/pocketsphinx/model/en-us";
 const LIBRARIES: &[&str] = &["libpocketsphinx.so.3", "libpocketsphinx.so"];
+/// Names the one library to load instead (a build of one's own, or, in the
+/// tests, one that is not there).
+const LIBRARY_ENV: &str = "VOICEBOX_SPHINX_LIBRARY";
 
 type Config = c_void;
 type Decoder = c_void;
@@ -84,10 +87,17 @@ fn api() -> Result<&'static Api, String> {
 fn load() -> Result<Api, String> {
     // SAFETY: loading runs the library's initialisers; libpocketsphinx and
     // its dependency libsphinxbase have none beyond the C runtime's.
-    let library = LIBRARIES
+    let named = std::env::var(LIBRARY_ENV)
+        .ok()
+        .filter(|name| !name.is_empty());
+    let names: Vec<&str> = match &named {
+        Some(name) => vec![name.as_str()],
+        None => LIBRARIES.to_vec(),
+    };
+    let library = names
         .iter()
         .find_map(|name| unsafe { Library::new(name) }.ok())
-        .ok_or_else(|| unavailable(&format!("none of {} loads", LIBRARIES.join(", "))))?;
+        .ok_or_else(|| unavailable(&format!("none of {} loads", names.join(", "))))?;
     macro_rules! sym {
         ($name:ident) => {
             // SAFETY: the field's type is the C prototype of the same name in

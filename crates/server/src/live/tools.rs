@@ -24,7 +24,7 @@ person to click Yes or No on the page, and a spoken yes is not consent — ask t
 /// and the folder's files as the session starts (names to spell, never
 /// instructions; see [`prompt::folder_context`]).
 pub fn instruction(folder: &Folder) -> String {
-    let mut instruction = format!("{LIVE_PREAMBLE}\n\n{}", prompt::system_prompt());
+    let mut instruction = format!("{LIVE_PREAMBLE}\n\n{}", prompt::system_for(folder));
     if let Some(context) = prompt::folder_context(folder) {
         instruction.push_str("\n\nAs the session starts:\n");
         instruction.push_str(&context);
@@ -100,6 +100,15 @@ impl Call {
 
     /// A call for an action the core's resolver made of what was heard.
     pub fn heard(id: impl Into<String>, action: Action) -> Call {
+        Call {
+            heard: Some(action.clone()),
+            ..Call::typed(id, action)
+        }
+    }
+
+    /// A call for an action the core's resolver made of typed words: run
+    /// as any call is, judged against the command list.
+    pub fn typed(id: impl Into<String>, action: Action) -> Call {
         let mut args = action.to_json();
         let name = args
             .as_object_mut()
@@ -110,7 +119,7 @@ impl Call {
             id: id.into(),
             name,
             args,
-            heard: Some(action),
+            heard: None,
         }
     }
 

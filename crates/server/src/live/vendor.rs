@@ -23,6 +23,8 @@ pub trait LiveVendor: Send + Sync {
     fn audio(&self, pcm: &[u8]) -> Value;
     /// The person interrupted: stop the current answer.
     fn interrupt(&self) -> Value;
+    /// The person typed `text` into the session: one user turn.
+    fn text(&self, text: &str) -> Vec<Value>;
     /// The answers to one batch of calls, in the order they are sent.
     fn answers(&self, batch: &[Answered]) -> Vec<Value>;
     /// What one upstream message means (vendors that assemble a batch over

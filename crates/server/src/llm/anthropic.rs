@@ -58,7 +58,7 @@ fn request(client: &reqwest::Client, call: &Question<'_>) -> reqwest::RequestBui
     let body = Request {
         model: call.model,
         max_tokens: MAX_TOKENS,
-        system: prompt::system_prompt(),
+        system: call.system.to_string(),
         messages: [Message {
             role: "user",
             content: call.text,

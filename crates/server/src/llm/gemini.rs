@@ -51,7 +51,7 @@ fn request(client: &reqwest::Client, call: &Question<'_>) -> reqwest::RequestBui
         parts: [TextPart { text }],
     };
     let body = Request {
-        system_instruction: text(None, prompt::system_prompt()),
+        system_instruction: text(None, call.system.to_string()),
         contents: [text(Some("user"), call.text.to_string())],
         generation_config: GenerationConfig {
             temperature: 0.0,

@@ -53,6 +53,8 @@ struct Question<'a> {
     base: &'a str,
     model: &'a str,
     key: &'a str,
+    /// The system prompt (with the project's notes, when it has some).
+    system: &'a str,
     text: &'a str,
 }
 
@@ -63,10 +65,12 @@ fn sample_request(
     request: fn(&reqwest::Client, &Question<'_>) -> reqwest::RequestBuilder,
     base: &str,
 ) -> (reqwest::Request, Value) {
+    let system = prompt::system_prompt();
     let call = Question {
         base,
         model: "m-1",
         key: "k",
+        system: &system,
         text: "list files",
     };
     let request = request(&reqwest::Client::new(), &call).build().unwrap();
@@ -173,10 +177,12 @@ impl Llm {
             Err(failure) => return self.unresolved(vendor, base, &failure, ""),
         };
         let asked = prompt::question(text, folder);
+        let system = prompt::system_for(folder);
         let call = Question {
             base,
             model: &model,
             key: &key,
+            system: &system,
             text: &asked,
         };
         match self.ask(vendor, &call).await {

@@ -34,13 +34,12 @@ struct Message<'a> {
 }
 
 fn request(client: &reqwest::Client, call: &Question<'_>) -> reqwest::RequestBuilder {
-    let system = prompt::system_prompt();
     let body = Request {
         model: call.model,
         messages: [
             Message {
                 role: "system",
-                content: &system,
+                content: call.system,
             },
             Message {
                 role: "user",

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex};
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::command::Verb;
 use voicebox_core::platform::{RootInfo, Storage};
-use voicebox_core::resolver::Folder;
+use voicebox_core::resolver::{Folder, NOTES_FILE};
 use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
 use voicebox_core::worker::{Answer, AuditPage, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
@@ -166,6 +166,11 @@ impl Acts {
             TurnInput::Words(_) => self.folder_or_refusal().await,
             TurnInput::Action(_) => (Folder::default(), None),
         };
+        // A model is shown the project's notes; the built-in resolver reads none.
+        let folder = match (words.resolver().llm(), &unreachable) {
+            (true, None) => self.noted(folder).await,
+            _ => folder,
+        };
         let answer = run_turn(
             input,
             async |text: String| words.resolve(&text, &folder).await,
@@ -182,6 +187,27 @@ impl Acts {
             *self.previous.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.into());
         }
         answer
+    }
+
+    /// [`Acts::folder`] with the project's notes for a model (its
+    /// `AGENTS.md`), read through the executor like any read (so contained
+    /// and audited, as turn `instructions`), and only when the root has one.
+    pub async fn folder_with_notes(&self) -> Folder {
+        let folder = self.folder().await;
+        self.noted(folder).await
+    }
+
+    /// `folder` with the notes, when it lists them.
+    async fn noted(&self, folder: Folder) -> Folder {
+        if !folder.names().iter().any(|name| name == NOTES_FILE) {
+            return folder;
+        }
+        let read = json!({"verb": "read", "name": NOTES_FILE});
+        let notes = match self.act(Proposal::Sent(read), "instructions".into()).await {
+            Acted::Machine(reply) => reply.content,
+            Acted::Page { result, .. } => result["content"].as_str().map(String::from),
+        };
+        folder.with_notes(notes)
     }
 
     /// The active root's files and the previous turn's file, for settling

@@ -129,13 +129,14 @@ pub async fn confirm(
 /// live voice; without it only `{ok, version}`, so a stranger learns no path.
 #[utoipa::path(get, path = "/api/health",
     responses(
-        (status = 200, description = "`{ok, version}`; with authority also `{declared, root, refused, resolver, live: {created, running}, offlineVoice: [{provider, engine, ok, why?, install?}]}`", body = Object),
+        (status = 200, description = "`{ok, version}`; with authority also `{declared, root, refused, resolver, resolvers, live: {created, running, default, providers: [{name, label, available, why?, fix?}], voices: [{provider, voices, models, voice, model}]}, offlineVoice: [{provider, engine, ok, why?, install?}]}`", body = Object),
         ReadGuard,
     ))]
 pub async fn health(
     State(acts): State<Arc<Acts>>,
     State(words): State<Arc<Words>>,
     State(live): State<Arc<Live>>,
+    State(state): State<StateDir>,
     authority: Option<Extension<Authority>>,
 ) -> Answer {
     let version = env!("CARGO_PKG_VERSION");
@@ -150,7 +151,7 @@ pub async fn health(
         "refused": acts.refused(),
         "resolver": words.resolver().name(),
         "resolvers": words.each_ready(),
-        "live": live.to_json(),
+        "live": live.to_json(&state),
         "offlineVoice": crate::live::offline_engines(false),
         "version": version,
     })))

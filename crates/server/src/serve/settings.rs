@@ -4,7 +4,8 @@
 use super::ApiError;
 use super::api::Answer;
 use super::error::{ReadGuard, StrictJson, WriteGuard};
-use crate::provider::Provider;
+use crate::live::{Choice, Provider};
+use crate::provider::Provider as KeyProvider;
 use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::Json;
@@ -74,10 +75,10 @@ pub async fn put_keys(
     State(state): State<StateDir>,
     StrictJson(request): StrictJson<KeysRequest>,
 ) -> Answer {
-    let changes: BTreeMap<Provider, Option<String>> = [
-        (Provider::Gemini, request.keys.gemini),
-        (Provider::Openai, request.keys.openai),
-        (Provider::Anthropic, request.keys.anthropic),
+    let changes: BTreeMap<KeyProvider, Option<String>> = [
+        (KeyProvider::Gemini, request.keys.gemini),
+        (KeyProvider::Openai, request.keys.openai),
+        (KeyProvider::Anthropic, request.keys.anthropic),
     ]
     .into_iter()
     .filter_map(|(provider, change)| change.map(|value| (provider, value)))
@@ -93,22 +94,42 @@ pub async fn put_keys(
     key_status(&state)
 }
 
-/// Settings the page may change.
+/// Settings the page may change: the resolver, or one live provider's voice
+/// and model (or both at once).
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SettingsRequest {
     /// `script`, `gemini`, `openai` or `claude`.
     #[schema(pattern = "^(script|gemini|openai|claude)$")]
-    resolver: String,
+    resolver: Option<String>,
+    /// `{provider, voice?, model?}` for `gemini` or `openai`.
+    #[schema(value_type = Option<Object>)]
+    live: Option<LiveSetting>,
 }
 
-/// Choose how words become actions; the choice is saved in the state folder
-/// and used at the next start unless `--resolver` names another. An LLM
-/// resolver without its key answers turns `key-missing`, saying so.
+/// One remote live provider's voice and model; an absent one is its default.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LiveSetting {
+    provider: String,
+    #[serde(flatten)]
+    choice: Choice,
+}
+
+fn bad_field(why: String) -> ApiError {
+    ApiError::new(StatusCode::BAD_REQUEST, Rule::MalformedField, why)
+}
+
+/// Choose how words become actions, or a live provider's voice and model.
+/// Each choice is saved in the state folder: the resolver is used at the
+/// next start unless `--resolver` names another, and the voice and model
+/// at every live session's setup. An LLM resolver without its key answers
+/// turns `key-missing`, saying so; a voice or model the provider does not
+/// offer is refused here, before any session opens.
 #[utoipa::path(put, path = "/api/settings", request_body = SettingsRequest,
     responses(
-        (status = 200, description = "`{ok, resolver, ready, why?}`: the resolver now used, and whether its key is set", body = Object),
-        (status = 400, description = "malformed body, unknown field or unknown resolver"),
+        (status = 200, description = "`{ok, resolver, ready, why?, live}`: the resolver now used, whether its key is set, and every live provider's voices and models with the choice in force", body = Object),
+        (status = 400, description = "malformed body, unknown field, neither field, an unknown resolver, or a voice or model the provider does not offer (`malformed-field`, naming what it offers)"),
         WriteGuard,
     ))]
 pub async fn settings(
@@ -116,22 +137,64 @@ pub async fn settings(
     State(state): State<StateDir>,
     StrictJson(request): StrictJson<SettingsRequest>,
 ) -> Answer {
-    let resolver =
-        <Resolver as clap::ValueEnum>::from_str(&request.resolver, true).map_err(|_| {
-            ApiError::new(
-                StatusCode::BAD_REQUEST,
-                Rule::MalformedField,
-                format!(
-                    "{:?} is not a resolver; choose script, gemini, openai or claude",
-                    request.resolver
-                ),
-            )
-        })?;
-    let ready = words.choose(resolver);
-    if let Err(e) = state.save_resolver(resolver) {
-        tracing::warn!(error = %e, "the resolver setting could not be saved; it holds until the server stops");
+    if request.resolver.is_none() && request.live.is_none() {
+        return Err(bad_field(
+            "send {\"resolver\"} or {\"live\": {\"provider\", \"voice\", \"model\"}}".into(),
+        ));
     }
-    Ok(Json(
-        json!({"ok": true, "resolver": resolver.name(), "ready": ready.is_ok(), "why": ready.err()}),
-    ))
+    // Every part is checked before anything is saved.
+    let resolver = request
+        .resolver
+        .map(|name| {
+            <Resolver as clap::ValueEnum>::from_str(&name, true).map_err(|_| {
+                bad_field(format!(
+                    "{name:?} is not a resolver; choose script, gemini, openai or claude"
+                ))
+            })
+        })
+        .transpose()?;
+    let live = request
+        .live
+        .map(|setting| {
+            let provider = <Provider as clap::ValueEnum>::from_str(&setting.provider, true)
+                .map_err(|_| {
+                    bad_field(format!(
+                        "{:?} is not a live provider; choose gemini or openai",
+                        setting.provider
+                    ))
+                })?;
+            let choice = setting
+                .choice
+                .checked(provider)
+                .map_err(|refusal| bad_field(refusal.why))?;
+            Ok::<_, ApiError>((provider, choice))
+        })
+        .transpose()?;
+    if let Some((provider, choice)) = live
+        && let Err(e) = state.save_live_choice(provider, choice)
+    {
+        return Err(ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Rule::StorageFailed,
+            format!("the live voice choice could not be saved: {e}"),
+        ));
+    }
+    let ready = match resolver {
+        Some(resolver) => {
+            let ready = words.choose(resolver);
+            if let Err(e) = state.save_resolver(resolver) {
+                tracing::warn!(error = %e, "the resolver setting could not be saved; it holds until the server stops");
+            }
+            ready
+        }
+        None => words.ready().map_err(|refusal| refusal.why),
+    };
+    let settings = state.settings();
+    Ok(Json(json!({
+        "ok": true,
+        "resolver": words.resolver().name(),
+        "ready": ready.is_ok(),
+        "why": ready.err(),
+        "live": crate::live::offers(|p| settings.live_choice(p)),
+    })))
 }

@@ -1,11 +1,14 @@
 //! What the person chose on the page and expects to find after a restart:
-//! the resolver turns use and the folders they worked in lately. Kept in the
+//! the resolver turns use, each live provider's voice and model, and the
+//! folders they worked in lately. Kept in the
 //! state folder (`settings.json`, mode 0600 like every file there), never in
 //! a root.
 
 use super::{StateDir, loudly};
+use crate::live::{Choice, Provider};
 use crate::resolve::Resolver;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -23,9 +26,17 @@ pub struct Settings {
     /// Machine folders declared lately, newest first.
     #[serde(default)]
     pub recent_folders: Vec<PathBuf>,
+    /// The voice and model chosen for each remote live provider, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub live: BTreeMap<String, Choice>,
 }
 
 impl Settings {
+    /// The voice and model chosen for `provider` (the defaults when none).
+    pub fn live_choice(&self, provider: Provider) -> Choice {
+        self.live.get(provider.name()).cloned().unwrap_or_default()
+    }
+
     /// The saved resolver, if it names one.
     pub fn resolver(&self) -> Option<Resolver> {
         let name = self.resolver.as_deref()?;
@@ -56,6 +67,13 @@ impl StateDir {
     /// Saves the resolver turns use.
     pub fn save_resolver(&self, resolver: Resolver) -> io::Result<()> {
         self.change_settings(|settings| settings.resolver = Some(resolver.name().into()))
+    }
+
+    /// Saves the voice and model chosen for `provider`.
+    pub fn save_live_choice(&self, provider: Provider, choice: Choice) -> io::Result<()> {
+        self.change_settings(|settings| {
+            settings.live.insert(provider.name().into(), choice);
+        })
     }
 
     /// Puts `folder` first in the recent folders (once, at most [`MAX_RECENT`]).

@@ -3,6 +3,7 @@
 
 pub mod browser;
 pub mod env_checks;
+pub mod live_fake;
 pub mod page_channel;
 pub mod spoken;
 

@@ -38,6 +38,15 @@ pub fn available() -> bool {
     )
 }
 
+/// Whether pocketsphinx (library and model) is here; panics under CI if not.
+pub fn sphinx_here() -> bool {
+    voicebox_test_support::present_or_skip(
+        Path::new(LIBRARY).exists() && Path::new(MODEL).exists(),
+        "Debian's libpocketsphinx3 and pocketsphinx-en-us",
+        "apt-get install -y libpocketsphinx3 pocketsphinx-en-us",
+    )
+}
+
 /// Where `./scripts/test` installs the Whisper-class recogniser.
 pub fn moonshine_dir() -> std::path::PathBuf {
     std::env::var_os("VOICEBOX_MOONSHINE_DIR")

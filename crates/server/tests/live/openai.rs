@@ -114,6 +114,11 @@ async fn openai_configures_the_session_and_answers_a_batch_with_one_response_cre
 
     page.text(json!({"type": "interrupt"})).await;
     assert_eq!(upstream.recv().await, json!({"type": "response.cancel"}));
+    // The write ran before the reply was stopped: it stands, and the page hears so.
+    assert_eq!(
+        page.expect("stopped").await,
+        json!({"type": "stopped", "stands": ["a.txt"]})
+    );
 
     // An error after setup is told to the page (key masked) and the session lives.
     upstream
