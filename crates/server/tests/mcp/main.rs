@@ -78,6 +78,13 @@ fn audit_entries(root: &Path) -> Vec<Value> {
     entries
 }
 
+/// Whether an act of `kind` was done, as the audit records it.
+fn done(entries: &[Value], kind: &str) -> bool {
+    entries
+        .iter()
+        .any(|e| e["act"]["kind"] == kind && e["result"] == "ok")
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_tools_are_the_command_table_with_its_schemas() {
     let folder = Folder::new();
@@ -156,11 +163,7 @@ async fn write_read_edit_grep_and_undo_land_in_the_folder() {
         entries.iter().all(|e| e["instance"] == "mcp"),
         "{entries:?}"
     );
-    assert!(
-        entries
-            .iter()
-            .any(|e| e["act"]["kind"] == "write" && e["result"] == "ok")
-    );
+    assert!(done(&entries, "write"));
     client.cancel().await.unwrap();
 }
 
@@ -241,11 +244,7 @@ async fn a_delete_asks_the_person_and_is_done_only_if_they_accept() {
     let entries = audit_entries(&folder.root);
     let declined = entries.iter().filter(|e| e["rule"] == "declined").count();
     assert_eq!(declined, 2, "{entries:?}");
-    assert!(
-        entries
-            .iter()
-            .any(|e| e["act"]["kind"] == "delete" && e["result"] == "ok")
-    );
+    assert!(done(&entries, "delete"));
     client.cancel().await.unwrap();
 }
 
@@ -268,11 +267,7 @@ async fn a_client_that_cannot_ask_is_refused_by_name_and_nothing_is_deleted() {
     );
     assert_eq!(folder.file("keep.txt").as_deref(), Some("keep"));
     let entries = audit_entries(&folder.root);
-    assert!(
-        !entries
-            .iter()
-            .any(|e| e["act"]["kind"] == "delete" && e["result"] == "ok")
-    );
+    assert!(!done(&entries, "delete"));
     client.cancel().await.unwrap();
     // The control: the same delete from a client that can ask, accepted.
     let client = connect(&folder, Person::answering(ElicitationAction::Accept)).await;
