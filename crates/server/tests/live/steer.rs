@@ -213,3 +213,43 @@ async fn health_says_which_providers_can_start_before_anyone_presses_live() {
         );
     }
 }
+
+/// The folder's `AGENTS.md` is in the live instruction, under the base,
+/// and the page is told it is in use; without one, neither.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_folders_agents_md_is_in_the_live_instruction() {
+    let (mut fake, server) = openai_server().await;
+    let (mut page, _upstream, update) = openai_ready_with(&server, &mut fake).await;
+    let instruction = update["session"]["instructions"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!instruction.contains("project's own notes"));
+    drop(page.ws.close(None).await);
+
+    std::fs::write(server.root.join("AGENTS.md"), "Drafts live in drafts/.").unwrap();
+    let (mut page, mut upstream) = connect(&server, &mut fake, "?provider=openai").await;
+    upstream
+        .send(json!({"type": "session.created", "event_id": "e1", "session": {"type": "realtime", "tools": []}}))
+        .await;
+    let update = upstream.recv().await;
+    let instruction = update["session"]["instructions"].as_str().unwrap();
+    let (base, notes) = (
+        instruction.find("The actions:"),
+        instruction.find("Drafts live in drafts/."),
+    );
+    assert!(
+        base.is_some() && notes.is_some() && base < notes,
+        "{instruction}"
+    );
+    upstream
+        .send(json!({"type": "session.updated", "event_id": "e2", "session": update["session"]}))
+        .await;
+    let ready = page.expect("ready").await;
+    assert_eq!(ready["notes"], "AGENTS.md", "{ready}");
+}
+
+/// [`openai_ready`], keeping the page's `ready` frame out of the way.
+async fn openai_ready_with(server: &Server, fake: &mut Fake) -> (Page, Upstream, Value) {
+    openai_ready(server, fake).await
+}
