@@ -3,10 +3,10 @@
 // then refresh the files and the activity log. It decides nothing: every
 // answer, refusal and question is the server's.
 
-import { el, fill } from './js/dom.js';
+import { el, fill, download } from './js/dom.js';
 import * as api from './js/api.js';
 import { createTranscript, refusalNode, errorNode, showExamples, actionWords } from './js/transcript.js';
-import { createFiles, serverSource } from './js/files.js';
+import { createFiles, serverSource, panelParts } from './js/files.js';
 import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';
 import { setupDictation } from './js/dictation.js';
@@ -48,16 +48,7 @@ const transcript = createTranscript($('transcript'), $('transcript-empty'), {
   },
 });
 
-const files = createFiles({
-  list: $('files'),
-  crumbs: $('breadcrumb'),
-  up: $('files-up'),
-  status: $('files-status'),
-  viewer: $('viewer'),
-  viewerName: $('viewer-name'),
-  viewerBody: $('viewer-body'),
-  viewerClose: $('viewer-close'),
-}, serverSource(api, (request) => confirmer.ask(request)), { onRead: () => audit.refresh(), onChange: () => audit.refresh() });
+const files = createFiles(panelParts(), serverSource(api, (request) => confirmer.ask(request)), { onRead: () => audit.refresh(), onChange: () => audit.refresh() });
 $('files-refresh').addEventListener('click', () => files.refresh());
 
 function refreshSide() {
@@ -283,16 +274,7 @@ document.addEventListener('click', (event) => {
   if (!tools.hidden && !tools.contains(event.target) && event.target !== menu) toggleTools(false);
 });
 $('transcript-clear').addEventListener('click', () => transcript.clear());
-$('transcript-export').addEventListener('click', () => {
-  const url = URL.createObjectURL(new Blob([transcript.exported()], { type: 'application/json' }));
-  const a = el('a', { class: 'visually-hidden' });
-  a.href = url;
-  a.download = 'voicebox-conversation.json';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
-});
+$('transcript-export').addEventListener('click', () => download('voicebox-conversation.json', transcript.exported(), 'application/json'));
 
 const help = $('help');
 $('help-open').addEventListener('click', () => help.showModal());

@@ -12,7 +12,7 @@ import { createGallery } from './js/gallery.js';
 import { createAudit } from '../js/audit.js';
 import { showProject, showProjects } from './js/project.js';
 import { createChannel } from './js/channel.js';
-import { createFiles } from '../js/files.js';
+import { createFiles, panelParts } from '../js/files.js';
 
 const $ = (id) => document.getElementById(id);
 const LAST_PROJECT = 'voicebox.env.project';
@@ -71,16 +71,7 @@ const filesSource = {
   ask: (req) => confirmer.ask(req),
   root: () => (current && current.root ? String(current.root.path ?? current.root.label ?? '') : null),
 };
-const files = createFiles({
-  list: $('files'),
-  crumbs: $('breadcrumb'),
-  up: $('files-up'),
-  status: $('files-status'),
-  viewer: $('viewer'),
-  viewerName: $('viewer-name'),
-  viewerBody: $('viewer-body'),
-  viewerClose: $('viewer-close'),
-}, filesSource, { onRead: () => audit.refresh(), onChange: () => { gallery.refresh(); audit.refresh(); } });
+const files = createFiles(panelParts(), filesSource, { onRead: () => audit.refresh(), onChange: () => { gallery.refresh(); audit.refresh(); } });
 $('files-refresh').addEventListener('click', () => files.refresh());
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
 const audit = createAudit($('audit'),

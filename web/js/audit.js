@@ -9,7 +9,7 @@
 // log as JSONL, and per file the verdict the core computed on its chain is
 // shown. Display only: every judgement here was made by the core.
 
-import { el, clear, fill, formatBytes } from './dom.js';
+import { el, clear, fill, formatBytes, download } from './dom.js';
 import { refusalNode, errorNode } from './transcript.js';
 
 /** Turns the pages' own panels read under (the file list, the viewer, the gallery). */
@@ -268,14 +268,7 @@ export function createAudit(section, { page: load, verify }, { listFiles = false
     } finally {
       exportButton.disabled = false;
     }
-    const url = URL.createObjectURL(new Blob([lines.reverse().join('\n') + (lines.length ? '\n' : '')], { type: 'application/x-ndjson' }));
-    const a = el('a', { class: 'visually-hidden' });
-    a.href = url;
-    a.download = 'voicebox-activity.jsonl';
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    download('voicebox-activity.jsonl', lines.reverse().join('\n') + (lines.length ? '\n' : ''), 'application/x-ndjson');
   }
 
   /** Opens and marks the row of `seq` (the newest writer's), scrolling it into view. */

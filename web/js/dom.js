@@ -68,6 +68,18 @@ export function fill(node, ...children) {
   return node;
 }
 
+/** Saves `text` as a file called `name` (a blob: link clicked once, then let go). */
+export function download(name, text, type) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = el('a', { class: 'visually-hidden' });
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
 /** "12 B", "3.4 KB", "1.2 MB" — for display only. */
 export function formatBytes(n) {
   if (typeof n !== 'number' || !Number.isFinite(n)) return '';

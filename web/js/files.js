@@ -31,6 +31,21 @@ export function serverSource(api, ask) {
   };
 }
 
+/** The panel's parts, found by the ids both pages give them. */
+export function panelParts() {
+  const $ = (id) => document.getElementById(id);
+  return {
+    list: $('files'),
+    crumbs: $('breadcrumb'),
+    up: $('files-up'),
+    status: $('files-status'),
+    viewer: $('viewer'),
+    viewerName: $('viewer-name'),
+    viewerBody: $('viewer-body'),
+    viewerClose: $('viewer-close'),
+  };
+}
+
 /** The folder's own name (its last path segment) for the breadcrumb; the full path is its title. */
 function folderName(path) {
   const parts = String(path).split(/[/\\]+/).filter(Boolean);

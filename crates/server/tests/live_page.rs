@@ -279,15 +279,7 @@ async fn a_spoken_command_from_the_page_is_done() {
     };
     let _one = ONE_BROWSER.lock().await;
     let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
-    let capture = format!("--use-file-for-fake-audio-capture={}", wav.display());
-    let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
-    browser.client.goto(&server.page_url).await.unwrap();
-    wait_status(
-        &browser,
-        "the page's modules",
-        "return s.dataset.state === 'idle';",
-    )
-    .await;
+    let browser = with_mic(&server, &wav).await;
     browser.click("live").await;
     wait_status(
         &browser,
@@ -337,6 +329,21 @@ async fn a_spoken_command_from_the_page_is_done() {
     browser.close().await;
 }
 
+/// A browser whose microphone plays `wav`, on `server`'s page, once its
+/// live voice is idle.
+async fn with_mic(server: &Server, wav: &Path) -> Browser {
+    let capture = format!("--use-file-for-fake-audio-capture={}", wav.display());
+    let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    wait_status(
+        &browser,
+        "the page's modules",
+        "return s.dataset.state === 'idle';",
+    )
+    .await;
+    browser
+}
+
 /// One second of silence as a 16-bit mono WAV: a microphone in a quiet room.
 fn silent_wav(dir: &Path) -> std::path::PathBuf {
     let rate: u32 = 48_000;
@@ -368,15 +375,7 @@ async fn gemini_page(fake: &common::live_fake::Fake, wav: &Path) -> (Server, Bro
         ("GEMINI_API_KEY", "gm-page-key-1234"),
         ("VOICEBOX_LIVE_PROVIDER", "gemini"),
     ]);
-    let capture = format!("--use-file-for-fake-audio-capture={}", wav.display());
-    let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
-    browser.client.goto(&server.page_url).await.unwrap();
-    wait_status(
-        &browser,
-        "the page's modules",
-        "return s.dataset.state === 'idle';",
-    )
-    .await;
+    let browser = with_mic(&server, wav).await;
     (server, browser)
 }
 
@@ -569,18 +568,7 @@ async fn typed_words_in_a_live_session_are_done() {
     let _one = ONE_BROWSER.lock().await;
     let dir = tempfile::tempdir().unwrap();
     let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
-    let capture = format!(
-        "--use-file-for-fake-audio-capture={}",
-        silent_wav(dir.path()).display()
-    );
-    let browser = Browser::start_with_args(&[FAKE_MIC[0], FAKE_MIC[1], &capture]).await;
-    browser.client.goto(&server.page_url).await.unwrap();
-    wait_status(
-        &browser,
-        "the page's modules",
-        "return s.dataset.state === 'idle';",
-    )
-    .await;
+    let browser = with_mic(&server, &silent_wav(dir.path())).await;
     browser.click("live").await;
     wait_status(
         &browser,

@@ -9,26 +9,9 @@ mod common;
 mod panel;
 
 use common::Server;
-use common::browser::{self, Browser, VIEWPORTS, Viewport};
+use common::browser::{self, Browser, VIEWPORTS};
 use panel::type_into;
 use serde_json::{Value, json};
-
-/// Opens the page at `viewport` and waits for the header to name the folder.
-async fn open_at(server: &Server, viewport: Viewport) -> Browser {
-    let browser = Browser::start().await;
-    browser.resize(viewport).await;
-    browser.client.goto(&server.page_url).await.unwrap();
-    let name = server
-        .root
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
-    browser
-        .wait_text("the folder's name in the header", "root-name", &name)
-        .await;
-    browser
-}
 
 /// Sends `text` and waits until its turn has an answer (not "Working…").
 async fn turn(browser: &Browser, text: &str) {
@@ -77,7 +60,7 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
     }
     for viewport in browser::every_size() {
         let server = Server::start();
-        let browser = open_at(&server, viewport).await;
+        let browser = Browser::open_page(&server, viewport).await;
         browser
             .assert_no_sideways_overflow(viewport, "the page on arrival")
             .await;
@@ -148,7 +131,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         return;
     }
     let server = Server::start();
-    let browser = open_at(&server, VIEWPORTS[2]).await;
+    let browser = Browser::open_page(&server, VIEWPORTS[2]).await;
     std::fs::write(server.root.join("notes.txt"), "important plans").unwrap();
 
     // A replace says so, and its Undo brings back what the file held.
@@ -288,7 +271,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
     }
     let server = Server::start();
     std::fs::write(server.root.join("draft.txt"), "x").unwrap();
-    let browser = open_at(&server, VIEWPORTS[0]).await;
+    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
     browser.say("delete draft.txt").await;
     browser.wait_for_modal(true).await;
     let countdown = browser
@@ -347,7 +330,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
         return;
     }
     let server = Server::start_with_env(&[("VOICEBOX_ANTHROPIC_BASE_URL", "http://127.0.0.1:9")]);
-    let browser = open_at(&server, VIEWPORTS[2]).await;
+    let browser = Browser::open_page(&server, VIEWPORTS[2]).await;
     browser.click("resolver-chip").await;
     browser
         .wait_for("the resolvers", "return [...document.querySelectorAll('#settings-resolver option')].some((o) => o.value === 'claude' && o.textContent === 'Claude — needs a key')")
@@ -421,7 +404,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
         .unwrap()
         .to_string_lossy()
         .into_owned();
-    let browser = open_at(&server, VIEWPORTS[0]).await;
+    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
     let choose = async || {
         browser.click("folder-open").await;
         browser
@@ -498,7 +481,7 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
             )
             .await;
     }
-    let browser = open_at(&server, VIEWPORTS[1]).await;
+    let browser = Browser::open_page(&server, VIEWPORTS[1]).await;
     browser.click("extensions-refresh").await;
     browser
         .wait_for("both proposals", "return !!document.querySelector('.extension[data-id=\"reader\"] .admit') && !!document.querySelector('.extension[data-id=\"greedy\"].state-refused .extension-problems')")

@@ -43,33 +43,10 @@ pub struct Declaration {
 pub fn declarations() -> Vec<Declaration> {
     COMMANDS
         .iter()
-        .map(|command| {
-            let properties: Map<String, Value> = command
-                .params
-                .iter()
-                .map(|param| {
-                    let kind = if param.field.is_object() {
-                        "object"
-                    } else {
-                        "string"
-                    };
-                    (
-                        param.field.wire().to_string(),
-                        json!({"type": kind, "description": param.describe}),
-                    )
-                })
-                .collect();
-            let required: Vec<&str> = command
-                .params
-                .iter()
-                .filter(|p| p.required)
-                .map(|p| p.field.wire())
-                .collect();
-            Declaration {
-                name: command.verb,
-                description: command.summary,
-                parameters: json!({"type": "object", "properties": properties, "required": required}),
-            }
+        .map(|command| Declaration {
+            name: command.verb,
+            description: command.summary,
+            parameters: command.input_schema(),
         })
         .collect()
 }

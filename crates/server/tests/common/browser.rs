@@ -86,6 +86,23 @@ impl Browser {
         }
     }
 
+    /// A browser at `viewport` on `server`'s page, once its header names the folder.
+    pub async fn open_page(server: &super::Server, viewport: Viewport) -> Browser {
+        let browser = Browser::start().await;
+        browser.resize(viewport).await;
+        browser.client.goto(&server.page_url).await.unwrap();
+        let name = server
+            .root
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        browser
+            .wait_text("the folder's name in the header", "root-name", &name)
+            .await;
+        browser
+    }
+
     /// Goes to the environment page at `url` and waits until it is ready.
     pub async fn open_environment(&self, url: &str) {
         self.client.goto(url).await.unwrap();
