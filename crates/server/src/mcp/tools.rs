@@ -8,7 +8,9 @@
 
 use super::{TURN, ask};
 use crate::serve::Acts;
-use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations,
+};
 use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -37,13 +39,16 @@ pub async fn offered(acts: &Acts) -> Vec<Tool> {
         .collect()
 }
 
-/// One verb as a tool: its wire name, its summary, its fields' schema.
+/// One verb as a tool: its wire name, its summary, its fields' schema, and
+/// whether it only looks (the table's act kind), so a client may call a
+/// look without asking its person and knows which calls change files.
 fn tool(command: &Command) -> Tool {
     let schema = match command.input_schema() {
         Value::Object(schema) => schema,
         _ => JsonObject::new(),
     };
-    Tool::new(command.verb, command.summary, Arc::new(schema))
+    let looks = ToolAnnotations::new().read_only(!command.id.changes_files());
+    Tool::new(command.verb, command.summary, Arc::new(schema)).with_annotations(looks)
 }
 
 /// Whether any extension stands admitted, as `list_extensions` says.

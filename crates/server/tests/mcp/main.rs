@@ -118,6 +118,19 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
         assert_eq!(tool.description.as_deref(), Some(command.summary));
         assert_eq!(json!(*tool.input_schema), command.input_schema());
     }
+    let looks = |name: &str| {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        tool.annotations.as_ref().and_then(|a| a.read_only_hint)
+    };
+    assert_eq!(
+        [
+            looks("read"),
+            looks("grep"),
+            looks("write"),
+            looks("delete")
+        ],
+        [Some(true), Some(true), Some(false), Some(false)]
+    );
     let write = tools.iter().find(|t| t.name == "write").unwrap();
     assert_eq!(write.input_schema["required"], json!(["name", "content"]));
     assert_eq!(

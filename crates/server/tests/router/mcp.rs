@@ -71,6 +71,21 @@ async fn mcp_is_refused_without_authority_and_acts_with_the_host_token() {
         std::fs::read_to_string(app.root.join("over-http.txt")).unwrap(),
         "hi"
     );
+    // This client declared no elicitation: a delete cannot ask, so it is
+    // refused by name and the file stays.
+    let delete = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+        "name": "delete", "arguments": {"name": "over-http.txt"}}});
+    let asked = message(
+        &app.send(post(&app, true, Some(&session), &delete))
+            .await
+            .text,
+    );
+    assert_eq!(asked["result"]["isError"], true, "{asked}");
+    assert_eq!(
+        asked["result"]["structuredContent"]["refused"],
+        "confirmation-unavailable"
+    );
+    assert!(app.root.join("over-http.txt").exists());
     // The same call without the token reaches no handler, and writes nothing.
     let again = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
         "name": "write", "arguments": {"name": "stranger.txt", "content": "x"}}});
