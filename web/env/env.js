@@ -54,7 +54,10 @@ async function request(req) {
 // ---------------------------------------------------------------------------
 // The parts.
 
-const transcript = createTranscript($('transcript'), $('transcript-empty'));
+const transcript = createTranscript($('transcript'), $('transcript-empty'), {
+  read: async (name) => resultOf(await request({ op: 'execute', action: { verb: 'read', name }, turn: 'files' })),
+  showLogged: (seq) => { if (!audit.highlight(seq)) audit.refresh().then(() => audit.highlight(seq)); },
+});
 const confirmer = createConfirm();
 /** The result inside an `execute` answer (the core's reply to the action), or the answer itself. */
 const resultOf = (answer) => (answer && Object.prototype.hasOwnProperty.call(answer, 'result') ? answer.result : answer);

@@ -374,3 +374,40 @@ async fn the_exported_site_logs_no_console_error() {
     browser.screenshot("environment-exported").await;
     browser.close().await;
 }
+
+/// An SVG answer on the environment page is a picture too (`<img
+/// src=blob:>`, read back through the worker's executor), and a text
+/// answer is not (the control).
+#[tokio::test]
+async fn an_svg_answer_is_a_picture_on_the_environment_page() {
+    let Some((_server, browser)) = env_checks::served_page().await else {
+        return;
+    };
+    open_from_header(&browser, "pictures").await;
+    browser
+        .say("create a file called dot.svg with <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><circle cx='5' cy='5' r='4' fill='teal'/></svg>")
+        .await;
+    browser
+        .wait_for(
+            "the picture in the answer",
+            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const i = t && t.querySelector('img.answer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;",
+        )
+        .await;
+    browser
+        .assert_none("#transcript svg", "no SVG markup in the transcript")
+        .await;
+    browser.say("create a file called note.txt with hi").await;
+    browser
+        .wait_for(
+            "the text answer",
+            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return t.textContent.includes('wrote note.txt');",
+        )
+        .await;
+    assert_eq!(
+        browser
+            .js("return !![...document.querySelectorAll('#transcript .turn')].pop().querySelector('img')")
+            .await,
+        false
+    );
+    browser.close().await;
+}

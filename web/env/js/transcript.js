@@ -6,7 +6,7 @@
 // words ("↳ write hello.txt"), never as JSON.
 
 import { el } from '../../js/dom.js';
-import { Turn } from '../../js/transcript.js';
+import { Turn, actionWords } from '../../js/transcript.js';
 
 /** The environment page's turn: the shared one, plus the action a sentence resolved to. */
 class ActionTurn extends Turn {
@@ -25,22 +25,12 @@ class ActionTurn extends Turn {
         return null;
       }
       if (answer.transcript != null) this.showAction(answer.action);
+      this.action = answer.action && typeof answer.action === 'object' ? answer.action : null;
+      this.verb = this.action ? String(this.action.verb ?? '') : null;
       return this.showReply(answer.result);
     }
     return this.showReply(answer);
   }
-}
-
-/**
- * An action in a person's words: its verb and what it names ("write
- * hello.txt", "list assets"), never its JSON. Display only: the core has
- * already resolved and checked it.
- */
-function actionWords(action) {
-  if (!action || typeof action !== 'object') return String(action);
-  const verb = String(action.verb ?? 'act').replace(/_/g, ' ');
-  const object = action.verb === 'grep' ? action.query : action.name ?? action.dir ?? action.id ?? '';
-  return object !== '' && object != null ? `${verb} ${String(object)}` : verb;
 }
 
 /** "↳ write hello.txt" as a line of the turn; `classes` say where it sits. */
@@ -49,7 +39,8 @@ function actionLine(action, classes) {
     el('span', { class: 'action-words', text: actionWords(action) }));
 }
 
-export function createTranscript(ol, empty) {
+/** The environment page's transcript; `hooks` as the shared Turn takes them (read, showLogged). */
+export function createTranscript(ol, empty, hooks = {}) {
   return {
     /** A turn for a sentence (`text`) or an action sent as data (`action`). */
     add({ text, action }) {
@@ -60,7 +51,7 @@ export function createTranscript(ol, empty) {
       ol.append(li);
       if (empty) empty.hidden = true;
       li.scrollIntoView({ block: 'nearest' });
-      return new ActionTurn(li);
+      return new ActionTurn(li, { hooks });
     },
   };
 }
