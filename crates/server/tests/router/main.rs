@@ -334,7 +334,12 @@ async fn health_names_the_root_the_resolver_and_counts_refusals() {
     assert_eq!(health["ok"], true);
     assert_eq!(health["declared"], true);
     assert_eq!(health["resolver"], "script");
-    assert_eq!(health["live"], json!({"created": 0, "running": 0}));
+    assert_eq!(
+        json!([health["live"]["created"], health["live"]["running"]]),
+        json!([0, 0])
+    );
+    let providers = health["live"]["providers"].as_array().unwrap();
+    assert_eq!(providers.len(), 4, "{health}");
     // A refusal is counted for health.
     app.post("/api/turn", r#"{"action": {"verb": "launch"}}"#)
         .await;
