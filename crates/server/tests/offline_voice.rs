@@ -16,8 +16,14 @@ use common::Server;
 use common::spoken::{Page, available, moonshine_dir, server, speak, whisper_available};
 use serde_json::json;
 
+/// One recogniser at a time: with several decoders and the Whisper-class
+/// model sharing two cores, an utterance was seen judged unsure (1 run in 4
+/// in parallel, none in 5 one at a time); a person on one machine runs one.
+static ONE_DECODER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 #[tokio::test(flavor = "multi_thread")]
 async fn four_spoken_commands_act_through_the_executor() {
+    let _one = ONE_DECODER.lock().await;
     if !available() {
         return;
     }
@@ -78,7 +84,11 @@ async fn four_spoken_commands_act_through_the_executor() {
     assert!(read.reply.contains("hello"), "{read:?}");
 
     let list = page.say(&speak("list the files", "en-us")).await;
-    assert_eq!(list.calls[0]["name"], "list", "{list:?}");
+    assert_eq!(
+        list.calls.first().map(|c| &c["name"]),
+        Some(&json!("list")),
+        "{list:?}"
+    );
     assert!(list.reply.contains("hello.txt"), "{list:?}");
 
     let delete = page.say(&speak("delete hello dot txt", "en-us")).await;
@@ -93,6 +103,7 @@ async fn four_spoken_commands_act_through_the_executor() {
 /// file names; a look runs at once, a change is asked first.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_whisper_class_recogniser_reads_at_once_and_asks_before_a_change() {
+    let _one = ONE_DECODER.lock().await;
     if !available() || !whisper_available() {
         return;
     }
@@ -126,6 +137,7 @@ async fn the_whisper_class_recogniser_reads_at_once_and_asks_before_a_change() {
 /// Speech that is no command, and noise, do nothing: no call, no change.
 #[tokio::test(flavor = "multi_thread")]
 async fn what_it_cannot_be_sure_of_does_nothing() {
+    let _one = ONE_DECODER.lock().await;
     if !available() {
         return;
     }
