@@ -113,7 +113,27 @@ fn swapped(swap: &Swap, rest: Words<'_>) -> Option<Resolution> {
         Some(name) => (old, Some(name)),
         None => trailing_file(old),
     };
+    if file.is_none()
+        && swap.verb.starts_with(&["replace"])
+        && let Some(name) = named_file(old)
+    {
+        // "replace notes.txt with hi": with no file to edit in, a named
+        // file is what is replaced — its whole content.
+        return Some(write::whole(name, new));
+    }
     apply(file, old, new)
+}
+
+/// `words` when they are one file's name with a word-like extension
+/// ("notes.txt", not "v1.2" or "3.5").
+fn named_file(words: Words<'_>) -> Option<String> {
+    let Target::File(name) = target(words) else {
+        return None;
+    };
+    let extension = name.rsplit_once('.')?.1;
+    let wordlike =
+        (1..=5).contains(&extension.len()) && extension.chars().all(|c| c.is_ascii_alphabetic());
+    wordlike.then_some(name)
 }
 
 /// The replacing verb a run begins with, and the words after it.

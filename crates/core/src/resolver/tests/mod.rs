@@ -206,8 +206,16 @@ fn edit_phrasings() {
         update todo.txt, change monday to tuesday => edit todo.txt | monday | tuesday
         replace "with" with "by" in notes.md => edit notes.md | with | by
         delete the word milk from notes.md => edit notes.md | milk |
+        replace notes.txt with nothing much => write notes.txt | nothing much
+        replace the notes.md file with buy milk => write notes.md | buy milk
+        replace v1.2 with v1.3 in notes.md => edit notes.md | v1.2 | v1.3
         "#,
     );
+    // A named file with no extension is not taken for the file (the control).
+    assert!(matches!(
+        resolve("replace v1.2 with v1.3"),
+        Resolution::Unresolved { .. }
+    ));
 }
 
 #[test]
