@@ -2,7 +2,7 @@
 // the worker (worker.js), which runs the Voicebox core. The page renders answers;
 // the core decides. Nothing here checks a name, a path or a result.
 
-import { el, fill } from '../js/dom.js';
+import { el, fill, download } from '../js/dom.js';
 import { createClient } from './js/client.js';
 import { claimInstance } from './js/identity.js';
 import { createTranscript } from './js/transcript.js';
@@ -55,8 +55,21 @@ async function request(req) {
 // The parts.
 
 const transcript = createTranscript($('transcript'), $('transcript-empty'), {
-  read: async (name) => resultOf(await request({ op: 'execute', action: { verb: 'read', name }, turn: 'files' })),
-  showLogged: (seq) => { if (!audit.highlight(seq)) audit.refresh().then(() => audit.highlight(seq)); },
+  scroller: $('transcript-scroll'),
+  latest: $('latest'),
+  storeKey: 'voicebox.env.transcript.v1',
+  hooks: {
+    read: async (name) => resultOf(await request({ op: 'execute', action: { verb: 'read', name }, turn: 'files' })),
+    showLogged: (seq) => { if (!audit.highlight(seq)) audit.refresh().then(() => audit.highlight(seq)); },
+  },
+});
+$('transcript-clear').addEventListener('click', () => transcript.clear());
+$('transcript-export').addEventListener('click', () => download('voicebox-conversation.json', transcript.exported(), 'application/json'));
+// Enter sends; Shift+Enter is a new line (and an IME's Enter composes).
+$('utterance').addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.shiftKey || event.isComposing) return;
+  event.preventDefault();
+  $('composer').requestSubmit();
 });
 const confirmer = createConfirm();
 /** The result inside an `execute` answer (the core's reply to the action), or the answer itself. */

@@ -334,13 +334,14 @@ function load(key) {
 
 /**
  * The transcript list. `empty` is a hint shown until the first turn.
- * options: { scroller, latest, storeKey, hooks } — the transcript's own
- * scroller (kept on the newest answer unless the person scrolled up; then
- * `latest` offers the way back down), and where the conversation is kept
- * across reloads (localStorage).
+ * options: { scroller, latest, storeKey, hooks, TurnClass } — the
+ * transcript's own scroller (kept on the newest answer unless the person
+ * scrolled up; then `latest` offers the way back down), where the
+ * conversation is kept across reloads (localStorage), and the turn a page
+ * shows (the environment page's adds the resolved action).
  */
 export function createTranscript(ol, empty, options = {}) {
-  const { scroller, latest, storeKey, hooks = {} } = options;
+  const { scroller, latest, storeKey, hooks = {}, TurnClass = Turn } = options;
   let records = storeKey ? load(storeKey) : [];
   let pinned = true;
   let undoButton = null;
@@ -396,7 +397,7 @@ export function createTranscript(ol, empty, options = {}) {
 
   /** Shows a kept turn as it was answered (no Undo: the folder may have moved on). */
   function restore(record) {
-    const turn = new Turn(item(record.said, record.via), { follow, hooks: { ...hooks, undo: null, again: null } });
+    const turn = new TurnClass(item(record.said, record.via), { follow, hooks: { ...hooks, undo: null, again: null } });
     const answer = record.answer || {};
     if (answer.turn) turn.showTurn(answer.turn, true);
     else if (answer.reply) turn.showReply(answer.reply, true);
@@ -417,7 +418,7 @@ export function createTranscript(ol, empty, options = {}) {
       records.push(record);
       save();
       pinned = true;
-      const turn = new Turn(item(said, via), { follow, hooks, record, saved: save, undoShown });
+      const turn = new TurnClass(item(said, via), { follow, hooks, record, saved: save, undoShown });
       follow();
       return turn;
     },

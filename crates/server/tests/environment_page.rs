@@ -411,3 +411,58 @@ async fn an_svg_answer_is_a_picture_on_the_environment_page() {
     );
     browser.close().await;
 }
+
+/// The environment page's conversation outlives a reload and Clear forgets
+/// it; Enter in the request box sends; the newest answer is above the
+/// composer on a phone too.
+#[tokio::test]
+async fn the_environment_pages_conversation_is_kept_and_each_answer_shown() {
+    let Some((_server, browser)) = env_checks::served_page().await else {
+        return;
+    };
+    browser.resize(browser::VIEWPORTS[0]).await;
+    open_from_header(&browser, "kept").await;
+    let input = browser
+        .client
+        .find(fantoccini::Locator::Id("utterance"))
+        .await
+        .unwrap();
+    for i in 0..8 {
+        input.click().await.unwrap();
+        input
+            .send_keys(&format!("create a file called n{i}.txt with {i}\u{e007}"))
+            .await
+            .unwrap();
+        browser
+            .wait_for(
+                "the answer above the composer",
+                &format!("const t = [...document.querySelectorAll('#transcript .turn')].pop(); const a = t && t.lastElementChild.getBoundingClientRect(); const c = document.getElementById('composer').getBoundingClientRect(); return !!t && t.textContent.includes('wrote n{i}.txt') && a.bottom <= c.top + 1 && a.bottom > 0;"),
+            )
+            .await;
+    }
+    browser.client.refresh().await.unwrap();
+    browser
+        .wait_for(
+            "the kept conversation",
+            "return document.querySelectorAll('#transcript .turn').length === 8 && document.getElementById('transcript').textContent.includes('wrote n7.txt')",
+        )
+        .await;
+    browser.click("transcript-clear").await;
+    assert_eq!(
+        browser
+            .js("return document.querySelectorAll('#transcript .turn').length")
+            .await,
+        0
+    );
+    browser.client.refresh().await.unwrap();
+    browser
+        .wait_for("the page again", "return !!window.voicebox")
+        .await;
+    assert_eq!(
+        browser
+            .js("return document.querySelectorAll('#transcript .turn').length")
+            .await,
+        0
+    );
+    browser.close().await;
+}

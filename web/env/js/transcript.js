@@ -6,7 +6,7 @@
 // words ("↳ write hello.txt"), never as JSON.
 
 import { el } from '../../js/dom.js';
-import { Turn, actionWords } from '../../js/transcript.js';
+import { Turn, actionWords, createTranscript as createShared } from '../../js/transcript.js';
 
 /** The environment page's turn: the shared one, plus the action a sentence resolved to. */
 class ActionTurn extends Turn {
@@ -18,18 +18,22 @@ class ActionTurn extends Turn {
   }
 
   /** An `execute` answer: {transcript, action, note?, result}, or a request-level refusal. */
-  showTurn(answer) {
+  showTurn(answer, restored = false) {
     if (answer && Object.prototype.hasOwnProperty.call(answer, 'result')) {
       if (answer.result === null) {
+        if (!restored) this.keep({ turn: answer });
         this.showUnresolved(answer.note);
         return null;
       }
       if (answer.transcript != null) this.showAction(answer.action);
       this.action = answer.action && typeof answer.action === 'object' ? answer.action : null;
       this.verb = this.action ? String(this.action.verb ?? '') : null;
-      return this.showReply(answer.result);
+      if (!restored) this.keep({ turn: answer });
+      const ask = this.showReply(answer.result, true);
+      if (!restored && answer.result && answer.result.ok === true) this.decorate(this.answer, answer.result);
+      return ask;
     }
-    return this.showReply(answer);
+    return this.showReply(answer, restored);
   }
 }
 
@@ -39,19 +43,18 @@ function actionLine(action, classes) {
     el('span', { class: 'action-words', text: actionWords(action) }));
 }
 
-/** The environment page's transcript; `hooks` as the shared Turn takes them (read, showLogged). */
-export function createTranscript(ol, empty, hooks = {}) {
+/**
+ * The environment page's transcript: the shared one (its own scroller, kept
+ * across reloads, Clear and Export) with this page's turn. A sentence shows
+ * as said; an action sent as data as its words ("write hello.txt").
+ */
+export function createTranscript(ol, empty, options) {
+  const shared = createShared(ol, empty, { ...options, TurnClass: ActionTurn });
   return {
+    ...shared,
     /** A turn for a sentence (`text`) or an action sent as data (`action`). */
     add({ text, action }) {
-      const said = text != null
-        ? el('p', { class: 'said', text: String(text) })
-        : actionLine(action, ['said', 'said-action']);
-      const li = el('li', { class: 'turn' }, said);
-      ol.append(li);
-      if (empty) empty.hidden = true;
-      li.scrollIntoView({ block: 'nearest' });
-      return new ActionTurn(li, { hooks });
+      return shared.add(text != null ? String(text) : actionWords(action), text != null ? '' : 'action');
     },
   };
 }
