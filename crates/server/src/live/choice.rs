@@ -1,5 +1,6 @@
 //! The voice and model a person chose for each remote live provider: what
-//! each provider offers (from its wire format, `../shared/vendors/`), the
+//! each provider offers (from its published wire format: OpenAI Realtime's
+//! `audio.output.voice`, Gemini Live's prebuilt voice names), the
 //! choice kept in the state folder, and the check that refuses a voice or
 //! model the provider does not offer before any paid session opens.
 
