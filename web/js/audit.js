@@ -79,10 +79,10 @@ function describe(e) {
 /** The outcome of an entry as a short word and a class. */
 function outcome(e) {
   if (e.rule === 'declined') return ['You said no', 'neutral'];
-  if (e.decision === 'refuse') return [e.rule === 'not-found' ? 'Not found' : 'Refused', 'refused'];
+  if (e.decision === 'refuse') return ['Refused', 'refused'];
   if (e.decision === 'confirm') return ['Asked you', 'asked'];
   if (e.decision === 'lost' || e.result === 'lost') return ['Interrupted', 'refused'];
-  if (e.result === 'error') return [e.rule === 'not-found' || (e.why || '').startsWith('there is no') ? 'Not found' : 'Failed', 'refused'];
+  if (e.result === 'error') return [e.failed === 'not-found' ? 'Not found' : 'Failed', 'refused'];
   if (e.decision === 'attempt') return ['Started', 'asked'];
   return ['Done', 'ok'];
 }
@@ -121,6 +121,7 @@ function row(e) {
       el('time', { class: 'act-when', datetime: String(e.at ?? ''), title: String(e.at ?? ''), text: ago(e.at) })),
     el('dl', { class: 'act-details' },
       detail('Rule', e.rule ? el('code', { class: 'rule', text: String(e.rule) }) : null),
+      detail('Went wrong', e.failed ? el('code', { class: 'rule', text: String(e.failed) }) : null),
       detail('Why', e.why ? String(e.why) : null),
       detail('Seen after', observed),
       detail('Tool', e.act && e.act.tool ? String(e.act.tool) : null),

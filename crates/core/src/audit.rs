@@ -128,6 +128,10 @@ pub struct Entry {
     /// For refusals and errors: the sentence the person was given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
+    /// For an allowed act that failed: the rule of what went wrong
+    /// (`not-found`, `not-text`, …), beside the tier rule that allowed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<Rule>,
     /// SHA-256 (hex) of the previous line of this file, newline included; the
     /// first line chains from [`chain::genesis`]. Absent on lines written
     /// before the chain existed (reported as unchained, never as broken).
@@ -207,6 +211,7 @@ impl Entry {
             attempt: None,
             read: None,
             why: None,
+            failed: None,
             prev: None,
             open: None,
         };
@@ -241,6 +246,7 @@ impl Entry {
                 entry.attempt = Some(attempt);
                 entry.observed = observed;
                 entry.why = failed.map(|refusal| refusal.why.clone());
+                entry.failed = failed.map(|refusal| refusal.rule);
                 let result = match failed {
                     None => EntryResult::Ok,
                     Some(_) => EntryResult::Error,
@@ -263,6 +269,7 @@ impl Entry {
             } => {
                 entry.observed = observed;
                 entry.why = Some(refusal.why.clone());
+                entry.failed = Some(refusal.rule);
                 (Decision::Allow.into(), rule, EntryResult::Error)
             }
         };

@@ -147,6 +147,7 @@ mod tests {
             attempt,
             read: None,
             why: None,
+            failed: None,
             prev: None,
             open: None,
         }

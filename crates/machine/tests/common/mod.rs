@@ -347,8 +347,15 @@ pub fn observations_show_what_is_there<S: Storage>(rig: &mut Rig<S>) {
     let seen = rig.entry(read.logged).observed.unwrap();
     assert!(seen.exists && !seen.dir, "{seen:?}");
     assert_eq!((seen.entries, seen.bytes), (None, Some(3)));
+    assert_eq!(rig.entry(read.logged).failed, None);
+    // What went wrong is named beside the rule that allowed the look.
     let missing = rig.run(json!({"verb": "read", "name": "gone.txt"}));
-    assert!(!rig.entry(missing.logged).observed.unwrap().exists);
+    let entry = rig.entry(missing.logged);
+    assert!(!entry.observed.unwrap().exists);
+    assert_eq!(
+        (entry.rule, entry.failed),
+        (Some(Rule::ReadsInside), Some(Rule::NotFound))
+    );
 }
 
 /// Append adds a line (making the file when missing), and undo takes it back.
