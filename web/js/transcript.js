@@ -161,16 +161,10 @@ export function pendingNode(request) {
     el('p', { class: 'plan', text: String(request.consequence ?? request.plan ?? '') }));
 }
 
-/** The past tense of a question's yes ("Delete" → "deleted"), for "Timed out — nothing deleted". */
-function undone(yes) {
-  const word = String(yes ?? '').toLowerCase();
-  return { delete: 'deleted', replace: 'replaced', switch: 'switched' }[word] ?? 'changed';
-}
-
 /** A question that expired unanswered: nothing was done, and it can be asked again. */
 function timedOutNode(request, again) {
   const node = el('div', { class: 'declined timed-out', role: 'status', 'data-rule': 'confirmation-expired' },
-    el('p', { class: 'why', text: `Timed out — nothing ${undone(request.yes)}.` }));
+    el('p', { class: 'why', text: String(request.expired ?? 'Timed out — nothing was done.') }));
   if (again) {
     const button = el('button', { type: 'button', class: 'ghost inline ask-again', text: 'Ask again' });
     button.addEventListener('click', () => { button.disabled = true; again(); });

@@ -32,6 +32,8 @@ pub struct Words {
     pub consequence: &'static str,
     pub yes: &'static str,
     pub no: &'static str,
+    /// What a question left unanswered until it expired came to.
+    pub expired: &'static str,
 }
 
 impl Deferred {
@@ -43,18 +45,21 @@ impl Deferred {
                 consequence: "You can bring it back with undo.",
                 yes: "Delete",
                 no: "Cancel",
+                expired: "Timed out — nothing deleted.",
             },
             Deferred::Write { .. } => Words {
                 question: alloc::format!("Replace {path}?"),
                 consequence: "What it holds now is kept: undo brings it back.",
                 yes: "Replace",
                 no: "Keep it",
+                expired: "Timed out — nothing replaced.",
             },
             Deferred::Heard(_) => Words {
                 question: "Is this what you said?".into(),
                 consequence: "Nothing changes until you say yes.",
                 yes: "Yes, do it",
                 no: "No",
+                expired: "Timed out — nothing was done.",
             },
         }
     }

@@ -27,6 +27,8 @@ pub struct ConfirmRequest {
     /// The labels of the two answers ("Delete", "Cancel").
     pub yes: String,
     pub no: String,
+    /// What it comes to if nobody answers in time ("Timed out — nothing deleted.").
+    pub expired: String,
 }
 
 /// One grep hit.
@@ -211,6 +213,7 @@ mod tests {
                 consequence: "You can bring it back with undo.".to_string(),
                 yes: "Delete".to_string(),
                 no: "Cancel".to_string(),
+                expired: "Timed out — nothing deleted.".to_string(),
             }),
             ..Reply::default()
         }

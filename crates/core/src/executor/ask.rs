@@ -84,6 +84,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             consequence: words.consequence.into(),
             yes: words.yes.into(),
             no: words.no.into(),
+            expired: words.expired.into(),
         };
         self.pending.insert(
             id,

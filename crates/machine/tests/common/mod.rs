@@ -234,6 +234,21 @@ pub fn delete_asks_first<S: Storage>(rig: &mut Rig<S>) {
     let request = ask.confirm.clone().expect("a pending confirmation");
     assert_eq!(request.rule, Rule::Delete);
     assert!(request.plan.contains("old.txt"));
+    // The question in a person's words, whatever is answered or not.
+    assert_eq!(
+        [
+            &request.question,
+            &request.yes,
+            &request.no,
+            &request.expired
+        ],
+        [
+            "Delete old.txt?",
+            "Delete",
+            "Cancel",
+            "Timed out — nothing deleted."
+        ]
+    );
     let asked = rig.entry(ask.logged);
     assert_eq!(
         (asked.decision, asked.result),

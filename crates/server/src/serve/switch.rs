@@ -59,6 +59,7 @@ impl Switches {
             consequence,
             yes: "Switch".into(),
             no: "Cancel".into(),
+            expired: "Timed out — the folder was not switched.".into(),
         };
         let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
         pending.retain(|_, p| p.expires_ms > now);
