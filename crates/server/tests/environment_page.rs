@@ -11,7 +11,7 @@ mod static_site;
 
 use common::browser::{self, Browser};
 use common::env_checks::{self, act, done};
-use panel::{open_entry, type_into, wait_shown};
+use panel::{edit_to_diff, open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 use static_site::StaticSite;
 
@@ -214,15 +214,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
     assert_eq!(writes[0]["turn"], "files", "the panel's act: {writes:?}");
 
     // Edit → Save shows the diff; Cancel leaves the file as it was.
-    browser.click("viewer-edit").await;
-    type_into(&browser, "viewer-editor", "two\n").await;
-    browser.click("viewer-save").await;
-    browser
-        .wait_for(
-            "the diff",
-            "const d = document.querySelector('#viewer-answer pre.diff'); return !!d && d.textContent.includes('+two');",
-        )
-        .await;
+    edit_to_diff(&browser, "two\n", &["+two"]).await;
     browser.click("viewer-cancel").await;
     wait_shown(&browser, "plan.txt", "one\n").await;
     assert_eq!(
@@ -233,15 +225,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
     assert_eq!(entries(&browser, "write", "plan.txt").await.len(), 1);
 
     // The same edit saved (diff, then write): in the file and in the audit.
-    browser.click("viewer-edit").await;
-    type_into(&browser, "viewer-editor", "two\n").await;
-    browser.click("viewer-save").await;
-    browser
-        .wait_for(
-            "the diff",
-            "return !!document.querySelector('#viewer-answer pre.diff')",
-        )
-        .await;
+    edit_to_diff(&browser, "two\n", &[]).await;
     browser.click("viewer-save").await;
     wait_shown(&browser, "plan.txt", "two\n").await;
     assert_eq!(

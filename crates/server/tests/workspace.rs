@@ -10,7 +10,7 @@ mod panel;
 
 use common::Server;
 use common::browser::{self, Browser};
-use panel::{open_entry, type_into, wait_shown};
+use panel::{edit_to_diff, open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 
 /// The audit's write entries for `target` that succeeded.
@@ -131,15 +131,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     assert_eq!(writes_of(&server, "notes.txt").await.len(), 1);
 
     // The same edit saved twice (diff, then write): on disk and in the audit.
-    browser.click("viewer-edit").await;
-    type_into(&browser, "viewer-editor", "second line\n").await;
-    browser.click("viewer-save").await;
-    browser
-        .wait_for(
-            "the diff",
-            "return !!document.querySelector('#viewer-answer pre.diff')",
-        )
-        .await;
+    edit_to_diff(&browser, "second line\n", &[]).await;
     browser.click("viewer-save").await;
     wait_shown(&browser, "notes.txt", "second line\n").await;
     assert_eq!(

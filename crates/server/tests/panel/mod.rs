@@ -43,3 +43,23 @@ pub async fn wait_shown(browser: &Browser, name: &str, content: &str) {
         )
         .await;
 }
+
+/// Edits the open file to `text` and presses Save once: the executor's diff
+/// shows (containing every one of `expect`) and nothing is written yet.
+pub async fn edit_to_diff(browser: &Browser, text: &str, expect: &[&str]) {
+    browser.click("viewer-edit").await;
+    type_into(browser, "viewer-editor", text).await;
+    browser.click("viewer-save").await;
+    let checks: String = expect
+        .iter()
+        .map(|line| format!(" && d.textContent.includes({line:?})"))
+        .collect();
+    browser
+        .wait_for(
+            "the diff",
+            &format!(
+                "const d = document.querySelector('#viewer-answer pre.diff'); return !!d{checks};"
+            ),
+        )
+        .await;
+}
