@@ -132,9 +132,6 @@ export function detailsNodes(reply) {
   return out;
 }
 
-/** Verbs whose change undo brings back (the journal's: write, append, edit, delete). */
-const UNDOABLE = new Set(['write', 'append', 'edit', 'delete']);
-
 /**
  * What was done, its details, and that the activity log records it: "Logged"
  * is a link to its row when the page can show it (`hooks.showLogged(seq)`).
@@ -254,11 +251,15 @@ export class Turn {
     return null;
   }
 
-  /** What an answer card offers beyond its words: Undo on the newest change, a picture. */
+  /**
+   * What an answer card offers beyond its words: Undo on the newest change
+   * (the core says whether the turn changed the folder, and journals every
+   * change it makes), a picture.
+   */
   decorate(node, reply) {
     const foot = node.querySelector('.did-foot');
     if (this.verb === 'undo' && this.context.undoShown) this.context.undoShown(null);
-    if (UNDOABLE.has(this.verb) && this.hooks.undo) {
+    if (this.changes && this.verb !== 'undo' && this.hooks.undo) {
       const undo = el('button', { type: 'button', class: 'ghost inline undo', text: 'Undo' });
       undo.addEventListener('click', () => { undo.remove(); this.hooks.undo(); });
       foot.prepend(undo);
@@ -285,6 +286,7 @@ export class Turn {
   showTurn(data, restored = false) {
     this.action = data && data.action && typeof data.action === 'object' ? data.action : null;
     this.verb = this.action ? String(this.action.verb ?? '') : null;
+    this.changes = data.changes === true;
     if (data.result === null || data.result === undefined) {
       if (!restored) this.keep({ turn: data });
       this.set(unresolvedNode(data.note));

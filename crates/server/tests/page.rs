@@ -174,8 +174,16 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
             .await,
         1
     );
+    // A look changes nothing: its card offers no Undo, and the change's stays.
+    turn(&browser, "what's in a.txt").await;
+    assert_eq!(
+        browser
+            .js("const t = [...document.querySelectorAll('#transcript .turn')]; return [t.pop().querySelectorAll('button.undo').length, document.querySelectorAll('#transcript button.undo').length];")
+            .await,
+        json!([0, 1])
+    );
     browser
-        .js("[...document.querySelectorAll('#transcript .turn')].pop().querySelector('button.undo').click()")
+        .js("document.querySelector('#transcript button.undo').click()")
         .await;
     browser
         .wait_for("the undo", "return [...document.querySelectorAll('#transcript .turn')].pop().textContent.includes('undid the write of b.txt')")

@@ -28,6 +28,7 @@ class ActionTurn extends Turn {
       if (answer.transcript != null) this.showAction(answer.action);
       this.action = answer.action && typeof answer.action === 'object' ? answer.action : null;
       this.verb = this.action ? String(this.action.verb ?? '') : null;
+      this.changes = answer.changes === true;
       if (!restored) this.keep({ turn: answer });
       const ask = this.showReply(answer.result, true);
       if (!restored && answer.result && answer.result.ok === true) this.decorate(this.answer, answer.result);
