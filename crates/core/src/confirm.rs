@@ -85,23 +85,48 @@ pub struct PendingAct {
     pub expires_ms: u64,
 }
 
-/// The table of pending confirmations.
-#[derive(Debug, Default)]
-pub struct Pending {
-    acts: BTreeMap<String, PendingAct>,
+/// What waits for a person's answer: when it was asked and until when.
+pub trait Waiting {
+    fn created_ms(&self) -> u64;
+    fn expires_ms(&self) -> u64;
 }
 
-impl Pending {
+impl Waiting for PendingAct {
+    fn created_ms(&self) -> u64 {
+        self.created_ms
+    }
+
+    fn expires_ms(&self) -> u64 {
+        self.expires_ms
+    }
+}
+
+/// The table of questions waiting for the person (the executor's acts; a
+/// host may keep its own, e.g. a folder switch the page asked for).
+#[derive(Debug)]
+pub struct Pending<T = PendingAct> {
+    acts: BTreeMap<String, T>,
+}
+
+impl<T> Default for Pending<T> {
+    fn default() -> Self {
+        Pending {
+            acts: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T: Waiting> Pending<T> {
     /// Files an act under a fresh id, dropping expired ones and, past the
     /// cap, the oldest.
-    pub fn insert(&mut self, id: String, act: PendingAct) {
-        let now = act.created_ms;
-        self.acts.retain(|_, a| a.expires_ms > now);
+    pub fn insert(&mut self, id: String, act: T) {
+        let now = act.created_ms();
+        self.acts.retain(|_, a| a.expires_ms() > now);
         while self.acts.len() >= MAX_PENDING {
             let oldest = self
                 .acts
                 .iter()
-                .min_by_key(|(_, a)| a.created_ms)
+                .min_by_key(|(_, a)| a.created_ms())
                 .map(|(id, _)| id.clone());
             match oldest {
                 Some(id) => self.acts.remove(&id),
@@ -112,20 +137,25 @@ impl Pending {
     }
 
     /// Takes an act by id: each id answers once; an expired id is refused.
-    pub fn take(&mut self, id: &str, now_ms: u64) -> Result<PendingAct, Refusal> {
+    pub fn take(&mut self, id: &str, now_ms: u64) -> Result<T, Refusal> {
         let act = self.acts.remove(id).ok_or_else(|| {
             Refusal::new(
                 Rule::ConfirmationUnknown,
                 "no act is waiting under that confirmation id (it was answered already or never existed); ask again",
             )
         })?;
-        if act.expires_ms <= now_ms {
+        if act.expires_ms() <= now_ms {
             return Err(Refusal::new(
                 Rule::ConfirmationExpired,
                 "that confirmation expired before it was answered; ask again",
             ));
         }
         Ok(act)
+    }
+
+    /// Whether `id` is one of this table's (answered or not yet expired).
+    pub fn holds(&self, id: &str) -> bool {
+        self.acts.contains_key(id)
     }
 
     pub fn len(&self) -> usize {

@@ -4,26 +4,36 @@
 //! declared, the choice audited in it (`declared-by-person`) and kept in the
 //! recent folders. With the host token the folder is declared at once.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use voicebox_core::confirm::{CONFIRM_TTL_MS, MAX_PENDING};
+use voicebox_core::confirm::{CONFIRM_TTL_MS, Pending, Waiting};
 use voicebox_core::platform::Env;
 use voicebox_core::reply::ConfirmRequest;
 use voicebox_core::time::iso8601;
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::MachineEnv;
 
-/// Folder switches the page asked for, waiting for the person's answer.
+/// Folder switches the page asked for, waiting for the person's answer, in
+/// the core's table of questions (single-use ids that expire, bounded).
 #[derive(Debug, Default)]
 pub struct Switches {
-    pending: Mutex<BTreeMap<String, Pending>>,
+    pending: Mutex<Pending<Asked>>,
 }
 
 #[derive(Debug)]
-struct Pending {
+struct Asked {
     folder: PathBuf,
-    expires_ms: u64,
+    created_ms: u64,
+}
+
+impl Waiting for Asked {
+    fn created_ms(&self) -> u64 {
+        self.created_ms
+    }
+
+    fn expires_ms(&self) -> u64 {
+        self.created_ms + CONFIRM_TTL_MS
+    }
 }
 
 /// What answering a switch's id came to.
@@ -61,23 +71,16 @@ impl Switches {
             no: "Cancel".into(),
             expired: "Timed out — the folder was not switched.".into(),
         };
-        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
-        pending.retain(|_, p| p.expires_ms > now);
-        if pending.len() >= MAX_PENDING
-            && let Some(oldest) = pending
-                .iter()
-                .min_by_key(|(_, p)| p.expires_ms)
-                .map(|(id, _)| id.clone())
-        {
-            pending.remove(&oldest);
-        }
-        pending.insert(
-            id,
-            Pending {
-                folder,
-                expires_ms: now + CONFIRM_TTL_MS,
-            },
-        );
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(
+                id,
+                Asked {
+                    folder,
+                    created_ms: now,
+                },
+            );
         Reply {
             confirm: Some(request),
             ..Reply::default()
@@ -87,31 +90,21 @@ impl Switches {
     /// The answer to `id` when it is a switch's (each id answers once), or
     /// `None` when it is not one (the executor's confirmations answer it).
     pub fn answer(&self, id: &str, approved: bool, current: Option<&Path>) -> Option<Answered> {
-        let switch = self
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(id)?;
-        let kept =
-            |rule, why: String| Answered::Kept(Box::new(Reply::refusal(Refusal::new(rule, why))));
-        Some(if switch.expires_ms <= MachineEnv.now_ms() {
-            kept(
-                Rule::ConfirmationExpired,
-                format!(
-                    "that question expired before it was answered, and nothing changed; choose {} again to switch",
-                    switch.folder.display()
-                ),
-            )
-        } else if !approved {
-            kept(
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        if !pending.holds(id) {
+            return None;
+        }
+        let kept = |refusal| Answered::Kept(Box::new(Reply::refusal(refusal)));
+        Some(match pending.take(id, MachineEnv.now_ms()) {
+            Err(refusal) => kept(refusal),
+            Ok(_) if !approved => kept(Refusal::new(
                 Rule::Declined,
                 match current {
                     Some(current) => format!("Kept working in {}.", folder_name(current)),
                     None => "No folder was chosen.".into(),
                 },
-            )
-        } else {
-            Answered::Switch(switch.folder)
+            )),
+            Ok(asked) => Answered::Switch(asked.folder),
         })
     }
 }
