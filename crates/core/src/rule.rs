@@ -136,7 +136,7 @@ rules! {
     ForeignHost => "foreign-host",
     ForeignOrigin => "foreign-origin",
     BadHostToken => "bad-host-token",
-    /// Neither the page's session cookie nor the host token came with a
+    /// Neither the page's session nor the host token came with a
     /// request that needs one (an `Origin` header alone authorizes nothing).
     NoAuthority => "no-authority",
     /// The secret in a `?token=` address is not this start's.
@@ -146,7 +146,7 @@ rules! {
     BodyTooLarge => "body-too-large",
     /// The body did not arrive within the body timeout.
     BodyTimeout => "body-timeout",
-    /// A header that must be said once (Host, Origin, Content-Type, the token) came twice.
+    /// A header that must be said once (Host, Origin, Content-Type, the token, the session) came twice.
     DuplicateHeader => "duplicate-header",
     /// A JSON object in the body names one key twice.
     DuplicateKey => "duplicate-key",

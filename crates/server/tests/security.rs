@@ -7,10 +7,10 @@ mod common;
 use common::{Server, raw};
 use serde_json::{Value, json};
 
-/// A raw turn with the page's session `cookie` (may be empty: none).
-fn turn_request(host: &str, origin: &str, cookie: &str, body: &str) -> String {
+/// A raw turn with the page's `session` (may be empty: none).
+fn turn_request(host: &str, origin: &str, session: &str, body: &str) -> String {
     format!(
-        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nCookie: {cookie}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nX-Voicebox-Session: {session}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
 }
@@ -27,7 +27,7 @@ async fn host_must_be_loopback_with_our_port() {
     let body = r#"{"transcript":"list files"}"#;
     let (status, text) = raw(
         server.port,
-        &turn_request("evil.example", &own, &server.cookie, body),
+        &turn_request("evil.example", &own, &server.session, body),
     );
     assert_eq!((status, rule(&text).as_str()), (403, "foreign-host"));
     let get = format!(
@@ -43,7 +43,7 @@ async fn host_must_be_loopback_with_our_port() {
     assert_eq!(
         raw(
             server.port,
-            &turn_request(&wrong_port, &own, &server.cookie, body)
+            &turn_request(&wrong_port, &own, &server.session, body)
         )
         .0,
         403
@@ -54,7 +54,7 @@ async fn host_must_be_loopback_with_our_port() {
     ] {
         let (status, text) = raw(
             server.port,
-            &turn_request(&host, &own, &server.cookie, body),
+            &turn_request(&host, &own, &server.session, body),
         );
         assert_eq!(status, 200, "{host}: {text}");
     }
@@ -266,4 +266,90 @@ async fn a_root_that_overlaps_the_state_folder_is_refused_by_name() {
         .post_with_token("/api/root", json!({"path": beside.path()}))
         .await;
     assert_eq!(reply["declared"], true, "{reply}");
+}
+
+/// Opens `path` as a WebSocket with `headers`: the subprotocol the server
+/// chose, or the refusal's status and rule.
+async fn socket(
+    server: &Server,
+    path: &str,
+    headers: &[(&str, String)],
+) -> Result<Option<String>, (u16, String)> {
+    use tokio_tungstenite::tungstenite::{Error, client::IntoClientRequest};
+    let mut request = format!("ws://127.0.0.1:{}{path}", server.port)
+        .into_client_request()
+        .unwrap();
+    for (name, value) in headers {
+        let name = http::HeaderName::from_bytes(name.as_bytes()).unwrap();
+        request.headers_mut().insert(name, value.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((_, response)) => Ok(response
+            .headers()
+            .get("sec-websocket-protocol")
+            .map(|chosen| chosen.to_str().unwrap().to_string())),
+        Err(Error::Http(response)) => {
+            let body = String::from_utf8_lossy(response.body().as_deref().unwrap_or_default());
+            Err((response.status().as_u16(), rule(&body)))
+        }
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+#[tokio::test]
+async fn a_socket_takes_the_session_as_a_subprotocol_and_never_echoes_it() {
+    let server = Server::start();
+    let own = ("origin", server.origin());
+    let offered = |session: &str| {
+        (
+            "sec-websocket-protocol",
+            format!("voicebox, voicebox.session.{session}"),
+        )
+    };
+    let wrong = "0".repeat(server.session.len());
+    for path in ["/channel", "/live"] {
+        for (headers, want) in [
+            (vec![own.clone()], (401, "no-authority")),
+            (
+                vec![own.clone(), offered(&wrong)],
+                (401, "no-authority"),
+            ),
+            (
+                vec![
+                    own.clone(),
+                    ("cookie", format!("voicebox_session={}", server.session)),
+                ],
+                (401, "no-authority"),
+            ),
+            (
+                vec![
+                    ("origin", "http://127.0.0.1:1".into()),
+                    offered(&server.session),
+                ],
+                (403, "foreign-origin"),
+            ),
+            (vec![offered(&server.session)], (403, "foreign-origin")),
+        ] {
+            assert_eq!(
+                socket(&server, path, &headers).await,
+                Err((want.0, want.1.to_string())),
+                "{path} {headers:?}"
+            );
+        }
+        assert_eq!(
+            socket(&server, path, &[own.clone(), offered(&server.session)]).await,
+            Ok(Some("voicebox".to_string())),
+            "{path}: the page's socket opens, answered with the plain protocol"
+        );
+        assert_eq!(
+            socket(
+                &server,
+                path,
+                &[own.clone(), ("x-voicebox-session", server.session.clone())]
+            )
+            .await,
+            Ok(None),
+            "{path}: a client that can set headers may send the session as one"
+        );
+    }
 }

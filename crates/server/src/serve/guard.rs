@@ -5,13 +5,16 @@
 //! - `Host` must be a loopback name with this server's port (DNS rebinding).
 //! - A declared `Content-Length` over the cap is refused before the body is
 //!   read.
-//! - `GET <page>?token=<secret>` trades the printed secret for the session
-//!   cookie ([`PageSecret`]).
+//! - `GET <page>?token=<secret>` trades the printed secret for the page's
+//!   session ([`PageSecret`]).
 //! - Every `/api/*` route but `GET /api/health`, both WebSockets and every
 //!   mutating request need authority: the host token, or the page's session
-//!   cookie — and with the cookie, a change or a socket must also come with
-//!   this server's own `Origin` (defence in depth against CSRF). An `Origin`
-//!   header alone authorizes nothing. Refused requests reach no handler.
+//!   (a header, or a socket's subprotocol; never a cookie, which the browser
+//!   would also send to every other port of the host). With the session, a
+//!   browser's `Sec-Fetch-Site` must say the page itself asked, and a change
+//!   or a socket must also come with this server's own `Origin` (defence in
+//!   depth against CSRF). An `Origin` header alone authorizes nothing.
+//!   Refused requests reach no handler.
 //! - A mutating request (POST, PUT, PATCH, DELETE) must say
 //!   `Content-Type: application/json`, and its body is capped and must
 //!   arrive within the body timeout. A cross-site `text/plain` form post
@@ -19,7 +22,7 @@
 //! - Every response carries a strict Content-Security-Policy.
 
 use super::ApiError;
-use super::session::PageSecret;
+use super::session::{PageSecret, SESSION_HEADER};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -41,7 +44,13 @@ const _: () = assert!(MAX_BODY_BYTES as u64 >= 6 * MAX_FILE_BYTES + (1 << 20));
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Headers that must not come twice: each decides who is asking or what
 /// the body is.
-const SINGLE_HEADERS: [&str; 4] = ["host", "origin", "content-type", TOKEN_HEADER];
+const SINGLE_HEADERS: [&str; 5] = [
+    "host",
+    "origin",
+    "content-type",
+    TOKEN_HEADER,
+    SESSION_HEADER,
+];
 /// The header that carries the host token.
 pub const TOKEN_HEADER: &str = "x-voicebox-host-token";
 
@@ -121,7 +130,7 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next
 }
 
 /// What the guard made of a request: pass it on, or it is answered already
-/// (the page secret traded for the session cookie).
+/// (the page secret traded for the session).
 enum Checked {
     Pass(Request),
     Answered(Response),
@@ -182,7 +191,7 @@ impl Guard {
         }
         let changes = mutating(request.method());
         let guarded = needs_authority(path);
-        let authority = self.authority(request.headers(), changes || socket(path))?;
+        let authority = self.authority(request.headers(), changes, socket(path))?;
         let mut request = request;
         if let Some(authority) = authority {
             request.extensions_mut().insert(authority);
@@ -224,9 +233,15 @@ impl Guard {
     }
 
     /// The host token wins when present (and must be right); otherwise the
-    /// page's session cookie, which for a change or a socket (`strict`) must
-    /// come with this server's own `Origin`. `None`: no authority at all.
-    fn authority(&self, headers: &HeaderMap, strict: bool) -> Result<Option<Authority>, ApiError> {
+    /// page's session, asked for by the page itself (`Sec-Fetch-Site`, where
+    /// the browser says it), and for a change or a socket with this server's
+    /// own `Origin`. `None`: no authority at all.
+    fn authority(
+        &self,
+        headers: &HeaderMap,
+        changes: bool,
+        socket: bool,
+    ) -> Result<Option<Authority>, ApiError> {
         if let Some(token) = headers.get(TOKEN_HEADER) {
             return if bool::from(token.as_bytes().ct_eq(self.token.as_bytes())) {
                 Ok(Some(Authority::HostToken))
@@ -238,11 +253,12 @@ impl Guard {
                 ))
             };
         }
-        if !self.page.in_session(headers) {
+        if !self.page.in_session(headers, socket) {
             return Ok(None);
         }
         let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
-        if strict && !origin.is_some_and(|origin| own_origin(origin, self.port)) {
+        let own = origin.is_some_and(|origin| own_origin(origin, self.port));
+        if !asked_by_the_page(headers) || ((changes || socket) && !own) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 Rule::ForeignOrigin,
@@ -251,6 +267,15 @@ impl Guard {
         }
         Ok(Some(Authority::OwnPage))
     }
+}
+
+/// Whether the browser says the request is the page's own (`same-origin`)
+/// or the person's (`none`: typed, a bookmark). A client that is no browser
+/// says nothing, and is judged by the rest.
+fn asked_by_the_page(headers: &HeaderMap) -> bool {
+    headers
+        .get("sec-fetch-site")
+        .is_none_or(|site| matches!(site.as_bytes(), b"same-origin" | b"none"))
 }
 
 /// The routes that answer only with authority: the API (but its health

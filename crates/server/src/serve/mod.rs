@@ -30,7 +30,7 @@ pub use acts::Acts;
 pub use error::ApiError;
 pub use guard::Guard;
 pub use listen::Limits;
-pub use session::PageSecret;
+pub use session::{PageSecret, SESSION_HEADER, SOCKET_PROTOCOL};
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";

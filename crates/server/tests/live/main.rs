@@ -54,7 +54,7 @@ impl Page {
         let mut request = url.into_client_request().unwrap();
         request
             .headers_mut()
-            .insert("cookie", server.cookie.parse().unwrap());
+            .insert("sec-websocket-protocol", server.socket_protocols().parse().unwrap());
         if let Some(origin) = origin {
             request
                 .headers_mut()
