@@ -236,12 +236,18 @@ impl OtherServer {
     async fn visit(&self, browser: &Browser, url: &str) {
         let reports = || {
             let heads = self.heads.lock().unwrap();
-            heads.iter().filter(|h| h.starts_with("GET /report")).count()
+            heads
+                .iter()
+                .filter(|h| h.starts_with("GET /report"))
+                .count()
         };
         let before = reports();
         browser.client.goto(url).await.unwrap();
         browser
-            .wait_for("the other page's script", "return document.title === 'done'")
+            .wait_for(
+                "the other page's script",
+                "return document.title === 'done'",
+            )
             .await;
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
         while reports() == before {
@@ -254,14 +260,25 @@ impl OtherServer {
 /// Every byte of the root's audit log, to see that nothing was added.
 fn audit_bytes(server: &Server) -> u64 {
     std::fs::read_dir(server.root.join(".audit"))
-        .map(|dir| dir.flatten().filter_map(|f| f.metadata().ok()).map(|m| m.len()).sum())
+        .map(|dir| {
+            dir.flatten()
+                .filter_map(|f| f.metadata().ok())
+                .map(|m| m.len())
+                .sum()
+        })
         .unwrap_or(0)
 }
 
 /// `method target` sent to Voicebox with every header the other server got
 /// in `head` (its cookies included) and a forged, right `Origin`.
 fn replay(server: &Server, head: &str, method: &str, target: &str, body: &str) -> (u16, String) {
-    let own = ["host", "origin", "content-length", "content-type", "connection"];
+    let own = [
+        "host",
+        "origin",
+        "content-length",
+        "content-type",
+        "connection",
+    ];
     let recorded: String = head
         .lines()
         .skip(1)
@@ -323,7 +340,13 @@ async fn another_port_gets_nothing_it_can_replay_and_the_page_still_acts() {
     );
 
     let heads = other.heads.lock().unwrap().clone();
-    for path in ["GET / ", "GET /ping ", "GET /hop ", "GET /landed ", "GET /report"] {
+    for path in [
+        "GET / ",
+        "GET /ping ",
+        "GET /hop ",
+        "GET /landed ",
+        "GET /report",
+    ] {
         assert!(
             heads.iter().any(|head| head.starts_with(path)),
             "{path}: {heads:?}"
@@ -369,7 +392,10 @@ async fn another_port_gets_nothing_it_can_replay_and_the_page_still_acts() {
         .await;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
     while !server.root.join("after.txt").exists() {
-        assert!(std::time::Instant::now() < deadline, "the page's turn wrote nothing");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the page's turn wrote nothing"
+        );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     assert_eq!(

@@ -310,10 +310,7 @@ async fn a_socket_takes_the_session_as_a_subprotocol_and_never_echoes_it() {
     for path in ["/channel", "/live"] {
         for (headers, want) in [
             (vec![own.clone()], (401, "no-authority")),
-            (
-                vec![own.clone(), offered(&wrong)],
-                (401, "no-authority"),
-            ),
+            (vec![own.clone(), offered(&wrong)], (401, "no-authority")),
             (
                 vec![
                     own.clone(),

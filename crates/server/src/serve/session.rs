@@ -170,7 +170,10 @@ mod tests {
             ),
             ("sec-websocket-protocol", session.clone()),
         ] {
-            assert!(!page.in_session(&with(name, value.clone()), true), "{name}: {value}");
+            assert!(
+                !page.in_session(&with(name, value.clone()), true),
+                "{name}: {value}"
+            );
         }
     }
 }

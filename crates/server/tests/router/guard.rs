@@ -80,7 +80,10 @@ async fn the_session_or_the_token_authorizes_and_an_origin_or_a_cookie_alone_doe
         (
             vec![
                 (origin, own.as_str()),
-                ("sec-websocket-protocol", &format!("voicebox.session.{session}")),
+                (
+                    "sec-websocket-protocol",
+                    &format!("voicebox.session.{session}"),
+                ),
             ],
             (401, "no-authority"),
         ),
@@ -90,11 +93,19 @@ async fn the_session_or_the_token_authorizes_and_an_origin_or_a_cookie_alone_doe
         ),
         (vec![(SESSION_HEADER, session)], (403, "foreign-origin")),
         (
-            vec![(origin, own.as_str()), (SESSION_HEADER, session), (site, "same-site")],
+            vec![
+                (origin, own.as_str()),
+                (SESSION_HEADER, session),
+                (site, "same-site"),
+            ],
             (403, "foreign-origin"),
         ),
         (
-            vec![(origin, own.as_str()), (SESSION_HEADER, session), (site, "cross-site")],
+            vec![
+                (origin, own.as_str()),
+                (SESSION_HEADER, session),
+                (site, "cross-site"),
+            ],
             (403, "foreign-origin"),
         ),
         (
@@ -112,7 +123,11 @@ async fn the_session_or_the_token_authorizes_and_an_origin_or_a_cookie_alone_doe
     assert!(!app.root.join("x.txt").exists(), "no refused request acted");
     for headers in [
         vec![(origin, own.as_str()), (SESSION_HEADER, session)],
-        vec![(origin, own.as_str()), (SESSION_HEADER, session), (site, "same-origin")],
+        vec![
+            (origin, own.as_str()),
+            (SESSION_HEADER, session),
+            (site, "same-origin"),
+        ],
         vec![(token, app.token.as_str())],
     ] {
         let answer = app.send(turn(&headers)).await;
@@ -136,7 +151,12 @@ async fn an_audited_read_from_another_site_or_port_does_not_act() {
         std::fs::read_dir(app.root.join(".audit"))
             .map(|dir| {
                 dir.flatten()
-                    .map(|f| std::fs::read_to_string(f.path()).unwrap_or_default().lines().count())
+                    .map(|f| {
+                        std::fs::read_to_string(f.path())
+                            .unwrap_or_default()
+                            .lines()
+                            .count()
+                    })
                     .sum::<usize>()
             })
             .unwrap_or(0)
@@ -153,7 +173,10 @@ async fn an_audited_read_from_another_site_or_port_does_not_act() {
     for site in ["same-origin", "none"] {
         assert_eq!(app.send(read(site)).await.status, 200, "{site}");
     }
-    assert!(lines(&app) > before, "the page's own reads act (and are audited)");
+    assert!(
+        lines(&app) > before,
+        "the page's own reads act (and are audited)"
+    );
 }
 
 #[tokio::test]
