@@ -331,3 +331,47 @@ async fn the_files_are_resources_read_through_the_executor_and_dot_folders_never
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn links_to_folders_list_each_real_file_once_under_its_own_name() {
+    let folder = Folder::new();
+    put_file(&folder.root, "seed.txt", "s");
+    put_file(&folder.root, "docs/a.md", "a");
+    put_file(&folder.root, "docs/deep/b.md", "b");
+    let client = connect(&folder, Person::none()).await;
+    let uris = |listed: Vec<rmcp::model::Resource>| -> Vec<String> {
+        listed.into_iter().map(|r| r.uri.clone()).collect()
+    };
+    let plain = uris(client.list_all_resources().await.unwrap());
+    assert_eq!(
+        plain,
+        [
+            "voicebox:///docs/a.md",
+            "voicebox:///docs/deep/b.md",
+            "voicebox:///seed.txt"
+        ]
+    );
+    // Links to the root, to a sibling folder, to a folder deeper down and
+    // to a file: each real file still once, under its own name.
+    for (link, target) in [
+        ("self", "."),
+        ("docs/up", ".."),
+        ("alias", "docs"),
+        ("shortcut", "docs/deep"),
+        ("also.txt", "seed.txt"),
+    ] {
+        std::os::unix::fs::symlink(target, folder.root.join(link)).unwrap();
+    }
+    assert_eq!(uris(client.list_all_resources().await.unwrap()), plain);
+    // No folder is listed through a link: the walk never went through one.
+    for entry in audit_entries(&folder.root) {
+        let target = entry["act"]["target"].as_str().unwrap_or_default().to_string();
+        assert!(
+            !["self", "alias", "shortcut", "docs/up"]
+                .iter()
+                .any(|link| target.starts_with(link)),
+            "{entry}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
