@@ -113,6 +113,9 @@ rules! {
     UnderDeclared => "under-declared",
     DuplicateTool => "duplicate-tool",
     ProposalPending => "proposal-pending",
+    /// So many extension proposals wait for the person (or they are so
+    /// large) that no more is stored until some are withdrawn.
+    TooManyProposals => "too-many-proposals",
     NotAdmitted => "not-admitted",
     HostNotAllowed => "host-not-allowed",
     /// `http-get` to loopback, link-local, private or other non-public
