@@ -153,6 +153,11 @@ rules! {
     DuplicateHeader => "duplicate-header",
     /// A JSON object in the body names one key twice.
     DuplicateKey => "duplicate-key",
+    /// The request line or a header could not be read as HTTP (a byte no
+    /// URI or header may hold, a malformed line): answered before any route.
+    MalformedRequest => "malformed-request",
+    /// The request's head (its URI or headers) is over the server's buffer.
+    HeadTooLarge => "head-too-large",
     /// Every connection slot is busy with a request.
     TooManyConnections => "too-many-connections",
     MalformedBody => "malformed-body",
