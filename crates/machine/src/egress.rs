@@ -138,7 +138,6 @@ impl HttpEgress {
             body,
         })
     }
-
 }
 
 impl Egress for HttpEgress {

@@ -123,7 +123,11 @@ impl Registry {
     fn room_for(&self, id: &str, bytes: u64) -> Result<(), Refusal> {
         let ledger = self.ledger();
         let (mut waiting, mut total) = (0usize, 0u64);
-        for entry in std::fs::read_dir(self.proposals()).into_iter().flatten().flatten() {
+        for entry in std::fs::read_dir(self.proposals())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let name = entry.file_name().to_string_lossy().into_owned();
             match name.strip_suffix(".json") {
                 Some(other) if other != id && !ledger.contains_key(other) => {
@@ -468,7 +472,10 @@ mod tests {
         let p1 = registry.proposal("p1").unwrap().plan_digest;
         registry.admit("p1", &p1, 0).unwrap();
         assert_eq!(propose(&registry, "one-more", 10), Ok(()));
-        assert_eq!(propose(&registry, "two-more", 10), Err(Rule::TooManyProposals));
+        assert_eq!(
+            propose(&registry, "two-more", 10),
+            Err(Rule::TooManyProposals)
+        );
         registry.withdraw("p2").unwrap();
         assert_eq!(propose(&registry, "two-more", 10), Ok(()));
     }
@@ -483,7 +490,11 @@ mod tests {
             assert_eq!(propose(&registry, &format!("big{n}"), big), Ok(()), "{n}");
         }
         assert_eq!(propose(&registry, "last", big), Err(Rule::TooManyProposals));
-        assert_eq!(propose(&registry, "small", 10), Ok(()), "a small one still fits");
+        assert_eq!(
+            propose(&registry, "small", 10),
+            Ok(()),
+            "a small one still fits"
+        );
         registry.withdraw("big0").unwrap();
         assert_eq!(propose(&registry, "last", big), Ok(()));
     }

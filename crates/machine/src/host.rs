@@ -9,13 +9,13 @@ use serde_json::Value;
 use std::path::Path;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{AuditCheck, AuditView};
+use voicebox_core::executor::{Fetch, Step};
 use voicebox_core::platform::Abilities;
+use voicebox_core::platform::Fetched;
 use voicebox_core::resolver::Folder;
 use voicebox_core::resolver::settle::MAX_NAMES;
 use voicebox_core::tier::{PersonAct, Placement};
 use voicebox_core::turn::Proposal;
-use voicebox_core::executor::{Fetch, Step};
-use voicebox_core::platform::Fetched;
 use voicebox_core::{Executor, Refusal, Reply};
 
 /// One machine host: one writer instance, at most one declared root.

@@ -303,7 +303,11 @@ async fn an_absolute_form_target_is_held_to_the_host_rule() {
         "http://127.0.0.1/api/files".to_string(),
     ] {
         let (status, text) = raw(port, &get(&target));
-        assert_eq!((status, rule(&text).as_str()), (403, "foreign-host"), "{target}");
+        assert_eq!(
+            (status, rule(&text).as_str()),
+            (403, "foreign-host"),
+            "{target}"
+        );
     }
     // Controls: the origin form, and an absolute form naming this server.
     for target in [
@@ -321,20 +325,34 @@ async fn hypers_own_refusals_carry_a_rule_id() {
     let server = Server::start();
     let port = server.port;
     let head = |extra: &str| {
-        format!("GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Connection: close\r\n\r\n")
+        format!(
+            "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Connection: close\r\n\r\n"
+        )
     };
     // A raw 0xFF in the query.
     let rest = format!("Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
     let bad = [b"GET /api/health?q=\xFF HTTP/1.1\r\n", rest.as_bytes()].concat();
     let (status, text) = raw_bytes(port, &bad);
-    assert_eq!((status, rule(&text).as_str()), (400, "malformed-request"), "{text}");
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (400, "malformed-request"),
+        "{text}"
+    );
     // More headers than the server reads, and one header of 1 MiB.
     let many: String = (0..200).map(|n| format!("x-h{n}: v\r\n")).collect();
     let (status, text) = raw_bytes(port, head(&many).as_bytes());
-    assert_eq!((status, rule(&text).as_str()), (431, "head-too-large"), "{text}");
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (431, "head-too-large"),
+        "{text}"
+    );
     let huge = format!("x-big: {}\r\n", "a".repeat(1 << 20));
     let (status, text) = raw_bytes(port, head(&huge).as_bytes());
-    assert_eq!((status, rule(&text).as_str()), (431, "head-too-large"), "{text}");
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (431, "head-too-large"),
+        "{text}"
+    );
     // Controls: the byte percent-encoded, and a few headers, are served.
     let encoded = [b"GET /api/health?q=%FF HTTP/1.1\r\n", rest.as_bytes()].concat();
     assert_eq!(raw_bytes(port, &encoded).0, 200);

@@ -12,6 +12,7 @@ use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{Act, ActKind, Decision, PersonAct};
 use crate::time::iso8601;
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use serde_json::Value;
@@ -161,7 +162,13 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// request counted before it is made. One entry records the outcome.
     /// The fetch itself is made here, or handed to the caller of
     /// [`Executor::start`].
-    async fn http_get(&mut self, id: &str, descriptor: &Descriptor, url: &str, label: &str) -> Reply {
+    async fn http_get(
+        &mut self,
+        id: &str,
+        descriptor: &Descriptor,
+        url: &str,
+        label: &str,
+    ) -> Reply {
         let first = Fetch {
             id: id.into(),
             bounds: descriptor.bounds.clone(),
@@ -174,7 +181,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let mut step = self.hop(first).await;
         loop {
             match step {
-                Step::Done(reply) => return reply,
+                Step::Done(reply) => return *reply,
                 Step::Fetch(fetch) if matches!(self.fetching, Fetching::Deferred(_)) => {
                     self.fetching = Fetching::Deferred(Some(fetch));
                     return Reply::done("the fetch is the caller's to make".into());
@@ -200,24 +207,24 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 ),
             );
             let record = ActRecord::new(ActKind::Network, &fetch.asked).with_tool(&fetch.label);
-            return Step::Done(self.refuse(refusal, record, turn).await);
+            return Step::done(self.refuse(refusal, record, turn).await);
         }
         let record = ActRecord::new(ActKind::Network, &fetch.url).with_tool(&fetch.label);
         let reach = self.abilities.egress().reach();
         if let Err(refusal) = extension::check_url(&fetch.url, &fetch.bounds, reach) {
-            return Step::Done(self.refuse(refusal, record, turn).await);
+            return Step::done(self.refuse(refusal, record, turn).await);
         }
         let verdict = self.table.decide(&Act::bounded_egress());
         if verdict.decision != Decision::Allow {
             let refusal = Refusal::new(verdict.rule, verdict.why);
-            return Step::Done(self.refuse(refusal, record, turn).await);
+            return Step::done(self.refuse(refusal, record, turn).await);
         }
         let used = self.abilities.ledger().requests_used(&fetch.id).await;
         if let Err(refusal) = extension::check_budget(used, &fetch.bounds) {
-            return Step::Done(self.refuse(refusal, record, turn).await);
+            return Step::done(self.refuse(refusal, record, turn).await);
         }
         if let Err(refusal) = self.abilities.ledger().count_request(&fetch.id).await {
-            return Step::Done(self.refuse(refusal, record, turn).await);
+            return Step::done(self.refuse(refusal, record, turn).await);
         }
         fetch.rule = verdict.rule;
         Step::Fetch(fetch)
@@ -227,13 +234,13 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// (judged like the first), anything else the act's outcome, recorded.
     pub async fn fetched(&self, mut fetch: Fetch, got: Result<Fetched, Refusal>) -> Step {
         if let Err(refusal) = self.root_ready().await {
-            return Step::Done(Reply::refusal(refusal));
+            return Step::done(Reply::refusal(refusal));
         }
         let turn = Some(fetch.label.as_str());
         let record = ActRecord::new(ActKind::Network, &fetch.url).with_tool(&fetch.label);
         let fetched = match got {
             Ok(fetched) => fetched,
-            Err(refusal) => return Step::Done(self.tool_failed(record, refusal, turn).await),
+            Err(refusal) => return Step::done(self.tool_failed(record, refusal, turn).await),
         };
         if let Some(next) = fetched
             .location
@@ -252,7 +259,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let body = &fetched.body[..fetched.body.len().min(MAX_BODY_BYTES)];
         let mut reply = Reply::done(format!("fetched {} ({})", fetch.url, fetched.status));
         reply.output = Some(String::from_utf8_lossy(body).into_owned());
-        Step::Done(self.answer(reply, seq))
+        Step::done(self.answer(reply, seq))
     }
 }
 
@@ -284,8 +291,14 @@ impl Fetch {
 /// Where an act stands: answered, or waiting on one fetch.
 #[derive(Debug)]
 pub enum Step {
-    Done(Reply),
+    Done(Box<Reply>),
     Fetch(Fetch),
+}
+
+impl Step {
+    fn done(reply: Reply) -> Step {
+        Step::Done(Box::new(reply))
+    }
 }
 
 /// How `http-get` fetches: at once, or by handing the hop to the caller

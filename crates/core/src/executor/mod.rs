@@ -34,6 +34,7 @@ use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Placement, TierTable};
 use crate::time::iso8601;
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -163,7 +164,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let reply = self.run(proposal, turn).await;
         match core::mem::take(&mut self.fetching) {
             extensions::Fetching::Deferred(Some(fetch)) => Step::Fetch(fetch),
-            _ => Step::Done(reply),
+            _ => Step::Done(Box::new(reply)),
         }
     }
 
@@ -189,7 +190,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return reply;
         }
         match action {
-            Action::List { .. } | Action::Read { .. } | Action::Grep { .. } | Action::Diff { .. } => {
+            Action::List { .. }
+            | Action::Read { .. }
+            | Action::Grep { .. }
+            | Action::Diff { .. } => {
                 unreachable!("looks are answered above")
             }
             Action::Write {

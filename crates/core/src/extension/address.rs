@@ -212,7 +212,9 @@ fn embedded_v4(v6: Ipv6Addr) -> Vec<Ipv4Addr> {
     let v4 = |at: [usize; 4]| Ipv4Addr::new(b[at[0]], b[at[1]], b[at[2]], b[at[3]]);
     let s = v6.segments();
     match s {
-        [0, 0, 0, 0, 0, 0xffff, ..] | [0, 0, 0, 0, 0xffff, 0, ..] | [0x64, 0xff9b, 0, 0, 0, 0, ..] => {
+        [0, 0, 0, 0, 0, 0xffff, ..]
+        | [0, 0, 0, 0, 0xffff, 0, ..]
+        | [0x64, 0xff9b, 0, 0, 0, 0, ..] => {
             alloc::vec![v4([12, 13, 14, 15])]
         }
         [0x64, 0xff9b, 1, ..] => alloc::vec![

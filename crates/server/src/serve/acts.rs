@@ -16,12 +16,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::command::Verb;
+use voicebox_core::executor::Step;
 use voicebox_core::platform::{RootInfo, Storage};
 use voicebox_core::resolver::{Folder, NOTES_FILE};
 use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
 use voicebox_core::worker::{Answer, AuditPage, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
-use voicebox_core::executor::Step;
 use voicebox_machine::egress::HttpEgress;
 use voicebox_machine::{Host, MachineAbilities};
 
@@ -268,7 +268,10 @@ impl Acts {
     async fn on_machine(&self, proposal: Proposal, turn: String) -> Reply {
         let failed = |error: ApiError| Reply::refusal(error.refusal);
         let (look, label) = (proposal.clone(), turn.clone());
-        match self.looking(move |host| host.look(&look, Some(&label))).await {
+        match self
+            .looking(move |host| host.look(&look, Some(&label)))
+            .await
+        {
             Ok(Some(reply)) => return reply,
             Ok(None) => {}
             Err(error) => return failed(error),
@@ -282,7 +285,7 @@ impl Acts {
         };
         loop {
             let fetch = match step {
-                Step::Done(reply) => return reply,
+                Step::Done(reply) => return *reply,
                 Step::Fetch(fetch) => fetch,
             };
             let got = on_thread(move || {
@@ -411,7 +414,9 @@ impl Acts {
 }
 
 /// Runs `f` on a blocking thread; a thread that fails is `storage-failed`.
-async fn on_thread<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> Result<R, ApiError> {
+async fn on_thread<R: Send + 'static>(
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, ApiError> {
     tokio::task::spawn_blocking(f).await.map_err(|_| {
         ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,

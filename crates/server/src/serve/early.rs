@@ -116,11 +116,15 @@ mod tests {
 
     #[test]
     fn only_an_empty_early_refusal_is_replaced() {
-        let early = b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
+        let early =
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-length: 0\r\ndate: x\r\n\r\n";
         let answer = String::from_utf8(named(early).unwrap()).unwrap();
         assert!(answer.starts_with("HTTP/1.1 431 "), "{answer}");
         let (head, body) = answer.split_once("\r\n\r\n").unwrap();
-        assert!(head.contains(&format!("content-length: {}", body.len())), "{head}");
+        assert!(
+            head.contains(&format!("content-length: {}", body.len())),
+            "{head}"
+        );
         let body: serde_json::Value = serde_json::from_str(body).unwrap();
         assert_eq!(body["refused"], "head-too-large");
         // The app's own refusals (a body) and other answers pass as they are.

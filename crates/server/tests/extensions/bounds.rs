@@ -221,7 +221,10 @@ async fn a_slow_fetch_does_not_hold_the_folder() {
     let (fetched, (read, wrote)) = tokio::join!(fetch, meanwhile);
     assert_eq!(read["result"]["content"], "alpha", "{read}");
     assert_eq!(wrote["result"]["ok"], true, "{wrote}");
-    assert_eq!(fetched["output"], "held", "the fetch was answered: {fetched}");
+    assert_eq!(
+        fetched["output"], "held",
+        "the fetch was answered: {fetched}"
+    );
     let entries = server.audit().await;
     assert!(
         entries.iter().any(|e| e["turn"] == "ext:slow.fetch"

@@ -218,7 +218,10 @@ async fn proposals_wait_in_bounded_number_until_some_are_withdrawn() {
         assert_eq!(reply["result"]["ok"], true, "{n}: {reply}");
     }
     let refused = propose(&server, descriptor("one-more", "d")).await;
-    assert_eq!(refused["result"]["refused"], "too-many-proposals", "{refused}");
+    assert_eq!(
+        refused["result"]["refused"], "too-many-proposals",
+        "{refused}"
+    );
     assert!(
         refused["result"]["why"]
             .as_str()
@@ -231,8 +234,15 @@ async fn proposals_wait_in_bounded_number_until_some_are_withdrawn() {
             json!({"action": {"verb": "propose_extension", "descriptor": descriptor("one-more", "d")}}),
         )
         .await;
-    assert_eq!(turned["result"]["refused"], "too-many-proposals", "{turned}");
-    assert_eq!(state_of(&server, "one-more").await, "", "nothing was stored");
+    assert_eq!(
+        turned["result"]["refused"], "too-many-proposals",
+        "{turned}"
+    );
+    assert_eq!(
+        state_of(&server, "one-more").await,
+        "",
+        "nothing was stored"
+    );
     let (_, listed) = server.get("/api/extensions").await;
     assert_eq!(listed["extensions"].as_array().unwrap().len(), cap);
 

@@ -365,7 +365,10 @@ async fn links_to_folders_list_each_real_file_once_under_its_own_name() {
     assert_eq!(uris(client.list_all_resources().await.unwrap()), plain);
     // No folder is listed through a link: the walk never went through one.
     for entry in audit_entries(&folder.root) {
-        let target = entry["act"]["target"].as_str().unwrap_or_default().to_string();
+        let target = entry["act"]["target"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         assert!(
             !["self", "alias", "shortcut", "docs/up"]
                 .iter()
