@@ -378,3 +378,40 @@ async fn links_to_folders_list_each_real_file_once_under_its_own_name() {
     }
     client.cancel().await.unwrap();
 }
+
+/// A model proposing in a loop through `propose_extension` stops at the
+/// host's cap, by name, with nothing stored past it; a proposal gone (as the
+/// person's withdrawal removes it, which MCP cannot do) makes room (the control).
+#[tokio::test(flavor = "multi_thread")]
+async fn proposals_through_mcp_stop_at_the_cap_by_name() {
+    let folder = Folder::new();
+    let client = connect(&folder, Person::none()).await;
+    let descriptor = |id: String| {
+        json!({"descriptor": {"id": id, "description": "d", "capabilities": ["read"],
+            "tools": [{"name": "r", "primitive": "read-file"}]}})
+    };
+    let cap = voicebox_machine::extensions::MAX_WAITING_PROPOSALS;
+    for n in 0..cap {
+        let proposed = call(&client, "propose_extension", descriptor(format!("p{n}"))).await;
+        assert!(!proposed.error, "{n}: {}", proposed.line);
+    }
+    let refused = call(&client, "propose_extension", descriptor("one-more".into())).await;
+    assert!(refused.error);
+    assert!(
+        refused.line.starts_with("too-many-proposals:"),
+        "{}",
+        refused.line
+    );
+    let proposals = folder.state.join("extensions/proposals");
+    assert_eq!(std::fs::read_dir(&proposals).unwrap().count(), cap);
+    std::fs::remove_file(proposals.join("p0.json")).unwrap();
+    assert!(
+        !folder
+            .state
+            .join("extensions/proposals/one-more.json")
+            .exists()
+    );
+    let accepted = call(&client, "propose_extension", descriptor("one-more".into())).await;
+    assert!(!accepted.error, "{}", accepted.line);
+    client.cancel().await.unwrap();
+}
