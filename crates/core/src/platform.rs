@@ -87,6 +87,10 @@ pub struct DirEntry {
     /// Neither a regular file nor a folder (FIFO, socket, device): skipped.
     #[serde(skip)]
     pub special: bool,
+    /// For a link an act shows, the path from the root of what it names:
+    /// how a walk over listings knows a folder it has seen already.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real: Option<String>,
 }
 
 impl DirEntry {
@@ -98,6 +102,7 @@ impl DirEntry {
             bytes,
             link: false,
             special: false,
+            real: None,
         }
     }
 }

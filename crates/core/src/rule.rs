@@ -113,6 +113,9 @@ rules! {
     UnderDeclared => "under-declared",
     DuplicateTool => "duplicate-tool",
     ProposalPending => "proposal-pending",
+    /// So many extension proposals wait for the person (or they are so
+    /// large) that no more is stored until some are withdrawn.
+    TooManyProposals => "too-many-proposals",
     NotAdmitted => "not-admitted",
     HostNotAllowed => "host-not-allowed",
     /// `http-get` to loopback, link-local, private or other non-public
@@ -150,6 +153,11 @@ rules! {
     DuplicateHeader => "duplicate-header",
     /// A JSON object in the body names one key twice.
     DuplicateKey => "duplicate-key",
+    /// The request line or a header could not be read as HTTP (a byte no
+    /// URI or header may hold, a malformed line): answered before any route.
+    MalformedRequest => "malformed-request",
+    /// The request's head (its URI or headers) is over the server's buffer.
+    HeadTooLarge => "head-too-large",
     /// Every connection slot is busy with a request.
     TooManyConnections => "too-many-connections",
     MalformedBody => "malformed-body",

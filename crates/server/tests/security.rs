@@ -296,6 +296,58 @@ async fn socket(
     }
 }
 
+/// An exchange over a raw socket that tolerates the server closing early
+/// (it answers a head it will not read whole, then closes): the status and
+/// the body of what came back.
+fn raw_bytes(port: u16, request: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let _ = stream.write_all(request);
+    let mut response = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(n @ 1..) = stream.read(&mut chunk) {
+        response.extend_from_slice(&chunk[..n]);
+    }
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let status = response.split(' ').nth(1).unwrap_or("0").parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+#[tokio::test]
+async fn an_absolute_form_target_is_held_to_the_host_rule() {
+    let server = Server::start();
+    let port = server.port;
+    let get = |target: &str| {
+        format!(
+            "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nx-voicebox-host-token: {}\r\nConnection: close\r\n\r\n",
+            server.token
+        )
+    };
+    for target in [
+        "http://evil.example/api/files".to_string(),
+        format!("http://evil.example:{port}/api/files"),
+        format!("http://127.0.0.1:{}/api/files", port + 1),
+        "http://127.0.0.1/api/files".to_string(),
+    ] {
+        let (status, text) = raw(port, &get(&target));
+        assert_eq!(
+            (status, rule(&text).as_str()),
+            (403, "foreign-host"),
+            "{target}"
+        );
+    }
+    // Controls: the origin form, and an absolute form naming this server.
+    for target in [
+        "/api/files".to_string(),
+        format!("http://127.0.0.1:{port}/api/files"),
+        format!("http://localhost:{port}/api/files"),
+    ] {
+        let (status, text) = raw(port, &get(&target));
+        assert_eq!(status, 200, "{target}: {text}");
+    }
+}
+
 #[tokio::test]
 async fn a_socket_takes_the_session_as_a_subprotocol_and_never_echoes_it() {
     let server = Server::start();
@@ -349,4 +401,44 @@ async fn a_socket_takes_the_session_as_a_subprotocol_and_never_echoes_it() {
             "{path}: a client that can set headers may send the session as one"
         );
     }
+}
+
+#[tokio::test]
+async fn hypers_own_refusals_carry_a_rule_id() {
+    let server = Server::start();
+    let port = server.port;
+    let head = |extra: &str| {
+        format!(
+            "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Connection: close\r\n\r\n"
+        )
+    };
+    // A raw 0xFF in the query.
+    let rest = format!("Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    let bad = [b"GET /api/health?q=\xFF HTTP/1.1\r\n", rest.as_bytes()].concat();
+    let (status, text) = raw_bytes(port, &bad);
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (400, "malformed-request"),
+        "{text}"
+    );
+    // More headers than the server reads, and one header of 1 MiB.
+    let many: String = (0..200).map(|n| format!("x-h{n}: v\r\n")).collect();
+    let (status, text) = raw_bytes(port, head(&many).as_bytes());
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (431, "head-too-large"),
+        "{text}"
+    );
+    let huge = format!("x-big: {}\r\n", "a".repeat(1 << 20));
+    let (status, text) = raw_bytes(port, head(&huge).as_bytes());
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (431, "head-too-large"),
+        "{text}"
+    );
+    // Controls: the byte percent-encoded, and a few headers, are served.
+    let encoded = [b"GET /api/health?q=%FF HTTP/1.1\r\n", rest.as_bytes()].concat();
+    assert_eq!(raw_bytes(port, &encoded).0, 200);
+    let (status, text) = raw_bytes(port, head("x-h: v\r\n").as_bytes());
+    assert_eq!(status, 200, "{text}");
 }

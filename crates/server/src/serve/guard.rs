@@ -2,7 +2,8 @@
 //!
 //! - `Host`, `Origin`, `Content-Type` and the token are said at most once:
 //!   two of one is ambiguous (which would a proxy, or a check, read?).
-//! - `Host` must be a loopback name with this server's port (DNS rebinding).
+//! - `Host` must be a loopback name with this server's port (DNS rebinding),
+//!   and so must an absolute-form target's authority, which replaces it.
 //! - A declared `Content-Length` over the cap is refused before the body is
 //!   read.
 //! - `GET <page>?token=<secret>` trades the printed secret for the page's
@@ -175,7 +176,9 @@ impl Guard {
         if declared_length(request.headers()).is_some_and(|length| length > MAX_BODY_BYTES as u64) {
             return Err(too_large());
         }
-        if !loopback_host(request.headers(), self.port) {
+        if !loopback_host(request.headers(), self.port)
+            || !loopback_target(request.uri(), self.port)
+        {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 Rule::ForeignHost,
@@ -319,11 +322,24 @@ fn mutating(method: &Method) -> bool {
     )
 }
 
-/// The loopback names this server answers to, with its port.
+/// Whether the `Host` header is one of this server's own names.
 fn loopback_host(headers: &HeaderMap, port: u16) -> bool {
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return false;
-    };
+    headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|host| loopback(host, port))
+}
+
+/// An absolute-form target (`GET http://host:port/path`) names the host it
+/// asks for, and that replaces `Host` (RFC 9112 §3.2.2): its authority is
+/// held to the same rule. An origin-form target (`/path`) names none.
+fn loopback_target(uri: &axum::http::Uri, port: u16) -> bool {
+    uri.authority()
+        .is_none_or(|authority| loopback(authority.as_str(), port))
+}
+
+/// The loopback names this server answers to, with its port.
+fn loopback(host: &str, port: u16) -> bool {
     ["127.0.0.1", "localhost", "[::1]"]
         .iter()
         .any(|name| host == format!("{name}:{port}"))

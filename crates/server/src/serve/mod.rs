@@ -3,6 +3,7 @@
 mod acts;
 mod api;
 mod audit;
+mod early;
 mod error;
 mod extensions;
 mod guard;
