@@ -18,6 +18,7 @@ pub mod env;
 pub mod extensions;
 mod folder;
 mod host;
+mod own;
 pub mod tools;
 
 pub use abilities::MachineAbilities;
@@ -25,3 +26,4 @@ pub use audit_file::AuditWriter;
 pub use env::MachineEnv;
 pub use folder::{FolderStorage, OpenError, RootOptions};
 pub use host::Host;
+pub use own::OwnError;

@@ -8,6 +8,7 @@ mod changes;
 mod extensions;
 mod grep;
 mod heard;
+mod housekeeping;
 mod pipeline;
 mod reads;
 pub mod tools;
