@@ -92,12 +92,17 @@ impl OwnFolders {
     /// The top host folder whose (device, inode) is `id`, if any.
     pub fn named(&self, id: (u64, u64)) -> Option<&'static str> {
         let seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        seen.iter().find(|(_, held)| *held == id).map(|(name, _)| *name)
+        seen.iter()
+            .find(|(_, held)| *held == id)
+            .map(|(name, _)| *name)
     }
 
     fn walk(&self, path: &str, make: bool) -> Result<Option<Dir>, OwnError> {
         let mut held: Option<OwnedFd> = None;
-        let ends = path.match_indices('/').map(|(at, _)| at).chain([path.len()]);
+        let ends = path
+            .match_indices('/')
+            .map(|(at, _)| at)
+            .chain([path.len()]);
         let mut start = 0;
         for end in ends {
             let (walked, name) = (&path[..end], &path[start..end]);
@@ -158,7 +163,12 @@ impl OwnFolders {
 /// blocking on a pipe.
 fn open_folder(parent: BorrowedFd<'_>, name: &str) -> io::Result<OwnedFd> {
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-    Ok(fs::openat(parent, name, flags | OFlags::NONBLOCK, Mode::empty())?)
+    Ok(fs::openat(
+        parent,
+        name,
+        flags | OFlags::NONBLOCK,
+        Mode::empty(),
+    )?)
 }
 
 /// Makes the folder `name` of `parent` (one that appeared meanwhile will do:

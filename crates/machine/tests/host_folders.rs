@@ -86,7 +86,10 @@ fn a_link_in_the_staging_folder_refuses_the_root_and_removes_nothing() {
         let before = names(root);
         refused_open(root, ".voicebox/tmp", "a link");
         assert_eq!(names(root), before, "nothing made, nothing removed");
-        let error = Host::new("owner", ()).declare(root).unwrap_err().to_string();
+        let error = Host::new("owner", ())
+            .declare(root)
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains(".voicebox/tmp") && error.contains("remove or rename"),
             "{error}"
@@ -109,8 +112,16 @@ fn links_pipes_and_files_at_every_host_folder_are_refused_by_name() {
     // (what is planted where, the name refused, what it is)
     type Plant = fn(&Path);
     let cases: [(Plant, &str, &str); 8] = [
-        (|r| symlink("pub", r.join(".voicebox")).unwrap(), ".voicebox", "a link"),
-        (|r| symlink("pub", r.join(".audit")).unwrap(), ".audit", "a link"),
+        (
+            |r| symlink("pub", r.join(".voicebox")).unwrap(),
+            ".voicebox",
+            "a link",
+        ),
+        (
+            |r| symlink("pub", r.join(".audit")).unwrap(),
+            ".audit",
+            "a link",
+        ),
         (
             |r| {
                 std::fs::create_dir(r.join(".voicebox")).unwrap();
@@ -127,11 +138,7 @@ fn links_pipes_and_files_at_every_host_folder_are_refused_by_name() {
             ".voicebox/writers",
             "a link",
         ),
-        (
-            |r| mkfifo(&r.join(".voicebox")),
-            ".voicebox",
-            "a pipe",
-        ),
+        (|r| mkfifo(&r.join(".voicebox")), ".voicebox", "a pipe"),
         (
             |r| std::fs::write(r.join(".audit"), "not a folder").unwrap(),
             ".audit",
@@ -181,7 +188,12 @@ fn ordinary_host_folders_and_a_link_elsewhere_in_the_root_work() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
     // Folders made by hand beforehand, as a copied project would carry them.
-    for folder in [".audit", ".voicebox/tmp", ".voicebox/undo", ".voicebox/writers"] {
+    for folder in [
+        ".audit",
+        ".voicebox/tmp",
+        ".voicebox/undo",
+        ".voicebox/writers",
+    ] {
         std::fs::create_dir_all(root.join(folder)).unwrap();
     }
     std::fs::create_dir(root.join("pub")).unwrap();
@@ -192,17 +204,26 @@ fn ordinary_host_folders_and_a_link_elsewhere_in_the_root_work() {
         None,
     );
     assert!(wrote.ok, "{wrote:?}");
-    assert_eq!(std::fs::read_to_string(root.join("pub/n.txt")).unwrap(), "v1");
+    assert_eq!(
+        std::fs::read_to_string(root.join("pub/n.txt")).unwrap(),
+        "v1"
+    );
     let read = host.execute(&json!({"verb": "read", "name": "docs/n.txt"}), None);
     assert_eq!(read.content.as_deref(), Some("v1"));
-    assert!(host.execute(&json!({"verb": "list", "dir": "docs"}), None).ok);
+    assert!(
+        host.execute(&json!({"verb": "list", "dir": "docs"}), None)
+            .ok
+    );
     let again = host.execute(
         &json!({"verb": "write", "name": "docs/n.txt", "content": "v2"}),
         None,
     );
     assert!(again.ok);
     assert!(host.execute(&json!({"verb": "undo"}), None).ok);
-    assert_eq!(std::fs::read_to_string(root.join("pub/n.txt")).unwrap(), "v1");
+    assert_eq!(
+        std::fs::read_to_string(root.join("pub/n.txt")).unwrap(),
+        "v1"
+    );
 }
 
 #[test]
@@ -211,8 +232,11 @@ fn the_log_folder_moved_under_another_name_is_still_the_host_s() {
     let root = dir.path();
     let mut host = host(root);
     assert!(
-        host.execute(&json!({"verb": "write", "name": "a.txt", "content": "x"}), None)
-            .ok
+        host.execute(
+            &json!({"verb": "write", "name": "a.txt", "content": "x"}),
+            None
+        )
+        .ok
     );
     let log = std::fs::read_dir(root.join(".audit"))
         .unwrap()
@@ -242,8 +266,11 @@ fn the_log_folder_moved_under_another_name_is_still_the_host_s() {
     );
     // Positive control: the person's own files and folders still work.
     assert!(
-        host.execute(&json!({"verb": "write", "name": "other/b.txt", "content": "y"}), None)
-            .ok
+        host.execute(
+            &json!({"verb": "write", "name": "other/b.txt", "content": "y"}),
+            None
+        )
+        .ok
     );
     assert_eq!(
         host.execute(&json!({"verb": "read", "name": "a.txt"}), None)
@@ -318,7 +345,10 @@ fn a_blob_that_is_not_what_the_journal_kept_is_undo_stale_and_stays() {
     std::fs::write(root.join("elsewhere.bin"), "v1").unwrap();
     std::fs::remove_file(&blob).unwrap();
     symlink("../../elsewhere.bin", &blob).unwrap();
-    assert_eq!(rule(&host.execute(&json!({"verb": "undo"}), None)), Rule::UndoStale);
+    assert_eq!(
+        rule(&host.execute(&json!({"verb": "undo"}), None)),
+        Rule::UndoStale
+    );
     assert!(root.join("elsewhere.bin").exists());
     // Positive control: the bytes the host kept undo, and the blob goes.
     std::fs::remove_file(&blob).unwrap();
@@ -335,10 +365,19 @@ fn a_line_from_before_digests_undoes_when_its_blob_has_its_size() {
     let root = dir.path();
     let (mut host, last) = written_twice(root);
     // The same change as an older host recorded it: no digest of the blob.
-    push(root, JournalEntry { prior: None, ..last.clone() });
+    push(
+        root,
+        JournalEntry {
+            prior: None,
+            ..last.clone()
+        },
+    );
     let blob = root.join(format!(".voicebox/undo/{}.bin", last.id));
     std::fs::write(&blob, "v1-and-more").unwrap();
-    assert_eq!(rule(&host.execute(&json!({"verb": "undo"}), None)), Rule::UndoStale);
+    assert_eq!(
+        rule(&host.execute(&json!({"verb": "undo"}), None)),
+        Rule::UndoStale
+    );
     std::fs::write(&blob, "v1").unwrap();
     assert!(host.execute(&json!({"verb": "undo"}), None).ok);
     assert_eq!(std::fs::read_to_string(root.join("w.txt")).unwrap(), "v1");
@@ -380,7 +419,9 @@ fn the_sweep_removes_only_the_host_s_own_stale_temporaries_each_audited() {
     );
     // Two entries name the one removal: the attempt and its outcome.
     let page = voicebox_core::audit::page::PageRequest::first(100);
-    let entries = pollster::block_on(host.executor().audit(&page)).unwrap().entries;
+    let entries = pollster::block_on(host.executor().audit(&page))
+        .unwrap()
+        .entries;
     let swept: Vec<_> = entries
         .iter()
         .filter(|e| e.rule == Some(Rule::StaleTemporary))
@@ -390,5 +431,9 @@ fn the_sweep_removes_only_the_host_s_own_stale_temporaries_each_audited() {
         assert_eq!(entry.act.target, format!(".voicebox/tmp/{own}"));
         assert_eq!(entry.act.tool.as_deref(), Some("host"));
     }
-    assert!(swept.iter().any(|e| e.result == voicebox_core::audit::EntryResult::Ok));
+    assert!(
+        swept
+            .iter()
+            .any(|e| e.result == voicebox_core::audit::EntryResult::Ok)
+    );
 }

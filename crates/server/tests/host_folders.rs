@@ -122,8 +122,16 @@ fn a_link_in_the_host_folder_stops_serve_turn_and_mcp_by_name_and_keeps_every_fi
 fn host_folders_that_are_links_pipes_or_files_are_refused_by_name() {
     type Plant = fn(&Path);
     let cases: [(Plant, &str, &str); 4] = [
-        (|r| symlink("pub", r.join(".voicebox")).unwrap(), ".voicebox", "a link"),
-        (|r| symlink("pub", r.join(".audit")).unwrap(), ".audit", "a link"),
+        (
+            |r| symlink("pub", r.join(".voicebox")).unwrap(),
+            ".voicebox",
+            "a link",
+        ),
+        (
+            |r| symlink("pub", r.join(".audit")).unwrap(),
+            ".audit",
+            "a link",
+        ),
         (
             |r| {
                 let made = Command::new("mkfifo").arg(r.join(".voicebox")).status();
@@ -168,7 +176,10 @@ async fn the_folder_switch_refuses_a_root_whose_log_folder_is_a_link() {
     assert_eq!(status, 200);
     assert_eq!(reply["refused"], RULE, "{reply}");
     assert!(
-        reply["why"].as_str().unwrap().contains("remove or rename .audit"),
+        reply["why"]
+            .as_str()
+            .unwrap()
+            .contains("remove or rename .audit"),
         "{reply}"
     );
     assert_eq!(std::fs::read_dir(root.join("pub")).unwrap().count(), 0);

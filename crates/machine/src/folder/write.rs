@@ -33,10 +33,11 @@ fn is_staged(name: &str) -> bool {
 /// more: a regular file with one name (the host renames what it stages, never
 /// links it), older than [`STALE_AFTER`].
 fn stale(meta: &Metadata) -> bool {
-    let age = meta
-        .modified()
-        .ok()
-        .and_then(|at| std::time::SystemTime::now().duration_since(at.into_std()).ok());
+    let age = meta.modified().ok().and_then(|at| {
+        std::time::SystemTime::now()
+            .duration_since(at.into_std())
+            .ok()
+    });
     meta.is_file() && meta.nlink() == 1 && age.is_some_and(|age| age > STALE_AFTER)
 }
 

@@ -98,7 +98,11 @@ impl AppState {
         let tools = MachineAbilities::new(Some(config.state.shelf()?))
             .with_extensions(config.state.extensions());
         let mut host = Host::new(SERVER_INSTANCE, tools);
-        match config.root.as_ref().map(|root| host.declare_with(root, config.state.root_options())) {
+        match config
+            .root
+            .as_ref()
+            .map(|root| host.declare_with(root, config.state.root_options()))
+        {
             Some(Err(e @ OpenError::HostFolder { .. })) => {
                 return Err(std::io::Error::other(format!(
                     "{}: {e}",
