@@ -48,7 +48,7 @@ impl std::fmt::Display for OpenError {
             OpenError::NotAFolder(p) => write!(f, "{} is a file, not a folder", p.display()),
             OpenError::HostFolder { root, path, found } => write!(
                 f,
-                "{path} in {} is {found}, not a folder; Voicebox keeps its own files there and never follows a link out of them, so the folder was not opened and nothing in it was changed — remove or rename {path} in {}",
+                "{path} in {} is {found}, not a folder; Voicebox keeps its own files there and never follows a link out of them, so it did not open the folder and changed nothing in it — remove or rename {path} in {} (Voicebox makes a fresh one)",
                 root.display(),
                 root.display()
             ),

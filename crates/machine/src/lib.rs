@@ -26,4 +26,3 @@ pub use audit_file::AuditWriter;
 pub use env::MachineEnv;
 pub use folder::{FolderStorage, OpenError, RootOptions};
 pub use host::Host;
-pub use own::OwnError;

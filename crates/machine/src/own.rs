@@ -30,7 +30,7 @@ const MAX_SEEN: usize = 64;
 
 /// A host folder that is not a real folder.
 #[derive(Debug)]
-pub enum OwnError {
+pub(crate) enum OwnError {
     /// `path` (inside the root) is `found` ("a link", "a pipe", ...) instead.
     NotAFolder { path: String, found: &'static str },
     /// `path` could not be opened or made.

@@ -19,8 +19,8 @@ impl FolderStorage {
     /// checks where it really is: containment looked at the name a moment
     /// ago, and a folder on the way may since have been swapped for a link
     /// (into `.audit`, say). The act then goes through the pinned handle, so
-    /// what was checked is what is used. A host path (the journal) is the
-    /// host's own and is not checked.
+    /// what was checked is what is used. Host paths (the journal) never come
+    /// here: they go through the host's own folders (`own_files`).
     pub(super) fn pin(&self, spelled: &RelPath, folder: &Path) -> Result<Dir, StorageError> {
         let dir = if folder.as_os_str().is_empty() {
             self.dir.try_clone()
