@@ -60,6 +60,9 @@ pub enum StorageError {
     /// which the executor judges again. Nothing was done.
     Moved(RelPath),
     Escape(Escape),
+    /// One of the host's own folders is a link, pipe or file instead of a
+    /// folder, in the platform's words naming it: nothing was done there.
+    HostFolder(String),
     /// Anything else, with the platform's own words.
     Other(String),
 }

@@ -227,7 +227,10 @@ fn read_capped(file: cap_std::fs::File, size: u64) -> Result<Vec<u8>, StorageErr
 
 /// A host folder that is not one, or cannot be opened, in storage's terms.
 fn own_error(e: OwnError) -> StorageError {
-    StorageError::Other(e.to_string())
+    match e {
+        OwnError::NotAFolder { .. } => StorageError::HostFolder(e.to_string()),
+        OwnError::Io(..) => StorageError::Other(e.to_string()),
+    }
 }
 
 /// cap-std's words for a path that would leave the directory.

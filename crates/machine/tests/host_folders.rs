@@ -437,3 +437,43 @@ fn the_sweep_removes_only_the_host_s_own_stale_temporaries_each_audited() {
             .any(|e| e.result == voicebox_core::audit::EntryResult::Ok)
     );
 }
+
+#[test]
+fn host_folders_swapped_for_links_while_open_are_never_written_through() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("pub")).unwrap();
+    let mut host = host(root);
+    let write = |name: &str| json!({"verb": "write", "name": name, "content": "x"});
+    assert!(host.execute(&write("a.txt"), None).ok);
+    for folder in [".voicebox", ".audit"] {
+        std::fs::rename(root.join(folder), root.join(format!("was{folder}"))).unwrap();
+        symlink("pub", root.join(folder)).unwrap();
+        // The journal's folder names the rule; a log that cannot be written
+        // is the log's own refusal, naming the link.
+        let reply = host.execute(&write("b.txt"), None);
+        let expected = match folder {
+            ".voicebox" => Rule::HostFolderNotAFolder,
+            _ => Rule::AuditUnwritable,
+        };
+        assert_eq!(rule(&reply), expected, "{folder}: {reply:?}");
+        assert!(
+            reply
+                .why
+                .as_deref()
+                .unwrap()
+                .contains(&format!("`{folder}` is a link"))
+        );
+        assert!(!root.join("b.txt").exists(), "{folder}: nothing was done");
+        assert_eq!(
+            std::fs::read_dir(root.join("pub")).unwrap().count(),
+            0,
+            "{folder}: nothing written through the link"
+        );
+        // Positive control: the link gone, the host makes a fresh folder and acts.
+        std::fs::remove_file(root.join(folder)).unwrap();
+        let reply = host.execute(&write("b.txt"), None);
+        assert!(reply.ok, "{folder}: {reply:?}");
+        std::fs::remove_file(root.join("b.txt")).unwrap();
+    }
+}

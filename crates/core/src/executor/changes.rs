@@ -341,6 +341,9 @@ fn pattern_refusal(path: &RelPath, old_text: &str, found: usize) -> Refusal {
 }
 
 fn journal_refusal(error: &StorageError) -> Refusal {
+    if let StorageError::HostFolder(words) = error {
+        return super::host_folder(words);
+    }
     Refusal::new(
         Rule::StorageFailed,
         format!(
