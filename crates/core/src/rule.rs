@@ -61,6 +61,12 @@ rules! {
     // The root itself.
     RootNotDeclared => "root-not-declared",
     RootUnreachable => "root-unreachable",
+    /// `.audit`, `.voicebox` or a folder under them is a link, a pipe or a
+    /// file: the root is not opened, and nothing there is repaired or removed.
+    HostFolderNotAFolder => "host-folder-not-a-folder",
+    /// The host removed a temporary of its own that an interrupted write
+    /// left in its staging folder (a host act, audited, never a refusal).
+    StaleTemporary => "stale-temporary",
     /// The host's state folder is the root or inside it (machine placement).
     StateInRoot => "state-in-root",
     /// The root is inside the host's state folder (machine placement).

@@ -8,22 +8,19 @@
 //! sweep: every entry an earlier boot left pending gets one `lost` completion.
 
 use crate::durable::Syncer;
-use cap_std::fs::{Dir, MetadataExt as _, OpenOptions};
+use crate::own::{OwnFolders, WRITERS_DIR};
+use cap_std::fs::{MetadataExt as _, OpenOptions, OpenOptionsExt};
 use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::{self, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use voicebox_core::audit::chain::{self, Anchor, TailScan};
 use voicebox_core::audit::page::{Backwards, CHUNK, Step};
 use voicebox_core::audit::{self, Entry};
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::time::iso8601;
-
-/// Where writers hold their liveness locks: the host's own folder, so the
-/// audit folder holds only logs.
-const WRITERS_DIR: &str = ".voicebox/writers";
 
 /// The open file and what this writer knows of it.
 struct OpenLog {
@@ -44,7 +41,8 @@ struct OpenLog {
     /// Length after this writer's last append: a different length means another
     /// process appended, and the tail must be re-read.
     len: u64,
-    /// A shared lock on its file in [`WRITERS_DIR`], held while this writer lives: it tells
+    /// A shared lock on its file in the host's own folder (so the audit
+    /// folder holds only logs), held while this writer lives: it tells
     /// another process opening the same file that this one may have acts in
     /// flight, so their pending entries are not swept as `lost`.
     _alive: File,
@@ -52,7 +50,8 @@ struct OpenLog {
 
 /// The audit file of one (root, instance).
 pub struct AuditWriter {
-    dir: Dir,
+    /// The root's host folders, opened without following links.
+    own: Arc<OwnFolders>,
     name: String,
     sync: Syncer,
     anchors: Option<Anchors>,
@@ -60,13 +59,14 @@ pub struct AuditWriter {
 }
 
 impl AuditWriter {
-    /// A writer for `instance` in the root `dir` (whose path string is `root`).
+    /// A writer for `instance` in the root whose host folders are `own` (and
+    /// whose path string is `root`).
     /// The file is opened (and swept) now if possible, else at the first append.
     /// Every append is synced with `sync` before it is acknowledged; with
     /// `anchors`, the host's anchor of the file is rewritten after each.
     /// With `open_now`, the file is opened and swept now, else at the first append.
-    pub fn new(
-        dir: Dir,
+    pub(crate) fn new(
+        own: Arc<OwnFolders>,
         instance: &str,
         root: &str,
         sync: Syncer,
@@ -74,7 +74,7 @@ impl AuditWriter {
         open_now: bool,
     ) -> AuditWriter {
         let writer = AuditWriter {
-            dir,
+            own,
             name: audit::file_name(instance, root),
             sync,
             anchors,
@@ -118,38 +118,41 @@ impl AuditWriter {
         result
     }
 
-    fn path(&self) -> String {
-        format!("{AUDIT_DIR}/{}", self.name)
-    }
-
     /// Whether the file at the log's path is still the one this writer holds.
     fn still_at_path(&self, open: &OpenLog) -> bool {
-        self.dir
-            .metadata(self.path())
-            .is_ok_and(|at_path| (at_path.dev(), at_path.ino()) == open.identity)
+        self.own
+            .folder(AUDIT_DIR)
+            .ok()
+            .flatten()
+            .and_then(|audit| audit.symlink_metadata(&self.name).ok())
+            .is_some_and(|at_path| (at_path.dev(), at_path.ino()) == open.identity)
     }
 
     fn open(&self) -> io::Result<OpenLog> {
-        let made_folder = !self.dir.is_dir(AUDIT_DIR);
-        self.dir.create_dir_all(AUDIT_DIR)?;
-        let made_file = !self.dir.exists(self.path());
+        // Made (and its parent synced) if missing; never through a link.
+        let audit = self.own.made(AUDIT_DIR).map_err(io::Error::other)?;
+        let made_file = audit.symlink_metadata(&self.name).is_err();
         let mut options = OpenOptions::new();
-        options.read(true).append(true).create(true);
-        let file = self.dir.open_with(self.path(), &options)?.into_std();
+        options
+            .read(true)
+            .append(true)
+            .create(true)
+            .custom_flags(libc::O_NOFOLLOW);
+        let file = audit.open_with(&self.name, &options)?.into_std();
         // A new name is durable only once its folder is synced.
         if made_file {
-            self.sync.folder_at(&self.dir, AUDIT_DIR.as_ref())?;
-        }
-        if made_folder {
-            self.sync.folder_at(&self.dir, "".as_ref())?;
+            self.sync.folder_at(&audit, "".as_ref())?;
         }
         let held = file.metadata()?;
-        self.dir.create_dir_all(WRITERS_DIR)?;
+        let writers = self.own.made(WRITERS_DIR).map_err(io::Error::other)?;
         let mut alive = OpenOptions::new();
-        alive.read(true).write(true).create(true);
-        let alive = self
-            .dir
-            .open_with(format!("{WRITERS_DIR}/{}.lock", self.name), &alive)?
+        alive
+            .read(true)
+            .write(true)
+            .create(true)
+            .custom_flags(libc::O_NOFOLLOW);
+        let alive = writers
+            .open_with(format!("{}.lock", self.name), &alive)?
             .into_std();
         let mut open = OpenLog {
             file,

@@ -7,16 +7,18 @@
 
 mod checked;
 use checked::is_special;
+mod own_files;
 mod write;
-use write::sweep_temporaries;
 
 use crate::audit_file::{Anchors, AuditWriter};
 use crate::durable::Syncer;
+use crate::own::{OwnError, OwnFolders};
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
 use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
@@ -29,6 +31,13 @@ use voicebox_core::platform::{
 pub enum OpenError {
     Missing(PathBuf),
     NotAFolder(PathBuf),
+    /// `path`, one of the host's own folders in `root`, is `found` (a link,
+    /// a pipe, a file) instead of a folder.
+    HostFolder {
+        root: PathBuf,
+        path: String,
+        found: &'static str,
+    },
     Io(PathBuf, io::Error),
 }
 
@@ -37,6 +46,12 @@ impl std::fmt::Display for OpenError {
         match self {
             OpenError::Missing(p) => write!(f, "{} does not exist", p.display()),
             OpenError::NotAFolder(p) => write!(f, "{} is a file, not a folder", p.display()),
+            OpenError::HostFolder { root, path, found } => write!(
+                f,
+                "{path} in {} is {found}, not a folder; Voicebox keeps its own files there and never follows a link out of them, so it did not open the folder and changed nothing in it — remove or rename {path} in {} (Voicebox makes a fresh one)",
+                root.display(),
+                root.display()
+            ),
             OpenError::Io(p, e) => write!(f, "{} cannot be opened: {e}", p.display()),
         }
     }
@@ -67,9 +82,15 @@ pub struct FolderStorage {
     /// The folder's identity at open: a folder removed and re-made is a
     /// different folder, and the old handle must not act on it.
     identity: (u64, u64),
+    /// `.audit`, `.voicebox` and the folders under them, opened without
+    /// following links.
+    own: Arc<OwnFolders>,
     audit: AuditWriter,
     anchors: Option<Anchors>,
     sync: Syncer,
+    /// Whether this opener removes stale temporaries (a reader changes
+    /// nothing in the folder it reports on).
+    sweeps: bool,
 }
 
 impl FolderStorage {
@@ -95,20 +116,26 @@ impl FolderStorage {
         }
         let dir = Dir::open_ambient_dir(&real, ambient_authority())
             .map_err(|e| OpenError::Io(real.clone(), e))?;
-        let audit_dir = dir
+        let own_root = dir
             .try_clone()
             .map_err(|e| OpenError::Io(real.clone(), e))?;
+        let own = Arc::new(OwnFolders::new(own_root, options.sync.clone()));
+        own.check().map_err(|e| match e {
+            OwnError::NotAFolder { path, found } => OpenError::HostFolder {
+                root: real.clone(),
+                path,
+                found,
+            },
+            OwnError::Io(path, e) => OpenError::Io(real.join(path), e),
+        })?;
         let root = real.to_string_lossy().into_owned();
-        // A reader (`voicebox audit`) changes nothing in the folder it reports on.
-        if !options.audit_at_first_append {
-            sweep_temporaries(&dir);
-        }
         let anchors = options.anchors.map(Anchors::new);
         Ok(FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
+            own: own.clone(),
             audit: AuditWriter::new(
-                audit_dir,
+                own,
                 instance,
                 &root,
                 options.sync.clone(),
@@ -118,6 +145,8 @@ impl FolderStorage {
             anchors,
             sync: options.sync,
             path: real,
+            // A reader (`voicebox audit`) changes nothing in the folder it reports on.
+            sweeps: !options.audit_at_first_append,
         })
     }
 
@@ -177,6 +206,30 @@ impl FolderStorage {
             out.push(listed);
         }
         Ok(out)
+    }
+}
+
+/// Reads an open regular file of `size` bytes whole, never past the cap.
+fn read_capped(file: cap_std::fs::File, size: u64) -> Result<Vec<u8>, StorageError> {
+    if size > MAX_FILE_BYTES {
+        return Err(StorageError::TooLarge(size));
+    }
+    // The file may grow after the fstat: never read past the cap.
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(storage_error)?;
+    match bytes.len() as u64 {
+        grown if grown > MAX_FILE_BYTES => Err(StorageError::TooLarge(grown)),
+        _ => Ok(bytes),
+    }
+}
+
+/// A host folder that is not one, or cannot be opened, in storage's terms.
+fn own_error(e: OwnError) -> StorageError {
+    match e {
+        OwnError::NotAFolder { .. } => StorageError::HostFolder(e.to_string()),
+        OwnError::Io(..) => StorageError::Other(e.to_string()),
     }
 }
 
@@ -266,6 +319,9 @@ impl Storage for FolderStorage {
     }
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
+        if let Some((folder, name)) = own_files::own_file(path) {
+            return self.read_own(folder, name);
+        }
         let (file, meta) = self.open_regular(&rel(path))?;
         // The file that was opened, not the name, is what must be inside, and
         // not a second name of the log or the journal.
@@ -279,26 +335,23 @@ impl Storage for FolderStorage {
         {
             return Err(StorageError::Moved(twin));
         }
-        let size = meta.len();
-        if size > MAX_FILE_BYTES {
-            return Err(StorageError::TooLarge(size));
+        if let Some(own) = self.under_own(&real) {
+            return Err(StorageError::Moved(own));
         }
-        // The file may grow after the fstat: never read past the cap.
-        let mut bytes = Vec::with_capacity(size as usize);
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(storage_error)?;
-        match bytes.len() as u64 {
-            grown if grown > MAX_FILE_BYTES => Err(StorageError::TooLarge(grown)),
-            _ => Ok(bytes),
-        }
+        read_capped(file, meta.len())
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.write_file(path, bytes)
+        match own_files::own_file(path) {
+            Some((folder, name)) => self.write_own(folder, name, bytes),
+            None => self.write_file(path, bytes),
+        }
     }
 
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        if let Some((folder, name)) = own_files::own_file(path) {
+            return self.append_own(folder, name, bytes);
+        }
         let path = rel(path);
         let new = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
@@ -316,6 +369,9 @@ impl Storage for FolderStorage {
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
+        if let Some((folder, name)) = own_files::own_file(path) {
+            return self.remove_own(folder, name);
+        }
         let spelled = rel(path);
         let (parent, name) = split(&spelled);
         let folder = self.pin(path, parent)?;
@@ -352,10 +408,9 @@ impl Storage for FolderStorage {
 
     async fn audit_files(&self) -> Result<Vec<(String, u64)>, StorageError> {
         let mut files = Vec::new();
-        let entries = match self.dir.read_dir(AUDIT_DIR) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(files),
-            Err(e) => return Err(storage_error(e)),
+        let entries = match self.own.folder(AUDIT_DIR).map_err(own_error)? {
+            Some(audit) => audit.entries().map_err(storage_error)?,
+            None => return Ok(files),
         };
         for entry in entries {
             let entry = entry.map_err(storage_error)?;
@@ -375,11 +430,7 @@ impl Storage for FolderStorage {
         end: u64,
     ) -> Result<Vec<u8>, StorageError> {
         use std::os::unix::fs::FileExt;
-        let file = self
-            .dir
-            .open(format!("{AUDIT_DIR}/{name}"))
-            .map_err(storage_error)?
-            .into_std();
+        let file = self.open_audit(name)?.into_std();
         let mut bytes = vec![0; end.saturating_sub(start) as usize];
         let mut filled = 0;
         while filled < bytes.len() {
@@ -398,12 +449,23 @@ impl Storage for FolderStorage {
         self.anchors.as_ref()?.read(name)
     }
 
+    async fn stale_temporaries(&self) -> Vec<String> {
+        match self.sweeps {
+            true => self.staged_leftovers(),
+            false => Vec::new(),
+        }
+    }
+
+    async fn remove_temporary(&self, path: &str) -> Result<(), StorageError> {
+        self.remove_staged(path)
+    }
+
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
         let mut files = Vec::new();
         for (name, _) in self.audit_files().await? {
-            let bytes = self
-                .dir
-                .read(format!("{AUDIT_DIR}/{name}"))
+            let mut bytes = Vec::new();
+            self.open_audit(&name)?
+                .read_to_end(&mut bytes)
                 .map_err(storage_error)?;
             files.push(AuditFile {
                 name,

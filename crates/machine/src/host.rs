@@ -37,6 +37,8 @@ impl<A: Abilities> Host<A> {
     }
 
     /// [`Host::declare`] with explicit options (the anchors folder, ...).
+    /// What interrupted writes left in the host's staging folder is removed
+    /// then, each removal audited (a reader removes nothing).
     pub fn declare_with(&mut self, path: &Path, options: RootOptions) -> Result<(), OpenError> {
         let storage = FolderStorage::open_with(path, self.executor.instance(), options)?;
         let name = storage
@@ -45,6 +47,7 @@ impl<A: Abilities> Host<A> {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "root".into());
         self.executor.declare(storage, &format!("{name}@machine"));
+        pollster::block_on(self.executor.sweep_temporaries());
         Ok(())
     }
 

@@ -9,6 +9,7 @@ mod extensions;
 pub use extensions::{Fetch, Step};
 mod grep;
 mod heard;
+mod housekeeping;
 mod pipeline;
 mod reads;
 pub mod tools;
@@ -456,12 +457,24 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                         format!("`{path}` changed while it was being used (it led to `{real}`); try again"),
                     )
                 }),
+            StorageError::HostFolder(words) => host_folder(&words),
             StorageError::Other(words) => Refusal::new(
                 Rule::StorageFailed,
                 format!("storage failed for `{path}`: {words}; check the folder and try again"),
             ),
         }
     }
+}
+
+/// The refusal when one of the host's own folders is not a folder: nothing
+/// there is repaired or removed; the person removes or renames it.
+fn host_folder(words: &str) -> Refusal {
+    Refusal::new(
+        Rule::HostFolderNotAFolder,
+        format!(
+            "{words}; Voicebox keeps its own files there and never follows a link out of them, so nothing was done — remove or rename it (Voicebox makes a fresh one)"
+        ),
+    )
 }
 
 fn unreadable_audit(error: StorageError) -> Refusal {
@@ -476,7 +489,7 @@ fn unreadable_audit(error: StorageError) -> Refusal {
 
 pub(super) fn describe(error: &StorageError) -> String {
     match error {
-        StorageError::Other(words) => words.clone(),
+        StorageError::Other(words) | StorageError::HostFolder(words) => words.clone(),
         other => format!("{other:?}"),
     }
 }
