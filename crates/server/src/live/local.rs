@@ -28,6 +28,7 @@ use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
 use crate::serve::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
+use std::sync::Mutex;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 use voicebox_core::Action;
@@ -180,9 +181,14 @@ const INBOX: usize = 32;
 /// Checks that offline voice can run here and starts its decoder thread;
 /// the error names the Debian packages to install. `place` is the session's
 /// share of the server's recognisers: the thread holds it until its decoder
-/// is freed. `whisper`: the Whisper-class design (Moonshine); otherwise the
+/// is shelved or freed; at most `keep` decoders are kept between sessions. `whisper`: the Whisper-class design (Moonshine); otherwise the
 /// pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
-pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
+pub fn start(
+    acts: &Acts,
+    whisper: bool,
+    place: OwnedSemaphorePermit,
+    keep: usize,
+) -> Result<Link, String> {
     let model = sphinx::available()?;
     let design = match whisper {
         true => {
@@ -198,7 +204,7 @@ pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
         .spawn(move || {
-            decode(model, design, folder, inbox, &outbox);
+            decode(model, design, folder, inbox, &outbox, keep);
             released();
             // After the decoder is dropped, so the place is free only once
             // its memory is; `outbox` goes last, telling the bridge so.
@@ -208,10 +214,10 @@ pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<
     Ok(Link { to, from })
 }
 
-/// Gives a freed decoder's memory back to the system. glibc keeps what a
+/// Gives freed decoder memory back to the system. glibc keeps what a
 /// thread freed in that thread's arena for reuse, so without this each
-/// session's models (about 100 MB with the full English model) stayed
-/// resident after it ended.
+/// session's working memory (and each decoder not kept, about 100 MB with
+/// the full English model) stayed resident after it ended.
 fn released() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only returns free pages of the allocator's own
@@ -243,6 +249,7 @@ const UTTERANCE_SAMPLES: usize = 30 * INPUT_RATE as usize;
 
 /// A decoder with the grammar for the root's current files.
 struct Recogniser {
+    design: Design,
     sphinx: Sphinx,
     /// The Whisper-class model, for that design.
     whisper: Option<Moonshine>,
@@ -284,8 +291,9 @@ fn decode(
     folder: impl Fn() -> Folder,
     mut inbox: mpsc::Receiver<Value>,
     outbox: &mpsc::UnboundedSender<Value>,
+    keep: usize,
 ) {
-    let mut recogniser = match Recogniser::start(model, design, &folder) {
+    let mut recogniser = match Recogniser::take(model, design, &folder) {
         Ok(recogniser) => recogniser,
         Err(why) => {
             let _ = outbox.send(json!({"error": why}));
@@ -329,9 +337,21 @@ fn decode(
             }
         };
         if sent.is_err() {
-            return;
+            break;
         }
     }
+    recogniser.shelve(keep);
+}
+
+/// Decoders that served a session, kept for the next one: loading one
+/// takes seconds, and building its grammar leaks about 100 KB inside
+/// pocketsphinx 5prealpha each time, so a decoder is made once and its
+/// grammar rebuilt only when the root's files change. At most as many are
+/// kept as may run at once.
+static SHELF: Mutex<Vec<Recogniser>> = Mutex::new(Vec::new());
+
+fn shelf() -> std::sync::MutexGuard<'static, Vec<Recogniser>> {
+    SHELF.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A typed turn, resolved as typed words are.
@@ -343,6 +363,33 @@ fn typed(text: &str, folder: &Folder) -> Value {
 }
 
 impl Recogniser {
+    /// A decoder for `design` listening with the grammar for the root's
+    /// files: one from the shelf when it holds one, else a new one.
+    fn take(model: Model, design: Design, folder: &impl Fn() -> Folder) -> Result<Self, String> {
+        let kept = {
+            let mut shelf = shelf();
+            let at = shelf
+                .iter()
+                .position(|r| r.design == design && r.model.hmm == model.hmm);
+            at.map(|at| shelf.swap_remove(at))
+        };
+        match kept {
+            Some(mut recogniser) => {
+                recogniser.refollow(files(&folder()))?;
+                Ok(recogniser)
+            }
+            None => Recogniser::start(model, design, folder),
+        }
+    }
+
+    /// Keeps the decoder for the next session, unless `keep` are kept.
+    fn shelve(self, keep: usize) {
+        let mut shelf = shelf();
+        if shelf.len() < keep {
+            shelf.push(self);
+        }
+    }
+
     /// Loads the decoder (and the Whisper-class model for that design) with
     /// the grammar for the root's files, listening.
     fn start(model: Model, design: Design, folder: &impl Fn() -> Folder) -> Result<Self, String> {
@@ -352,6 +399,7 @@ impl Recogniser {
             _ => None,
         };
         let mut recogniser = Recogniser {
+            design,
             sphinx,
             whisper,
             model,

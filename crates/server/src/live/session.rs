@@ -84,8 +84,8 @@ impl Outbox {
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 enum PageText {
-    /// Stop the reply.
-    Interrupt,
+    /// Stop the reply (braced, so a field it does not have is refused).
+    Interrupt {},
     /// A typed user turn.
     Text { text: String },
 }
@@ -210,8 +210,8 @@ impl Session {
         match frame {
             // Before ready there is nothing to interrupt, and Gemini takes
             // nothing but the setup until it is acknowledged.
-            PageText::Interrupt if !self.ready => Outbox::default(),
-            PageText::Interrupt => {
+            PageText::Interrupt {} if !self.ready => Outbox::default(),
+            PageText::Interrupt {} => {
                 let mut outbox = Outbox {
                     upstream: vec![self.vendor.interrupt()],
                     ..Outbox::default()

@@ -172,11 +172,17 @@ pub fn dictionary(path: &Path) -> &'static HashMap<String, String> {
     })
 }
 
-/// One decoder; not `Send`: it lives and dies on the thread that made it.
+/// One decoder, used by one thread at a time.
 pub struct Sphinx {
     api: &'static Api,
     ps: *mut Decoder,
 }
+
+// SAFETY: a decoder is only ever used by one thread at a time (a session's
+// decoder thread; between sessions it rests, untouched, on the shelf), and
+// pocketsphinx 5prealpha keeps no per-thread state: moving it between
+// threads is what `Send` allows. It is not `Sync`.
+unsafe impl Send for Sphinx {}
 
 fn cstring(text: &str) -> Result<CString, String> {
     CString::new(text).map_err(|_| format!("`{text}` has a NUL byte"))
