@@ -166,7 +166,7 @@ impl Bridge {
                 return None;
             }
         };
-        let link = match local::start(&self.acts, whisper, place, self.live.max_decoders) {
+        let link = match local::start(&self.acts, whisper, place) {
             Ok(link) => link,
             Err(why) => {
                 let outbox = self

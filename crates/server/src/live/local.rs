@@ -181,14 +181,9 @@ const INBOX: usize = 32;
 /// Checks that offline voice can run here and starts its decoder thread;
 /// the error names the Debian packages to install. `place` is the session's
 /// share of the server's recognisers: the thread holds it until its decoder
-/// is shelved or freed; at most `keep` decoders are kept between sessions. `whisper`: the Whisper-class design (Moonshine); otherwise the
+/// is shelved or freed. `whisper`: the Whisper-class design (Moonshine); otherwise the
 /// pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
-pub fn start(
-    acts: &Acts,
-    whisper: bool,
-    place: OwnedSemaphorePermit,
-    keep: usize,
-) -> Result<Link, String> {
+pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
     let model = sphinx::available()?;
     let design = match whisper {
         true => {
@@ -204,7 +199,7 @@ pub fn start(
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
         .spawn(move || {
-            decode(model, design, folder, inbox, &outbox, keep);
+            decode(model, design, folder, inbox, &outbox);
             released();
             // After the decoder is dropped, so the place is free only once
             // its memory is; `outbox` goes last, telling the bridge so.
@@ -291,7 +286,6 @@ fn decode(
     folder: impl Fn() -> Folder,
     mut inbox: mpsc::Receiver<Value>,
     outbox: &mpsc::UnboundedSender<Value>,
-    keep: usize,
 ) {
     let mut recogniser = match Recogniser::take(model, design, &folder) {
         Ok(recogniser) => recogniser,
@@ -340,15 +334,19 @@ fn decode(
             break;
         }
     }
-    recogniser.shelve(keep);
+    recogniser.shelve();
 }
 
-/// Decoders that served a session, kept for the next one: loading one
+/// A decoder that served a session, kept for the next one: loading one
 /// takes seconds, and building its grammar leaks about 100 KB inside
 /// pocketsphinx 5prealpha each time, so a decoder is made once and its
-/// grammar rebuilt only when the root's files change. At most as many are
-/// kept as may run at once.
+/// grammar rebuilt only when the root's files change. One is kept (about
+/// 120 MB with the full English model); a second, running beside it, is
+/// freed when its session ends.
 static SHELF: Mutex<Vec<Recogniser>> = Mutex::new(Vec::new());
+
+/// How many decoders the shelf keeps.
+const KEPT: usize = 1;
 
 fn shelf() -> std::sync::MutexGuard<'static, Vec<Recogniser>> {
     SHELF.lock().unwrap_or_else(|p| p.into_inner())
@@ -382,10 +380,10 @@ impl Recogniser {
         }
     }
 
-    /// Keeps the decoder for the next session, unless `keep` are kept.
-    fn shelve(self, keep: usize) {
+    /// Keeps the decoder for the next session, unless the shelf is full.
+    fn shelve(self) {
         let mut shelf = shelf();
-        if shelf.len() < keep {
+        if shelf.len() < KEPT {
             shelf.push(self);
         }
     }
