@@ -221,7 +221,11 @@ fn upgrade(server: &Server, path: &str) -> (TcpStream, u16, String) {
     let head = String::from_utf8_lossy(&head).into_owned();
     let length = head
         .lines()
-        .find_map(|l| l.to_ascii_lowercase().strip_prefix("content-length:").map(|n| n.trim().parse().unwrap()))
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|n| n.trim().parse().unwrap())
+        })
         .unwrap_or(0);
     let mut body = vec![0u8; length];
     stream.read_exact(&mut body).unwrap();
@@ -258,7 +262,11 @@ fn sockets_past_their_cap_are_refused_by_name_while_health_and_a_turn_answer() {
     let (_, status, rule) = upgrade(&server, "/channel");
     assert_eq!((status, rule.as_str()), (503, "too-many-sockets"));
     // The sockets take none of the places requests need.
-    assert_eq!(health(&server).0, 200, "health answers beside {cap} sockets");
+    assert_eq!(
+        health(&server).0,
+        200,
+        "health answers beside {cap} sockets"
+    );
     assert_eq!(turn(&server), 200, "an authorized turn answers beside them");
     drop(held);
 }

@@ -238,7 +238,10 @@ async fn past_the_offline_cap_a_session_is_refused_by_name_and_a_freed_place_is_
     let error = third.expect("error").await;
     assert_eq!(error["refused"], "offline-voice-busy", "{error}");
     assert_eq!(third.expect("end").await["reason"], "setup-failed");
-    assert!(third.json().await.is_none(), "the refused session ended once");
+    assert!(
+        third.json().await.is_none(),
+        "the refused session ended once"
+    );
     let (_, health) = server.get("/api/health").await;
     assert_eq!(
         health["live"]["offline"],

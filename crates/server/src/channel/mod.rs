@@ -255,7 +255,8 @@ async fn serve_page(
     let writer = tokio::spawn(async move {
         // Pinged, the page's browser answers by itself: a quiet page is not
         // an idle socket.
-        let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + SOCKET_PING, SOCKET_PING);
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + SOCKET_PING, SOCKET_PING);
         loop {
             let message = tokio::select! {
                 queued = queued.recv() => match queued {

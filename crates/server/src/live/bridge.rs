@@ -318,7 +318,9 @@ impl Bridge {
                 if let Some(mut incoming) = incoming {
                     let drained = async { while incoming.next().await.is_some() {} };
                     if tokio::time::timeout(DECODER_EXIT, drained).await.is_err() {
-                        tracing::warn!("the offline decoder is still finishing; the page is closed before it");
+                        tracing::warn!(
+                            "the offline decoder is still finishing; the page is closed before it"
+                        );
                     }
                 }
             }

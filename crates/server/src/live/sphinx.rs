@@ -268,7 +268,8 @@ impl Sphinx {
     pub fn feed(&mut self, samples: &[i16]) -> Result<bool, String> {
         // SAFETY: `self.ps` is live and in an utterance; `samples` is valid
         // for `samples.len()` reads during the call.
-        let fed = unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 0) };
+        let fed =
+            unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 0) };
         if fed < 0 {
             return Err("pocketsphinx could not decode the audio".into());
         }
@@ -345,7 +346,8 @@ impl Sphinx {
         self.start()?;
         // SAFETY: `self.ps` is live and in an utterance; `samples` is valid
         // for `samples.len()` reads; `full_utt` says this is all of it.
-        let fed = unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1) };
+        let fed =
+            unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1) };
         let heard = self.end();
         self.search(GRAMMAR_SEARCH)?;
         match fed {

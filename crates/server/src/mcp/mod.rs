@@ -68,7 +68,10 @@ impl McpServer {
 /// `sessions`. The router mounts it behind the guard, which has already
 /// checked the Host name and the authority and read the body within the
 /// API's one cap; [`gate`] reads it strictly first.
-pub fn http<S: Clone + Send + Sync + 'static>(acts: Arc<Acts>, sessions: Arc<Sessions>) -> Router<S> {
+pub fn http<S: Clone + Send + Sync + 'static>(
+    acts: Arc<Acts>,
+    sessions: Arc<Sessions>,
+) -> Router<S> {
     let config = StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_BODY_BYTES);
     let service = StreamableHttpService::new(
         move || Ok(McpServer::new(acts.clone())),

@@ -124,7 +124,8 @@ async fn gate<R: AsyncRead + Unpin>(
             )),
             Ok(Line::Whole) => match strict::from_slice::<Value>(&line) {
                 Err(Misfit::DuplicateKey(why)) => {
-                    let id = serde_json::from_slice::<Value>(&line).map_or(Value::Null, |m| m["id"].clone());
+                    let id = serde_json::from_slice::<Value>(&line)
+                        .map_or(Value::Null, |m| m["id"].clone());
                     Some(refuse(id, Rule::DuplicateKey, &why))
                 }
                 _ => None,

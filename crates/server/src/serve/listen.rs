@@ -288,8 +288,18 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         match slots.take() {
             Some(slot) => {
-                let budget = Budget { sockets: sockets.clone(), idle: limits.socket_idle };
-                let conn = serve_one(&builder, stream, slot, budget, app.clone(), stopping.clone());
+                let budget = Budget {
+                    sockets: sockets.clone(),
+                    idle: limits.socket_idle,
+                };
+                let conn = serve_one(
+                    &builder,
+                    stream,
+                    slot,
+                    budget,
+                    app.clone(),
+                    stopping.clone(),
+                );
                 tokio::spawn(conn);
             }
             None => {

@@ -371,17 +371,19 @@ impl Raw {
     }
 
     async fn answer(&mut self) -> Value {
-        let line = tokio::time::timeout(std::time::Duration::from_secs(60), self.output.next_line())
-            .await
-            .expect("an answer")
-            .unwrap()
-            .expect("a line");
+        let line =
+            tokio::time::timeout(std::time::Duration::from_secs(60), self.output.next_line())
+                .await
+                .expect("an answer")
+                .unwrap()
+                .expect("a line");
         serde_json::from_str(&line).unwrap()
     }
 
     /// The peak memory of the process, in KiB.
     fn peak_kib(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id().unwrap())).unwrap();
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.child.id().unwrap())).unwrap();
         status
             .lines()
             .find_map(|l| l.strip_prefix("VmHWM:"))
@@ -402,7 +404,8 @@ async fn a_huge_line_and_a_key_said_twice_are_answered_by_name_and_serving_goes_
         "clientInfo": {"name": "raw", "version": "1"}}});
     raw.send(init.to_string().as_bytes()).await;
     assert_eq!(raw.answer().await["id"], 1);
-    raw.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#).await;
+    raw.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
 
     let mut huge = br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write","arguments":{"name":"big.txt","content":""#.to_vec();
     huge.resize(huge.len() + (64 << 20), b'a');
@@ -410,10 +413,16 @@ async fn a_huge_line_and_a_key_said_twice_are_answered_by_name_and_serving_goes_
     raw.send(&huge).await;
     drop(huge);
     let refused = raw.answer().await;
-    assert_eq!(refused["error"]["data"]["refused"], "body-too-large", "{refused}");
+    assert_eq!(
+        refused["error"]["data"]["refused"], "body-too-large",
+        "{refused}"
+    );
     assert_eq!(refused["id"], Value::Null);
     let peak = raw.peak_kib();
-    eprintln!("voicebox mcp peak RSS after a 64 MiB line: {} MiB", peak >> 10);
+    eprintln!(
+        "voicebox mcp peak RSS after a 64 MiB line: {} MiB",
+        peak >> 10
+    );
     assert!(peak < 64 << 10, "the line was never held whole: {peak} KiB");
 
     raw.send(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write","arguments":{"name":"a.txt","name":"b.txt","content":"x"}}}"#).await;

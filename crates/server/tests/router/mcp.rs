@@ -110,9 +110,14 @@ async fn open(app: &App, capabilities: Value) -> String {
     init["params"]["capabilities"] = capabilities;
     let opened = app.send(post(app, true, None, &init)).await;
     assert_eq!(opened.status, 200, "{}", opened.text);
-    let session = opened.headers["mcp-session-id"].to_str().unwrap().to_string();
+    let session = opened.headers["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_string();
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let noted = app.send(post(app, true, Some(&session), &initialized)).await;
+    let noted = app
+        .send(post(app, true, Some(&session), &initialized))
+        .await;
     assert_eq!(noted.status, 202, "{}", noted.text);
     session
 }
@@ -203,7 +208,9 @@ async fn mcp_bodies_keep_the_apis_one_cap_and_strict_json() {
         &wrote.text[..wrote.text.len().min(300)]
     );
     assert_eq!(
-        std::fs::metadata(app.root.join("controls.txt")).unwrap().len(),
+        std::fs::metadata(app.root.join("controls.txt"))
+            .unwrap()
+            .len(),
         content.len() as u64
     );
     // Over the cap: the named refusal, as JSON.
@@ -212,9 +219,7 @@ async fn mcp_bodies_keep_the_apis_one_cap_and_strict_json() {
     let over = app.send(post(&app, true, Some(&session), &padded)).await;
     assert_eq!(over.refused(), (413, "body-too-large".into()));
     // A key said twice: refused by name, and the tool never runs.
-    let twice = format!(
-        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"write","arguments":{{"name":"a.txt","name":"b.txt","content":"x"}}}}}}"#
-    );
+    let twice = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"write","arguments":{"name":"a.txt","name":"b.txt","content":"x"}}}"#;
     let mut request = post(&app, true, Some(&session), &Value::Null);
     *request.body_mut() = Body::from(twice);
     let refused = app.send(request).await;
