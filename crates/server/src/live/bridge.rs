@@ -89,7 +89,7 @@ pub async fn run(
         return;
     };
     let deadline = Instant::now() + SETUP_TIMEOUT;
-    let mut ping = tokio::time::interval_at(tokio::time::Instant::now() + SOCKET_PING, SOCKET_PING);
+    let mut ping = tokio::time::interval_at(Instant::now() + SOCKET_PING, SOCKET_PING);
     loop {
         let outbox = tokio::select! {
             frame = from_page.next() => bridge.on_page(frame),

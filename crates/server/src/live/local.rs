@@ -181,8 +181,8 @@ const INBOX: usize = 32;
 /// Checks that offline voice can run here and starts its decoder thread;
 /// the error names the Debian packages to install. `place` is the session's
 /// share of the server's recognisers: the thread holds it until its decoder
-/// is shelved or freed. `whisper`: the Whisper-class design (Moonshine); otherwise the
-/// pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
+/// is shelved or freed. `whisper`: the Whisper-class design (Moonshine);
+/// otherwise the pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
 pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
     let model = sphinx::available()?;
     let design = match whisper {
@@ -278,8 +278,8 @@ impl Recogniser {
 
 /// The decoder thread: utterances are cut where the decoder's voice
 /// activity detection hears silence after speech. Every failure of the
-/// library is a message to the session (`error`), and the thread ends; the
-/// decoder is freed when it returns.
+/// library is a message to the session (`error`), the thread ends and the
+/// decoder is freed; when the session ends, the decoder is shelved.
 fn decode(
     model: Model,
     design: Design,
