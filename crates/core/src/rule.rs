@@ -166,6 +166,12 @@ rules! {
     HeadTooLarge => "head-too-large",
     /// Every connection slot is busy with a request.
     TooManyConnections => "too-many-connections",
+    /// Every WebSocket this server keeps open is taken; close a tab or a client and open it again.
+    TooManySockets => "too-many-sockets",
+    /// Every MCP session over HTTP is busy with a request; retry the initialize in a moment.
+    McpSessionsFull => "mcp-sessions-full",
+    /// The MCP session id is not one this server holds (it expired or was closed); initialize again.
+    McpSessionUnknown => "mcp-session-unknown",
     MalformedBody => "malformed-body",
     NoSuchRoute => "no-such-route",
     // Live voice sessions (machine placement): frames and the provider.
@@ -177,6 +183,8 @@ rules! {
     KeyMissing => "key-missing",
     VendorError => "vendor-error",
     OfflineVoiceUnavailable => "offline-voice-unavailable",
+    /// Every offline recogniser this server runs at once is in use; close another voice session first.
+    OfflineVoiceBusy => "offline-voice-busy",
     // The page channel: acts relayed to a page-owned root.
     MalformedFrame => "malformed-frame",
     UnknownCall => "unknown-call",

@@ -202,3 +202,88 @@ fn past_the_cap_of_busy_connections_the_answer_is_named() {
     assert_eq!(refused(&answer(&mut first)).0, 200);
     assert_eq!(health(&server).0, 200);
 }
+
+/// A WebSocket upgrade of `path` with the host token: the open stream, the
+/// answer's status, and the refusal's rule if it was refused.
+fn upgrade(server: &Server, path: &str) -> (TcpStream, u16, String) {
+    let mut stream = connect(server);
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nx-voicebox-host-token: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+        server.port, server.token
+    )
+    .unwrap();
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).into_owned();
+    let length = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .strip_prefix("content-length:")
+                .map(|n| n.trim().parse().unwrap())
+        })
+        .unwrap_or(0);
+    let mut body = vec![0u8; length];
+    stream.read_exact(&mut body).unwrap();
+    let (status, rule) = refused(&format!("{head}{}", String::from_utf8_lossy(&body)));
+    (stream, status, rule)
+}
+
+/// An authorized turn on a new connection: its status.
+fn turn(server: &Server) -> u16 {
+    let mut stream = connect(server);
+    write!(
+        stream,
+        "POST /api/turn HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nx-voicebox-host-token: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{LIST}",
+        server.port,
+        server.token,
+        LIST.len()
+    )
+    .unwrap();
+    refused(&answer(&mut stream)).0
+}
+
+#[test]
+fn sockets_past_their_cap_are_refused_by_name_while_health_and_a_turn_answer() {
+    let server = Server::start();
+    let cap = voicebox::serve::Limits::default().max_sockets;
+    // Every socket a client may hold, held open and never read.
+    let held: Vec<TcpStream> = (0..cap)
+        .map(|i| {
+            let (stream, status, _) = upgrade(&server, "/channel");
+            assert_eq!(status, 101, "socket {i} of {cap}");
+            stream
+        })
+        .collect();
+    let (_, status, rule) = upgrade(&server, "/channel");
+    assert_eq!((status, rule.as_str()), (503, "too-many-sockets"));
+    // The sockets take none of the places requests need.
+    assert_eq!(
+        health(&server).0,
+        200,
+        "health answers beside {cap} sockets"
+    );
+    assert_eq!(turn(&server), 200, "an authorized turn answers beside them");
+    drop(held);
+}
+
+#[test]
+fn an_idle_socket_is_closed_and_its_place_is_taken_again() {
+    let server = Server::start_with_env(&[
+        ("VOICEBOX_MAX_SOCKETS", "1"),
+        ("VOICEBOX_SOCKET_IDLE_MS", "500"),
+    ]);
+    let (mut idle, status, _) = upgrade(&server, "/channel");
+    assert_eq!(status, 101);
+    let (_, status, rule) = upgrade(&server, "/channel");
+    assert_eq!((status, rule.as_str()), (503, "too-many-sockets"));
+    // It says nothing: the server closes it (the read ends), and its
+    // place is free by the time the close is seen.
+    let _ = answer(&mut idle);
+    let (_, status, _) = upgrade(&server, "/channel");
+    assert_eq!(status, 101, "the place of the closed socket is taken again");
+}

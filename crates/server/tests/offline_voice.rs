@@ -13,7 +13,9 @@
 mod common;
 
 use common::Server;
-use common::spoken::{Page, available, moonshine_dir, server, speak, whisper_available};
+use common::spoken::{
+    Page, available, moonshine_dir, server, speak, sphinx_here, whisper_available,
+};
 use serde_json::json;
 
 /// One recogniser at a time: with several decoders and the Whisper-class
@@ -207,4 +209,48 @@ async fn a_missing_model_is_refused_by_name_with_the_packages_to_install() {
             .starts_with("apt-get install -y libpocketsphinx3"),
         "{health}"
     );
+}
+
+/// Offline recognisers are bounded (each is tens of MB of C memory): past
+/// the cap a session is refused by name before any model loads (no `rate`
+/// frame, no decoder), and once a session has closed its place is taken
+/// again. The grammar design, so two decoders load quickly side by side.
+#[tokio::test(flavor = "multi_thread")]
+async fn past_the_offline_cap_a_session_is_refused_by_name_and_a_freed_place_is_taken_again() {
+    let _one = ONE_DECODER.lock().await;
+    if !sphinx_here() {
+        return;
+    }
+    let server = tokio::task::block_in_place(|| {
+        Server::start_with_env(&[
+            ("VOICEBOX_OFFLINE_VOICE_SESSIONS", "2"),
+            ("VOICEBOX_OFFLINE_DESIGN", "grammar"),
+        ])
+    });
+    let mut open = Vec::new();
+    for _ in 0..2 {
+        let mut page = Page::open(&server, "?provider=local").await;
+        page.expect("rate").await;
+        page.expect("ready").await;
+        open.push(page);
+    }
+    let mut third = Page::open(&server, "?provider=local").await;
+    let error = third.expect("error").await;
+    assert_eq!(error["refused"], "offline-voice-busy", "{error}");
+    assert_eq!(third.expect("end").await["reason"], "setup-failed");
+    assert!(
+        third.json().await.is_none(),
+        "the refused session ended once"
+    );
+    let (_, health) = server.get("/api/health").await;
+    assert_eq!(
+        health["live"]["offline"],
+        json!({"decoding": 2, "max": 2}),
+        "{health}"
+    );
+
+    open.pop().unwrap().close().await;
+    let mut again = Page::open(&server, "?provider=local").await;
+    again.expect("rate").await;
+    again.expect("ready").await;
 }

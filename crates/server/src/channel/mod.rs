@@ -11,7 +11,7 @@
 
 mod envelope;
 
-use crate::serve::{Acts, AppState};
+use crate::serve::{Acts, AppState, SOCKET_PING};
 use axum::Router;
 use axum::extract::State;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -255,7 +255,18 @@ async fn serve_page(
 ) {
     let (mut sink, mut stream) = socket.split();
     let writer = tokio::spawn(async move {
-        while let Some(message) = queued.recv().await {
+        // Pinged, the page's browser answers by itself: a quiet page is not
+        // an idle socket.
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + SOCKET_PING, SOCKET_PING);
+        loop {
+            let message = tokio::select! {
+                queued = queued.recv() => match queued {
+                    Some(message) => message,
+                    None => break,
+                },
+                _ = ping.tick() => Message::Ping(Default::default()),
+            };
             let last = matches!(message, Message::Close(_));
             if sink.send(message).await.is_err() || last {
                 break;

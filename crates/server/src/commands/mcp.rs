@@ -7,7 +7,6 @@ use crate::channel::Channel;
 use crate::cli::PlaceArgs;
 use crate::mcp::McpServer;
 use crate::serve::Acts;
-use rmcp::ServiceExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -56,9 +55,8 @@ pub fn run(args: Args) -> ExitCode {
 
 /// Serves one client on stdin/stdout until it closes them.
 async fn serve(acts: Arc<Acts>) -> Result<(), Box<dyn std::error::Error>> {
-    let running = McpServer::new(acts).serve(rmcp::transport::stdio()).await?;
-    running.waiting().await?;
-    Ok(())
+    let (input, output) = rmcp::transport::stdio();
+    crate::mcp::stdio::serve(McpServer::new(acts), input, output).await
 }
 
 /// `~` or `~/...` under the home folder; any other path as it is.

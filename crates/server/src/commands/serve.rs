@@ -3,6 +3,7 @@
 use super::{apart, init_logs, made_if_missing};
 use crate::cli::ServeArgs;
 use crate::live::Provider;
+use crate::mcp::McpLimits;
 use crate::serve;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -22,9 +23,26 @@ pub struct Args {
     /// How long a request body may take to arrive, in ms.
     #[arg(long, env = "VOICEBOX_BODY_TIMEOUT_MS", default_value_t = millis(serve::Limits::default().body_timeout))]
     pub body_timeout_ms: u64,
-    /// How many connections may be open at once (WebSockets included).
+    /// How many connections may wait for or carry requests at once
+    /// (WebSockets have their own budget).
     #[arg(long, env = "VOICEBOX_MAX_CONNECTIONS", default_value_t = serve::Limits::default().max_connections)]
     pub max_connections: usize,
+    /// How many WebSockets (the page's channel and live voice) may be open at once.
+    #[arg(long, env = "VOICEBOX_MAX_SOCKETS", default_value_t = serve::Limits::default().max_sockets)]
+    pub max_sockets: usize,
+    /// How long a WebSocket may read nothing before it is closed, in ms
+    /// (the server pings every 20 s, and a browser answers).
+    #[arg(long, env = "VOICEBOX_SOCKET_IDLE_MS", default_value_t = millis(serve::Limits::default().socket_idle))]
+    pub socket_idle_ms: u64,
+    /// How many offline voice sessions (each its own recogniser) may run at once.
+    #[arg(long, env = "VOICEBOX_OFFLINE_VOICE_SESSIONS", default_value_t = serve::Limits::default().offline_voice)]
+    pub offline_voice_sessions: usize,
+    /// How many MCP sessions over HTTP may live at once.
+    #[arg(long, env = "VOICEBOX_MCP_SESSIONS", default_value_t = serve::Limits::default().mcp.max)]
+    pub mcp_sessions: usize,
+    /// How long an MCP session over HTTP may be idle before it is dropped, in ms.
+    #[arg(long, env = "VOICEBOX_MCP_IDLE_MS", default_value_t = millis(serve::Limits::default().mcp.idle))]
+    pub mcp_idle_ms: u64,
 }
 
 fn millis(duration: Duration) -> u64 {
@@ -63,6 +81,13 @@ pub fn run(args: Args) -> ExitCode {
         header_timeout: Duration::from_millis(args.header_timeout_ms),
         body_timeout: Duration::from_millis(args.body_timeout_ms),
         max_connections: args.max_connections,
+        max_sockets: args.max_sockets,
+        socket_idle: Duration::from_millis(args.socket_idle_ms),
+        offline_voice: args.offline_voice_sessions,
+        mcp: McpLimits {
+            max: args.mcp_sessions,
+            idle: Duration::from_millis(args.mcp_idle_ms),
+        },
     };
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
     match runtime.block_on(serve::run(config, limits)) {

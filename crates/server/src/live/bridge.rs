@@ -7,7 +7,7 @@ use super::session::{Outbox, PageFrame, Reason, Session};
 use super::tools;
 use super::{Choice, Live, Provider};
 use crate::llm::{quote, redact};
-use crate::serve::Acts;
+use crate::serve::{Acts, SOCKET_PING};
 use crate::state_dir::StateDir;
 use axum::extract::ws::{self, WebSocket};
 use futures_util::stream::{BoxStream, SplitSink};
@@ -26,6 +26,9 @@ use voicebox_core::Rule;
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
 /// How long the provider may take to acknowledge the setup.
 const SETUP_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long a closing session waits for its decoder to finish the audio
+/// already sent (it keeps its recogniser's place until it has).
+const DECODER_EXIT: Duration = Duration::from_secs(30);
 
 type Upstream = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// What the provider says, as socket messages whoever the provider is.
@@ -35,12 +38,14 @@ type Incoming = BoxStream<'static, Result<Message, tungstenite::Error>>;
 enum Sink {
     Socket(SplitSink<Upstream, Message>),
     /// The local decoder thread (see `local`).
-    Local(mpsc::UnboundedSender<Value>),
+    Local(mpsc::Sender<Value>),
 }
 
 struct Bridge {
     /// Where the session's tool calls act.
     acts: Arc<Acts>,
+    /// Where an offline session takes its place among the recognisers.
+    live: Arc<Live>,
     /// Where the provider's key is read from.
     state: StateDir,
     session: Session,
@@ -59,6 +64,7 @@ pub async fn run(
     provider: Provider,
 ) {
     let _open = live.open();
+    let live = live.clone();
     let (page, mut from_page) = socket.split();
     // A choice that no longer fits (a settings file edited by hand) is
     // refused by name before any paid session opens.
@@ -69,22 +75,25 @@ pub async fn run(
         upstream: None,
         key: String::new(),
         acts,
+        live,
         state,
     };
     if let Err(refusal) = choice {
         let outbox = bridge.session.refuse_setup(refusal.rule, &refusal.why);
         bridge.deliver(outbox).await;
-        bridge.close().await;
+        bridge.close(None).await;
         return;
     }
     let Some(mut from_upstream) = bridge.connect(provider).await else {
-        bridge.close().await;
+        bridge.close(None).await;
         return;
     };
     let deadline = Instant::now() + SETUP_TIMEOUT;
+    let mut ping = tokio::time::interval_at(Instant::now() + SOCKET_PING, SOCKET_PING);
     loop {
         let outbox = tokio::select! {
             frame = from_page.next() => bridge.on_page(frame),
+            _ = ping.tick() => bridge.ping().await,
             message = from_upstream.next() => bridge.on_upstream(message),
             () = sleep_until(deadline), if !bridge.session.ready() => bridge.session.end(
                 Reason::SetupFailed,
@@ -96,7 +105,7 @@ pub async fn run(
             break;
         }
     }
-    bridge.close().await;
+    bridge.close(Some(from_upstream)).await;
 }
 
 impl Bridge {
@@ -144,10 +153,20 @@ impl Bridge {
         }
     }
 
-    /// Starts the offline recogniser (refused by name when its library or
-    /// model is missing), tells the page the rate and sends the opening.
+    /// Starts the offline recogniser (refused by name when all the server's
+    /// recognisers are in use — before any model loads — or when its
+    /// library or model is missing), tells the page the rate and sends the
+    /// opening.
     async fn connect_local(&mut self, whisper: bool) -> Option<Incoming> {
-        let link = match local::start(&self.acts, whisper) {
+        let place = match self.live.decoder() {
+            Ok(place) => place,
+            Err(why) => {
+                let outbox = self.session.refuse_setup(Rule::OfflineVoiceBusy, &why);
+                self.deliver(outbox).await;
+                return None;
+            }
+        };
+        let link = match local::start(&self.acts, whisper, place) {
             Ok(link) => link,
             Err(why) => {
                 let outbox = self
@@ -262,8 +281,18 @@ impl Bridge {
             Some(Sink::Socket(sink)) => sink.send(Message::text(message.to_string())).await,
             Some(Sink::Local(to)) => to
                 .send(message)
+                .await
                 .map_err(|_| tungstenite::Error::ConnectionClosed),
             None => Ok(()),
+        }
+    }
+
+    /// Pings the page, whose browser answers by itself: a quiet page is
+    /// not an idle socket.
+    async fn ping(&mut self) -> Outbox {
+        match self.page.send(ws::Message::Ping(Default::default())).await {
+            Ok(()) => Outbox::default(),
+            Err(_) => self.session.end(Reason::PageClosed, "the page left"),
         }
     }
 
@@ -276,11 +305,26 @@ impl Bridge {
     }
 
     /// Closes both sockets (a close frame each); errors mean they were
-    /// already gone.
-    async fn close(mut self) {
-        // Dropping the local sender ends the decoder thread.
-        if let Some(Sink::Socket(mut upstream)) = self.upstream.take() {
-            let _ = upstream.close().await;
+    /// already gone. A local decoder is let go first: dropping its sender
+    /// ends its thread, and its messages end once the decoder is freed, so
+    /// when the page sees the close the session's recogniser is free again.
+    async fn close(mut self, incoming: Option<Incoming>) {
+        match self.upstream.take() {
+            Some(Sink::Socket(mut upstream)) => {
+                let _ = upstream.close().await;
+            }
+            Some(Sink::Local(to)) => {
+                drop(to);
+                if let Some(mut incoming) = incoming {
+                    let drained = async { while incoming.next().await.is_some() {} };
+                    if tokio::time::timeout(DECODER_EXIT, drained).await.is_err() {
+                        tracing::warn!(
+                            "the offline decoder is still finishing; the page is closed before it"
+                        );
+                    }
+                }
+            }
+            None => {}
         }
         let _ = self.page.close().await;
     }

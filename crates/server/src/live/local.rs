@@ -28,7 +28,8 @@ use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
 use crate::serve::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use tokio::sync::mpsc;
+use std::sync::Mutex;
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 use voicebox_core::Action;
 use voicebox_core::resolver::{Folder, Resolution};
@@ -165,17 +166,24 @@ fn say(answered: &Answered) -> String {
 }
 
 /// The channel ends of a started decoder: what the bridge sends to it,
-/// and what it says back (JSON text, as a socket's frames).
+/// and what it says back (JSON text, as a socket's frames). `from` ends
+/// when the thread has freed its decoder.
 pub struct Link {
-    pub to: mpsc::UnboundedSender<Value>,
+    pub to: mpsc::Sender<Value>,
     pub from: mpsc::UnboundedReceiver<Value>,
 }
 
+/// How many messages may wait for the decoder: a page that sends audio
+/// faster than it is decoded waits (its socket is not read) instead of
+/// queueing it in memory.
+const INBOX: usize = 32;
+
 /// Checks that offline voice can run here and starts its decoder thread;
-/// the error names the Debian packages to install.
-/// `whisper`: the Whisper-class design (Moonshine); otherwise the
-/// pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
-pub fn start(acts: &Acts, whisper: bool) -> Result<Link, String> {
+/// the error names the Debian packages to install. `place` is the session's
+/// share of the server's recognisers: the thread holds it until its decoder
+/// is shelved or freed. `whisper`: the Whisper-class design (Moonshine);
+/// otherwise the pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
+pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
     let model = sphinx::available()?;
     let design = match whisper {
         true => {
@@ -184,15 +192,34 @@ pub fn start(acts: &Acts, whisper: bool) -> Result<Link, String> {
         }
         false => Design::from_env()?,
     };
-    let (to, inbox) = mpsc::unbounded_channel();
+    let (to, inbox) = mpsc::channel(INBOX);
     let (outbox, from) = mpsc::unbounded_channel();
     let host = acts.host();
     let folder = move || host.read().unwrap_or_else(|p| p.into_inner()).folder();
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
-        .spawn(move || decode(model, design, folder, inbox, outbox))
+        .spawn(move || {
+            decode(model, design, folder, inbox, &outbox);
+            released();
+            // After the decoder is dropped, so the place is free only once
+            // its memory is; `outbox` goes last, telling the bridge so.
+            drop(place);
+        })
         .map_err(|e| format!("the offline recogniser could not start: {e}"))?;
     Ok(Link { to, from })
+}
+
+/// Gives freed decoder memory back to the system. glibc keeps what a
+/// thread freed in that thread's arena for reuse, so without this each
+/// session's working memory (and each decoder not kept, about 100 MB with
+/// the full English model) stayed resident after it ended.
+fn released() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free pages of the allocator's own
+    // heaps to the system; it touches no memory in use.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// The names the grammar spells: the root's top-level files (the folder's
@@ -217,6 +244,7 @@ const UTTERANCE_SAMPLES: usize = 30 * INPUT_RATE as usize;
 
 /// A decoder with the grammar for the root's current files.
 struct Recogniser {
+    design: Design,
     sphinx: Sphinx,
     /// The Whisper-class model, for that design.
     whisper: Option<Moonshine>,
@@ -249,20 +277,127 @@ impl Recogniser {
 }
 
 /// The decoder thread: utterances are cut where the decoder's voice
-/// activity detection hears silence after speech.
+/// activity detection hears silence after speech. Every failure of the
+/// library is a message to the session (`error`), the thread ends and the
+/// decoder is freed; when the session ends, the decoder is shelved.
 fn decode(
     model: Model,
     design: Design,
     folder: impl Fn() -> Folder,
-    mut inbox: mpsc::UnboundedReceiver<Value>,
-    outbox: mpsc::UnboundedSender<Value>,
+    mut inbox: mpsc::Receiver<Value>,
+    outbox: &mpsc::UnboundedSender<Value>,
 ) {
-    let started = Sphinx::new(&model).and_then(|sphinx| {
+    let mut recogniser = match Recogniser::take(model, design, &folder) {
+        Ok(recogniser) => recogniser,
+        Err(why) => {
+            let _ = outbox.send(json!({"error": why}));
+            return;
+        }
+    };
+    let _ = outbox.send(json!({"ready": true}));
+    let mut speaking = false;
+    let mut utterance: Vec<i16> = Vec::new();
+    while let Some(message) = inbox.blocking_recv() {
+        let said = if let Some(text) = message["text"].as_str() {
+            Ok(Some(typed(text, &folder())))
+        } else if let Some(text) = message["reply"].as_str() {
+            // The calls ran: between utterances, follow the root's files.
+            let followed = match speaking {
+                true => Ok(()),
+                false => {
+                    utterance.clear();
+                    recogniser.refollow(files(&folder()))
+                }
+            };
+            followed.map(|()| Some(json!({"reply": text})))
+        } else if let Some(pcm) = message["audio"].as_str().and_then(unbase64) {
+            let samples: Vec<i16> = pcm
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect();
+            if utterance.len() + samples.len() <= UTTERANCE_SAMPLES {
+                utterance.extend_from_slice(&samples);
+            }
+            recogniser.hear(design, &samples, &mut speaking, &mut utterance, &folder)
+        } else {
+            Ok(None)
+        };
+        let sent = match said {
+            Ok(Some(message)) => outbox.send(message),
+            Ok(None) => Ok(()),
+            Err(why) => {
+                let _ = outbox.send(json!({"error": why}));
+                return;
+            }
+        };
+        if sent.is_err() {
+            break;
+        }
+    }
+    recogniser.shelve();
+}
+
+/// A decoder that served a session, kept for the next one: loading one
+/// takes seconds, and building its grammar leaks about 100 KB inside
+/// pocketsphinx 5prealpha each time, so a decoder is made once and its
+/// grammar rebuilt only when the root's files change. One is kept (about
+/// 120 MB with the full English model); a second, running beside it, is
+/// freed when its session ends.
+static SHELF: Mutex<Vec<Recogniser>> = Mutex::new(Vec::new());
+
+/// How many decoders the shelf keeps.
+const KEPT: usize = 1;
+
+fn shelf() -> std::sync::MutexGuard<'static, Vec<Recogniser>> {
+    SHELF.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A typed turn, resolved as typed words are.
+fn typed(text: &str, folder: &Folder) -> Value {
+    match voicebox_core::resolver::resolve_in(text, folder) {
+        Resolution::Action(action) => json!({"typed": text, "action": action.to_json()}),
+        Resolution::Unresolved { note } => json!({"typed": text, "note": note}),
+    }
+}
+
+impl Recogniser {
+    /// A decoder for `design` listening with the grammar for the root's
+    /// files: one from the shelf when it holds one, else a new one.
+    fn take(model: Model, design: Design, folder: &impl Fn() -> Folder) -> Result<Self, String> {
+        let kept = {
+            let mut shelf = shelf();
+            let at = shelf
+                .iter()
+                .position(|r| r.design == design && r.model.hmm == model.hmm);
+            at.map(|at| shelf.swap_remove(at))
+        };
+        match kept {
+            Some(mut recogniser) => {
+                recogniser.refollow(files(&folder()))?;
+                Ok(recogniser)
+            }
+            None => Recogniser::start(model, design, folder),
+        }
+    }
+
+    /// Keeps the decoder for the next session, unless the shelf is full.
+    fn shelve(self) {
+        let mut shelf = shelf();
+        if shelf.len() < KEPT {
+            shelf.push(self);
+        }
+    }
+
+    /// Loads the decoder (and the Whisper-class model for that design) with
+    /// the grammar for the root's files, listening.
+    fn start(model: Model, design: Design, folder: &impl Fn() -> Folder) -> Result<Self, String> {
+        let sphinx = Sphinx::new(&model)?;
         let whisper = match design {
             Design::Whisper => Some(Moonshine::load()?),
             _ => None,
         };
         let mut recogniser = Recogniser {
+            design,
             sphinx,
             whisper,
             model,
@@ -278,77 +413,47 @@ fn decode(
         recogniser.follow(files(&folder()))?;
         recogniser.sphinx.start()?;
         Ok(recogniser)
-    });
-    let mut recogniser = match started {
-        Ok(recogniser) => recogniser,
-        Err(why) => {
-            let _ = outbox.send(json!({"error": why}));
-            return;
-        }
-    };
-    let _ = outbox.send(json!({"ready": true}));
-    let mut speaking = false;
-    let mut utterance: Vec<i16> = Vec::new();
-    while let Some(message) = inbox.blocking_recv() {
-        if let Some(text) = message["text"].as_str() {
-            let typed = match voicebox_core::resolver::resolve_in(text, &folder()) {
-                Resolution::Action(action) => json!({"typed": text, "action": action.to_json()}),
-                Resolution::Unresolved { note } => json!({"typed": text, "note": note}),
-            };
-            if outbox.send(typed).is_err() {
-                return;
-            }
-            continue;
-        }
-        if let Some(text) = message["reply"].as_str() {
-            // The calls ran: between utterances, follow the root's files.
-            if !speaking {
-                recogniser.sphinx.end();
-                if let Err(why) = recogniser.follow(files(&folder())) {
-                    tracing::warn!("the offline grammar was not updated: {why}");
-                }
-                if let Err(why) = recogniser.sphinx.start() {
-                    let _ = outbox.send(json!({"error": why}));
-                    return;
-                }
-                utterance.clear();
-            }
-            let _ = outbox.send(json!({"reply": text}));
-            continue;
-        }
-        let Some(pcm) = message["audio"].as_str().and_then(unbase64) else {
-            continue;
-        };
-        let samples: Vec<i16> = pcm
-            .chunks_exact(2)
-            .map(|b| i16::from_le_bytes([b[0], b[1]]))
-            .collect();
-        if utterance.len() + samples.len() <= UTTERANCE_SAMPLES {
-            utterance.extend_from_slice(&samples);
-        }
-        let in_speech = recogniser.sphinx.feed(&samples);
-        if in_speech {
-            speaking = true;
-        } else if speaking {
-            speaking = false;
-            let grammar = recogniser.sphinx.end();
-            let mut ears = Ears {
-                sphinx: &mut recogniser.sphinx,
-                whisper: recogniser.whisper.as_mut(),
-            };
-            let heard = ears.understand(design, grammar, &utterance, &folder());
-            utterance.clear();
-            tracing::info!(heard = %heard, "offline voice heard");
-            if outbox.send(heard).is_err() {
-                return;
-            }
-            if let Err(why) = recogniser.sphinx.start() {
-                let _ = outbox.send(json!({"error": why}));
-                return;
-            }
-        }
     }
-    recogniser.sphinx.end();
+
+    /// Between utterances: ends the open one, follows the root's files and
+    /// listens again. A grammar that cannot be made is logged and the old
+    /// one kept; a decoder that cannot listen again is an error.
+    fn refollow(&mut self, files: Vec<String>) -> Result<(), String> {
+        self.sphinx.end()?;
+        if let Err(why) = self.follow(files) {
+            tracing::warn!("the offline grammar was not updated: {why}");
+        }
+        self.sphinx.start()
+    }
+
+    /// Feeds samples; at the silence after speech, what the utterance said.
+    fn hear(
+        &mut self,
+        design: Design,
+        samples: &[i16],
+        speaking: &mut bool,
+        utterance: &mut Vec<i16>,
+        folder: &impl Fn() -> Folder,
+    ) -> Result<Option<Value>, String> {
+        if self.sphinx.feed(samples)? {
+            *speaking = true;
+            return Ok(None);
+        }
+        if !*speaking {
+            return Ok(None);
+        }
+        *speaking = false;
+        let grammar = self.sphinx.end()?;
+        let mut ears = Ears {
+            sphinx: &mut self.sphinx,
+            whisper: self.whisper.as_mut(),
+        };
+        let heard = ears.understand(design, grammar, utterance, &folder());
+        utterance.clear();
+        tracing::info!(heard = %heard, "offline voice heard");
+        self.sphinx.start()?;
+        Ok(Some(heard))
+    }
 }
 
 #[cfg(test)]

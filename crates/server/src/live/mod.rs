@@ -41,6 +41,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use utoipa::IntoParams;
 use vendor::LiveVendor;
 use voicebox_core::Rule;
@@ -227,13 +228,22 @@ pub fn offline_engines(verify: bool) -> Value {
 }
 
 /// Live voice on this server: the provider `/live` uses when the page names
-/// none, and the sessions accepted since start and still open (for
-/// `GET /api/health`).
+/// none, the sessions accepted since start and still open (for
+/// `GET /api/health`), and the offline recognisers that may run at once.
 pub struct Live {
     provider: Option<Provider>,
     created: AtomicU64,
     running: AtomicU64,
+    /// Each offline session holds one from before its model loads until its
+    /// decoder is freed: a decoder is tens of MB of C memory, so their
+    /// number, not the sockets', bounds the server's size.
+    decoders: Arc<Semaphore>,
+    max_decoders: usize,
 }
+
+/// How many offline recognisers run at once by default: a person speaks in
+/// one tab; a second covers a tab left open.
+pub const OFFLINE_DECODERS: usize = 2;
 
 impl Live {
     /// `provider`: the server's `--live-provider`, if any.
@@ -242,7 +252,28 @@ impl Live {
             provider,
             created: AtomicU64::new(0),
             running: AtomicU64::new(0),
+            decoders: Arc::new(Semaphore::new(OFFLINE_DECODERS)),
+            max_decoders: OFFLINE_DECODERS,
         }
+    }
+
+    /// The same, running at most `max` offline recognisers at once.
+    pub fn with_decoders(self, max: usize) -> Live {
+        Live {
+            decoders: Arc::new(Semaphore::new(max)),
+            max_decoders: max,
+            ..self
+        }
+    }
+
+    /// A place for one offline recogniser, or the refusal that all are taken.
+    fn decoder(&self) -> Result<OwnedSemaphorePermit, String> {
+        self.decoders.clone().try_acquire_owned().map_err(|_| {
+            format!(
+                "this server runs at most {} offline voice sessions at once, and they are all open; close one (another tab?) and start again",
+                self.max_decoders
+            )
+        })
     }
 
     /// The provider `/live` uses when the page names none.
@@ -259,6 +290,10 @@ impl Live {
         json!({
             "created": self.created.load(Ordering::Relaxed),
             "running": self.running.load(Ordering::Relaxed),
+            "offline": {
+                "decoding": self.max_decoders - self.decoders.available_permits(),
+                "max": self.max_decoders,
+            },
             "default": self.default_provider(state).name(),
             "providers": Provider::ALL.map(|p| p.availability(state)),
             "voices": choice::offers(|p| settings.live_choice(p)),

@@ -14,6 +14,8 @@ use super::Provider;
 use super::choice::Choice;
 use super::tools::{Answered, Call};
 use super::vendor::{Event, LiveVendor, OUTPUT_RATE, Who};
+use crate::strict::{self, Misfit};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use voicebox_core::Rule;
@@ -76,6 +78,16 @@ impl Outbox {
         self.page.extend(other.page);
         self.run.extend(other.run);
     }
+}
+
+/// A text frame from the page.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+enum PageText {
+    /// Stop the reply (braced, so a field it does not have is refused).
+    Interrupt {},
+    /// A typed user turn.
+    Text { text: String },
 }
 
 /// What a cancellation needs to know about a call that ran.
@@ -173,16 +185,33 @@ impl Session {
     /// One text frame from the page: `{"type": "interrupt"}` (stop the
     /// reply: the provider is told, and the page hears what stands) or
     /// `{"type": "text", "text"}` (a typed user turn).
+    /// The frame is read strictly ([`strict`]): a key said twice is
+    /// `duplicate-key`, anything else that does not fit is named too.
     pub fn page_text(&mut self, text: &str) -> Outbox {
         if self.ended.is_some() {
             return Outbox::default();
         }
-        let frame = serde_json::from_str::<Value>(text).unwrap_or_default();
-        match frame["type"].as_str() {
+        let frame = match strict::from_slice::<PageText>(text.as_bytes()) {
+            Ok(frame) => frame,
+            Err(misfit) => {
+                let rule = match misfit {
+                    Misfit::DuplicateKey(_) => Rule::DuplicateKey,
+                    Misfit::Malformed(_) => Rule::MalformedFrame,
+                    Misfit::UnknownField(_) | Misfit::UnknownVariant(_) => Rule::UnknownFrame,
+                };
+                return Outbox::page(error(
+                    rule,
+                    &format!(
+                        "{misfit}; the page sends PCM16 audio as binary frames, and {{\"type\":\"interrupt\"}} or {{\"type\":\"text\",\"text\"}} as text; nothing else"
+                    ),
+                ));
+            }
+        };
+        match frame {
             // Before ready there is nothing to interrupt, and Gemini takes
             // nothing but the setup until it is acknowledged.
-            Some("interrupt") if !self.ready => Outbox::default(),
-            Some("interrupt") => {
+            PageText::Interrupt {} if !self.ready => Outbox::default(),
+            PageText::Interrupt {} => {
                 let mut outbox = Outbox {
                     upstream: vec![self.vendor.interrupt()],
                     ..Outbox::default()
@@ -192,30 +221,26 @@ impl Session {
                 ));
                 outbox
             }
-            Some("text") => self.typed(&frame["text"]),
-            _ => Outbox::page(error(
-                Rule::UnknownFrame,
-                "the page sends PCM16 audio as binary frames, and {\"type\":\"interrupt\"} or {\"type\":\"text\",\"text\"} as text; nothing else",
-            )),
+            PageText::Text { text } => self.typed(&text),
         }
     }
 
     /// A typed turn: one line of words, sent on as the provider's user turn.
-    fn typed(&mut self, text: &Value) -> Outbox {
-        let text = match text.as_str().map(str::trim) {
-            Some(text) if !text.is_empty() && text.len() <= MAX_TYPED => text,
-            Some(text) if text.len() > MAX_TYPED => {
+    fn typed(&mut self, text: &str) -> Outbox {
+        let text = match text.trim() {
+            text if text.len() > MAX_TYPED => {
                 return Outbox::page(error(
                     Rule::TooLarge,
                     &format!("a typed turn is at most {MAX_TYPED} bytes; say less at once"),
                 ));
             }
-            _ => {
+            "" => {
                 return Outbox::page(error(
                     Rule::MalformedFrame,
                     "a text frame is {\"type\":\"text\",\"text\":\"...\"} with some words in `text`",
                 ));
             }
+            text => text,
         };
         if !self.ready {
             return Outbox::page(error(
@@ -468,6 +493,27 @@ mod tests {
         let response = &outbox.upstream[0]["toolResponse"]["functionResponses"][0];
         assert_eq!(response["id"], "x");
         assert_eq!(response["response"]["error"]["refused"], "not-ready");
+    }
+
+    #[test]
+    fn a_text_frame_is_read_strictly_and_a_key_said_twice_is_named() {
+        let mut session = session();
+        session.upstream(&json!({"setupComplete": {}}));
+        for (text, rule) in [
+            (r#"{"type":"text","type":"interrupt"}"#, "duplicate-key"),
+            (r#"{"type":"interrupt","extra":1}"#, "unknown-frame"),
+            (r#"{"type":"hello"}"#, "unknown-frame"),
+            (r#"{"type":"text","text":3}"#, "malformed-frame"),
+            ("not json", "malformed-frame"),
+        ] {
+            let outbox = session.page_text(text);
+            assert_eq!(frames(&outbox)[0]["refused"], rule, "{text}");
+            assert!(outbox.upstream.is_empty(), "{text} went nowhere");
+        }
+        let stopped = session.page_text(r#"{"type":"interrupt"}"#);
+        assert_eq!(frames(&stopped)[0]["type"], "stopped");
+        let typed = session.page_text(r#"{"type":"text","text":"list the files"}"#);
+        assert_eq!(typed.upstream.len(), 1);
     }
 
     #[test]

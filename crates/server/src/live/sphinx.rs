@@ -172,11 +172,17 @@ pub fn dictionary(path: &Path) -> &'static HashMap<String, String> {
     })
 }
 
-/// One decoder; not `Send`: it lives and dies on the thread that made it.
+/// One decoder, used by one thread at a time.
 pub struct Sphinx {
     api: &'static Api,
     ps: *mut Decoder,
 }
+
+// SAFETY: a decoder is only ever used by one thread at a time (a session's
+// decoder thread; between sessions it rests, untouched, on the shelf), and
+// pocketsphinx 5prealpha keeps no per-thread state: moving it between
+// threads is what `Send` allows. It is not `Sync`.
+unsafe impl Send for Sphinx {}
 
 fn cstring(text: &str) -> Result<CString, String> {
     CString::new(text).map_err(|_| format!("`{text}` has a NUL byte"))
@@ -259,22 +265,28 @@ impl Sphinx {
     }
 
     /// Feeds samples; returns whether the decoder hears speech now.
-    pub fn feed(&mut self, samples: &[i16]) -> bool {
+    pub fn feed(&mut self, samples: &[i16]) -> Result<bool, String> {
         // SAFETY: `self.ps` is live and in an utterance; `samples` is valid
         // for `samples.len()` reads during the call.
-        unsafe {
-            (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 0);
-            (self.api.ps_get_in_speech)(self.ps) != 0
+        let fed =
+            unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 0) };
+        if fed < 0 {
+            return Err("pocketsphinx could not decode the audio".into());
         }
+        // SAFETY: `self.ps` is live.
+        Ok(unsafe { (self.api.ps_get_in_speech)(self.ps) } != 0)
     }
 
     /// Ends the utterance: what was heard ("" for nothing) and how sure.
-    pub fn end(&mut self) -> Heard {
+    pub fn end(&mut self) -> Result<Heard, String> {
+        // SAFETY: `self.ps` is live.
+        if unsafe { (self.api.ps_end_utt)(self.ps) } < 0 {
+            return Err("pocketsphinx could not end the utterance".into());
+        }
         let mut score = 0i32;
         // SAFETY: `self.ps` is live; the hypothesis string is owned by the
         // decoder and copied before any other call can free it.
         let text = unsafe {
-            (self.api.ps_end_utt)(self.ps);
             let hyp = (self.api.ps_get_hyp)(self.ps, &mut score);
             if hyp.is_null() {
                 String::new()
@@ -283,13 +295,13 @@ impl Sphinx {
             }
         };
         let (frames, spoken) = self.frames();
-        Heard {
+        Ok(Heard {
             confidence: Confidence {
                 speech: spoken as f32 / frames.max(1) as f32,
                 score: score as f32 / spoken.max(1) as f32,
             },
             text,
-        }
+        })
     }
 
     /// The utterance's frames, and how many of them the hypothesis's words
@@ -334,10 +346,14 @@ impl Sphinx {
         self.start()?;
         // SAFETY: `self.ps` is live and in an utterance; `samples` is valid
         // for `samples.len()` reads; `full_utt` says this is all of it.
-        unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1) };
+        let fed =
+            unsafe { (self.api.ps_process_raw)(self.ps, samples.as_ptr(), samples.len(), 0, 1) };
         let heard = self.end();
         self.search(GRAMMAR_SEARCH)?;
-        Ok(heard)
+        match fed {
+            0.. => heard,
+            _ => Err("pocketsphinx could not decode the utterance".into()),
+        }
     }
 
     fn search(&mut self, name: &str) -> Result<(), String> {

@@ -14,19 +14,23 @@
 //! (streamable HTTP, the server's own [`Acts`], behind its guard).
 
 mod ask;
+mod gate;
 mod resources;
+mod sessions;
+pub mod stdio;
 mod tools;
 
-use crate::serve::Acts;
+pub use sessions::{McpLimits, Sessions};
+
+use crate::serve::{Acts, MAX_BODY_BYTES};
+use axum::Router;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
     ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
-use rmcp::transport::streamable_http_server::{
-    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-};
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -60,14 +64,23 @@ impl McpServer {
 }
 
 /// `/mcp` for `voicebox serve`: MCP's streamable HTTP transport over the
-/// server's own [`Acts`] (one executor). The router mounts it behind the
-/// guard, which has already checked the Host name and the authority.
-pub fn http(acts: Arc<Acts>) -> StreamableHttpService<McpServer, LocalSessionManager> {
-    StreamableHttpService::new(
+/// server's own [`Acts`] (one executor), its sessions bounded by
+/// `sessions`. The router mounts it behind the guard, which has already
+/// checked the Host name and the authority and read the body within the
+/// API's one cap; [`gate`] reads it strictly first.
+pub fn http<S: Clone + Send + Sync + 'static>(
+    acts: Arc<Acts>,
+    sessions: Arc<Sessions>,
+) -> Router<S> {
+    let config = StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_BODY_BYTES);
+    let service = StreamableHttpService::new(
         move || Ok(McpServer::new(acts.clone())),
-        Arc::default(),
-        StreamableHttpServerConfig::default(),
-    )
+        sessions.clone(),
+        config,
+    );
+    Router::new()
+        .route_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(sessions, gate::gate))
 }
 
 impl ServerHandler for McpServer {

@@ -129,7 +129,7 @@ pub async fn confirm(
 /// live voice; without it only `{ok, version}`, so a stranger learns no path.
 #[utoipa::path(get, path = "/api/health",
     responses(
-        (status = 200, description = "`{ok, version}`; with authority also `{declared, root, refused, resolver, resolvers, live: {created, running, default, providers: [{name, label, available, why?, fix?}], voices: [{provider, voices, models, voice, model}]}, offlineVoice: [{provider, engine, ok, why?, install?}]}`", body = Object),
+        (status = 200, description = "`{ok, version}`; with authority also `{declared, root, refused, resolver, resolvers, live: {created, running, offline: {decoding, max}, default, providers: [{name, label, available, why?, fix?}], voices: [{provider, voices, models, voice, model}]}, offlineVoice: [{provider, engine, ok, why?, install?}]}`", body = Object),
         ReadGuard,
     ))]
 pub async fn health(

@@ -7,15 +7,23 @@
 //! idle keep-alive connection ([`Limits::header_timeout`]). The body timeout
 //! is the guard's ([`super::Guard::with_body_timeout`]).
 //!
-//! At most [`Limits::max_connections`] are open at once (a WebSocket counts
-//! until it closes). When all are open, the oldest connection that is only
-//! waiting for a request is closed to make room, so a crowd of slow or idle
-//! clients gives way to the page; only when every connection is busy with a
-//! request does a new one get `503 too-many-connections`.
+//! Requests and WebSockets have separate budgets. At most
+//! [`Limits::max_connections`] connections wait for or carry requests at
+//! once. When all are open, the oldest connection that is only waiting for
+//! a request is closed to make room, so a crowd of slow or idle clients
+//! gives way to the page; only when every connection is busy with a request
+//! does a new one get `503 too-many-connections`. A connection that is
+//! upgraded to a WebSocket leaves that budget for [`Limits::max_sockets`]:
+//! past it an upgrade is answered `503 too-many-sockets` before any handler
+//! runs, and open sockets never take the places requests (health, the
+//! page's own) need. A socket that reads nothing for
+//! [`Limits::socket_idle`] is closed; the socket routes ping the page every
+//! [`SOCKET_PING`], which a browser answers by itself.
 
 use super::ApiError;
+use crate::mcp::McpLimits;
 use axum::Router;
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
 use axum::response::IntoResponse;
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -30,10 +38,12 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, Semaphore, watch};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
+use tokio::time::{Instant, Sleep};
 use voicebox_core::Rule;
 
-/// What every connection is held to; `voicebox serve` flags set them.
+/// What every connection and every costly session is held to; `voicebox
+/// serve` flags set them.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// How long a connection may wait for a complete request head: a slow
@@ -41,19 +51,38 @@ pub struct Limits {
     pub header_timeout: Duration,
     /// How long a request body may take to arrive.
     pub body_timeout: Duration,
-    /// How many connections may be open at once.
+    /// How many connections may wait for or carry requests at once.
     pub max_connections: usize,
+    /// How many WebSockets may be open at once, apart from the above.
+    pub max_sockets: usize,
+    /// How long an open WebSocket may read nothing (not even the answer to
+    /// a ping) before it is closed.
+    pub socket_idle: Duration,
+    /// How many offline recognisers may run at once (see `crate::live`).
+    pub offline_voice: usize,
+    /// The MCP sessions over HTTP: how many, and how long idle.
+    pub mcp: McpLimits,
 }
+
+/// How often the socket routes ping the page; well inside the default
+/// [`Limits::socket_idle`], so a page that is open but quiet stays.
+pub const SOCKET_PING: Duration = Duration::from_secs(20);
 
 impl Default for Limits {
     /// 10 s for a request head (a browser sends it at once), 30 s for a body
     /// (8 MiB over loopback takes milliseconds), 256 connections (a page
-    /// uses a handful; far under the usual 1024-descriptor limit).
+    /// uses a handful; far under the usual 1024-descriptor limit), 64
+    /// sockets (a page holds two: its channel and its live voice) closed
+    /// after 60 s without a word (three pings unanswered).
     fn default() -> Limits {
         Limits {
             header_timeout: Duration::from_secs(10),
             body_timeout: super::guard::BODY_TIMEOUT,
             max_connections: 256,
+            max_sockets: 64,
+            socket_idle: Duration::from_secs(60),
+            offline_voice: crate::live::OFFLINE_DECODERS,
+            mcp: McpLimits::default(),
         }
     }
 }
@@ -104,8 +133,7 @@ impl Slots {
     }
 }
 
-/// One connection's slot: open until dropped (with the connection's socket,
-/// so an upgraded WebSocket keeps it), evictable while it waits.
+/// One connection's slot: open until dropped, evictable while it waits.
 struct Slot {
     slots: Arc<Slots>,
     id: u64,
@@ -113,7 +141,7 @@ struct Slot {
 }
 
 impl Slot {
-    /// Not evictable: serving a request, or handed over to a WebSocket.
+    /// Not evictable: serving a request.
     fn busy(&self) {
         self.slots.lock().waiting.remove(&self.id);
     }
@@ -131,10 +159,38 @@ impl Drop for Slot {
     }
 }
 
-/// A socket that holds its connection's slot for as long as it lives.
+/// What one connection holds: its request slot until it is upgraded, and
+/// from the upgrade request on, a socket's place (kept only if the answer
+/// is `101`). Dropped with the connection's socket, so an upgraded
+/// WebSocket keeps its place until it closes.
+#[derive(Default)]
+struct Hold {
+    slot: Option<Slot>,
+    socket: Option<OwnedSemaphorePermit>,
+}
+
+type Held = Arc<Mutex<Hold>>;
+
+fn hold(held: &Held) -> std::sync::MutexGuard<'_, Hold> {
+    held.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A socket that holds its connection's places for as long as it lives,
+/// and once upgraded, ends when it reads nothing for the idle time.
 struct Counted {
+    /// Before `stream`: a place is free before its peer can see the close.
+    held: Held,
     stream: TcpStream,
-    _slot: Arc<Slot>,
+    idle: Duration,
+    /// Armed once the connection is a WebSocket; reset by every read.
+    quiet: Option<Pin<Box<Sleep>>>,
+}
+
+impl Counted {
+    fn upgraded(&self) -> bool {
+        let hold = hold(&self.held);
+        hold.socket.is_some() && hold.slot.is_none()
+    }
 }
 
 impl AsyncRead for Counted {
@@ -143,7 +199,30 @@ impl AsyncRead for Counted {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_read(cx, buf)
+        let this = self.get_mut();
+        let before = buf.filled().len();
+        let read = Pin::new(&mut this.stream).poll_read(cx, buf);
+        if this.quiet.is_none() && this.upgraded() {
+            this.quiet = Some(Box::pin(tokio::time::sleep(this.idle)));
+        }
+        let Some(quiet) = this.quiet.as_mut() else {
+            return read;
+        };
+        match read {
+            Poll::Ready(result) => {
+                if buf.filled().len() > before {
+                    quiet.as_mut().reset(Instant::now() + this.idle);
+                }
+                Poll::Ready(result)
+            }
+            Poll::Pending => match quiet.as_mut().poll(cx) {
+                Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "the WebSocket said nothing for too long",
+                ))),
+                Poll::Pending => Poll::Pending,
+            },
+        }
     }
 }
 
@@ -160,8 +239,12 @@ impl AsyncWrite for Counted {
         Pin::new(&mut self.get_mut().stream).poll_flush(cx)
     }
 
+    /// A closing connection gives its places back first, so a client that
+    /// sees the close finds them free.
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+        let this = self.get_mut();
+        *hold(&this.held) = Hold::default();
+        Pin::new(&mut this.stream).poll_shutdown(cx)
     }
 }
 
@@ -177,6 +260,7 @@ pub async fn serve(
         limit: limits.max_connections.max(1),
         state: Mutex::default(),
     });
+    let sockets = Arc::new(Semaphore::new(limits.max_sockets));
     // Refusals in flight are bounded too: past them a socket is just closed.
     let refusals = Arc::new(Semaphore::new(limits.max_connections.max(1)));
     let (stop, stopping) = watch::channel(false);
@@ -204,7 +288,18 @@ pub async fn serve(
         let _ = stream.set_nodelay(true);
         match slots.take() {
             Some(slot) => {
-                let conn = serve_one(&builder, stream, slot, app.clone(), stopping.clone());
+                let budget = Budget {
+                    sockets: sockets.clone(),
+                    idle: limits.socket_idle,
+                };
+                let conn = serve_one(
+                    &builder,
+                    stream,
+                    slot,
+                    budget,
+                    app.clone(),
+                    stopping.clone(),
+                );
                 tokio::spawn(conn);
             }
             None => {
@@ -229,33 +324,69 @@ pub async fn serve(
     stop.closed().await;
 }
 
+/// What upgraded connections share: the sockets' places and their idle time.
+struct Budget {
+    sockets: Arc<Semaphore>,
+    idle: Duration,
+}
+
 /// One connection: the app with its slot marked busy from a request head to
-/// its answer, closed when evicted while waiting, drained at shutdown.
+/// its answer, closed when evicted while waiting, drained at shutdown. An
+/// upgrade request takes a socket's place first (or is refused by name);
+/// its `101` gives the request slot back.
 fn serve_one(
     builder: &http1::Builder,
     stream: TcpStream,
     slot: Slot,
+    budget: Budget,
     app: Router,
     mut stopping: watch::Receiver<bool>,
 ) -> impl Future<Output = ()> + use<> {
-    let slot = Arc::new(slot);
     let bell = slot.bell.clone();
+    let held: Held = Arc::new(Mutex::new(Hold {
+        slot: Some(slot),
+        socket: None,
+    }));
     let tower = TowerToHyperService::new(app);
-    let marks = slot.clone();
+    let marks = held.clone();
+    let sockets = budget.sockets;
     let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
-        marks.busy();
-        let answer = hyper::service::Service::call(&tower, request);
+        let upgrade = request.headers().contains_key(header::UPGRADE);
+        let refused = {
+            let mut hold = hold(&marks);
+            if let Some(slot) = &hold.slot {
+                slot.busy();
+            }
+            if upgrade {
+                hold.socket = sockets.clone().try_acquire_owned().ok();
+            }
+            upgrade && hold.socket.is_none()
+        };
+        let answer = (!refused).then(|| hyper::service::Service::call(&tower, request));
         let marks = marks.clone();
         async move {
-            let response = answer.await;
-            marks.waiting();
-            response
+            let response = match answer {
+                Some(answer) => answer.await?,
+                None => too_many_sockets().into_response(),
+            };
+            let mut hold = hold(&marks);
+            if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+                hold.slot = None;
+            } else {
+                hold.socket = None;
+                if let Some(slot) = &hold.slot {
+                    slot.waiting();
+                }
+            }
+            Ok::<_, std::convert::Infallible>(response)
         }
     });
-    let ended = slot.clone();
+    let ended = held.clone();
     let io = TokioIo::new(super::early::Named::new(Counted {
+        held,
         stream,
-        _slot: slot,
+        idle: budget.idle,
+        quiet: None,
     }));
     let conn = builder.serve_connection(io, service).with_upgrades();
     async move {
@@ -268,9 +399,19 @@ fn serve_one(
                 let _ = conn.await;
             }
         }
-        // An upgraded socket keeps the slot open, never evictable.
-        ended.busy();
+        // Not evictable any more (an upgraded socket has left the slot).
+        if let Some(slot) = &hold(&ended).slot {
+            slot.busy();
+        }
     }
+}
+
+fn too_many_sockets() -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        Rule::TooManySockets,
+        "every WebSocket this server keeps open is taken; close a tab or a client and try again",
+    )
 }
 
 fn too_many() -> ApiError {

@@ -18,6 +18,7 @@ mod switch;
 use crate::approval::Approvals;
 use crate::channel::Channel;
 use crate::live::{Live, Provider};
+use crate::mcp::{McpLimits, Sessions};
 use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::Router;
@@ -30,8 +31,8 @@ use voicebox_machine::{Host, MachineAbilities, OpenError};
 
 pub use acts::Acts;
 pub use error::ApiError;
-pub use guard::Guard;
-pub use listen::Limits;
+pub use guard::{Guard, MAX_BODY_BYTES};
+pub use listen::{Limits, SOCKET_PING};
 pub use session::{PageSecret, SESSION_HEADER, SOCKET_PROTOCOL};
 
 /// The writer instance of the server.
@@ -68,6 +69,8 @@ pub struct AppState {
     pub approvals: Arc<Approvals>,
     /// Folder switches the page asked for, waiting for the person.
     pub switches: Arc<switch::Switches>,
+    /// The MCP sessions over HTTP, capped and expiring.
+    pub mcp: Arc<Sessions>,
 }
 
 impl AppState {
@@ -87,6 +90,7 @@ impl AppState {
             live: Arc::new(Live::new(config.live_provider)),
             approvals: Arc::default(),
             switches: Arc::default(),
+            mcp: Arc::new(Sessions::new(McpLimits::default())),
         }
     }
 
@@ -151,6 +155,8 @@ pub async fn run(config: Config, limits: Limits) -> std::io::Result<()> {
     let mut state = AppState::new(host, token, port, &config);
     state.guard =
         Arc::new(Arc::unwrap_or_clone(state.guard).with_body_timeout(limits.body_timeout));
+    state.live = Arc::new(Live::new(config.live_provider).with_decoders(limits.offline_voice));
+    state.mcp = Arc::new(Sessions::new(limits.mcp));
     if std::env::var(voicebox_machine::egress::LOOPBACK_OPT_IN).is_ok_and(|v| v == "1") {
         tracing::warn!(
             "extensions may reach loopback addresses (VOICEBOX_ALLOW_LOOPBACK_EGRESS=1): for local test fakes only"
@@ -173,7 +179,7 @@ pub fn router(state: AppState) -> Router {
         .merge(page::routes())
         .merge(crate::live::routes())
         .merge(crate::channel::routes())
-        .route_service("/mcp", crate::mcp::http(state.acts.clone()))
+        .merge(crate::mcp::http(state.acts.clone(), state.mcp.clone()))
         .fallback(page::no_such_route)
         .method_not_allowed_fallback(page::no_such_route)
         // The guard caps every body with its one named cap (`body-too-large`,

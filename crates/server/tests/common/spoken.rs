@@ -141,6 +141,13 @@ impl Page {
         }
     }
 
+    /// Closes the session and waits for the server's own close, which
+    /// comes once the session's recogniser is freed.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+        while self.json().await.is_some() {}
+    }
+
     pub async fn expect(&mut self, kind: &str) -> Value {
         let frame = self.json().await.expect("the socket is open");
         assert_eq!(frame["type"], kind, "{frame}");

@@ -415,3 +415,114 @@ async fn proposals_through_mcp_stop_at_the_cap_by_name() {
     assert!(!accepted.error, "{}", accepted.line);
     client.cancel().await.unwrap();
 }
+
+/// `voicebox mcp` started by hand, its stdin and stdout raw lines.
+struct Raw {
+    child: tokio::process::Child,
+    input: tokio::process::ChildStdin,
+    output: tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+}
+
+impl Raw {
+    fn start(folder: &Folder) -> Raw {
+        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
+            .arg("mcp")
+            .arg("--root")
+            .arg(&folder.root)
+            .arg("--state-dir")
+            .arg(&folder.state)
+            .env_remove("VOICEBOX_ROOT")
+            .env("RUST_LOG", "warn")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = tokio::io::BufReader::new(child.stdout.take().unwrap());
+        Raw {
+            child,
+            input,
+            output: tokio::io::AsyncBufReadExt::lines(output),
+        }
+    }
+
+    async fn send(&mut self, line: &[u8]) {
+        use tokio::io::AsyncWriteExt;
+        self.input.write_all(line).await.unwrap();
+        self.input.write_all(b"\n").await.unwrap();
+        self.input.flush().await.unwrap();
+    }
+
+    async fn answer(&mut self) -> Value {
+        let line =
+            tokio::time::timeout(std::time::Duration::from_secs(60), self.output.next_line())
+                .await
+                .expect("an answer")
+                .unwrap()
+                .expect("a line");
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// The peak memory of the process, in KiB.
+    fn peak_kib(&self) -> u64 {
+        let status =
+            std::fs::read_to_string(format!("/proc/{}/status", self.child.id().unwrap())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches(" kB").parse().ok())
+            .unwrap()
+    }
+}
+
+/// A line over the API's one body cap, and a key said twice, are answered
+/// with named JSON-RPC errors instead of silence, the long line is never
+/// held whole, and the server goes on serving (the control).
+#[tokio::test]
+async fn a_huge_line_and_a_key_said_twice_are_answered_by_name_and_serving_goes_on() {
+    let folder = Folder::new();
+    let mut raw = Raw::start(&folder);
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"}}});
+    raw.send(init.to_string().as_bytes()).await;
+    assert_eq!(raw.answer().await["id"], 1);
+    raw.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+        .await;
+
+    let mut huge = br#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"write","arguments":{"name":"big.txt","content":""#.to_vec();
+    huge.resize(huge.len() + (64 << 20), b'a');
+    huge.extend_from_slice(br#""}}}"#);
+    raw.send(&huge).await;
+    drop(huge);
+    let refused = raw.answer().await;
+    assert_eq!(
+        refused["error"]["data"]["refused"], "body-too-large",
+        "{refused}"
+    );
+    assert_eq!(refused["id"], Value::Null);
+    let peak = raw.peak_kib();
+    eprintln!(
+        "voicebox mcp peak RSS after a 64 MiB line: {} MiB",
+        peak >> 10
+    );
+    assert!(peak < 64 << 10, "the line was never held whole: {peak} KiB");
+
+    raw.send(br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"write","arguments":{"name":"a.txt","name":"b.txt","content":"x"}}}"#).await;
+    let twice = raw.answer().await;
+    assert_eq!(
+        (&twice["id"], &twice["error"]["data"]["refused"]),
+        (&json!(3), &json!("duplicate-key")),
+        "{twice}"
+    );
+
+    let write = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": {
+        "name": "write", "arguments": {"name": "small.txt", "content": "hi"}}});
+    raw.send(write.to_string().as_bytes()).await;
+    let wrote = raw.answer().await;
+    assert_eq!(wrote["id"], 4);
+    assert_eq!(wrote["result"]["structuredContent"]["ok"], true, "{wrote}");
+    assert_eq!(folder.file("small.txt").as_deref(), Some("hi"));
+    assert!(folder.file("big.txt").is_none() && folder.file("a.txt").is_none());
+}

@@ -52,6 +52,12 @@ impl Answer {
 
 impl App {
     async fn new() -> App {
+        App::new_with(|_| {}).await
+    }
+
+    /// The application with its state changed by `edit` first (a smaller
+    /// bound, say).
+    async fn new_with(edit: impl FnOnce(&mut AppState)) -> App {
         let dirs = (TempDir::new().unwrap(), TempDir::new().unwrap());
         let root = std::fs::canonicalize(dirs.0.path()).unwrap();
         let config = Config {
@@ -63,7 +69,8 @@ impl App {
         };
         let token = config.state.host_token().unwrap();
         let host = AppState::open_host(&config).unwrap();
-        let state = AppState::new(host, token.clone(), PORT, &config);
+        let mut state = AppState::new(host, token.clone(), PORT, &config);
+        edit(&mut state);
         let secret = state.guard.page().secret().to_string();
         let mut app = App {
             router: router(state),
