@@ -32,6 +32,7 @@ use crate::platform::{
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Placement, TierTable};
+use crate::words;
 use crate::time::iso8601;
 use alloc::format;
 use alloc::string::String;
@@ -254,7 +255,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     fn catalog(&self) -> Reply {
         let mut tools = self.abilities.tools().catalog();
         tools.extend(self.abilities.ledger().catalog());
-        let mut reply = Reply::done(format!("{} tools available", tools.len()));
+        let mut reply = Reply::done(format!("{} tools available", tools.len()))
+            .said(format!("{} can be used here.", words::count(tools.len(), "tool")));
         reply.tools = Some(tools);
         reply
     }

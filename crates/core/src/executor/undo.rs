@@ -32,7 +32,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 .refuse(refusal, ActRecord::new(ActKind::Write, ""), turn)
                 .await;
         };
-        let record = ActRecord::new(ActKind::Write, &last.path);
+        // Named in the log as an undo, not as a write like any other.
+        let record = ActRecord::new(ActKind::Write, &last.path).with_tool("undo");
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
             Ok(approved) => approved,
             Err(reply) => return reply,
@@ -51,7 +52,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 // The journal only forgets a change once it is reverted.
                 let _ = self.journal_line(&Line::Pop(last.id.clone())).await;
                 let _ = self.store().remove(&blob).await;
-                let mut reply = Reply::done(describe(&last));
+                let mut reply = Reply::done(describe(&last)).said(in_words(&last));
                 reply.file = Some(approved.path.as_str().into());
                 reply
             }
@@ -82,6 +83,15 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 last.path, last.verb
             ),
         ))
+    }
+}
+
+/// What was reverted, in a person's words.
+fn in_words(last: &JournalEntry) -> String {
+    match (last.verb, last.before) {
+        (_, None) => format!("Undid that: {} is gone again.", last.path),
+        (Remembered::Delete, Some(_)) => format!("Undid that: {} is back.", last.path),
+        (_, Some(_)) => format!("Undid that: {} holds what it held before.", last.path),
     }
 }
 
