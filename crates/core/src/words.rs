@@ -92,6 +92,9 @@ mod tests {
         assert_eq!(count(3, "match"), "3 matches");
         assert_eq!(count(1, "match"), "1 match");
         assert_eq!(counts(r#"{"bytes":3}"#), None);
-        assert_eq!(listed(&["a".to_string(), "b".to_string(), "c".to_string()]), "a, b and c");
+        assert_eq!(
+            listed(&["a".to_string(), "b".to_string(), "c".to_string()]),
+            "a, b and c"
+        );
     }
 }

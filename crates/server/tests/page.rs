@@ -650,9 +650,15 @@ async fn a_first_run_goes_from_nothing_to_a_written_file() {
                 "one plain question, the switcher out of its way, no rule shown"
             );
             assert!(!notes.exists(), "asking makes nothing");
-            browser.assert_accessible("the make-a-folder question").await;
             browser
-                .screenshot(&format!("first-run-question-{}{}", viewport.name, if dark { "-dark" } else { "" }))
+                .assert_accessible("the make-a-folder question")
+                .await;
+            browser
+                .screenshot(&format!(
+                    "first-run-question-{}{}",
+                    viewport.name,
+                    if dark { "-dark" } else { "" }
+                ))
                 .await;
             browser.click("confirm-yes").await;
             browser.wait_text("the folder", "root-name", "notes").await;
@@ -679,7 +685,11 @@ async fn a_first_run_goes_from_nothing_to_a_written_file() {
                 .await;
             assert_eq!(answer, "Created first.txt.");
             browser
-                .screenshot(&format!("first-run-written-{}{}", viewport.name, if dark { "-dark" } else { "" }))
+                .screenshot(&format!(
+                    "first-run-written-{}{}",
+                    viewport.name,
+                    if dark { "-dark" } else { "" }
+                ))
                 .await;
             browser.close().await;
         }
@@ -697,16 +707,44 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
     }
     // (request, the sentence the answer leads with, the rule behind it)
     let everyday: [(&str, &str, Option<&str>); 10] = [
-        ("create a file called groceries.txt with eggs", "Created groceries.txt.", None),
-        ("add oat milk to groceries.txt", "Added “oat milk” to groceries.txt.", None),
-        ("what's in groceries.txt", "groceries.txt has 2 lines:", None),
-        ("list the files", "Your folder has 1 file: groceries.txt.", None),
-        ("in groceries.txt change eggs to bread", "Changed “eggs” to “bread” in groceries.txt.", None),
+        (
+            "create a file called groceries.txt with eggs",
+            "Created groceries.txt.",
+            None,
+        ),
+        (
+            "add oat milk to groceries.txt",
+            "Added “oat milk” to groceries.txt.",
+            None,
+        ),
+        (
+            "what's in groceries.txt",
+            "groceries.txt has 2 lines:",
+            None,
+        ),
+        (
+            "list the files",
+            "Your folder has 1 file: groceries.txt.",
+            None,
+        ),
+        (
+            "in groceries.txt change eggs to bread",
+            "Changed “eggs” to “bread” in groceries.txt.",
+            None,
+        ),
         ("search for milk", "Found “milk” once in 1 file.", None),
-        ("undo", "Undid that: groceries.txt holds what it held before.", None),
+        (
+            "undo",
+            "Undid that: groceries.txt holds what it held before.",
+            None,
+        ),
         ("read ../secret.txt", "", Some("outside-root")),
         ("what's in missing.txt", "", Some("not-found")),
-        ("make me a sandwich", "I can make, read, add to, change, search, list and delete", None),
+        (
+            "make me a sandwich",
+            "I can make, read, add to, change, search, list and delete",
+            None,
+        ),
     ];
     for (viewport, dark) in [(VIEWPORTS[0], false), (VIEWPORTS[2], true)] {
         let server = Server::start();
@@ -718,19 +756,30 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
                 .js("const t = [...document.querySelectorAll('#transcript .turn')].pop(); const a = t.lastElementChild; const d = a.querySelector('.answer-details'); return {shown: a.innerText, rule: t.dataset.rule ?? null, details: d ? d.textContent : null, closed: d ? !d.open : null};")
                 .await;
             let shown = answer["shown"].as_str().unwrap();
-            assert!(shown.contains(lead), "{text:?}: {shown:?} does not lead with {lead:?}");
+            assert!(
+                shown.contains(lead),
+                "{text:?}: {shown:?} does not lead with {lead:?}"
+            );
             for plumbing in [" bytes", " B)", "{\"", "seq", "→"] {
-                assert!(!shown.contains(plumbing), "{text:?} shows {plumbing:?}: {shown:?}");
+                assert!(
+                    !shown.contains(plumbing),
+                    "{text:?} shows {plumbing:?}: {shown:?}"
+                );
             }
             if let Some(rule) = rule {
                 assert_eq!(answer["rule"], rule, "{text:?}");
-                assert!(!shown.contains(rule), "{text:?} shows its rule id: {shown:?}");
+                assert!(
+                    !shown.contains(rule),
+                    "{text:?} shows its rule id: {shown:?}"
+                );
                 assert!(
                     answer["details"].as_str().unwrap().contains(rule),
                     "{text:?}: the rule is in the details: {answer}"
                 );
             } else if !text.starts_with("make me") {
-                let details = answer["details"].as_str().unwrap_or_else(|| panic!("{text:?} has no details: {answer}"));
+                let details = answer["details"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{text:?} has no details: {answer}"));
                 assert!(details.contains("Activity entry"), "{text:?}: {details:?}");
             }
             if answer["details"].is_string() {
@@ -778,7 +827,11 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
             )
             .await;
         browser
-            .screenshot(&format!("answers-{}{}", viewport.name, if dark { "-dark" } else { "" }))
+            .screenshot(&format!(
+                "answers-{}{}",
+                viewport.name,
+                if dark { "-dark" } else { "" }
+            ))
             .await;
         browser.close().await;
     }
@@ -806,15 +859,27 @@ async fn a_status_never_narrows_the_phone_composer() {
             "return document.getElementById('composer-status').textContent !== ''",
         )
         .await;
-    let mut statuses = vec![browser.js("return document.getElementById('composer-status').textContent").await.as_str().unwrap().to_string()];
+    let mut statuses = vec![
+        browser
+            .js("return document.getElementById('composer-status').textContent")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string(),
+    ];
     statuses.extend([
         "Dictation stopped: microphone permission was denied.".to_string(),
         "Dictation stopped: the speech service could not be reached.".to_string(),
-        format!("Dictation could not start: {}.", "a very long reason ".repeat(8)),
+        format!(
+            "Dictation could not start: {}.",
+            "a very long reason ".repeat(8)
+        ),
     ]);
     for status in statuses {
         browser
-            .js(&format!("document.getElementById('composer-status').textContent = {status:?}"))
+            .js(&format!(
+                "document.getElementById('composer-status').textContent = {status:?}"
+            ))
             .await;
         let after = browser.js(measure).await;
         assert!(
@@ -844,13 +909,25 @@ async fn every_control_on_a_phone_is_big_enough_for_a_finger() {
     let mut small = Vec::new();
     for view in ["chat", "files", "activity", "extensions"] {
         browser
-            .js(&format!("document.querySelector('#views [data-show={view:?}]').click()"))
+            .js(&format!(
+                "document.querySelector('#views [data-show={view:?}]').click()"
+            ))
             .await;
         if view == "files" {
-            browser.wait_text("the file list", "files", "hello.txt").await;
+            browser
+                .wait_text("the file list", "files", "hello.txt")
+                .await;
         }
-        small.extend(browser.small_targets().await.into_iter().map(|s| format!("{view}: {s}")));
-        browser.assert_accessible(&format!("the {view} view on a phone")).await;
+        small.extend(
+            browser
+                .small_targets()
+                .await
+                .into_iter()
+                .map(|s| format!("{view}: {s}")),
+        );
+        browser
+            .assert_accessible(&format!("the {view} view on a phone"))
+            .await;
     }
     assert!(small.is_empty(), "controls under 44 × 44 px: {small:#?}");
     // The control: the measure sees a small control when there is one (a
@@ -887,7 +964,11 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
     assert_eq!(manifest[1], "application/manifest+json");
     assert_eq!(manifest[2]["display"], "standalone");
     let icons = manifest[2]["icons"].as_array().unwrap();
-    assert!(icons.iter().any(|i| i["sizes"] == "512x512" && i["type"] == "image/png"));
+    assert!(
+        icons
+            .iter()
+            .any(|i| i["sizes"] == "512x512" && i["type"] == "image/png")
+    );
     for icon in icons {
         let (status, kind) = (
             browser
@@ -909,7 +990,11 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
     // Once more under the worker, so every file of the shell passes through it.
     browser.client.goto(&server.base).await.unwrap();
     browser
-        .wait_text("the folder", "root-name", &server.root.file_name().unwrap().to_string_lossy())
+        .wait_text(
+            "the folder",
+            "root-name",
+            &server.root.file_name().unwrap().to_string_lossy(),
+        )
         .await;
     let kept = browser
         .js_async(
@@ -917,8 +1002,20 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
             vec![],
         )
         .await;
-    let kept: Vec<&str> = kept.as_array().unwrap().iter().map(|k| k.as_str().unwrap()).collect();
-    for shell in ["/", "/app.js", "/style.css", "/workspace.css", "/js/transcript.js", "/manifest.webmanifest"] {
+    let kept: Vec<&str> = kept
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    for shell in [
+        "/",
+        "/app.js",
+        "/style.css",
+        "/workspace.css",
+        "/js/transcript.js",
+        "/manifest.webmanifest",
+    ] {
         assert!(kept.contains(&shell), "{shell} is not kept: {kept:?}");
     }
     assert!(
@@ -960,7 +1057,11 @@ async fn the_look_follows_the_choice_in_settings() {
     assert_ne!(light, dark, "dark on a light system");
     browser.client.refresh().await.unwrap();
     browser
-        .wait_text("the folder", "root-name", &server.root.file_name().unwrap().to_string_lossy())
+        .wait_text(
+            "the folder",
+            "root-name",
+            &server.root.file_name().unwrap().to_string_lossy(),
+        )
         .await;
     assert_eq!(browser.js(background).await, dark, "kept across a reload");
     browser.assert_accessible("the dark look by choice").await;

@@ -211,9 +211,15 @@ async fn the_page_asks_to_switch_folders_and_only_a_yes_switches() {
     let ask_to_make = || server.post("/api/root", json!({"path": wanted}));
     let (_, offered) = ask_to_make().await;
     let question = &offered["result"]["confirm"];
-    assert_eq!(question["question"], "Make notes and work there?", "{offered}");
+    assert_eq!(
+        question["question"], "Make notes and work there?",
+        "{offered}"
+    );
     let no = server
-        .post("/api/confirm", json!({"id": question["id"], "approved": false}))
+        .post(
+            "/api/confirm",
+            json!({"id": question["id"], "approved": false}),
+        )
         .await
         .1;
     assert_eq!(no["result"]["refused"], "declined", "{no}");
@@ -245,7 +251,10 @@ async fn the_page_asks_to_switch_folders_and_only_a_yes_switches() {
         .post_with_token("/api/root", json!({"path": other.path().join("nope")}))
         .await;
     assert_eq!(missing["refused"], "root-unreachable", "{missing}");
-    assert!(!other.path().join("nope").exists(), "the host token makes nothing");
+    assert!(
+        !other.path().join("nope").exists(),
+        "the host token makes nothing"
+    );
     let (status, relative) = server.post("/api/root", json!({"path": "notes"})).await;
     assert_eq!(
         (status, relative["refused"].as_str()),

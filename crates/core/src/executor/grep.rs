@@ -151,7 +151,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             n => format!(
                 "Found {} {} in {}.",
                 words::quoted(query),
-                if n == 1 { String::from("once") } else { format!("{n} times") },
+                if n == 1 {
+                    String::from("once")
+                } else {
+                    format!("{n} times")
+                },
                 words::count(files, "file")
             ),
         });

@@ -339,7 +339,11 @@ fn listing_words(path: &RelPath, entries: &[DirEntry], total: usize) -> String {
         })
         .collect();
     if names.len() <= 3 {
-        format!("{place} has {}: {}.", words::listed(&parts), words::listed(&names))
+        format!(
+            "{place} has {}: {}.",
+            words::listed(&parts),
+            words::listed(&names)
+        )
     } else {
         format!("{place} has {}.", words::listed(&parts))
     }

@@ -168,15 +168,15 @@ async fn declare_machine(
         )))));
     }
     match authority {
-        Authority::HostToken if missing => Ok(Json(json!(Reply::refusal(
-            voicebox_core::Refusal::new(
+        Authority::HostToken if missing => {
+            Ok(Json(json!(Reply::refusal(voicebox_core::Refusal::new(
                 Rule::RootUnreachable,
                 format!(
                     "there is no folder {}; make it first, or choose one that exists",
                     path.display()
                 ),
-            )
-        )))),
+            )))))
+        }
         Authority::HostToken => Ok(Json(switch_to(acts, state, path, "host token").await?)),
         Authority::OwnPage => {
             let current = acts.machine_root().await?;

@@ -73,7 +73,11 @@ impl Switches {
             id: id.clone(),
             rule: Rule::DeclaredByPerson,
             why: "the folder Voicebox works in is the person's choice: say yes to switch".into(),
-            plan: format!("{}work in {}", if make { "make and " } else { "" }, folder.display()),
+            plan: format!(
+                "{}work in {}",
+                if make { "make and " } else { "" },
+                folder.display()
+            ),
             expires_at: iso8601(now + CONFIRM_TTL_MS),
             question: if make {
                 format!("Make {name} and work there?")

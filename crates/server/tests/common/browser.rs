@@ -302,9 +302,7 @@ impl Browser {
     /// installed, outside CI.
     pub async fn assert_accessible(&self, state: &str) {
         let Some(axe) = axe_source() else { return };
-        let loaded = self
-            .js("return typeof window.axe === 'object'")
-            .await;
+        let loaded = self.js("return typeof window.axe === 'object'").await;
         if loaded != json!(true) {
             self.js(&format!("{axe}\n;return true;")).await;
         }
@@ -314,7 +312,11 @@ impl Browser {
                 vec![],
             )
             .await;
-        assert_eq!(found, json!([]), "{state}: axe-core finds serious or critical violations");
+        assert_eq!(
+            found,
+            json!([]),
+            "{state}: axe-core finds serious or critical violations"
+        );
     }
 
     /// The page's console errors since the last call (chromedriver's
