@@ -625,6 +625,14 @@ async fn a_first_run_goes_from_nothing_to_a_written_file() {
                     "Choose a folder"
                 ])
             );
+            let live = browser
+                .js("const l = document.getElementById('live'); return [l.disabled, l.title];")
+                .await;
+            assert_eq!(
+                live,
+                json!([true, "Choose a folder first (the Folder button above)"]),
+                "Live waits for a folder too"
+            );
             browser
                 .wait_for(
                     "the files panel's empty state",
@@ -673,6 +681,13 @@ async fn a_first_run_goes_from_nothing_to_a_written_file() {
                 .js("return [document.getElementById('transcript-empty').checkVisibility(), document.querySelectorAll('#examples button').length, document.querySelector('.folder-switched').textContent];")
                 .await;
             assert_eq!(welcome, json!([true, 5, "Working in notes."]));
+            assert_eq!(
+                browser
+                    .js("return document.getElementById('live').disabled")
+                    .await,
+                false,
+                "Live can start once there is a folder"
+            );
             browser.assert_accessible("ready in a new folder").await;
 
             turn(&browser, "create a file called first.txt with hello").await;
