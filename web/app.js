@@ -17,8 +17,11 @@ import { setupPip } from './js/pip.js';
 import { setupViews } from './js/views.js';
 import { createFolders } from './js/folders.js';
 import { createExtensions } from './js/extensions.js';
+import { setupTheme } from './js/theme.js';
 
 const $ = (id) => document.getElementById(id);
+
+setupTheme($('theme'));
 
 const form = $('composer');
 const input = $('utterance');
@@ -40,6 +43,7 @@ const transcript = createTranscript($('transcript'), $('transcript-empty'), {
     undo: () => runTurn({ label: 'Undo', action: { verb: 'undo' } }),
     again: (turn) => runTurn(turn.input ?? { text: turn.li.querySelector('.said').textContent }),
     read: (name) => api.file(name),
+    input,
     openSettings: () => settings.show(),
     showLogged: (seq) => {
       views.show('activity');
@@ -97,6 +101,11 @@ async function loadHealth() {
   input.disabled = !declared;
   send.disabled = !declared || busy;
   input.placeholder = declared ? PLACEHOLDER : 'Choose a folder first (the Folder button above)';
+  // Live acts in the folder too: it waits for one, saying why.
+  if (!live.missing) {
+    $('live').disabled = !declared;
+    if (!declared) $('live').title = 'Choose a folder first (the Folder button above)';
+  }
   const resolvers = Array.isArray(h.resolvers) ? h.resolvers : [];
   const current = resolvers.find((r) => r.name === h.resolver);
   $('resolver').textContent = current ? (current.ready ? current.label : `${current.label} — needs a key`) : String(h.resolver ?? 'unknown');
@@ -224,16 +233,19 @@ createFolders({
 }, {
   answer: (request) => confirmer.answer(request),
   onSwitched: (reply) => {
-    transcript.line('folder-switched', el('span', { class: 'live-text', text: String(reply.action ?? 'Switched folders.') }));
+    const said = reply.words ?? reply.action;
+    transcript.note('folder-switched', el('span', { class: 'live-text', text: String(said ?? 'Switched folders.') }));
     files.reset?.();
-    afterTurn();
+    refreshSide();
     extensions.refresh();
+    // The request box opens once the server says a folder is chosen.
+    loadHealth().then(() => input.focus());
   },
 });
 
 /** One call of a live `tool` frame, shown like a typed turn (a delete asks here). */
 function showLiveCall(call) {
-  const said = call.action != null ? `${call.name} · ${actionWords(call.action)}` : String(call.name);
+  const said = call.action != null ? actionWords(call.action) : String(call.name);
   const turn = transcript.add(said, 'live');
   const request = turn.showReply(call.result);
   if (request) answerConfirmation(turn, request).finally(afterTurn);
@@ -299,6 +311,11 @@ document.addEventListener('keydown', (event) => {
     help.showModal();
   }
 });
+
+// Installable: the service worker keeps the page's shell for when the
+// server cannot be reached (never the API); a browser without one just
+// goes on without it.
+if ('serviceWorker' in navigator) navigator.serviceWorker.register('sw.js').catch(() => {});
 
 loadHealth().then((h) => {
   if (h && !h.declared) $('folder-open').click();

@@ -10,7 +10,7 @@
 // shown. Display only: every judgement here was made by the core.
 
 import { el, clear, fill, formatBytes, download } from './dom.js';
-import { refusalNode, errorNode } from './transcript.js';
+import { refusalNode, errorNode, detailsNode } from './transcript.js';
 
 /** Turns the pages' own panels read under (the file list, the viewer, the gallery). */
 const BACKGROUND_TURNS = new Set(['page', 'files', 'gallery']);
@@ -23,15 +23,17 @@ function buildPanel(section) {
   const exportButton = el('button', { id: 'audit-export', type: 'button', class: 'ghost', text: 'Export' });
   const background = el('input', { id: 'audit-background', type: 'checkbox' });
   const notes = el('div', { id: 'audit-notes', class: 'audit-notes' });
+  const banner = el('div', { id: 'audit-banner' });
   const body = el('ol', { id: 'audit-body', class: 'activity', 'aria-label': 'Activity, newest first' });
   section.append(
     el('div', { class: 'panel-head' },
       el('h2', { id: 'audit-title', text: 'Activity' }),
       el('div', { class: 'panel-tools' }, exportButton, refreshButton)),
+    banner,
     el('label', { class: 'toggle' }, background, ' Show background reads (the file list and viewer)'),
     body,
     notes);
-  return { body, notes, refreshButton, exportButton, background };
+  return { body, notes, banner, refreshButton, exportButton, background };
 }
 
 /** What storage showed after the act, in words ("exists · 3 entries", "2 bytes"). */
@@ -69,7 +71,8 @@ function describe(e) {
     network: ['↗', 'Fetched', 'Fetch'],
     external: ['⚙', 'Ran tool', 'Run tool'],
   }[act.kind] ?? ['•', String(act.kind ?? 'Act')];
-  const [icon, done, asked = done] = byRule ?? byKind;
+  const undone = act.tool === 'undo' ? ['↶', 'Undid', 'Undo'] : null;
+  const [icon, done, asked = done] = byRule ?? undone ?? byKind;
   const waited = e.decision === 'confirm' || e.rule === 'declined' || e.decision === 'refuse';
   let object = target === '.' || target === '' ? 'the folder' : target;
   if (act.kind === 'declare' && e.root) object = String(e.root).split(/[/\\]/).filter(Boolean).pop() ?? object;
@@ -135,20 +138,46 @@ function merged(entries) {
   return entries.filter((e) => !(e.decision === 'attempt' && completed.has(`${e.instance}:${e.seq}`)));
 }
 
-/** The core's verdict on one file's chain, as a sentence. */
-function verdictNote(f) {
+/** The core's verdict on one file's chain, word for word, for the details. */
+function verdictText(f) {
   const v = f.verdict;
-  if (!v || typeof v !== 'object') return null;
   const name = String(f.name);
   if (v.verdict === 'broken') {
     const seq = v.seq != null ? ` (seq ${v.seq})` : '';
-    return el('p', { class: 'warn', text: `${name}: the chain is broken at line ${v.line}${seq}: ${v.kind} — ${v.why}` });
+    return `${name}: the chain is broken at line ${v.line}${seq}: ${v.kind} — ${v.why}`;
   }
-  const parts = [`${v.entries} entries, last seq ${v.last_seq}`];
+  const parts = [];
+  if (v.entries != null) parts.push(`${v.entries} entries, last seq ${v.last_seq}`);
   if (v.unchained) parts.push(`${v.unchained} unchained (written before the chain)`);
-  if (!v.anchored) parts.push('no anchor on this host (lines cut from the end would not show)');
-  if (v.verdict === 'torn') return el('p', { class: 'warn', text: `${name}: chain holds up to a torn last line (an interrupted write) — ${parts.join('; ')}` });
-  return el('p', { class: 'note', text: `${name}: chain ok — ${parts.join('; ')}` });
+  if (v.anchored === false) parts.push('no anchor on this host (lines cut from the end would not show)');
+  if (v.why) parts.push(String(v.why));
+  return `${name}: ${v.verdict === 'ok' ? 'chain ok' : String(v.verdict)} — ${parts.join('; ')}`;
+}
+
+/**
+ * What a verdict means for the person: an intact log is one quiet line; a
+ * torn last line (an interrupted write) is a note; any other verdict (the
+ * chain broken, or anything the core cannot vouch for) is a banner that
+ * says what it means and what to do, with the core's words in its details.
+ */
+function verdictNote(f) {
+  const v = f.verdict;
+  if (!v || typeof v !== 'object') return null;
+  const exact = detailsNode([['Check', verdictText(f)]]);
+  if (v.verdict === 'ok') {
+    return el('p', { class: 'note audit-ok', text: `All ${v.entries} ${v.entries === 1 ? 'entry checks' : 'entries check'} out.` });
+  }
+  if (v.verdict === 'torn') {
+    return el('div', { class: 'warn' }, el('p', { text: 'The last entry was cut short (Voicebox stopped while writing it); everything before it checks out.' }), exact);
+  }
+  const where = v.seq != null ? ` at entry ${v.seq}` : v.line != null ? ` at line ${v.line}` : '';
+  const head = v.verdict === 'broken'
+    ? `This activity log was changed after it was written${where}.`
+    : 'This activity log cannot be shown to be complete and unchanged.';
+  return el('div', { class: 'audit-banner', role: 'alert' },
+    el('p', { class: 'audit-banner-head', text: head }),
+    el('p', { text: 'Entries from there on cannot be trusted. Export the log to keep a copy, and find out who else can write to this folder.' }),
+    exact);
 }
 
 /** The files the view was read from, their verdicts, and any line skipped in them. */
@@ -179,7 +208,7 @@ function fileNotes(files, listFiles) {
  * after the page is shown. `listFiles` names the files read.
  */
 export function createAudit(section, { page: load, verify }, { listFiles = false } = {}) {
-  const { body, notes, refreshButton, exportButton, background } = buildPanel(section);
+  const { body, notes, banner, refreshButton, exportButton, background } = buildPanel(section);
   let generation = 0;
   let next = null;
   let seen = [];
@@ -247,7 +276,11 @@ export function createAudit(section, { page: load, verify }, { listFiles = false
       fill(notes, refusalNode(check || {}, 'The activity log could not be checked'));
       return;
     }
-    fill(notes, fileNotes(Array.isArray(check.files) ? check.files : [], listFiles));
+    // A log that cannot be trusted says so above the feed, not under it.
+    const found = fileNotes(Array.isArray(check.files) ? check.files : [], listFiles);
+    const alarming = (n) => n.classList.contains('audit-banner');
+    fill(banner, found.filter(alarming));
+    fill(notes, found.filter((n) => !alarming(n)));
   }
 
   /** Every entry of the log (page by page), one JSON line each, as a download. */

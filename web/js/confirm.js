@@ -1,27 +1,30 @@
 // confirm.js — the tier-2 question, for the server's page and the environment
 // page alike (one dialog, built here). Shows the core's words — the question,
-// the plan, what yes means, the answers' labels — with the rule and expiry,
-// in a modal <dialog>; the Yes button is the only
+// what yes means, the answers' labels — and the expiry in a modal <dialog>,
+// with the exact plan and the rule behind "Details"; the yes is red only when
+// the core says it loses something. The Yes button is the only
 // way to approve. Every other way the dialog closes (No, Escape, a form
 // submit) is a No. One answer per request.
 
 import { el } from './dom.js';
 
-/** The one confirmation dialog both pages show: the plan, why, rule and expiry, No and Yes. */
+/** The one confirmation dialog both pages show: the question, what yes means, the expiry, No and Yes; the plan and rule in its details. */
 function buildDialog() {
   const dialog = el('dialog', {
     id: 'confirm-dialog', class: 'confirm',
-    'aria-labelledby': 'confirm-title', 'aria-describedby': 'confirm-plan confirm-why',
+    'aria-labelledby': 'confirm-title', 'aria-describedby': 'confirm-why',
   },
   el('form', { method: 'dialog' },
     el('h2', { id: 'confirm-title', text: 'Are you sure?' }),
-    el('p', { id: 'confirm-plan', class: 'confirm-plan' }),
     el('p', { id: 'confirm-why', class: 'confirm-why' }),
-    el('p', { id: 'confirm-rule', class: 'confirm-rule' }),
     el('p', { id: 'confirm-expiry', class: 'confirm-expiry' }),
+    el('details', { class: 'answer-details confirm-details' },
+      el('summary', { text: 'Details' }),
+      el('p', { id: 'confirm-plan', class: 'confirm-plan' }),
+      el('p', { id: 'confirm-rule', class: 'confirm-rule' })),
     el('div', { class: 'confirm-actions' },
       el('button', { id: 'confirm-no', type: 'submit', value: 'no', autofocus: true, text: 'No' }),
-      el('button', { id: 'confirm-yes', type: 'submit', value: 'yes', class: 'danger', text: 'Yes' }))));
+      el('button', { id: 'confirm-yes', type: 'submit', value: 'yes', class: 'primary', text: 'Yes' }))));
   document.body.append(dialog);
   return dialog;
 }
@@ -63,7 +66,10 @@ export function createConfirm() {
       title.textContent = String(request.question ?? 'Are you sure?');
       plan.textContent = String(request.plan ?? '');
       why.textContent = String(request.consequence ?? request.why ?? '');
-      rule.textContent = request.rule != null ? `rule: ${request.rule}` : '';
+      rule.textContent = request.rule != null ? `Rule: ${request.rule}` : '';
+      yes.classList.toggle('danger', request.danger === true);
+      yes.classList.toggle('primary', request.danger !== true);
+      dialog.querySelector('.confirm-details').open = false;
       yes.textContent = String(request.yes ?? 'Yes');
       no.textContent = String(request.no ?? 'No');
       expiry.textContent = '';

@@ -55,8 +55,11 @@ export function createFolders(parts, { answer, onSwitched }) {
     try {
       let reply = await api.chooseFolder(wanted);
       if (reply && reply.confirm) {
+        // One question at a time: the switcher steps aside while it is asked.
+        dialog.close();
         const said = await answer(reply.confirm);
         if (said === 'expired') {
+          reopen();
           note.textContent = 'The question timed out and nothing changed; choose the folder again.';
           return;
         }
@@ -66,6 +69,7 @@ export function createFolders(parts, { answer, onSwitched }) {
         dialog.close();
         onSwitched(reply);
       } else {
+        reopen();
         fill(note, refusalNode(reply || {}, 'Not switched'));
       }
     } catch (err) {
@@ -84,6 +88,11 @@ export function createFolders(parts, { answer, onSwitched }) {
   });
   function show() {
     load();
+    if (!dialog.open) dialog.showModal();
+    path.focus();
+  }
+  /** Back after a No or a refusal: the typed folder kept, the note set after. */
+  function reopen() {
     if (!dialog.open) dialog.showModal();
     path.focus();
   }

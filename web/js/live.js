@@ -44,6 +44,9 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
   let session = null;
   // What the server said can start here (null until it said).
   let unavailable = null;
+  // Each provider's name in words, as the server gives it ("Offline (pocketsphinx)").
+  const labels = {};
+  const named = (name) => labels[name] ?? name;
 
   /** The last few lines, for the widget. */
   function remember(line) {
@@ -59,7 +62,7 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
     const on = view.state === 'connecting' || view.state === 'listening';
     button.setAttribute('aria-pressed', on ? 'true' : 'false');
     button.classList.toggle('listening', on);
-    if (label) label.textContent = on ? 'End' : unavailable ? 'Set up voice…' : 'Live';
+    if (label) label.textContent = on ? 'End live' : unavailable ? 'Set up voice…' : 'Live';
     if (!button.disabled) {
       button.title = on ? 'End the live session' : unavailable || 'Talk to Voicebox live (microphone)';
     }
@@ -78,11 +81,11 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
     };
   }
 
+  /** The status while listening, in words: by whom, and whether it is ready yet. */
   function listening(s) {
-    const dropped = s.dropped ? ` (${s.dropped} chunks sent before it was ready were dropped)` : '';
-    const setup = s.ready ? '' : ', setting up';
-    const notes = s.notes ? ` — using the folder's ${s.notes}` : '';
-    return `Listening — provider ${s.provider}${setup}${notes}${dropped}${s.goaway}`;
+    const setup = s.ready ? '' : ' (getting ready)';
+    const notes = s.notes ? `, with the folder's ${s.notes}` : '';
+    return `Listening${setup} — ${named(s.provider)}${notes}${s.goaway}`;
   }
 
   function finish(s, why) {
@@ -151,7 +154,7 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
         s.provider = String(frame.provider ?? '');
         // How much model speech is queued shows on the status (what Stop empties).
         s.player = player(s.context, Number(frame.outputRate) || 24000, (n) => { status.dataset.queued = String(n); });
-        update({ provider: s.provider, text: `Connecting — provider ${s.provider}, starting the microphone…` });
+        update({ provider: s.provider, text: `Starting the microphone — ${named(s.provider)}…` });
         startCapture(s, Number(frame.inputRate));
         break;
       case 'ready':
@@ -196,7 +199,7 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
         break;
       }
       case 'goaway':
-        s.goaway = ` — the provider will close soon (${frame.timeLeft ?? 'time unknown'})`;
+        s.goaway = '; the connection will close soon';
         if (view.state === 'listening') update({ text: listening(s) });
         break;
       case 'error':
@@ -204,7 +207,9 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
         update({ last: `${frame.refused}: ${frame.why}` });
         break;
       case 'end':
-        finish(s, `${frame.reason}: ${frame.why}`);
+        // The reason's name is for the record; the person reads why.
+        status.dataset.reason = String(frame.reason ?? '');
+        finish(s, String(frame.why ?? frame.reason));
         break;
       default:
         break;
@@ -219,7 +224,8 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
       hear: bargeIn(),
     };
     session = s;
-    update({ state: 'connecting', provider: chosen, text: chosen ? `Connecting — provider ${chosen}…` : 'Connecting…' });
+    delete status.dataset.reason;
+    update({ state: 'connecting', provider: chosen, text: chosen ? `Connecting — ${named(chosen)}…` : 'Connecting…' });
     const url = new URL('/live', window.location.href);
     url.protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     if (chosen) url.searchParams.set('provider', chosen);
@@ -280,6 +286,7 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
    */
   function available(providers) {
     if (!Array.isArray(providers)) return;
+    for (const p of providers) if (p && p.name != null && p.label != null) labels[String(p.name)] = String(p.label);
     const any = providers.some((p) => p.available === true);
     unavailable = any ? null : 'No live voice can start here yet: add a Gemini or OpenAI key, or install offline voice (Settings says how).';
     if (!session && view.state !== 'ended') update({ text: unavailable ? 'Live voice is not set up yet.' : 'Live voice is off.' });

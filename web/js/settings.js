@@ -121,6 +121,7 @@ export function createSettings(parts, { onKeys = () => {} } = {}) {
     if (keyFor && KEY_PROVIDERS.includes(keyFor)) {
       keyProvider.value = keyFor;
       keyValue.focus();
+      keyValue.scrollIntoView({ block: 'center' });
     } else if (keyFor === 'live' && parts.live) {
       parts.live.fieldset.scrollIntoView({ block: 'start' });
       provider.focus();
@@ -138,8 +139,12 @@ export function createSettings(parts, { onKeys = () => {} } = {}) {
       const p = providers.find((x) => x.name === option.value);
       if (p) option.textContent = p.available ? String(p.label) : `${p.label} — not set up`;
     }
+    // What each provider needs in a sentence; the steps (commands) one tap away.
     fill(setup, providers.filter((p) => !p.available).map((p) => el('li', {},
-      el('strong', { text: String(p.label) }), ': ', String(p.fix ?? p.why ?? 'not available here'))));
+      el('strong', { text: String(p.label) }), ': ', String(p.why ?? 'not available here'),
+      p.fix != null ? el('details', { class: 'answer-details' },
+        el('summary', { text: `How do I set up ${p.label}?` }),
+        el('p', { class: 'mono', text: String(p.fix) })) : null)));
     const offer = (Array.isArray(live.voices) ? live.voices : []).find((o) => o.provider === (chosen || live.default));
     voiceRow.hidden = !offer;
     if (!offer) return;

@@ -33,26 +33,47 @@ export function prose(text) {
 }
 
 /**
- * A refusal block: the rule id and its sentence, as given. The person's own
- * No is an answer, shown as a neutral line; a file that is not there is
- * information (with the close names the core offers), not a refusal.
+ * What an answer carries for the curious, one tap away behind "Details":
+ * `rows` of [label, value or node], the empty ones left out.
+ */
+export function detailsNode(rows) {
+  const shown = rows.filter(([, value]) => value != null && value !== '');
+  if (!shown.length) return null;
+  return el('details', { class: 'answer-details' },
+    el('summary', { text: 'Details' }),
+    el('dl', {}, shown.map(([label, value]) => el('div', {},
+      el('dt', { text: label }),
+      el('dd', {}, value)))));
+}
+
+/**
+ * A refusal block: the core's sentence (what to do), with the rule id in its
+ * details. The person's own No is an answer, shown as a neutral line; a file
+ * that is not there is information (with the close names the core offers),
+ * not a refusal; no folder chosen yet is where a first run starts.
  */
 export function refusalNode(reply, lead = 'Refused') {
   const rule = reply && reply.refused != null ? String(reply.refused) : '';
   const why = reply && reply.why != null ? String(reply.why) : 'No reason was given.';
+  const details = () => detailsNode([['Rule', rule ? el('code', { class: 'rule', text: rule }) : null]]);
   if (rule === 'declined') {
     return el('div', { class: 'declined', role: 'status', 'data-rule': rule }, el('p', { class: 'why' }, prose(why)));
+  }
+  if (rule === 'root-not-declared') {
+    return el('div', { class: 'no-folder', role: 'status', 'data-rule': rule },
+      el('p', { class: 'why', text: 'No folder is chosen yet. Choose one with the Folder button at the top.' }),
+      details());
   }
   if (rule === 'not-found') {
     return el('div', { class: 'not-found', role: 'status', 'data-rule': rule },
       el('p', { class: 'not-found-head', text: 'Not found' }),
-      el('p', { class: 'why' }, prose(why)));
+      el('p', { class: 'why' }, prose(why)),
+      details());
   }
   return el('div', { class: 'refused', role: 'status', 'data-rule': rule || null },
-    el('p', { class: 'refused-head' },
-      el('span', { class: 'refused-label', text: lead }),
-      rule ? el('code', { class: 'rule', text: rule }) : null),
-    el('p', { class: 'why' }, prose(why)));
+    el('p', { class: 'refused-head' }, el('span', { class: 'refused-label', text: lead })),
+    el('p', { class: 'why' }, prose(why)),
+    details());
 }
 
 /**
@@ -70,7 +91,8 @@ export function errorNode(err, lead) {
 }
 
 function diffNode(diff) {
-  const pre = el('pre', { class: 'diff' });
+  // It may scroll sideways: focusable, so a keyboard can scroll it too.
+  const pre = el('pre', { class: 'diff', tabindex: '0', 'aria-label': 'Changes' });
   const lines = String(diff).split('\n');
   if (lines.length && lines[lines.length - 1] === '') lines.pop();
   for (const line of lines) {
@@ -98,7 +120,7 @@ function listingNode(files) {
   return el('ul', { class: 'listing' },
     files.map((f) => el('li', { class: f.dir ? 'is-dir' : 'is-file' },
       el('span', { class: 'entry-name', text: f.dir ? `${f.name}/` : f.name }),
-      el('span', { class: 'entry-size', text: f.dir ? 'folder' : formatBytes(f.bytes) }))));
+      f.dir ? el('span', { class: 'entry-size', text: 'folder' }) : null)));
 }
 
 function toolsNode(tools) {
@@ -116,7 +138,7 @@ export function detailsNodes(reply) {
   if (typeof reply.content === 'string') {
     out.push(reply.content === ''
       ? el('p', { class: 'note', text: '(empty file)' })
-      : el('pre', { class: 'content', text: reply.content }));
+      : el('pre', { class: 'content', tabindex: '0', 'aria-label': 'What the file holds', text: reply.content }));
   }
   if (typeof reply.diff === 'string') {
     out.push(reply.diff === '' ? el('p', { class: 'note', text: 'No differences.' }) : diffNode(reply.diff));
@@ -124,12 +146,33 @@ export function detailsNodes(reply) {
   if (Array.isArray(reply.matches)) out.push(matchesNode(reply.matches));
   if (Array.isArray(reply.files)) out.push(listingNode(reply.files));
   if (Array.isArray(reply.tools)) out.push(toolsNode(reply.tools));
-  if (Array.isArray(reply.notes) && reply.notes.length) {
-    out.push(el('ul', { class: 'notes' }, reply.notes.map((n) => el('li', { class: 'note', text: String(n) }))));
+  // A tool's output the core put in words (and its notes) is a detail; any
+  // other output is the answer itself.
+  if (reply.words == null) {
+    if (Array.isArray(reply.notes) && reply.notes.length) out.push(notesNode(reply.notes));
+    if (typeof reply.output === 'string' && reply.output !== '') out.push(el('pre', { class: 'content', text: reply.output }));
   }
-  if (typeof reply.output === 'string' && reply.output !== '') out.push(el('pre', { class: 'content', text: reply.output }));
   if (reply.truncated) out.push(el('p', { class: 'note', text: 'Only the first results are shown; there are more.' }));
   return out;
+}
+
+function notesNode(notes) {
+  return el('ul', { class: 'notes' }, notes.map((n) => el('li', { class: 'note', text: String(n) })));
+}
+
+/** What an ok reply keeps for its details: the exact account, sizes, the tool's own output. */
+function replyDetails(reply) {
+  const worded = reply.words != null;
+  const notes = Array.isArray(reply.notes) && reply.notes.length ? notesNode(reply.notes) : null;
+  const output = typeof reply.output === 'string' && reply.output !== ''
+    ? el('pre', { class: 'content', text: reply.output }) : null;
+  return detailsNode([
+    ['What was done', worded && reply.action != null ? el('span', { class: 'mono', text: String(reply.action) }) : null],
+    ['Size', typeof reply.bytes === 'number' ? formatBytes(reply.bytes) : null],
+    ['Output', worded ? output : null],
+    ['Notes', worded ? notes : null],
+    ['Activity entry', typeof reply.logged === 'number' ? String(reply.logged) : null],
+  ]);
 }
 
 /**
@@ -137,7 +180,7 @@ export function detailsNodes(reply) {
  * is a link to its row when the page can show it (`hooks.showLogged(seq)`).
  */
 export function didNode(reply, hooks = {}) {
-  const summary = reply.action != null ? String(reply.action) : 'Done.';
+  const summary = reply.words != null ? String(reply.words) : reply.action != null ? String(reply.action) : 'Done.';
   let logged = null;
   if (typeof reply.logged === 'number') {
     logged = hooks.showLogged
@@ -148,7 +191,7 @@ export function didNode(reply, hooks = {}) {
   return el('div', { class: 'did' },
     el('p', { class: 'summary' }, prose(summary)),
     detailsNodes(reply),
-    el('div', { class: 'did-foot' }, logged));
+    el('div', { class: 'did-foot' }, logged, replyDetails(reply)));
 }
 
 /** A tier-2 question waiting for the person: the question and what yes means. */
@@ -170,11 +213,19 @@ function timedOutNode(request, again) {
   return node;
 }
 
-/** What the resolver said when it found no request in the words. */
-function unresolvedNode(note) {
-  return el('div', { class: 'unresolved' },
-    el('p', {}, el('span', { class: 'unresolved-label', text: 'Not understood: ' }),
-      note != null ? prose(String(note)) : 'the sentence did not match a request'));
+/**
+ * What the resolver said when it found no request in the words (a question
+ * back, or what it can do), and the examples to try, one tap each.
+ */
+function unresolvedNode(note, input) {
+  const node = el('div', { class: 'unresolved' },
+    el('p', {}, note != null ? prose(String(note)) : 'That did not match a request.'));
+  if (input) {
+    const list = el('ul', { class: 'examples', 'aria-label': 'Things to try' });
+    showExamples(list, input);
+    node.append(list);
+  }
+  return node;
 }
 
 /**
@@ -289,7 +340,7 @@ export class Turn {
     this.changes = data.changes === true;
     if (data.result === null || data.result === undefined) {
       if (!restored) this.keep({ turn: data });
-      this.set(unresolvedNode(data.note));
+      this.set(unresolvedNode(data.note, restored ? null : this.hooks.input));
       return null;
     }
     if (!restored) this.keep({ turn: data });
@@ -307,7 +358,7 @@ export class Turn {
 
   /** Shows that the words were not understood, with the resolver's note. */
   showUnresolved(note) {
-    this.set(unresolvedNode(note));
+    this.set(unresolvedNode(note, this.hooks.input));
   }
 
   showError(err, lead) {
@@ -424,6 +475,14 @@ export function createTranscript(ol, empty, options = {}) {
       const li = el('li', { class: ['live-line', ...[].concat(classes)] }, ...children);
       ol.append(li);
       if (empty) empty.hidden = true;
+      follow();
+      return li;
+    },
+
+    /** A line about the page itself (the folder switched): the welcome and examples stay until the first request. */
+    note(classes, ...children) {
+      const li = el('li', { class: ['live-line', ...[].concat(classes)] }, ...children);
+      ol.append(li);
       follow();
       return li;
     },

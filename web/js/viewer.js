@@ -91,7 +91,7 @@ export function createViewer(parts, source, hooks = {}) {
       edit.hidden = type !== 'image/svg+xml'; // an SVG is text too; other pictures are not edited here
     } else {
       blobUrl(content, 'text/plain;charset=utf-8');
-      fill(viewerBody, content === '' ? el('p', { class: 'note', text: '(empty file)' }) : el('pre', { class: 'content', text: content }),
+      fill(viewerBody, content === '' ? el('p', { class: 'note', text: '(empty file)' }) : el('pre', { class: 'content', tabindex: '0', 'aria-label': 'What the file holds', text: content }),
         fill(answer));
       edit.hidden = false;
     }

@@ -49,7 +49,7 @@ impl Deferred {
             },
             Deferred::Write { .. } => Words {
                 question: alloc::format!("Replace {path}?"),
-                consequence: "What it holds now is kept: undo brings it back.",
+                consequence: "What it holds now is replaced; Undo brings it back.",
                 yes: "Replace",
                 no: "Keep it",
                 expired: "Timed out — nothing replaced.",
@@ -62,6 +62,11 @@ impl Deferred {
                 expired: "Timed out — nothing was done.",
             },
         }
+    }
+
+    /// Whether yes loses what a file holds (undo may bring it back).
+    pub fn loses_something(&self) -> bool {
+        matches!(self, Deferred::Delete | Deferred::Write { .. })
     }
 
     pub fn kind(&self) -> ActKind {

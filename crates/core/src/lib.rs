@@ -31,6 +31,7 @@ pub mod rule;
 pub mod tier;
 pub mod time;
 pub mod turn;
+pub mod words;
 pub mod worker;
 
 /// Lowercase hex of `bytes`: the one spelling of digests, ids and cursors

@@ -29,6 +29,9 @@ pub struct ConfirmRequest {
     pub no: String,
     /// What it comes to if nobody answers in time ("Timed out — nothing deleted.").
     pub expired: String,
+    /// Yes loses something (a delete, a replace; undo may bring it back):
+    /// a page gives the yes the weight of danger only then.
+    pub danger: bool,
 }
 
 /// One grep hit.
@@ -43,9 +46,14 @@ pub struct Match {
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Reply {
     pub ok: bool,
-    /// What was done, in one line ("wrote hello.txt (2 bytes)").
+    /// What was done, in one line ("wrote hello.txt (2 bytes)"): the exact
+    /// account, with sizes, for logs and the details a person may open.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
+    /// The same in a person's words, one sentence with no sizes or ids
+    /// ("Added “eggs” to groceries.txt."): what a page shows first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub words: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<Rule>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -185,6 +193,12 @@ impl Reply {
         (self.ok || self.confirm.is_some()) && verb.is_some_and(Verb::changes_files)
     }
 
+    /// The answer in a person's words (see [`Reply::words`]).
+    pub fn said(mut self, words: String) -> Reply {
+        self.words = Some(words);
+        self
+    }
+
     pub fn with_root(mut self, root: Option<RootInfo>) -> Reply {
         self.root = root;
         self
@@ -214,6 +228,7 @@ mod tests {
                 yes: "Delete".to_string(),
                 no: "Cancel".to_string(),
                 expired: "Timed out — nothing deleted.".to_string(),
+                danger: true,
             }),
             ..Reply::default()
         }

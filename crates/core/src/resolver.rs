@@ -91,8 +91,8 @@ const FAMILIES: &[Family] = &[
 ];
 
 /// What the resolver can do, for sentences nothing claims.
-const HELP: &str = "I can list, read, write, delete, edit, diff and grep files, undo the last \
-change, make assets, run tools and list them — try 'read notes.md', 'write hello to notes.md' or 'list files'.";
+const HELP: &str = "I can make, read, add to, change, search, list and delete the files in your \
+folder, and undo the last change. Try “what's in notes.md”, “add milk to notes.md” or “list the files”.";
 
 /// The longest utterance the resolver reads: one request, not a document.
 /// Bounding it keeps every resolution fast whatever the input.

@@ -6,7 +6,6 @@ mod common;
 
 use common::Server;
 use common::browser::{self, Browser};
-use fantoccini::Locator;
 use serde_json::json;
 
 /// A script that is true once the last turn in the transcript contains `text`.
@@ -74,14 +73,12 @@ async fn a_person_works_in_their_folder_from_the_page() {
     // Delete asks; No keeps the file.
     browser.say("delete hello.txt").await;
     browser.wait_for_modal(true).await;
-    let plan = page
-        .find(Locator::Id("confirm-plan"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert!(plan.contains("hello.txt"), "{plan}");
+    // The exact plan is one tap away, behind Details.
+    let plan = browser
+        .js("const p = document.getElementById('confirm-plan'); return [p.checkVisibility(), p.textContent];")
+        .await;
+    assert_eq!(plan[0], false, "{plan}");
+    assert!(plan[1].as_str().unwrap().contains("hello.txt"), "{plan}");
     // Plain words: the question, what yes means, and the answers' names.
     let words = browser
         .js("return ['confirm-title', 'confirm-why', 'confirm-yes', 'confirm-no'].map((id) => document.getElementById(id).textContent);")
@@ -155,9 +152,11 @@ async fn a_person_works_in_their_folder_from_the_page() {
             "return document.querySelectorAll('#audit-body .activity-row').length >= 6",
         )
         .await;
-    // ... and the core's verdict on the log's chain; an edited line shows as a break.
+    // ... and the core's verdict on the log's chain, quietly when intact; an
+    // edited line is a banner above the feed that says what it means, with
+    // the core's exact words in its details.
     browser
-        .wait_text("the chain verdict", "audit-notes", "chain ok")
+        .wait_text("the chain verdict", "audit-notes", "entries check out")
         .await;
     let shot = browser.screenshot("page").await;
     assert!(std::fs::metadata(shot).unwrap().len() > 10_000);
@@ -172,9 +171,22 @@ async fn a_person_works_in_their_folder_from_the_page() {
     browser
         .wait_for(
             "the break",
-            "const n = document.getElementById('audit-notes').textContent; return n.includes('chain is broken') && n.includes('edited');",
+            "const b = document.querySelector('#audit-banner .audit-banner'); return !!b && b.textContent.includes('changed after it was written') && b.textContent.includes('cannot be trusted') && b.querySelector('.answer-details').textContent.includes('chain is broken') && b.querySelector('.answer-details').textContent.includes('edited');",
         )
         .await;
+    let above = browser
+        .js("return !!(document.getElementById('audit-banner').compareDocumentPosition(document.getElementById('audit-body')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+        .await;
+    assert_eq!(above, true, "the banner is above the feed");
+    assert!(
+        !browser
+            .js("return document.getElementById('audit-notes').textContent")
+            .await
+            .as_str()
+            .unwrap()
+            .contains("entries check out"),
+        "the quiet line is gone once the chain is broken"
+    );
     browser.close().await;
 }
 

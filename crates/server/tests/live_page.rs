@@ -93,7 +93,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         &browser,
         "listening with the local provider, or its named refusal",
         "const refused = [...document.querySelectorAll('#transcript .rule')].some((r) => r.textContent === 'offline-voice-unavailable');
-                 return refused || (s.dataset.state === 'listening' && s.dataset.provider === 'local' && s.textContent.includes('local'));",
+                 return refused || (s.dataset.state === 'listening' && s.dataset.provider === 'local' && s.textContent.includes('Offline'));",
     )
     .await;
     let state = browser
@@ -107,7 +107,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         wait_status(
             &browser,
             "the provider to be ready",
-            "return !s.textContent.includes('setting up');",
+            "return !s.textContent.includes('getting ready');",
         )
         .await;
         tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -207,7 +207,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         &browser,
         "the named refusal and the end",
         "const refused = [...document.querySelectorAll('#transcript .live-error .rule')].some((r) => r.textContent === 'key-missing');
-                 return refused && s.dataset.state === 'ended' && s.textContent.includes('setup-failed') && s.dataset.provider === 'openai';",
+                 return refused && s.dataset.state === 'ended' && s.dataset.reason === 'setup-failed' && s.dataset.provider === 'openai';",
     )
     .await;
 
@@ -392,7 +392,7 @@ async fn speaking(
     wait_status(
         browser,
         "ready",
-        "return s.dataset.state === 'listening' && !s.textContent.includes('setting up');",
+        "return s.dataset.state === 'listening' && !s.textContent.includes('getting ready');",
     )
     .await;
     let tone: Vec<u8> = (0..24_000)
@@ -573,7 +573,7 @@ async fn typed_words_in_a_live_session_are_done() {
     wait_status(
         &browser,
         "ready",
-        "return s.dataset.state === 'listening' && !s.textContent.includes('setting up');",
+        "return s.dataset.state === 'listening' && !s.textContent.includes('getting ready');",
     )
     .await;
     browser

@@ -349,6 +349,13 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
     browser
         .wait_for("the key field for Claude", "return document.activeElement.id === 'key-value' && document.getElementById('key-provider').value === 'anthropic'")
         .await;
+    // ... in sight at a laptop's size, not under the dialog's fold.
+    browser
+        .wait_for(
+            "the key field in sight",
+            "const k = document.getElementById('key-value').getBoundingClientRect(); const d = document.getElementById('settings').getBoundingClientRect(); return k.top >= d.top && k.bottom <= d.bottom && k.bottom <= window.innerHeight;",
+        )
+        .await;
     browser
         .wait_text("the header", "resolver", "Claude — needs a key")
         .await;
@@ -580,56 +587,503 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
     browser.close().await;
 }
 
-/// `voicebox serve` with no folder: the page opens the folder switcher at
-/// once and the request box waits for a folder; choosing one (confirmed)
-/// makes the page ready.
+/// `voicebox serve` with no folder, as a newcomer starts: the page opens the
+/// folder switcher at once, the request box waits, and nothing behind the
+/// dialog speaks of command lines or API paths. A typed folder that does not
+/// exist yet is offered to be made (a plain question, not a red one); the
+/// yes makes it and works there, the welcome and its examples stay, the
+/// cursor is in the request box, and the first request writes a file. At a
+/// phone's, a tablet's and a laptop's size, light and dark.
 #[tokio::test]
-async fn with_no_folder_the_page_asks_for_one_first() {
+async fn a_first_run_goes_from_nothing_to_a_written_file() {
     if !browser::available() {
         return;
     }
-    let server = Server::start_with(false);
-    let folder = tempfile::TempDir::new().unwrap();
-    let browser = Browser::start().await;
-    browser.resize(VIEWPORTS[0]).await;
-    browser.client.goto(&server.page_url).await.unwrap();
+    for viewport in VIEWPORTS {
+        for dark in [false, true] {
+            let server = Server::start_with(false);
+            let home = tempfile::TempDir::new().unwrap();
+            let notes = home.path().join("notes");
+            let browser = Browser::start().await;
+            browser.resize(viewport).await;
+            browser.dark(dark).await;
+            browser.client.goto(&server.page_url).await.unwrap();
+            browser
+                .wait_for(
+                    "the folder switcher",
+                    "return document.getElementById('folders').open",
+                )
+                .await;
+            let waiting = browser
+                .js("const u = document.getElementById('utterance'); return [u.disabled, u.placeholder, document.getElementById('root-name').textContent];")
+                .await;
+            assert_eq!(
+                waiting,
+                json!([
+                    true,
+                    "Choose a folder first (the Folder button above)",
+                    "Choose a folder"
+                ])
+            );
+            let live = browser
+                .js("const l = document.getElementById('live'); return [l.disabled, l.title];")
+                .await;
+            assert_eq!(
+                live,
+                json!([true, "Choose a folder first (the Folder button above)"]),
+                "Live waits for a folder too"
+            );
+            browser
+                .wait_for(
+                    "the files panel's empty state",
+                    "return document.getElementById('files-status').innerText.includes('No folder is chosen yet')",
+                )
+                .await;
+            let seen = browser.js("return document.body.innerText").await;
+            let seen = seen.as_str().unwrap();
+            for plumbing in ["/api/", "--root", "root-not-declared"] {
+                assert!(!seen.contains(plumbing), "{plumbing:?} is shown: {seen}");
+            }
+            browser.assert_accessible("the first screen").await;
+
+            type_into(&browser, "folders-path", &notes.to_string_lossy()).await;
+            browser.click("folders-use").await;
+            browser.wait_for_modal(true).await;
+            let question = browser
+                .js("const yes = document.getElementById('confirm-yes'); return [document.getElementById('confirm-title').textContent, yes.textContent, yes.classList.contains('danger'), document.getElementById('folders').open, document.getElementById('confirm-rule').checkVisibility()];")
+                .await;
+            assert_eq!(
+                question,
+                json!(["Make notes and work there?", "Make it", false, false, false]),
+                "one plain question, the switcher out of its way, no rule shown"
+            );
+            assert!(!notes.exists(), "asking makes nothing");
+            browser
+                .assert_accessible("the make-a-folder question")
+                .await;
+            browser
+                .screenshot(&format!(
+                    "first-run-question-{}{}",
+                    viewport.name,
+                    if dark { "-dark" } else { "" }
+                ))
+                .await;
+            browser.click("confirm-yes").await;
+            browser.wait_text("the folder", "root-name", "notes").await;
+            assert!(notes.is_dir(), "the yes made the folder");
+            browser
+                .wait_for(
+                    "the cursor in the request box",
+                    "return document.activeElement === document.getElementById('utterance')",
+                )
+                .await;
+            let welcome = browser
+                .js("return [document.getElementById('transcript-empty').checkVisibility(), document.querySelectorAll('#examples button').length, document.querySelector('.folder-switched').textContent];")
+                .await;
+            assert_eq!(welcome, json!([true, 5, "Working in notes."]));
+            assert_eq!(
+                browser
+                    .js("return document.getElementById('live').disabled")
+                    .await,
+                false,
+                "Live can start once there is a folder"
+            );
+            browser.assert_accessible("ready in a new folder").await;
+
+            turn(&browser, "create a file called first.txt with hello").await;
+            assert_eq!(
+                std::fs::read_to_string(notes.join("first.txt")).unwrap(),
+                "hello"
+            );
+            let answer = browser
+                .js("return [...document.querySelectorAll('#transcript .turn')].pop().querySelector('.summary').textContent")
+                .await;
+            assert_eq!(answer, "Created first.txt.");
+            browser
+                .screenshot(&format!(
+                    "first-run-written-{}{}",
+                    viewport.name,
+                    if dark { "-dark" } else { "" }
+                ))
+                .await;
+            browser.close().await;
+        }
+    }
+}
+
+/// Ten everyday requests, and what a person reads back: a sentence first,
+/// never a rule id, a byte count or JSON; the exact account (the rule, the
+/// size, the activity entry) is behind each answer's Details. Each words
+/// check has its control: the Details hold what the words leave out.
+#[tokio::test]
+async fn answers_are_words_first_with_the_details_one_tap_away() {
+    if !browser::available() {
+        return;
+    }
+    // (request, the sentence the answer leads with, the rule behind it)
+    let everyday: [(&str, &str, Option<&str>); 10] = [
+        (
+            "create a file called groceries.txt with eggs",
+            "Created groceries.txt.",
+            None,
+        ),
+        (
+            "add oat milk to groceries.txt",
+            "Added “oat milk” to groceries.txt.",
+            None,
+        ),
+        (
+            "what's in groceries.txt",
+            "groceries.txt has 2 lines:",
+            None,
+        ),
+        (
+            "list the files",
+            "Your folder has 1 file: groceries.txt.",
+            None,
+        ),
+        (
+            "in groceries.txt change eggs to bread",
+            "Changed “eggs” to “bread” in groceries.txt.",
+            None,
+        ),
+        ("search for milk", "Found “milk” once in 1 file.", None),
+        (
+            "undo",
+            "Undid that: groceries.txt holds what it held before.",
+            None,
+        ),
+        ("read ../secret.txt", "", Some("outside-root")),
+        ("what's in missing.txt", "", Some("not-found")),
+        (
+            "make me a sandwich",
+            "I can make, read, add to, change, search, list and delete",
+            None,
+        ),
+    ];
+    for (viewport, dark) in [(VIEWPORTS[0], false), (VIEWPORTS[2], true)] {
+        let server = Server::start();
+        let browser = Browser::open_page(&server, viewport).await;
+        browser.dark(dark).await;
+        for (text, lead, rule) in everyday {
+            turn(&browser, text).await;
+            let answer = browser
+                .js("const t = [...document.querySelectorAll('#transcript .turn')].pop(); const a = t.lastElementChild; const d = a.querySelector('.answer-details'); return {shown: a.innerText, rule: t.dataset.rule ?? null, details: d ? d.textContent : null, closed: d ? !d.open : null};")
+                .await;
+            let shown = answer["shown"].as_str().unwrap();
+            assert!(
+                shown.contains(lead),
+                "{text:?}: {shown:?} does not lead with {lead:?}"
+            );
+            for plumbing in [" bytes", " B)", "{\"", "seq", "→"] {
+                assert!(
+                    !shown.contains(plumbing),
+                    "{text:?} shows {plumbing:?}: {shown:?}"
+                );
+            }
+            if let Some(rule) = rule {
+                assert_eq!(answer["rule"], rule, "{text:?}");
+                assert!(
+                    !shown.contains(rule),
+                    "{text:?} shows its rule id: {shown:?}"
+                );
+                assert!(
+                    answer["details"].as_str().unwrap().contains(rule),
+                    "{text:?}: the rule is in the details: {answer}"
+                );
+            } else if !text.starts_with("make me") {
+                let details = answer["details"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{text:?} has no details: {answer}"));
+                assert!(details.contains("Activity entry"), "{text:?}: {details:?}");
+            }
+            if answer["details"].is_string() {
+                assert_eq!(answer["closed"], true, "{text:?}: the details start closed");
+            }
+        }
+        // The activity log names the undo as one.
+        browser
+            .wait_for(
+                "the undo in the activity feed",
+                "return [...document.querySelectorAll('#audit-body .act-verb')].some((v) => v.textContent === 'Undid')",
+            )
+            .await;
+        // The not-understood answer offers what it can do, one tap each.
+        let offered = browser
+            .js("return [...document.querySelectorAll('#transcript .turn')].pop().querySelectorAll('.unresolved .example').length")
+            .await;
+        assert_eq!(offered, 5);
+        // The details open, and show the exact account (the control).
+        browser
+            .js("document.querySelector('#transcript .turn:nth-child(2) .answer-details summary').click()")
+            .await;
+        let opened = browser
+            .js("return document.querySelector('#transcript .turn:nth-child(2) .answer-details').innerText")
+            .await;
+        assert!(
+            opened.as_str().unwrap().contains("appended"),
+            "the exact account behind Details: {opened}"
+        );
+        browser.assert_accessible("ten answers, one opened").await;
+        // Delete asks in one sentence, red because something is lost, no rule shown.
+        browser.say("delete groceries.txt").await;
+        browser.wait_for_modal(true).await;
+        let asked = browser
+            .js("const yes = document.getElementById('confirm-yes'); return [document.getElementById('confirm-title').textContent, yes.classList.contains('danger'), document.getElementById('confirm-dialog').innerText.includes('delete')];")
+            .await;
+        assert_eq!(asked, json!(["Delete groceries.txt?", true, false]));
+        browser.assert_accessible("the delete question").await;
+        browser.click("confirm-yes").await;
+        browser.wait_for_modal(false).await;
+        browser
+            .wait_for(
+                "the delete's answer",
+                "return [...document.querySelectorAll('#transcript .turn')].pop().innerText.includes('Deleted groceries.txt; Undo brings it back.')",
+            )
+            .await;
+        browser
+            .screenshot(&format!(
+                "answers-{}{}",
+                viewport.name,
+                if dark { "-dark" } else { "" }
+            ))
+            .await;
+        browser.close().await;
+    }
+}
+
+/// On a phone the request box keeps the screen's width less its two buttons
+/// whatever the composer says under it (each kind of status: dictation's
+/// own, the longest it says), and the status sits on a line of its own.
+#[tokio::test]
+async fn a_status_never_narrows_the_phone_composer() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
+    let measure = "const c = document.getElementById('composer'); const cs = getComputedStyle(c); const inner = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); const gap = parseFloat(cs.columnGap); const w = (id) => document.getElementById(id).getBoundingClientRect(); const box = w('utterance'); const status = w('composer-status'); return {box: box.width, room: inner - w('dictate').width - w('send').width - 2 * gap, below: status.height === 0 || status.top >= box.bottom - 1};";
+    let before = browser.js(measure).await;
+    let room = before["room"].as_f64().unwrap();
+    assert!(before["box"].as_f64().unwrap() >= room - 1.0, "{before}");
+    // The real one: Speak in a browser with no microphone says so.
+    browser.click("dictate").await;
     browser
         .wait_for(
-            "the folder switcher",
-            "return document.getElementById('folders').open",
+            "what Speak says",
+            "return document.getElementById('composer-status').textContent !== ''",
         )
         .await;
-    let waiting = browser
-        .js("const u = document.getElementById('utterance'); return [u.disabled, u.placeholder, document.getElementById('root-name').textContent];")
-        .await;
-    assert_eq!(
-        waiting,
-        json!([
-            true,
-            "Choose a folder first (the Folder button above)",
-            "Choose a folder"
-        ])
-    );
-    browser.screenshot("page-no-folder").await;
-    type_into(&browser, "folders-path", &folder.path().to_string_lossy()).await;
-    browser.click("folders-use").await;
-    browser.wait_for_modal(true).await;
-    browser.click("confirm-yes").await;
-    let name = folder
-        .path()
-        .file_name()
-        .unwrap()
-        .to_string_lossy()
-        .into_owned();
-    browser.wait_text("the folder", "root-name", &name).await;
-    assert_eq!(
+    let mut statuses = vec![
         browser
-            .js("return document.getElementById('utterance').disabled")
-            .await,
-        false
+            .js("return document.getElementById('composer-status').textContent")
+            .await
+            .as_str()
+            .unwrap()
+            .to_string(),
+    ];
+    statuses.extend([
+        "Dictation stopped: microphone permission was denied.".to_string(),
+        "Dictation stopped: the speech service could not be reached.".to_string(),
+        format!(
+            "Dictation could not start: {}.",
+            "a very long reason ".repeat(8)
+        ),
+    ]);
+    for status in statuses {
+        browser
+            .js(&format!(
+                "document.getElementById('composer-status').textContent = {status:?}"
+            ))
+            .await;
+        let after = browser.js(measure).await;
+        assert!(
+            after["box"].as_f64().unwrap() >= room - 1.0 && after["below"] == true,
+            "after {status:?} the request box is {after} (room {room})"
+        );
+    }
+    browser.screenshot("composer-status-phone").await;
+    browser.close().await;
+}
+
+/// Every control a phone shows is at least 44 × 44 px, in each view and with
+/// an answer's Undo, Logged and Details; Speak is a named microphone.
+#[tokio::test]
+async fn every_control_on_a_phone_is_big_enough_for_a_finger() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
+    turn(&browser, "create a file called hello.txt with hi").await;
+    turn(&browser, "read ../secret.txt").await;
+    let speak = browser
+        .js("const s = document.getElementById('dictate'); return [s.getAttribute('aria-label'), !!s.querySelector('.mic svg')]")
+        .await;
+    assert_eq!(speak, json!(["Speak", true]));
+    let mut small = Vec::new();
+    for view in ["chat", "files", "activity", "extensions"] {
+        browser
+            .js(&format!(
+                "document.querySelector('#views [data-show={view:?}]').click()"
+            ))
+            .await;
+        if view == "files" {
+            browser
+                .wait_text("the file list", "files", "hello.txt")
+                .await;
+        }
+        small.extend(
+            browser
+                .small_targets()
+                .await
+                .into_iter()
+                .map(|s| format!("{view}: {s}")),
+        );
+        browser
+            .assert_accessible(&format!("the {view} view on a phone"))
+            .await;
+    }
+    assert!(small.is_empty(), "controls under 44 × 44 px: {small:#?}");
+    // The control: the measure sees a small control when there is one (a
+    // checkbox with no label to press).
+    browser
+        .js("const b = document.createElement('input'); b.type = 'checkbox'; b.id = 'tiny'; document.getElementById('views').append(b);")
+        .await;
+    let seen = browser.small_targets().await;
+    assert!(
+        seen.len() == 1 && seen[0].starts_with("input#tiny"),
+        "{seen:?}"
     );
-    turn(&browser, "create a file called first.txt with hello").await;
-    assert!(folder.path().join("first.txt").exists());
+    browser.close().await;
+}
+
+/// Installable: the page links a manifest (standalone, with its icons
+/// served), its service worker registers and takes the page over, the
+/// shell it keeps has no API answer in it, and with the server stopped the
+/// page still opens from that copy, saying the server is away.
+#[tokio::test]
+async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
+    let manifest = browser
+        .js_async(
+            "const done = arguments[0]; fetch(document.querySelector('link[rel=manifest]').href).then(async (r) => done([r.status, r.headers.get('content-type'), await r.json()]), (e) => done(String(e)));",
+            vec![],
+        )
+        .await;
+    assert_eq!(manifest[0], 200, "{manifest}");
+    assert_eq!(manifest[1], "application/manifest+json");
+    assert_eq!(manifest[2]["display"], "standalone");
+    let icons = manifest[2]["icons"].as_array().unwrap();
+    assert!(
+        icons
+            .iter()
+            .any(|i| i["sizes"] == "512x512" && i["type"] == "image/png")
+    );
+    for icon in icons {
+        let (status, kind) = (
+            browser
+                .js_async(
+                    "const done = arguments[1]; fetch(arguments[0]).then((r) => done([r.status, r.headers.get('content-type')]));",
+                    vec![icon["src"].clone()],
+                )
+                .await,
+            icon["type"].clone(),
+        );
+        assert_eq!(status, json!([200, kind]), "{icon}");
+    }
+    browser
+        .wait_for(
+            "the service worker in charge",
+            "return !!navigator.serviceWorker.controller",
+        )
+        .await;
+    // Once more under the worker, so every file of the shell passes through it.
+    browser.client.goto(&server.base).await.unwrap();
+    browser
+        .wait_text(
+            "the folder",
+            "root-name",
+            &server.root.file_name().unwrap().to_string_lossy(),
+        )
+        .await;
+    let kept = browser
+        .js_async(
+            "const done = arguments[0]; caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((all) => done(all.flat().map((r) => new URL(r.url).pathname)));",
+            vec![],
+        )
+        .await;
+    let kept: Vec<&str> = kept
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    for shell in [
+        "/",
+        "/app.js",
+        "/style.css",
+        "/workspace.css",
+        "/js/transcript.js",
+        "/manifest.webmanifest",
+    ] {
+        assert!(kept.contains(&shell), "{shell} is not kept: {kept:?}");
+    }
+    assert!(
+        !kept.iter().any(|k| k.starts_with("/api/")),
+        "an API answer was kept: {kept:?}"
+    );
+    let base = server.base.clone();
+    drop(server);
+    browser.client.goto(&base).await.unwrap();
+    browser
+        .wait_for(
+            "the page from the kept shell, saying the server is away",
+            "const n = document.getElementById('health-note'); return !!document.getElementById('composer') && !!n && !n.hidden;",
+        )
+        .await;
+    browser.screenshot("page-offline-shell").await;
+    browser.close().await;
+}
+
+/// The look is the person's choice (Settings): light or dark whatever the
+/// system says, or the system's; kept across a reload.
+#[tokio::test]
+async fn the_look_follows_the_choice_in_settings() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::open_page(&server, VIEWPORTS[2]).await;
+    browser.dark(false).await;
+    let background = "return getComputedStyle(document.body).backgroundColor";
+    let light = browser.js(background).await;
+    browser
+        .js("document.getElementById('settings-open').click()")
+        .await;
+    browser
+        .js("const t = document.getElementById('theme'); t.value = 'dark'; t.dispatchEvent(new Event('change'));")
+        .await;
+    let dark = browser.js(background).await;
+    assert_ne!(light, dark, "dark on a light system");
+    browser.client.refresh().await.unwrap();
+    browser
+        .wait_text(
+            "the folder",
+            "root-name",
+            &server.root.file_name().unwrap().to_string_lossy(),
+        )
+        .await;
+    assert_eq!(browser.js(background).await, dark, "kept across a reload");
+    browser.assert_accessible("the dark look by choice").await;
+    browser
+        .js("const t = document.getElementById('theme'); t.value = 'system'; t.dispatchEvent(new Event('change'));")
+        .await;
+    assert_eq!(browser.js(background).await, light, "the system's again");
     browser.close().await;
 }
 

@@ -204,11 +204,57 @@ async fn the_page_asks_to_switch_folders_and_only_a_yes_switches() {
     let (_, root) = server.get("/api/root").await;
     assert_eq!(root["recent"][0], json!(other.path()), "{root}");
 
-    // A folder that is not there, or a relative path, is refused by name.
+    // A folder that is not there is offered to be made: a No makes nothing,
+    // a yes makes it and works there. A file is no folder; a relative path
+    // is refused by name.
+    let wanted = other.path().join("new").join("notes");
+    let ask_to_make = || server.post("/api/root", json!({"path": wanted}));
+    let (_, offered) = ask_to_make().await;
+    let question = &offered["result"]["confirm"];
+    assert_eq!(
+        question["question"], "Make notes and work there?",
+        "{offered}"
+    );
+    let no = server
+        .post(
+            "/api/confirm",
+            json!({"id": question["id"], "approved": false}),
+        )
+        .await
+        .1;
+    assert_eq!(no["result"]["refused"], "declined", "{no}");
+    assert!(!wanted.exists(), "a No makes nothing");
+    let (_, offered) = ask_to_make().await;
+    let made = server
+        .post(
+            "/api/confirm",
+            json!({"id": offered["result"]["confirm"]["id"], "approved": true}),
+        )
+        .await
+        .1;
+    assert_eq!(made["declared"], true, "{made}");
+    assert!(wanted.is_dir());
+    assert_eq!(current().await, json!(wanted.canonicalize().unwrap()));
+    assert!(
+        server
+            .audit()
+            .await
+            .iter()
+            .any(|e| e["rule"] == "declared-by-person" && e["act"]["kind"] == "declare"),
+        "the made folder's audit holds the choice"
+    );
+    let (_, file) = server
+        .post("/api/root", json!({"path": other.path().join("a.txt")}))
+        .await;
+    assert_eq!(file["refused"], "root-unreachable", "{file}");
     let (_, missing) = server
-        .post("/api/root", json!({"path": other.path().join("nope")}))
+        .post_with_token("/api/root", json!({"path": other.path().join("nope")}))
         .await;
     assert_eq!(missing["refused"], "root-unreachable", "{missing}");
+    assert!(
+        !other.path().join("nope").exists(),
+        "the host token makes nothing"
+    );
     let (status, relative) = server.post("/api/root", json!({"path": "notes"})).await;
     assert_eq!(
         (status, relative["refused"].as_str()),

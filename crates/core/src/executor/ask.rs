@@ -85,6 +85,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             yes: words.yes.into(),
             no: words.no.into(),
             expired: words.expired.into(),
+            danger: deferred.loses_something(),
         };
         self.pending.insert(
             id,
@@ -187,7 +188,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         let reply = match changed.outcome {
             Ok(()) => {
-                let mut reply = Reply::done(format!("deleted {}", approved.path));
+                let mut reply = Reply::done(format!("deleted {}", approved.path))
+                    .said(format!("Deleted {}; Undo brings it back.", approved.path));
                 reply.file = Some(approved.path.as_str().into());
                 reply
             }

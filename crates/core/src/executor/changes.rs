@@ -15,6 +15,7 @@ use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use crate::tier::{Act, Decision};
+use crate::words;
 use alloc::format;
 use alloc::string::String;
 
@@ -22,6 +23,7 @@ use alloc::string::String;
 struct Rewrite {
     updated: String,
     summary: String,
+    words: String,
 }
 
 /// Whether `updated` may be what `path` holds: at most the file cap.
@@ -101,17 +103,21 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     ) -> Reply {
         let path = &approved.path;
         let after = bytes(content.len() as u64);
-        let summary = match before {
-            Some(before) => {
-                format!("replaced {path} ({before} → {after}); undo restores what it held")
-            }
-            None => format!("wrote {path} ({after})"),
+        let (summary, words) = match before {
+            Some(before) => (
+                format!("replaced {path} ({before} → {after}); undo restores what it held"),
+                format!("Replaced what {path} held; Undo brings it back."),
+            ),
+            None => (
+                format!("wrote {path} ({after})"),
+                format!("Created {path}."),
+            ),
         };
         let write = Change::Write {
             verb: Remembered::Write,
             bytes: content.as_bytes(),
         };
-        self.replace_file(approved, write, summary, completes, turn)
+        self.replace_file(approved, write, (summary, words), completes, turn)
             .await
     }
 
@@ -137,7 +143,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 current.len(),
                 bytes(updated.len() as u64)
             );
-            Ok(Rewrite { updated, summary })
+            let words = format!("Added {} to {path}.", words::quoted(content));
+            Ok(Rewrite {
+                updated,
+                summary,
+                words,
+            })
         })
         .await
     }
@@ -166,7 +177,16 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 bytes(current.len() as u64),
                 bytes(updated.len() as u64)
             );
-            Ok(Rewrite { updated, summary })
+            let words = format!(
+                "Changed {} to {} in {path}.",
+                words::quoted(old_text),
+                words::quoted(new_text)
+            );
+            Ok(Rewrite {
+                updated,
+                summary,
+                words,
+            })
         })
         .await
     }
@@ -187,7 +207,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let current = self.read_text(&approved.path).await;
-        let Rewrite { updated, summary } = match make(&approved.path, current) {
+        let Rewrite {
+            updated,
+            summary,
+            words,
+        } = match make(&approved.path, current) {
             Ok(rewrite) => rewrite,
             Err(refusal) => return self.refuse(refusal, record, turn).await,
         };
@@ -195,17 +219,18 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             verb,
             bytes: updated.as_bytes(),
         };
-        self.replace_file(&approved, write, summary, None, turn)
+        self.replace_file(&approved, write, (summary, words), None, turn)
             .await
     }
 
-    /// Writes a file whole as one change, and answers with `summary`.
+    /// Writes a file whole as one change, and answers with `summary` (the
+    /// exact account, and the same in a person's words).
     /// `completes` is the ask a confirmed write answers.
     async fn replace_file(
         &self,
         approved: &Approved,
         write: Change<'_>,
-        summary: String,
+        (summary, words): (String, String),
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Reply {
@@ -219,7 +244,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         let reply = match changed.outcome {
             Ok(()) => {
-                let mut reply = Reply::done(summary);
+                let mut reply = Reply::done(summary).said(words);
                 reply.file = Some(approved.path.as_str().into());
                 reply.bytes = Some(written);
                 reply

@@ -360,6 +360,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 PersonAct::Revoke => format!("revoked extension `{id}` ({how})"),
                 PersonAct::Withdraw => format!("removed the proposal `{id}` ({how})"),
                 PersonAct::Declare => format!("working in {id} ({how})"),
+            })
+            .said(match person {
+                PersonAct::Admit => format!("Admitted the extension {id}."),
+                PersonAct::Revoke => format!("Revoked the extension {id}."),
+                PersonAct::Withdraw => format!("Removed the proposal {id}."),
+                PersonAct::Declare => format!("Working in {id}."),
             }),
             Err(refusal) => Reply::refusal(refusal),
         };

@@ -13,6 +13,7 @@ use crate::platform::{Abilities, Env, MAX_FILE_BYTES, Storage};
 use crate::reply::{Match, Reply, Searched, Skipped};
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
+use crate::words;
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
@@ -144,7 +145,20 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 None => String::new(),
             },
             skipped_words(&search.skipped),
-        ));
+        ))
+        .said(match search.matches.len() {
+            0 => format!("No file mentions {}.", words::quoted(query)),
+            n => format!(
+                "Found {} {} in {}.",
+                words::quoted(query),
+                if n == 1 {
+                    String::from("once")
+                } else {
+                    format!("{n} times")
+                },
+                words::count(files, "file")
+            ),
+        });
         reply.matches = Some(search.matches);
         reply.truncated = Some(truncated);
         reply.searched = Some(search.searched);

@@ -36,6 +36,7 @@ use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Placement, TierTable};
 use crate::time::iso8601;
 use alloc::boxed::Box;
+use crate::words;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -330,7 +331,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     fn catalog(&self) -> Reply {
         let mut tools = self.abilities.tools().catalog();
         tools.extend(self.abilities.ledger().catalog());
-        let mut reply = Reply::done(format!("{} tools available", tools.len()));
+        let mut reply = Reply::done(format!("{} tools available", tools.len())).said(format!(
+            "{} can be used here.",
+            words::count(tools.len(), "tool")
+        ));
         reply.tools = Some(tools);
         reply
     }

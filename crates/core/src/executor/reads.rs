@@ -13,6 +13,7 @@ use crate::reply::Reply;
 use crate::reply::Skipped;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
+use crate::words;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -81,7 +82,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(seq) => Some(seq),
             Err(reply) => return reply,
         };
-        let mut reply = Reply::done(format!("read {path} ({})", bytes(size)));
+        let said = match words::lines(&text) {
+            0 => format!("{path} is empty."),
+            n => format!("{path} has {}:", words::count(n, "line")),
+        };
+        let mut reply = Reply::done(format!("read {path} ({})", bytes(size))).said(said);
         reply.file = Some(path.as_str().into());
         reply.bytes = Some(size);
         reply.content = Some(text);
@@ -138,10 +143,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         } else {
             String::new()
         };
+        let said = listing_words(&path, &entries, total);
         let mut reply = Reply::done(format!(
             "listed {place}: {count}{shown}{}",
             skipped_words(&skipped)
-        ));
+        ))
+        .said(said);
         if !path.is_root() {
             reply.file = Some(path.as_str().into());
         }
@@ -186,14 +193,21 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let patch = diff::unified(path.as_str(), &current, proposed);
-        let summary = match (exists, patch.is_empty()) {
-            (_, true) => format!("{path} already says exactly that; nothing would change"),
-            (false, false) => format!("{path} does not exist yet; it would be created"),
-            (true, false) => {
-                format!("diff of {path} against the proposed content (nothing written)")
-            }
+        let (summary, said) = match (exists, patch.is_empty()) {
+            (_, true) => (
+                format!("{path} already says exactly that; nothing would change"),
+                format!("{path} already says exactly that."),
+            ),
+            (false, false) => (
+                format!("{path} does not exist yet; it would be created"),
+                format!("{path} does not exist yet; it would be made."),
+            ),
+            (true, false) => (
+                format!("diff of {path} against the proposed content (nothing written)"),
+                format!("How {path} would change (nothing is written yet):"),
+            ),
         };
-        let mut reply = Reply::done(summary);
+        let mut reply = Reply::done(summary).said(said);
         reply.file = Some(path.as_str().into());
         reply.diff = Some(patch);
         self.answer(reply, seq)
@@ -284,5 +298,53 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         );
         let seq = self.log(entry).await;
         self.answer(Reply::refusal(refusal), seq)
+    }
+}
+
+/// A listing in a person's words: "Your folder has 2 files: a.txt and b.txt."
+/// (names when there are a few), "assets is empty.".
+fn listing_words(path: &RelPath, entries: &[DirEntry], total: usize) -> String {
+    let place = if path.is_root() {
+        String::from("Your folder")
+    } else {
+        format!("{path}")
+    };
+    if total == 0 {
+        return format!("{place} is empty.");
+    }
+    if total > entries.len() {
+        return format!(
+            "{place} has {}; the first {} by name are shown.",
+            words::count(total, "entry"),
+            entries.len()
+        );
+    }
+    let files = entries.iter().filter(|e| !e.is_dir).count();
+    let folders = entries.len() - files;
+    let mut parts = Vec::new();
+    if files > 0 {
+        parts.push(words::count(files, "file"));
+    }
+    if folders > 0 {
+        parts.push(words::count(folders, "folder"));
+    }
+    let names: Vec<String> = entries
+        .iter()
+        .map(|e| {
+            if e.is_dir {
+                format!("{}/", e.name)
+            } else {
+                e.name.clone()
+            }
+        })
+        .collect();
+    if names.len() <= 3 {
+        format!(
+            "{place} has {}: {}.",
+            words::listed(&parts),
+            words::listed(&names)
+        )
+    } else {
+        format!("{place} has {}.", words::listed(&parts))
     }
 }

@@ -14,6 +14,7 @@ use crate::platform::{Abilities, Env, Storage, StorageError, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
+use crate::words;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -78,7 +79,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 let mut reply = Reply::done(format!(
                     "created {kind} asset {path} ({})",
                     bytes(bytes_out.len() as u64)
-                ));
+                ))
+                .said(format!("Made {path}."));
                 reply.file = Some(path.as_str().into());
                 reply.bytes = Some(bytes_out.len() as u64);
                 reply.notes = Some(run.notes);
@@ -163,10 +165,17 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let output = String::from_utf8_lossy(&run.output).into_owned();
+        let said = match (words::counts(&output), name) {
+            (Some(counts), Some(name)) => format!("{name} has {counts}."),
+            (Some(counts), None) => format!("{id}: {counts}."),
+            (None, Some(name)) => format!("Ran {id} on {name}:"),
+            (None, None) => format!("Ran {id}:"),
+        };
         let mut reply = Reply::done(format!(
             "ran {id}{}",
             name.map(|n| format!(" on {n}")).unwrap_or_default()
-        ));
+        ))
+        .said(said);
         reply.output = Some(output);
         reply.notes = Some(run.notes);
         if let Some(name) = name {

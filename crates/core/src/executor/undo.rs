@@ -32,7 +32,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 .refuse(refusal, ActRecord::new(ActKind::Write, ""), turn)
                 .await;
         };
-        let record = ActRecord::new(ActKind::Write, &last.path);
+        // Named in the log as an undo, not as a write like any other.
+        let record = ActRecord::new(ActKind::Write, &last.path).with_tool("undo");
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
             Ok(approved) => approved,
             Err(reply) => return reply,
@@ -57,7 +58,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 if let Some(blob) = blob {
                     let _ = self.store().remove(&blob).await;
                 }
-                let mut reply = Reply::done(describe(&last));
+                let mut reply = Reply::done(describe(&last)).said(in_words(&last));
                 reply.file = Some(approved.path.as_str().into());
                 reply
             }
@@ -118,6 +119,15 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 last.path, last.verb
             ),
         ))
+    }
+}
+
+/// What was reverted, in a person's words.
+fn in_words(last: &JournalEntry) -> String {
+    match (last.verb, last.before) {
+        (_, None) => format!("Undid that: {} is gone again.", last.path),
+        (Remembered::Delete, Some(_)) => format!("Undid that: {} is back.", last.path),
+        (_, Some(_)) => format!("Undid that: {} holds what it held before.", last.path),
     }
 }
 

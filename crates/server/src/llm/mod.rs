@@ -113,9 +113,8 @@ impl Failure {
         let label = vendor.label;
         let why = match self {
             Failure::NoKey => format!(
-                "{label} isn't set up yet: add its key in Settings (or store one with PUT /api/keys \
-                 {{\"keys\": {{\"{}\": \"...\"}}}}, or set {}), or choose the built-in resolver",
-                vendor.provider.key_name(),
+                "{label} isn't set up yet: add its key in Settings, or choose Built in there \
+                 (on the server's computer, setting {} works too)",
                 vendor.provider.key_env()
             ),
             Failure::KeysUnreadable(e) => format!("the stored keys cannot be read ({e})"),

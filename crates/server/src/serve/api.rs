@@ -7,7 +7,7 @@ use super::audit::{audit, verify_audit};
 use super::error::{ReadGuard, ReadQuery, StrictJson, StrictQuery, WriteBody, WriteGuard};
 use super::extensions;
 use super::guard::Authority;
-use super::root::{declare_root, root, switch_to, undeclare_root};
+use super::root::{declare_root, make_and_switch, root, switch_to, undeclare_root};
 use super::settings::{keys, put_keys, settings};
 use super::switch::{Answered, Switches};
 use super::{Acts, ApiError, AppState};
@@ -117,9 +117,13 @@ pub async fn confirm(
     match switches.answer(&request.id, request.approved, current.as_deref()) {
         None => result(acts.confirm(request.id, request.approved).await),
         Some(Answered::Kept(reply)) => result(*reply),
-        Some(Answered::Switch(folder)) => {
-            let switched = switch_to(&acts, &state, folder, "the page, confirmed").await?;
-            Ok(Json(switched))
+        Some(Answered::Switch { folder, make }) => {
+            let how = "the page, confirmed";
+            Ok(Json(if make {
+                make_and_switch(&acts, &state, folder, how).await?
+            } else {
+                switch_to(&acts, &state, folder, how).await?
+            }))
         }
     }
 }

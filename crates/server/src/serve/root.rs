@@ -63,7 +63,7 @@ enum RootKind {
 /// and run in the page, so this machine's disk is never touched for it).
 #[utoipa::path(post, path = "/api/root", request_body = RootRequest,
     responses(
-        (status = 200, description = "`{ok:true, declared, root, result}` (the host token: declared, and the choice audited `declared-by-person`); from the page alone, `{result: {confirm}}`: a question the person answers with POST /api/confirm; or `{ok:false, refused, why}`: `root-unreachable` (no such folder), or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
+        (status = 200, description = "`{ok:true, declared, root, result}` (the host token: declared, and the choice audited `declared-by-person`); from the page alone, `{result: {confirm}}`: a question the person answers with POST /api/confirm (for a folder that is not there yet, whether to make it); or `{ok:false, refused, why}`: `root-unreachable` (a file, or with the host token no such folder), or `state-in-root` / `root-in-state` when the folder and the host's state folder overlap", body = Object),
         (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, a machine path that is not absolute (or `~/...`), or an OPFS project name that is not one entry name"),
         WriteGuard,
     ))]
@@ -155,22 +155,55 @@ async fn declare_machine(
     if let Err(refusal) = state.apart_from(&path) {
         return Ok(Json(json!(Reply::refusal(refusal))));
     }
-    if !path.is_dir() {
+    // A path that is there but no folder (a file) cannot be one; one that is
+    // not there at all is offered to the person to be made.
+    let missing = !path.exists();
+    if !missing && !path.is_dir() {
         return Ok(Json(json!(Reply::refusal(voicebox_core::Refusal::new(
             Rule::RootUnreachable,
             format!(
-                "there is no folder {}; make it first, or choose one that exists",
+                "{} is a file, not a folder; choose a folder",
                 path.display()
             ),
         )))));
     }
     match authority {
+        Authority::HostToken if missing => {
+            Ok(Json(json!(Reply::refusal(voicebox_core::Refusal::new(
+                Rule::RootUnreachable,
+                format!(
+                    "there is no folder {}; make it first, or choose one that exists",
+                    path.display()
+                ),
+            )))))
+        }
         Authority::HostToken => Ok(Json(switch_to(acts, state, path, "host token").await?)),
         Authority::OwnPage => {
             let current = acts.machine_root().await?;
-            result(switches.ask(path, current.as_deref()))
+            result(switches.ask(path, missing, current.as_deref()))
         }
     }
+}
+
+/// Makes the folder the person said yes to making (and the folders above
+/// it), then switches to it as [`switch_to`] does; a folder that cannot be
+/// made is refused by name and nothing changes.
+pub async fn make_and_switch(
+    acts: &Acts,
+    state: &StateDir,
+    folder: PathBuf,
+    how: &'static str,
+) -> Result<Value, ApiError> {
+    if let Err(e) = std::fs::create_dir_all(&folder) {
+        return Ok(json!(Reply::refusal(voicebox_core::Refusal::new(
+            Rule::RootUnreachable,
+            format!(
+                "the folder {} cannot be made ({e}); choose another",
+                folder.display()
+            ),
+        ))));
+    }
+    switch_to(acts, state, folder, how).await
 }
 
 /// Declares `folder` as the machine root, records the person's choice in

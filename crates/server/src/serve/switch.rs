@@ -3,6 +3,8 @@
 //! single-use id that expires, like a delete's), and only then is the folder
 //! declared, the choice audited in it (`declared-by-person`) and kept in the
 //! recent folders. With the host token the folder is declared at once.
+//! A folder that is not there yet is offered to be made: the same yes makes
+//! it (a first run's `~/notes`), as `serve --root` makes a missing folder.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -23,6 +25,7 @@ pub struct Switches {
 #[derive(Debug)]
 struct Asked {
     folder: PathBuf,
+    make: bool,
     created_ms: u64,
 }
 
@@ -38,38 +41,54 @@ impl Waiting for Asked {
 
 /// What answering a switch's id came to.
 pub enum Answered {
-    /// Yes, in time: declare this folder.
-    Switch(PathBuf),
+    /// Yes, in time: declare this folder, made first when `make`.
+    Switch { folder: PathBuf, make: bool },
     /// No, or too late: the reply says so and nothing changed.
     Kept(Box<Reply>),
 }
 
 impl Switches {
-    /// Files a switch to `folder` (from `current`, if any) and returns the
-    /// question the page shows.
-    pub fn ask(&self, folder: PathBuf, current: Option<&Path>) -> Reply {
+    /// Files a switch to `folder` (from `current`, if any), to be made first
+    /// when `make`, and returns the question the page shows.
+    pub fn ask(&self, folder: PathBuf, make: bool, current: Option<&Path>) -> Reply {
         let now = MachineEnv.now_ms();
         let id = format!("switch-{}", MachineEnv.random_id());
         let name = folder_name(&folder);
-        let consequence = match current {
-            Some(current) => format!(
-                "Voicebox will act only inside {} from now on; {} is left as it is.",
-                folder.display(),
-                current.display()
+        let only = match (make, current) {
+            (true, _) => format!(
+                "{} does not exist yet: yes makes it, and Voicebox acts only inside it from then on",
+                folder.display()
             ),
-            None => format!("Voicebox will act only inside {}.", folder.display()),
+            (false, Some(_)) => format!(
+                "Voicebox will act only inside {} from now on",
+                folder.display()
+            ),
+            (false, None) => format!("Voicebox will act only inside {}", folder.display()),
+        };
+        let consequence = match current {
+            Some(current) => format!("{only}; {} is left as it is.", current.display()),
+            None => format!("{only}."),
         };
         let request = ConfirmRequest {
             id: id.clone(),
             rule: Rule::DeclaredByPerson,
             why: "the folder Voicebox works in is the person's choice: say yes to switch".into(),
-            plan: format!("work in {}", folder.display()),
+            plan: format!(
+                "{}work in {}",
+                if make { "make and " } else { "" },
+                folder.display()
+            ),
             expires_at: iso8601(now + CONFIRM_TTL_MS),
-            question: format!("Work in {name}?"),
+            question: if make {
+                format!("Make {name} and work there?")
+            } else {
+                format!("Work in {name}?")
+            },
             consequence,
-            yes: "Switch".into(),
+            yes: if make { "Make it" } else { "Switch" }.into(),
             no: "Cancel".into(),
             expired: "Timed out — the folder was not switched.".into(),
+            danger: false,
         };
         self.pending
             .lock()
@@ -78,6 +97,7 @@ impl Switches {
                 id,
                 Asked {
                     folder,
+                    make,
                     created_ms: now,
                 },
             );
@@ -104,7 +124,10 @@ impl Switches {
                     None => "No folder was chosen.".into(),
                 },
             )),
-            Ok(asked) => Answered::Switch(asked.folder),
+            Ok(asked) => Answered::Switch {
+                folder: asked.folder,
+                make: asked.make,
+            },
         })
     }
 }

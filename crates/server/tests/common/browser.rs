@@ -272,6 +272,53 @@ impl Browser {
         .clone()
     }
 
+    /// Shows the page as a person who chose a dark (or light) screen sees it.
+    pub async fn dark(&self, on: bool) {
+        self.cdp(
+            "Emulation.setEmulatedMedia",
+            json!({"features": [{"name": "prefers-color-scheme", "value": if on { "dark" } else { "light" }}]}),
+        )
+        .await;
+    }
+
+    /// Every visible control smaller than 44 × 44 px, as `"what w×h"`: a
+    /// button, link, summary, field or select, and a checkbox's label (the
+    /// label is what a finger presses).
+    pub async fn small_targets(&self) -> Vec<String> {
+        let small = self
+            .js("const seen = (e) => e.checkVisibility({visibilityProperty: true}) && !e.closest('dialog:not([open])'); return [...document.querySelectorAll('button, a[href], summary, select, textarea, input')].filter(seen).map((e) => e.matches('input[type=checkbox], input[type=radio]') && e.closest('label') ? e.closest('label') : e).filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && (r.width < 43.5 || r.height < 43.5); }).map((e) => { const r = e.getBoundingClientRect(); return `${e.tagName.toLowerCase()}#${e.id} \"${(e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 24)}\" ${Math.round(r.width)}x${Math.round(r.height)}`; });")
+            .await;
+        small
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
+    /// Runs axe-core (from npm, see `scripts/test`) on the page as it is now
+    /// and asserts it finds no serious or critical violation; `state` names
+    /// the page's state in the failure. Skips loudly where axe-core is not
+    /// installed, outside CI.
+    pub async fn assert_accessible(&self, state: &str) {
+        let Some(axe) = axe_source() else { return };
+        let loaded = self.js("return typeof window.axe === 'object'").await;
+        if loaded != json!(true) {
+            self.js(&format!("{axe}\n;return true;")).await;
+        }
+        let found = self
+            .js_async(
+                "const done = arguments[0]; axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)), (e) => done([`axe failed: ${e}`]));",
+                vec![],
+            )
+            .await;
+        assert_eq!(
+            found,
+            json!([]),
+            "{state}: axe-core finds serious or critical violations"
+        );
+    }
+
     /// The page's console errors since the last call (chromedriver's
     /// browser log, which also holds failed loads such as a 404).
     pub async fn console_errors(&self) -> Vec<String> {
@@ -330,6 +377,25 @@ impl Drop for Browser {
         let _ = self.driver.kill();
         let _ = self.driver.wait();
     }
+}
+
+/// axe-core's script, read once: from `VOICEBOX_AXE_DIR` (default
+/// `~/.local/share/voicebox/axe`, where `scripts/test` installs it with npm).
+fn axe_source() -> Option<&'static str> {
+    static AXE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    AXE.get_or_init(|| {
+        let dir = std::env::var_os("VOICEBOX_AXE_DIR")
+            .map(std::path::PathBuf::from)
+            .or_else(|| dirs::home_dir().map(|home| home.join(".local/share/voicebox/axe")))?;
+        let source = std::fs::read_to_string(dir.join("node_modules/axe-core/axe.min.js")).ok();
+        voicebox_test_support::present_or_skip(
+            source.is_some(),
+            "axe-core from npm",
+            "npm install --prefix ~/.local/share/voicebox/axe axe-core@4.14.1",
+        )
+        .then_some(source)?
+    })
+    .as_deref()
 }
 
 /// A size a person uses the page at.
