@@ -140,15 +140,23 @@ function verdictNote(f) {
   const v = f.verdict;
   if (!v || typeof v !== 'object') return null;
   const name = String(f.name);
+  const warn = (text) => el('p', { class: 'warn', text: `${name}: ${text}` });
   if (v.verdict === 'broken') {
     const seq = v.seq != null ? ` (seq ${v.seq})` : '';
-    return el('p', { class: 'warn', text: `${name}: the chain is broken at line ${v.line}${seq}: ${v.kind} — ${v.why}` });
+    return warn(`the chain is broken at line ${v.line}${seq}: ${v.kind} — ${v.why}`);
   }
+  if (v.verdict === 'missing') return warn(`missing — ${v.why}`);
+  if (v.verdict === 'unreadable') return warn(`not read — ${v.why}`);
   const parts = [`${v.entries} entries, last seq ${v.last_seq}`];
   if (v.unchained) parts.push(`${v.unchained} unchained (written before the chain)`);
+  if (v.verdict === 'unanchored') return warn(`not written by this host (it has no anchor for the file) — ${parts.join('; ')}`);
+  if (v.verdict === 'unanchored-tail') {
+    return warn(`${v.after} entries from line ${v.line} follow the host's last line (seq ${v.anchored_seq}); it did not write them — ${parts.join('; ')}`);
+  }
   if (!v.anchored) parts.push('no anchor on this host (lines cut from the end would not show)');
-  if (v.verdict === 'torn') return el('p', { class: 'warn', text: `${name}: chain holds up to a torn last line (an interrupted write) — ${parts.join('; ')}` });
-  return el('p', { class: 'note', text: `${name}: chain ok — ${parts.join('; ')}` });
+  if (v.verdict === 'torn') return warn(`chain holds up to a torn last line (an interrupted write) — ${parts.join('; ')}`);
+  if (v.verdict === 'ok') return el('p', { class: 'note', text: `${name}: chain ok — ${parts.join('; ')}` });
+  return warn(`the check answered "${String(v.verdict)}" — ${parts.join('; ')}`);
 }
 
 /** The files the view was read from, their verdicts, and any line skipped in them. */

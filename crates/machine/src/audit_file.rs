@@ -6,18 +6,27 @@
 //! under the same instance name). A failed append is cut back to the last whole
 //! line, so a full disk leaves no torn line behind. Opening runs the `lost`
 //! sweep: every entry an earlier boot left pending gets one `lost` completion.
+//!
+//! With the host's anchors, a writer builds only on a file that ends in the
+//! last line it wrote there (a closed fragment of an interrupted write
+//! aside). Entries after that line, a file cut or replaced, or one it has no
+//! anchor for are not its own: it leaves that file as it is for the check to
+//! name, and moves on to the next file of its series, whose first entry says
+//! why.
 
 use crate::durable::Syncer;
-use cap_std::fs::{Dir, MetadataExt as _, OpenOptions};
+use cap_std::fs::{Dir, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::fs::File;
+use std::io::ErrorKind;
 use std::io::{self, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::PathBuf;
 use std::sync::Mutex;
-use voicebox_core::audit::chain::{self, Anchor, TailScan};
-use voicebox_core::audit::page::{Backwards, CHUNK, Step};
-use voicebox_core::audit::{self, Entry};
+use voicebox_core::audit::chain::{self, Anchor, Anchoring, Resume, TailScan};
+use voicebox_core::audit::lines::{Backwards, CHUNK, MAX_LINE, Step};
+use voicebox_core::audit::{self, Context, Entry};
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::time::iso8601;
 
@@ -27,6 +36,8 @@ const WRITERS_DIR: &str = ".voicebox/writers";
 
 /// The open file and what this writer knows of it.
 struct OpenLog {
+    /// Its name inside `.audit/`: a file of the writer's series.
+    name: String,
     file: File,
     /// The held file's (device, inode), to notice the path now names another file.
     identity: (u64, u64),
@@ -50,10 +61,48 @@ struct OpenLog {
     _alive: File,
 }
 
+/// Who writes, about which project and root: for the entry that says why a
+/// writer moved on.
+pub struct Writer {
+    pub instance: String,
+    pub project: String,
+    pub root: String,
+}
+
+/// What the file at the writer's path holds past what the writer knows.
+enum Found {
+    /// Its length is the one this writer left.
+    Same,
+    /// It ends in the host's own last line: resumed from there, with the
+    /// entries still pending.
+    Own(Vec<Entry>),
+    /// It does not: why, and where the host's own part left off (if found).
+    Foreign { why: String, own: Option<Resume> },
+}
+
+/// What a file's end shows: the host's own last line, or not.
+enum Tail {
+    Own(Resume),
+    Foreign { why: String, own: Option<Resume> },
+}
+
+/// How a file of the series is opened.
+#[derive(Clone, Copy)]
+enum Create {
+    /// Made if absent: a file the host has no anchor for.
+    IfAbsent,
+    /// Never made: the host wrote it, and a missing one stays missing.
+    Never,
+    /// Only made: the next file of the series.
+    New,
+}
+
 /// The audit file of one (root, instance).
 pub struct AuditWriter {
     dir: Dir,
-    name: String,
+    /// The first file of this writer's series (see [`audit::numbered`]).
+    first: String,
+    writer: Writer,
     sync: Syncer,
     anchors: Option<Anchors>,
     state: Mutex<Option<OpenLog>>,
@@ -67,15 +116,15 @@ impl AuditWriter {
     /// With `open_now`, the file is opened and swept now, else at the first append.
     pub fn new(
         dir: Dir,
-        instance: &str,
-        root: &str,
+        writer: Writer,
         sync: Syncer,
         anchors: Option<Anchors>,
         open_now: bool,
     ) -> AuditWriter {
         let writer = AuditWriter {
             dir,
-            name: audit::file_name(instance, root),
+            first: audit::file_name(&writer.instance, &writer.root),
+            writer,
             sync,
             anchors,
             state: Mutex::new(None),
@@ -86,9 +135,31 @@ impl AuditWriter {
         writer
     }
 
-    /// The file's name inside `.audit/`.
-    pub fn name(&self) -> &str {
-        &self.name
+    /// The name inside `.audit/` of the file this writer appends to.
+    pub fn name(&self) -> String {
+        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        match state.as_ref() {
+            Some(open) => open.name.clone(),
+            None => self.current(),
+        }
+    }
+
+    /// The newest file of the series the host has an anchor for, else the first.
+    fn current(&self) -> String {
+        self.anchors
+            .as_ref()
+            .and_then(|anchors| anchors.newest(&self.first))
+            .map_or_else(|| self.first.clone(), |(_, name)| name)
+    }
+
+    /// What the host knows of file `name` from outside the root, read now.
+    fn anchoring(&self, name: &str) -> Anchoring {
+        match &self.anchors {
+            None => Anchoring::NotKept,
+            Some(anchors) => anchors
+                .read(name)
+                .map_or(Anchoring::Unknown, Anchoring::Anchored),
+        }
     }
 
     /// Appends one entry with the next seq and returns that seq.
@@ -109,7 +180,7 @@ impl AuditWriter {
         }
         let open = state.as_mut().expect("opened above");
         open.file.lock()?;
-        let result = self.resync(open).and_then(|()| f(open));
+        let result = self.settle(open, false).and_then(|()| f(open));
         let _ = open.file.unlock();
         if result.is_err() {
             // Re-open next time: the file may have been fixed or replaced.
@@ -118,24 +189,67 @@ impl AuditWriter {
         result
     }
 
-    fn path(&self) -> String {
-        format!("{AUDIT_DIR}/{}", self.name)
+    fn path(name: &str) -> String {
+        format!("{AUDIT_DIR}/{name}")
     }
 
     /// Whether the file at the log's path is still the one this writer holds.
     fn still_at_path(&self, open: &OpenLog) -> bool {
         self.dir
-            .metadata(self.path())
+            .symlink_metadata(Self::path(&open.name))
             .is_ok_and(|at_path| (at_path.dev(), at_path.ino()) == open.identity)
     }
 
+    /// Opens the series' current file, swept; or the next one, where the
+    /// current one is not the host's to build on.
     fn open(&self) -> io::Result<OpenLog> {
+        let name = self.current();
+        let create = match self.anchoring(&name) {
+            Anchoring::Anchored(_) => Create::Never,
+            _ => Create::IfAbsent,
+        };
+        let (mut open, alone) = match self.open_file(&name, create) {
+            Ok(opened) => opened,
+            Err(_) if matches!(create, Create::Never) && !self.is_file(&name) => {
+                let why =
+                    format!("{AUDIT_DIR}/{name}, which the host wrote, is gone or not a file");
+                return self.move_on(&name, why, None, false);
+            }
+            Err(e) => return Err(e),
+        };
+        open.file.lock()?;
+        let settled = self.settle(&mut open, alone);
+        let _ = open.file.unlock();
+        // From exclusive (or none) to shared: others may open beside this one now.
+        open._alive.lock_shared()?;
+        settled.map(|()| open)
+    }
+
+    /// Opens file `name` of the series (not following a link) and its
+    /// liveness lock; `true` when no other live writer holds it, in which
+    /// case the lock is held exclusively until [`AuditWriter::open`] shares it.
+    fn open_file(&self, name: &str, create: Create) -> io::Result<(OpenLog, bool)> {
         let made_folder = !self.dir.is_dir(AUDIT_DIR);
         self.dir.create_dir_all(AUDIT_DIR)?;
-        let made_file = !self.dir.exists(self.path());
+        let path = Self::path(name);
+        let made_file = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
-        options.read(true).append(true).create(true);
-        let file = self.dir.open_with(self.path(), &options)?.into_std();
+        options
+            .read(true)
+            .append(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        match create {
+            Create::IfAbsent => options.create(true),
+            Create::Never => &mut options,
+            Create::New => options.create_new(true),
+        };
+        let file = self.dir.open_with(&path, &options)?.into_std();
+        let held = file.metadata()?;
+        if !held.is_file() {
+            return Err(io::Error::other(format!(
+                "{path} is not a regular file; nothing was appended"
+            )));
+        }
         // A new name is durable only once its folder is synced.
         if made_file {
             self.sync.folder_at(&self.dir, AUDIT_DIR.as_ref())?;
@@ -143,66 +257,81 @@ impl AuditWriter {
         if made_folder {
             self.sync.folder_at(&self.dir, "".as_ref())?;
         }
-        let held = file.metadata()?;
         self.dir.create_dir_all(WRITERS_DIR)?;
         let mut alive = OpenOptions::new();
         alive.read(true).write(true).create(true);
         let alive = self
             .dir
-            .open_with(format!("{WRITERS_DIR}/{}.lock", self.name), &alive)?
+            .open_with(format!("{WRITERS_DIR}/{name}.lock"), &alive)?
             .into_std();
         let mut open = OpenLog {
+            name: name.into(),
             file,
             identity: (held.dev(), held.ino()),
             next_seq: 1,
-            prev: chain::genesis(&self.name),
+            prev: chain::genesis(name),
             open: BTreeSet::new(),
             first: None,
             anchored: 0,
             len: u64::MAX,
             _alive: alive,
         };
-        if let Some(anchor) = self.anchors.as_ref().and_then(|a| a.read(&self.name)) {
+        if let Anchoring::Anchored(anchor) = self.anchoring(name) {
             open.first = Some(anchor.first);
             open.anchored = anchor.seq;
         }
         // Alone on this file (no other live writer holds the lock), pending
-        // entries were left by a host that stopped: sweep them. Otherwise they
-        // may be another process's acts in flight (`serve` and a `turn`, or
-        // two `turn`s): leave them for a later opener that is alone.
+        // entries were left by a host that stopped: they may be swept.
+        // Otherwise they may be another process's acts in flight (`serve`
+        // and a `turn`, or two `turn`s): left for a later opener that is alone.
         let alone = open._alive.try_lock().is_ok();
-        open.file.lock()?;
-        let swept = self.resync_with(&mut open, |writer, open, pending| {
-            if !alone {
+        Ok((open, alone))
+    }
+
+    /// Brings `open` (its file locked) up to the file's real end. Where the
+    /// file does not end in the host's own last line, `open` moves on to the
+    /// series' next file. With `sweep`, entries an earlier boot left pending
+    /// get their `lost` completions.
+    fn settle(&self, open: &mut OpenLog, sweep: bool) -> io::Result<()> {
+        let pending = match self.resync(open)? {
+            Found::Same => return Ok(()),
+            Found::Own(pending) => pending,
+            Found::Foreign { why, own } => {
+                // Moved on while this file is still locked, so a second
+                // writer of the series finds the next file anchored.
+                let next = self.move_on(&open.name, why, own, sweep)?;
+                let _ = open.file.unlock();
+                *open = next;
+                open.file.lock()?;
                 return Ok(());
             }
-            let now = iso8601(crate::env::now_ms());
-            for entry in pending {
-                writer.append_locked(open, &entry.lost_completion(now.clone()))?;
-            }
-            Ok(())
-        });
-        let _ = open.file.unlock();
-        // From exclusive (or none) to shared: others may open beside this one now.
-        open._alive.lock_shared()?;
-        swept.map(|()| open)
+        };
+        if sweep {
+            self.sweep(open, pending)?;
+        }
+        Ok(())
+    }
+
+    /// Appends one `lost` completion per entry in `pending`.
+    fn sweep(&self, open: &mut OpenLog, pending: Vec<Entry>) -> io::Result<()> {
+        let now = iso8601(crate::env::now_ms());
+        for entry in pending {
+            self.append_locked(open, &entry.lost_completion(now.clone()))?;
+        }
+        Ok(())
     }
 
     /// Re-reads the tail if the file is not the length this writer left it.
-    fn resync(&self, open: &mut OpenLog) -> io::Result<()> {
-        self.resync_with(open, |_, _, _| Ok(()))
-    }
-
-    /// [`AuditWriter::resync`], handing the entries still pending to `pending`.
-    fn resync_with(
-        &self,
-        open: &mut OpenLog,
-        pending: impl FnOnce(&Self, &mut OpenLog, Vec<Entry>) -> io::Result<()>,
-    ) -> io::Result<()> {
+    fn resync(&self, open: &mut OpenLog) -> io::Result<Found> {
         let len = open.file.metadata()?.len();
         if len == open.len {
-            return Ok(());
+            return Ok(Found::Same);
         }
+        let anchoring = self.anchoring(&open.name);
+        let mut resume = match tail(&open.file, &open.name, len, &anchoring)? {
+            Tail::Own(resume) => resume,
+            Tail::Foreign { why, own } => return Ok(Found::Foreign { why, own }),
+        };
         open.len = len;
         let mut last = [0u8];
         if len > 0 && open.file.read_at(&mut last, len - 1)? == 1 && last[0] != b'\n' {
@@ -211,15 +340,100 @@ impl AuditWriter {
             open.file.write_all(b"\n")?;
             self.sync.file(&open.file)?;
             open.len += 1;
+            if let Tail::Own(closed) = tail(&open.file, &open.name, open.len, &anchoring)? {
+                resume = closed;
+            }
         }
-        let resume = tail(&open.file, &self.name, open.len)?;
-        open.next_seq = resume.last_seq + 1;
+        open.next_seq = after(resume.last_seq)?;
         open.prev = resume.last_hash;
         open.open = resume.open.iter().map(|e| e.seq).collect();
         if open.first.is_none() {
             open.first = first_line_hash(&open.file, open.len)?;
         }
-        pending(self, open, resume.open)
+        Ok(Found::Own(resume.open))
+    }
+
+    /// Leaves file `from` as it is and goes on in the series' next file: its
+    /// first entry says why; the host's own entries of `from` still pending
+    /// (`own`) get their `lost` completions there with `sweep`. Where another
+    /// writer of the series has moved on already, its file is opened instead.
+    fn move_on(
+        &self,
+        from: &str,
+        why: String,
+        own: Option<Resume>,
+        sweep: bool,
+    ) -> io::Result<OpenLog> {
+        let anchors = self
+            .anchors
+            .as_ref()
+            .ok_or_else(|| io::Error::other("a writer without anchors builds on any tail"))?;
+        let at = audit::number_in(&self.first, from).unwrap_or(1);
+        if let Some((newer, _)) = anchors.newest(&self.first).filter(|(n, _)| *n > at) {
+            return self.open_numbered(newer);
+        }
+        let anchored = anchors.read(from).map_or(0, |anchor| anchor.seq);
+        let mut number = at.max(self.highest_file()) + 1;
+        let (mut open, _) = loop {
+            match self.open_file(&audit::numbered(&self.first, number), Create::New) {
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => number += 1,
+                opened => break opened?,
+            }
+        };
+        open.file.lock()?;
+        let result = (|| {
+            self.resync(&mut open)?;
+            // Seqs go on from the host's own last one, never from lines it
+            // did not write.
+            open.next_seq = after(anchored)?;
+            let context = Context {
+                instance: self.writer.instance.clone(),
+                project: self.writer.project.clone(),
+                root: self.writer.root.clone(),
+                turn: None,
+                at: iso8601(crate::env::now_ms()),
+            };
+            self.append_locked(&mut open, &Entry::moved_on(context, from, &why))?;
+            match (sweep, own) {
+                (true, Some(own)) => self.sweep(&mut open, own.open),
+                _ => Ok(()),
+            }
+        })();
+        let _ = open.file.unlock();
+        open._alive.lock_shared()?;
+        result.map(|()| open)
+    }
+
+    /// Opens file `number` of the series as [`AuditWriter::open`] does.
+    fn open_numbered(&self, number: u64) -> io::Result<OpenLog> {
+        let name = audit::numbered(&self.first, number);
+        let (mut open, alone) = self.open_file(&name, Create::Never)?;
+        open.file.lock()?;
+        let settled = self.settle(&mut open, alone);
+        let _ = open.file.unlock();
+        open._alive.lock_shared()?;
+        settled.map(|()| open)
+    }
+
+    /// Whether `.audit/<name>` is a regular file (not a link to one).
+    fn is_file(&self, name: &str) -> bool {
+        self.dir
+            .symlink_metadata(Self::path(name))
+            .is_ok_and(|meta| meta.is_file())
+    }
+
+    /// The highest number of the series among the files in `.audit/`.
+    fn highest_file(&self) -> u64 {
+        let Ok(entries) = self.dir.read_dir(AUDIT_DIR) else {
+            return 1;
+        };
+        entries
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name();
+                audit::number_in(&self.first, name.to_str()?)
+            })
+            .max()
+            .unwrap_or(1)
     }
 
     /// Writes one line and syncs it; on failure cuts the file back to its last
@@ -227,11 +441,20 @@ impl AuditWriter {
     /// storage; the anchor follows it.
     fn append_locked(&self, open: &mut OpenLog, entry: &Entry) -> io::Result<u64> {
         let seq = open.next_seq;
+        if seq == u64::MAX {
+            return Err(ceiling());
+        }
         let mut still_open = open.open.clone();
         let mut sealed = entry.sealed(seq, open.prev.clone(), None);
         chain::track(&mut still_open, &sealed);
         sealed.open = still_open.first().copied();
         let line = sealed.line();
+        if line.len() > MAX_LINE {
+            return Err(io::Error::other(format!(
+                "the entry is {} bytes, over the log's {MAX_LINE}-byte line cap; nothing was appended",
+                line.len()
+            )));
+        }
         // `resync` has just made `len` the file's real length.
         let before = open.len;
         if let Err(e) = open
@@ -252,7 +475,7 @@ impl AuditWriter {
             // leaves the previous one, which still bounds the file from below.
             let _ = anchors.write(
                 &Anchor {
-                    file: self.name.clone(),
+                    file: open.name.clone(),
                     seq,
                     hash: open.prev.clone(),
                     first,
@@ -265,27 +488,104 @@ impl AuditWriter {
     }
 }
 
-/// What the writer resumes from: the file read backwards from `len`, only as
-/// far as [`TailScan`] asks.
-fn tail(file: &File, name: &str, len: u64) -> io::Result<chain::Resume> {
+/// The seq after `seq`; the ceiling (2^64−1) is never written, so a file
+/// whose last seq is at it cannot be resumed.
+fn after(seq: u64) -> io::Result<u64> {
+    seq.checked_add(1).ok_or_else(ceiling)
+}
+
+fn ceiling() -> io::Error {
+    io::Error::other(
+        "the audit file's seq is at its ceiling (2^64−1): no seq can follow it; nothing was appended",
+    )
+}
+
+/// What the writer finds at the end of `name` (`len` bytes), read backwards
+/// only as far as it must: whether the file ends in the host's own last line
+/// (`anchoring`), and where the host's own part resumes.
+fn tail(file: &File, name: &str, len: u64, anchoring: &Anchoring) -> io::Result<Tail> {
     let mut lines = Backwards::new(len);
     let mut scan = TailScan::new(name);
+    // Entries after the host's last line, until it is reached.
+    let mut after = 0usize;
+    let mut reached = !matches!(anchoring, Anchoring::Anchored(_));
     loop {
-        match lines.next_line() {
-            Step::Line(_, line) => {
-                if scan.push(&line) {
-                    break;
-                }
+        let line = match lines.next_line() {
+            Step::Line(_, line) => line,
+            Step::Skipped { start, end } => {
+                scan.push_long(hash_span(file, start, end)?);
+                continue;
             }
             Step::Read { start, end } => {
                 let mut bytes = vec![0; (end - start) as usize];
                 file.read_exact_at(&mut bytes, start)?;
                 lines.feed(start, bytes);
+                continue;
             }
             Step::Done => break,
+        };
+        let entry = std::str::from_utf8(&line)
+            .ok()
+            .and_then(|text| serde_json::from_str::<Entry>(text.trim_end_matches('\n')).ok());
+        match (anchoring, entry) {
+            (Anchoring::Unknown, Some(_)) => {
+                let why =
+                    format!("the host has no anchor for {AUDIT_DIR}/{name}, and it holds entries");
+                return Ok(Tail::Foreign { why, own: None });
+            }
+            (Anchoring::Anchored(anchor), Some(entry)) if !reached => {
+                if entry.seq == anchor.seq && chain::line_hash(&line) == anchor.hash {
+                    reached = true;
+                    if after > 0 {
+                        // The host's own part resumes here, under the foreign lines.
+                        scan = TailScan::new(name);
+                    }
+                } else if entry.seq > anchor.seq {
+                    after += 1;
+                    continue;
+                } else {
+                    return Ok(cut_or_replaced(name, anchor));
+                }
+            }
+            _ => {}
+        }
+        if scan.push(&line) {
+            break;
         }
     }
-    Ok(scan.finish())
+    Ok(match anchoring {
+        Anchoring::Anchored(anchor) if !reached => cut_or_replaced(name, anchor),
+        Anchoring::Anchored(anchor) if after > 0 => {
+            let why = format!(
+                "{after} entries the host did not write follow its last line (seq {}) in {AUDIT_DIR}/{name}",
+                anchor.seq
+            );
+            let own = Some(scan.finish());
+            Tail::Foreign { why, own }
+        }
+        _ => Tail::Own(scan.finish()),
+    })
+}
+
+fn cut_or_replaced(name: &str, anchor: &Anchor) -> Tail {
+    let why = format!(
+        "{AUDIT_DIR}/{name} does not hold the last line the host wrote there (seq {}): it was cut, emptied or replaced",
+        anchor.seq
+    );
+    Tail::Foreign { why, own: None }
+}
+
+/// The chain hash of bytes `start..end` of `file`, read in chunks.
+fn hash_span(file: &File, start: u64, end: u64) -> io::Result<String> {
+    let mut hash = Sha256::new();
+    let mut at = start;
+    while at < end {
+        let mut chunk = vec![0; CHUNK.min(end - at) as usize];
+        file.read_exact_at(&mut chunk, at)?;
+        hash.update(&chunk);
+        at += chunk.len() as u64;
+    }
+    Ok(voicebox_core::hex(&hash.finalize()))
 }
 
 /// The hash of the file's first line (read up to its newline), for the anchor.
@@ -327,6 +627,31 @@ impl Anchors {
     /// The anchor of audit file `name`, if this host has written one.
     pub fn read(&self, name: &str) -> Option<Anchor> {
         serde_json::from_slice(&std::fs::read(self.path(name)).ok()?).ok()
+    }
+
+    /// Every anchor this host keeps, for every file of every root: the
+    /// files it has written.
+    pub fn list(&self) -> Vec<Anchor> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name();
+                let name = name.to_str()?.strip_suffix(".anchor.json")?;
+                let anchor = self.read(&format!("{name}.jsonl"))?;
+                (anchor.file == format!("{name}.jsonl")).then_some(anchor)
+            })
+            .collect()
+    }
+
+    /// The newest file of the series that starts with `first` this host has
+    /// an anchor for: its number and name.
+    pub fn newest(&self, first: &str) -> Option<(u64, String)> {
+        self.list()
+            .into_iter()
+            .filter_map(|anchor| Some((audit::number_in(first, &anchor.file)?, anchor.file)))
+            .max()
     }
 
     /// Replaces the anchor: a temporary file, synced, renamed over the old

@@ -10,10 +10,10 @@ use checked::is_special;
 mod write;
 use write::sweep_temporaries;
 
-use crate::audit_file::{Anchors, AuditWriter};
+use crate::audit_file::{Anchors, AuditWriter, Writer};
 use crate::durable::Syncer;
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
+use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -21,7 +21,8 @@ use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
 use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage, StorageError,
+    AuditListing, DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage,
+    StorageError,
 };
 
 /// Why a folder could not be opened as a root.
@@ -104,13 +105,17 @@ impl FolderStorage {
             sweep_temporaries(&dir);
         }
         let anchors = options.anchors.map(Anchors::new);
+        let writer = Writer {
+            instance: instance.into(),
+            project: project_of(&real),
+            root,
+        };
         Ok(FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
             audit: AuditWriter::new(
                 audit_dir,
-                instance,
-                &root,
+                writer,
                 options.sync.clone(),
                 anchors.clone(),
                 !options.audit_at_first_append,
@@ -126,9 +131,56 @@ impl FolderStorage {
         &self.path
     }
 
-    /// This writer's audit file name inside `.audit/`.
-    pub fn audit_file_name(&self) -> &str {
+    /// The project this root is: `<folder name>@machine`.
+    pub fn project(&self) -> String {
+        project_of(&self.path)
+    }
+
+    /// The name inside `.audit/` of the file this writer appends to.
+    pub fn audit_file_name(&self) -> String {
         self.audit.name()
+    }
+
+    /// The audit folder, opened without following a link: one that is a
+    /// link or not a folder is that entry's own `unreadable`, not read.
+    fn audit_folder(&self) -> Result<Option<Dir>, AuditListing> {
+        let unreadable = |why: &str| AuditListing {
+            name: AUDIT_DIR.into(),
+            len: Err(why.into()),
+        };
+        let mut options = OpenOptions::new();
+        options
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW);
+        let opened = self.dir.open_with(AUDIT_DIR, &options);
+        match opened.map(|folder| Dir::from_std_file(folder.into_std())) {
+            Ok(folder) => Ok(Some(folder)),
+            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
+            Err(_) => match self.dir.symlink_metadata(AUDIT_DIR) {
+                Ok(meta) if meta.is_symlink() => Err(unreadable("it is a link, not a folder")),
+                Ok(meta) if !meta.is_dir() => Err(unreadable("it is not a folder")),
+                _ => Err(unreadable("it cannot be opened")),
+            },
+        }
+    }
+
+    /// One log file of the audit folder, opened without following a link
+    /// and without blocking; anything but a regular file is refused.
+    fn open_audit(&self, name: &str) -> Result<std::fs::File, StorageError> {
+        let folder = self
+            .audit_folder()
+            .map_err(|_| StorageError::NotADirectory)?
+            .ok_or(StorageError::NotFound)?;
+        let mut options = OpenOptions::new();
+        options
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+        let file = folder.open_with(name, &options).map_err(storage_error)?;
+        let meta = file.metadata().map_err(storage_error)?;
+        if !meta.is_file() {
+            return Err(StorageError::NotARegularFile);
+        }
+        Ok(file.into_std())
     }
 
     fn still_there(&self) -> bool {
@@ -178,6 +230,15 @@ impl FolderStorage {
         }
         Ok(out)
     }
+}
+
+/// The project a root is: `<folder name>@machine`.
+fn project_of(real: &Path) -> String {
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".into());
+    format!("{name}@machine")
 }
 
 /// cap-std's words for a path that would leave the directory.
@@ -350,21 +411,32 @@ impl Storage for FolderStorage {
             .map_err(|e| StorageError::Other(e.to_string()))
     }
 
-    async fn audit_files(&self) -> Result<Vec<(String, u64)>, StorageError> {
-        let mut files = Vec::new();
-        let entries = match self.dir.read_dir(AUDIT_DIR) {
-            Ok(entries) => entries,
-            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(files),
-            Err(e) => return Err(storage_error(e)),
+    async fn audit_files(&self) -> Result<Vec<AuditListing>, StorageError> {
+        let folder = match self.audit_folder() {
+            Ok(Some(folder)) => folder,
+            Ok(None) => return Ok(Vec::new()),
+            Err(unreadable) => return Ok(vec![unreadable]),
         };
-        for entry in entries {
+        let mut files = Vec::new();
+        for entry in folder.entries().map_err(storage_error)? {
             let entry = entry.map_err(storage_error)?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".jsonl") {
-                files.push((name, entry.metadata().map_err(storage_error)?.len()));
+            if !name.ends_with(".jsonl") {
+                continue;
             }
+            let kind = entry.file_type().map_err(storage_error)?;
+            let len = match () {
+                _ if kind.is_file() => Ok(entry.metadata().map_err(storage_error)?.len()),
+                _ if kind.is_symlink() => Err("it is a link, not a log file: not read".into()),
+                _ if kind.is_dir() => Err("it is a folder, not a log file: not read".into()),
+                _ => Err(
+                    "it is a special file (a FIFO, socket or device), not a log file: not read"
+                        .into(),
+                ),
+            };
+            files.push(AuditListing { name, len });
         }
-        files.sort();
+        files.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(files)
     }
 
@@ -375,11 +447,7 @@ impl Storage for FolderStorage {
         end: u64,
     ) -> Result<Vec<u8>, StorageError> {
         use std::os::unix::fs::FileExt;
-        let file = self
-            .dir
-            .open(format!("{AUDIT_DIR}/{name}"))
-            .map_err(storage_error)?
-            .into_std();
+        let file = self.open_audit(name)?;
         let mut bytes = vec![0; end.saturating_sub(start) as usize];
         let mut filled = 0;
         while filled < bytes.len() {
@@ -394,16 +462,22 @@ impl Storage for FolderStorage {
         Ok(bytes)
     }
 
-    async fn audit_anchor(&self, name: &str) -> Option<Anchor> {
-        self.anchors.as_ref()?.read(name)
+    async fn audit_anchors(&self) -> Option<Vec<Anchor>> {
+        let root = self.path.to_string_lossy();
+        let mut anchors = self.anchors.as_ref()?.list();
+        anchors.retain(|anchor| voicebox_core::audit::of_root(&anchor.file, &root));
+        Some(anchors)
     }
 
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
         let mut files = Vec::new();
-        for (name, _) in self.audit_files().await? {
-            let bytes = self
-                .dir
-                .read(format!("{AUDIT_DIR}/{name}"))
+        for listed in self.audit_files().await? {
+            let (name, Ok(_)) = (listed.name, listed.len) else {
+                continue;
+            };
+            let mut bytes = Vec::new();
+            self.open_audit(&name)?
+                .read_to_end(&mut bytes)
                 .map_err(storage_error)?;
             files.push(AuditFile {
                 name,

@@ -37,12 +37,8 @@ impl<A: Abilities> Host<A> {
     /// [`Host::declare`] with explicit options (the anchors folder, ...).
     pub fn declare_with(&mut self, path: &Path, options: RootOptions) -> Result<(), OpenError> {
         let storage = FolderStorage::open_with(path, self.executor.instance(), options)?;
-        let name = storage
-            .path()
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "root".into());
-        self.executor.declare(storage, &format!("{name}@machine"));
+        let project = storage.project();
+        self.executor.declare(storage, &project);
         Ok(())
     }
 
