@@ -296,8 +296,9 @@ fn entries(rig: &Rig, name: &str) -> Vec<serde_json::Value> {
 fn forge_tail(rig: &Rig, seq_of: impl Fn(u64) -> u64) {
     let mut lines = rig.lines();
     let mut prev = line_hash(lines.last().unwrap().as_bytes());
-    for source in lines[lines.len() - 2..].to_vec() {
-        let mut entry: serde_json::Value = serde_json::from_str(&source).unwrap();
+    let sources: Vec<String> = lines[lines.len() - 2..].to_vec();
+    for source in &sources {
+        let mut entry: serde_json::Value = serde_json::from_str(source).unwrap();
         entry["seq"] = seq_of(entry["seq"].as_u64().unwrap()).into();
         entry["prev"] = prev.into();
         entry["act"]["target"] = "forged-act.txt".into();
@@ -483,7 +484,7 @@ fn a_seq_at_the_ceiling_is_broken_and_the_writer_never_wraps() {
     let text = std::fs::read_to_string(&log).unwrap();
     let mut entry: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
     entry["seq"] = u64::MAX.into();
-    entry["prev"] = line_hash(text.split_inclusive('\n').last().unwrap().as_bytes()).into();
+    entry["prev"] = line_hash(text.split_inclusive('\n').next_back().unwrap().as_bytes()).into();
     std::fs::write(&log, format!("{text}{entry}\n")).unwrap();
     drop(unanchored);
     let mut reopened = Host::new("w", ());

@@ -175,5 +175,14 @@ async fn a_person_works_in_their_folder_from_the_page() {
             "const n = document.getElementById('audit-notes').textContent; return n.includes('chain is broken') && n.includes('edited');",
         )
         .await;
+    // A log the host wrote that is gone shows as missing, in words.
+    std::fs::rename(&log, log.with_extension("bak")).unwrap();
+    browser.click("audit-refresh").await;
+    browser
+        .wait_for(
+            "the missing log",
+            "const n = document.getElementById('audit-notes').textContent; return n.includes('missing —') && n.includes('the host wrote up to seq');",
+        )
+        .await;
     browser.close().await;
 }
