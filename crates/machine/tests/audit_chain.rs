@@ -566,3 +566,55 @@ fn a_line_longer_than_any_entry_is_passed_over_and_counted() {
         .unwrap();
     assert!(view.skipped.is_empty() && view.entries.len() == 5);
 }
+
+#[test]
+fn a_tail_forged_while_the_host_runs_is_not_built_on_at_its_next_act() {
+    let rig = rig();
+    let mut live = host(&rig.root, &rig.anchors);
+    // Control: the live host appends to its own file.
+    assert!(live.execute(&write("own.txt", "o"), None).ok);
+    assert_eq!(rig.verdicts().len(), 1);
+    forge_tail(&rig, |seq| seq + 2);
+    let forged = rig.lines();
+    assert!(live.execute(&write("next.txt", "n"), None).ok);
+    assert_eq!(rig.lines(), forged, "the forged lines are left as they are");
+    let (name, next) = next_file(&rig);
+    assert!(matches!(&next, Verdict::Ok(_)), "{next:?}");
+    let seqs: Vec<u64> = entries(&rig, &name)
+        .iter()
+        .map(|e| e["seq"].as_u64().unwrap())
+        .collect();
+    assert_eq!(seqs, [13, 14, 15]);
+}
+
+#[test]
+fn an_act_the_host_left_pending_under_a_forged_tail_is_swept_in_its_next_file() {
+    use voicebox_core::audit::{Entry, EntryDecision, EntryResult};
+    use voicebox_core::platform::Storage;
+    use voicebox_machine::FolderStorage;
+    let rig = rig();
+    let options = RootOptions {
+        anchors: Some(rig.anchors.clone()),
+        ..RootOptions::default()
+    };
+    let storage = FolderStorage::open_with(&rig.root, "w", options.clone()).unwrap();
+    let mut pending: Entry = serde_json::from_str(&rig.lines()[0]).unwrap();
+    (pending.decision, pending.result, pending.attempt) =
+        (EntryDecision::Attempt, EntryResult::Pending, None);
+    let seq = pollster::block_on(storage.append_audit(&pending)).unwrap();
+    assert_eq!(seq, 11);
+    drop(storage);
+    forge_tail(&rig, |seq| seq + 2);
+    drop(FolderStorage::open_with(&rig.root, "w", options).unwrap());
+    let (name, _) = next_file(&rig);
+    let written = entries(&rig, &name);
+    assert_eq!(written.len(), 2, "{written:?}");
+    assert_eq!(written[0]["rule"], "audit-tail-unanchored");
+    assert_eq!(
+        (
+            written[1]["decision"].as_str(),
+            written[1]["attempt"].as_u64()
+        ),
+        (Some("lost"), Some(11))
+    );
+}
