@@ -109,11 +109,11 @@ pub struct AuditWriter {
 }
 
 impl AuditWriter {
-    /// A writer for `instance` in the root `dir` (whose path string is `root`).
-    /// The file is opened (and swept) now if possible, else at the first append.
-    /// Every append is synced with `sync` before it is acknowledged; with
-    /// `anchors`, the host's anchor of the file is rewritten after each.
-    /// With `open_now`, the file is opened and swept now, else at the first append.
+    /// A writer for `writer` (its instance, project and root path) in the
+    /// root `dir`. Every append is synced with `sync` before it is
+    /// acknowledged; with `anchors`, the host's anchor of the file is
+    /// rewritten after each. With `open_now`, the file is opened and swept
+    /// now (if possible), else at the first append.
     pub fn new(
         dir: Dir,
         writer: Writer,

@@ -265,6 +265,12 @@ impl Storage for WebStorage {
             ..entry.clone()
         }
         .line();
+        if line.len() > voicebox_core::audit::lines::MAX_LINE {
+            return Err(StorageError::Other(format!(
+                "the entry is {} bytes, over the log's line cap; nothing was appended",
+                line.len()
+            )));
+        }
         let path = format!("{}/{}", self.home.folder(), self.audit_file);
         self.ask(self.home.request("append", path), line.into_bytes())
             .await?;
