@@ -49,8 +49,7 @@ struct OpenLog {
     /// The first line's hash, for the anchor (`None` while the file is empty):
     /// the anchor's own where one exists, so a replaced file stays seen as such.
     first: Option<String>,
-    /// The seq the anchor holds: it only moves forward, so appends to a file
-    /// cut back below it leave the evidence standing.
+    /// The seq the anchor holds as the host's last line: it only moves forward.
     anchored: u64,
     /// Length after this writer's last append: a different length means another
     /// process appended, and the tail must be re-read.
@@ -277,7 +276,7 @@ impl AuditWriter {
             _alive: alive,
         };
         if let Anchoring::Anchored(anchor) = self.anchoring(name) {
-            open.first = Some(anchor.first);
+            open.first = (!anchor.none_before()).then_some(anchor.first);
             open.anchored = anchor.seq;
         }
         // Alone on this file (no other live writer holds the lock), pending
@@ -372,7 +371,11 @@ impl AuditWriter {
         if let Some((newer, _)) = anchors.newest(&self.first).filter(|(n, _)| *n > at) {
             return self.open_numbered(newer);
         }
-        let anchored = anchors.read(from).map_or(0, |anchor| anchor.seq);
+        // After the host's own last line (and the one it announced).
+        let following = match anchors.read(from) {
+            Some(anchor) => anchor.following().ok_or_else(ceiling)?,
+            None => 1,
+        };
         let mut number = at.max(self.highest_file()) + 1;
         let (mut open, _) = loop {
             match self.open_file(&audit::numbered(&self.first, number), Create::New) {
@@ -385,7 +388,7 @@ impl AuditWriter {
             self.resync(&mut open)?;
             // Seqs go on from the host's own last one, never from lines it
             // did not write.
-            open.next_seq = after(anchored)?;
+            open.next_seq = following;
             let context = Context {
                 instance: self.writer.instance.clone(),
                 project: self.writer.project.clone(),
@@ -455,6 +458,26 @@ impl AuditWriter {
                 line.len()
             )));
         }
+        let hash = chain::line_hash(line.as_bytes());
+        let anchors = self.anchors.as_ref().filter(|_| seq > open.anchored);
+        let anchor = |seq, hash: &str, next| Anchor {
+            file: open.name.clone(),
+            seq,
+            hash: hash.into(),
+            first: open
+                .first
+                .clone()
+                .unwrap_or_else(|| chain::line_hash(line.as_bytes())),
+            next,
+        };
+        if let Some(anchors) = anchors {
+            // Before the line, the anchor announces it, so a crash between
+            // the line and the anchor that follows it leaves a file the
+            // anchor accounts for. Not synced: a process crash keeps it, and
+            // a power cut that loses it leaves the line unvouched for (a
+            // later opener moves on rather than build on it).
+            let _ = anchors.write(&anchor(seq - 1, &open.prev, Some(hash.clone())), None);
+        }
         // `resync` has just made `len` the file's real length.
         let before = open.len;
         if let Err(e) = open
@@ -467,23 +490,15 @@ impl AuditWriter {
         }
         open.next_seq += 1;
         open.len = before + line.len() as u64;
-        open.prev = chain::line_hash(line.as_bytes());
-        open.open = still_open;
-        let first = open.first.get_or_insert_with(|| open.prev.clone()).clone();
-        if let Some(anchors) = self.anchors.as_ref().filter(|_| seq > open.anchored) {
+        if let Some(anchors) = anchors {
             // The line is durable already; an anchor that cannot be written
             // leaves the previous one, which still bounds the file from below.
-            let _ = anchors.write(
-                &Anchor {
-                    file: open.name.clone(),
-                    seq,
-                    hash: open.prev.clone(),
-                    first,
-                },
-                &self.sync,
-            );
+            let _ = anchors.write(&anchor(seq, &hash, None), Some(&self.sync));
             open.anchored = seq;
         }
+        open.first.get_or_insert_with(|| hash.clone());
+        open.prev = hash;
+        open.open = still_open;
         Ok(seq)
     }
 }
@@ -506,8 +521,12 @@ fn ceiling() -> io::Error {
 fn tail(file: &File, name: &str, len: u64, anchoring: &Anchoring) -> io::Result<Tail> {
     let mut lines = Backwards::new(len);
     let mut scan = TailScan::new(name);
-    // Entries after the host's last line, until it is reached.
+    // Entries after the host's last line (but the one it announced), until
+    // it is reached.
     let mut after = 0usize;
+    let mut announced = false;
+    // The earliest of them so far (the first after the host's last line).
+    let mut earliest: Option<(u64, String, Vec<u8>)> = None;
     let mut reached = !matches!(anchoring, Anchoring::Anchored(_));
     loop {
         let line = match lines.next_line() {
@@ -534,14 +553,28 @@ fn tail(file: &File, name: &str, len: u64, anchoring: &Anchoring) -> io::Result<
                 return Ok(Tail::Foreign { why, own: None });
             }
             (Anchoring::Anchored(anchor), Some(entry)) if !reached => {
-                if entry.seq == anchor.seq && chain::line_hash(&line) == anchor.hash {
+                let hash = chain::line_hash(&line);
+                if entry.seq == anchor.seq && hash == anchor.hash {
                     reached = true;
                     if after > 0 {
-                        // The host's own part resumes here, under the foreign lines.
+                        // The host's own part resumes here, under the foreign
+                        // lines: from the line it announced, if that is the
+                        // first of them.
                         scan = TailScan::new(name);
+                        if let Some((seq, hash, own)) = earliest.take()
+                            && anchor.announced(seq, &hash)
+                        {
+                            after -= 1;
+                            announced = true;
+                            scan.push(&own);
+                        }
                     }
+                } else if after == 0 && !announced && anchor.announced(entry.seq, &hash) {
+                    // The line the host was appending when it last stopped.
+                    announced = true;
                 } else if entry.seq > anchor.seq {
                     after += 1;
+                    earliest = Some((entry.seq, hash, line));
                     continue;
                 } else {
                     return Ok(cut_or_replaced(name, anchor));
@@ -549,16 +582,20 @@ fn tail(file: &File, name: &str, len: u64, anchoring: &Anchoring) -> io::Result<
             }
             _ => {}
         }
-        if scan.push(&line) {
+        // Read on to the host's last line, whatever the scan needs.
+        if scan.push(&line) && reached {
             break;
         }
     }
     Ok(match anchoring {
-        Anchoring::Anchored(anchor) if !reached => cut_or_replaced(name, anchor),
+        // Nothing vouched for before the announced first line.
+        Anchoring::Anchored(anchor) if !reached && !anchor.none_before() => {
+            cut_or_replaced(name, anchor)
+        }
         Anchoring::Anchored(anchor) if after > 0 => {
             let why = format!(
                 "{after} entries the host did not write follow its last line (seq {}) in {AUDIT_DIR}/{name}",
-                anchor.seq
+                anchor.seq + u64::from(announced)
             );
             let own = Some(scan.finish());
             Tail::Foreign { why, own }
@@ -654,18 +691,21 @@ impl Anchors {
             .max()
     }
 
-    /// Replaces the anchor: a temporary file, synced, renamed over the old
-    /// one, so a crash leaves the old anchor or the new one. Callers hold the
-    /// audit file's lock, so one temporary name per anchor suffices. The
-    /// folder is not synced: a rename lost to a power cut leaves an older
-    /// anchor, which is still never ahead of the (already synced) log.
-    fn write(&self, anchor: &Anchor, sync: &Syncer) -> io::Result<()> {
+    /// Replaces the anchor: a temporary file, synced with `sync`, renamed
+    /// over the old one, so a crash leaves the old anchor or the new one.
+    /// Callers hold the audit file's lock, so one temporary name per anchor
+    /// suffices. The folder is not synced: a rename lost to a power cut
+    /// leaves an older anchor, which is still never ahead of the (already
+    /// synced) log.
+    fn write(&self, anchor: &Anchor, sync: Option<&Syncer>) -> io::Result<()> {
         std::fs::create_dir_all(&self.dir)?;
         let target = self.path(&anchor.file);
         let tmp = self.dir.join(format!(".{}.tmp", anchor.file));
         let mut file = File::create(&tmp)?;
         file.write_all(&serde_json::to_vec(anchor).expect("anchors serialise"))?;
-        sync.file(&file)?;
+        if let Some(sync) = sync {
+            sync.file(&file)?;
+        }
         std::fs::rename(&tmp, target)
     }
 }

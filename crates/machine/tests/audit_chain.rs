@@ -618,3 +618,51 @@ fn an_act_the_host_left_pending_under_a_forged_tail_is_swept_in_its_next_file() 
         (Some("lost"), Some(11))
     );
 }
+
+#[test]
+fn a_crash_on_either_side_of_an_append_leaves_a_log_the_anchor_accounts_for() {
+    let rig = rig();
+    let anchor = rig.anchors.join(
+        rig.log
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace(".jsonl", ".anchor.json"),
+    );
+    let confirmed = std::fs::read_to_string(&anchor).unwrap();
+    let mut before: serde_json::Value = serde_json::from_str(&confirmed).unwrap();
+    // Killed after announcing line 10 and before writing it: the anchor names
+    // line 9 and announces 10, and the file ends at 9.
+    let lines = rig.lines();
+    before["seq"] = 9.into();
+    before["hash"] = line_hash(lines[8].as_bytes()).into();
+    before["next"] = line_hash(lines[9].as_bytes()).into();
+    std::fs::write(&anchor, before.to_string()).unwrap();
+    rig.set_lines(&lines[..9]);
+    assert!(
+        matches!(rig.verdict(), Verdict::Ok(c) if c.last_seq == 9),
+        "{:?}",
+        rig.verdict()
+    );
+    // Killed after writing it and before confirming it: the file ends at 10.
+    rig.set_lines(&lines);
+    assert!(matches!(rig.verdict(), Verdict::Ok(c) if c.last_seq == 10));
+    // Either way the host goes on in the same file.
+    let mut host = host(&rig.root, &rig.anchors);
+    assert!(host.execute(&write("next.txt", "n"), None).ok);
+    assert_eq!(rig.verdicts().len(), 1);
+    assert!(matches!(rig.verdict(), Verdict::Ok(c) if c.last_seq == 12));
+    // Control: with the confirmed anchor, the same cut of the last line shows.
+    rig.set_lines(&rig.lines()[..11]);
+    assert_eq!(broken(&rig.verdict()).0, BreakKind::Truncated);
+    // And a line that is not the announced one is not the host's.
+    std::fs::write(&anchor, before.to_string()).unwrap();
+    rig.set_lines(&lines[..9]);
+    forge_tail(&rig, |seq| seq + 2);
+    assert!(
+        matches!(rig.verdict(), Verdict::UnanchoredTail(t) if (t.line, t.after) == (10, 2)),
+        "{:?}",
+        rig.verdict()
+    );
+}

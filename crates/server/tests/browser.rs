@@ -181,7 +181,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     browser
         .wait_for(
             "the missing log",
-            "const n = document.getElementById('audit-notes').textContent; return n.includes('missing —') && n.includes('the host wrote up to seq');",
+            "const n = document.getElementById('audit-notes').textContent; return n.includes('missing —') && n.includes('the host wrote this file');",
         )
         .await;
     browser.close().await;

@@ -29,17 +29,45 @@ pub fn line_hash(line: &[u8]) -> String {
     crate::hex(&Sha256::digest(line))
 }
 
-/// What the host keeps of one audit file, outside the root, after each append.
+/// What the host keeps of one audit file, outside the root: its last line,
+/// rewritten after each append. Before each append it also announces the
+/// line it is about to write, so a crash on either side of the append leaves
+/// a file the anchor accounts for; any other line after the last one is not
+/// the host's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Anchor {
     /// The audit file's name.
     pub file: String,
-    /// The seq of the last line this host appended.
+    /// The seq of the last line this host appended (the one before its
+    /// first, where it has appended none).
     pub seq: u64,
-    /// That line's hash.
+    /// That line's hash: the file's genesis where it has appended none.
     pub hash: String,
     /// The hash of the file's first line.
     pub first: String,
+    /// The hash of the line the host was about to append after it (seq + 1):
+    /// present or not, it is the host's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+impl Anchor {
+    /// Whether the host had appended nothing to the file yet (its last line
+    /// is the file's genesis).
+    pub fn none_before(&self) -> bool {
+        self.hash == genesis(&self.file)
+    }
+
+    /// The seq the file's next line after the host's own takes.
+    pub fn following(&self) -> Option<u64> {
+        self.seq.checked_add(1 + u64::from(self.next.is_some()))
+    }
+
+    /// Whether an entry with `seq` and line `hash`, first after the last
+    /// line, is the one the host announced.
+    pub fn announced(&self, seq: u64, hash: &str) -> bool {
+        Some(seq) == self.seq.checked_add(1) && self.next.as_deref() == Some(hash)
+    }
 }
 
 /// How a chain is broken.
@@ -169,8 +197,11 @@ pub struct Verifier {
     first: Option<String>,
     /// The anchored seq's line, once seen: whether its hash matched.
     anchor_line: Option<(usize, bool)>,
-    /// Entries after the anchored line: the first one's line, and how many.
+    /// Entries after the anchored line the host did not announce: the first
+    /// one's line, and how many.
     tail: Option<(usize, usize)>,
+    /// Whether the line the anchor announced was seen right after it.
+    announced: bool,
     gap: Option<Gap>,
     broken: Option<Break>,
     torn: bool,
@@ -190,6 +221,7 @@ impl Verifier {
             first: None,
             anchor_line: None,
             tail: None,
+            announced: false,
             gap: None,
             broken: None,
             torn: false,
@@ -254,15 +286,21 @@ impl Verifier {
             self.gap_break(gap, kind);
         }
         if let Anchoring::Anchored(anchor) = &self.anchoring {
+            let after = self.anchor_line.is_some() || anchor.none_before();
             match self.anchor_line {
-                Some(_) => {
-                    let tail = self.tail.get_or_insert((self.line, 0));
-                    tail.1 += 1;
+                _ if after => {
+                    let first = self.tail.is_none() && !self.announced;
+                    if first && anchor.announced(entry.seq, hash) {
+                        self.announced = true;
+                    } else {
+                        let tail = self.tail.get_or_insert((self.line, 0));
+                        tail.1 += 1;
+                    }
                 }
                 None if anchor.seq == entry.seq => {
                     self.anchor_line = Some((self.line, anchor.hash == hash));
                 }
-                None => {}
+                _ => {}
             }
         }
         if self.broken.is_some() {
@@ -384,7 +422,7 @@ impl Verifier {
             Anchoring::Anchored(anchor) => {
                 self.chain.anchored = true;
                 self.against(anchor);
-                anchor.seq
+                anchor.seq + u64::from(self.announced)
             }
             _ => 0,
         };
@@ -414,12 +452,14 @@ impl Verifier {
     fn against(&mut self, anchor: &Anchor) {
         let lines = self.line;
         if lines == 0 {
-            self.fail(
-                BreakKind::Truncated,
-                1,
-                Some(anchor.seq),
-                &format!("the file is empty; the host wrote up to seq {}", anchor.seq),
-            );
+            if !anchor.none_before() {
+                self.fail(
+                    BreakKind::Truncated,
+                    1,
+                    Some(anchor.seq),
+                    &format!("the file is empty; the host wrote up to seq {}", anchor.seq),
+                );
+            }
         } else if self.first.as_deref() != Some(anchor.first.as_str()) {
             self.fail(
                 BreakKind::Replaced,

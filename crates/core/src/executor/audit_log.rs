@@ -136,7 +136,7 @@ fn missing(anchor: &Anchor, why: &str) -> ParsedFile {
     let verdict = Verdict::Missing {
         anchored_seq: anchor.seq,
         why: format!(
-            "the host wrote up to seq {} in this file; {why}",
+            "the host wrote this file (its anchor is at seq {}); {why}",
             anchor.seq
         ),
     };
