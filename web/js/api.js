@@ -1,6 +1,9 @@
 // api.js — fetch wrappers for the same-origin JSON API. They return what the
 // server said; they decide nothing. Transport failures throw ApiError so the
-// page can show them.
+// page can show them. Each call carries the page's session (session.js) as a
+// header; no cookie is sent.
+
+import { sessionHeaders } from './session.js';
 
 const TIMEOUT_MS = 60_000;
 
@@ -20,8 +23,8 @@ function isRefusal(data) {
 }
 
 async function request(method, path, body) {
-  const headers = { Accept: 'application/json' };
-  const init = { method, headers, credentials: 'same-origin', cache: 'no-store' };
+  const headers = { Accept: 'application/json', ...sessionHeaders() };
+  const init = { method, headers, credentials: 'omit', cache: 'no-store' };
   if (method !== 'GET') {
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body ?? {});

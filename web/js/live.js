@@ -4,6 +4,7 @@
 // decides what was heard and what ran; this module only shows it.
 
 import { el } from './dom.js';
+import { socketProtocols } from './session.js';
 import { refusalNode } from './transcript.js';
 import { missingAudio, newContext, capture, player, loudness, bargeIn } from './live-audio.js';
 
@@ -223,7 +224,7 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
     url.protocol = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     if (chosen) url.searchParams.set('provider', chosen);
     try {
-      s.ws = new WebSocket(url);
+      s.ws = new WebSocket(url, socketProtocols());
     } catch (err) {
       finish(s, `the live socket could not open: ${err && err.message ? err.message : err}`);
       return;

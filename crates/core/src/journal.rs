@@ -9,7 +9,7 @@
 //! and one index line — with no parsing; it is replayed and compacted only
 //! when it grows long. A torn last line is skipped.
 
-use crate::contain::{HOST_DIR, RelPath};
+use crate::contain::RelPath;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -44,7 +44,8 @@ impl core::fmt::Display for Remembered {
 /// One remembered change.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JournalEntry {
-    /// Names the blob holding the prior bytes.
+    /// Names the blob holding the prior bytes: an id the host made (see
+    /// [`blob_path`]), never a path.
     pub id: String,
     pub verb: Remembered,
     pub path: String,
@@ -52,16 +53,45 @@ pub struct JournalEntry {
     pub before: Option<u64>,
     /// SHA-256 (hex) of what the change left; `None` if it left no file.
     pub after: Option<String>,
+    /// SHA-256 (hex) of the prior bytes the blob holds, so undo puts back
+    /// only what the host kept. Absent on lines written before it was
+    /// recorded: their blob must then be `before` bytes long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prior: Option<String>,
 }
+
+impl JournalEntry {
+    /// Whether `blob` is the prior bytes this entry kept.
+    pub fn kept(&self, blob: &[u8]) -> bool {
+        match &self.prior {
+            Some(prior) => *prior == digest(blob),
+            None => self.before == Some(blob.len() as u64),
+        }
+    }
+}
+
+/// The folder of the index and its blobs, inside [`crate::contain::HOST_DIR`].
+pub const UNDO_DIR: &str = ".voicebox/undo";
 
 /// Where the journal index lives.
 pub fn index_path() -> RelPath {
-    RelPath::host(&format!("{HOST_DIR}/undo/journal.jsonl"))
+    RelPath::host(&format!("{UNDO_DIR}/journal.jsonl"))
 }
 
-/// Where the prior bytes of one change live.
-pub fn blob_path(id: &str) -> RelPath {
-    RelPath::host(&format!("{HOST_DIR}/undo/{id}.bin"))
+/// How long the ids the host gives journal entries are: an [`crate::platform::Env::random_id`]
+/// (16 random bytes in lowercase hex).
+pub const ID_LEN: usize = 32;
+
+/// Whether `id` has the shape of an id the host made. Only such an id is
+/// ever joined into a path: a line the host did not write names no file.
+pub fn own_id(id: &str) -> bool {
+    id.len() == ID_LEN && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Where the prior bytes of one change live; `None` for an id the host did
+/// not make.
+pub fn blob_path(id: &str) -> Option<RelPath> {
+    own_id(id).then(|| RelPath::host(&format!("{UNDO_DIR}/{id}.bin")))
 }
 
 /// The index is compacted (rewritten as its newest live entries) past this
@@ -128,6 +158,7 @@ mod tests {
             path: "a.txt".into(),
             before: None,
             after: None,
+            prior: None,
         }
     }
 
@@ -148,5 +179,40 @@ mod tests {
         assert_eq!(stack, [entry("2")]);
         assert_eq!(lines, 6);
         assert_eq!(replay(&compacted(&stack)).0, stack);
+    }
+
+    #[test]
+    fn only_ids_of_the_host_s_shape_name_a_blob() {
+        let own = "0123456789abcdef0123456789abcdef";
+        assert_eq!(
+            blob_path(own).unwrap().as_str(),
+            format!(".voicebox/undo/{own}.bin")
+        );
+        for forged in [
+            "../../victim",
+            "../../.secret/k",
+            "0123456789ABCDEF0123456789ABCDEF",
+            "0123456789abcdef0123456789abcde",
+            "0123456789abcdef0123456789abcdef0",
+            "0123456789abcdef/123456789abcdef",
+            "",
+        ] {
+            assert_eq!(blob_path(forged), None, "{forged:?}");
+        }
+    }
+
+    #[test]
+    fn a_blob_is_kept_bytes_only_when_its_digest_or_old_size_says_so() {
+        let mut entry = entry("1");
+        entry.before = Some(2);
+        entry.prior = Some(digest(b"v1"));
+        assert!(entry.kept(b"v1"));
+        assert!(!entry.kept(b"v2"), "same size, other bytes");
+        // A line from before digests were recorded: judged by its size.
+        entry.prior = None;
+        assert!(entry.kept(b"v2"));
+        assert!(!entry.kept(b"v22"));
+        let old = r#"{"push":{"id":"1","verb":"write","path":"a.txt","before":2,"after":null}}"#;
+        assert_eq!(replay(old).0, [entry]);
     }
 }

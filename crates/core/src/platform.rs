@@ -60,6 +60,9 @@ pub enum StorageError {
     /// which the executor judges again. Nothing was done.
     Moved(RelPath),
     Escape(Escape),
+    /// One of the host's own folders is a link, pipe or file instead of a
+    /// folder, in the platform's words naming it: nothing was done there.
+    HostFolder(String),
     /// Anything else, with the platform's own words.
     Other(String),
 }
@@ -87,6 +90,10 @@ pub struct DirEntry {
     /// Neither a regular file nor a folder (FIFO, socket, device): skipped.
     #[serde(skip)]
     pub special: bool,
+    /// For a link an act shows, the path from the root of what it names:
+    /// how a walk over listings knows a folder it has seen already.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub real: Option<String>,
 }
 
 impl DirEntry {
@@ -98,6 +105,7 @@ impl DirEntry {
             bytes,
             link: false,
             special: false,
+            real: None,
         }
     }
 }
@@ -205,6 +213,17 @@ pub trait Storage {
     async fn audit_anchors(&self) -> Option<Vec<Anchor>> {
         None
     }
+    /// The temporaries of the host's own that interrupted writes left
+    /// behind, old enough that no write still uses them, as paths inside the
+    /// root. Placements that stage nothing have none.
+    async fn stale_temporaries(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// Removes the temporary `path` [`Storage::stale_temporaries`] named, if
+    /// it still is one (a regular file the host made, in its own folder).
+    async fn remove_temporary(&self, _path: &str) -> Result<(), StorageError> {
+        Err(StorageError::NotFound)
+    }
 }
 
 /// One entry of a root's audit folder.
@@ -219,7 +238,8 @@ pub struct AuditListing {
 pub trait Env {
     /// Wall clock, milliseconds since the Unix epoch: a hint, never an ordering key.
     fn now_ms(&self) -> u64;
-    /// A fresh unguessable id (for confirmations).
+    /// A fresh unguessable id (for confirmations and undo blobs): 16 random
+    /// bytes in lowercase hex, the only shape the undo journal accepts.
     fn random_id(&self) -> String;
 }
 

@@ -61,6 +61,12 @@ rules! {
     // The root itself.
     RootNotDeclared => "root-not-declared",
     RootUnreachable => "root-unreachable",
+    /// `.audit`, `.voicebox` or a folder under them is a link, a pipe or a
+    /// file: the root is not opened, and nothing there is repaired or removed.
+    HostFolderNotAFolder => "host-folder-not-a-folder",
+    /// The host removed a temporary of its own that an interrupted write
+    /// left in its staging folder (a host act, audited, never a refusal).
+    StaleTemporary => "stale-temporary",
     /// The host's state folder is the root or inside it (machine placement).
     StateInRoot => "state-in-root",
     /// The root is inside the host's state folder (machine placement).
@@ -117,6 +123,9 @@ rules! {
     UnderDeclared => "under-declared",
     DuplicateTool => "duplicate-tool",
     ProposalPending => "proposal-pending",
+    /// So many extension proposals wait for the person (or they are so
+    /// large) that no more is stored until some are withdrawn.
+    TooManyProposals => "too-many-proposals",
     NotAdmitted => "not-admitted",
     HostNotAllowed => "host-not-allowed",
     /// `http-get` to loopback, link-local, private or other non-public
@@ -140,7 +149,7 @@ rules! {
     ForeignHost => "foreign-host",
     ForeignOrigin => "foreign-origin",
     BadHostToken => "bad-host-token",
-    /// Neither the page's session cookie nor the host token came with a
+    /// Neither the page's session nor the host token came with a
     /// request that needs one (an `Origin` header alone authorizes nothing).
     NoAuthority => "no-authority",
     /// The secret in a `?token=` address is not this start's.
@@ -150,10 +159,15 @@ rules! {
     BodyTooLarge => "body-too-large",
     /// The body did not arrive within the body timeout.
     BodyTimeout => "body-timeout",
-    /// A header that must be said once (Host, Origin, Content-Type, the token) came twice.
+    /// A header that must be said once (Host, Origin, Content-Type, the token, the session) came twice.
     DuplicateHeader => "duplicate-header",
     /// A JSON object in the body names one key twice.
     DuplicateKey => "duplicate-key",
+    /// The request line or a header could not be read as HTTP (a byte no
+    /// URI or header may hold, a malformed line): answered before any route.
+    MalformedRequest => "malformed-request",
+    /// The request's head (its URI or headers) is over the server's buffer.
+    HeadTooLarge => "head-too-large",
     /// Every connection slot is busy with a request.
     TooManyConnections => "too-many-connections",
     MalformedBody => "malformed-body",

@@ -68,8 +68,16 @@ const PRIVATE: &[&str] = &[
     "255.255.255.255",
     "192.0.2.1",
     "[2001:db8::1]",
-    // NAT64 of loopback; names of the local network
+    // IPv6 forms that carry a private IPv4: NAT64 (well-known and local-use
+    // prefixes), 6to4, IPv4-translated, Teredo
     "[64:ff9b::7f00:1]",
+    "[64:ff9b:1::7f00:1]",
+    "[64:ff9b:1:a9fe:a9:fe00::]",
+    "[2002:7f00:1::]",
+    "[2002:a00:1::1]",
+    "[::ffff:0:7f00:1]",
+    "[2001:0:7f00:1::]",
+    // names of the local network
     "printer.local",
     "router.home.arpa",
     "intranet",
@@ -85,6 +93,9 @@ const PUBLIC: &[&str] = &[
     "169.255.0.1",
     "[2606:4700::1111]",
     "[::ffff:93.184.216.34]",
+    "[64:ff9b::5db8:d822]",
+    "[64:ff9b:1:808:8:808:808:808]",
+    "[2002:5db8:d822::1]",
     "localhost.example.com",
 ];
 
@@ -153,6 +164,8 @@ fn every_hop_is_judged_by_the_address_it_names() {
         "http://2130706433/",
         "http://0x7f.1:8080/",
         "http://[::ffff:127.0.0.1]/",
+        "http://[64:ff9b:1::7f00:1]/",
+        "http://[2002:7f00:1::]/",
         "http://169.254.169.254/latest/meta-data/",
         "http://localhost./",
     ] {

@@ -15,7 +15,8 @@
 //! why.
 
 use crate::durable::Syncer;
-use cap_std::fs::{Dir, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use crate::own::{OwnFolders, WRITERS_DIR};
+use cap_std::fs::{MetadataExt as _, OpenOptions, OpenOptionsExt};
 use sha2::{Digest, Sha256};
 use std::collections::BTreeSet;
 use std::fs::File;
@@ -23,16 +24,12 @@ use std::io::ErrorKind;
 use std::io::{self, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use voicebox_core::audit::chain::{self, Anchor, Anchoring, Resume, TailScan};
 use voicebox_core::audit::lines::{Backwards, CHUNK, MAX_LINE, Step};
 use voicebox_core::audit::{self, Context, Entry};
 use voicebox_core::contain::AUDIT_DIR;
 use voicebox_core::time::iso8601;
-
-/// Where writers hold their liveness locks: the host's own folder, so the
-/// audit folder holds only logs.
-const WRITERS_DIR: &str = ".voicebox/writers";
 
 /// The open file and what this writer knows of it.
 struct OpenLog {
@@ -54,7 +51,8 @@ struct OpenLog {
     /// Length after this writer's last append: a different length means another
     /// process appended, and the tail must be re-read.
     len: u64,
-    /// A shared lock on its file in [`WRITERS_DIR`], held while this writer lives: it tells
+    /// A shared lock on its file in the host's own folder (so the audit
+    /// folder holds only logs), held while this writer lives: it tells
     /// another process opening the same file that this one may have acts in
     /// flight, so their pending entries are not swept as `lost`.
     _alive: File,
@@ -98,7 +96,8 @@ enum Create {
 
 /// The audit file of one (root, instance).
 pub struct AuditWriter {
-    dir: Dir,
+    /// The root's host folders, opened without following links.
+    own: Arc<OwnFolders>,
     /// The first file of this writer's series (see [`audit::numbered`]).
     first: String,
     writer: Writer,
@@ -109,19 +108,19 @@ pub struct AuditWriter {
 
 impl AuditWriter {
     /// A writer for `writer` (its instance, project and root path) in the
-    /// root `dir`. Every append is synced with `sync` before it is
+    /// root whose host folders are `own`. Every append is synced with `sync` before it is
     /// acknowledged; with `anchors`, the host's anchor of the file is
     /// rewritten after each. With `open_now`, the file is opened and swept
     /// now (if possible), else at the first append.
-    pub fn new(
-        dir: Dir,
+    pub(crate) fn new(
+        own: Arc<OwnFolders>,
         writer: Writer,
         sync: Syncer,
         anchors: Option<Anchors>,
         open_now: bool,
     ) -> AuditWriter {
         let writer = AuditWriter {
-            dir,
+            own,
             first: audit::file_name(&writer.instance, &writer.root),
             writer,
             sync,
@@ -188,15 +187,14 @@ impl AuditWriter {
         result
     }
 
-    fn path(name: &str) -> String {
-        format!("{AUDIT_DIR}/{name}")
-    }
-
     /// Whether the file at the log's path is still the one this writer holds.
     fn still_at_path(&self, open: &OpenLog) -> bool {
-        self.dir
-            .symlink_metadata(Self::path(&open.name))
-            .is_ok_and(|at_path| (at_path.dev(), at_path.ino()) == open.identity)
+        self.own
+            .folder(AUDIT_DIR)
+            .ok()
+            .flatten()
+            .and_then(|audit| audit.symlink_metadata(&open.name).ok())
+            .is_some_and(|at_path| (at_path.dev(), at_path.ino()) == open.identity)
     }
 
     /// Opens the series' current file, swept; or the next one, where the
@@ -228,10 +226,9 @@ impl AuditWriter {
     /// liveness lock; `true` when no other live writer holds it, in which
     /// case the lock is held exclusively until [`AuditWriter::open`] shares it.
     fn open_file(&self, name: &str, create: Create) -> io::Result<(OpenLog, bool)> {
-        let made_folder = !self.dir.is_dir(AUDIT_DIR);
-        self.dir.create_dir_all(AUDIT_DIR)?;
-        let path = Self::path(name);
-        let made_file = !self.dir.exists(&path);
+        // Made (and its parent synced) if missing; never through a link.
+        let audit = self.own.made(AUDIT_DIR).map_err(io::Error::other)?;
+        let made_file = audit.symlink_metadata(name).is_err();
         let mut options = OpenOptions::new();
         options
             .read(true)
@@ -242,26 +239,26 @@ impl AuditWriter {
             Create::Never => &mut options,
             Create::New => options.create_new(true),
         };
-        let file = self.dir.open_with(&path, &options)?.into_std();
+        let file = audit.open_with(name, &options)?.into_std();
         let held = file.metadata()?;
         if !held.is_file() {
             return Err(io::Error::other(format!(
-                "{path} is not a regular file; nothing was appended"
+                "{AUDIT_DIR}/{name} is not a regular file; nothing was appended"
             )));
         }
         // A new name is durable only once its folder is synced.
         if made_file {
-            self.sync.folder_at(&self.dir, AUDIT_DIR.as_ref())?;
+            self.sync.folder_at(&audit, "".as_ref())?;
         }
-        if made_folder {
-            self.sync.folder_at(&self.dir, "".as_ref())?;
-        }
-        self.dir.create_dir_all(WRITERS_DIR)?;
+        let writers = self.own.made(WRITERS_DIR).map_err(io::Error::other)?;
         let mut alive = OpenOptions::new();
-        alive.read(true).write(true).create(true);
-        let alive = self
-            .dir
-            .open_with(format!("{WRITERS_DIR}/{name}.lock"), &alive)?
+        alive
+            .read(true)
+            .write(true)
+            .create(true)
+            .custom_flags(libc::O_NOFOLLOW);
+        let alive = writers
+            .open_with(format!("{name}.lock"), &alive)?
             .into_std();
         let mut open = OpenLog {
             name: name.into(),
@@ -420,14 +417,26 @@ impl AuditWriter {
 
     /// Whether `.audit/<name>` is a regular file (not a link to one).
     fn is_file(&self, name: &str) -> bool {
-        self.dir
-            .symlink_metadata(Self::path(name))
-            .is_ok_and(|meta| meta.is_file())
+        self.own
+            .folder(AUDIT_DIR)
+            .ok()
+            .flatten()
+            .is_some_and(|audit| {
+                audit
+                    .symlink_metadata(name)
+                    .is_ok_and(|meta| meta.is_file())
+            })
     }
 
     /// The highest number of the series among the files in `.audit/`.
     fn highest_file(&self) -> u64 {
-        let Ok(entries) = self.dir.read_dir(AUDIT_DIR) else {
+        let Some(entries) = self
+            .own
+            .folder(AUDIT_DIR)
+            .ok()
+            .flatten()
+            .and_then(|audit| audit.entries().ok())
+        else {
             return 1;
         };
         entries

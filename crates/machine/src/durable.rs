@@ -59,7 +59,7 @@ impl Syncer {
     }
 
     /// `fsync` of an open folder.
-    fn folder(&self, folder: &File) -> io::Result<()> {
+    pub(crate) fn folder(&self, folder: &File) -> io::Result<()> {
         folder.sync_all()?;
         if let Some(observer) = &self.observer {
             observer.folder_synced(folder);

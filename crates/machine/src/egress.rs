@@ -105,8 +105,10 @@ impl HttpEgress {
     }
 }
 
-impl Egress for HttpEgress {
-    async fn fetch(&self, url: &str) -> Result<Fetched, Refusal> {
+impl HttpEgress {
+    /// One GET on the calling thread (it blocks for up to the timeout), to
+    /// the addresses this egress allows; redirects are not followed.
+    pub fn get(&self, url: &str) -> Result<Fetched, Refusal> {
         let failed = |e: reqwest::Error| {
             Refusal::new(Rule::StorageFailed, format!("fetching {url} failed: {e}"))
         };
@@ -135,6 +137,12 @@ impl Egress for HttpEgress {
             location,
             body,
         })
+    }
+}
+
+impl Egress for HttpEgress {
+    async fn fetch(&self, url: &str) -> Result<Fetched, Refusal> {
+        self.get(url)
     }
 
     fn reach(&self) -> Reach {

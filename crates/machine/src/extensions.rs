@@ -55,6 +55,13 @@ pub struct Listing {
     pub plan_digest: Option<String>,
 }
 
+/// The most proposals that may wait for the person (stored, not admitted)
+/// at once, and the most bytes they may take together: a model proposing in
+/// a loop is refused by name here until the person withdraws some. The
+/// bound also bounds what `list_extensions` (and MCP's `tools/list`) says.
+pub const MAX_WAITING_PROPOSALS: usize = 32;
+pub const MAX_WAITING_BYTES: u64 = 1 << 20;
+
 /// The proposals folder and the ledger.
 pub struct Registry {
     dir: PathBuf,
@@ -100,11 +107,45 @@ impl Registry {
         std::fs::create_dir_all(self.proposals())
             .map_err(|e| io_refusal("the proposals folder cannot be made", e))?;
         let json = serde_json::to_vec_pretty(&proposal).expect("proposals serialise");
+        // Counting and storing are one step, so two proposals at once cannot both fit the last place.
+        let _guard = self.ledger_lock.lock().unwrap_or_else(|p| p.into_inner());
+        self.room_for(&descriptor.id, json.len() as u64)?;
         write_atomic(
             &self.proposals().join(format!("{}.json", descriptor.id)),
             &json,
         )
         .map_err(|e| io_refusal("the proposal cannot be stored", e))
+    }
+
+    /// Refuses a proposal of `bytes` for `id` when the proposals waiting for
+    /// the person (all but the admitted ones, and the one `id` replaces)
+    /// already fill [`MAX_WAITING_PROPOSALS`] or [`MAX_WAITING_BYTES`].
+    fn room_for(&self, id: &str, bytes: u64) -> Result<(), Refusal> {
+        let ledger = self.ledger();
+        let (mut waiting, mut total) = (0usize, 0u64);
+        for entry in std::fs::read_dir(self.proposals())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            match name.strip_suffix(".json") {
+                Some(other) if other != id && !ledger.contains_key(other) => {
+                    waiting += 1;
+                    total += entry.metadata().map_or(0, |m| m.len());
+                }
+                _ => {}
+            }
+        }
+        if waiting < MAX_WAITING_PROPOSALS && total + bytes <= MAX_WAITING_BYTES {
+            return Ok(());
+        }
+        Err(Refusal::new(
+            Rule::TooManyProposals,
+            format!(
+                "{waiting} extension proposals ({total} bytes) are waiting for the person, and the host keeps at most {MAX_WAITING_PROPOSALS} ({MAX_WAITING_BYTES} bytes); `{id}` was not stored — withdraw some first (the Extensions panel, or POST /api/extensions/withdraw)"
+            ),
+        ))
     }
 
     /// The stored proposal of `id`.
@@ -392,4 +433,69 @@ fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(tmp, path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn descriptor(id: &str, description_bytes: usize) -> Descriptor {
+        Descriptor::from_json(&json!({
+            "id": id, "description": "d".repeat(description_bytes),
+            "capabilities": ["read"], "tools": [{"name": "r", "primitive": "read-file"}]
+        }))
+        .unwrap()
+    }
+
+    fn propose(registry: &Registry, id: &str, bytes: usize) -> Result<(), Rule> {
+        registry
+            .propose(&descriptor(id, bytes), &[], 0)
+            .map_err(|refusal| refusal.rule)
+    }
+
+    #[test]
+    fn waiting_proposals_are_bounded_in_number_until_some_are_withdrawn() {
+        let dir = tempfile::tempdir().unwrap();
+        let registry = Registry::new(dir.path().into(), Reach::Public);
+        for n in 0..MAX_WAITING_PROPOSALS {
+            assert_eq!(propose(&registry, &format!("p{n}"), 10), Ok(()), "{n}");
+        }
+        assert_eq!(
+            propose(&registry, "one-more", 10),
+            Err(Rule::TooManyProposals)
+        );
+        assert!(registry.proposal("one-more").is_err(), "nothing was stored");
+        // Replacing a waiting proposal takes no new place (the control).
+        assert_eq!(propose(&registry, "p0", 20), Ok(()));
+        // An admitted one is no longer waiting; a withdrawn one frees its place.
+        let p1 = registry.proposal("p1").unwrap().plan_digest;
+        registry.admit("p1", &p1, 0).unwrap();
+        assert_eq!(propose(&registry, "one-more", 10), Ok(()));
+        assert_eq!(
+            propose(&registry, "two-more", 10),
+            Err(Rule::TooManyProposals)
+        );
+        registry.withdraw("p2").unwrap();
+        assert_eq!(propose(&registry, "two-more", 10), Ok(()));
+    }
+
+    #[test]
+    fn waiting_proposals_are_bounded_in_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let registry = Registry::new(dir.path().into(), Reach::Public);
+        let big = 100 << 10;
+        let fit = (MAX_WAITING_BYTES / big as u64) as usize;
+        for n in 0..fit {
+            assert_eq!(propose(&registry, &format!("big{n}"), big), Ok(()), "{n}");
+        }
+        assert_eq!(propose(&registry, "last", big), Err(Rule::TooManyProposals));
+        assert_eq!(
+            propose(&registry, "small", 10),
+            Ok(()),
+            "a small one still fits"
+        );
+        registry.withdraw("big0").unwrap();
+        assert_eq!(propose(&registry, "last", big), Ok(()));
+    }
 }

@@ -7,16 +7,18 @@
 
 mod checked;
 use checked::is_special;
+mod own_files;
 mod write;
-use write::sweep_temporaries;
 
 use crate::audit_file::{Anchors, AuditWriter, Writer};
 use crate::durable::Syncer;
+use crate::own::{OwnError, OwnFolders};
 use cap_std::ambient_authority;
-use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
 use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
@@ -30,6 +32,13 @@ use voicebox_core::platform::{
 pub enum OpenError {
     Missing(PathBuf),
     NotAFolder(PathBuf),
+    /// `path`, one of the host's own folders in `root`, is `found` (a link,
+    /// a pipe, a file) instead of a folder.
+    HostFolder {
+        root: PathBuf,
+        path: String,
+        found: &'static str,
+    },
     Io(PathBuf, io::Error),
 }
 
@@ -38,6 +47,12 @@ impl std::fmt::Display for OpenError {
         match self {
             OpenError::Missing(p) => write!(f, "{} does not exist", p.display()),
             OpenError::NotAFolder(p) => write!(f, "{} is a file, not a folder", p.display()),
+            OpenError::HostFolder { root, path, found } => write!(
+                f,
+                "{path} in {} is {found}, not a folder; Voicebox keeps its own files there and never follows a link out of them, so it did not open the folder and changed nothing in it — remove or rename {path} in {} (Voicebox makes a fresh one)",
+                root.display(),
+                root.display()
+            ),
             OpenError::Io(p, e) => write!(f, "{} cannot be opened: {e}", p.display()),
         }
     }
@@ -68,9 +83,15 @@ pub struct FolderStorage {
     /// The folder's identity at open: a folder removed and re-made is a
     /// different folder, and the old handle must not act on it.
     identity: (u64, u64),
+    /// `.audit`, `.voicebox` and the folders under them, opened without
+    /// following links.
+    own: Arc<OwnFolders>,
     audit: AuditWriter,
     anchors: Option<Anchors>,
     sync: Syncer,
+    /// Whether this opener removes stale temporaries (a reader changes
+    /// nothing in the folder it reports on).
+    sweeps: bool,
 }
 
 impl FolderStorage {
@@ -96,14 +117,25 @@ impl FolderStorage {
         }
         let dir = Dir::open_ambient_dir(&real, ambient_authority())
             .map_err(|e| OpenError::Io(real.clone(), e))?;
-        let audit_dir = dir
+        let own_root = dir
             .try_clone()
             .map_err(|e| OpenError::Io(real.clone(), e))?;
+        let own = Arc::new(OwnFolders::new(own_root, options.sync.clone()));
+        // A reader (`voicebox audit`) changes nothing and reads no host folder
+        // through a link: one that is not a folder is named in its report.
+        let checked = match options.audit_at_first_append {
+            true => Ok(()),
+            false => own.check(),
+        };
+        checked.map_err(|e| match e {
+            OwnError::NotAFolder { path, found } => OpenError::HostFolder {
+                root: real.clone(),
+                path,
+                found,
+            },
+            OwnError::Io(path, e) => OpenError::Io(real.join(path), e),
+        })?;
         let root = real.to_string_lossy().into_owned();
-        // A reader (`voicebox audit`) changes nothing in the folder it reports on.
-        if !options.audit_at_first_append {
-            sweep_temporaries(&dir);
-        }
         let anchors = options.anchors.map(Anchors::new);
         let writer = Writer {
             instance: instance.into(),
@@ -113,8 +145,9 @@ impl FolderStorage {
         Ok(FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
+            own: own.clone(),
             audit: AuditWriter::new(
-                audit_dir,
+                own,
                 writer,
                 options.sync.clone(),
                 anchors.clone(),
@@ -123,6 +156,8 @@ impl FolderStorage {
             anchors,
             sync: options.sync,
             path: real,
+            // A reader (`voicebox audit`) changes nothing in the folder it reports on.
+            sweeps: !options.audit_at_first_append,
         })
     }
 
@@ -141,46 +176,16 @@ impl FolderStorage {
         self.audit.name()
     }
 
-    /// The audit folder, opened without following a link: one that is a
+    /// The audit folder, opened as every host folder is: one that is a
     /// link or not a folder is that entry's own `unreadable`, not read.
     fn audit_folder(&self) -> Result<Option<Dir>, AuditListing> {
-        let unreadable = |why: &str| AuditListing {
+        self.own.folder(AUDIT_DIR).map_err(|e| AuditListing {
             name: AUDIT_DIR.into(),
-            len: Err(why.into()),
-        };
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW);
-        let opened = self.dir.open_with(AUDIT_DIR, &options);
-        match opened.map(|folder| Dir::from_std_file(folder.into_std())) {
-            Ok(folder) => Ok(Some(folder)),
-            Err(e) if e.kind() == ErrorKind::NotFound => Ok(None),
-            Err(_) => match self.dir.symlink_metadata(AUDIT_DIR) {
-                Ok(meta) if meta.is_symlink() => Err(unreadable("it is a link, not a folder")),
-                Ok(meta) if !meta.is_dir() => Err(unreadable("it is not a folder")),
-                _ => Err(unreadable("it cannot be opened")),
-            },
-        }
-    }
-
-    /// One log file of the audit folder, opened without following a link
-    /// and without blocking; anything but a regular file is refused.
-    fn open_audit(&self, name: &str) -> Result<std::fs::File, StorageError> {
-        let folder = self
-            .audit_folder()
-            .map_err(|_| StorageError::NotADirectory)?
-            .ok_or(StorageError::NotFound)?;
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
-        let file = folder.open_with(name, &options).map_err(storage_error)?;
-        let meta = file.metadata().map_err(storage_error)?;
-        if !meta.is_file() {
-            return Err(StorageError::NotARegularFile);
-        }
-        Ok(file.into_std())
+            len: Err(match e {
+                OwnError::NotAFolder { found, .. } => format!("it is {found}, not a folder"),
+                OwnError::Io(..) => "it cannot be opened".into(),
+            }),
+        })
     }
 
     fn still_there(&self) -> bool {
@@ -239,6 +244,30 @@ fn project_of(real: &Path) -> String {
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "root".into());
     format!("{name}@machine")
+}
+
+/// Reads an open regular file of `size` bytes whole, never past the cap.
+fn read_capped(file: cap_std::fs::File, size: u64) -> Result<Vec<u8>, StorageError> {
+    if size > MAX_FILE_BYTES {
+        return Err(StorageError::TooLarge(size));
+    }
+    // The file may grow after the fstat: never read past the cap.
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(storage_error)?;
+    match bytes.len() as u64 {
+        grown if grown > MAX_FILE_BYTES => Err(StorageError::TooLarge(grown)),
+        _ => Ok(bytes),
+    }
+}
+
+/// A host folder that is not one, or cannot be opened, in storage's terms.
+fn own_error(e: OwnError) -> StorageError {
+    match e {
+        OwnError::NotAFolder { .. } => StorageError::HostFolder(e.to_string()),
+        OwnError::Io(..) => StorageError::Other(e.to_string()),
+    }
 }
 
 /// cap-std's words for a path that would leave the directory.
@@ -327,6 +356,9 @@ impl Storage for FolderStorage {
     }
 
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
+        if let Some((folder, name)) = own_files::own_file(path) {
+            return self.read_own(folder, name);
+        }
         let (file, meta) = self.open_regular(&rel(path))?;
         // The file that was opened, not the name, is what must be inside, and
         // not a second name of the log or the journal.
@@ -340,26 +372,23 @@ impl Storage for FolderStorage {
         {
             return Err(StorageError::Moved(twin));
         }
-        let size = meta.len();
-        if size > MAX_FILE_BYTES {
-            return Err(StorageError::TooLarge(size));
+        if let Some(own) = self.under_own(&real) {
+            return Err(StorageError::Moved(own));
         }
-        // The file may grow after the fstat: never read past the cap.
-        let mut bytes = Vec::with_capacity(size as usize);
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(storage_error)?;
-        match bytes.len() as u64 {
-            grown if grown > MAX_FILE_BYTES => Err(StorageError::TooLarge(grown)),
-            _ => Ok(bytes),
-        }
+        read_capped(file, meta.len())
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.write_file(path, bytes)
+        match own_files::own_file(path) {
+            Some((folder, name)) => self.write_own(folder, name, bytes),
+            None => self.write_file(path, bytes),
+        }
     }
 
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        if let Some((folder, name)) = own_files::own_file(path) {
+            return self.append_own(folder, name, bytes);
+        }
         let path = rel(path);
         let new = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
@@ -377,6 +406,9 @@ impl Storage for FolderStorage {
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
+        if let Some((folder, name)) = own_files::own_file(path) {
+            return self.remove_own(folder, name);
+        }
         let spelled = rel(path);
         let (parent, name) = split(&spelled);
         let folder = self.pin(path, parent)?;
@@ -447,7 +479,7 @@ impl Storage for FolderStorage {
         end: u64,
     ) -> Result<Vec<u8>, StorageError> {
         use std::os::unix::fs::FileExt;
-        let file = self.open_audit(name)?;
+        let file = self.open_audit(name)?.into_std();
         let mut bytes = vec![0; end.saturating_sub(start) as usize];
         let mut filled = 0;
         while filled < bytes.len() {
@@ -467,6 +499,17 @@ impl Storage for FolderStorage {
         let mut anchors = self.anchors.as_ref()?.list();
         anchors.retain(|anchor| voicebox_core::audit::of_root(&anchor.file, &root));
         Some(anchors)
+    }
+
+    async fn stale_temporaries(&self) -> Vec<String> {
+        match self.sweeps {
+            true => self.staged_leftovers(),
+            false => Vec::new(),
+        }
+    }
+
+    async fn remove_temporary(&self, path: &str) -> Result<(), StorageError> {
+        self.remove_staged(path)
     }
 
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {

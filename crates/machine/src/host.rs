@@ -9,7 +9,9 @@ use serde_json::Value;
 use std::path::Path;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::audit::{AuditCheck, AuditView};
+use voicebox_core::executor::{Fetch, Step};
 use voicebox_core::platform::Abilities;
+use voicebox_core::platform::Fetched;
 use voicebox_core::resolver::Folder;
 use voicebox_core::resolver::settle::MAX_NAMES;
 use voicebox_core::tier::{PersonAct, Placement};
@@ -35,10 +37,13 @@ impl<A: Abilities> Host<A> {
     }
 
     /// [`Host::declare`] with explicit options (the anchors folder, ...).
+    /// What interrupted writes left in the host's staging folder is removed
+    /// then, each removal audited (a reader removes nothing).
     pub fn declare_with(&mut self, path: &Path, options: RootOptions) -> Result<(), OpenError> {
         let storage = FolderStorage::open_with(path, self.executor.instance(), options)?;
         let project = storage.project();
         self.executor.declare(storage, &project);
+        pollster::block_on(self.executor.sweep_temporaries());
         Ok(())
     }
 
@@ -64,6 +69,23 @@ impl<A: Abilities> Host<A> {
     /// Executes a turn's proposal (see [`Executor::run`]).
     pub fn run(&mut self, proposal: &Proposal, turn: Option<&str>) -> Reply {
         pollster::block_on(self.executor.run(proposal, turn))
+    }
+
+    /// Answers a proposal that only looks, through `&self` (see
+    /// [`Executor::look`]); `None` for any other.
+    pub fn look(&self, proposal: &Proposal, turn: Option<&str>) -> Option<Reply> {
+        pollster::block_on(self.executor.look(proposal, turn))
+    }
+
+    /// [`Host::run`], but an `http-get` hop comes back to be fetched
+    /// without the host (see [`Executor::start`]).
+    pub fn start(&mut self, proposal: &Proposal, turn: Option<&str>) -> Step {
+        pollster::block_on(self.executor.start(proposal, turn))
+    }
+
+    /// What the fetch of `fetch` got, taken back (see [`Executor::fetched`]).
+    pub fn fetched(&self, fetch: Fetch, got: Result<Fetched, Refusal>) -> Step {
+        pollster::block_on(self.executor.fetched(fetch, got))
     }
 
     /// The root's files as the resolver settles names against them (see
@@ -97,5 +119,13 @@ impl<A: Abilities> Host<A> {
     /// Every audit file of the declared root, with its verdict.
     pub fn verify_audit(&self) -> Result<AuditCheck, Refusal> {
         pollster::block_on(self.executor.verify_audit())
+    }
+}
+
+impl Host<crate::MachineAbilities> {
+    /// The network the host's extensions use, to fetch a [`Step::Fetch`]
+    /// while the host is free for other requests.
+    pub fn egress(&self) -> crate::egress::HttpEgress {
+        *self.executor.abilities().egress()
     }
 }

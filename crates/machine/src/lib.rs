@@ -18,6 +18,7 @@ pub mod env;
 pub mod extensions;
 mod folder;
 mod host;
+mod own;
 pub mod tools;
 
 pub use abilities::MachineAbilities;

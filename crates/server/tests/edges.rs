@@ -67,7 +67,7 @@ async fn special_huge_and_protected_targets_are_named_and_the_next_request_is_se
 
     let read = reqwest::Client::new()
         .get(server.url("/api/file?name=big.txt"))
-        .header("cookie", &server.cookie)
+        .header(common::SESSION, &server.session)
         .send();
     let response = at_once(read).await.unwrap();
     let text = response.text().await.unwrap();

@@ -34,7 +34,7 @@ async fn kill_9_during_a_write_storm_loses_nothing_acknowledged() {
             server.origin(),
             acked.clone(),
         );
-        let cookie = server.cookie.clone();
+        let session = server.session.clone();
         tasks.push(tokio::spawn(async move {
             for n in 0..per_writer {
                 let action =
@@ -42,7 +42,7 @@ async fn kill_9_during_a_write_storm_loses_nothing_acknowledged() {
                 let sent = client
                     .post(&url)
                     .header("origin", &origin)
-                    .header("cookie", &cookie)
+                    .header(common::SESSION, &session)
                     .json(&json!({"action": action}))
                     .send()
                     .await;

@@ -45,10 +45,10 @@ fn refused(answer: &str) -> (u16, String) {
 /// The head of a turn from the page (its session and its Origin).
 fn post_head(server: &Server, length: usize) -> String {
     format!(
-        "POST /api/turn HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nOrigin: {}\r\nCookie: {}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n",
+        "POST /api/turn HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nOrigin: {}\r\nX-Voicebox-Session: {}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n",
         server.port,
         server.origin(),
-        server.cookie
+        server.session
     )
 }
 

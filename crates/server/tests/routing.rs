@@ -30,12 +30,12 @@ fn names_under(dir: &Path) -> Vec<String> {
 /// A turn sent in the background, so the test can play the page meanwhile.
 fn turn_later(server: &Server, text: &str) -> tokio::task::JoinHandle<Value> {
     let (url, origin, text) = (server.url("/api/turn"), server.origin(), text.to_string());
-    let cookie = server.cookie.clone();
+    let session = server.session.clone();
     tokio::spawn(async move {
         reqwest::Client::new()
             .post(url)
             .header("origin", origin)
-            .header("cookie", cookie)
+            .header(common::SESSION, session)
             .json(&json!({"transcript": text}))
             .send()
             .await

@@ -7,10 +7,10 @@ mod common;
 use common::{Server, raw};
 use serde_json::{Value, json};
 
-/// A raw turn with the page's session `cookie` (may be empty: none).
-fn turn_request(host: &str, origin: &str, cookie: &str, body: &str) -> String {
+/// A raw turn with the page's `session` (may be empty: none).
+fn turn_request(host: &str, origin: &str, session: &str, body: &str) -> String {
     format!(
-        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nCookie: {cookie}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "POST /api/turn HTTP/1.1\r\nHost: {host}\r\nOrigin: {origin}\r\nX-Voicebox-Session: {session}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     )
 }
@@ -27,7 +27,7 @@ async fn host_must_be_loopback_with_our_port() {
     let body = r#"{"transcript":"list files"}"#;
     let (status, text) = raw(
         server.port,
-        &turn_request("evil.example", &own, &server.cookie, body),
+        &turn_request("evil.example", &own, &server.session, body),
     );
     assert_eq!((status, rule(&text).as_str()), (403, "foreign-host"));
     let get = format!(
@@ -43,7 +43,7 @@ async fn host_must_be_loopback_with_our_port() {
     assert_eq!(
         raw(
             server.port,
-            &turn_request(&wrong_port, &own, &server.cookie, body)
+            &turn_request(&wrong_port, &own, &server.session, body)
         )
         .0,
         403
@@ -54,7 +54,7 @@ async fn host_must_be_loopback_with_our_port() {
     ] {
         let (status, text) = raw(
             server.port,
-            &turn_request(&host, &own, &server.cookie, body),
+            &turn_request(&host, &own, &server.session, body),
         );
         assert_eq!(status, 200, "{host}: {text}");
     }
@@ -266,4 +266,179 @@ async fn a_root_that_overlaps_the_state_folder_is_refused_by_name() {
         .post_with_token("/api/root", json!({"path": beside.path()}))
         .await;
     assert_eq!(reply["declared"], true, "{reply}");
+}
+
+/// Opens `path` as a WebSocket with `headers`: the subprotocol the server
+/// chose, or the refusal's status and rule.
+async fn socket(
+    server: &Server,
+    path: &str,
+    headers: &[(&str, String)],
+) -> Result<Option<String>, (u16, String)> {
+    use tokio_tungstenite::tungstenite::{Error, client::IntoClientRequest};
+    let mut request = format!("ws://127.0.0.1:{}{path}", server.port)
+        .into_client_request()
+        .unwrap();
+    for (name, value) in headers {
+        let name = http::HeaderName::from_bytes(name.as_bytes()).unwrap();
+        request.headers_mut().insert(name, value.parse().unwrap());
+    }
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((_, response)) => Ok(response
+            .headers()
+            .get("sec-websocket-protocol")
+            .map(|chosen| chosen.to_str().unwrap().to_string())),
+        Err(Error::Http(response)) => {
+            let body = String::from_utf8_lossy(response.body().as_deref().unwrap_or_default());
+            Err((response.status().as_u16(), rule(&body)))
+        }
+        Err(e) => panic!("{path}: {e}"),
+    }
+}
+
+/// An exchange over a raw socket that tolerates the server closing early
+/// (it answers a head it will not read whole, then closes): the status and
+/// the body of what came back.
+fn raw_bytes(port: u16, request: &[u8]) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let _ = stream.write_all(request);
+    let mut response = Vec::new();
+    let mut chunk = [0u8; 4096];
+    while let Ok(n @ 1..) = stream.read(&mut chunk) {
+        response.extend_from_slice(&chunk[..n]);
+    }
+    let response = String::from_utf8_lossy(&response).into_owned();
+    let status = response.split(' ').nth(1).unwrap_or("0").parse().unwrap();
+    let body = response.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
+}
+
+#[tokio::test]
+async fn an_absolute_form_target_is_held_to_the_host_rule() {
+    let server = Server::start();
+    let port = server.port;
+    let get = |target: &str| {
+        format!(
+            "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nx-voicebox-host-token: {}\r\nConnection: close\r\n\r\n",
+            server.token
+        )
+    };
+    for target in [
+        "http://evil.example/api/files".to_string(),
+        format!("http://evil.example:{port}/api/files"),
+        format!("http://127.0.0.1:{}/api/files", port + 1),
+        "http://127.0.0.1/api/files".to_string(),
+    ] {
+        let (status, text) = raw(port, &get(&target));
+        assert_eq!(
+            (status, rule(&text).as_str()),
+            (403, "foreign-host"),
+            "{target}"
+        );
+    }
+    // Controls: the origin form, and an absolute form naming this server.
+    for target in [
+        "/api/files".to_string(),
+        format!("http://127.0.0.1:{port}/api/files"),
+        format!("http://localhost:{port}/api/files"),
+    ] {
+        let (status, text) = raw(port, &get(&target));
+        assert_eq!(status, 200, "{target}: {text}");
+    }
+}
+
+#[tokio::test]
+async fn a_socket_takes_the_session_as_a_subprotocol_and_never_echoes_it() {
+    let server = Server::start();
+    let own = ("origin", server.origin());
+    let offered = |session: &str| {
+        (
+            "sec-websocket-protocol",
+            format!("voicebox, voicebox.session.{session}"),
+        )
+    };
+    let wrong = "0".repeat(server.session.len());
+    for path in ["/channel", "/live"] {
+        for (headers, want) in [
+            (vec![own.clone()], (401, "no-authority")),
+            (vec![own.clone(), offered(&wrong)], (401, "no-authority")),
+            (
+                vec![
+                    own.clone(),
+                    ("cookie", format!("voicebox_session={}", server.session)),
+                ],
+                (401, "no-authority"),
+            ),
+            (
+                vec![
+                    ("origin", "http://127.0.0.1:1".into()),
+                    offered(&server.session),
+                ],
+                (403, "foreign-origin"),
+            ),
+            (vec![offered(&server.session)], (403, "foreign-origin")),
+        ] {
+            assert_eq!(
+                socket(&server, path, &headers).await,
+                Err((want.0, want.1.to_string())),
+                "{path} {headers:?}"
+            );
+        }
+        assert_eq!(
+            socket(&server, path, &[own.clone(), offered(&server.session)]).await,
+            Ok(Some("voicebox".to_string())),
+            "{path}: the page's socket opens, answered with the plain protocol"
+        );
+        assert_eq!(
+            socket(
+                &server,
+                path,
+                &[own.clone(), ("x-voicebox-session", server.session.clone())]
+            )
+            .await,
+            Ok(None),
+            "{path}: a client that can set headers may send the session as one"
+        );
+    }
+}
+
+#[tokio::test]
+async fn hypers_own_refusals_carry_a_rule_id() {
+    let server = Server::start();
+    let port = server.port;
+    let head = |extra: &str| {
+        format!(
+            "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Connection: close\r\n\r\n"
+        )
+    };
+    // A raw 0xFF in the query.
+    let rest = format!("Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    let bad = [b"GET /api/health?q=\xFF HTTP/1.1\r\n", rest.as_bytes()].concat();
+    let (status, text) = raw_bytes(port, &bad);
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (400, "malformed-request"),
+        "{text}"
+    );
+    // More headers than the server reads, and one header of 1 MiB.
+    let many: String = (0..200).map(|n| format!("x-h{n}: v\r\n")).collect();
+    let (status, text) = raw_bytes(port, head(&many).as_bytes());
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (431, "head-too-large"),
+        "{text}"
+    );
+    let huge = format!("x-big: {}\r\n", "a".repeat(1 << 20));
+    let (status, text) = raw_bytes(port, head(&huge).as_bytes());
+    assert_eq!(
+        (status, rule(&text).as_str()),
+        (431, "head-too-large"),
+        "{text}"
+    );
+    // Controls: the byte percent-encoded, and a few headers, are served.
+    let encoded = [b"GET /api/health?q=%FF HTTP/1.1\r\n", rest.as_bytes()].concat();
+    assert_eq!(raw_bytes(port, &encoded).0, 200);
+    let (status, text) = raw_bytes(port, head("x-h: v\r\n").as_bytes());
+    assert_eq!(status, 200, "{text}");
 }

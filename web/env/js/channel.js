@@ -5,7 +5,10 @@
 // every act the server relays is handed to the worker as it came, and the worker's answer
 // goes back as it came. Glue only: nothing here reads, checks or judges a request or an
 // answer — the server resolved the words, the core in the worker decides and audits.
-// In a static export there is no server, so this does nothing.
+// In a static export there is no server, so this does nothing. The page's session
+// (session.js) goes with each request and socket.
+
+import { sessionHeaders, socketProtocols } from '../../js/session.js';
 
 /**
  * Whether `voicebox serve` serves this page, asked without any request that can
@@ -29,7 +32,7 @@ async function servedByVoicebox() {
 async function health() {
   if (!(await servedByVoicebox())) return null;
   try {
-    const response = await fetch('/api/health', { cache: 'no-store' });
+    const response = await fetch('/api/health', { headers: sessionHeaders(), credentials: 'omit', cache: 'no-store' });
     const body = response.ok ? await response.json() : null;
     return body && body.ok === true ? body : null;
   } catch {
@@ -74,7 +77,7 @@ export function createChannel({ box, button, status }, request, onAct) {
     lent = name;
     const url = new URL('/channel', location.href);
     url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(url, socketProtocols());
     socket = ws;
     ws.addEventListener('open', () => say('connected', `The server acts in ${name}, through this tab. Keep it open.`));
     ws.addEventListener('message', ({ data }) => {
@@ -97,7 +100,8 @@ export function createChannel({ box, button, status }, request, onAct) {
     try {
       const response = await fetch('/api/root', {
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...sessionHeaders() },
+        credentials: 'omit',
         body: JSON.stringify(rootOf(project).declare),
       });
       const answer = await response.json();

@@ -246,9 +246,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         let id = self.env.random_id();
         if let Some(bytes) = &prior {
+            let blob = journal::blob_path(&id).ok_or_else(|| {
+                journal_refusal(&StorageError::Other(format!("`{id}` is not an id")))
+            })?;
             // A fresh, uniquely named blob: appending creates it whole.
             store
-                .append(&journal::blob_path(&id), bytes)
+                .append(&blob, bytes)
                 .await
                 .map_err(|e| journal_refusal(&e))?;
         }
@@ -256,8 +259,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             id,
             verb,
             path: path.as_str().into(),
-            before: prior.map(|b| b.len() as u64),
+            before: prior.as_ref().map(|b| b.len() as u64),
             after,
+            prior: prior.as_deref().map(journal::digest),
         };
         self.journal_line(&Line::Push(entry)).await?;
         // Only the line count is needed on the common path; the index is
@@ -267,7 +271,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             let forget = entries.len().saturating_sub(journal::MAX_ENTRIES);
             for forgotten in entries.drain(..forget) {
                 // A blob that outlives its entry is harmless; the index is what counts.
-                let _ = store.remove(&journal::blob_path(&forgotten.id)).await;
+                if let Some(blob) = journal::blob_path(&forgotten.id) {
+                    let _ = store.remove(&blob).await;
+                }
             }
             store
                 .write(
@@ -335,6 +341,9 @@ fn pattern_refusal(path: &RelPath, old_text: &str, found: usize) -> Refusal {
 }
 
 fn journal_refusal(error: &StorageError) -> Refusal {
+    if let StorageError::HostFolder(words) = error {
+        return super::host_folder(words);
+    }
     Refusal::new(
         Rule::StorageFailed,
         format!(

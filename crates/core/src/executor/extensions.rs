@@ -6,12 +6,13 @@
 
 use super::Executor;
 use crate::audit::{ActRecord, Happened};
-use crate::extension::{self, Descriptor, Primitive};
-use crate::platform::{Abilities, Egress, Env, ExtensionLedger, Storage, ToolRunner};
+use crate::extension::{self, Bounds, Descriptor, Primitive};
+use crate::platform::{Abilities, Egress, Env, ExtensionLedger, Fetched, Storage, ToolRunner};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{Act, ActKind, Decision, PersonAct};
 use crate::time::iso8601;
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
 use serde_json::Value;
@@ -159,63 +160,154 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 
     /// GET within the admitted bounds: every hop's host is checked and every
     /// request counted before it is made. One entry records the outcome.
-    async fn http_get(&self, id: &str, descriptor: &Descriptor, url: &str, label: &str) -> Reply {
-        let turn = Some(label);
-        let mut current = String::from(url);
-        for _hop in 0..=MAX_REDIRECTS {
-            let record = ActRecord::new(ActKind::Network, &current).with_tool(label);
-            let reach = self.abilities.egress().reach();
-            if let Err(refusal) = extension::check_url(&current, &descriptor.bounds, reach) {
-                return self.refuse(refusal, record, turn).await;
-            }
-            let verdict = self.table.decide(&Act::bounded_egress());
-            if verdict.decision != Decision::Allow {
-                let refusal = Refusal::new(verdict.rule, verdict.why);
-                return self.refuse(refusal, record, turn).await;
-            }
-            let used = self.abilities.ledger().requests_used(id).await;
-            if let Err(refusal) = extension::check_budget(used, &descriptor.bounds) {
-                return self.refuse(refusal, record, turn).await;
-            }
-            if let Err(refusal) = self.abilities.ledger().count_request(id).await {
-                return self.refuse(refusal, record, turn).await;
-            }
-            let fetched = match self.abilities.egress().fetch(&current).await {
-                Ok(fetched) => fetched,
-                Err(refusal) => return self.tool_failed(record, refusal, turn).await,
-            };
-            match fetched
-                .location
-                .filter(|_| (300..400).contains(&fetched.status))
-            {
-                Some(next) => current = absolute(&current, &next),
-                None => {
-                    let fetched_ok = Happened::Allowed {
-                        rule: verdict.rule,
-                        observed: None,
-                        read: None,
-                    };
-                    let seq = self.log(self.entry(record, turn, fetched_ok)).await;
-                    let body = &fetched.body[..fetched.body.len().min(MAX_BODY_BYTES)];
-                    let mut reply = Reply::done(format!("fetched {current} ({})", fetched.status));
-                    reply.output = Some(String::from_utf8_lossy(body).into_owned());
-                    return self.answer(reply, seq);
+    /// The fetch itself is made here, or handed to the caller of
+    /// [`Executor::start`].
+    async fn http_get(
+        &mut self,
+        id: &str,
+        descriptor: &Descriptor,
+        url: &str,
+        label: &str,
+    ) -> Reply {
+        let first = Fetch {
+            id: id.into(),
+            bounds: descriptor.bounds.clone(),
+            asked: url.into(),
+            url: url.into(),
+            label: label.into(),
+            hop: 0,
+            rule: Rule::AdmittedEgress,
+        };
+        let mut step = self.hop(first).await;
+        loop {
+            match step {
+                Step::Done(reply) => return *reply,
+                Step::Fetch(fetch) if matches!(self.fetching, Fetching::Deferred(_)) => {
+                    self.fetching = Fetching::Deferred(Some(fetch));
+                    return Reply::done("the fetch is the caller's to make".into());
+                }
+                Step::Fetch(fetch) => {
+                    let got = self.abilities.egress().fetch(&fetch.url).await;
+                    step = self.fetched(fetch, got).await;
                 }
             }
         }
-        let refusal = Refusal::new(
-            Rule::TooManyRedirects,
-            format!(
-                "{url} redirected more than {MAX_REDIRECTS} times, so nothing was fetched; ask for the final address directly"
-            ),
-        );
-        self.refuse(
-            refusal,
-            ActRecord::new(ActKind::Network, url).with_tool(label),
-            turn,
-        )
-        .await
     }
+
+    /// Judges and counts one hop: its URL against the bounds, the tier
+    /// table, the request budget. A refusal is recorded and answered.
+    async fn hop(&self, mut fetch: Fetch) -> Step {
+        let turn = Some(fetch.label.as_str());
+        if fetch.hop > MAX_REDIRECTS {
+            let refusal = Refusal::new(
+                Rule::TooManyRedirects,
+                format!(
+                    "{} redirected more than {MAX_REDIRECTS} times, so nothing was fetched; ask for the final address directly",
+                    fetch.asked
+                ),
+            );
+            let record = ActRecord::new(ActKind::Network, &fetch.asked).with_tool(&fetch.label);
+            return Step::done(self.refuse(refusal, record, turn).await);
+        }
+        let record = ActRecord::new(ActKind::Network, &fetch.url).with_tool(&fetch.label);
+        let reach = self.abilities.egress().reach();
+        if let Err(refusal) = extension::check_url(&fetch.url, &fetch.bounds, reach) {
+            return Step::done(self.refuse(refusal, record, turn).await);
+        }
+        let verdict = self.table.decide(&Act::bounded_egress());
+        if verdict.decision != Decision::Allow {
+            let refusal = Refusal::new(verdict.rule, verdict.why);
+            return Step::done(self.refuse(refusal, record, turn).await);
+        }
+        let used = self.abilities.ledger().requests_used(&fetch.id).await;
+        if let Err(refusal) = extension::check_budget(used, &fetch.bounds) {
+            return Step::done(self.refuse(refusal, record, turn).await);
+        }
+        if let Err(refusal) = self.abilities.ledger().count_request(&fetch.id).await {
+            return Step::done(self.refuse(refusal, record, turn).await);
+        }
+        fetch.rule = verdict.rule;
+        Step::Fetch(fetch)
+    }
+
+    /// Takes back what the fetch of `fetch` got: a redirect is the next hop
+    /// (judged like the first), anything else the act's outcome, recorded.
+    pub async fn fetched(&self, mut fetch: Fetch, got: Result<Fetched, Refusal>) -> Step {
+        if let Err(refusal) = self.root_ready().await {
+            return Step::done(Reply::refusal(refusal));
+        }
+        let turn = Some(fetch.label.as_str());
+        let record = ActRecord::new(ActKind::Network, &fetch.url).with_tool(&fetch.label);
+        let fetched = match got {
+            Ok(fetched) => fetched,
+            Err(refusal) => return Step::done(self.tool_failed(record, refusal, turn).await),
+        };
+        if let Some(next) = fetched
+            .location
+            .filter(|_| (300..400).contains(&fetched.status))
+        {
+            fetch.url = absolute(&fetch.url, &next);
+            fetch.hop += 1;
+            return self.hop(fetch).await;
+        }
+        let fetched_ok = Happened::Allowed {
+            rule: fetch.rule,
+            observed: None,
+            read: None,
+        };
+        let seq = self.log(self.entry(record, turn, fetched_ok)).await;
+        let body = &fetched.body[..fetched.body.len().min(MAX_BODY_BYTES)];
+        let mut reply = Reply::done(format!("fetched {} ({})", fetch.url, fetched.status));
+        reply.output = Some(String::from_utf8_lossy(body).into_owned());
+        Step::done(self.answer(reply, seq))
+    }
+}
+
+/// An `http-get` hop the executor has judged and counted, whose fetch is
+/// the caller's to make ([`Executor::start`]): a host that serialises its
+/// acts need not hold them while the network answers. What the fetch got
+/// goes back through [`Executor::fetched`].
+#[derive(Debug)]
+pub struct Fetch {
+    id: String,
+    bounds: Bounds,
+    /// The URL the extension asked for.
+    asked: String,
+    /// This hop's URL.
+    url: String,
+    label: String,
+    hop: usize,
+    /// The tier table's rule that allowed it.
+    rule: Rule,
+}
+
+impl Fetch {
+    /// The URL to GET, redirects not followed.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// Where an act stands: answered, or waiting on one fetch.
+#[derive(Debug)]
+pub enum Step {
+    Done(Box<Reply>),
+    Fetch(Fetch),
+}
+
+impl Step {
+    fn done(reply: Reply) -> Step {
+        Step::Done(Box::new(reply))
+    }
+}
+
+/// How `http-get` fetches: at once, or by handing the hop to the caller
+/// (the slot holds it until [`Executor::start`] returns it).
+#[derive(Debug, Default)]
+pub(super) enum Fetching {
+    #[default]
+    Inline,
+    Deferred(Option<Fetch>),
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
@@ -277,11 +369,16 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 }
 
 /// A redirect target made absolute against the URL that sent it.
+/// A location with a scheme of its own (`file:`, `gopher:`, ...) stays as it
+/// is, so the next hop's check refuses it by what it is.
 fn absolute(base: &str, location: &str) -> String {
-    if location.starts_with("http://") || location.starts_with("https://") {
+    if has_scheme(location) {
         return location.into();
     }
     let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    if location.starts_with("//") {
+        return format!("{}{location}", &base[..scheme_end - 2]);
+    }
     let origin_end = base[scheme_end..]
         .find('/')
         .map_or(base.len(), |i| scheme_end + i);
@@ -293,5 +390,33 @@ fn absolute(base: &str, location: &str) -> String {
             .filter(|&i| i >= origin_end)
             .map_or(origin_end, |i| i);
         format!("{}/{location}", &base[..dir_end])
+    }
+}
+
+/// RFC 3986: `ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":"` opens the reference.
+fn has_scheme(reference: &str) -> bool {
+    reference.split_once(':').is_some_and(|(scheme, _)| {
+        scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::absolute;
+
+    #[test]
+    fn a_redirect_keeps_its_own_scheme_and_a_path_stays_on_the_host() {
+        let base = "http://127.0.0.1:9/a/b";
+        assert_eq!(absolute(base, "file:///etc/passwd"), "file:///etc/passwd");
+        assert_eq!(absolute(base, "HTTPS://x.example/"), "HTTPS://x.example/");
+        assert_eq!(absolute(base, "//x.example/p"), "http://x.example/p");
+        // Controls: paths resolve against the base.
+        assert_eq!(absolute(base, "/ok"), "http://127.0.0.1:9/ok");
+        assert_eq!(absolute(base, "c"), "http://127.0.0.1:9/a/c");
+        assert_eq!(absolute(base, "c:d/e"), "c:d/e");
+        assert_eq!(absolute(base, "./c:d"), "http://127.0.0.1:9/a/./c:d");
     }
 }

@@ -7,8 +7,10 @@ mod ask;
 mod audit_log;
 mod changes;
 mod extensions;
+pub use extensions::{Fetch, Step};
 mod grep;
 mod heard;
+mod housekeeping;
 mod pipeline;
 mod reads;
 pub mod tools;
@@ -30,9 +32,10 @@ use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Placement, TierTable};
 use crate::time::iso8601;
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::String;
-use core::cell::Cell;
+use core::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::Value;
 
 /// The declared project: its storage and the id the audit records.
@@ -42,7 +45,30 @@ struct Project<S> {
     /// The undo index's line count as this host last knew it (`None` until
     /// first read): counted on each append, so a write need not re-read the
     /// index. Lines other writers add are counted when it is next read.
-    journal_lines: Cell<Option<usize>>,
+    journal_lines: KnownCount,
+}
+
+/// A count, or not known yet: a [`core::cell::Cell`] that threads may
+/// share, so a host can run looks at once over one executor.
+struct KnownCount(AtomicUsize);
+
+impl KnownCount {
+    const UNKNOWN: usize = usize::MAX;
+
+    fn get(&self) -> Option<usize> {
+        Some(self.0.load(Ordering::Relaxed)).filter(|&n| n != Self::UNKNOWN)
+    }
+
+    fn set(&self, count: Option<usize>) {
+        self.0
+            .store(count.unwrap_or(Self::UNKNOWN), Ordering::Relaxed);
+    }
+}
+
+impl Default for KnownCount {
+    fn default() -> KnownCount {
+        KnownCount(AtomicUsize::new(Self::UNKNOWN))
+    }
 }
 
 /// The executor of one host (one writer instance). `A` is what the placement
@@ -57,6 +83,8 @@ pub struct Executor<S, E, A = ()> {
     pending: Pending,
     /// Set while a heard action the person said yes to is carried out.
     consent: Option<Consent>,
+    /// Whether `http-get` fetches at once or hands its hop to [`Self::start`]'s caller.
+    fetching: extensions::Fetching,
 }
 
 /// The person's yes to a heard action: the seq of the ask it answered, so
@@ -82,6 +110,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             table: TierTable::load(placement).expect("the tier table's examples hold"),
             pending: Pending::default(),
             consent: None,
+            fetching: extensions::Fetching::Inline,
         }
     }
 
@@ -92,7 +121,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         self.project = Some(Project {
             storage,
             id: project_id.into(),
-            journal_lines: Cell::new(None),
+            journal_lines: KnownCount::default(),
         });
     }
 
@@ -123,6 +152,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
     }
 
+    /// [`Self::run`], but an `http-get` hop is handed back to the caller as
+    /// [`Step::Fetch`] instead of fetched: a host that serialises its acts
+    /// behind a lock releases it for the network, then hands what it got to
+    /// [`Self::fetched`].
+    pub async fn start(&mut self, proposal: &Proposal, turn: Option<&str>) -> Step {
+        self.fetching = extensions::Fetching::Deferred(None);
+        let reply = self.run(proposal, turn).await;
+        match core::mem::take(&mut self.fetching) {
+            extensions::Fetching::Deferred(Some(fetch)) => Step::Fetch(fetch),
+            _ => Step::Done(Box::new(reply)),
+        }
+    }
+
     /// Executes action JSON: validated by the command table, then acted on.
     pub async fn execute(&mut self, value: &Value, turn: Option<&str>) -> Reply {
         match Action::from_json(value) {
@@ -141,9 +183,16 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
         let turn = turn.map(String::from);
         let turn = turn.as_deref();
+        if let Some(reply) = self.look_at(&action, turn).await {
+            return reply;
+        }
         match action {
-            Action::List { dir } => self.list(dir.as_deref(), turn).await,
-            Action::Read { name } => self.read(&name, turn).await,
+            Action::List { .. }
+            | Action::Read { .. }
+            | Action::Grep { .. }
+            | Action::Diff { .. } => {
+                unreachable!("looks are answered above")
+            }
             Action::Write {
                 name,
                 content,
@@ -156,8 +205,6 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 old_text,
                 new_text,
             } => self.edit(&name, &old_text, &new_text, turn).await,
-            Action::Diff { name, content } => self.diff(&name, &content, turn).await,
-            Action::Grep { query, dir } => self.grep(&query, dir.as_deref(), turn).await,
             Action::Undo => self.undo(turn).await,
             Action::CreateAsset { name, kind, body } => {
                 self.create_asset(&name, &kind, &body, turn).await
@@ -171,6 +218,35 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             }
             Action::ListExtensions => unreachable!("a verb with no act is the catalog"),
         }
+    }
+
+    /// Runs `proposal` if it only looks (`read`, `list`, `grep`, `diff`):
+    /// a look needs no `&mut`, so a host may run several at once, while
+    /// nothing that changes the folder runs. `None`: it is no look (or not
+    /// a valid action); run it with [`Self::run`].
+    pub async fn look(&self, proposal: &Proposal, turn: Option<&str>) -> Option<Reply> {
+        let action = match proposal {
+            Proposal::Resolved(action) | Proposal::Heard(action) => action.clone(),
+            Proposal::Sent(value) => Action::from_json(value).ok()?,
+        };
+        if action.verb().command().act.is_none() || action.verb().changes_files() {
+            return None;
+        }
+        if let Err(refusal) = self.root_ready().await {
+            return Some(Reply::refusal(refusal));
+        }
+        self.look_at(&action, turn).await
+    }
+
+    /// The verbs that only look, answered; `None` for any other.
+    async fn look_at(&self, action: &Action, turn: Option<&str>) -> Option<Reply> {
+        Some(match action {
+            Action::List { dir } => self.list(dir.as_deref(), turn).await,
+            Action::Read { name } => self.read(name, turn).await,
+            Action::Diff { name, content } => self.diff(name, content, turn).await,
+            Action::Grep { query, dir } => self.grep(query, dir.as_deref(), turn).await,
+            _ => return None,
+        })
     }
 
     /// The verbs that touch no file (the tool catalog) are answered whether or
@@ -305,6 +381,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                         format!("`{path}` changed while it was being used (it led to `{real}`); try again"),
                     )
                 }),
+            StorageError::HostFolder(words) => host_folder(&words),
             StorageError::Other(words) => Refusal::new(
                 Rule::StorageFailed,
                 format!("storage failed for `{path}`: {words}; check the folder and try again"),
@@ -313,9 +390,20 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 }
 
+/// The refusal when one of the host's own folders is not a folder: nothing
+/// there is repaired or removed; the person removes or renames it.
+fn host_folder(words: &str) -> Refusal {
+    Refusal::new(
+        Rule::HostFolderNotAFolder,
+        format!(
+            "{words}; Voicebox keeps its own files there and never follows a link out of them, so nothing was done — remove or rename it (Voicebox makes a fresh one)"
+        ),
+    )
+}
+
 pub(super) fn describe(error: &StorageError) -> String {
     match error {
-        StorageError::Other(words) => words.clone(),
+        StorageError::Other(words) | StorageError::HostFolder(words) => words.clone(),
         other => format!("{other:?}"),
     }
 }

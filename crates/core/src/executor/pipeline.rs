@@ -27,9 +27,10 @@ pub(super) enum Change<'a> {
     Write { verb: Remembered, bytes: &'a [u8] },
     /// Removes the file, keeping its bytes in the journal.
     Remove,
-    /// Puts back the bytes the journal kept in this blob, or (`None`, the
-    /// change had made the file) removes it. Not journaled: there is no redo.
-    Restore(Option<RelPath>),
+    /// Puts back the bytes the journal kept (already checked against the
+    /// digest it recorded), or (`None`, the change had made the file)
+    /// removes it. Not journaled: there is no redo.
+    Restore(Option<&'a [u8]>),
 }
 
 /// How a change ended, and the seq of the entry that records it.
@@ -158,10 +159,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 Ok(()) => store.remove(path).await,
                 Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
             },
-            Change::Restore(Some(blob)) => match store.read(&blob).await {
-                Ok(prior) => store.write(path, &prior).await,
-                Err(e) => Err(e),
-            },
+            Change::Restore(Some(prior)) => store.write(path, prior).await,
             Change::Restore(None) => store.remove(path).await,
         };
         let outcome = done.map_err(|e| self.storage_refusal(e, path));

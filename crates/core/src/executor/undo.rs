@@ -37,11 +37,15 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        if let Err(refusal) = self.unchanged_since(&last, &approved.path).await {
-            return self.refuse(refusal, record, turn).await;
-        }
-        let blob = journal::blob_path(&last.id);
-        let restore = Change::Restore(last.before.map(|_| blob.clone()));
+        let kept = match self.unchanged_since(&last, &approved.path).await {
+            Ok(()) => self.kept(&last).await,
+            Err(refusal) => Err(refusal),
+        };
+        let (blob, prior) = match kept {
+            Ok(kept) => kept,
+            Err(refusal) => return self.refuse(refusal, record, turn).await,
+        };
+        let restore = Change::Restore(prior.as_deref());
         let changed = match self.change(&approved, restore, None, turn).await {
             Ok(changed) => changed,
             Err(reply) => return reply,
@@ -50,7 +54,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(()) => {
                 // The journal only forgets a change once it is reverted.
                 let _ = self.journal_line(&Line::Pop(last.id.clone())).await;
-                let _ = self.store().remove(&blob).await;
+                if let Some(blob) = blob {
+                    let _ = self.store().remove(&blob).await;
+                }
                 let mut reply = Reply::done(describe(&last));
                 reply.file = Some(approved.path.as_str().into());
                 reply
@@ -58,6 +64,36 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(refusal) => Reply::refusal(refusal),
         };
         self.answer(reply, changed.logged)
+    }
+
+    /// The blob of `last` and the prior bytes it holds (none where the change
+    /// made the file), only if the host wrote them: an id of the host's shape
+    /// and bytes with the digest the line recorded. Anything else is
+    /// `undo-stale`, and nothing is put back or removed.
+    async fn kept(
+        &self,
+        last: &JournalEntry,
+    ) -> Result<(Option<contain::RelPath>, Option<alloc::vec::Vec<u8>>), Refusal> {
+        let not_kept = || {
+            Refusal::new(
+                Rule::UndoStale,
+                format!(
+                    "the bytes kept for undoing the last {} of `{}` are missing or are not the ones Voicebox kept, so nothing was undone; read the file and fix it by hand",
+                    last.verb, last.path
+                ),
+            )
+        };
+        let Some(blob) = journal::blob_path(&last.id) else {
+            return Err(not_kept());
+        };
+        if last.before.is_none() {
+            return Ok((None, None));
+        }
+        match self.store().read(&blob).await {
+            Ok(bytes) if last.kept(&bytes) => Ok((Some(blob), Some(bytes))),
+            Ok(_) | Err(StorageError::NotFound | StorageError::NotARegularFile) => Err(not_kept()),
+            Err(e) => Err(self.storage_refusal(e, &blob)),
+        }
     }
 
     /// The file must still be what the change left, or undo would destroy

@@ -61,6 +61,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             } else {
                 real.child(&entry.name)
             };
+            let mut entry = entry;
+            if entry.link {
+                entry.real = Some(real.as_str().into());
+            }
             seen.push(Seen { entry, path, real });
         }
         Ok(seen)
@@ -86,6 +90,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let mut skipped = Skipped::default();
         let mut folders =
             alloc::collections::VecDeque::from([(RelPath::root(), RelPath::root(), 0)]);
+        // Real folders queued, so a link to `.` or to a folder seen is not walked again.
+        let mut visited = alloc::collections::BTreeSet::from([RelPath::root()]);
         let mut opened = 0;
         while let Some((folder, real, depth)) = folders.pop_front() {
             opened += 1;
@@ -97,7 +103,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             };
             for seen in entries {
                 if seen.entry.is_dir {
-                    if depth < NAME_DEPTH {
+                    if depth < NAME_DEPTH && visited.insert(seen.real.clone()) {
                         folders.push_back((seen.path, seen.real, depth + 1));
                     }
                     continue;

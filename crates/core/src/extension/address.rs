@@ -10,6 +10,7 @@
 use crate::rule::{Refusal, Rule};
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 /// Which addresses the network of this host may reach.
@@ -199,14 +200,36 @@ const V6_BLOCKS: &[([u16; 8], u8, &str)] = &[
     ([0xff00, 0, 0, 0, 0, 0, 0, 0], 8, "multicast (ff00::/8)"),
 ];
 
-/// The IPv4 address an IPv6 one carries and means: IPv4-mapped
-/// (`::ffff:a.b.c.d`) and NAT64 (`64:ff9b::a.b.c.d`).
-fn embedded_v4(v6: Ipv6Addr) -> Option<Ipv4Addr> {
+/// The IPv4 addresses an IPv6 one carries and means, in every layout its
+/// prefix allows: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated
+/// (`::ffff:0:a.b.c.d`), NAT64 at the well-known prefix (`64:ff9b::/96`) and
+/// at the local-use one (`64:ff9b:1::/48`, RFC 8215: a network may use any
+/// RFC 6052 prefix length from /48 to /96 under it, and the host cannot know
+/// which, so every one is read), 6to4 (`2002:a.b.c.d::/48`) and Teredo (the
+/// server, and the client's address inverted). Empty: it carries none.
+fn embedded_v4(v6: Ipv6Addr) -> Vec<Ipv4Addr> {
+    let b = v6.octets();
+    let v4 = |at: [usize; 4]| Ipv4Addr::new(b[at[0]], b[at[1]], b[at[2]], b[at[3]]);
     let s = v6.segments();
-    let tail = Ipv4Addr::from(u32::from(s[6]) << 16 | u32::from(s[7]));
-    match s[..6] {
-        [0, 0, 0, 0, 0, 0xffff] | [0x64, 0xff9b, 0, 0, 0, 0] => Some(tail),
-        _ => None,
+    match s {
+        [0, 0, 0, 0, 0, 0xffff, ..]
+        | [0, 0, 0, 0, 0xffff, 0, ..]
+        | [0x64, 0xff9b, 0, 0, 0, 0, ..] => {
+            alloc::vec![v4([12, 13, 14, 15])]
+        }
+        [0x64, 0xff9b, 1, ..] => alloc::vec![
+            // RFC 6052 layouts: /48, /56, /64 (bits 64..71 are skipped), /96.
+            v4([6, 7, 9, 10]),
+            v4([7, 9, 10, 11]),
+            v4([9, 10, 11, 12]),
+            v4([12, 13, 14, 15]),
+        ],
+        [0x2002, ..] => alloc::vec![v4([2, 3, 4, 5])],
+        [0x2001, 0, ..] => {
+            let client = !u32::from(v4([12, 13, 14, 15]));
+            alloc::vec![v4([4, 5, 6, 7]), Ipv4Addr::from(client)]
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -220,23 +243,28 @@ pub fn special(address: IpAddr) -> Option<&'static str> {
                 (bits & mask == u32::from_be_bytes(net)).then_some(what)
             })
         }
-        IpAddr::V6(v6) => match embedded_v4(v6) {
-            Some(v4) => special(IpAddr::V4(v4)),
-            None => {
-                let bits = u128::from(v6);
-                V6_BLOCKS.iter().find_map(|&(net, len, what)| {
-                    let mask = u128::MAX.checked_shl(128 - u32::from(len)).unwrap_or(0);
-                    (bits & mask == u128::from(Ipv6Addr::from(net))).then_some(what)
-                })
+        IpAddr::V6(v6) => {
+            let carried = embedded_v4(v6);
+            if !carried.is_empty() {
+                // Public only when every address it may mean is.
+                return carried.into_iter().find_map(|v4| special(IpAddr::V4(v4)));
             }
-        },
+            let bits = u128::from(v6);
+            V6_BLOCKS.iter().find_map(|&(net, len, what)| {
+                let mask = u128::MAX.checked_shl(128 - u32::from(len)).unwrap_or(0);
+                (bits & mask == u128::from(Ipv6Addr::from(net))).then_some(what)
+            })
+        }
     }
 }
 
 fn loopback(address: IpAddr) -> bool {
     match address {
         IpAddr::V4(v4) => v4.is_loopback(),
-        IpAddr::V6(v6) => v6.is_loopback() || embedded_v4(v6).is_some_and(|v4| v4.is_loopback()),
+        IpAddr::V6(v6) => {
+            let carried = embedded_v4(v6);
+            v6.is_loopback() || (!carried.is_empty() && carried.iter().all(Ipv4Addr::is_loopback))
+        }
     }
 }
 

@@ -19,8 +19,8 @@ impl FolderStorage {
     /// checks where it really is: containment looked at the name a moment
     /// ago, and a folder on the way may since have been swapped for a link
     /// (into `.audit`, say). The act then goes through the pinned handle, so
-    /// what was checked is what is used. A host path (the journal) is the
-    /// host's own and is not checked.
+    /// what was checked is what is used. Host paths (the journal) never come
+    /// here: they go through the host's own folders (`own_files`).
     pub(super) fn pin(&self, spelled: &RelPath, folder: &Path) -> Result<Dir, StorageError> {
         let dir = if folder.as_os_str().is_empty() {
             self.dir.try_clone()
@@ -39,7 +39,32 @@ impl FolderStorage {
         if contain::leads_into_hidden(spelled, &seen) {
             return Err(StorageError::Moved(seen));
         }
+        if let Some(own) = self.under_own(&seen) {
+            return Err(StorageError::Moved(own));
+        }
         Ok(dir)
+    }
+
+    /// Whether the real path `real` (as the kernel reported it for an open
+    /// file or folder) is `.audit` or `.voicebox`, or lies under one, by
+    /// what the folders on the way are (device, inode), not by their names:
+    /// a host folder renamed while the host holds it is still the host's.
+    /// Answers the path as the host folder names it.
+    pub(super) fn under_own(&self, real: &RelPath) -> Option<RelPath> {
+        let segments: Vec<&str> = real.segments().collect();
+        let mut prefix = PathBuf::new();
+        for (at, segment) in segments.iter().enumerate() {
+            prefix.push(segment);
+            let Ok(meta) = self.dir.symlink_metadata(&prefix) else {
+                return None;
+            };
+            if let Some(own) = self.own.named((meta.dev(), meta.ino())) {
+                let mut named = PathBuf::from(own);
+                named.extend(&segments[at + 1..]);
+                return real_path(&named).ok();
+            }
+        }
+        None
     }
 
     /// Where an open file or folder of the root really is, from the kernel.
@@ -80,16 +105,25 @@ impl FolderStorage {
     /// searched for the same file, and a read through the twin is judged as
     /// a read of the original.
     pub(super) fn protected_twin(&self, id: (u64, u64)) -> Option<RelPath> {
-        let mut folders = vec![PathBuf::from(AUDIT_DIR), PathBuf::from(HOST_DIR)];
-        while let Some(folder) = folders.pop() {
-            for entry in self.dir.read_dir(&folder).into_iter().flatten().flatten() {
-                let path = folder.join(entry.file_name());
-                match self.dir.symlink_metadata(&path) {
-                    Ok(m) if m.is_dir() => folders.push(path),
-                    Ok(m) if (m.dev(), m.ino()) == id => {
-                        return real_path(&path).ok();
+        for top in [AUDIT_DIR, HOST_DIR] {
+            let Ok(Some(own)) = self.own.folder(top) else {
+                continue;
+            };
+            let mut folders = vec![PathBuf::new()];
+            while let Some(folder) = folders.pop() {
+                let entries = match folder.as_os_str().is_empty() {
+                    true => own.entries(),
+                    false => own.read_dir(&folder),
+                };
+                for entry in entries.into_iter().flatten().flatten() {
+                    let path = folder.join(entry.file_name());
+                    match own.symlink_metadata(&path) {
+                        Ok(m) if m.is_dir() => folders.push(path),
+                        Ok(m) if (m.dev(), m.ino()) == id => {
+                            return real_path(&Path::new(top).join(path)).ok();
+                        }
+                        _ => {}
                     }
-                    _ => {}
                 }
             }
         }

@@ -1,40 +1,90 @@
 //! Durable writes: staged in the host's own folder, synced, renamed into the
 //! pinned folder, the folder synced (and every folder made for it).
 
-use super::{FolderStorage, is_special, real_path, rel, split, storage_error};
+use super::{FolderStorage, is_special, own_error, real_path, rel, split, storage_error};
 use crate::MachineEnv;
-use cap_std::fs::{Dir, OpenOptions};
+use crate::own::TMP_DIR;
+use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use voicebox_core::contain::RelPath;
+use voicebox_core::journal;
 use voicebox_core::platform::{Env, Escape, StorageError};
 
-/// Where writes stage their bytes: the host's own folder, never the person's.
-const TMP_DIR: &str = ".voicebox/tmp"; // inside `contain::HOST_DIR`
+/// How the host names what it stages, so a sweep removes only its own.
+const STAGED: &str = "staged-";
 
 /// How old a staged temporary must be before a starting host removes it:
 /// another process on the same root (`serve` while a `turn` runs) may be in
 /// the middle of a write, which takes milliseconds, never a minute.
 const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// Removes what interrupted writes left in the host's staging folder.
-pub(super) fn sweep_temporaries(dir: &Dir) {
-    let Ok(entries) = dir.read_dir(TMP_DIR) else {
-        return;
-    };
-    let now = std::time::SystemTime::now();
-    for entry in entries.flatten() {
-        let stale = entry.metadata().and_then(|m| m.modified()).is_ok_and(|at| {
-            now.duration_since(at.into_std())
-                .is_ok_and(|age| age > STALE_AFTER)
-        });
-        if stale {
-            let _ = dir.remove_file(Path::new(TMP_DIR).join(entry.file_name()));
-        }
-    }
+/// The name of a temporary the host stages, from a fresh id.
+pub(super) fn staged_name(id: &str) -> String {
+    format!("{STAGED}{id}")
+}
+
+/// Whether `name` has the shape of a name the host staged.
+fn is_staged(name: &str) -> bool {
+    name.strip_prefix(STAGED).is_some_and(journal::own_id)
+}
+
+/// Whether `meta` is one of the host's temporaries that no write uses any
+/// more: a regular file with one name (the host renames what it stages, never
+/// links it), older than [`STALE_AFTER`].
+fn stale(meta: &Metadata) -> bool {
+    let age = meta.modified().ok().and_then(|at| {
+        std::time::SystemTime::now()
+            .duration_since(at.into_std())
+            .ok()
+    });
+    meta.is_file() && meta.nlink() == 1 && age.is_some_and(|age| age > STALE_AFTER)
 }
 
 impl FolderStorage {
+    /// What interrupted writes left in the host's staging folder: only names
+    /// of the host's own shape (its prefix and an id), only stale regular
+    /// files, found through the staging folder opened without following links.
+    pub(super) fn staged_leftovers(&self) -> Vec<String> {
+        let Ok(Some(staging)) = self.own.folder(TMP_DIR) else {
+            return Vec::new();
+        };
+        let Ok(entries) = staging.entries() else {
+            return Vec::new();
+        };
+        let mut found: Vec<String> = entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| is_staged(name))
+            .filter(|name| staging.symlink_metadata(name).is_ok_and(|m| stale(&m)))
+            .map(|name| format!("{TMP_DIR}/{name}"))
+            .collect();
+        found.sort();
+        found
+    }
+
+    /// Removes one temporary [`FolderStorage::staged_leftovers`] named, judged
+    /// again as it is now.
+    pub(super) fn remove_staged(&self, path: &str) -> Result<(), StorageError> {
+        let name = path
+            .strip_prefix(TMP_DIR)
+            .and_then(|rest| rest.strip_prefix('/'))
+            .filter(|name| is_staged(name))
+            .ok_or(StorageError::NotFound)?;
+        let staging = self
+            .own
+            .folder(TMP_DIR)
+            .map_err(own_error)?
+            .ok_or(StorageError::NotFound)?;
+        if !stale(&staging.symlink_metadata(name).map_err(storage_error)?) {
+            return Err(StorageError::NotARegularFile);
+        }
+        staging
+            .remove_file(name)
+            .and_then(|()| self.sync.folder_at(&staging, Path::new("")))
+            .map_err(storage_error)
+    }
+
     /// Writes durably: the bytes go to a temporary file in the host's own
     /// folder, which is synced, renamed over the target, and the target's
     /// folder synced (and any folder created for it), so a crash leaves the
@@ -63,15 +113,16 @@ impl FolderStorage {
         if meta.is_ok_and(|m| is_special(&m)) {
             return Err(StorageError::NotARegularFile);
         }
-        let tmp = Path::new(TMP_DIR).join(MachineEnv.random_id());
+        let staging = self.own.made(TMP_DIR).map_err(own_error)?;
+        let tmp = staged_name(&MachineEnv.random_id());
         let written = self
-            .write_synced(&self.dir, &tmp, bytes)
-            .and_then(|()| self.dir.rename(&tmp, &folder, name));
+            .write_synced(&staging, Path::new(&tmp), bytes)
+            .and_then(|()| staging.rename(&tmp, &folder, name));
         let written = match written {
             // The target is on another filesystem mounted inside the root: a
             // temporary beside it is the only one a rename can move.
             Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
-                let _ = self.dir.remove_file(&tmp);
+                let _ = staging.remove_file(&tmp);
                 let beside = format!(".voicebox-tmp-{}", MachineEnv.random_id());
                 let moved = self
                     .write_synced(&folder, Path::new(&beside), bytes)
@@ -82,7 +133,7 @@ impl FolderStorage {
                 moved
             }
             Err(e) => {
-                let _ = self.dir.remove_file(&tmp);
+                let _ = staging.remove_file(&tmp);
                 Err(e)
             }
             ok => ok,

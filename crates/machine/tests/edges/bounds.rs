@@ -134,8 +134,8 @@ fn writes_leave_no_temporary_in_the_folder_and_leftovers_are_swept_at_start() {
 
     // A crash between the temporary and the rename leaves one; the next start
     // removes it once it is old enough not to be another process's write in flight.
-    let stale = root.join(".voicebox/tmp/interrupted");
-    let fresh = root.join(".voicebox/tmp/in-flight");
+    let stale = root.join(".voicebox/tmp/staged-0123456789abcdef0123456789abcdef");
+    let fresh = root.join(".voicebox/tmp/staged-fedcba9876543210fedcba9876543210");
     std::fs::write(&stale, "half").unwrap();
     std::fs::write(&fresh, "half").unwrap();
     let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);

@@ -212,7 +212,8 @@ pub fn refusal(rule: Rule, why: &str) -> Value {
 }
 
 /// The channel: only this server's own page may connect (the guard asks
-/// for its session cookie and its `Origin`, or the host token).
+/// for its session, offered as a subprotocol, and its `Origin`, or the host
+/// token).
 #[utoipa::path(get, path = "/channel",
     responses(
         (status = 101, description = "the socket: `{type:\"act\", id, request}` to the page, answered `{type:\"result\", id, answer}` or `{type:\"failed\", id, why}`; refused frames get `{type:\"error\", refused, why}`; a newer page takes over (`{type:\"end\", reason:\"taken-over\"}`)"),
@@ -236,6 +237,7 @@ pub async fn socket(
     tracing::info!(serial, "a page executes the server's acts");
     let on_failure = acts.clone();
     upgrade
+        .protocols([crate::serve::SOCKET_PROTOCOL])
         .max_message_size(MAX_PAGE_FRAME)
         .max_frame_size(MAX_PAGE_FRAME)
         .on_failed_upgrade(move |_| on_failure.channel().detach(serial))

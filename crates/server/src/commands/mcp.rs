@@ -2,7 +2,7 @@
 //! their servers as commands (desktop apps, coding CLIs). Stdout carries
 //! the protocol and nothing else; logs and notices go to stderr.
 
-use super::{apart, host_as, init_logs, made_if_missing};
+use super::{apart, fatal, host_as, init_logs, made_if_missing};
 use crate::channel::Channel;
 use crate::cli::PlaceArgs;
 use crate::mcp::McpServer;
@@ -37,6 +37,9 @@ pub fn run(args: Args) -> ExitCode {
     }
     init_logs();
     let (host, refusal) = host_as(MCP_INSTANCE, place.root.root.as_deref(), &state);
+    if let Err(code) = fatal("mcp", refusal.as_ref()) {
+        return code;
+    }
     if let Some(refusal) = refusal {
         eprintln!("voicebox mcp: {refusal}");
     }

@@ -74,10 +74,24 @@ fn host_as(
 }
 
 fn unusable_root(e: &OpenError) -> Refusal {
-    Refusal::new(
-        Rule::RootUnreachable,
-        format!("the project root cannot be used: {e}; pass --root with an existing folder"),
-    )
+    match e {
+        OpenError::HostFolder { .. } => Refusal::new(Rule::HostFolderNotAFolder, e.to_string()),
+        _ => Refusal::new(
+            Rule::RootUnreachable,
+            format!("the project root cannot be used: {e}; pass --root with an existing folder"),
+        ),
+    }
+}
+
+/// A root whose host folders are not real folders is not worked in at all:
+/// the command says so and stops, as for a wrong command line.
+fn fatal(command: &str, refusal: Option<&Refusal>) -> Result<(), ExitCode> {
+    match refusal {
+        Some(refusal) if refusal.rule == Rule::HostFolderNotAFolder => {
+            Err(refused(command, refusal))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// A declared folder that does not exist yet is made (a first run's

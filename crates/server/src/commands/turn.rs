@@ -1,6 +1,6 @@
 //! `voicebox turn`: one turn in a folder, as `POST /api/turn` runs it.
 
-use super::{host, place};
+use super::{fatal, host, place};
 use crate::cli::{PlaceArgs, ResolverArgs};
 use crate::resolve::one_shot_runtime;
 use serde_json::{Value, json};
@@ -36,6 +36,9 @@ pub fn run(args: Args) -> ExitCode {
         Err(code) => return code,
     };
     let (mut host, unusable) = host(root, &state);
+    if let Err(code) = fatal("turn", unusable.as_ref()) {
+        return code;
+    }
     let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
     let answer = match input(&args) {
         Err(refusal) => TurnAnswer {

@@ -187,7 +187,7 @@ pub fn start(acts: &Acts, whisper: bool) -> Result<Link, String> {
     let (to, inbox) = mpsc::unbounded_channel();
     let (outbox, from) = mpsc::unbounded_channel();
     let host = acts.host();
-    let folder = move || host.lock().unwrap_or_else(|p| p.into_inner()).folder();
+    let folder = move || host.read().unwrap_or_else(|p| p.into_inner()).folder();
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
         .spawn(move || decode(model, design, folder, inbox, outbox))

@@ -331,6 +331,7 @@ pub async fn socket(
         .provider
         .unwrap_or_else(|| live.default_provider(&state));
     upgrade
+        .protocols([crate::serve::SOCKET_PROTOCOL])
         .max_message_size(MAX_PAGE_MESSAGE)
         .max_frame_size(MAX_PAGE_MESSAGE)
         .on_upgrade(move |socket| bridge::run(acts, state, live, socket, provider))

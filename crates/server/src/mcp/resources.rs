@@ -13,6 +13,7 @@ use crate::serve::Acts;
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use serde_json::{Value, json};
+use std::collections::HashSet;
 use voicebox_core::turn::Proposal;
 
 const SCHEME: &str = "voicebox:///";
@@ -21,12 +22,29 @@ const MAX_RESOURCES: usize = 1_000;
 /// At most this many folders are listed on the way.
 const MAX_FOLDERS: usize = 200;
 
-/// Every file the executor shows, folder by folder from the root.
+/// Every file the executor shows, folder by folder from the root. Each
+/// folder and file is taken once, by what it really is, as grep's walk
+/// does: the folders themselves are walked first and links after (a
+/// listing names a link's target), so a file keeps its own name, and a
+/// link to `.` or to a folder already walked adds nothing.
 pub async fn list(acts: &Acts) -> Result<Vec<Resource>, ErrorData> {
     let mut resources = Vec::new();
-    let mut folders = vec![None::<String>];
+    // Folders to list, as spelled from the root (`None`: the root), with their real paths.
+    let mut folders = vec![(None::<String>, String::new())];
+    let mut links = Vec::new();
+    let mut visited = HashSet::from([String::new()]);
     let mut listed = 0;
-    while let Some(dir) = folders.pop() {
+    loop {
+        let (dir, real_dir) = match folders.pop() {
+            Some(folder) => folder,
+            None => match links.pop() {
+                Some(link) => {
+                    take(link, &mut visited, &mut folders, &mut resources);
+                    continue;
+                }
+                None => break,
+            },
+        };
         listed += 1;
         if listed > MAX_FOLDERS || resources.len() >= MAX_RESOURCES {
             break;
@@ -40,23 +58,62 @@ pub async fn list(acts: &Acts) -> Result<Vec<Resource>, ErrorData> {
             let Some(name) = entry["name"].as_str() else {
                 continue;
             };
-            let path = match &dir {
-                Some(dir) => format!("{dir}/{name}"),
-                None => name.to_string(),
+            let found = Found {
+                path: joined(dir.as_deref().unwrap_or(""), name),
+                real: joined(&real_dir, name),
+                dir: entry["dir"] == true,
+                bytes: entry["bytes"].as_u64(),
             };
-            if entry["dir"] == true {
-                folders.push(Some(path));
-            } else if resources.len() < MAX_RESOURCES {
-                let mut resource = Resource::new(uri(&path), path).with_mime_type("text/plain");
-                if let Some(bytes) = entry["bytes"].as_u64() {
-                    resource = resource.with_size(bytes);
-                }
-                resources.push(resource);
+            match entry["real"].as_str() {
+                Some(real) => links.push(Found {
+                    real: real.to_string(),
+                    ..found
+                }),
+                None => take(found, &mut visited, &mut folders, &mut resources),
             }
         }
     }
     resources.sort_by(|a, b| a.uri.cmp(&b.uri));
     Ok(resources)
+}
+
+/// An entry a listing showed.
+struct Found {
+    /// As spelled from the root.
+    path: String,
+    /// What it really is, from the root.
+    real: String,
+    dir: bool,
+    bytes: Option<u64>,
+}
+
+/// A folder to walk or a file to list, unless what it really is was taken.
+fn take(
+    found: Found,
+    visited: &mut HashSet<String>,
+    folders: &mut Vec<(Option<String>, String)>,
+    resources: &mut Vec<Resource>,
+) {
+    if !visited.insert(found.real.clone()) {
+        return;
+    }
+    if found.dir {
+        folders.push((Some(found.path), found.real));
+    } else if resources.len() < MAX_RESOURCES {
+        let mut resource = Resource::new(uri(&found.path), found.path).with_mime_type("text/plain");
+        if let Some(bytes) = found.bytes {
+            resource = resource.with_size(bytes);
+        }
+        resources.push(resource);
+    }
+}
+
+/// `name` in folder `dir` (`""`: the root), as a path from the root.
+fn joined(dir: &str, name: &str) -> String {
+    match dir {
+        "" => name.to_string(),
+        dir => format!("{dir}/{name}"),
+    }
 }
 
 /// One file's text, read by the executor.

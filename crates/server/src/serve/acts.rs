@@ -13,14 +13,16 @@ use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::command::Verb;
+use voicebox_core::executor::Step;
 use voicebox_core::platform::{RootInfo, Storage};
 use voicebox_core::resolver::{Folder, NOTES_FILE};
 use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
 use voicebox_core::worker::{Answer, AuditPage, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
+use voicebox_machine::egress::HttpEgress;
 use voicebox_machine::{Host, MachineAbilities};
 
 /// Which root acts land in, asked once per request.
@@ -80,10 +82,11 @@ impl Outcome for Acted {
     }
 }
 
-/// The host (one writer: its acts are serialised by its mutex), the page
+/// The host (one writer: what changes the folder is serialised by its lock,
+/// looks share it, and no act holds it while the network answers), the page
 /// channel, and the refusals answered since start.
 pub struct Acts {
-    host: Arc<Mutex<Host<MachineAbilities>>>,
+    host: Arc<RwLock<Host<MachineAbilities>>>,
     channel: Channel,
     refused: AtomicU64,
     /// The file the latest turn acted on, for "delete it" next.
@@ -93,7 +96,7 @@ pub struct Acts {
 impl Acts {
     pub fn new(host: Host<MachineAbilities>, channel: Channel) -> Acts {
         Acts {
-            host: Arc::new(Mutex::new(host)),
+            host: Arc::new(RwLock::new(host)),
             channel,
             refused: AtomicU64::new(0),
             previous: Mutex::default(),
@@ -102,7 +105,7 @@ impl Acts {
 
     /// The host itself, for a thread that only looks (the offline
     /// recogniser reads the root's file names for its grammar).
-    pub fn host(&self) -> Arc<Mutex<Host<MachineAbilities>>> {
+    pub fn host(&self) -> Arc<RwLock<Host<MachineAbilities>>> {
         self.host.clone()
     }
 
@@ -122,24 +125,24 @@ impl Acts {
         }
     }
 
-    /// Runs `f` on the host on a blocking thread (the executor does file I/O).
+    /// Runs `f` on the host, alone, on a blocking thread (the executor does
+    /// file I/O).
     pub async fn with_host<R: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Host<MachineAbilities>) -> R + Send + 'static,
     ) -> Result<R, ApiError> {
         let host = self.host.clone();
-        tokio::task::spawn_blocking(move || {
-            let mut host = host.lock().unwrap_or_else(|p| p.into_inner());
-            f(&mut host)
-        })
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Rule::StorageFailed,
-                "the host failed while acting; the next request is served normally — check the audit log",
-            )
-        })
+        on_thread(move || f(&mut host.write().unwrap_or_else(|p| p.into_inner()))).await
+    }
+
+    /// Runs `f`, which only looks, on the host beside other looks (never
+    /// beside an act that changes the folder), on a blocking thread.
+    pub async fn looking<R: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Host<MachineAbilities>) -> R + Send + 'static,
+    ) -> Result<R, ApiError> {
+        let host = self.host.clone();
+        on_thread(move || f(&host.read().unwrap_or_else(|p| p.into_inner()))).await
     }
 
     /// Counts a refusal made before any executor (a call that does not fit).
@@ -232,7 +235,7 @@ impl Acts {
                 Err(refusal) => (Folder::default(), Some(refusal)),
             },
             ActiveRoot::Machine => {
-                let folder = self.with_host(|host| host.folder()).await;
+                let folder = self.looking(|host| host.folder()).await;
                 (folder.unwrap_or_default(), None)
             }
         };
@@ -253,9 +256,50 @@ impl Acts {
                 self.relayed(&Relayed::Execute(execute)).await
             }
             ActiveRoot::Machine => {
-                self.on_host(move |host| host.run(&proposal, Some(&turn)))
-                    .await
+                let reply = self.on_machine(proposal, turn).await;
+                self.counted(Acted::Machine(Box::new(reply)))
             }
+        }
+    }
+
+    /// One proposal on the host: a look beside other looks; anything else
+    /// alone, but for the network: an `http-get` hop is fetched with the
+    /// host free, then handed back to be judged (a redirect) or recorded.
+    async fn on_machine(&self, proposal: Proposal, turn: String) -> Reply {
+        let failed = |error: ApiError| Reply::refusal(error.refusal);
+        let (look, label) = (proposal.clone(), turn.clone());
+        match self
+            .looking(move |host| host.look(&look, Some(&label)))
+            .await
+        {
+            Ok(Some(reply)) => return reply,
+            Ok(None) => {}
+            Err(error) => return failed(error),
+        }
+        let begun = self
+            .with_host(move |host| (host.start(&proposal, Some(&turn)), host.egress()))
+            .await;
+        let (mut step, egress) = match begun {
+            Ok(begun) => begun,
+            Err(error) => return failed(error),
+        };
+        loop {
+            let fetch = match step {
+                Step::Done(reply) => return *reply,
+                Step::Fetch(fetch) => fetch,
+            };
+            let got = on_thread(move || {
+                let got = HttpEgress::get(&egress, fetch.url());
+                (fetch, got)
+            });
+            let (fetch, got) = match got.await {
+                Ok(fetched) => fetched,
+                Err(error) => return failed(error),
+            };
+            step = match self.with_host(move |host| host.fetched(fetch, got)).await {
+                Ok(step) => step,
+                Err(error) => return failed(error),
+            };
         }
     }
 
@@ -303,7 +347,7 @@ impl Acts {
         read: impl FnOnce(&Host) -> Result<T, Refusal> + Send + 'static,
     ) -> Result<Value, ApiError> {
         let root = self
-            .with_host(|host| host.root().map(Path::to_path_buf))
+            .looking(|host| host.root().map(Path::to_path_buf))
             .await?;
         let answer = tokio::task::spawn_blocking(move || {
             let reader = state.audit_reader(root.as_deref()).map_err(|e| {
@@ -330,13 +374,13 @@ impl Acts {
         if let Some(root) = self.page_root() {
             return Ok(Some(root));
         }
-        self.with_host(|host| host.executor().storage().map(Storage::root_info))
+        self.looking(|host| host.executor().storage().map(Storage::root_info))
             .await
     }
 
     /// The host's declared folder (even while a page owns the active root).
     pub async fn machine_root(&self) -> Result<Option<std::path::PathBuf>, ApiError> {
-        self.with_host(|host| host.root().map(Path::to_path_buf))
+        self.looking(|host| host.root().map(Path::to_path_buf))
             .await
     }
 
@@ -381,6 +425,19 @@ impl Acts {
         }
         acted
     }
+}
+
+/// Runs `f` on a blocking thread; a thread that fails is `storage-failed`.
+async fn on_thread<R: Send + 'static>(
+    f: impl FnOnce() -> R + Send + 'static,
+) -> Result<R, ApiError> {
+    tokio::task::spawn_blocking(f).await.map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Rule::StorageFailed,
+            "the host failed while acting; the next request is served normally — check the audit log",
+        )
+    })
 }
 
 /// The names a page's worker listed (`{names: [...]}`); anything else, none.

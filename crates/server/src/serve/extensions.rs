@@ -56,7 +56,7 @@ async fn on_host(
               ReadGuard
             ))]
 pub async fn list(State(acts): State<Arc<Acts>>) -> Answer {
-    let listing = acts.with_host(|host| registry(host).list()).await?;
+    let listing = acts.looking(|host| registry(host).list()).await?;
     Ok(Json(json!({"ok": true, "extensions": listing})))
 }
 

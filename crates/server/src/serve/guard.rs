@@ -2,16 +2,20 @@
 //!
 //! - `Host`, `Origin`, `Content-Type` and the token are said at most once:
 //!   two of one is ambiguous (which would a proxy, or a check, read?).
-//! - `Host` must be a loopback name with this server's port (DNS rebinding).
+//! - `Host` must be a loopback name with this server's port (DNS rebinding),
+//!   and so must an absolute-form target's authority, which replaces it.
 //! - A declared `Content-Length` over the cap is refused before the body is
 //!   read.
-//! - `GET <page>?token=<secret>` trades the printed secret for the session
-//!   cookie ([`PageSecret`]).
+//! - `GET <page>?token=<secret>` trades the printed secret for the page's
+//!   session ([`PageSecret`]).
 //! - Every `/api/*` route but `GET /api/health`, both WebSockets and every
 //!   mutating request need authority: the host token, or the page's session
-//!   cookie — and with the cookie, a change or a socket must also come with
-//!   this server's own `Origin` (defence in depth against CSRF). An `Origin`
-//!   header alone authorizes nothing. Refused requests reach no handler.
+//!   (a header, or a socket's subprotocol; never a cookie, which the browser
+//!   would also send to every other port of the host). With the session, a
+//!   browser's `Sec-Fetch-Site` must say the page itself asked, and a change
+//!   or a socket must also come with this server's own `Origin` (defence in
+//!   depth against CSRF). An `Origin` header alone authorizes nothing.
+//!   Refused requests reach no handler.
 //! - A mutating request (POST, PUT, PATCH, DELETE) must say
 //!   `Content-Type: application/json`, and its body is capped and must
 //!   arrive within the body timeout. A cross-site `text/plain` form post
@@ -19,7 +23,7 @@
 //! - Every response carries a strict Content-Security-Policy.
 
 use super::ApiError;
-use super::session::PageSecret;
+use super::session::{PageSecret, SESSION_HEADER};
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -41,7 +45,13 @@ const _: () = assert!(MAX_BODY_BYTES as u64 >= 6 * MAX_FILE_BYTES + (1 << 20));
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Headers that must not come twice: each decides who is asking or what
 /// the body is.
-const SINGLE_HEADERS: [&str; 4] = ["host", "origin", "content-type", TOKEN_HEADER];
+const SINGLE_HEADERS: [&str; 5] = [
+    "host",
+    "origin",
+    "content-type",
+    TOKEN_HEADER,
+    SESSION_HEADER,
+];
 /// The header that carries the host token.
 pub const TOKEN_HEADER: &str = "x-voicebox-host-token";
 
@@ -121,7 +131,7 @@ pub async fn guard(State(guard): State<Arc<Guard>>, request: Request, next: Next
 }
 
 /// What the guard made of a request: pass it on, or it is answered already
-/// (the page secret traded for the session cookie).
+/// (the page secret traded for the session).
 enum Checked {
     Pass(Request),
     Answered(Response),
@@ -166,7 +176,9 @@ impl Guard {
         if declared_length(request.headers()).is_some_and(|length| length > MAX_BODY_BYTES as u64) {
             return Err(too_large());
         }
-        if !loopback_host(request.headers(), self.port) {
+        if !loopback_host(request.headers(), self.port)
+            || !loopback_target(request.uri(), self.port)
+        {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 Rule::ForeignHost,
@@ -182,7 +194,7 @@ impl Guard {
         }
         let changes = mutating(request.method());
         let guarded = needs_authority(path);
-        let authority = self.authority(request.headers(), changes || socket(path))?;
+        let authority = self.authority(request.headers(), changes, socket(path))?;
         let mut request = request;
         if let Some(authority) = authority {
             request.extensions_mut().insert(authority);
@@ -224,9 +236,15 @@ impl Guard {
     }
 
     /// The host token wins when present (and must be right); otherwise the
-    /// page's session cookie, which for a change or a socket (`strict`) must
-    /// come with this server's own `Origin`. `None`: no authority at all.
-    fn authority(&self, headers: &HeaderMap, strict: bool) -> Result<Option<Authority>, ApiError> {
+    /// page's session, asked for by the page itself (`Sec-Fetch-Site`, where
+    /// the browser says it), and for a change or a socket with this server's
+    /// own `Origin`. `None`: no authority at all.
+    fn authority(
+        &self,
+        headers: &HeaderMap,
+        changes: bool,
+        socket: bool,
+    ) -> Result<Option<Authority>, ApiError> {
         if let Some(token) = headers.get(TOKEN_HEADER) {
             return if bool::from(token.as_bytes().ct_eq(self.token.as_bytes())) {
                 Ok(Some(Authority::HostToken))
@@ -238,11 +256,12 @@ impl Guard {
                 ))
             };
         }
-        if !self.page.in_session(headers) {
+        if !self.page.in_session(headers, socket) {
             return Ok(None);
         }
         let origin = headers.get(header::ORIGIN).and_then(|o| o.to_str().ok());
-        if strict && !origin.is_some_and(|origin| own_origin(origin, self.port)) {
+        let own = origin.is_some_and(|origin| own_origin(origin, self.port));
+        if !asked_by_the_page(headers) || ((changes || socket) && !own) {
             return Err(ApiError::new(
                 StatusCode::FORBIDDEN,
                 Rule::ForeignOrigin,
@@ -251,6 +270,15 @@ impl Guard {
         }
         Ok(Some(Authority::OwnPage))
     }
+}
+
+/// Whether the browser says the request is the page's own (`same-origin`)
+/// or the person's (`none`: typed, a bookmark). A client that is no browser
+/// says nothing, and is judged by the rest.
+fn asked_by_the_page(headers: &HeaderMap) -> bool {
+    headers
+        .get("sec-fetch-site")
+        .is_none_or(|site| matches!(site.as_bytes(), b"same-origin" | b"none"))
 }
 
 /// The routes that answer only with authority: the API (but its health
@@ -294,11 +322,24 @@ fn mutating(method: &Method) -> bool {
     )
 }
 
-/// The loopback names this server answers to, with its port.
+/// Whether the `Host` header is one of this server's own names.
 fn loopback_host(headers: &HeaderMap, port: u16) -> bool {
-    let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else {
-        return false;
-    };
+    headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .is_some_and(|host| loopback(host, port))
+}
+
+/// An absolute-form target (`GET http://host:port/path`) names the host it
+/// asks for, and that replaces `Host` (RFC 9112 §3.2.2): its authority is
+/// held to the same rule. An origin-form target (`/path`) names none.
+fn loopback_target(uri: &axum::http::Uri, port: u16) -> bool {
+    uri.authority()
+        .is_none_or(|authority| loopback(authority.as_str(), port))
+}
+
+/// The loopback names this server answers to, with its port.
+fn loopback(host: &str, port: u16) -> bool {
     ["127.0.0.1", "localhost", "[::1]"]
         .iter()
         .any(|name| host == format!("{name}:{port}"))

@@ -253,10 +253,10 @@ fn serve_one(
         }
     });
     let ended = slot.clone();
-    let io = TokioIo::new(Counted {
+    let io = TokioIo::new(super::early::Named::new(Counted {
         stream,
         _slot: slot,
-    });
+    }));
     let conn = builder.serve_connection(io, service).with_upgrades();
     async move {
         let mut conn = std::pin::pin!(conn);

@@ -3,6 +3,7 @@
 mod acts;
 mod api;
 mod audit;
+mod early;
 mod error;
 mod extensions;
 mod guard;
@@ -24,13 +25,14 @@ use axum::extract::FromRef;
 use std::path::PathBuf;
 use std::sync::Arc;
 use tokio::net::TcpListener;
-use voicebox_machine::{Host, MachineAbilities};
+use voicebox_core::rule::Rule;
+use voicebox_machine::{Host, MachineAbilities, OpenError};
 
 pub use acts::Acts;
 pub use error::ApiError;
 pub use guard::Guard;
 pub use listen::Limits;
-pub use session::PageSecret;
+pub use session::{PageSecret, SESSION_HEADER, SOCKET_PROTOCOL};
 
 /// The writer instance of the server.
 pub const SERVER_INSTANCE: &str = "machine";
@@ -91,16 +93,28 @@ impl AppState {
     /// The host `voicebox serve` acts through: the state folder's shelf and
     /// extensions, and `config.root` declared when it can be opened (when it
     /// cannot, that is reported and every act answers root-not-declared
-    /// until one is declared).
+    /// until one is declared). A root whose host folders are not real
+    /// folders is an error: the server does not start.
     pub fn open_host(config: &Config) -> std::io::Result<Host<MachineAbilities>> {
         let tools = MachineAbilities::new(Some(config.state.shelf()?))
             .with_extensions(config.state.extensions());
         let mut host = Host::new(SERVER_INSTANCE, tools);
-        if let Some(root) = &config.root
-            && let Err(e) = host.declare_with(root, config.state.root_options())
+        match config
+            .root
+            .as_ref()
+            .map(|root| host.declare_with(root, config.state.root_options()))
         {
-            tracing::warn!("the root cannot be used: {e}");
-            eprintln!("voicebox: the root cannot be used: {e}");
+            Some(Err(e @ OpenError::HostFolder { .. })) => {
+                return Err(std::io::Error::other(format!(
+                    "{}: {e}",
+                    Rule::HostFolderNotAFolder
+                )));
+            }
+            Some(Err(e)) => {
+                tracing::warn!("the root cannot be used: {e}");
+                eprintln!("voicebox: the root cannot be used: {e}");
+            }
+            _ => {}
         }
         Ok(host)
     }

@@ -11,7 +11,7 @@ use utoipa::OpenApi;
 #[openapi(
     info(
         title = "Voicebox",
-        description = "Carry out spoken or typed requests inside one declared folder. Every mutating route needs Content-Type: application/json and this server's own Origin or the x-voicebox-host-token header; every route needs a loopback Host."
+        description = "Carry out spoken or typed requests inside one declared folder. Every route but GET /api/health and the page's files needs the page's session (the x-voicebox-session header; on a WebSocket the subprotocol voicebox.session.<session> beside voicebox) or the x-voicebox-host-token header; with the session, a change or a socket also needs this server's own Origin. Every mutating route needs Content-Type: application/json; every route needs a loopback Host."
     ),
     paths(
         api::turn,

@@ -201,6 +201,9 @@ pub async fn switch_to(
             }
             json!({"ok": true, "declared": true, "root": root, "result": recorded})
         }
+        Err(e @ voicebox_machine::OpenError::HostFolder { .. }) => json!(Reply::refusal(
+            voicebox_core::Refusal::new(Rule::HostFolderNotAFolder, e.to_string())
+        )),
         Err(e) => json!(Reply::refusal(voicebox_core::Refusal::new(
             Rule::RootUnreachable,
             format!("the folder cannot be used as a root: {e}; name an existing folder"),

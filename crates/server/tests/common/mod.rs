@@ -24,8 +24,9 @@ pub struct Server {
     pub token: String,
     /// The address `serve` printed to open the page (with its secret).
     pub page_url: String,
-    /// `voicebox_session=...`: the page's session cookie, got through `page_url`.
-    pub cookie: String,
+    /// The page's session, as `page_url` hands it over (the redirect's
+    /// fragment); the page sends it as the `x-voicebox-session` header.
+    pub session: String,
     pub state: PathBuf,
     /// Every line the server printed on its console (stdout) after the two
     /// it starts with (where it listens, and the address that opens the page).
@@ -120,7 +121,7 @@ impl Server {
             .to_string();
         let port = base.rsplit(':').next().unwrap().parse().unwrap();
         let token = std::fs::read_to_string(state_dir.path().join("host-token")).unwrap();
-        let cookie = session_cookie(port, &page_url);
+        let session = page_session(port, &page_url);
         let state = state_dir.path().to_path_buf();
         Server {
             child,
@@ -129,7 +130,7 @@ impl Server {
             root,
             token,
             page_url,
-            cookie,
+            session,
             state,
             console,
             logs,
@@ -167,7 +168,7 @@ impl Server {
         reqwest::Client::new()
             .delete(self.url("/api/root"))
             .header("origin", self.origin())
-            .header("cookie", &self.cookie)
+            .header(SESSION, &self.session)
             .header("content-type", "application/json")
             .send()
             .await
@@ -186,12 +187,18 @@ impl Server {
         );
     }
 
+    /// What a WebSocket from the page offers as its subprotocols: the one
+    /// the server answers with, and the page's session.
+    pub fn socket_protocols(&self) -> String {
+        format!("voicebox, voicebox.session.{}", self.session)
+    }
+
     /// A GET from this server's own page (its session).
     pub async fn get(&self, path: &str) -> (u16, Value) {
         answer(
             reqwest::Client::new()
                 .get(self.url(path))
-                .header("cookie", &self.cookie),
+                .header(SESSION, &self.session),
         )
         .await
     }
@@ -255,7 +262,7 @@ impl Server {
         let request = match by {
             By::Page => request
                 .header("origin", self.origin())
-                .header("cookie", &self.cookie),
+                .header(SESSION, &self.session),
             By::Token => request.header("x-voicebox-host-token", &self.token),
         };
         answer(request.json(&body)).await
@@ -293,9 +300,12 @@ async fn answer(request: reqwest::RequestBuilder) -> (u16, Value) {
     (response.status().as_u16(), response.json().await.unwrap())
 }
 
-/// Opens `page_url` as a browser would and returns the session cookie it
-/// sets (`voicebox_session=...`), checking its attributes.
-fn session_cookie(port: u16, page_url: &str) -> String {
+/// The header the page's session rides in.
+pub const SESSION: &str = "x-voicebox-session";
+
+/// Opens `page_url` as a browser would and returns the session its redirect
+/// hands the page in the fragment (and checks it sets no cookie).
+fn page_session(port: u16, page_url: &str) -> String {
     let target = page_url
         .strip_prefix(&format!("http://127.0.0.1:{port}"))
         .unwrap();
@@ -307,15 +317,16 @@ fn session_cookie(port: u16, page_url: &str) -> String {
     .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
-    let set = answer
-        .lines()
-        .find_map(|line| line.strip_prefix("set-cookie: "))
-        .unwrap_or_else(|| panic!("the page address sets a cookie: {answer}"));
     assert!(
-        set.contains("HttpOnly") && set.contains("SameSite=Strict") && set.contains("Path=/"),
-        "{set}"
+        !answer.to_ascii_lowercase().contains("set-cookie"),
+        "no cookie: {answer}"
     );
-    set.split(';').next().unwrap().to_string()
+    answer
+        .lines()
+        .find_map(|line| line.strip_prefix("location: /#session="))
+        .unwrap_or_else(|| panic!("the page address hands over a session: {answer}"))
+        .trim()
+        .to_string()
 }
 
 impl Drop for Server {

@@ -28,7 +28,10 @@ pub async fn channel(server: &Server, origin: &str) -> Result<Socket, u16> {
         .unwrap();
     let headers = request.headers_mut();
     headers.insert("origin", origin.parse().unwrap());
-    headers.insert("cookie", server.cookie.parse().unwrap());
+    headers.insert(
+        "sec-websocket-protocol",
+        server.socket_protocols().parse().unwrap(),
+    );
     match tokio_tungstenite::connect_async(request).await {
         Ok((socket, _)) => Ok(socket),
         Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {

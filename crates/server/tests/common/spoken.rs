@@ -119,7 +119,10 @@ impl Page {
         let mut request = url.into_client_request().unwrap();
         let headers = request.headers_mut();
         headers.insert("origin", server.origin().parse().unwrap());
-        headers.insert("cookie", server.cookie.parse().unwrap());
+        headers.insert(
+            "sec-websocket-protocol",
+            server.socket_protocols().parse().unwrap(),
+        );
         let (ws, _) = tokio_tungstenite::connect_async(request).await.unwrap();
         Page { ws }
     }

@@ -167,3 +167,70 @@ async fn a_redirect_loop_stops_by_name_and_a_short_chain_is_followed() {
     let hop = call(&server, "looper", "fetch", json!({"url": url("/hop")})).await;
     assert_eq!(hop["output"], "hello", "{hop}");
 }
+
+/// A server on 127.0.0.1 that holds its one answer until the test lets it
+/// go: it says on the first channel that the request has come, then waits
+/// on the second.
+fn held_server() -> (u16, mpsc::Receiver<()>, mpsc::Sender<()>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (came, arrived) = mpsc::channel();
+    let (release, released) = mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut request = String::new();
+        BufReader::new(&stream).read_line(&mut request).unwrap();
+        came.send(()).unwrap();
+        let _ = released.recv();
+        let answer = "HTTP/1.1 200 OK\r\nContent-Length: 4\r\nConnection: close\r\n\r\nheld";
+        let _ = stream.write_all(answer.as_bytes());
+    });
+    (port, arrived, release)
+}
+
+/// While an admitted extension's fetch waits on the network, the folder is
+/// free: a read and a write answer before the fetch is let go (they would
+/// wait for its timeout, and the fetch would then fail, if it held the
+/// host), and the fetch then completes and is audited.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_slow_fetch_does_not_hold_the_folder() {
+    let server = start();
+    let (port, arrived, release) = held_server();
+    propose_and_admit(&server, descriptor("slow", "waits")).await;
+    let (_, wrote) = server
+        .post(
+            "/api/turn",
+            json!({"action": {"verb": "write", "name": "a.txt", "content": "alpha"}}),
+        )
+        .await;
+    assert_eq!(wrote["result"]["ok"], true, "{wrote}");
+    let url = format!("http://127.0.0.1:{port}/held");
+    let fetch = call(&server, "slow", "fetch", json!({"url": url}));
+    let meanwhile = async {
+        tokio::task::spawn_blocking(move || arrived.recv().unwrap())
+            .await
+            .unwrap();
+        let turn = |action: Value| server.post("/api/turn", json!({"action": action}));
+        let read = turn(json!({"verb": "read", "name": "a.txt"})).await.1;
+        let wrote = turn(json!({"verb": "write", "name": "b.txt", "content": "beta"}))
+            .await
+            .1;
+        release.send(()).unwrap();
+        (read, wrote)
+    };
+    let (fetched, (read, wrote)) = tokio::join!(fetch, meanwhile);
+    assert_eq!(read["result"]["content"], "alpha", "{read}");
+    assert_eq!(wrote["result"]["ok"], true, "{wrote}");
+    assert_eq!(
+        fetched["output"], "held",
+        "the fetch was answered: {fetched}"
+    );
+    let entries = server.audit().await;
+    assert!(
+        entries.iter().any(|e| e["turn"] == "ext:slow.fetch"
+            && e["act"]["target"] == url.as_str()
+            && e["rule"] == "admitted-egress"
+            && e["result"] == "ok"),
+        "the fetch is audited"
+    );
+}

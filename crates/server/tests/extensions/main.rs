@@ -10,6 +10,7 @@ use common::Server;
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
+use std::sync::mpsc;
 
 /// A server whose extensions may reach the loopback fake below: the
 /// operator's documented opt-in (the default refuses loopback hosts).
@@ -203,4 +204,53 @@ async fn the_gate_names_what_is_wrong() {
         )
         .await;
     assert_eq!(reply["result"]["refused"], "exec-absent");
+}
+
+/// Proposals wait for the person in bounded number: past the cap one is
+/// refused by name and not stored, from the page and through a turn alike;
+/// withdrawing one makes room (the control).
+#[tokio::test]
+async fn proposals_wait_in_bounded_number_until_some_are_withdrawn() {
+    let server = start();
+    let cap = voicebox_machine::extensions::MAX_WAITING_PROPOSALS;
+    for n in 0..cap {
+        let reply = propose(&server, descriptor(&format!("p{n}"), "d")).await;
+        assert_eq!(reply["result"]["ok"], true, "{n}: {reply}");
+    }
+    let refused = propose(&server, descriptor("one-more", "d")).await;
+    assert_eq!(
+        refused["result"]["refused"], "too-many-proposals",
+        "{refused}"
+    );
+    assert!(
+        refused["result"]["why"]
+            .as_str()
+            .unwrap()
+            .contains("withdraw some first")
+    );
+    let (_, turned) = server
+        .post(
+            "/api/turn",
+            json!({"action": {"verb": "propose_extension", "descriptor": descriptor("one-more", "d")}}),
+        )
+        .await;
+    assert_eq!(
+        turned["result"]["refused"], "too-many-proposals",
+        "{turned}"
+    );
+    assert_eq!(
+        state_of(&server, "one-more").await,
+        "",
+        "nothing was stored"
+    );
+    let (_, listed) = server.get("/api/extensions").await;
+    assert_eq!(listed["extensions"].as_array().unwrap().len(), cap);
+
+    let (_, withdrawn) = server
+        .post("/api/extensions/withdraw", json!({"id": "p0"}))
+        .await;
+    assert_eq!(withdrawn["result"]["ok"], true, "{withdrawn}");
+    let accepted = propose(&server, descriptor("one-more", "d")).await;
+    assert_eq!(accepted["result"]["ok"], true, "{accepted}");
+    assert_eq!(state_of(&server, "one-more").await, "pending");
 }

@@ -52,9 +52,10 @@ impl Page {
     ) -> Result<Page, (u16, String)> {
         let url = format!("ws://127.0.0.1:{}/live{query}", server.port);
         let mut request = url.into_client_request().unwrap();
-        request
-            .headers_mut()
-            .insert("cookie", server.cookie.parse().unwrap());
+        request.headers_mut().insert(
+            "sec-websocket-protocol",
+            server.socket_protocols().parse().unwrap(),
+        );
         if let Some(origin) = origin {
             request
                 .headers_mut()

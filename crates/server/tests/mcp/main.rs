@@ -331,3 +331,87 @@ async fn the_files_are_resources_read_through_the_executor_and_dot_folders_never
     );
     client.cancel().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn links_to_folders_list_each_real_file_once_under_its_own_name() {
+    let folder = Folder::new();
+    put_file(&folder.root, "seed.txt", "s");
+    put_file(&folder.root, "docs/a.md", "a");
+    put_file(&folder.root, "docs/deep/b.md", "b");
+    let client = connect(&folder, Person::none()).await;
+    let uris = |listed: Vec<rmcp::model::Resource>| -> Vec<String> {
+        listed.into_iter().map(|r| r.uri.clone()).collect()
+    };
+    let plain = uris(client.list_all_resources().await.unwrap());
+    assert_eq!(
+        plain,
+        [
+            "voicebox:///docs/a.md",
+            "voicebox:///docs/deep/b.md",
+            "voicebox:///seed.txt"
+        ]
+    );
+    // Links to the root, to a sibling folder, to a folder deeper down and
+    // to a file: each real file still once, under its own name.
+    for (link, target) in [
+        ("self", "."),
+        ("docs/up", ".."),
+        ("alias", "docs"),
+        ("shortcut", "docs/deep"),
+        ("also.txt", "seed.txt"),
+    ] {
+        std::os::unix::fs::symlink(target, folder.root.join(link)).unwrap();
+    }
+    assert_eq!(uris(client.list_all_resources().await.unwrap()), plain);
+    // No folder is listed through a link: the walk never went through one.
+    for entry in audit_entries(&folder.root) {
+        let target = entry["act"]["target"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(
+            !["self", "alias", "shortcut", "docs/up"]
+                .iter()
+                .any(|link| target.starts_with(link)),
+            "{entry}"
+        );
+    }
+    client.cancel().await.unwrap();
+}
+
+/// A model proposing in a loop through `propose_extension` stops at the
+/// host's cap, by name, with nothing stored past it; a proposal gone (as the
+/// person's withdrawal removes it, which MCP cannot do) makes room (the control).
+#[tokio::test(flavor = "multi_thread")]
+async fn proposals_through_mcp_stop_at_the_cap_by_name() {
+    let folder = Folder::new();
+    let client = connect(&folder, Person::none()).await;
+    let descriptor = |id: String| {
+        json!({"descriptor": {"id": id, "description": "d", "capabilities": ["read"],
+            "tools": [{"name": "r", "primitive": "read-file"}]}})
+    };
+    let cap = voicebox_machine::extensions::MAX_WAITING_PROPOSALS;
+    for n in 0..cap {
+        let proposed = call(&client, "propose_extension", descriptor(format!("p{n}"))).await;
+        assert!(!proposed.error, "{n}: {}", proposed.line);
+    }
+    let refused = call(&client, "propose_extension", descriptor("one-more".into())).await;
+    assert!(refused.error);
+    assert!(
+        refused.line.starts_with("too-many-proposals:"),
+        "{}",
+        refused.line
+    );
+    let proposals = folder.state.join("extensions/proposals");
+    assert_eq!(std::fs::read_dir(&proposals).unwrap().count(), cap);
+    std::fs::remove_file(proposals.join("p0.json")).unwrap();
+    assert!(
+        !folder
+            .state
+            .join("extensions/proposals/one-more.json")
+            .exists()
+    );
+    let accepted = call(&client, "propose_extension", descriptor("one-more".into())).await;
+    assert!(!accepted.error, "{}", accepted.line);
+    client.cancel().await.unwrap();
+}

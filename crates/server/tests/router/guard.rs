@@ -46,68 +46,137 @@ async fn host_must_be_loopback_with_our_port() {
 }
 
 #[tokio::test]
-async fn the_session_or_the_token_authorizes_and_an_origin_alone_does_not() {
+async fn the_session_or_the_token_authorizes_and_an_origin_or_a_cookie_alone_does_not() {
     let app = App::new().await;
     let write = r#"{"transcript":"create a file called x.txt with hi"}"#;
-    let turn = |origin: Option<&str>, cookie: Option<&str>, token: Option<&str>| {
+    let turn = |headers: &[(&str, &str)]| {
         let mut request =
             request("POST", "/api/turn").header(header::CONTENT_TYPE, "application/json");
-        for (name, value) in [
-            ("origin", origin),
-            ("cookie", cookie),
-            ("x-voicebox-host-token", token),
-        ] {
-            if let Some(value) = value {
-                request = request.header(name, value);
-            }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
         }
         request.body(Body::from(write)).unwrap()
     };
     let own = own_origin();
-    let (cookie, stale) = (app.cookie.as_str(), "voicebox_session=not-this-start");
-    for (origin, cookie, token, want) in [
-        (Some(own.as_str()), None, None, (401, "no-authority")),
+    let session = app.session.as_str();
+    let as_cookie = format!("voicebox_session={session}");
+    let evil = "https://evil.example";
+    let (origin, token, site) = ("origin", "x-voicebox-host-token", "sec-fetch-site");
+    for (headers, want) in [
+        (vec![(origin, own.as_str())], (401, "no-authority")),
+        (vec![(origin, evil)], (401, "no-authority")),
+        (vec![], (401, "no-authority")),
         (
-            Some("https://evil.example"),
-            None,
-            None,
+            vec![(origin, own.as_str()), (SESSION_HEADER, "not-this-start")],
             (401, "no-authority"),
         ),
-        (None, None, None, (401, "no-authority")),
-        (Some(own.as_str()), Some(stale), None, (401, "no-authority")),
+        // The session as a cookie, the way the browser would send it to
+        // every port of the host, is no authority at all.
         (
-            Some("https://evil.example"),
-            Some(cookie),
-            None,
+            vec![(origin, own.as_str()), ("cookie", as_cookie.as_str())],
+            (401, "no-authority"),
+        ),
+        // A WebSocket's subprotocol counts only on a socket.
+        (
+            vec![
+                (origin, own.as_str()),
+                (
+                    "sec-websocket-protocol",
+                    &format!("voicebox.session.{session}"),
+                ),
+            ],
+            (401, "no-authority"),
+        ),
+        (
+            vec![(origin, evil), (SESSION_HEADER, session)],
             (403, "foreign-origin"),
         ),
-        (None, Some(cookie), None, (403, "foreign-origin")),
+        (vec![(SESSION_HEADER, session)], (403, "foreign-origin")),
         (
-            Some(own.as_str()),
-            Some(cookie),
-            Some("not-the-token"),
+            vec![
+                (origin, own.as_str()),
+                (SESSION_HEADER, session),
+                (site, "same-site"),
+            ],
+            (403, "foreign-origin"),
+        ),
+        (
+            vec![
+                (origin, own.as_str()),
+                (SESSION_HEADER, session),
+                (site, "cross-site"),
+            ],
+            (403, "foreign-origin"),
+        ),
+        (
+            vec![
+                (origin, own.as_str()),
+                (SESSION_HEADER, session),
+                (token, "not-the-token"),
+            ],
             (403, "bad-host-token"),
         ),
     ] {
-        let answer = app.send(turn(origin, cookie, token)).await;
-        assert_eq!(
-            answer.refused(),
-            (want.0, want.1.into()),
-            "{origin:?} {cookie:?} {token:?}"
-        );
+        let answer = app.send(turn(&headers)).await;
+        assert_eq!(answer.refused(), (want.0, want.1.into()), "{headers:?}");
     }
     assert!(!app.root.join("x.txt").exists(), "no refused request acted");
-    assert_eq!(
-        app.send(turn(Some(&own), Some(cookie), None)).await.status,
-        200
+    for headers in [
+        vec![(origin, own.as_str()), (SESSION_HEADER, session)],
+        vec![
+            (origin, own.as_str()),
+            (SESSION_HEADER, session),
+            (site, "same-origin"),
+        ],
+        vec![(token, app.token.as_str())],
+    ] {
+        let answer = app.send(turn(&headers)).await;
+        assert_eq!(answer.status, 200, "{headers:?}: {}", answer.text);
+        assert!(app.root.join("x.txt").exists(), "{headers:?}");
+        std::fs::remove_file(app.root.join("x.txt")).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn an_audited_read_from_another_site_or_port_does_not_act() {
+    let app = App::new().await;
+    let read = |site: &str| {
+        request("GET", "/api/files")
+            .header(SESSION_HEADER, &app.session)
+            .header("sec-fetch-site", site)
+            .body(Body::empty())
+            .unwrap()
+    };
+    let lines = |app: &App| {
+        std::fs::read_dir(app.root.join(".audit"))
+            .map(|dir| {
+                dir.flatten()
+                    .map(|f| {
+                        std::fs::read_to_string(f.path())
+                            .unwrap_or_default()
+                            .lines()
+                            .count()
+                    })
+                    .sum::<usize>()
+            })
+            .unwrap_or(0)
+    };
+    let before = lines(&app);
+    for site in ["same-site", "cross-site"] {
+        assert_eq!(
+            app.send(read(site)).await.refused(),
+            (403, "foreign-origin".into()),
+            "{site}"
+        );
+    }
+    assert_eq!(lines(&app), before, "a refused read is not audited");
+    for site in ["same-origin", "none"] {
+        assert_eq!(app.send(read(site)).await.status, 200, "{site}");
+    }
+    assert!(
+        lines(&app) > before,
+        "the page's own reads act (and are audited)"
     );
-    assert!(app.root.join("x.txt").exists());
-    std::fs::remove_file(app.root.join("x.txt")).unwrap();
-    assert_eq!(
-        app.send(turn(None, None, Some(&app.token))).await.status,
-        200
-    );
-    assert!(app.root.join("x.txt").exists());
 }
 
 #[tokio::test]
@@ -148,29 +217,31 @@ async fn every_read_needs_authority_and_health_says_only_that_it_is_up() {
 }
 
 #[tokio::test]
-async fn the_printed_secret_trades_for_a_strict_cookie_and_a_wrong_one_sets_nothing() {
+async fn the_printed_secret_hands_the_page_its_session_in_the_fragment_only_on_its_own_pages() {
     let app = App::new().await;
     let wrong = app.get_as_stranger("/?token=0123456789abcdef").await;
     assert_eq!(wrong.refused(), (403, "bad-page-secret".into()));
-    assert!(wrong.headers.get(header::SET_COOKIE).is_none());
-    for (path, back) in [("/", "/"), ("/env/", "/env/")] {
+    assert!(wrong.headers.get(header::LOCATION).is_none());
+    assert_ne!(app.session, app.secret, "the session is not the secret");
+    for (path, back) in [
+        ("/", "/"),
+        ("/env/", "/env/"),
+        ("/environment", "/env/"),
+        ("//evil.example/", "/"),
+        ("///evil.example/", "/"),
+        ("/style.css", "/"),
+    ] {
         let right = app
             .get_as_stranger(&format!("{path}?token={}", app.secret))
             .await;
         assert!(right.status.is_redirection(), "{path}: {}", right.status);
         assert_eq!(
             right.headers[header::LOCATION],
-            back,
-            "the secret leaves the address"
+            format!("{back}#session={}", app.session).as_str(),
+            "{path}: the secret leaves the address, the session rides in the fragment"
         );
-        let cookie = right.headers[header::SET_COOKIE].to_str().unwrap();
-        for attribute in ["HttpOnly", "SameSite=Strict", "Path=/"] {
-            assert!(cookie.contains(attribute), "{cookie}");
-        }
-        assert!(
-            !cookie.contains(&app.secret),
-            "the cookie is not the secret"
-        );
+        assert!(right.headers.get(header::SET_COOKIE).is_none(), "no cookie");
+        assert_eq!(right.headers[header::CACHE_CONTROL], "no-store");
     }
 }
 
@@ -182,13 +253,13 @@ async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
             .header(header::ORIGIN, origin)
             .header(header::CONTENT_TYPE, content_type);
         let request = match origin == own_origin() {
-            true => request.header(header::COOKIE, &app.cookie),
+            true => request.header(SESSION_HEADER, &app.session),
             false => request,
         };
         request.body(Body::from(body)).unwrap()
     };
     let form = "transcript=create+a+file+called+pwned.txt+with+x";
-    // A cross-site page's form carries no session (SameSite=Strict).
+    // A cross-site page's form carries no session (a form cannot add a header).
     assert_eq!(
         app.send(post("https://evil.example", "text/plain", form))
             .await
@@ -204,7 +275,7 @@ async fn a_cross_site_form_post_reaches_no_handler_and_json_is_required() {
     );
     let no_type = request("POST", "/api/turn")
         .header(header::ORIGIN, own_origin())
-        .header(header::COOKIE, &app.cookie)
+        .header(SESSION_HEADER, &app.session)
         .body(Body::from(LIST))
         .unwrap();
     assert_eq!(

@@ -32,6 +32,7 @@ async fn each_deciding_header_said_twice_is_refused_and_once_is_read() {
         // The same value twice is still two: which one a check reads must
         // never matter.
         ("content-type", "application/json".to_string()),
+        ("x-voicebox-session", app.session.clone()),
     ] {
         let answer = app.send(turn(&app, LIST, &[(name, second.clone())])).await;
         assert_eq!(

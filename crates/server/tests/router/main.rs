@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use tempfile::TempDir;
 use tower::ServiceExt;
 use voicebox::resolve::Resolver;
-use voicebox::serve::{AppState, Config, router};
+use voicebox::serve::{AppState, Config, SESSION_HEADER, router};
 use voicebox::state_dir::StateDir;
 
 /// The port the app believes it is bound to; nothing listens on it.
@@ -24,9 +24,9 @@ const PORT: u16 = 7999;
 struct App {
     router: Router,
     token: String,
-    /// This start's page secret, and the session cookie it was traded for.
+    /// This start's page secret, and the page's session it was traded for.
     secret: String,
-    cookie: String,
+    session: String,
     root: PathBuf,
     _dirs: (TempDir, TempDir),
 }
@@ -69,15 +69,15 @@ impl App {
             router: router(state),
             token,
             secret,
-            cookie: String::new(),
+            session: String::new(),
             root,
             _dirs: dirs,
         };
         let opened = app
             .get_as_stranger(&format!("/?token={}", app.secret))
             .await;
-        let set = opened.headers[header::SET_COOKIE].to_str().unwrap();
-        app.cookie = set.split(';').next().unwrap().to_string();
+        let location = opened.headers[header::LOCATION].to_str().unwrap();
+        app.session = location.strip_prefix("/#session=").unwrap().to_string();
         app
     }
 
@@ -94,7 +94,7 @@ impl App {
 
     /// A GET from the page (its session).
     async fn get(&self, path: &str) -> Answer {
-        let request = request("GET", path).header(header::COOKIE, &self.cookie);
+        let request = request("GET", path).header(SESSION_HEADER, &self.session);
         self.send(request.body(Body::empty()).unwrap()).await
     }
 
@@ -118,7 +118,7 @@ impl App {
     fn as_page(&self, builder: axum::http::request::Builder) -> axum::http::request::Builder {
         builder
             .header(header::ORIGIN, own_origin())
-            .header(header::COOKIE, &self.cookie)
+            .header(SESSION_HEADER, &self.session)
             .header(header::CONTENT_TYPE, "application/json")
     }
 }

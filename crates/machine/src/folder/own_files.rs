@@ -1,0 +1,128 @@
+//! The host's own files in a root — the undo journal and its blobs, the
+//! audit logs — reached only through host folders opened without following
+//! links, and each opened without following one either: what the host reads
+//! back, appends to or removes there is what it wrote, never a file a link
+//! planted there names.
+
+use super::{FolderStorage, own_error, read_capped, storage_error};
+use crate::MachineEnv;
+use crate::own::TMP_DIR;
+use cap_std::fs::{File, OpenOptions, OpenOptionsExt};
+use std::io::{self, Write};
+use std::path::Path;
+use voicebox_core::contain::{AUDIT_DIR, HOST_DIR, RelPath};
+use voicebox_core::platform::{Env, StorageError};
+
+/// A host path (`.voicebox/…`: only the host builds these, every person's
+/// name there is refused before storage) as its folder and last name.
+pub(super) fn own_file(path: &RelPath) -> Option<(&str, &str)> {
+    path.as_str()
+        .rsplit_once('/')
+        .filter(|(folder, _)| folder.split('/').next() == Some(HOST_DIR))
+}
+
+/// A host file's error in storage's terms: a link where the file should be
+/// is not a file the host wrote.
+fn own_file_error(e: io::Error) -> StorageError {
+    match e.raw_os_error() {
+        Some(libc::ELOOP) => StorageError::NotARegularFile,
+        _ => storage_error(e),
+    }
+}
+
+impl FolderStorage {
+    /// Opens a file of the host's own for reading: never through a link,
+    /// never blocking on a pipe, and only a regular file.
+    fn open_own(&self, folder: &str, name: &str) -> Result<File, StorageError> {
+        let dir = self
+            .own
+            .folder(folder)
+            .map_err(own_error)?
+            .ok_or(StorageError::NotFound)?;
+        let mut options = OpenOptions::new();
+        options
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+        let file = dir.open_with(name, &options).map_err(own_file_error)?;
+        match file.metadata().map_err(storage_error)? {
+            meta if meta.is_file() => Ok(file),
+            _ => Err(StorageError::NotARegularFile),
+        }
+    }
+
+    /// One writer's audit file, opened as [`FolderStorage::open_own`] opens
+    /// the host's files.
+    pub(super) fn open_audit(&self, name: &str) -> Result<File, StorageError> {
+        self.open_own(AUDIT_DIR, name)
+    }
+
+    pub(super) fn read_own(&self, folder: &str, name: &str) -> Result<Vec<u8>, StorageError> {
+        let file = self.open_own(folder, name)?;
+        let size = file.metadata().map_err(storage_error)?.len();
+        read_capped(file, size)
+    }
+
+    pub(super) fn append_own(
+        &self,
+        folder: &str,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<(), StorageError> {
+        let dir = self.own.made(folder).map_err(own_error)?;
+        let new = dir.symlink_metadata(name).is_err();
+        let mut options = OpenOptions::new();
+        options
+            .append(true)
+            .create(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        let mut file = dir.open_with(name, &options).map_err(own_file_error)?;
+        if !file.metadata().map_err(storage_error)?.is_file() {
+            return Err(StorageError::NotARegularFile);
+        }
+        file.write_all(bytes)
+            .and_then(|()| self.sync.file(&file.into_std()))
+            .and_then(|()| match new {
+                true => self.sync.folder_at(&dir, Path::new("")),
+                false => Ok(()),
+            })
+            .map_err(storage_error)
+    }
+
+    /// Replaces a file of the host's own whole: staged in the host's staging
+    /// folder, synced, renamed over it (a rename replaces a link, never
+    /// writes through one).
+    pub(super) fn write_own(
+        &self,
+        folder: &str,
+        name: &str,
+        bytes: &[u8],
+    ) -> Result<(), StorageError> {
+        let dir = self.own.made(folder).map_err(own_error)?;
+        let staging = self.own.made(TMP_DIR).map_err(own_error)?;
+        let tmp = super::write::staged_name(&MachineEnv.random_id());
+        let written = self
+            .write_synced(&staging, Path::new(&tmp), bytes)
+            .and_then(|()| staging.rename(&tmp, &dir, name));
+        if written.is_err() {
+            let _ = staging.remove_file(&tmp);
+        }
+        written
+            .and_then(|()| self.sync.folder_at(&dir, Path::new("")))
+            .map_err(storage_error)
+    }
+
+    /// Removes a regular file of the host's own (never a link or a folder).
+    pub(super) fn remove_own(&self, folder: &str, name: &str) -> Result<(), StorageError> {
+        let dir = self
+            .own
+            .folder(folder)
+            .map_err(own_error)?
+            .ok_or(StorageError::NotFound)?;
+        if !dir.symlink_metadata(name).map_err(storage_error)?.is_file() {
+            return Err(StorageError::NotARegularFile);
+        }
+        dir.remove_file(name)
+            .and_then(|()| self.sync.folder_at(&dir, Path::new("")))
+            .map_err(storage_error)
+    }
+}
