@@ -146,13 +146,27 @@ function verdictText(f) {
     const seq = v.seq != null ? ` (seq ${v.seq})` : '';
     return `${name}: the chain is broken at line ${v.line}${seq}: ${v.kind} — ${v.why}`;
   }
+  if (v.verdict === 'missing') return `${name}: missing — ${v.why}`;
+  if (v.verdict === 'unreadable') return `${name}: not read — ${v.why}`;
   const parts = [];
   if (v.entries != null) parts.push(`${v.entries} entries, last seq ${v.last_seq}`);
   if (v.unchained) parts.push(`${v.unchained} unchained (written before the chain)`);
+  if (v.verdict === 'unanchored') return `${name}: not written by this host (it has no anchor for the file) — ${parts.join('; ')}`;
+  if (v.verdict === 'unanchored-tail') {
+    return `${name}: ${v.after} entries from line ${v.line} follow the host's last line (seq ${v.anchored_seq}); it did not write them — ${parts.join('; ')}`;
+  }
   if (v.anchored === false) parts.push('no anchor on this host (lines cut from the end would not show)');
   if (v.why) parts.push(String(v.why));
   return `${name}: ${v.verdict === 'ok' ? 'chain ok' : String(v.verdict)} — ${parts.join('; ')}`;
 }
+
+/** What the person is told first about a verdict the core cannot vouch for. */
+const BANNER_HEADS = {
+  missing: 'A log Voicebox wrote in this folder is missing: it was removed, renamed or replaced.',
+  unreadable: 'Part of this activity log cannot be read.',
+  unanchored: 'This activity log holds entries Voicebox did not write.',
+  'unanchored-tail': 'Entries were added to this activity log after Voicebox\'s last one; Voicebox did not write them.',
+};
 
 /**
  * What a verdict means for the person: an intact log is one quiet line; a
@@ -173,7 +187,7 @@ function verdictNote(f) {
   const where = v.seq != null ? ` at entry ${v.seq}` : v.line != null ? ` at line ${v.line}` : '';
   const head = v.verdict === 'broken'
     ? `This activity log was changed after it was written${where}.`
-    : 'This activity log cannot be shown to be complete and unchanged.';
+    : BANNER_HEADS[v.verdict] || 'This activity log cannot be shown to be complete and unchanged.';
   return el('div', { class: 'audit-banner', role: 'alert' },
     el('p', { class: 'audit-banner-head', text: head }),
     el('p', { text: 'Entries from there on cannot be trusted. Export the log to keep a copy, and find out who else can write to this folder.' }),

@@ -15,11 +15,12 @@ use serde::{Deserialize, Serialize};
 
 pub mod chain;
 mod file;
+pub mod lines;
 pub mod page;
 
 pub use file::{
     AuditCheck, AuditFile, AuditView, ParsedFile, dangling, file_name, file_path, last_seq,
-    lost_completions, parse, valid_instance,
+    lost_completions, number_in, numbered, of_root, parse, valid_instance,
 };
 
 /// What an entry records about the act.
@@ -300,6 +301,23 @@ impl Entry {
     /// Whether this entry waits for a completion (an attempt or a tier-2 ask).
     pub fn is_pending(&self) -> bool {
         self.result == EntryResult::Pending
+    }
+
+    /// The first entry of a writer's next file: why it did not append to
+    /// `left` (lines it did not write follow its last one, or the file is
+    /// not the one it wrote).
+    pub fn moved_on(context: Context, left: &str, why: &str) -> Entry {
+        let refusal = Refusal::new(
+            Rule::AuditTailUnanchored,
+            alloc::format!(
+                "{why}; the host does not build on lines it did not write and continues in this file. Check the log with `voicebox audit --verify`"
+            ),
+        );
+        let act = ActRecord::new(
+            ActKind::Write,
+            &alloc::format!("{}/{left}", crate::contain::AUDIT_DIR),
+        );
+        Entry::new(context, act, Happened::Refused(&refusal))
     }
 
     /// The `lost` completion for an entry an earlier boot left pending: never a

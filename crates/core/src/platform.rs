@@ -177,14 +177,19 @@ pub trait Storage {
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError>;
     /// Every audit file of this root, as text.
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError>;
-    /// Every audit file's name and length in bytes, by name. Storage that can
-    /// read part of a file answers this (and [`Storage::read_audit_range`])
-    /// without reading the files, so a page of the log costs what it shows.
-    async fn audit_files(&self) -> Result<Vec<(String, u64)>, StorageError> {
+    /// Every entry of the audit folder by name: a log file's length in
+    /// bytes, or why it is not read (a folder, a link, a FIFO ...). Storage
+    /// that can read part of a file answers this (and
+    /// [`Storage::read_audit_range`]) without reading the files, so a page of
+    /// the log costs what it shows.
+    async fn audit_files(&self) -> Result<Vec<AuditListing>, StorageError> {
         let files = self.read_audit().await?;
         Ok(files
             .into_iter()
-            .map(|f| (f.name, f.text.len() as u64))
+            .map(|f| AuditListing {
+                len: Ok(f.text.len() as u64),
+                name: f.name,
+            })
             .collect())
     }
     /// Bytes `start..end` of one audit file (fewer where the file is shorter).
@@ -203,9 +208,9 @@ pub trait Storage {
         let end = (end as usize).min(bytes.len());
         Ok(bytes[(start as usize).min(end)..end].to_vec())
     }
-    /// The host's anchor of one audit file, kept outside the root; `None`
-    /// where this placement keeps none.
-    async fn audit_anchor(&self, _name: &str) -> Option<Anchor> {
+    /// The host's anchors of this root's audit files, kept outside the root:
+    /// one per file it has written. `None` where this placement keeps none.
+    async fn audit_anchors(&self) -> Option<Vec<Anchor>> {
         None
     }
     /// The temporaries of the host's own that interrupted writes left
@@ -219,6 +224,14 @@ pub trait Storage {
     async fn remove_temporary(&self, _path: &str) -> Result<(), StorageError> {
         Err(StorageError::NotFound)
     }
+}
+
+/// One entry of a root's audit folder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuditListing {
+    pub name: String,
+    /// A log file's length, or why the entry is not read as one.
+    pub len: Result<u64, String>,
 }
 
 /// The clock and the source of ids.

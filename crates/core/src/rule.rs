@@ -100,6 +100,10 @@ rules! {
     ConfirmationUnavailable => "confirmation-unavailable",
     // Fail closed.
     AuditUnwritable => "audit-unwritable",
+    /// The host's audit file does not end in the last line the host wrote
+    /// there (lines were added after it, or it was cut or replaced): the host
+    /// does not append to it, and moves on to its next file.
+    AuditTailUnanchored => "audit-tail-unanchored",
     StorageFailed => "storage-failed",
     // Tools.
     ToolUnavailable => "tool-unavailable",

@@ -10,7 +10,7 @@ use checked::is_special;
 mod own_files;
 mod write;
 
-use crate::audit_file::{Anchors, AuditWriter};
+use crate::audit_file::{Anchors, AuditWriter, Writer};
 use crate::durable::Syncer;
 use crate::own::{OwnError, OwnFolders};
 use cap_std::ambient_authority;
@@ -23,7 +23,8 @@ use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
 use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage, StorageError,
+    AuditListing, DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage,
+    StorageError,
 };
 
 /// Why a folder could not be opened as a root.
@@ -120,7 +121,13 @@ impl FolderStorage {
             .try_clone()
             .map_err(|e| OpenError::Io(real.clone(), e))?;
         let own = Arc::new(OwnFolders::new(own_root, options.sync.clone()));
-        own.check().map_err(|e| match e {
+        // A reader (`voicebox audit`) changes nothing and reads no host folder
+        // through a link: one that is not a folder is named in its report.
+        let checked = match options.audit_at_first_append {
+            true => Ok(()),
+            false => own.check(),
+        };
+        checked.map_err(|e| match e {
             OwnError::NotAFolder { path, found } => OpenError::HostFolder {
                 root: real.clone(),
                 path,
@@ -130,14 +137,18 @@ impl FolderStorage {
         })?;
         let root = real.to_string_lossy().into_owned();
         let anchors = options.anchors.map(Anchors::new);
+        let writer = Writer {
+            instance: instance.into(),
+            project: project_of(&real),
+            root,
+        };
         Ok(FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
             own: own.clone(),
             audit: AuditWriter::new(
                 own,
-                instance,
-                &root,
+                writer,
                 options.sync.clone(),
                 anchors.clone(),
                 !options.audit_at_first_append,
@@ -155,9 +166,26 @@ impl FolderStorage {
         &self.path
     }
 
-    /// This writer's audit file name inside `.audit/`.
-    pub fn audit_file_name(&self) -> &str {
+    /// The project this root is: `<folder name>@machine`.
+    pub fn project(&self) -> String {
+        project_of(&self.path)
+    }
+
+    /// The name inside `.audit/` of the file this writer appends to.
+    pub fn audit_file_name(&self) -> String {
         self.audit.name()
+    }
+
+    /// The audit folder, opened as every host folder is: one that is a
+    /// link or not a folder is that entry's own `unreadable`, not read.
+    fn audit_folder(&self) -> Result<Option<Dir>, AuditListing> {
+        self.own.folder(AUDIT_DIR).map_err(|e| AuditListing {
+            name: AUDIT_DIR.into(),
+            len: Err(match e {
+                OwnError::NotAFolder { found, .. } => format!("it is {found}, not a folder"),
+                OwnError::Io(..) => "it cannot be opened".into(),
+            }),
+        })
     }
 
     fn still_there(&self) -> bool {
@@ -207,6 +235,15 @@ impl FolderStorage {
         }
         Ok(out)
     }
+}
+
+/// The project a root is: `<folder name>@machine`.
+fn project_of(real: &Path) -> String {
+    let name = real
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "root".into());
+    format!("{name}@machine")
 }
 
 /// Reads an open regular file of `size` bytes whole, never past the cap.
@@ -406,20 +443,32 @@ impl Storage for FolderStorage {
             .map_err(|e| StorageError::Other(e.to_string()))
     }
 
-    async fn audit_files(&self) -> Result<Vec<(String, u64)>, StorageError> {
-        let mut files = Vec::new();
-        let entries = match self.own.folder(AUDIT_DIR).map_err(own_error)? {
-            Some(audit) => audit.entries().map_err(storage_error)?,
-            None => return Ok(files),
+    async fn audit_files(&self) -> Result<Vec<AuditListing>, StorageError> {
+        let folder = match self.audit_folder() {
+            Ok(Some(folder)) => folder,
+            Ok(None) => return Ok(Vec::new()),
+            Err(unreadable) => return Ok(vec![unreadable]),
         };
-        for entry in entries {
+        let mut files = Vec::new();
+        for entry in folder.entries().map_err(storage_error)? {
             let entry = entry.map_err(storage_error)?;
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.ends_with(".jsonl") {
-                files.push((name, entry.metadata().map_err(storage_error)?.len()));
+            if !name.ends_with(".jsonl") {
+                continue;
             }
+            let kind = entry.file_type().map_err(storage_error)?;
+            let len = match () {
+                _ if kind.is_file() => Ok(entry.metadata().map_err(storage_error)?.len()),
+                _ if kind.is_symlink() => Err("it is a link, not a log file: not read".into()),
+                _ if kind.is_dir() => Err("it is a folder, not a log file: not read".into()),
+                _ => Err(
+                    "it is a special file (a FIFO, socket or device), not a log file: not read"
+                        .into(),
+                ),
+            };
+            files.push(AuditListing { name, len });
         }
-        files.sort();
+        files.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(files)
     }
 
@@ -445,8 +494,11 @@ impl Storage for FolderStorage {
         Ok(bytes)
     }
 
-    async fn audit_anchor(&self, name: &str) -> Option<Anchor> {
-        self.anchors.as_ref()?.read(name)
+    async fn audit_anchors(&self) -> Option<Vec<Anchor>> {
+        let root = self.path.to_string_lossy();
+        let mut anchors = self.anchors.as_ref()?.list();
+        anchors.retain(|anchor| voicebox_core::audit::of_root(&anchor.file, &root));
+        Some(anchors)
     }
 
     async fn stale_temporaries(&self) -> Vec<String> {
@@ -462,7 +514,10 @@ impl Storage for FolderStorage {
 
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
         let mut files = Vec::new();
-        for (name, _) in self.audit_files().await? {
+        for listed in self.audit_files().await? {
+            let (name, Ok(_)) = (listed.name, listed.len) else {
+                continue;
+            };
             let mut bytes = Vec::new();
             self.open_audit(&name)?
                 .read_to_end(&mut bytes)

@@ -41,12 +41,8 @@ impl<A: Abilities> Host<A> {
     /// then, each removal audited (a reader removes nothing).
     pub fn declare_with(&mut self, path: &Path, options: RootOptions) -> Result<(), OpenError> {
         let storage = FolderStorage::open_with(path, self.executor.instance(), options)?;
-        let name = storage
-            .path()
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "root".into());
-        self.executor.declare(storage, &format!("{name}@machine"));
+        let project = storage.project();
+        self.executor.declare(storage, &project);
         pollster::block_on(self.executor.sweep_temporaries());
         Ok(())
     }

@@ -187,6 +187,15 @@ async fn a_person_works_in_their_folder_from_the_page() {
             .contains("entries check out"),
         "the quiet line is gone once the chain is broken"
     );
+    // A log the host wrote that is gone shows as missing, in words.
+    std::fs::rename(&log, log.with_extension("bak")).unwrap();
+    browser.click("audit-refresh").await;
+    browser
+        .wait_for(
+            "the missing log",
+            "const b = document.querySelector('#audit-banner .audit-banner'); return !!b && b.textContent.includes('is missing') && b.querySelector('.answer-details').textContent.includes('missing —') && b.querySelector('.answer-details').textContent.includes('the host wrote this file');",
+        )
+        .await;
     browser.close().await;
 }
 

@@ -302,3 +302,49 @@ async fn the_page_chooses_the_resolver() {
     let server = server.crash_and_restart();
     assert_eq!(server.get("/api/health").await.1["resolver"], "script");
 }
+
+/// One 64 MiB line with no newline in the audit folder, and a folder named
+/// like a log: the page still answers, passing the line over by its span,
+/// and the check names each odd entry on its own while the log shows.
+#[tokio::test]
+async fn an_over_long_line_and_an_odd_entry_in_the_audit_folder_stay_their_own() {
+    let server = Server::start();
+    server.say("create a file called a.txt with hi").await;
+    let audit = server.root.join(".audit");
+    let own = std::fs::read_dir(&audit)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .file_name();
+    let long = format!("zz-{}", own.to_str().unwrap().split_once('-').unwrap().1);
+    const LONG: u64 = 64 << 20;
+    let file = std::fs::File::create(audit.join(&long)).unwrap();
+    std::io::Write::write_all(&mut &file, &vec![b'x'; LONG as usize]).unwrap();
+    std::fs::create_dir(audit.join("trap.jsonl")).unwrap();
+
+    let (status, page) = server.get("/api/audit?limit=5").await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["entries"].as_array().unwrap().len(), 2, "{page}");
+    assert_eq!(
+        page["skipped"],
+        json!([{"file": long, "at": 0, "bytes": LONG}])
+    );
+    let (_, check) = server.get("/api/audit/verify").await;
+    let verdict = |name: &str| {
+        let files = check["files"].as_array().unwrap();
+        let file = files.iter().find(|f| f["name"] == name);
+        file.map_or(json!(null), |f| f["verdict"]["verdict"].clone())
+    };
+    assert_eq!(verdict(own.to_str().unwrap()), "ok", "{check}");
+    assert_eq!(verdict("trap.jsonl"), "unreadable", "{check}");
+    assert_eq!(verdict(&long), "unanchored", "{check}");
+    // Control: once the odd entries are gone, every file passes.
+    std::fs::remove_dir(audit.join("trap.jsonl")).unwrap();
+    std::fs::remove_file(audit.join(&long)).unwrap();
+    let (_, check) = server.get("/api/audit/verify").await;
+    let files = check["files"].as_array().unwrap();
+    assert_eq!(files.len(), 1, "{check}");
+    let (_, page) = server.get("/api/audit?limit=5").await;
+    assert!(page.get("skipped").is_none(), "{page}");
+}

@@ -100,7 +100,8 @@ impl WebStorage {
 
     /// Resumes numbering after the highest seq already in this writer's file.
     pub fn resume_after(&self, last_seq: u64) {
-        self.next_seq.set(last_seq + 1);
+        // At the ceiling the next append is refused, never wrapped to 0.
+        self.next_seq.set(last_seq.saturating_add(1));
     }
 
     /// One request to the worker, naming the access it needs.
@@ -254,11 +255,22 @@ impl Storage for WebStorage {
 
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError> {
         let seq = self.next_seq.get();
+        if seq == u64::MAX {
+            return Err(StorageError::Other(
+                "the audit file's seq is at its ceiling (2^64−1): no seq can follow it".into(),
+            ));
+        }
         let line = Entry {
             seq,
             ..entry.clone()
         }
         .line();
+        if line.len() > voicebox_core::audit::lines::MAX_LINE {
+            return Err(StorageError::Other(format!(
+                "the entry is {} bytes, over the log's line cap; nothing was appended",
+                line.len()
+            )));
+        }
         let path = format!("{}/{}", self.home.folder(), self.audit_file);
         self.ask(self.home.request("append", path), line.into_bytes())
             .await?;

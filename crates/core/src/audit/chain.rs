@@ -9,6 +9,7 @@
 //! outside the root.
 
 use super::Entry;
+use super::lines::{Forwards, Piece};
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
@@ -28,17 +29,45 @@ pub fn line_hash(line: &[u8]) -> String {
     crate::hex(&Sha256::digest(line))
 }
 
-/// What the host keeps of one audit file, outside the root, after each append.
+/// What the host keeps of one audit file, outside the root: its last line,
+/// rewritten after each append. Before each append it also announces the
+/// line it is about to write, so a crash on either side of the append leaves
+/// a file the anchor accounts for; any other line after the last one is not
+/// the host's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Anchor {
     /// The audit file's name.
     pub file: String,
-    /// The seq of the last line this host appended.
+    /// The seq of the last line this host appended (the one before its
+    /// first, where it has appended none).
     pub seq: u64,
-    /// That line's hash.
+    /// That line's hash: the file's genesis where it has appended none.
     pub hash: String,
     /// The hash of the file's first line.
     pub first: String,
+    /// The hash of the line the host was about to append after it (seq + 1):
+    /// present or not, it is the host's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}
+
+impl Anchor {
+    /// Whether the host had appended nothing to the file yet (its last line
+    /// is the file's genesis).
+    pub fn none_before(&self) -> bool {
+        self.hash == genesis(&self.file)
+    }
+
+    /// The seq the file's next line after the host's own takes.
+    pub fn following(&self) -> Option<u64> {
+        self.seq.checked_add(1 + u64::from(self.next.is_some()))
+    }
+
+    /// Whether an entry with `seq` and line `hash`, first after the last
+    /// line, is the one the host announced.
+    pub fn announced(&self, seq: u64, hash: &str) -> bool {
+        Some(seq) == self.seq.checked_add(1) && self.next.as_deref() == Some(hash)
+    }
 }
 
 /// How a chain is broken.
@@ -55,6 +84,9 @@ pub enum BreakKind {
     Truncated,
     /// The file is not the one that was written (another chain from line 1).
     Replaced,
+    /// A seq at the ceiling (2^64−1): no seq can follow it, and the writer
+    /// never writes it.
+    Ceiling,
 }
 
 /// What a file's chain shows when it holds.
@@ -83,21 +115,63 @@ pub struct Break {
     pub why: String,
 }
 
-/// One file's verdict.
+/// Entries after the last line the host wrote in a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "verdict", rename_all = "lowercase")]
+pub struct Tail {
+    #[serde(flatten)]
+    pub chain: Chain,
+    /// The seq of the last line the host wrote (its anchor).
+    pub anchored_seq: u64,
+    /// The first line (from 1) after it that is an entry.
+    pub line: usize,
+    /// How many entries follow it.
+    pub after: usize,
+}
+
+/// One file's verdict. Only `ok` and `torn` pass.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "kebab-case")]
 pub enum Verdict {
     Ok(Chain),
     /// The chain holds up to a last line cut short by a crash mid-append: an
     /// interrupted write, not tampering.
     Torn(Chain),
     Broken(Break),
+    /// The chain holds, but no anchor of this host names the file: a writer
+    /// the host does not know wrote it (or the host's state folder is new).
+    Unanchored(Chain),
+    /// The chain holds up to the host's last line, and entries follow that
+    /// the host did not write; it does not build on them.
+    UnanchoredTail(Tail),
+    /// The host wrote this file (its anchor says so), and it is not in the
+    /// audit folder as a file.
+    Missing {
+        anchored_seq: u64,
+        why: String,
+    },
+    /// An entry of the audit folder that is not a regular log file (a
+    /// folder, a link, a FIFO): not read.
+    Unreadable {
+        why: String,
+    },
 }
 
 impl Verdict {
-    pub fn is_broken(&self) -> bool {
-        matches!(self, Verdict::Broken(_))
+    /// Whether the file fails the check (a command exits non-zero).
+    pub fn fails(&self) -> bool {
+        !matches!(self, Verdict::Ok(_) | Verdict::Torn(_))
     }
+}
+
+/// What the host knows of a file from outside the root.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Anchoring {
+    /// This placement keeps no anchors: only the chain inside the file speaks.
+    NotKept,
+    /// The host keeps anchors and has none for this file.
+    Unknown,
+    /// The host's anchor of this file.
+    Anchored(Anchor),
 }
 
 /// A seq gap, decided by the next entry: a missing seq that turns up later
@@ -112,7 +186,7 @@ struct Gap {
 /// without holding it.
 pub struct Verifier {
     name: String,
-    anchor: Option<Anchor>,
+    anchoring: Anchoring,
     line: usize,
     /// The hash the next line must name.
     expect: String,
@@ -123,6 +197,11 @@ pub struct Verifier {
     first: Option<String>,
     /// The anchored seq's line, once seen: whether its hash matched.
     anchor_line: Option<(usize, bool)>,
+    /// Entries after the anchored line the host did not announce: the first
+    /// one's line, and how many.
+    tail: Option<(usize, usize)>,
+    /// Whether the line the anchor announced was seen right after it.
+    announced: bool,
     gap: Option<Gap>,
     broken: Option<Break>,
     torn: bool,
@@ -130,10 +209,10 @@ pub struct Verifier {
 }
 
 impl Verifier {
-    pub fn new(name: &str, anchor: Option<Anchor>) -> Verifier {
+    pub fn new(name: &str, anchoring: Anchoring) -> Verifier {
         Verifier {
             name: name.into(),
-            anchor,
+            anchoring,
             line: 0,
             expect: genesis(name),
             prev_seq: None,
@@ -141,6 +220,8 @@ impl Verifier {
             chained: false,
             first: None,
             anchor_line: None,
+            tail: None,
+            announced: false,
             gap: None,
             broken: None,
             torn: false,
@@ -148,30 +229,49 @@ impl Verifier {
         }
     }
 
+    /// The next piece of the file read forwards.
+    pub fn piece(&mut self, piece: Piece<'_>) {
+        match piece {
+            Piece::Line(raw) => self.line(raw),
+            Piece::Long { hash, whole, .. } => self.not_an_entry(hash, whole),
+        }
+    }
+
     /// The next line: its bytes with the newline, or a last fragment without.
     pub fn line(&mut self, raw: &[u8]) {
-        self.line += 1;
         let hash = line_hash(raw);
-        if self.first.is_none() {
-            self.first = Some(hash.clone());
-        }
-        let whole = raw.ends_with(b"\n");
         let text = core::str::from_utf8(raw).unwrap_or("");
         match serde_json::from_str::<Entry>(text.trim_end_matches('\n')) {
             Ok(entry) => {
+                self.line += 1;
+                self.first.get_or_insert_with(|| hash.clone());
                 self.chain.entries += 1;
                 self.check(&entry, &hash);
                 self.chain.last_seq = self.chain.last_seq.max(entry.seq);
                 self.prev_seq = Some(entry.seq);
+                self.chained_over(hash);
             }
-            Err(_) if !whole => self.torn = true,
-            Err(_) => {
-                // A closed fragment of an interrupted write still chains: the
-                // writer chained the next line over it.
+            Err(_) => self.not_an_entry(hash, raw.ends_with(b"\n")),
+        }
+    }
+
+    /// A line that is not an entry, by its hash: a last one without its
+    /// newline is torn; a closed one still chains (the writer chained the
+    /// next line over an interrupted write's fragment).
+    fn not_an_entry(&mut self, hash: String, whole: bool) {
+        self.line += 1;
+        self.first.get_or_insert_with(|| hash.clone());
+        match whole {
+            false => self.torn = true,
+            true => {
                 self.corrupt.push(self.line);
                 self.prev_seq = None;
             }
         }
+        self.chained_over(hash);
+    }
+
+    fn chained_over(&mut self, hash: String) {
         self.expect = hash.clone();
         self.chain.last_hash = hash;
     }
@@ -185,17 +285,47 @@ impl Verifier {
             };
             self.gap_break(gap, kind);
         }
-        if let Some(anchor) = &self.anchor
-            && anchor.seq == entry.seq
-            && self.anchor_line.is_none()
-        {
-            self.anchor_line = Some((self.line, anchor.hash == hash));
+        if let Anchoring::Anchored(anchor) = &self.anchoring {
+            let after = self.anchor_line.is_some() || anchor.none_before();
+            match self.anchor_line {
+                _ if after => {
+                    let first = self.tail.is_none() && !self.announced;
+                    if first && anchor.announced(entry.seq, hash) {
+                        self.announced = true;
+                    } else {
+                        let tail = self.tail.get_or_insert((self.line, 0));
+                        tail.1 += 1;
+                    }
+                }
+                None if anchor.seq == entry.seq => {
+                    self.anchor_line = Some((self.line, anchor.hash == hash));
+                }
+                _ => {}
+            }
         }
         if self.broken.is_some() {
             return;
         }
+        if entry.seq == u64::MAX {
+            return self.fail(
+                BreakKind::Ceiling,
+                self.line,
+                Some(entry.seq),
+                "this seq is the ceiling: no seq can follow it, and the host never writes it",
+            );
+        }
+        // Seqs only grow, on every line: a chain recomputed over a planted
+        // seq holds, and must still not pass.
+        let backwards = self.prev_seq.filter(|before| entry.seq <= *before);
         let Some(prev) = &entry.prev else {
-            if self.chained {
+            if let Some(before) = backwards {
+                self.fail(
+                    BreakKind::Reordered,
+                    self.line,
+                    Some(entry.seq),
+                    &format!("seq {} follows seq {before}", entry.seq),
+                );
+            } else if self.chained {
                 self.fail(
                     BreakKind::Edited,
                     self.line,
@@ -209,6 +339,14 @@ impl Verifier {
         };
         self.chained = true;
         if *prev == self.expect {
+            if let Some(before) = backwards {
+                self.fail(
+                    BreakKind::Reordered,
+                    self.line,
+                    Some(entry.seq),
+                    &format!("seq {} follows seq {before}", entry.seq),
+                );
+            }
             return;
         }
         match self.prev_seq {
@@ -236,7 +374,7 @@ impl Verifier {
                 Some(entry.seq),
                 &format!("seq {} follows seq {before}", entry.seq),
             ),
-            Some(before) if entry.seq > before + 1 => {
+            Some(before) if entry.seq > before.saturating_add(1) => {
                 self.gap = Some(Gap {
                     line: self.line,
                     seq: entry.seq,
@@ -279,15 +417,27 @@ impl Verifier {
         if let Some(gap) = self.gap.take() {
             self.gap_break(gap, BreakKind::Removed);
         }
-        if let Some(anchor) = self.anchor.take() {
-            self.chain.anchored = true;
-            self.against(&anchor);
-        }
+        let anchoring = core::mem::replace(&mut self.anchoring, Anchoring::NotKept);
+        let anchored_seq = match &anchoring {
+            Anchoring::Anchored(anchor) => {
+                self.chain.anchored = true;
+                self.against(anchor);
+                anchor.seq + u64::from(self.announced)
+            }
+            _ => 0,
+        };
         let entries = self.chain.entries;
-        let verdict = match (self.broken, self.torn) {
-            (Some(broken), _) => Verdict::Broken(broken),
-            (None, true) => Verdict::Torn(self.chain),
-            (None, false) => Verdict::Ok(self.chain),
+        let verdict = match (self.broken, anchoring, self.tail) {
+            (Some(broken), ..) => Verdict::Broken(broken),
+            (None, Anchoring::Unknown, _) if self.line > 0 => Verdict::Unanchored(self.chain),
+            (None, Anchoring::Anchored(_), Some((line, after))) => Verdict::UnanchoredTail(Tail {
+                chain: self.chain,
+                anchored_seq,
+                line,
+                after,
+            }),
+            _ if self.torn => Verdict::Torn(self.chain),
+            _ => Verdict::Ok(self.chain),
         };
         super::ParsedFile {
             name: self.name,
@@ -301,7 +451,16 @@ impl Verifier {
     /// What the anchor shows that the file alone cannot.
     fn against(&mut self, anchor: &Anchor) {
         let lines = self.line;
-        if self.first.as_deref() != Some(anchor.first.as_str()) {
+        if lines == 0 {
+            if !anchor.none_before() {
+                self.fail(
+                    BreakKind::Truncated,
+                    1,
+                    Some(anchor.seq),
+                    &format!("the file is empty; the host wrote up to seq {}", anchor.seq),
+                );
+            }
+        } else if self.first.as_deref() != Some(anchor.first.as_str()) {
             self.fail(
                 BreakKind::Replaced,
                 1,
@@ -330,11 +489,11 @@ impl Verifier {
 }
 
 /// Verifies one whole file (see [`Verifier`]).
-pub fn verify(name: &str, text: &[u8], anchor: Option<Anchor>) -> super::ParsedFile {
-    let mut verifier = Verifier::new(name, anchor);
-    for line in text.split_inclusive(|&b| b == b'\n') {
-        verifier.line(line);
-    }
+pub fn verify(name: &str, text: &[u8], anchoring: Anchoring) -> super::ParsedFile {
+    let mut verifier = Verifier::new(name, anchoring);
+    let mut lines = Forwards::default();
+    lines.feed(text, &mut |piece| verifier.piece(piece));
+    lines.finish(&mut |piece| verifier.piece(piece));
     verifier.finish()
 }
 
@@ -385,6 +544,12 @@ impl TailScan {
         let enough = entry.seq <= reach;
         self.entries.push(entry);
         enough
+    }
+
+    /// The line before the ones given so far, passed over as longer than any
+    /// entry: only its hash, for the chain.
+    pub fn push_long(&mut self, hash: String) {
+        self.last.get_or_insert(hash);
     }
 
     pub fn finish(mut self) -> Resume {

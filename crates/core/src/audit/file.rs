@@ -19,6 +19,43 @@ pub fn file_name(instance: &str, root: &str) -> String {
     format!("{instance}-{}.jsonl", crate::hex(&digest[..6]))
 }
 
+/// The `n`th file of a writer's series (from 1, the file [`file_name`]
+/// names): a writer that will not build on its file's tail moves on to the
+/// next, `<instance>-<root-hash>.<n>.jsonl`.
+pub fn numbered(first: &str, n: u64) -> String {
+    match n {
+        0 | 1 => first.into(),
+        n => format!("{}.{n}.jsonl", first.trim_end_matches(".jsonl")),
+    }
+}
+
+/// Which file of the series that starts with `first` `name` is, if any.
+pub fn number_in(first: &str, name: &str) -> Option<u64> {
+    if name == first {
+        return Some(1);
+    }
+    let stem = first.strip_suffix(".jsonl")?;
+    let n = name.strip_prefix(stem)?.strip_prefix('.')?;
+    let n: u64 = n.strip_suffix(".jsonl")?.parse().ok()?;
+    (n >= 2 && numbered(first, n) == name).then_some(n)
+}
+
+/// Whether `name` is a writer file of the root `root` (any writer, any
+/// file of its series).
+pub fn of_root(name: &str, root: &str) -> bool {
+    let Some(stem) = name.strip_suffix(".jsonl") else {
+        return false;
+    };
+    let stem = match stem.rsplit_once('.') {
+        Some((head, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => head,
+        _ => stem,
+    };
+    let digest = Sha256::digest(root.as_bytes());
+    stem.strip_suffix(&crate::hex(&digest[..6]))
+        .and_then(|instance| instance.strip_suffix('-'))
+        .is_some_and(valid_instance)
+}
+
 /// The audit file's path relative to the root.
 pub fn file_path(instance: &str, root: &str) -> String {
     format!("{AUDIT_DIR}/{}", file_name(instance, root))
@@ -89,6 +126,9 @@ pub struct AuditView {
     /// The cursor of the next (older) page; absent on the last page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<String>,
+    /// Lines passed over on the way because they are longer than any entry.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<super::page::Skipped>,
 }
 
 /// Every log of a root checked, as `GET /api/audit/verify` and `voicebox
@@ -160,6 +200,24 @@ mod tests {
         assert_ne!(a, file_name("cli", "/roots/b"));
         assert_ne!(a, file_name("srv", "/roots/a"));
         assert!(valid_instance("tab-1_a") && !valid_instance("../x") && !valid_instance(""));
+    }
+
+    #[test]
+    fn a_series_numbers_its_files_and_every_file_knows_its_root() {
+        let first = file_name("cli", "/roots/a");
+        let third = numbered(&first, 3);
+        assert_eq!(third, first.replace(".jsonl", ".3.jsonl"));
+        assert_eq!(number_in(&first, &first), Some(1));
+        assert_eq!(number_in(&first, &third), Some(3));
+        for other in [
+            file_name("srv", "/roots/a"),
+            numbered(&first, 1) + "x",
+            "cli-.3.jsonl".into(),
+        ] {
+            assert_eq!(number_in(&first, &other), None, "{other}");
+        }
+        assert!(of_root(&first, "/roots/a") && of_root(&third, "/roots/a"));
+        assert!(!of_root(&first, "/roots/b") && !of_root("zz-x.jsonl", "/roots/a"));
     }
 
     #[test]

@@ -7,18 +7,18 @@
 //! unread part ends; files only grow, so an offset stays a line boundary.
 
 use super::Entry;
+use super::lines::{Backwards, Step};
 use crate::rule::{Refusal, Rule};
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use serde::Serialize;
 
 /// Entries per page unless the reader asks otherwise.
 pub const DEFAULT_LIMIT: usize = 200;
 /// The most entries one page holds; a larger `limit` is refused by name.
 pub const MAX_LIMIT: usize = 1000;
-/// Bytes read per step when reading a file backwards.
-pub const CHUNK: u64 = 64 * 1024;
 
 /// Which page to read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,61 +92,6 @@ fn decode(text: &str) -> Option<BTreeMap<String, u64>> {
         .collect()
 }
 
-/// What reading a file backwards needs next.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Step {
-    /// A line (newline included, except a last fragment) and its start offset.
-    Line(u64, Vec<u8>),
-    /// Read bytes `start..end` and [`Backwards::feed`] them.
-    Read { start: u64, end: u64 },
-    /// The start of the file was reached.
-    Done,
-}
-
-/// One file's lines, from an offset back to its start.
-#[derive(Debug)]
-pub struct Backwards {
-    /// Where the bytes held start; everything before is unread.
-    pos: u64,
-    /// Bytes `pos..` not yet given out; they end at a line boundary.
-    buf: Vec<u8>,
-}
-
-impl Backwards {
-    /// Lines before `end` (a line boundary, or the file's length).
-    pub fn new(end: u64) -> Backwards {
-        Backwards {
-            pos: end,
-            buf: Vec::new(),
-        }
-    }
-
-    pub fn next_line(&mut self) -> Step {
-        // The held bytes end with the last line's newline (or a fragment);
-        // the line starts after the newline before it.
-        let search = self.buf.len().saturating_sub(1);
-        if let Some(i) = self.buf[..search].iter().rposition(|&b| b == b'\n') {
-            let line = self.buf.split_off(i + 1);
-            return Step::Line(self.pos + i as u64 + 1, line);
-        }
-        match (self.pos, self.buf.is_empty()) {
-            (0, true) => Step::Done,
-            (0, false) => Step::Line(0, core::mem::take(&mut self.buf)),
-            (end, _) => Step::Read {
-                start: end.saturating_sub(CHUNK),
-                end,
-            },
-        }
-    }
-
-    /// The bytes of the last [`Step::Read`].
-    pub fn feed(&mut self, start: u64, mut bytes: Vec<u8>) {
-        self.pos = start;
-        bytes.append(&mut self.buf);
-        self.buf = bytes;
-    }
-}
-
 struct Stream {
     name: String,
     lines: Backwards,
@@ -166,11 +111,21 @@ pub struct Read {
     pub end: u64,
 }
 
+/// A line passed over because it is longer than any entry: not an entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Skipped {
+    pub file: String,
+    /// Where it starts in the file.
+    pub at: u64,
+    pub bytes: u64,
+}
+
 /// One page, being read.
 pub struct Pager {
     streams: Vec<Stream>,
     limit: usize,
     out: Vec<Entry>,
+    skipped: Vec<Skipped>,
 }
 
 impl Pager {
@@ -198,6 +153,7 @@ impl Pager {
             streams,
             limit: request.limit,
             out: Vec::new(),
+            skipped: Vec::new(),
         }
     }
 
@@ -215,6 +171,11 @@ impl Pager {
                                 stream.head = Some((entry, start));
                             }
                         }
+                        Step::Skipped { start, end } => self.skipped.push(Skipped {
+                            file: stream.name.clone(),
+                            at: start,
+                            bytes: end - start,
+                        }),
                         Step::Read { start, end } => {
                             return Some(Read {
                                 stream: index,
@@ -246,8 +207,17 @@ impl Pager {
         self.streams[read.stream].lines.feed(read.start, bytes);
     }
 
-    /// The page's entries, newest first, and the next page's cursor.
-    pub fn finish(self) -> (Vec<Entry>, Option<String>) {
+    /// Stops reading the file of `read`, which could not be read (it
+    /// changed since it was listed): the page shows the others.
+    pub fn drop_file(&mut self, read: &Read) {
+        let stream = &mut self.streams[read.stream];
+        stream.done = true;
+        stream.head = None;
+    }
+
+    /// The page's entries, newest first, the next page's cursor, and the
+    /// over-long lines passed over on the way.
+    pub fn finish(self) -> (Vec<Entry>, Option<String>, Vec<Skipped>) {
         let rest: BTreeMap<String, u64> = self
             .streams
             .iter()
@@ -255,7 +225,7 @@ impl Pager {
             .map(|s| (s.name.clone(), s.end))
             .collect();
         let next = (!rest.is_empty()).then(|| encode(&rest));
-        (self.out, next)
+        (self.out, next, self.skipped)
     }
 }
 

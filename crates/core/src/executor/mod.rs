@@ -4,6 +4,7 @@
 //! attempt entry (fail closed) → act → observe → outcome entry.
 
 mod ask;
+mod audit_log;
 mod changes;
 mod extensions;
 pub use extensions::{Fetch, Step};
@@ -19,11 +20,7 @@ mod undo;
 mod walk;
 
 use crate::action::Action;
-use crate::audit::chain::Verifier;
-use crate::audit::page::{PageRequest, Pager};
-use crate::audit::{
-    ActRecord, AuditCheck, AuditView, Context, Entry, Happened, Observed, ParsedFile,
-};
+use crate::audit::{ActRecord, Context, Entry, Happened, Observed};
 use crate::command::Verb;
 use crate::confirm::Pending;
 use crate::contain::{self, RelPath};
@@ -39,7 +36,6 @@ use alloc::boxed::Box;
 use crate::words;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec::Vec;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::Value;
 
@@ -254,78 +250,6 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         })
     }
 
-    /// One page of the declared root's audit, newest first (DESIGN §6). It
-    /// reads only what it shows, so a page costs the same at any log length;
-    /// the chain is checked by [`Self::verify_audit`], which reads everything.
-    pub async fn audit(&self, request: &PageRequest) -> Result<AuditView, Refusal> {
-        self.root_ready().await?;
-        let storage = self.store();
-        let files = storage.audit_files().await.map_err(unreadable_audit)?;
-        let mut pager = Pager::new(&files, request);
-        while let Some(read) = pager.want() {
-            let bytes = storage
-                .read_audit_range(&read.name, read.start, read.end)
-                .await
-                .map_err(unreadable_audit)?;
-            pager.feed(&read, bytes);
-        }
-        let (entries, next) = pager.finish();
-        Ok(AuditView {
-            ok: true,
-            root: Some(storage.root_info().path),
-            entries,
-            next,
-        })
-    }
-
-    /// Every audit file of the declared root, verified against its chain and
-    /// the host's anchor: reads every line, so it is asked for on its own.
-    pub async fn verify_audit(&self) -> Result<AuditCheck, Refusal> {
-        self.root_ready().await?;
-        let files = self.store().audit_files().await.map_err(unreadable_audit)?;
-        Ok(AuditCheck {
-            ok: true,
-            root: Some(self.store().root_info().path),
-            files: self.verify_files(&files).await?,
-        })
-    }
-
-    /// Streams each file through the verifier in chunks, never holding one whole.
-    async fn verify_files(&self, files: &[(String, u64)]) -> Result<Vec<ParsedFile>, Refusal> {
-        let storage = self.store();
-        let mut reports = Vec::new();
-        for (name, len) in files {
-            let mut verifier = Verifier::new(name, storage.audit_anchor(name).await);
-            let mut partial = Vec::new();
-            let mut at = 0;
-            while at < *len {
-                let end = (at + crate::audit::page::CHUNK).min(*len);
-                let bytes = storage
-                    .read_audit_range(name, at, end)
-                    .await
-                    .map_err(unreadable_audit)?;
-                if bytes.is_empty() {
-                    break;
-                }
-                at += bytes.len() as u64;
-                partial.extend_from_slice(&bytes);
-                let whole = partial
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |i| i + 1);
-                for line in partial[..whole].split_inclusive(|&b| b == b'\n') {
-                    verifier.line(line);
-                }
-                partial.drain(..whole);
-            }
-            if !partial.is_empty() {
-                verifier.line(&partial);
-            }
-            reports.push(verifier.finish());
-        }
-        Ok(reports)
-    }
-
     /// The verbs that touch no file (the tool catalog) are answered whether or
     /// not a root is declared.
     fn catalog(&self) -> Reply {
@@ -477,16 +401,6 @@ fn host_folder(words: &str) -> Refusal {
         Rule::HostFolderNotAFolder,
         format!(
             "{words}; Voicebox keeps its own files there and never follows a link out of them, so nothing was done — remove or rename it (Voicebox makes a fresh one)"
-        ),
-    )
-}
-
-fn unreadable_audit(error: StorageError) -> Refusal {
-    Refusal::new(
-        Rule::StorageFailed,
-        format!(
-            "the audit folder cannot be read ({}); check its permissions",
-            describe(&error)
         ),
     )
 }

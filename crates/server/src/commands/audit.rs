@@ -22,8 +22,9 @@ pub struct Args {
     /// Stream every entry as JSON lines, newest first, page by page.
     #[arg(long, conflicts_with = "verify")]
     pub all: bool,
-    /// Check every audit file's chain (and the host's anchors): one line
-    /// per file, `ok`, `torn` or where the chain breaks; exits 1 on a break.
+    /// Check every audit file's chain and the host's anchors: one line per
+    /// file, `ok` or `torn` (passing), or `broken`, `missing`, `unanchored`,
+    /// `unanchored-tail` or `unreadable` (each exits 1).
     #[arg(long)]
     pub verify: bool,
 }
@@ -52,7 +53,8 @@ fn audit_host(root: Option<&Path>, state: &StateDir) -> Result<Host, Refusal> {
 }
 
 /// `--all` and `--verify` print line by line; the exit code: `--verify`
-/// exits 1 when any file's chain is broken, and 2 without a usable root.
+/// exits 1 when any file fails (see [`Verdict::fails`]), and 2 without a
+/// usable root.
 fn lines(root: Option<&Path>, state: &StateDir, verify: bool) -> u8 {
     let host = match audit_host(root, state) {
         Ok(host) => host,
@@ -70,7 +72,7 @@ fn lines(root: Option<&Path>, state: &StateDir, verify: bool) -> u8 {
                 u8::from(
                     files
                         .iter()
-                        .any(|f| f.verdict.as_ref().is_some_and(Verdict::is_broken)),
+                        .any(|f| f.verdict.as_ref().is_some_and(Verdict::fails)),
                 )
             }
             Err(refusal) => {
@@ -126,6 +128,19 @@ fn verdict_line(file: &ParsedFile) -> String {
         Some(Verdict::Torn(c)) => {
             chain("torn", c) + "; the last line was cut by an interrupted write"
         }
+        Some(Verdict::Unanchored(c)) => {
+            chain("unanchored", c)
+                + "; a writer this host does not know wrote it (or the host's state folder is new)"
+        }
+        Some(Verdict::UnanchoredTail(t)) => format!(
+            "{}; {} entries from line {} follow the host's last line (seq {}): it did not write them",
+            chain("unanchored-tail", &t.chain),
+            t.after,
+            t.line,
+            t.anchored_seq
+        ),
+        Some(Verdict::Missing { why, .. }) => format!("missing {}: {why}", file.name),
+        Some(Verdict::Unreadable { why }) => format!("unreadable {}: {why}", file.name),
         Some(Verdict::Broken(b)) => {
             let seq = b.seq.map(|s| format!(" (seq {s})")).unwrap_or_default();
             let kind = serde_json::to_value(b.kind).expect("kinds serialise");

@@ -314,45 +314,59 @@ impl Acts {
         }
     }
 
-    /// One page of the active root's audit log.
-    pub async fn audit(&self, page: PageRequest, wire: AuditPage) -> Result<Value, ApiError> {
+    /// One page of the active root's audit log. On the machine a reader of
+    /// its own reads it, so the host (and every other request) is not held
+    /// while the page is read.
+    pub async fn audit(
+        &self,
+        page: PageRequest,
+        wire: AuditPage,
+        state: StateDir,
+    ) -> Result<Value, ApiError> {
         if let ActiveRoot::Page = self.active() {
             return Ok(json!(self.relayed(&Relayed::Audit(wire)).await));
         }
-        let view = self.looking(move |host| host.audit(&page)).await?;
-        Ok(answered(view))
+        self.off_host(state, move |reader| reader.audit(&page))
+            .await
     }
 
-    /// Every audit file of the active root checked against its chain. On the
-    /// machine a reader of its own does it, so the host (and every other
-    /// request) is not held while the whole log is read.
+    /// Every audit file of the active root checked against its chain, read
+    /// as [`Acts::audit`] reads a page: off the host.
     pub async fn verify_audit(&self, state: StateDir) -> Result<Value, ApiError> {
         if let ActiveRoot::Page = self.active() {
             return Ok(json!(self.relayed(&Relayed::VerifyAudit).await));
         }
+        self.off_host(state, |reader| reader.verify_audit()).await
+    }
+
+    /// Runs `read` on a reader of the host's root (its anchors, no writer) on
+    /// a blocking thread, holding the host only to learn which root it is.
+    async fn off_host<T: Serialize + Send + 'static>(
+        &self,
+        state: StateDir,
+        read: impl FnOnce(&Host) -> Result<T, Refusal> + Send + 'static,
+    ) -> Result<Value, ApiError> {
         let root = self
             .looking(|host| host.root().map(Path::to_path_buf))
             .await?;
-        let check = tokio::task::spawn_blocking(move || {
-            state
-                .audit_reader(root.as_deref())
-                .map_err(|e| {
-                    Refusal::new(
-                        Rule::RootUnreachable,
-                        format!("the project root cannot be read: {e}; restore the folder or declare another root"),
-                    )
-                })?
-                .verify_audit()
+        let answer = tokio::task::spawn_blocking(move || {
+            let reader = state.audit_reader(root.as_deref()).map_err(|e| {
+                Refusal::new(
+                    Rule::RootUnreachable,
+                    format!("the project root cannot be read: {e}; restore the folder or declare another root"),
+                )
+            })?;
+            read(&reader)
         })
         .await
         .map_err(|_| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 Rule::StorageFailed,
-                "the audit check failed; the next request is served normally",
+                "the audit read failed; the next request is served normally",
             )
         })?;
-        Ok(answered(check))
+        Ok(answered(answer))
     }
 
     /// The active root: the page's, or the host's folder.

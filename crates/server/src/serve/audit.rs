@@ -28,12 +28,13 @@ pub struct AuditQuery {
 /// merge order reversed. A page reads only what it shows.
 #[utoipa::path(get, path = "/api/audit", params(AuditQuery),
     responses(
-        (status = 200, description = "`{ok, root, entries, next?}`: `next` is absent on the last page. Or `{ok:false, refused, why}` with no usable root", body = Object),
+        (status = 200, description = "`{ok, root, entries, next?, skipped?}`: `next` is absent on the last page; `skipped` names lines passed over as longer than any entry (`file`, `at`, `bytes`). Or `{ok:false, refused, why}` with no usable root", body = Object),
         ReadQuery,
         (status = 400, description = "limit outside 1..=1000, a cursor this host did not give, or an unknown query parameter"),
     ))]
 pub async fn audit(
     State(acts): State<Arc<Acts>>,
+    State(state): State<StateDir>,
     StrictQuery(query): StrictQuery<AuditQuery>,
 ) -> Answer {
     let page = PageRequest::new(query.cursor.as_deref(), query.limit)
@@ -42,14 +43,14 @@ pub async fn audit(
         cursor: query.cursor,
         limit: query.limit,
     };
-    Ok(Json(acts.audit(page, wire).await?))
+    Ok(Json(acts.audit(page, wire, state).await?))
 }
 
 /// Every audit file of the root checked against its hash chain and the
 /// host's anchor (reads the whole log: asked for on its own).
 #[utoipa::path(get, path = "/api/audit/verify",
     responses(
-        (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict` (`ok`, `torn` or `broken` with `kind`, `line` and `why`). Or `{ok:false, refused, why}` with no usable root", body = Object),
+        (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict`: `ok` or `torn` pass; `broken` (with `kind`, `line`, `why`), `missing` (a file the host's anchors name that is gone or not a file), `unanchored` (no anchor names it), `unanchored-tail` (entries after the host's last line: `anchored_seq`, `line`, `after`) and `unreadable` (an entry of the folder that is not a log file) fail. Or `{ok:false, refused, why}` with no usable root", body = Object),
         ReadGuard,
     ))]
 pub async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {

@@ -160,6 +160,130 @@ fn audit_verify_exits_zero_on_an_intact_log_and_non_zero_where_it_breaks() {
     );
 }
 
+/// A root written by three `turn`s with the state folder `state`, and its log.
+fn written_root(state: &std::path::Path) -> (TempDir, std::path::PathBuf) {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    for name in ["a", "b", "c"] {
+        let action = format!(r#"{{"verb":"write","name":"{name}.txt","content":"x"}}"#);
+        let (_, code) = in_state(
+            state,
+            &[
+                "turn",
+                "--root",
+                root.to_str().unwrap(),
+                "--action",
+                &action,
+            ],
+        );
+        assert_eq!(code, 0);
+    }
+    let log = std::fs::read_dir(root.join(".audit"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    (dir, log)
+}
+
+fn verify(state: &std::path::Path, log: &std::path::Path) -> (String, i32) {
+    let root = log.parent().unwrap().parent().unwrap().to_str().unwrap();
+    in_state(state, &["audit", "--root", root, "--verify"])
+}
+
+#[test]
+fn audit_verify_names_a_log_gone_renamed_linked_or_emptied_and_exits_one() {
+    let state = TempDir::new().unwrap();
+    // Control: the intact log passes.
+    let (_dir, log) = written_root(state.path());
+    let (out, code) = verify(state.path(), &log);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("ok cli-"), "{out}");
+    type Tamper = fn(&std::path::Path, &std::path::Path);
+    let variants: [(&str, Tamper, &str); 4] = [
+        (
+            "rm -rf .audit",
+            |log, _| std::fs::remove_dir_all(log.parent().unwrap()).unwrap(),
+            "missing cli-",
+        ),
+        (
+            "mv the file",
+            |log, _| std::fs::rename(log, log.with_extension("jsonl.bak")).unwrap(),
+            "missing cli-",
+        ),
+        (
+            "link to an empty folder",
+            |log, spare| {
+                std::fs::remove_dir_all(log.parent().unwrap()).unwrap();
+                std::os::unix::fs::symlink(spare, log.parent().unwrap()).unwrap();
+            },
+            "missing cli-",
+        ),
+        (
+            "emptied",
+            |log, _| std::fs::write(log, "").unwrap(),
+            "broken cli-",
+        ),
+    ];
+    for (what, tamper, expect) in variants {
+        let state = TempDir::new().unwrap();
+        let (dir, log) = written_root(state.path());
+        let spare = dir.path().join("spare");
+        std::fs::create_dir(&spare).unwrap();
+        tamper(&log, &spare);
+        let (out, code) = verify(state.path(), &log);
+        assert_eq!(code, 1, "{what}: {out}");
+        assert!(out.lines().any(|l| l.starts_with(expect)), "{what}: {out}");
+    }
+}
+
+#[test]
+fn audit_verify_names_an_unanchored_tail_and_an_unknown_writer_and_exits_one() {
+    let state = TempDir::new().unwrap();
+    let (_dir, log) = written_root(state.path());
+    // Two lines appended by a writer of the root, the chain recomputed.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut prev = sha256(lines[lines.len() - 1]);
+    let mut forged = text.clone();
+    for source in &lines[lines.len() - 2..] {
+        let mut entry: Value = serde_json::from_str(source).unwrap();
+        entry["seq"] = (entry["seq"].as_u64().unwrap() + 2).into();
+        entry["prev"] = prev.into();
+        entry["act"]["target"] = "forged-act.txt".into();
+        let line = format!("{entry}\n");
+        prev = sha256(&line);
+        forged.push_str(&line);
+    }
+    std::fs::write(&log, &forged).unwrap();
+    let (out, code) = verify(state.path(), &log);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.starts_with("unanchored-tail cli-") && out.contains("2 entries from line 7"),
+        "{out}"
+    );
+    // A well-formed file for a writer this state folder does not know.
+    let other = TempDir::new().unwrap();
+    let root = log.parent().unwrap().parent().unwrap().to_str().unwrap();
+    let action = r#"{"verb":"write","name":"g.txt","content":"g"}"#;
+    assert_eq!(
+        in_state(other.path(), &["turn", "--root", root, "--action", action]).1,
+        0
+    );
+    let (out, code) = in_state(other.path(), &["audit", "--root", root, "--verify"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("unanchored cli-")),
+        "{out}"
+    );
+}
+
+fn sha256(line: &str) -> String {
+    voicebox_core::audit::chain::line_hash(line.as_bytes())
+}
+
 #[test]
 fn doctor_warns_of_a_model_its_vendor_retired_and_passes_the_defaults() {
     let state = TempDir::new().unwrap();

@@ -45,15 +45,18 @@ fn resolve_prints_the_action_or_a_note() {
 
 #[test]
 fn write_in_one_process_read_back_in_another() {
-    let dir = TempDir::new().unwrap();
-    let wrote = turn(dir.path(), "create a file called hello.txt with hi");
+    let (dir, state) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let root = dir.path().to_str().unwrap();
+    // One host: the processes share its state folder (and its audit anchors).
+    let turn = |text: &str| with_state(&["turn", "--root", root, text], state.path()).0;
+    let wrote = turn("create a file called hello.txt with hi");
     assert_eq!(wrote["action"]["verb"], "write");
     assert_eq!(wrote["result"]["ok"], true);
     assert_eq!(wrote["result"]["action"], "wrote hello.txt (2 bytes)");
     assert_eq!(wrote["result"]["root"]["kind"], "machine");
-    let read = turn(dir.path(), "read hello dot txt");
+    let read = turn("read hello dot txt");
     assert_eq!(read["result"]["content"], "hi");
-    let (audit, _) = voicebox(&["audit", "--root", dir.path().to_str().unwrap()]);
+    let (audit, _, _) = with_state(&["audit", "--root", root], state.path());
     assert_eq!(audit["ok"], true);
     let seqs: Vec<u64> = audit["entries"]
         .as_array()
@@ -171,33 +174,23 @@ fn delete_waits_for_yes() {
 
 #[test]
 fn create_asset_and_shelf_tools_from_the_command_line() {
-    let dir = TempDir::new().unwrap();
+    let (dir, state) = (TempDir::new().unwrap(), TempDir::new().unwrap());
     let root = dir.path().to_str().unwrap();
-    let (out, _) = voicebox(&[
-        "turn",
-        "--root",
-        root,
-        "--action",
-        r#"{"verb":"create_asset","name":"dot.svg","kind":"svg","body":"<svg/>"}"#,
-    ]);
+    let act =
+        |action: &str| with_state(&["turn", "--root", root, "--action", action], state.path()).0;
+    let out = act(r#"{"verb":"create_asset","name":"dot.svg","kind":"svg","body":"<svg/>"}"#);
     assert_eq!(out["result"]["ok"], true, "{out}");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("assets/dot.svg")).unwrap(),
         "<svg/>"
     );
-    let (out, _) = voicebox(&[
-        "turn",
-        "--root",
-        root,
-        "--action",
-        r#"{"verb":"tool","id":"crc32","name":"assets/dot.svg"}"#,
-    ]);
+    let out = act(r#"{"verb":"tool","id":"crc32","name":"assets/dot.svg"}"#);
     assert_eq!(
         out["result"]["output"].as_str().map(str::len),
         Some(8),
         "{out}"
     );
-    let (audit, _) = voicebox(&["audit", "--root", root]);
+    let (audit, _, _) = with_state(&["audit", "--root", root], state.path());
     let tools: Vec<&str> = audit["entries"]
         .as_array()
         .unwrap()
