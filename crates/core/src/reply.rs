@@ -29,6 +29,10 @@ pub struct ConfirmRequest {
     pub no: String,
     /// What it comes to if nobody answers in time ("Timed out — nothing deleted.").
     pub expired: String,
+    /// The question was a guess at the person's words: a no leaves them to
+    /// say again (the page keeps the sentence in the request box).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub rephrase: bool,
 }
 
 /// One grep hit.
@@ -214,6 +218,7 @@ mod tests {
                 yes: "Delete".to_string(),
                 no: "Cancel".to_string(),
                 expired: "Timed out — nothing deleted.".to_string(),
+                rephrase: false,
             }),
             ..Reply::default()
         }

@@ -32,6 +32,7 @@ pub mod settle;
 mod shell;
 mod text;
 mod tool;
+mod typo;
 mod undo;
 mod unsupported;
 mod write;
@@ -39,7 +40,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-use crate::action::Action;
+use crate::action::{self, Action};
 use alloc::string::String;
 use serde::Serialize;
 use text::Words;
@@ -50,11 +51,59 @@ use text::Words;
 pub enum Resolution {
     /// The one action the utterance asks for.
     Action(Action),
+    /// The best reading of words that could mean something else (a typo
+    /// corrected, a name settled loosely, a reading another verb also
+    /// claims): a change is asked about before it is done, a look runs and
+    /// says what it assumed.
+    Guess {
+        action: Action,
+        /// What was assumed, in words ("took 'raed' as 'read'").
+        assumed: String,
+    },
     /// No action: the note says why, in words a person can act on.
     Unresolved { note: String },
 }
 
 impl Resolution {
+    /// The action, sure or guessed.
+    pub fn action(&self) -> Option<&Action> {
+        match self {
+            Resolution::Action(action) | Resolution::Guess { action, .. } => Some(action),
+            Resolution::Unresolved { .. } => None,
+        }
+    }
+
+    /// The action, sure or guessed, taken.
+    pub fn into_action(self) -> Option<Action> {
+        match self {
+            Resolution::Action(action) | Resolution::Guess { action, .. } => Some(action),
+            Resolution::Unresolved { .. } => None,
+        }
+    }
+
+    /// Whether the action is the one reading of the words (no action is
+    /// never sure).
+    pub fn sure(&self) -> bool {
+        matches!(self, Resolution::Action(_))
+    }
+
+    /// The same action, no longer sure, with what was assumed (a second
+    /// assumption joins the first).
+    fn guessed(self, why: impl Into<String>) -> Resolution {
+        let why = why.into();
+        match self {
+            Resolution::Action(action) => Resolution::Guess {
+                action,
+                assumed: why,
+            },
+            Resolution::Guess { action, assumed } => Resolution::Guess {
+                action,
+                assumed: alloc::format!("{assumed}; {why}"),
+            },
+            unresolved => unresolved,
+        }
+    }
+
     /// This answer, or `other`'s action when this one is unresolved and
     /// `other` finds one.
     fn or_else_unresolved(self, other: impl FnOnce() -> Option<Resolution>) -> Resolution {
@@ -123,7 +172,8 @@ pub fn settled(text: &str, resolution: Resolution, folder: &Folder) -> Resolutio
     }
 }
 
-/// Resolves one utterance.
+/// Resolves one utterance: its one reading, a guess when the words could
+/// mean something else, or what is missing.
 pub fn resolve(text: &str) -> Resolution {
     if text.len() > MAX_UTTERANCE_BYTES {
         return unresolved(alloc::format!(
@@ -131,15 +181,34 @@ pub fn resolve(text: &str) -> Resolution {
             text.len()
         ));
     }
+    match read(text) {
+        Resolution::Unresolved { note } => {
+            typo_corrected(text).unwrap_or(Resolution::Unresolved { note })
+        }
+        resolution => resolution,
+    }
+}
+
+/// The reading of `text` with a command word a letter or two off
+/// corrected (see [`typo`]): a guess, never sure.
+fn typo_corrected(text: &str) -> Option<Resolution> {
+    let (fixed, taken) = typo::corrected(text)?;
+    let action = read(&fixed).into_action()?;
+    let said: alloc::vec::Vec<String> = taken
+        .iter()
+        .map(|(typed, meant)| alloc::format!("'{typed}' as '{meant}'"))
+        .collect();
+    Some(Resolution::Action(action).guessed(alloc::format!("I took {}", said.join(", "))))
+}
+
+/// What the families make of `text`, its name checked for a web address.
+fn read(text: &str) -> Resolution {
     let resolution = in_folder_first(text)
         .unwrap_or_else(|| plain(text))
         .or_else_unresolved(|| aside_dropped(text));
-    match resolution {
-        Resolution::Action(mut action) => match action.file_mut() {
-            Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
-            _ => Resolution::Action(action),
-        },
-        unresolved => unresolved,
+    match resolution.action().and_then(Action::file) {
+        Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
+        _ => resolution,
     }
 }
 
@@ -163,8 +232,8 @@ fn aside_dropped(text: &str) -> Option<Resolution> {
         return None;
     }
     match plain(request) {
-        Resolution::Action(action) => Some(Resolution::Action(action)),
         Resolution::Unresolved { .. } => None,
+        action => Some(action),
     }
 }
 
@@ -235,8 +304,8 @@ fn in_file_first(text: &str, request: &str, file: &str) -> Option<Resolution> {
         return Some(whole);
     }
     match plain(&alloc::format!("{} to \"{file}\"", request.trim())) {
-        Resolution::Action(action) => Some(Resolution::Action(action)),
         Resolution::Unresolved { .. } => Some(whole),
+        action => Some(action),
     }
 }
 
@@ -256,9 +325,40 @@ fn command(text: &str, answer: impl FnOnce(Words<'_>) -> Option<Resolution>) -> 
     answer(words)
 }
 
-/// The answer of the first family that claims `words`.
+/// The answer of the first family that claims `words`: a guess when it is
+/// a change and a later family reads the same words as another verb (the
+/// margin between the two best readings is none). A later reading as a new
+/// file is no rival: creating over a file that exists is asked anyway.
 fn claim(words: Words<'_>) -> Option<Resolution> {
-    FAMILIES.iter().find_map(|family| family(words))
+    let mut claims = FAMILIES.iter().filter_map(|family| family(words));
+    let first = claims.next()?;
+    let Some(verb) = first
+        .action()
+        .map(Action::verb)
+        .filter(|v| v.changes_files())
+    else {
+        return Some(first);
+    };
+    let rival = |a: &Action| a.verb() != verb && !creates(a);
+    let second = claims.find_map(|other| other.into_action().filter(rival));
+    Some(match second {
+        Some(other) => first.guessed(alloc::format!(
+            "it could also mean: {}",
+            crate::confirm::in_words(&other)
+        )),
+        None => first,
+    })
+}
+
+/// Whether `action` makes a new file.
+fn creates(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Write {
+            mode: Some(action::WriteMode::Create),
+            ..
+        }
+    )
 }
 
 /// What the families alone make of `text`: for a clause rebuilt by

@@ -12,6 +12,7 @@ mod pipeline;
 mod reads;
 pub mod tools;
 use crate::turn::Proposal;
+use heard::Check;
 use pipeline::{Approved, Change};
 mod undo;
 mod walk;
@@ -123,7 +124,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         match proposal {
             Proposal::Resolved(action) => self.execute_action(action.clone(), turn).await,
             Proposal::Sent(value) => self.execute(value, turn).await,
-            Proposal::Heard(action) => self.hear(action.clone(), turn).await,
+            Proposal::Heard(action) => self.check(action.clone(), Check::Heard, turn).await,
+            Proposal::Guessed(action) => self.check(action.clone(), Check::Guessed, turn).await,
         }
     }
 

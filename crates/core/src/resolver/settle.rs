@@ -99,6 +99,9 @@ pub fn settle(
 ) -> Resolution {
     match resolution {
         Resolution::Action(action) => existing(text, settled(text, action, folder), folder),
+        Resolution::Guess { action, assumed } => {
+            existing(text, settled(text, action, folder), folder).guessed(assumed)
+        }
         Resolution::Unresolved { note } => by_mention(text, folder, &again)
             .or_else(|| pointing_back(text, folder, &again))
             .unwrap_or(Resolution::Unresolved { note }),
@@ -165,14 +168,31 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
             Resolution::Action(action)
         }
         Mention::Loose { name: found, .. } if holds_every_word(found, name) => {
+            let assumed = loosely(name, found);
             *name = found.into();
-            Resolution::Action(action)
+            Resolution::Action(action).guessed(assumed)
         }
         Mention::Several(names) if names.iter().all(|n| contains(&tokens(n), &tokens(name))) => {
             ask(&names)
         }
         _ => Resolution::Action(action),
     }
+}
+
+/// What was assumed when `said` was settled on `found` by some of its words.
+fn loosely(said: &str, found: &str) -> String {
+    format!("I took '{said}' to mean {found}")
+}
+
+/// The words `words` of `text` (split on spaces), as said.
+fn said_words(text: &str, words: &core::ops::RangeInclusive<usize>) -> String {
+    let parts: Vec<&str> = text.split(' ').collect();
+    parts
+        .get(*words.start()..=*words.end())
+        .map(|said| said.join(" "))
+        .unwrap_or_default()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .into()
 }
 
 /// Whether every word of `said` (a name the sentence gave) is a word of
@@ -208,10 +228,15 @@ fn by_mention(
     match mentioned(text, &folder.names) {
         Mention::Nothing => None,
         Mention::Several(names) => Some(ask(&names)),
-        Mention::One { name, words } | Mention::Loose { name, words } => {
+        Mention::One { name, words } => match again(&quoted(text, name, words)) {
+            Resolution::Unresolved { .. } => None,
+            action => Some(action),
+        },
+        Mention::Loose { name, words } => {
+            let said = said_words(text, &words);
             match again(&quoted(text, name, words)) {
-                Resolution::Action(action) => Some(Resolution::Action(action)),
                 Resolution::Unresolved { .. } => None,
+                action => Some(action.guessed(loosely(&said, name))),
             }
         }
     }
@@ -278,8 +303,8 @@ fn pointing_back(
         .find(|w| POINTERS.contains(&w.as_str()))?;
     let named = replace_word(text, &pointer, &format!("\"{previous}\""));
     match again(&named) {
-        Resolution::Action(action) => Some(Resolution::Action(action)),
         Resolution::Unresolved { .. } => None,
+        action => Some(action),
     }
 }
 

@@ -70,6 +70,7 @@ impl Switches {
             yes: "Switch".into(),
             no: "Cancel".into(),
             expired: "Timed out — the folder was not switched.".into(),
+            rephrase: false,
         };
         self.pending
             .lock()
