@@ -275,7 +275,7 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
     if request.trim().is_empty() || name::leaves_the_folder(&dir) {
         return None;
     }
-    let within = |name: &mut String| *name = alloc::format!("{dir}/{name}");
+    let within = |name: &mut String| *name = name::within(&dir, core::mem::take(name));
     // Read once, without looking for another folder first: bounded however
     // many commas the sentence has.
     let Resolution::Action(mut action) = plain(request) else {

@@ -110,6 +110,7 @@ pub fn settle(
 
 /// The action with its `name` replaced by the longest existing name said.
 pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
+    in_its_case(&mut action, folder);
     let said = tokens(text);
     let Some(name) = action.file_mut() else {
         return action;
@@ -125,6 +126,46 @@ pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action
         *name = existing.clone();
     }
     action
+}
+
+/// A file or folder said in another case than it has on disk ("notes/ideas.md"
+/// for `Notes/ideas.md`, "list NOTES"): the one name that differs only in
+/// case, spelled as it is. Two that fit, or one spelled exactly, leave it.
+fn in_its_case(action: &mut Action, folder: &Folder) {
+    if let Some(name) = action.file_mut() {
+        if let Some(found) = one_ignoring_case(folder.names.iter().map(String::as_str), name) {
+            *name = found.into();
+        }
+        return;
+    }
+    let dir = match action {
+        Action::List { dir: Some(dir) } | Action::Grep { dir: Some(dir), .. } => dir,
+        _ => return,
+    };
+    let folders = folder
+        .names
+        .iter()
+        .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]));
+    if let Some(found) = one_ignoring_case(folders, dir) {
+        *dir = found.into();
+    }
+}
+
+/// The one of `names` that is `said` in another case, if exactly one is and
+/// none is `said` exactly.
+fn one_ignoring_case<'n>(names: impl Iterator<Item = &'n str>, said: &str) -> Option<&'n str> {
+    let mut fits = names.filter(|n| n.eq_ignore_ascii_case(said));
+    let mut found: Option<&str> = None;
+    for name in fits.by_ref() {
+        if name == said {
+            return None;
+        }
+        match found {
+            Some(seen) if seen != name => return None,
+            _ => found = Some(name),
+        }
+    }
+    found
 }
 
 /// An action on a file that is not there, when the sentence mentions one
