@@ -182,11 +182,63 @@ pub fn resolve(text: &str) -> Resolution {
         ));
     }
     match read(text) {
-        Resolution::Unresolved { note } => {
-            typo_corrected(text).unwrap_or(Resolution::Unresolved { note })
-        }
+        Resolution::Unresolved { note } => typo_corrected(text)
+            .or_else(|| ask_inside(text))
+            .unwrap_or(Resolution::Unresolved { note }),
         resolution => resolution,
     }
+}
+
+/// Words that open the ask inside a longer sentence ("so I was thinking,
+/// could you read todo.txt for me because …").
+const ASKS: &[&str] = &[
+    "could you",
+    "can you",
+    "would you",
+    "will you",
+    "please",
+    "i need you to",
+    "i want you to",
+    "i'd like you to",
+    "go ahead and",
+    "you could",
+    "you can",
+];
+/// Words that close the ask and start the reasons after it.
+const REASONS: &[&str] = &[
+    " because ",
+    " since ",
+    " as i ",
+    " so that ",
+    " cause ",
+    " 'cause ",
+];
+
+/// For a rambling sentence nothing claims whole: the ask found inside it,
+/// from an opener to the reasons after it, read alone — a guess, never sure.
+fn ask_inside(text: &str) -> Option<Resolution> {
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return None;
+    }
+    let opener = ASKS
+        .iter()
+        .filter_map(|ask| {
+            lower
+                .match_indices(ask)
+                .map(|(at, _)| at)
+                .find(|&at| at > 0 && lower[..at].ends_with([' ', ',']))
+        })
+        .min()?;
+    let ask = &text[opener..];
+    let end = REASONS
+        .iter()
+        .filter_map(|r| ask.to_lowercase().find(r))
+        .min()
+        .unwrap_or(ask.len());
+    let ask = ask[..end].trim_end_matches([',', ' ']);
+    let action = read(ask).into_action()?;
+    Some(Resolution::Action(action).guessed(alloc::format!("I took the request to be '{ask}'")))
 }
 
 /// The reading of `text` with a command word a letter or two off
