@@ -253,6 +253,18 @@ fn the_third_blind_set_passes_at_least_as_often_as_recorded() {
     );
 }
 
+#[test]
+fn the_fourth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-4.yaml",
+        Floor {
+            offered: 522,
+            unasked: 503,
+            wrong: 34,
+        },
+    );
+}
+
 /// What became of one sentence.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Came {

@@ -10,7 +10,7 @@ use super::courtesy;
 use super::name::{Target, target};
 use super::text::Words;
 use super::write;
-use super::{Resolution, act, claim_unresolved};
+use super::{Resolution, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
