@@ -29,6 +29,7 @@ mod name;
 mod proposal;
 mod read;
 pub mod settle;
+mod shelf;
 mod shell;
 mod text;
 mod tool;
@@ -154,12 +155,13 @@ pub use settle::{Folder, MAX_NOTES, NOTES_FILE};
 /// two files fit is asked about. With an empty folder, as [`resolve`].
 pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
     let resolution = resolve(text);
-    if folder.is_empty() {
-        return resolution;
-    }
-    settle::settle(text, resolution, folder, |again| {
-        settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
-    })
+    let resolution = match folder.is_empty() {
+        true => resolution,
+        false => settle::settle(text, resolution, folder, |again| {
+            settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
+        }),
+    };
+    shelf::settle(resolution, folder)
 }
 
 /// Another resolver's answer (an LLM's) with its file names settled

@@ -34,9 +34,13 @@ struct Case {
 }
 
 impl Case {
-    /// What the resolver makes of `sentence` with this case's folder.
+    /// What the resolver makes of `sentence` with this case's folder and
+    /// the host's shelf.
     fn resolve(&self, sentence: &str) -> Resolution {
-        resolve_in(sentence, &Folder::new(self.folder.clone()))
+        resolve_in(
+            sentence,
+            &Folder::new(self.folder.clone()).with_tools(shelf()),
+        )
     }
 
     /// The action JSON every sentence must produce; `None` means unresolved.
@@ -69,6 +73,25 @@ impl Case {
         }
         mismatch(self.expected(), got)
     }
+}
+
+/// The tools of the shelf the host installs (`tools/shelf/manifest.json`):
+/// the tools the resolver is told the host can run.
+fn shelf() -> Vec<(String, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tools/shelf/manifest.json"
+    );
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    manifest["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| {
+            let text = |key: &str| tool[key].as_str().unwrap().to_string();
+            (text("id"), text("description"))
+        })
+        .collect()
 }
 
 /// Whether `got` holds every field of `want`, recursively.

@@ -30,7 +30,7 @@ use crate::platform::{
     Abilities, Env, ExtensionLedger, MAX_FILE_BYTES, Observation, Resolved, Storage, StorageError,
     ToolRunner,
 };
-use crate::reply::Reply;
+use crate::reply::{Reply, ToolState};
 use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Placement, TierTable};
 use crate::time::iso8601;
@@ -249,6 +249,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             reports.push(verifier.finish());
         }
         Ok(reports)
+    }
+
+    /// The tools a `tool` action can name here (the shelf and admitted
+    /// extensions), with what each does: what the resolver settles a
+    /// sentence's tool on.
+    pub fn runnable_tools(&self) -> Vec<(String, String)> {
+        let mut tools = self.abilities.tools().catalog();
+        tools.extend(self.abilities.ledger().catalog());
+        tools
+            .into_iter()
+            .filter(|tool| matches!(tool.state, ToolState::Shelf | ToolState::Admitted))
+            .map(|tool| (tool.id, tool.description))
+            .collect()
     }
 
     /// The verbs that touch no file (the tool catalog) are answered whether or

@@ -29,6 +29,9 @@ pub struct Folder {
     previous: Option<String>,
     /// The project's own notes for a model (its `AGENTS.md`), bounded.
     notes: Option<String>,
+    /// The tools the host can run (its shelf and admitted extensions), each
+    /// with what it does; `None` when the host did not say.
+    tools: Option<Vec<(String, String)>>,
 }
 
 impl Folder {
@@ -38,7 +41,22 @@ impl Folder {
             names,
             previous: None,
             notes: None,
+            tools: None,
         }
+    }
+
+    /// The same folder, with the tools the host can run (id, what it does):
+    /// the only ids a sentence's tool is settled on.
+    pub fn with_tools(self, tools: impl IntoIterator<Item = (String, String)>) -> Folder {
+        Folder {
+            tools: Some(tools.into_iter().collect()),
+            ..self
+        }
+    }
+
+    /// The tools the host can run, when it said.
+    pub fn tools(&self) -> Option<&[(String, String)]> {
+        self.tools.as_deref()
     }
 
     /// The same folder, with the project's notes for a model (see
