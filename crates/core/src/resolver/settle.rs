@@ -221,6 +221,21 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
     if folder.names.iter().any(|n| n == name) {
         return Resolution::Action(action);
     }
+    // "recipes/recipes" for `recipes/recipes.md`: the one file that is the
+    // path said with an extension (in any case). A bare stem is left to the
+    // mention below, which asks when a longer stem fits too.
+    let with_extension: Vec<&String> = folder
+        .names
+        .iter()
+        .filter(|n| {
+            n.rsplit_once('.')
+                .is_some_and(|(stem, ext)| !ext.contains('/') && stem.eq_ignore_ascii_case(name))
+        })
+        .collect();
+    if let ([one], true) = (with_extension.as_slice(), name.contains('/')) {
+        *name = (*one).clone();
+        return Resolution::Action(action);
+    }
     match mentioned(text, &folder.names) {
         Mention::One { name: found, .. } if contains(&tokens(found), &tokens(name)) => {
             *name = found.into();

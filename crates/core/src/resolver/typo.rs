@@ -112,9 +112,10 @@ const REAL_WORDS: &[&str] = &[
     "brash", "trish", "apply", "apple", "reply", "supply", "since",
 ];
 
-/// `text` with its first few command words that were a letter or two off
-/// read as what they are closest to, and what was taken for what; `None`
-/// when there is nothing to correct.
+/// `text` with the first word that was a command word a letter or two off
+/// read as the one it is closest to, and what was taken for what; `None`
+/// when there is nothing to correct. Only one word is bent: the rest may
+/// be content ("chnage Bob to Robert" keeps Robert).
 pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
     let mut taken = Vec::new();
     let mut out = String::with_capacity(text.len());
@@ -129,7 +130,7 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
         rest = after;
         words_seen += 1;
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-        let fixed = match (words_seen <= LOOK_AHEAD, bare.is_empty()) {
+        let fixed = match (words_seen <= LOOK_AHEAD && taken.is_empty(), bare.is_empty()) {
             (true, false) if !quoted(word) => closest(bare),
             _ => None,
         };
