@@ -28,6 +28,7 @@ mod mention;
 mod name;
 mod proposal;
 mod read;
+mod restart;
 pub mod settle;
 mod shelf;
 mod shell;
@@ -181,6 +182,13 @@ pub fn resolve(text: &str) -> Resolution {
         return unresolved(alloc::format!(
             "That is {} bytes, too long for one request (at most {MAX_UTTERANCE_BYTES}); say one thing at a time, or send the content as an action.",
             text.len()
+        ));
+    }
+    if let Some(again) = restart::repaired(text)
+        && let Some(action) = resolve(&again).into_action()
+    {
+        return Resolution::Action(action).guessed(alloc::format!(
+            "I took it that you started again: '{again}'"
         ));
     }
     match read(text) {

@@ -130,7 +130,10 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
         rest = after;
         words_seen += 1;
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
-        let fixed = match (words_seen <= LOOK_AHEAD && taken.is_empty(), bare.is_empty()) {
+        let fixed = match (
+            words_seen <= LOOK_AHEAD && taken.is_empty(),
+            bare.is_empty(),
+        ) {
             (true, false) if !quoted(word) => closest(bare),
             _ => None,
         };
