@@ -111,7 +111,29 @@ const QUERY_LEADING: &[&[&str]] = &[
     &["the", "words"],
     &["the", "sentence"],
     &["the", "string"],
+    // Framing around what is looked for: "where I mentioned the dentist",
+    // "anything that says wifi password", "notes mentioning the dentist".
+    &["where", "i", "mentioned"],
+    &["where", "i", "wrote", "about"],
+    &["where", "i", "wrote"],
+    &["where", "i", "said"],
+    &["where", "i", "put"],
+    &["every", "place", "i", "mentioned"],
+    &["everywhere", "i", "mentioned"],
+    &["anything", "that", "says"],
+    &["anything", "that", "mentions"],
+    &["anything", "saying"],
+    &["anything", "about"],
+    &["something", "about"],
+    &["about"],
+    &["mentioning"],
+    &["that", "mention"],
+    &["that", "mentions"],
+    &["that", "say"],
+    &["that", "says"],
 ];
+/// Articles a framed query loses ("mentioning the dentist" looks for "dentist").
+const FRAMED_ARTICLES: &[&[&str]] = &[&["the"], &["a"], &["an"], &["my"]];
 /// Leads that name the query as several words on purpose.
 const PHRASED: &[&[&str]] = &[&["the", "phrase"], &["the", "words"], &["the", "sentence"]];
 
@@ -195,7 +217,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let search = unscoped(words).or_else(|| folder_scoped(words))?;
     // "the phrase quarterly report": words named as a phrase are one query.
     let phrased = search.query.after_any(PHRASED).is_some();
-    let query = search.query.trim_start(QUERY_LEADING).trim_end(ANYWHERE);
+    let framed = search.query.trim_start(QUERY_LEADING);
+    let query = match framed.len() < search.query.len() && framed.len() > 1 {
+        true => framed.trim_start(FRAMED_ARTICLES),
+        false => framed,
+    }
+    .trim_end(ANYWHERE);
     if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
         return None;
     }
