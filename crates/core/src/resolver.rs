@@ -23,6 +23,7 @@ mod diff;
 mod edit;
 mod extensions;
 mod grep;
+mod hypothetical;
 mod list;
 mod mention;
 mod name;
@@ -191,7 +192,18 @@ pub fn resolve(text: &str) -> Resolution {
             "I took it that you started again: '{again}'"
         ));
     }
-    match read(text) {
+    let read = match read(text) {
+        // "how would notes.md differ if it said milk instead": not "instead".
+        Resolution::Action(Action::Diff { name, content }) => Resolution::Action(Action::Diff {
+            name,
+            content: hypothetical::untailed(&content),
+        }),
+        read => match hypothetical::resolve(text) {
+            Some(diff) => return diff,
+            None => read,
+        },
+    };
+    match read {
         Resolution::Unresolved { note } => typo_corrected(text)
             .or_else(|| ask_inside(text))
             .unwrap_or(Resolution::Unresolved { note }),
