@@ -45,6 +45,10 @@ const SWAPS: &[Swap] = &[
     swap(&["fix"], &["to", "into"]),
     swap(&["update"], &["to"]),
     swap(&["bump"], &["to"]),
+    swap(&["raise"], &["to"]),
+    swap(&["lower"], &["to"]),
+    swap(&["increase"], &["to"]),
+    swap(&["decrease"], &["to"]),
     Swap {
         verb: &["substitute"],
         joiners: &["with", "for"],
@@ -89,7 +93,7 @@ const WHOLE: &[&[&str]] = &[
 const SAYS: &[&[&str]] = &[&["say"], &["read"], &["contain"], &["be"]];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    if let Some(said) = where_it_says(words) {
+    if let Some(said) = where_it_says(words).or_else(|| says_instead(words)) {
         return Some(said);
     }
     // "update v1.2 to v1.3 in README.md": a verb that both opens a file and
@@ -264,13 +268,65 @@ fn past_named_fault(words: Words<'_>) -> Words<'_> {
 /// "essay.txt: teh should be the": the file, then the old text and what it
 /// should be.
 fn corrected(words: Words<'_>) -> Option<Resolution> {
-    let at = (1..words.len())
-        .find(|&i| words.key(i) == "should" && words.key(i + 1) == "be" && i + 2 < words.len())?;
-    let (before, new) = (words.to(at), words.from(at + 2));
+    let (at, len) = (1..words.len()).find_map(|i| {
+        BECOMES
+            .iter()
+            .find(|j| words.from(i).starts_with(j) && i + j.len() < words.len())
+            .map(|j| (i, j.len()))
+    })?;
+    let (before, new) = (words.to(at), words.from(at + len));
     (1..before.len()).find_map(|split| match target(before.to(split)) {
-        Target::File(name) => apply(Some(name), before.from(split), new),
+        Target::File(name) => {
+            let old = before.from(split).trim_start(GLUE).trim_start(&[&["so"]]);
+            apply(Some(name), old, new)
+        }
         _ => None,
     })
+}
+
+/// Words between the old text and the new in "1.2 becomes 1.3".
+const BECOMES: &[&[&str]] = &[
+    &["should", "be"],
+    &["should", "become"],
+    &["becomes"],
+    &["is", "now"],
+    &["are", "now"],
+];
+
+/// Words between what a file says and what it should say.
+const SHOULD_SAY: &[&[&str]] = &[
+    &["but", "it", "should", "say"],
+    &["where", "it", "should", "say"],
+    &["when", "it", "should", "say"],
+    &["but", "should", "say"],
+    &["it", "should", "say"],
+    &["should", "say"],
+    &["make", "that"],
+    &["make", "it"],
+    &["change", "it", "to"],
+    &["change", "that", "to"],
+];
+
+/// "plan.md says Tuesday but it should say Wednesday, fix that": the file,
+/// what it says, and what it should say instead (a closing remark dropped).
+fn says_instead(words: Words<'_>) -> Option<Resolution> {
+    let says = (1..words.len()).find(|&i| words.key(i) == "says")?;
+    let Target::File(name) = target(words.to(says)) else {
+        return None;
+    };
+    let rest = words.from(says + 1);
+    let (at, len) = (1..rest.len()).find_map(|i| {
+        SHOULD_SAY
+            .iter()
+            .find(|j| rest.from(i).starts_with(j) && i + j.len() < rest.len())
+            .map(|j| (i, j.len()))
+    })?;
+    let new = rest.from(at + len);
+    // "…, fix that": the remark after the new text.
+    let end = (0..new.len())
+        .find(|&i| new.raw(i).ends_with(','))
+        .map_or(new.len(), |i| i + 1);
+    apply(Some(name), courtesy::trim_end(rest.to(at)), new.to(end))
 }
 
 /// Splits "… in notes.md" off the end of a change.
@@ -323,6 +379,10 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
         return claim_unresolved(format!(
             "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
         ));
+    };
+    let new_text = match new.is_quoted() {
+        true => new_text,
+        false => String::from(new_text.trim_end_matches([',', ';'])),
     };
     // "update the version to 1.3": a described text, not the words there.
     let described = !old.is_quoted()
