@@ -45,6 +45,7 @@ mod tests;
 
 use crate::action::{self, Action};
 use alloc::string::String;
+use alloc::vec::Vec;
 use serde::Serialize;
 use text::Words;
 
@@ -192,6 +193,9 @@ pub fn resolve(text: &str) -> Resolution {
             "I took it that you started again: '{again}'"
         ));
     }
+    if let Some(said) = folders_said(text) {
+        return resolve(&said);
+    }
     let read = match read(text) {
         // "how would notes.md differ if it said milk instead": not "instead".
         Resolution::Action(Action::Diff { name, content }) => Resolution::Action(Action::Diff {
@@ -338,7 +342,7 @@ fn plain(text: &str) -> Resolution {
 /// "in the drafts folder, read plan.md": the folder said first, then the
 /// request, which is resolved alone and then placed in that folder.
 fn in_folder_first(text: &str) -> Option<Resolution> {
-    let (head, request) = text.split_once(',')?;
+    let (head, request) = text.split_once(',').or_else(|| folder_said_first(text))?;
     let split = text::split(head);
     let words = Words::new(head, &split);
     let place = words.after_any(&[&["in"], &["inside"], &["within"]])?;
@@ -367,6 +371,48 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
         _ => return None,
     }
     Some(Resolution::Action(action))
+}
+
+/// "in the drafts folder create plan.md": the folder phrase said first with
+/// no comma after it, ending at the word "folder".
+fn folder_said_first(text: &str) -> Option<(&str, &str)> {
+    let lower = text.to_ascii_lowercase();
+    if !(lower.starts_with("in ") || lower.starts_with("inside ")) {
+        return None;
+    }
+    let at = lower.find(" folder ")? + " folder".len();
+    Some((&text[..at], &text[at..]))
+}
+
+/// "drafts/" said for a folder: "the drafts folder", as the families read
+/// folders; `None` when no word is one.
+fn folders_said(text: &str) -> Option<String> {
+    let is_folder = |word: &str| {
+        let bare = word.trim_end_matches([',', '.', '?', '!', ':']);
+        bare.len() > 1
+            && bare.ends_with('/')
+            && !bare.starts_with(['/', '~', '.'])
+            // "s/teh/the/" is an expression, not a folder.
+            && bare.split('/').next().is_some_and(|first| first.chars().count() > 1)
+            && bare[..bare.len() - 1]
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_/ ".contains(c))
+    };
+    if !text.split(' ').any(is_folder) {
+        return None;
+    }
+    let words: Vec<String> = text
+        .split(' ')
+        .map(|word| match is_folder(word) {
+            true => {
+                let bare = word.trim_end_matches([',', '.', '?', '!', ':']);
+                let tail = &word[bare.len()..];
+                alloc::format!("the {} folder{tail}", bare.trim_end_matches('/'))
+            }
+            false => String::from(word),
+        })
+        .collect();
+    Some(words.join(" "))
 }
 
 /// "in memo.txt, write hi": when the sentence read whole is no action (as
