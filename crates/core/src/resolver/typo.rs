@@ -91,6 +91,7 @@ const COMMAND_WORDS: &[&str] = &[
     "invoke",
     "apply",
     "propose",
+    "checksum",
 ];
 
 /// Words a command word is never corrected from, though one edit away:

@@ -136,7 +136,7 @@ fn a_guessed_change_is_asked_as_did_you_mean_and_done_on_yes() {
     assert_eq!(done["result"]["ok"], true, "{done}");
     assert_eq!(
         std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
-        "milk\neggs\n"
+        "milk\neggs"
     );
     // The control: the same change said surely is done at once.
     let sure = turn(dir.path(), "append bread to todo.txt");

@@ -397,24 +397,30 @@ async fn a_guessed_change_is_asked_with_the_guess_and_one_yes_does_it() {
     assert_eq!(confirm["rephrase"], true);
     let id = confirm["id"].as_str().unwrap();
     let done = app
-        .post("/api/confirm", &json!({"id": id, "approved": true}).to_string())
+        .post(
+            "/api/confirm",
+            &json!({"id": id, "approved": true}).to_string(),
+        )
         .await
         .json();
     assert_eq!(done["ok"], true, "{done}");
     assert_eq!(
         std::fs::read_to_string(app.root.join("house.md")).unwrap(),
-        "# House\nthe wifi password is on the fridge\n"
+        "# House\nthe wifi password is on the fridge"
     );
     // A no leaves the file as it was.
     let again = app.post("/api/turn", said).await.json();
     let id = again["result"]["confirm"]["id"].as_str().unwrap();
     let declined = app
-        .post("/api/confirm", &json!({"id": id, "approved": false}).to_string())
+        .post(
+            "/api/confirm",
+            &json!({"id": id, "approved": false}).to_string(),
+        )
         .await
         .json();
     assert_eq!(declined["refused"], "declined", "{declined}");
     assert_eq!(
         std::fs::read_to_string(app.root.join("house.md")).unwrap(),
-        "# House\nthe wifi password is on the fridge\n"
+        "# House\nthe wifi password is on the fridge"
     );
 }
