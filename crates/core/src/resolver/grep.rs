@@ -218,7 +218,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     // "the phrase quarterly report": words named as a phrase are one query.
     let phrased = search.query.after_any(PHRASED).is_some();
     let framed = search.query.trim_start(QUERY_LEADING);
-    let query = match framed.len() < search.query.len() && framed.len() > 1 {
+    // Framing says what follows is what is looked for, however many words.
+    let said_as_query = framed.len() < search.query.len();
+    let query = match said_as_query && framed.len() > 1 {
         true => framed.trim_start(FRAMED_ARTICLES),
         false => framed,
     }
@@ -226,7 +228,8 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
         return None;
     }
-    if let Some(why) = out_of_reach(words).or_else(|| unsearchable(query, search.loose || phrased))
+    if let Some(why) = out_of_reach(words)
+        .or_else(|| unsearchable(query, search.loose || phrased || said_as_query))
     {
         return claim_unresolved(why);
     }
