@@ -403,7 +403,7 @@ async fn a_guessed_change_is_asked_with_the_guess_and_one_yes_does_it() {
         )
         .await
         .json();
-    assert_eq!(done["ok"], true, "{done}");
+    assert_eq!(done["result"]["ok"], true, "{done}");
     assert_eq!(
         std::fs::read_to_string(app.root.join("house.md")).unwrap(),
         "# House\nthe wifi password is on the fridge"
@@ -418,7 +418,7 @@ async fn a_guessed_change_is_asked_with_the_guess_and_one_yes_does_it() {
         )
         .await
         .json();
-    assert_eq!(declined["refused"], "declined", "{declined}");
+    assert_eq!(declined["result"]["refused"], "declined", "{declined}");
     assert_eq!(
         std::fs::read_to_string(app.root.join("house.md")).unwrap(),
         "# House\nthe wifi password is on the fridge"
