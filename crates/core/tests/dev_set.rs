@@ -281,9 +281,9 @@ fn the_fourth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-4.yaml",
         Floor {
-            offered: 605,
-            unasked: 578,
-            wrong: 4,
+            offered: 607,
+            unasked: 580,
+            wrong: 3,
         },
     );
 }

@@ -33,6 +33,9 @@ const FOLDER_FIRST: &[&[&str]] = &[
     &["scan"],
     &["check"],
     &["look", "through"],
+    &["hunt", "through"],
+    &["dig", "through"],
+    &["comb", "through"],
     &["look", "in"],
     &["go", "through"],
 ];
@@ -464,6 +467,7 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
     })?;
     let query = query
         .trim_end(IN_MY_FILES)
+        .trim_end(ANYWHERE)
         .trim_end(&[&["mentioned"], &["written"]]);
     let text = content::needle(query)?;
     if !query.is_quoted() && query.len() > 4 {
