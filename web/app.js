@@ -126,6 +126,11 @@ async function loadHealth() {
  */
 async function answerConfirmation(turn, request) {
   const answer = await confirmer.answer(request);
+  // A guess at the person's words that was not what they meant: their
+  // sentence goes back into the box to say again (nothing typed is lost).
+  if (answer !== 'yes' && request.rephrase && turn.input?.text && !input.value.trim()) {
+    input.value = turn.input.text;
+  }
   if (answer === 'expired') {
     turn.showTimedOut(request);
     return;

@@ -223,6 +223,10 @@ async function runTurn(turn, req) {
     while (ask) {
       audit.refresh(); // the ask is already an entry
       const approved = await confirmer.ask(ask);
+      // A guess at the person's words that was not what they meant: their
+      // sentence goes back into the box to say again (nothing typed is lost).
+      const box = $('utterance');
+      if (!approved && ask.rephrase && req.transcript && !box.value.trim()) box.value = req.transcript;
       const reply = await request({ op: 'confirm', id: ask.id, approved });
       ask = turn.showReply(resultOf(reply));
     }

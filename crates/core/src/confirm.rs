@@ -1,11 +1,15 @@
 //! Pending tier-2 confirmations: single-use ids that expire.
 
-use crate::action::Action;
+use crate::action::{Action, WriteMode};
 use crate::contain::RelPath;
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use alloc::collections::BTreeMap;
+use alloc::format;
 use alloc::string::String;
+
+/// The longest stretch of the person's words a question quotes.
+const QUOTED: usize = 120;
 
 /// How long a person has to answer a confirmation.
 pub const CONFIRM_TTL_MS: u64 = 5 * 60 * 1000;
@@ -23,6 +27,9 @@ pub enum Deferred {
     /// Carry out this action as heard (offline voice), the person having
     /// checked what was heard.
     Heard(Action),
+    /// Carry out the resolver's best guess at words it was not sure of,
+    /// the person having said it is what they meant.
+    Guessed(Action),
 }
 
 /// How a question is put to a person: the question, what yes means, and
@@ -34,6 +41,9 @@ pub struct Words {
     pub no: &'static str,
     /// What a question left unanswered until it expired came to.
     pub expired: &'static str,
+    /// A no leaves the person's words to say again: the question was a
+    /// guess at them.
+    pub rephrase: bool,
 }
 
 impl Deferred {
@@ -46,6 +56,7 @@ impl Deferred {
                 yes: "Delete",
                 no: "Cancel",
                 expired: "Timed out — nothing deleted.",
+                rephrase: false,
             },
             Deferred::Write { .. } => Words {
                 question: alloc::format!("Replace {path}?"),
@@ -53,6 +64,7 @@ impl Deferred {
                 yes: "Replace",
                 no: "Keep it",
                 expired: "Timed out — nothing replaced.",
+                rephrase: false,
             },
             Deferred::Heard(_) => Words {
                 question: "Is this what you said?".into(),
@@ -60,6 +72,15 @@ impl Deferred {
                 yes: "Yes, do it",
                 no: "No",
                 expired: "Timed out — nothing was done.",
+                rephrase: false,
+            },
+            Deferred::Guessed(action) => Words {
+                question: format!("Did you mean: {}?", in_words(action)),
+                consequence: "Nothing changes until you say yes; if it is not what you meant, say it in other words.",
+                yes: "Yes, do it",
+                no: "No",
+                expired: "Timed out — nothing was done.",
+                rephrase: true,
             },
         }
     }
@@ -73,8 +94,63 @@ impl Deferred {
         match self {
             Deferred::Delete => ActKind::Delete,
             Deferred::Write { .. } => ActKind::Write,
-            Deferred::Heard(action) => action.verb().command().act.unwrap_or(ActKind::Write),
+            Deferred::Heard(action) | Deferred::Guessed(action) => {
+                action.verb().command().act.unwrap_or(ActKind::Write)
+            }
         }
+    }
+
+    /// The action a yes carries out as asked, when the question was about
+    /// the words (heard or guessed) rather than the act.
+    pub fn checked(&self) -> Option<&Action> {
+        match self {
+            Deferred::Heard(action) | Deferred::Guessed(action) => Some(action),
+            Deferred::Delete | Deferred::Write { .. } => None,
+        }
+    }
+}
+
+/// An action in the words a person checks it by ("add 'milk' to
+/// todo.txt"): what was heard, or what was guessed.
+pub fn in_words(action: &Action) -> String {
+    match action {
+        Action::Write {
+            name,
+            content,
+            mode,
+        } => match (mode, content.is_empty()) {
+            (Some(WriteMode::Create), true) => format!("create an empty file {name}"),
+            (Some(WriteMode::Create), false) => {
+                format!("create {name} with {}", quoted(content))
+            }
+            (_, true) => format!("empty {name}"),
+            (_, false) => format!("write {} to {name}", quoted(content)),
+        },
+        Action::Append { name, content } => format!("add {} to {name}", quoted(content)),
+        Action::Edit {
+            name,
+            old_text,
+            new_text,
+        } => format!(
+            "change {} to {} in {name}",
+            quoted(old_text),
+            quoted(new_text)
+        ),
+        Action::Delete { name } => format!("delete {name}"),
+        Action::Undo => "undo the last change".into(),
+        Action::CreateAsset { name, kind, .. } => format!("make the {kind} asset {name}"),
+        other => match other.file() {
+            Some(name) => format!("{} {name}", other.verb().wire()),
+            None => String::from(other.verb().wire()),
+        },
+    }
+}
+
+/// `text` in quotes, cut at [`QUOTED`] characters.
+fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED) {
+        Some((cut, _)) => format!("'{}…'", &text[..cut]),
+        None => format!("'{text}'"),
     }
 }
 

@@ -42,12 +42,14 @@ pub fn resolver(text: &str) {
     let first = resolve(text);
     assert_eq!(first, resolve(text), "not deterministic: {text:?}");
     match first {
-        Resolution::Action(action) => match Action::from_json(&action.to_json()) {
-            Ok(round) => assert_eq!(round, action, "does not round-trip: {text:?}"),
-            // A name longer than the command list allows is refused by name
-            // when the executor validates it; anything else is a resolver bug.
-            Err(refusal) => assert_eq!(refusal.rule, Rule::TooLarge, "{refusal} for {text:?}"),
-        },
+        Resolution::Action(action) | Resolution::Guess { action, .. } => {
+            match Action::from_json(&action.to_json()) {
+                Ok(round) => assert_eq!(round, action, "does not round-trip: {text:?}"),
+                // A name longer than the command list allows is refused by name
+                // when the executor validates it; anything else is a resolver bug.
+                Err(refusal) => assert_eq!(refusal.rule, Rule::TooLarge, "{refusal} for {text:?}"),
+            }
+        }
         Resolution::Unresolved { note } => assert!(!note.is_empty(), "an empty note: {text:?}"),
     }
 }

@@ -394,7 +394,9 @@ mod tests {
             let value: Value = serde_json::from_str(answer).unwrap();
             let read = resolution(&value);
             match read {
-                Resolution::Action(action) => assert_eq!(action.to_json(), value, "{sentence}"),
+                Resolution::Action(action) | Resolution::Guess { action, .. } => {
+                    assert_eq!(action.to_json(), value, "{sentence}")
+                }
                 Resolution::Unresolved { note } => {
                     assert_eq!(value[UNRESOLVED], note.as_str(), "{sentence}")
                 }

@@ -32,6 +32,10 @@ pub struct ConfirmRequest {
     /// Yes loses something (a delete, a replace; undo may bring it back):
     /// a page gives the yes the weight of danger only then.
     pub danger: bool,
+    /// The question was a guess at the person's words: a no leaves them to
+    /// say again (the page keeps the sentence in the request box).
+    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    pub rephrase: bool,
 }
 
 /// One grep hit.
@@ -229,6 +233,7 @@ mod tests {
                 no: "Cancel".to_string(),
                 expired: "Timed out — nothing deleted.".to_string(),
                 danger: true,
+                rephrase: false,
             }),
             ..Reply::default()
         }

@@ -23,15 +23,19 @@ mod diff;
 mod edit;
 mod extensions;
 mod grep;
+mod hypothetical;
 mod list;
 mod mention;
 mod name;
 mod proposal;
 mod read;
+mod restart;
 pub mod settle;
+mod shelf;
 mod shell;
 mod text;
 mod tool;
+mod typo;
 mod undo;
 mod unsupported;
 mod write;
@@ -39,8 +43,9 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-use crate::action::Action;
+use crate::action::{self, Action};
 use alloc::string::String;
+use alloc::vec::Vec;
 use serde::Serialize;
 use text::Words;
 
@@ -50,11 +55,59 @@ use text::Words;
 pub enum Resolution {
     /// The one action the utterance asks for.
     Action(Action),
+    /// The best reading of words that could mean something else (a typo
+    /// corrected, a name settled loosely, a reading another verb also
+    /// claims): a change is asked about before it is done, a look runs and
+    /// says what it assumed.
+    Guess {
+        action: Action,
+        /// What was assumed, in words ("took 'raed' as 'read'").
+        assumed: String,
+    },
     /// No action: the note says why, in words a person can act on.
     Unresolved { note: String },
 }
 
 impl Resolution {
+    /// The action, sure or guessed.
+    pub fn action(&self) -> Option<&Action> {
+        match self {
+            Resolution::Action(action) | Resolution::Guess { action, .. } => Some(action),
+            Resolution::Unresolved { .. } => None,
+        }
+    }
+
+    /// The action, sure or guessed, taken.
+    pub fn into_action(self) -> Option<Action> {
+        match self {
+            Resolution::Action(action) | Resolution::Guess { action, .. } => Some(action),
+            Resolution::Unresolved { .. } => None,
+        }
+    }
+
+    /// Whether the action is the one reading of the words (no action is
+    /// never sure).
+    pub fn sure(&self) -> bool {
+        matches!(self, Resolution::Action(_))
+    }
+
+    /// The same action, no longer sure, with what was assumed (a second
+    /// assumption joins the first).
+    fn guessed(self, why: impl Into<String>) -> Resolution {
+        let why = why.into();
+        match self {
+            Resolution::Action(action) => Resolution::Guess {
+                action,
+                assumed: why,
+            },
+            Resolution::Guess { action, assumed } => Resolution::Guess {
+                action,
+                assumed: alloc::format!("{assumed}; {why}"),
+            },
+            unresolved => unresolved,
+        }
+    }
+
     /// This answer, or `other`'s action when this one is unresolved and
     /// `other` finds one.
     fn or_else_unresolved(self, other: impl FnOnce() -> Option<Resolution>) -> Resolution {
@@ -105,12 +158,13 @@ pub use settle::{Folder, MAX_NOTES, NOTES_FILE};
 /// two files fit is asked about. With an empty folder, as [`resolve`].
 pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
     let resolution = resolve(text);
-    if folder.is_empty() {
-        return resolution;
-    }
-    settle::settle(text, resolution, folder, |again| {
-        settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
-    })
+    let resolution = match folder.is_empty() {
+        true => resolution,
+        false => settle::settle(text, resolution, folder, |again| {
+            settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
+        }),
+    };
+    shelf::settle(resolution, folder)
 }
 
 /// Another resolver's answer (an LLM's) with its file names settled
@@ -123,7 +177,8 @@ pub fn settled(text: &str, resolution: Resolution, folder: &Folder) -> Resolutio
     }
 }
 
-/// Resolves one utterance.
+/// Resolves one utterance: its one reading, a guess when the words could
+/// mean something else, or what is missing.
 pub fn resolve(text: &str) -> Resolution {
     if text.len() > MAX_UTTERANCE_BYTES {
         return unresolved(alloc::format!(
@@ -131,15 +186,107 @@ pub fn resolve(text: &str) -> Resolution {
             text.len()
         ));
     }
+    if let Some(again) = restart::repaired(text)
+        && let Some(action) = resolve(&again).into_action()
+    {
+        return Resolution::Action(action).guessed(alloc::format!(
+            "I took it that you started again: '{again}'"
+        ));
+    }
+    if let Some(said) = folders_said(text) {
+        return resolve(&said);
+    }
+    let read = match read(text) {
+        // "how would notes.md differ if it said milk instead": not "instead".
+        Resolution::Action(Action::Diff { name, content }) => Resolution::Action(Action::Diff {
+            name,
+            content: hypothetical::untailed(&content),
+        }),
+        read => match hypothetical::resolve(text) {
+            Some(diff) => return diff,
+            None => read,
+        },
+    };
+    match read {
+        Resolution::Unresolved { note } => typo_corrected(text)
+            .or_else(|| ask_inside(text))
+            .unwrap_or(Resolution::Unresolved { note }),
+        resolution => resolution,
+    }
+}
+
+/// Words that open the ask inside a longer sentence ("so I was thinking,
+/// could you read todo.txt for me because …").
+const ASKS: &[&str] = &[
+    "could you",
+    "can you",
+    "would you",
+    "will you",
+    "please",
+    "i need you to",
+    "i want you to",
+    "i'd like you to",
+    "go ahead and",
+    "you could",
+    "you can",
+];
+/// Words that close the ask and start the reasons after it.
+const REASONS: &[&str] = &[
+    " because ",
+    " since ",
+    " as i ",
+    " so that ",
+    " cause ",
+    " 'cause ",
+];
+
+/// For a rambling sentence nothing claims whole: the ask found inside it,
+/// from an opener to the reasons after it, read alone — a guess, never sure.
+fn ask_inside(text: &str) -> Option<Resolution> {
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() {
+        return None;
+    }
+    let opener = ASKS
+        .iter()
+        .filter_map(|ask| {
+            lower
+                .match_indices(ask)
+                .map(|(at, _)| at)
+                .find(|&at| at > 0 && lower[..at].ends_with([' ', ',']))
+        })
+        .min()?;
+    let ask = &text[opener..];
+    let end = REASONS
+        .iter()
+        .filter_map(|r| ask.to_lowercase().find(r))
+        .min()
+        .unwrap_or(ask.len());
+    let ask = ask[..end].trim_end_matches([',', ' ']);
+    let action = read(ask).into_action()?;
+    Some(Resolution::Action(action).guessed(alloc::format!("I took the request to be '{ask}'")))
+}
+
+/// The reading of `text` with a command word a letter or two off
+/// corrected (see [`typo`]): a guess, never sure.
+fn typo_corrected(text: &str) -> Option<Resolution> {
+    let (fixed, taken) = typo::corrected(text)?;
+    let action = read(&fixed).into_action()?;
+    let said: alloc::vec::Vec<String> = taken
+        .iter()
+        .map(|(typed, meant)| alloc::format!("'{typed}' as '{meant}'"))
+        .collect();
+    Some(Resolution::Action(action).guessed(alloc::format!("I took {}", said.join(", "))))
+}
+
+/// What the families make of `text`, its name checked for a web address.
+fn read(text: &str) -> Resolution {
     let resolution = in_folder_first(text)
         .unwrap_or_else(|| plain(text))
         .or_else_unresolved(|| aside_dropped(text));
-    match resolution {
-        Resolution::Action(mut action) => match action.file_mut() {
-            Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
-            _ => Resolution::Action(action),
-        },
-        unresolved => unresolved,
+    match resolution.action().and_then(Action::file) {
+        Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
+        _ => resolution,
     }
 }
 
@@ -163,8 +310,8 @@ fn aside_dropped(text: &str) -> Option<Resolution> {
         return None;
     }
     match plain(request) {
-        Resolution::Action(action) => Some(Resolution::Action(action)),
         Resolution::Unresolved { .. } => None,
+        action => Some(action),
     }
 }
 
@@ -195,7 +342,7 @@ fn plain(text: &str) -> Resolution {
 /// "in the drafts folder, read plan.md": the folder said first, then the
 /// request, which is resolved alone and then placed in that folder.
 fn in_folder_first(text: &str) -> Option<Resolution> {
-    let (head, request) = text.split_once(',')?;
+    let (head, request) = text.split_once(',').or_else(|| folder_said_first(text))?;
     let split = text::split(head);
     let words = Words::new(head, &split);
     let place = words.after_any(&[&["in"], &["inside"], &["within"]])?;
@@ -206,7 +353,7 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
     if request.trim().is_empty() || name::leaves_the_folder(&dir) {
         return None;
     }
-    let within = |name: &mut String| *name = alloc::format!("{dir}/{name}");
+    let within = |name: &mut String| *name = name::within(&dir, core::mem::take(name));
     // Read once, without looking for another folder first: bounded however
     // many commas the sentence has.
     let Resolution::Action(mut action) = plain(request) else {
@@ -226,6 +373,48 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
     Some(Resolution::Action(action))
 }
 
+/// "in the drafts folder create plan.md": the folder phrase said first with
+/// no comma after it, ending at the word "folder".
+fn folder_said_first(text: &str) -> Option<(&str, &str)> {
+    let lower = text.to_ascii_lowercase();
+    if !(lower.starts_with("in ") || lower.starts_with("inside ")) {
+        return None;
+    }
+    let at = lower.find(" folder ")? + " folder".len();
+    Some((&text[..at], &text[at..]))
+}
+
+/// "drafts/" said for a folder: "the drafts folder", as the families read
+/// folders; `None` when no word is one.
+fn folders_said(text: &str) -> Option<String> {
+    let is_folder = |word: &str| {
+        let bare = word.trim_end_matches([',', '.', '?', '!', ':']);
+        bare.len() > 1
+            && bare.ends_with('/')
+            && !bare.starts_with(['/', '~', '.'])
+            // "s/teh/the/" is an expression, not a folder.
+            && bare.split('/').next().is_some_and(|first| first.chars().count() > 1)
+            && bare[..bare.len() - 1]
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_/ ".contains(c))
+    };
+    if !text.split(' ').any(is_folder) {
+        return None;
+    }
+    let words: Vec<String> = text
+        .split(' ')
+        .map(|word| match is_folder(word) {
+            true => {
+                let bare = word.trim_end_matches([',', '.', '?', '!', ':']);
+                let tail = &word[bare.len()..];
+                alloc::format!("the {} folder{tail}", bare.trim_end_matches('/'))
+            }
+            false => String::from(word),
+        })
+        .collect();
+    Some(words.join(" "))
+}
+
 /// "in memo.txt, write hi": when the sentence read whole is no action (as
 /// "in notes.md, replace milk with bread" is), the request said with its
 /// file after it.
@@ -235,8 +424,8 @@ fn in_file_first(text: &str, request: &str, file: &str) -> Option<Resolution> {
         return Some(whole);
     }
     match plain(&alloc::format!("{} to \"{file}\"", request.trim())) {
-        Resolution::Action(action) => Some(Resolution::Action(action)),
         Resolution::Unresolved { .. } => Some(whole),
+        action => Some(action),
     }
 }
 
@@ -256,9 +445,40 @@ fn command(text: &str, answer: impl FnOnce(Words<'_>) -> Option<Resolution>) -> 
     answer(words)
 }
 
-/// The answer of the first family that claims `words`.
+/// The answer of the first family that claims `words`: a guess when it is
+/// a change and a later family reads the same words as another verb (the
+/// margin between the two best readings is none). A later reading as a new
+/// file is no rival: creating over a file that exists is asked anyway.
 fn claim(words: Words<'_>) -> Option<Resolution> {
-    FAMILIES.iter().find_map(|family| family(words))
+    let mut claims = FAMILIES.iter().filter_map(|family| family(words));
+    let first = claims.next()?;
+    let Some(verb) = first
+        .action()
+        .map(Action::verb)
+        .filter(|v| v.changes_files())
+    else {
+        return Some(first);
+    };
+    let rival = |a: &Action| a.verb() != verb && !creates(a);
+    let second = claims.find_map(|other| other.into_action().filter(rival));
+    Some(match second {
+        Some(other) => first.guessed(alloc::format!(
+            "it could also mean: {}",
+            crate::confirm::in_words(&other)
+        )),
+        None => first,
+    })
+}
+
+/// Whether `action` makes a new file.
+fn creates(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Write {
+            mode: Some(action::WriteMode::Create),
+            ..
+        }
+    )
 }
 
 /// What the families alone make of `text`: for a clause rebuilt by

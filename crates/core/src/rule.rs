@@ -50,6 +50,9 @@ rules! {
     Delete => "delete",
     /// A change a recogniser that can mishear produced: shown as heard, asked first.
     HeardChange => "heard-change",
+    /// A change read from words that could mean something else: the best
+    /// guess is shown and asked first; say it again in other words if it is wrong.
+    UnsureChange => "unsure-change",
     /// A write the person phrased as creating a file, on a file that exists.
     CreateOverExisting => "create-over-existing",
     LeavesMachine => "leaves-machine",

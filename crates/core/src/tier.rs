@@ -82,6 +82,8 @@ pub struct Act {
     pub replaces: bool,
     /// The act was heard by a recogniser that can mishear (offline voice).
     pub heard: bool,
+    /// The act is the resolver's best guess at words it was not sure of.
+    pub guessed: bool,
 }
 
 impl Act {
@@ -109,6 +111,14 @@ impl Act {
     pub const fn heard(kind: ActKind) -> Act {
         Act {
             heard: true,
+            ..at(kind, Place::Inside)
+        }
+    }
+
+    /// A change read from words the resolver was not sure of.
+    pub const fn guessed(kind: ActKind) -> Act {
+        Act {
+            guessed: true,
             ..at(kind, Place::Inside)
         }
     }
@@ -185,6 +195,8 @@ pub enum Matcher {
     Replaces,
     /// A change heard by a recogniser that can mishear.
     HeardChange,
+    /// A change the resolver guessed at from words it was not sure of.
+    GuessedChange,
 }
 
 /// One row of the tier table.
@@ -216,13 +228,14 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
         person: None,
         replaces: false,
         heard: false,
+        guessed: false,
     }
 }
 
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 14] = [
+static COMMON_RULES: [TierRule; 15] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
@@ -286,6 +299,14 @@ static COMMON_RULES: [TierRule; 14] = [
         matcher: Matcher::HeardChange,
         matches: &[Act::heard(Write), Act::heard(Delete)],
         not_matches: &[at(Write, Inside), Act::heard(Read)],
+    },
+    TierRule {
+        rule: Rule::UnsureChange,
+        decision: Decision::Confirm,
+        why: "the words could mean something else: check the guess before anything changes",
+        matcher: Matcher::GuessedChange,
+        matches: &[Act::guessed(Write), Act::guessed(Delete)],
+        not_matches: &[at(Write, Inside), Act::guessed(Read), Act::heard(Write)],
     },
     TierRule {
         rule: Rule::Delete,
@@ -412,6 +433,7 @@ impl TierTable {
             Matcher::ByPerson(person) => act.person == Some(person),
             Matcher::Replaces => act.replaces,
             Matcher::HeardChange => act.heard && matches!(act.kind, Write | Delete),
+            Matcher::GuessedChange => act.guessed && matches!(act.kind, Write | Delete),
         }
     }
 

@@ -49,13 +49,18 @@ pub enum Proposal {
     /// Resolved from what a recogniser that can mishear heard (offline
     /// voice): a change is shown as heard and asked first (`heard-change`).
     Heard(Action),
+    /// The resolver's best guess at words it was not sure of: a change is
+    /// asked first as "Did you mean: …?" (`unsure-change`), a look runs.
+    Guessed(Action),
 }
 
 impl Proposal {
     /// The action as the wire shows it, for answers and relays.
     pub fn to_json(&self) -> Value {
         match self {
-            Proposal::Resolved(action) | Proposal::Heard(action) => action.to_json(),
+            Proposal::Resolved(action) | Proposal::Heard(action) | Proposal::Guessed(action) => {
+                action.to_json()
+            }
             Proposal::Sent(value) => value.clone(),
         }
     }
@@ -63,7 +68,9 @@ impl Proposal {
     /// The verb it names, if it names a known one.
     pub fn verb(&self) -> Option<Verb> {
         match self {
-            Proposal::Resolved(action) | Proposal::Heard(action) => Some(action.verb()),
+            Proposal::Resolved(action) | Proposal::Heard(action) | Proposal::Guessed(action) => {
+                Some(action.verb())
+            }
             Proposal::Sent(value) => value
                 .get("verb")
                 .and_then(Value::as_str)
@@ -86,7 +93,9 @@ impl Outcome for Reply {
 }
 
 /// The answer to every turn: `action` is null and `note` says why when the
-/// words did not resolve (then nothing was acted on, and `result` is null).
+/// words did not resolve (then nothing was acted on, and `result` is null);
+/// a look done on a guess has its action and result, and a `note` saying
+/// what was assumed.
 #[derive(Clone, Debug, Serialize)]
 pub struct TurnAnswer<R> {
     pub transcript: Option<String>,
@@ -140,10 +149,16 @@ where
     Act: FnOnce(Proposal) -> Acting,
     Acting: Future<Output = R>,
 {
+    // A look done on a guess says what it assumed.
+    let mut note = None;
     let (transcript, proposal) = match input {
         TurnInput::Action(value) => (None, Proposal::Sent(value)),
         TurnInput::Words(text) => match resolve(text.clone()).await {
             Resolution::Action(action) => (Some(text), Proposal::Resolved(action)),
+            Resolution::Guess { action, assumed } => {
+                note = (!action.verb().changes_files()).then(|| assumed_note(&assumed));
+                (Some(text), Proposal::Guessed(action))
+            }
             Resolution::Unresolved { note } => return TurnAnswer::unresolved(text, note),
         },
     };
@@ -152,10 +167,15 @@ where
     TurnAnswer {
         transcript,
         action,
-        note: None,
+        note,
         changes: result.changes(verb),
         result: Some(result),
     }
+}
+
+/// The note a look done on a guess carries.
+fn assumed_note(assumed: &str) -> String {
+    alloc::format!("Not sure I understood: {assumed}.")
 }
 
 #[cfg(test)]
@@ -170,6 +190,7 @@ mod tests {
             Proposal::Resolved(action) => Reply::done(alloc::format!("typed {:?}", action.verb())),
             Proposal::Sent(value) => Reply::done(alloc::format!("sent {value}")),
             Proposal::Heard(action) => Reply::done(alloc::format!("heard {:?}", action.verb())),
+            Proposal::Guessed(action) => Reply::done(alloc::format!("guessed {:?}", action.verb())),
         };
         pollster::block_on(run_turn(input, resolve, act))
     }

@@ -34,9 +34,13 @@ struct Case {
 }
 
 impl Case {
-    /// What the resolver makes of `sentence` with this case's folder.
+    /// What the resolver makes of `sentence` with this case's folder and
+    /// the host's shelf.
     fn resolve(&self, sentence: &str) -> Resolution {
-        resolve_in(sentence, &Folder::new(self.folder.clone()))
+        resolve_in(
+            sentence,
+            &Folder::new(self.folder.clone()).with_tools(shelf()),
+        )
     }
 
     /// The action JSON every sentence must produce; `None` means unresolved.
@@ -62,13 +66,32 @@ impl Case {
             return (!missing.is_empty())
                 .then(|| format!("the question {note:?} does not name {missing:?}"));
         }
-        if let (Resolution::Action(action), true, Some(want)) = (got, self.partial, &self.action) {
+        if let (Some(action), true, Some(want)) = (got.action(), self.partial, &self.action) {
             let got = serde_json::to_value(action).expect("an action serialises");
             return (!contains(&got, want))
                 .then(|| format!("expected at least {want}\n    got      {got}"));
         }
         mismatch(self.expected(), got)
     }
+}
+
+/// The tools of the shelf the host installs (`tools/shelf/manifest.json`):
+/// the tools the resolver is told the host can run.
+fn shelf() -> Vec<(String, String)> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tools/shelf/manifest.json"
+    );
+    let manifest: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    manifest["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| {
+            let text = |key: &str| tool[key].as_str().unwrap().to_string();
+            (text("id"), text("description"))
+        })
+        .collect()
 }
 
 /// Whether `got` holds every field of `want`, recursively.
@@ -84,7 +107,9 @@ fn contains(got: &Value, want: &Value) -> bool {
 /// Why `got` does not meet `want` (`None` = unresolved), if it does not.
 fn mismatch(want: Option<&Value>, got: &Resolution) -> Option<String> {
     let got = match got {
-        Resolution::Action(action) => serde_json::to_value(action).expect("an action serialises"),
+        Resolution::Action(action) | Resolution::Guess { action, .. } => {
+            serde_json::to_value(action).expect("an action serialises")
+        }
         Resolution::Unresolved { note } if note.trim().is_empty() => {
             return Some("an unresolved answer must carry a note".into());
         }
@@ -157,41 +182,253 @@ fn every_held_out_sentence_resolves_exactly() {
 }
 
 /// The blind sets (written before reading the resolver, for issue 14; the
-/// second by someone who had seen neither the rules nor the first set):
-/// measured, not yet required whole. Each floor is the rate last recorded
-/// in docs/VOICE.md, so a change can raise it but not lower it; every miss
-/// is listed for whoever works on the resolver.
-fn check_blind_set(file: &str, floor: usize) {
+/// second by someone who had seen neither the rules nor the first set; the
+/// later ones by someone who had not read the resolver): measured, not yet
+/// required whole. Each floor is the figure last recorded in docs/VOICE.md,
+/// so a change can raise it but not lower it: at least `floor.offered`
+/// sentences get the right action (done, or asked about with it as the
+/// guess), at least `floor.unasked` get it with no question, and at most
+/// `floor.wrong` are acted on wrongly with no question. Every miss is
+/// listed for whoever works on the resolver, unless
+/// `VOICEBOX_AGGREGATE_ONLY` is set (a new set's first, blind score).
+fn check_blind_set(file: &str, floor: Floor) {
     let path = format!("{}/tests/{file}", env!("CARGO_MANIFEST_DIR"));
-    let (total, failures) = run_set(file, &path);
-    let passed = total - failures.len();
-    println!(
-        "{file} pass rate: {passed}/{total} ({:.1}%)\n{}\n{}",
-        100.0 * passed as f64 / total as f64,
-        tally(&path),
-        failures.join("\n")
-    );
+    let (_, failures) = run_set(file, &path);
+    let shares = Shares::of(&path);
+    let misses = match std::env::var_os("VOICEBOX_AGGREGATE_ONLY") {
+        Some(_) => String::new(),
+        None => format!(
+            "{}\n{}\nguesses:\n{}",
+            tally(&path),
+            failures.join("\n"),
+            guesses(&path).join("\n")
+        ),
+    };
+    println!("{file}:\n{}\n{misses}", shares.report());
     assert!(
-        passed >= floor,
-        "{file} fell below its recorded floor: {passed} < {floor}"
+        shares.offered() >= floor.offered
+            && shares.unasked() >= floor.unasked
+            && shares.wrong() <= floor.wrong,
+        "{file} fell below its recorded floor: offered {} (floor {}), unasked {} (floor {}), acted wrong {} (ceiling {})",
+        shares.offered(),
+        floor.offered,
+        shares.unasked(),
+        floor.unasked,
+        shares.wrong(),
+        floor.wrong
     );
+}
+
+/// Each sentence the resolver was not sure of, with what it assumed.
+fn guesses(path: &str) -> Vec<String> {
+    let set: Set = serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let mut out = Vec::new();
+    for case in &set.cases {
+        for sentence in &case.sentences {
+            if let Resolution::Guess { assumed, .. } = case.resolve(sentence) {
+                out.push(format!("{sentence:?}: {assumed}"));
+            }
+        }
+    }
+    out
+}
+
+/// The recorded figures a blind set may not fall below (see [`check_blind_set`]).
+struct Floor {
+    offered: usize,
+    unasked: usize,
+    wrong: usize,
 }
 
 #[test]
 fn the_first_blind_set_passes_at_least_as_often_as_recorded() {
-    check_blind_set("blind-set.yaml", 476);
+    check_blind_set(
+        "blind-set.yaml",
+        Floor {
+            offered: 476,
+            unasked: 476,
+            wrong: 0,
+        },
+    );
 }
 
 #[test]
 fn the_second_blind_set_passes_at_least_as_often_as_recorded() {
-    check_blind_set("blind-set-2.yaml", 455);
+    check_blind_set(
+        "blind-set-2.yaml",
+        Floor {
+            offered: 455,
+            unasked: 455,
+            wrong: 1,
+        },
+    );
 }
 
 #[test]
 fn the_third_blind_set_passes_at_least_as_often_as_recorded() {
-    check_blind_set("blind-set-3.yaml", 421);
+    check_blind_set(
+        "blind-set-3.yaml",
+        Floor {
+            offered: 422,
+            unasked: 420,
+            wrong: 3,
+        },
+    );
 }
 
+#[test]
+fn the_fourth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-4.yaml",
+        Floor {
+            offered: 607,
+            unasked: 580,
+            wrong: 3,
+        },
+    );
+}
+
+/// What became of one sentence.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Came {
+    // A sentence that asks for an action (or for a question naming files).
+    /// The right answer, sure.
+    ExactSure,
+    /// The right look, done on a guess that says what it assumed.
+    LookedRight,
+    /// The right change, asked about as the guess.
+    AskedRight,
+    /// A wrong guess: asked about (a change) or done saying so (a look).
+    AskedWrong,
+    /// A wrong action, done sure: the dangerous one.
+    ActedWrong,
+    /// No action where one was meant.
+    NotUnderstood,
+    // A sentence that must not act.
+    /// Nothing done.
+    RightlyNotActed,
+    /// A guess: a change asked about, a look done saying what it assumed.
+    Asked,
+    /// An action done sure.
+    Acted,
+}
+
+impl Came {
+    fn of(case: &Case, got: &Resolution) -> Came {
+        let meant = case.expected().is_some() || !case.ask.is_empty();
+        let exact = case.mismatch(got).is_none();
+        let changes = got.action().is_some_and(|a| a.verb().changes_files());
+        match (meant, exact, got) {
+            (true, true, Resolution::Guess { .. }) if changes => Came::AskedRight,
+            (true, true, Resolution::Guess { .. }) => Came::LookedRight,
+            (true, true, _) => Came::ExactSure,
+            (true, false, Resolution::Guess { .. }) => Came::AskedWrong,
+            (true, false, Resolution::Action(_)) => Came::ActedWrong,
+            (true, false, Resolution::Unresolved { .. }) => Came::NotUnderstood,
+            (false, _, Resolution::Unresolved { .. }) => Came::RightlyNotActed,
+            (false, _, Resolution::Guess { .. }) => Came::Asked,
+            (false, _, Resolution::Action(_)) => Came::Acted,
+        }
+    }
+}
+
+/// The share of a set's sentences in each [`Came`], and the changes done
+/// on a wrong reading.
+struct Shares {
+    counts: std::collections::BTreeMap<Came, usize>,
+    meant: usize,
+    not_meant: usize,
+    /// Sure and wrong (or acting where nothing was meant), and a change.
+    wrong_changes: usize,
+}
+
+impl Shares {
+    fn of(path: &str) -> Shares {
+        let set: Set = serde_yaml_ng::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let mut shares = Shares {
+            counts: Default::default(),
+            meant: 0,
+            not_meant: 0,
+            wrong_changes: 0,
+        };
+        for case in &set.cases {
+            for sentence in &case.sentences {
+                let got = case.resolve(sentence);
+                let came = Came::of(case, &got);
+                match came {
+                    Came::RightlyNotActed | Came::Asked | Came::Acted => shares.not_meant += 1,
+                    _ => shares.meant += 1,
+                }
+                let changes = got.action().is_some_and(|a| a.verb().changes_files());
+                if matches!(came, Came::ActedWrong | Came::Acted) && changes {
+                    shares.wrong_changes += 1;
+                }
+                *shares.counts.entry(came).or_default() += 1;
+            }
+        }
+        shares
+    }
+
+    fn count(&self, came: Came) -> usize {
+        self.counts.get(&came).copied().unwrap_or(0)
+    }
+
+    /// Meant sentences given the right action, done or asked about, with
+    /// the not-meant ones left undone.
+    fn offered(&self) -> usize {
+        self.unasked() + self.count(Came::AskedRight)
+    }
+
+    /// Sentences answered right with no question: the right action done,
+    /// or nothing done where nothing was meant.
+    fn unasked(&self) -> usize {
+        self.count(Came::ExactSure)
+            + self.count(Came::LookedRight)
+            + self.count(Came::RightlyNotActed)
+    }
+
+    /// Sentences acted on wrongly with no question.
+    fn wrong(&self) -> usize {
+        self.count(Came::ActedWrong) + self.count(Came::Acted)
+    }
+
+    fn report(&self) -> String {
+        let share =
+            |n: usize, of: usize| format!("{n} ({:.1}%)", 100.0 * n as f64 / of.max(1) as f64);
+        let all = self.meant + self.not_meant;
+        let mut out = format!(
+            "{} sentences: {} that ask for something, {} that must not act\n",
+            all, self.meant, self.not_meant
+        );
+        for (label, came) in [
+            ("exact and sure", Came::ExactSure),
+            ("right look, done on a guess", Came::LookedRight),
+            ("asked right", Came::AskedRight),
+            ("asked wrong", Came::AskedWrong),
+            ("acted wrong", Came::ActedWrong),
+            ("not understood", Came::NotUnderstood),
+        ] {
+            out += &format!("  {label}: {}\n", share(self.count(came), self.meant));
+        }
+        for (label, came) in [
+            ("correctly not acted", Came::RightlyNotActed),
+            ("asked", Came::Asked),
+            ("acted", Came::Acted),
+        ] {
+            out += &format!(
+                "  must not act, {label}: {}\n",
+                share(self.count(came), self.not_meant)
+            );
+        }
+        out += &format!(
+            "  of all: right done or offered {}, done right with no question {}, a change done on a wrong reading {}",
+            share(self.offered(), all),
+            share(self.unasked(), all),
+            share(self.wrong_changes, all)
+        );
+        out
+    }
+}
 /// Per expected verb: sentences, exact, wrong action (an action other than
 /// the one meant), false accepts (an action where none, or a question, was
 /// meant) and misses (no action where one was meant), as a Markdown table.

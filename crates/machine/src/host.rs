@@ -89,9 +89,10 @@ impl<A: Abilities> Host<A> {
     }
 
     /// The root's files as the resolver settles names against them (see
-    /// [`Executor::names`]).
+    /// [`Executor::names`]), and the tools a sentence may name.
     pub fn folder(&self) -> Folder {
         Folder::new(pollster::block_on(self.executor.names(MAX_NAMES)))
+            .with_tools(self.executor.runnable_tools())
     }
 
     /// Answers a tier-2 confirmation.

@@ -425,3 +425,54 @@ async fn another_port_gets_nothing_it_can_replay_and_the_page_still_acts() {
     );
     browser.close().await;
 }
+
+/// A guessed change on the page: the dialog asks the sentence, not a rule;
+/// No puts what the person typed back in the box; Yes does it.
+#[tokio::test]
+async fn a_guess_is_asked_as_did_you_mean_and_no_keeps_the_sentence() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    std::fs::write(server.root.join("todo.txt"), "milk\n").unwrap();
+    let browser = Browser::open_page(&server, browser::VIEWPORTS[2]).await;
+    let typed = "apend eggs to todo.txt";
+    browser.say(typed).await;
+    browser.wait_for_modal(true).await;
+    let title = browser
+        .js("return document.getElementById('confirm-title').textContent")
+        .await;
+    assert_eq!(title, "Did you mean: add 'eggs' to todo.txt?");
+    browser.click("confirm-no").await;
+    browser.wait_for_modal(false).await;
+    browser
+        .wait_for(
+            "the sentence back in the box",
+            &format!("return document.getElementById('utterance').value === {typed:?};"),
+        )
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("todo.txt")).unwrap(),
+        "milk\n",
+        "No does nothing"
+    );
+    // Yes does it; a sure request asks nothing (the control).
+    browser.say(typed).await;
+    browser.wait_for_modal(true).await;
+    browser.click("confirm-yes").await;
+    browser
+        .wait_for("the append", &last_turn_has("appended"))
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("todo.txt")).unwrap(),
+        "milk\neggs"
+    );
+    browser.say("append bread to todo.txt").await;
+    browser
+        .wait_for("the sure append", &last_turn_has("appended"))
+        .await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("todo.txt")).unwrap(),
+        "milk\neggs\nbread"
+    );
+}

@@ -84,12 +84,15 @@ async fn in_project(executor: &mut WebExecutor, request: WorkerRequest) -> Value
     }
 }
 
-/// A sentence through the core's script resolver, as `{action}` or
-/// `{action: null, note}`.
+/// A sentence through the core's script resolver, as `{action, sure}`
+/// (with `assumed` when not sure) or `{action: null, note}`.
 fn resolution(text: &str) -> Value {
     match resolver::resolve(text) {
-        Resolution::Action(action) => json!({"action": action}),
-        Resolution::Unresolved { note } => json!({"action": null, "note": note}),
+        Resolution::Action(action) => json!({"action": action, "sure": true}),
+        Resolution::Guess { action, assumed } => {
+            json!({"action": action, "sure": false, "assumed": assumed})
+        }
+        Resolution::Unresolved { note } => json!({"action": null, "sure": false, "note": note}),
     }
 }
 

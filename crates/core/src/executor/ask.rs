@@ -55,7 +55,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             plan,
             deferred,
         } = ask;
-        // Heard, checked and approved already: done, not asked again.
+        // Heard or guessed, checked and approved already: done, not asked again.
         if let Some(consent) = self.consent.take() {
             let approved = Approved {
                 record,
@@ -86,6 +86,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             no: words.no.into(),
             expired: words.expired.into(),
             danger: deferred.loses_something(),
+            rephrase: words.rephrase,
         };
         self.pending.insert(
             id,
@@ -125,7 +126,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let name = pending.path.as_str();
         let kind = pending.deferred.kind();
         let record = ActRecord::new(kind, name);
-        if let (true, Deferred::Heard(action)) = (approved, &pending.deferred) {
+        if let (true, Some(action)) = (approved, pending.deferred.checked()) {
             // The action's own steps contain, decide and ask the root again.
             return self
                 .heard_and_approved(action.clone(), pending.ask_seq, turn)
@@ -169,8 +170,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     .await
             }
             Deferred::Delete => self.remove_approved(approved, ask_seq, turn).await,
-            // Boxed: carrying a heard action out may ask (and so perform) again.
-            Deferred::Heard(action) => {
+            // Boxed: carrying a checked action out may ask (and so perform) again.
+            Deferred::Heard(action) | Deferred::Guessed(action) => {
                 alloc::boxed::Box::pin(self.heard_and_approved(action, ask_seq, turn)).await
             }
         }

@@ -1,29 +1,67 @@
-//! Changes heard by a recogniser that can mishear (offline voice): never
-//! done on hearing. The person is shown what was heard — "I heard: write
-//! 'pick up the kids' to todo.txt" — and asked first (the tier table's
-//! `heard-change`, one `confirm` entry like every ask). A yes carries the
-//! action out as if typed, with the ask as its consent: an act that would
-//! ask again (a delete, a create over a file) is done at once, and its
-//! attempt entry names the ask. Looks (read, list, grep, diff) run at once.
+//! Changes from words that may not be what the person meant — heard by a
+//! recogniser that can mishear (offline voice), or guessed by the resolver
+//! from words it was not sure of — are never done at once. The person is
+//! shown the action in words — "I heard: write 'pick up the kids' to
+//! todo.txt", "Did you mean: add 'milk' to todo.txt?" — and asked first (the
+//! tier table's `heard-change` or `unsure-change`, one `confirm` entry like
+//! every ask). A yes carries the action out as if typed, with the ask as its
+//! consent: an act that would ask again (a delete, a create over a file) is
+//! done at once, and its attempt entry names the ask. Looks (read, list,
+//! grep, diff) run at once.
 
 use super::ask::Ask;
 use super::{Consent, Executor};
-use crate::action::{Action, WriteMode};
+use crate::action::Action;
 use crate::audit::ActRecord;
-use crate::confirm::Deferred;
+use crate::confirm::{Deferred, in_words};
 use crate::contain::{self, RelPath};
 use crate::platform::{Abilities, Env, Storage};
 use crate::reply::Reply;
-use crate::tier::Act;
+use crate::tier::{Act, ActKind};
 use alloc::format;
 use alloc::string::String;
 
-/// The longest stretch of heard words a plan quotes.
-const QUOTED: usize = 120;
+/// Why the words behind an action are checked with the person.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Offline voice heard them.
+    Heard,
+    /// The resolver guessed at them.
+    Guessed,
+}
+
+impl Check {
+    fn act(self, kind: ActKind) -> Act {
+        match self {
+            Check::Heard => Act::heard(kind),
+            Check::Guessed => Act::guessed(kind),
+        }
+    }
+
+    fn plan(self, action: &Action) -> String {
+        match self {
+            Check::Heard => format!("I heard: {}", in_words(action)),
+            Check::Guessed => format!("I guessed: {}", in_words(action)),
+        }
+    }
+
+    fn deferred(self, action: Action) -> Deferred {
+        match self {
+            Check::Heard => Deferred::Heard(action),
+            Check::Guessed => Deferred::Guessed(action),
+        }
+    }
+}
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    /// Runs what offline voice heard: a look at once, a change asked first.
-    pub(super) async fn hear(&mut self, action: Action, turn: Option<&str>) -> Reply {
+    /// Runs an action whose words are checked first: a look at once, a
+    /// change asked first.
+    pub(super) async fn check(
+        &mut self,
+        action: Action,
+        check: Check,
+        turn: Option<&str>,
+    ) -> Reply {
         let Some(kind) = action.verb().command().act else {
             return self.execute_action(action, turn).await;
         };
@@ -42,19 +80,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             },
             None => RelPath::root(),
         };
-        let verdict = self.table.decide(&Act::heard(kind));
+        let verdict = self.table.decide(&check.act(kind));
         let seen = self.store().observe(&path).await;
         let ask = Ask {
             record: ActRecord::new(kind, target.as_deref().unwrap_or("")),
-            plan: format!("I heard: {}", heard(&action)),
+            plan: check.plan(&action),
             path,
             verdict,
-            deferred: Deferred::Heard(action),
+            deferred: check.deferred(action),
         };
         self.ask(ask, &seen, turn).await
     }
 
-    /// A heard action the person said yes to: carried out as typed, with
+    /// A checked action the person said yes to: carried out as typed, with
     /// `consent` (the ask's seq) answering any ask of its own.
     pub(super) async fn heard_and_approved(
         &mut self,
@@ -66,48 +104,5 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let reply = self.execute_action(action, turn).await;
         self.consent = None;
         reply
-    }
-}
-
-/// What was heard, in the words a person checks it by.
-fn heard(action: &Action) -> String {
-    match action {
-        Action::Write {
-            name,
-            content,
-            mode,
-        } => match (mode, content.is_empty()) {
-            (Some(WriteMode::Create), true) => format!("create an empty file {name}"),
-            (Some(WriteMode::Create), false) => {
-                format!("create {name} with {}", quoted(content))
-            }
-            (_, true) => format!("empty {name}"),
-            (_, false) => format!("write {} to {name}", quoted(content)),
-        },
-        Action::Append { name, content } => format!("add {} to {name}", quoted(content)),
-        Action::Edit {
-            name,
-            old_text,
-            new_text,
-        } => format!(
-            "change {} to {} in {name}",
-            quoted(old_text),
-            quoted(new_text)
-        ),
-        Action::Delete { name } => format!("delete {name}"),
-        Action::Undo => "undo the last change".into(),
-        Action::CreateAsset { name, kind, .. } => format!("make the {kind} asset {name}"),
-        other => match other.file() {
-            Some(name) => format!("{} {name}", other.verb().wire()),
-            None => String::from(other.verb().wire()),
-        },
-    }
-}
-
-/// `text` in quotes, cut at [`QUOTED`] characters.
-fn quoted(text: &str) -> String {
-    match text.char_indices().nth(QUOTED) {
-        Some((cut, _)) => format!("'{}…'", &text[..cut]),
-        None => format!("'{text}'"),
     }
 }

@@ -15,6 +15,7 @@ mod pipeline;
 mod reads;
 pub mod tools;
 use crate::turn::Proposal;
+use heard::Check;
 use pipeline::{Approved, Change};
 mod undo;
 mod walk;
@@ -28,7 +29,7 @@ use crate::platform::{
     Abilities, Env, ExtensionLedger, MAX_FILE_BYTES, Observation, Resolved, Storage, StorageError,
     ToolRunner,
 };
-use crate::reply::Reply;
+use crate::reply::{Reply, ToolState};
 use crate::rule::{Refusal, Rule};
 use crate::tier::{ActKind, Placement, TierTable};
 use crate::time::iso8601;
@@ -149,7 +150,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         match proposal {
             Proposal::Resolved(action) => self.execute_action(action.clone(), turn).await,
             Proposal::Sent(value) => self.execute(value, turn).await,
-            Proposal::Heard(action) => self.hear(action.clone(), turn).await,
+            Proposal::Heard(action) => self.check(action.clone(), Check::Heard, turn).await,
+            Proposal::Guessed(action) => self.check(action.clone(), Check::Guessed, turn).await,
         }
     }
 
@@ -248,6 +250,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Action::Grep { query, dir } => self.grep(query, dir.as_deref(), turn).await,
             _ => return None,
         })
+    }
+
+    /// The tools a `tool` action can name here (the shelf and admitted
+    /// extensions), with what each does: what the resolver settles a
+    /// sentence's tool on.
+    pub fn runnable_tools(&self) -> Vec<(String, String)> {
+        let mut tools = self.abilities.tools().catalog();
+        tools.extend(self.abilities.ledger().catalog());
+        tools
+            .into_iter()
+            .filter(|tool| matches!(tool.state, ToolState::Shelf | ToolState::Admitted))
+            .map(|tool| (tool.id, tool.description))
+            .collect()
     }
 
     /// The verbs that touch no file (the tool catalog) are answered whether or

@@ -63,7 +63,30 @@ const LINE_LEADS: &[&[&str]] = &[
     &["the", "line"],
     &["a", "note", "saying"],
     &["a", "note"],
+    &["a", "row"],
+    &["a", "new", "row"],
+    &["an", "entry"],
+    &["a", "new", "entry"],
+    &["an", "item"],
 ];
+
+/// Noting heads followed by the file, then what is noted ("make a note in
+/// house.md that the plumber comes Friday", "jot in ideas.txt a podcast").
+const NOTE_IN: &[&[&str]] = &[
+    &["make", "a", "note", "in"],
+    &["make", "a", "note", "on"],
+    &["add", "a", "note", "in"],
+    &["add", "a", "note", "to"],
+    &["note", "in"],
+    &["jot", "in"],
+    &["jot", "down", "in"],
+    &["write", "down", "in"],
+    &["log", "in"],
+    &["record", "in"],
+];
+
+/// Noting heads after "FILE:" ("workout.log: log 5k run").
+const NOTING: &[&[&str]] = &[&["log"], &["note"], &["jot", "down"], &["jot"], &["record"]];
 
 /// Content that is really a new file: the sentence is a create.
 const NEW_FILE: &[&[&str]] = &[
@@ -75,7 +98,10 @@ const NEW_FILE: &[&[&str]] = &[
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    if let Some(first) = end_first(words).or_else(|| file_colon_first(words)) {
+    if let Some(first) = end_first(words)
+        .or_else(|| file_colon_first(words))
+        .or_else(|| noted_in(words))
+    {
         return Some(first);
     }
     let (head, rest) = words.after_tagged(HEADS)?;
@@ -111,9 +137,40 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
         return None;
     };
     let rest = words.from(colon + 1);
+    if let Some(said) = rest.after_any(NOTING) {
+        return Some(appended(name, said.trim_start(&[&["that"]])));
+    }
     match rest.after_tagged(HEADS)? {
         (Head::Adds, said) => Some(appended(name, said)),
         (Head::Places, _) => None,
+    }
+}
+
+/// "make a note in house.md that X", "jot in ideas.txt X": the file right
+/// after the noting head, then what is noted.
+fn noted_in(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(NOTE_IN)?;
+    (1..rest.len()).find_map(|at| {
+        let colon = rest.raw(at - 1).ends_with(':');
+        let that = rest.key(at) == "that";
+        let named = match target(rest.to(at)) {
+            Target::File(name) => name,
+            _ => return None,
+        };
+        let said = match (that, colon) {
+            (true, _) => rest.from(at + 1),
+            _ => rest.from(at),
+        };
+        Some(appended(named, said))
+    })
+}
+
+/// "to my reading list in reading-list.md": the file in a described place.
+fn described_file(words: Words<'_>) -> Option<String> {
+    let at = (1..words.len().min(6)).find(|&at| words.key(at) == "in")?;
+    match target(words.from(at + 1)) {
+        Target::File(name) => Some(name),
+        _ => None,
     }
 }
 
@@ -151,7 +208,7 @@ fn content_to_file(words: Words<'_>) -> Option<Resolution> {
         }
         match target(words.from(at + 1)) {
             Target::File(name) => Some(appended(name, words.to(at))),
-            _ => None,
+            _ => described_file(words.from(at + 1)).map(|name| appended(name, words.to(at))),
         }
     })
 }
@@ -161,6 +218,11 @@ fn content_to_file(words: Words<'_>) -> Option<Resolution> {
 fn file_then_content(words: Words<'_>) -> Option<Resolution> {
     if !ONTO.contains(&words.key(0)) {
         return None;
+    }
+    // "add to the shopping list in groceries.md: lemons".
+    let colon = (1..words.len()).find(|&at| words.raw(at).ends_with(':'));
+    if let Some(name) = colon.and_then(|at| described_file(words.range(1, at + 1))) {
+        return Some(appended(name, words.from(colon? + 1)));
     }
     named_then_said(words.from(1), appended).or_else(|| match target(words.from(1)) {
         Target::File(name) => Some(appended(name, words.from(words.len()))),

@@ -10,7 +10,7 @@ use super::courtesy;
 use super::name::{Target, target};
 use super::text::Words;
 use super::write;
-use super::{Resolution, act, claim_unresolved};
+use super::{Resolution, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -44,6 +44,11 @@ const SWAPS: &[Swap] = &[
     swap(&["correct"], &["to"]),
     swap(&["fix"], &["to", "into"]),
     swap(&["update"], &["to"]),
+    swap(&["bump"], &["to"]),
+    swap(&["raise"], &["to"]),
+    swap(&["lower"], &["to"]),
+    swap(&["increase"], &["to"]),
+    swap(&["decrease"], &["to"]),
     Swap {
         verb: &["substitute"],
         joiners: &["with", "for"],
@@ -88,10 +93,13 @@ const WHOLE: &[&[&str]] = &[
 const SAYS: &[&[&str]] = &[&["say"], &["read"], &["contain"], &["be"]];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(said) = where_it_says(words).or_else(|| says_instead(words)) {
+        return Some(said);
+    }
     // "update v1.2 to v1.3 in README.md": a verb that both opens a file and
     // swaps text is a swap when the swap reads whole.
     let swapped = swap_at(words).and_then(|(swap, rest)| swapped(swap, rest));
-    if let Some(Resolution::Action(_)) = swapped {
+    if let Some(Resolution::Action(_) | Resolution::Guess { .. }) = swapped {
         return swapped;
     }
     if let Some(scoped) = file_first(words) {
@@ -100,10 +108,23 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     swapped
 }
 
+/// "update the version in config.txt from 1.2 to 1.3": the text after
+/// "from" is what is there; before it, what it is and where.
+fn described_from(swap: &Swap, rest: Words<'_>) -> Option<Option<Resolution>> {
+    let at = (1..rest.len()).find(|&i| rest.key(i) == "from" && !swap.joiners.contains(&"from"))?;
+    let (old, new) = split(swap, rest.from(at + 1))?;
+    let (new, at_end) = trailing_file(new);
+    let file = trailing_file(rest.to(at)).1.or(at_end);
+    Some(apply(file, old, new))
+}
+
 /// "replace milk with bread in notes.md": the change after the verb, its
 /// file at the end (or ending the old text).
 fn swapped(swap: &Swap, rest: Words<'_>) -> Option<Resolution> {
     let rest = past_named_fault(rest);
+    if let Some(from) = described_from(swap, rest) {
+        return from;
+    }
     let (change, file) = trailing_file(rest);
     let Some((old, new)) = split(swap, change) else {
         return file.and_then(|name| claim_unresolved(what_to_change(&name)));
@@ -113,6 +134,7 @@ fn swapped(swap: &Swap, rest: Words<'_>) -> Option<Resolution> {
         Some(name) => (old, Some(name)),
         None => trailing_file(old),
     };
+
     if file.is_none()
         && swap.verb.starts_with(&["replace"])
         && let Some(name) = named_file(old)
@@ -178,6 +200,51 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
     })
 }
 
+/// How "where it says X" is said, and how the new text is brought in.
+const WHERE_SAYS: &[&[&str]] = &[
+    &["where", "it", "says"],
+    &["where", "it", "said"],
+    &["where", "it", "reads"],
+    &["wherever", "it", "says"],
+    &["where", "is", "says"],
+];
+const MAKE_SAY: &[&[&str]] = &[
+    &["make", "it", "say"],
+    &["make", "that", "say"],
+    &["have", "it", "say"],
+    &["change", "it", "to"],
+    &["change", "that", "to"],
+    &["replace", "it", "with"],
+    &["replace", "that", "with"],
+    &["it", "should", "say"],
+    &["put"],
+    &["write"],
+];
+
+/// "in config.txt where it says 1.2 make it say 1.3", "where it says 1.2 in
+/// config.txt, change it to 1.3": an edit said by pointing at the old text.
+fn where_it_says(words: Words<'_>) -> Option<Resolution> {
+    let at = (0..words.len()).find(|&i| words.from(i).after_any(WHERE_SAYS).is_some())?;
+    let rest = words.from(at).after_any(WHERE_SAYS)?;
+    let (join, new) = (1..rest.len()).find_map(|j| {
+        let piece = rest.from(j);
+        MAKE_SAY
+            .iter()
+            .find(|m| piece.starts_with(m))
+            .map(|m| (j, piece.from(m.len())))
+    })?;
+    let (old, mut file) = trailing_file(courtesy::trim_end(rest.to(join)).trim_end(GLUE));
+    let (new, at_end) = trailing_file(new);
+    file = file.or(at_end);
+    if file.is_none() {
+        let before = words.to(at).trim_start(SCOPES);
+        if let Target::File(name) = target(courtesy::trim_end(before).trim_end(GLUE)) {
+            file = Some(name);
+        }
+    }
+    apply(file, old, new)
+}
+
 /// Skips the fault in "fix the typo in essay.txt", leaving the file.
 fn past_fault(words: Words<'_>) -> Words<'_> {
     let rest = words.trim_start(&[&["the"], &["a"], &["an"]]);
@@ -201,13 +268,65 @@ fn past_named_fault(words: Words<'_>) -> Words<'_> {
 /// "essay.txt: teh should be the": the file, then the old text and what it
 /// should be.
 fn corrected(words: Words<'_>) -> Option<Resolution> {
-    let at = (1..words.len())
-        .find(|&i| words.key(i) == "should" && words.key(i + 1) == "be" && i + 2 < words.len())?;
-    let (before, new) = (words.to(at), words.from(at + 2));
+    let (at, len) = (1..words.len()).find_map(|i| {
+        BECOMES
+            .iter()
+            .find(|j| words.from(i).starts_with(j) && i + j.len() < words.len())
+            .map(|j| (i, j.len()))
+    })?;
+    let (before, new) = (words.to(at), words.from(at + len));
     (1..before.len()).find_map(|split| match target(before.to(split)) {
-        Target::File(name) => apply(Some(name), before.from(split), new),
+        Target::File(name) => {
+            let old = before.from(split).trim_start(GLUE).trim_start(&[&["so"]]);
+            apply(Some(name), old, new)
+        }
         _ => None,
     })
+}
+
+/// Words between the old text and the new in "1.2 becomes 1.3".
+const BECOMES: &[&[&str]] = &[
+    &["should", "be"],
+    &["should", "become"],
+    &["becomes"],
+    &["is", "now"],
+    &["are", "now"],
+];
+
+/// Words between what a file says and what it should say.
+const SHOULD_SAY: &[&[&str]] = &[
+    &["but", "it", "should", "say"],
+    &["where", "it", "should", "say"],
+    &["when", "it", "should", "say"],
+    &["but", "should", "say"],
+    &["it", "should", "say"],
+    &["should", "say"],
+    &["make", "that"],
+    &["make", "it"],
+    &["change", "it", "to"],
+    &["change", "that", "to"],
+];
+
+/// "plan.md says Tuesday but it should say Wednesday, fix that": the file,
+/// what it says, and what it should say instead (a closing remark dropped).
+fn says_instead(words: Words<'_>) -> Option<Resolution> {
+    let says = (1..words.len()).find(|&i| words.key(i) == "says")?;
+    let Target::File(name) = target(words.to(says)) else {
+        return None;
+    };
+    let rest = words.from(says + 1);
+    let (at, len) = (1..rest.len()).find_map(|i| {
+        SHOULD_SAY
+            .iter()
+            .find(|j| rest.from(i).starts_with(j) && i + j.len() < rest.len())
+            .map(|j| (i, j.len()))
+    })?;
+    let new = rest.from(at + len);
+    // "…, fix that": the remark after the new text.
+    let end = (0..new.len())
+        .find(|&i| new.raw(i).ends_with(','))
+        .map_or(new.len(), |i| i + 1);
+    apply(Some(name), courtesy::trim_end(rest.to(at)), new.to(end))
 }
 
 /// Splits "… in notes.md" off the end of a change.
@@ -251,17 +370,39 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
     let Some(old_text) = content::needle(old) else {
         return claim_unresolved(what_to_change(&name));
     };
+    // "where it says 1.2, change it to 1.3": the comma is no part of the text.
+    let old_text = match old.is_quoted() {
+        true => old_text,
+        false => String::from(old_text.trim_end_matches([',', ';'])),
+    };
     let Some(new_text) = new_text(new) else {
         return claim_unresolved(format!(
             "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
         ));
     };
-    act(Action::Edit {
+    let new_text = match new.is_quoted() {
+        true => new_text,
+        false => String::from(new_text.trim_end_matches([',', ';'])),
+    };
+    // "update the version to 1.3": a described text, not the words there.
+    let described = !old.is_quoted()
+        && old_text
+            .split_once(' ')
+            .is_some_and(|(first, _)| DESCRIBED.contains(&first.to_lowercase().as_str()));
+    let assumed = format!("I took '{old_text}' as the exact words to change");
+    let edit = Resolution::Action(Action::Edit {
         name,
         old_text,
         new_text,
-    })
+    });
+    match described {
+        true => Some(edit.guessed(assumed)),
+        false => Some(edit),
+    }
 }
+
+/// Words that open a description of text rather than the text itself.
+const DESCRIBED: &[&str] = &["the", "my", "our", "its", "his", "her", "their"];
 
 /// The file whose whole text `old` names: "the contents of notes.md", or
 /// "everything" when the file is named elsewhere.

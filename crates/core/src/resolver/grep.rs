@@ -33,6 +33,9 @@ const FOLDER_FIRST: &[&[&str]] = &[
     &["scan"],
     &["check"],
     &["look", "through"],
+    &["hunt", "through"],
+    &["dig", "through"],
+    &["comb", "through"],
     &["look", "in"],
     &["go", "through"],
 ];
@@ -111,7 +114,29 @@ const QUERY_LEADING: &[&[&str]] = &[
     &["the", "words"],
     &["the", "sentence"],
     &["the", "string"],
+    // Framing around what is looked for: "where I mentioned the dentist",
+    // "anything that says wifi password", "notes mentioning the dentist".
+    &["where", "i", "mentioned"],
+    &["where", "i", "wrote", "about"],
+    &["where", "i", "wrote"],
+    &["where", "i", "said"],
+    &["where", "i", "put"],
+    &["every", "place", "i", "mentioned"],
+    &["everywhere", "i", "mentioned"],
+    &["anything", "that", "says"],
+    &["anything", "that", "mentions"],
+    &["anything", "saying"],
+    &["anything", "about"],
+    &["something", "about"],
+    &["about"],
+    &["mentioning"],
+    &["that", "mention"],
+    &["that", "mentions"],
+    &["that", "say"],
+    &["that", "says"],
 ];
+/// Articles a framed query loses ("mentioning the dentist" looks for "dentist").
+const FRAMED_ARTICLES: &[&[&str]] = &[&["the"], &["a"], &["an"], &["my"]];
 /// Leads that name the query as several words on purpose.
 const PHRASED: &[&[&str]] = &[&["the", "phrase"], &["the", "words"], &["the", "sentence"]];
 
@@ -195,11 +220,19 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let search = unscoped(words).or_else(|| folder_scoped(words))?;
     // "the phrase quarterly report": words named as a phrase are one query.
     let phrased = search.query.after_any(PHRASED).is_some();
-    let query = search.query.trim_start(QUERY_LEADING).trim_end(ANYWHERE);
+    let framed = search.query.trim_start(QUERY_LEADING);
+    // Framing says what follows is what is looked for, however many words.
+    let said_as_query = framed.len() < search.query.len();
+    let query = match said_as_query && framed.len() > 1 {
+        true => framed.trim_start(FRAMED_ARTICLES),
+        false => framed,
+    }
+    .trim_end(ANYWHERE);
     if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
         return None;
     }
-    if let Some(why) = out_of_reach(words).or_else(|| unsearchable(query, search.loose || phrased))
+    if let Some(why) = out_of_reach(words)
+        .or_else(|| unsearchable(query, search.loose || phrased || said_as_query))
     {
         return claim_unresolved(why);
     }
@@ -434,6 +467,7 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
     })?;
     let query = query
         .trim_end(IN_MY_FILES)
+        .trim_end(ANYWHERE)
         .trim_end(&[&["mentioned"], &["written"]]);
     let text = content::needle(query)?;
     if !query.is_quoted() && query.len() > 4 {

@@ -190,6 +190,13 @@ fn loosely<'f>(tokens_said: &[(String, usize)], names: &'f [String]) -> Mention<
 /// words ("the.md") is never a mention.
 fn forms(name: &str) -> Vec<(bool, Vec<String>)> {
     let mut forms = alloc::vec![(true, tokens(name))];
+    // "essay.md" of `drafts/essay.md`: a file in a subfolder said by its own
+    // full name, without the folder.
+    if let Some((_, own)) = name.rsplit_once('/')
+        && own.contains('.')
+    {
+        forms.push((true, tokens(own)));
+    }
     let path_stem = name
         .rsplit_once('.')
         .filter(|(stem, ext)| !stem.is_empty() && !ext.contains('/'))

@@ -241,8 +241,18 @@ fn nested(words: Words<'_>) -> Option<Target> {
         return None;
     };
     match folder(words.from(at + 1))? {
-        Some(dir) => Some(Target::File(format!("{dir}/{name}"))),
+        Some(dir) => Some(Target::File(within(&dir, name))),
         None => Some(Target::File(name)),
+    }
+}
+
+/// `name` in the folder `dir`, unless it is said there already ("drafts/plan.md
+/// in drafts" is not `drafts/drafts/plan.md`).
+pub fn within(dir: &str, name: String) -> String {
+    let prefix = format!("{}/", dir.trim_end_matches('/'));
+    match name.get(..prefix.len()) {
+        Some(head) if head.eq_ignore_ascii_case(&prefix) => name,
+        _ => format!("{prefix}{name}"),
     }
 }
 

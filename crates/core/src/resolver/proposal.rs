@@ -7,7 +7,8 @@
 //! read from its description: the time, listing files, reading a named file,
 //! or fetching from the address said (bounded to that host). A description
 //! that fits none is proposed with no tools, and the gate says why it cannot
-//! stand; a proposal without a name is asked about, never guessed.
+//! stand; a proposal without a name gets one made of what it is for, as a
+//! guess (asked first, like every guessed change).
 
 use super::name::first_file;
 use super::text::Words;
@@ -27,6 +28,10 @@ const HEADS: &[&[&str]] = &[
     &["define"],
     &["write"],
     &["add"],
+    &["set", "up"],
+    &["i", "would", "like"],
+    &["i", "want"],
+    &["i", "need"],
 ];
 
 /// Words between the head and the noun ("make me a new tool").
@@ -34,7 +39,21 @@ const BEFORE_NOUN: &[&[&str]] = &[&["me"], &["us"], &["a"], &["an"], &["new"], &
 
 const NOUNS: &[&[&str]] = &[&["tool"], &["extension"], &["plugin"]];
 
-const NAMING: &[&[&str]] = &[&["called"], &["named"]];
+const NAMING: &[&[&str]] = &[
+    &["called"],
+    &["named"],
+    &["name", "it"],
+    &["call", "it"],
+    &["with", "the", "id"],
+    &["with", "id"],
+    &["id"],
+];
+
+/// Words a name made of a purpose leaves out.
+const NOT_IN_NAME: &[&str] = &[
+    "the", "a", "an", "of", "from", "me", "to", "that", "my", "it", "for", "in", "on", "and", "us",
+    "you", "i", "what", "is", "tells", "gets", "returns", "current", "daily",
+];
 
 /// Words that start what the tool is for.
 const PURPOSE: &[&[&str]] = &[&["that"], &["which"], &["to"], &["for"], &["who"]];
@@ -47,9 +66,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     }
     let rest = rest.after_any(NOUNS)?;
     let Some(named) = rest.after_any(NAMING) else {
-        return claim_unresolved(
-            "What should the tool be called? Say e.g. 'create a tool called clock that tells the time'.",
-        );
+        return unnamed(rest);
     };
     let id = named.key(0);
     if named.is_empty() || !valid_entry_id(id) {
@@ -66,6 +83,46 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     act(Action::MakeTool {
         descriptor: descriptor(id, &description, purpose),
     })
+}
+
+/// "a tool that reverses the lines of a file": named by what it is for
+/// ("reverse-lines"), as a guess; with no purpose either, asked.
+fn unnamed(rest: Words<'_>) -> Option<Resolution> {
+    const ASK: &str = "What should the tool be called? Say e.g. 'create a tool called clock that tells the time'.";
+    let Some(purpose) = rest.after_any(PURPOSE) else {
+        return claim_unresolved(ASK);
+    };
+    let parts: Vec<String> = purpose
+        .keys()
+        .filter(|k| !NOT_IN_NAME.contains(k) && !k.contains(['.', '/', ':']))
+        .filter(|k| k.chars().all(|c| c.is_ascii_alphanumeric()))
+        .take(2)
+        .map(|k| String::from(singular(k)))
+        .collect();
+    let id = parts.join("-");
+    if parts.is_empty() || !valid_entry_id(&id) {
+        return claim_unresolved(ASK);
+    }
+    let proposal = Resolution::Action(Action::MakeTool {
+        descriptor: descriptor(&id, &purpose.literal(), purpose),
+    });
+    Some(proposal.guessed(alloc::format!(
+        "I named the tool '{id}' after what it is for"
+    )))
+}
+
+/// "fetches" → "fetch", "lines" → "line", "class" stays.
+fn singular(word: &str) -> &str {
+    if ["ches", "shes", "xes"]
+        .iter()
+        .any(|end| word.ends_with(end))
+    {
+        return &word[..word.len() - 2];
+    }
+    match word.strip_suffix('s') {
+        Some(stem) if !stem.ends_with('s') => stem,
+        _ => word,
+    }
 }
 
 /// The descriptor for `id`: one tool whose primitive the purpose names.

@@ -29,6 +29,9 @@ pub struct Folder {
     previous: Option<String>,
     /// The project's own notes for a model (its `AGENTS.md`), bounded.
     notes: Option<String>,
+    /// The tools the host can run (its shelf and admitted extensions), each
+    /// with what it does; `None` when the host did not say.
+    tools: Option<Vec<(String, String)>>,
 }
 
 impl Folder {
@@ -38,7 +41,22 @@ impl Folder {
             names,
             previous: None,
             notes: None,
+            tools: None,
         }
+    }
+
+    /// The same folder, with the tools the host can run (id, what it does):
+    /// the only ids a sentence's tool is settled on.
+    pub fn with_tools(self, tools: impl IntoIterator<Item = (String, String)>) -> Folder {
+        Folder {
+            tools: Some(tools.into_iter().collect()),
+            ..self
+        }
+    }
+
+    /// The tools the host can run, when it said.
+    pub fn tools(&self) -> Option<&[(String, String)]> {
+        self.tools.as_deref()
     }
 
     /// The same folder, with the project's notes for a model (see
@@ -99,6 +117,9 @@ pub fn settle(
 ) -> Resolution {
     match resolution {
         Resolution::Action(action) => existing(text, settled(text, action, folder), folder),
+        Resolution::Guess { action, assumed } => {
+            existing(text, settled(text, action, folder), folder).guessed(assumed)
+        }
         Resolution::Unresolved { note } => by_mention(text, folder, &again)
             .or_else(|| pointing_back(text, folder, &again))
             .unwrap_or(Resolution::Unresolved { note }),
@@ -107,6 +128,7 @@ pub fn settle(
 
 /// The action with its `name` replaced by the longest existing name said.
 pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
+    in_its_case(&mut action, folder);
     let said = tokens(text);
     let Some(name) = action.file_mut() else {
         return action;
@@ -122,6 +144,46 @@ pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action
         *name = existing.clone();
     }
     action
+}
+
+/// A file or folder said in another case than it has on disk ("notes/ideas.md"
+/// for `Notes/ideas.md`, "list NOTES"): the one name that differs only in
+/// case, spelled as it is. Two that fit, or one spelled exactly, leave it.
+fn in_its_case(action: &mut Action, folder: &Folder) {
+    if let Some(name) = action.file_mut() {
+        if let Some(found) = one_ignoring_case(folder.names.iter().map(String::as_str), name) {
+            *name = found.into();
+        }
+        return;
+    }
+    let dir = match action {
+        Action::List { dir: Some(dir) } | Action::Grep { dir: Some(dir), .. } => dir,
+        _ => return,
+    };
+    let folders = folder
+        .names
+        .iter()
+        .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]));
+    if let Some(found) = one_ignoring_case(folders, dir) {
+        *dir = found.into();
+    }
+}
+
+/// The one of `names` that is `said` in another case, if exactly one is and
+/// none is `said` exactly.
+fn one_ignoring_case<'n>(names: impl Iterator<Item = &'n str>, said: &str) -> Option<&'n str> {
+    let mut fits = names.filter(|n| n.eq_ignore_ascii_case(said));
+    let mut found: Option<&str> = None;
+    for name in fits.by_ref() {
+        if name == said {
+            return None;
+        }
+        match found {
+            Some(seen) if seen != name => return None,
+            _ => found = Some(name),
+        }
+    }
+    found
 }
 
 /// An action on a file that is not there, when the sentence mentions one
@@ -159,20 +221,52 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
     if folder.names.iter().any(|n| n == name) {
         return Resolution::Action(action);
     }
+    // "recipes/recipes" for `recipes/recipes.md`: the one file that is the
+    // path said with an extension (in any case). A bare stem is left to the
+    // mention below, which asks when a longer stem fits too.
+    let with_extension: Vec<&String> = folder
+        .names
+        .iter()
+        .filter(|n| {
+            n.rsplit_once('.')
+                .is_some_and(|(stem, ext)| !ext.contains('/') && stem.eq_ignore_ascii_case(name))
+        })
+        .collect();
+    if let ([one], true) = (with_extension.as_slice(), name.contains('/')) {
+        *name = (*one).clone();
+        return Resolution::Action(action);
+    }
     match mentioned(text, &folder.names) {
         Mention::One { name: found, .. } if contains(&tokens(found), &tokens(name)) => {
             *name = found.into();
             Resolution::Action(action)
         }
         Mention::Loose { name: found, .. } if holds_every_word(found, name) => {
+            let assumed = loosely(name, found);
             *name = found.into();
-            Resolution::Action(action)
+            Resolution::Action(action).guessed(assumed)
         }
         Mention::Several(names) if names.iter().all(|n| contains(&tokens(n), &tokens(name))) => {
             ask(&names)
         }
         _ => Resolution::Action(action),
     }
+}
+
+/// What was assumed when `said` was settled on `found` by some of its words.
+fn loosely(said: &str, found: &str) -> String {
+    format!("I took '{said}' to mean {found}")
+}
+
+/// The words `words` of `text` (split on spaces), as said.
+fn said_words(text: &str, words: &core::ops::RangeInclusive<usize>) -> String {
+    let parts: Vec<&str> = text.split(' ').collect();
+    parts
+        .get(*words.start()..=*words.end())
+        .map(|said| said.join(" "))
+        .unwrap_or_default()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .into()
 }
 
 /// Whether every word of `said` (a name the sentence gave) is a word of
@@ -208,10 +302,15 @@ fn by_mention(
     match mentioned(text, &folder.names) {
         Mention::Nothing => None,
         Mention::Several(names) => Some(ask(&names)),
-        Mention::One { name, words } | Mention::Loose { name, words } => {
+        Mention::One { name, words } => match again(&quoted(text, name, words)) {
+            Resolution::Unresolved { .. } => None,
+            action => Some(action),
+        },
+        Mention::Loose { name, words } => {
+            let said = said_words(text, &words);
             match again(&quoted(text, name, words)) {
-                Resolution::Action(action) => Some(Resolution::Action(action)),
                 Resolution::Unresolved { .. } => None,
+                action => Some(action.guessed(loosely(&said, name))),
             }
         }
     }
@@ -278,8 +377,8 @@ fn pointing_back(
         .find(|w| POINTERS.contains(&w.as_str()))?;
     let named = replace_word(text, &pointer, &format!("\"{previous}\""));
     match again(&named) {
-        Resolution::Action(action) => Some(Resolution::Action(action)),
         Resolution::Unresolved { .. } => None,
+        action => Some(action),
     }
 }
 

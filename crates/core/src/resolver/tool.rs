@@ -75,22 +75,23 @@ fn tool(id: &str, name: Option<String>) -> Action {
     }
 }
 
-/// What a shipped tool is for, in the words people use for it: a sentence
-/// that asks for one of these of a named file runs that tool on it ("count
-/// the words in essay.txt", "what's the checksum of backup.zip"), without
-/// naming the tool. Each row: words of which one must be said, words of
-/// which one must be said with them (empty: none needed), the tool.
-const PURPOSES: &[(&[&str], &[&str], &str)] = &[
+/// How people ask for a tool by what it does, without naming it: a sentence
+/// that says one of these of a named file runs the tool for it ("count the
+/// words in essay.txt", "what's the checksum of backup.zip"). Each row: words
+/// of which one must be said, and words of which one must be said with them
+/// (empty: none needed). The tool's id is the word said; which tool that is
+/// the host's tools say ([`super::shelf`]).
+const PURPOSES: &[(&[&str], &[&str])] = &[
     (
         &["words", "word", "lines", "line", "characters"],
         &["count", "many", "number"],
-        "wc",
     ),
-    (&["wc"], &[], "wc"),
+    (&["wc"], &[]),
     (
-        &["checksum", "sha256", "sha-256", "hash", "digest"],
+        &[
+            "checksum", "crc", "crc32", "sha256", "sha-256", "hash", "digest", "md5", "md5sum",
+        ],
         &[],
-        "sha256",
     ),
 ];
 
@@ -106,10 +107,10 @@ pub fn by_purpose(words: Words<'_>) -> Option<Resolution> {
     if OTHER_VERBS.contains(&words.key(0)) {
         return None;
     }
-    let said = |keys: &[&str]| words.keys().any(|key| keys.contains(&key));
-    let (_, _, id) = PURPOSES
+    let said = |keys: &[&str]| words.keys().find(|key| keys.contains(key));
+    let id = PURPOSES
         .iter()
-        .find(|(what, with, _)| said(what) && (with.is_empty() || said(with)))?;
+        .find_map(|(what, with)| said(what).filter(|_| with.is_empty() || said(with).is_some()))?;
     let name = super::name::first_file(words)?;
     act(tool(id, Some(name)))
 }

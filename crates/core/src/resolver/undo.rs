@@ -21,6 +21,10 @@ const WEAK: &[&[&str]] = &[
     &["restore"],
     &["recover"],
     &["undelete"],
+    &["scratch", "that"],
+    &["go", "back", "to", "how", "it", "was"],
+    &["put", "it", "back", "how", "it", "was"],
+    &["make", "it", "how", "it", "was"],
 ];
 
 /// What "bring back" / "restore" may name: the thing just changed, never a

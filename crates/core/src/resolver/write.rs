@@ -28,6 +28,9 @@ enum Head {
     Write,
     /// "put", "type": like write, but may be about anything ("put on music").
     Put,
+    /// "note", "jot down", "log", "record": a line added to a record kept
+    /// in the file, never its content replaced.
+    Note,
     /// "add": a new file, or (refused) appending to one.
     Add,
     /// "clear", "empty": a named file's content becomes empty (see [`cleared`]).
@@ -67,12 +70,12 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["overwrite"], Head::Write),
     (&["put"], Head::Put),
     (&["type"], Head::Put),
-    (&["jot", "down"], Head::Put),
-    (&["jot"], Head::Put),
-    (&["note", "down"], Head::Put),
-    (&["note"], Head::Put),
-    (&["record"], Head::Put),
-    (&["log"], Head::Put),
+    (&["jot", "down"], Head::Note),
+    (&["jot"], Head::Note),
+    (&["note", "down"], Head::Note),
+    (&["note"], Head::Note),
+    (&["record"], Head::Note),
+    (&["log"], Head::Note),
     (&["start", "a"], Head::Make),
     (&["i", "would", "like", "a"], Head::Make),
     (&["i", "would", "like", "an"], Head::Make),
@@ -160,7 +163,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let rest = rest.trim_start(FOR_WHOM);
     // "write a new file called …" creates, whatever the verb.
     let head = match head {
-        Head::Write | Head::Put if rest.after_any(NEW_FILE).is_some() => Head::Create,
+        Head::Write | Head::Put | Head::Note if rest.after_any(NEW_FILE).is_some() => Head::Create,
         head => head,
     };
     // "New file: ideas.md": the noun before a colon is no part of the name.
@@ -182,7 +185,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 /// "create NAME with CONTENT" or "create NAME: CONTENT": the first split
 /// after a file name.
 fn file_then_content(head: Head, words: Words<'_>) -> Option<Resolution> {
-    named_then_said(words, |name, said| written(head.mode(), name, said))
+    named_then_said(words, |name, said| written(head, name, said))
 }
 
 /// The first split of `words` into a file name and what it should say ("NAME
@@ -250,7 +253,7 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
             _ => None,
         }
     })?;
-    Some(written(head.mode(), name, words.to(at)))
+    Some(written(head, name, words.to(at)))
 }
 
 /// "clear notes.md": the file stays, its content goes.
@@ -305,17 +308,23 @@ fn missing_content(name: &str) -> String {
 
 /// The write of `said` as the whole of `name`, or a note that nothing was said.
 pub fn whole(name: String, said: Words<'_>) -> Resolution {
-    written(None, name, said)
+    written(Head::Write, name, said)
 }
 
 /// [`whole`] with the write's mode.
-fn written(mode: Option<WriteMode>, name: String, said: Words<'_>) -> Resolution {
-    match content::text(said) {
-        Some(content) => Resolution::Action(Action::Write {
+fn written(head: Head, name: String, said: Words<'_>) -> Resolution {
+    let said = match head {
+        // "note that the boiler was serviced": what is noted follows "that".
+        Head::Note => said.trim_start(&[&["that"]]),
+        _ => said,
+    };
+    match (content::text(said), head) {
+        (Some(content), Head::Note) => Resolution::Action(Action::Append { name, content }),
+        (Some(content), _) => Resolution::Action(Action::Write {
             name,
             content,
-            mode,
+            mode: head.mode(),
         }),
-        None => super::unresolved(missing_content(&name)),
+        (None, _) => super::unresolved(missing_content(&name)),
     }
 }

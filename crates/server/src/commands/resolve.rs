@@ -1,4 +1,6 @@
-//! `voicebox resolve`: the action a resolver makes of a sentence, done nowhere.
+//! `voicebox resolve`: the action a resolver makes of a sentence, done
+//! nowhere, with whether it is sure (`"sure": false` and what it assumed
+//! for a guess, which a turn would ask about before changing anything).
 
 use super::unusable_root;
 use crate::cli::{ResolverArgs, RootArgs, StateArgs};
@@ -41,8 +43,11 @@ pub fn run(args: Args) -> ExitCode {
         .chosen(&state)
         .resolve_blocking(&state, &args.text, &folder)
     {
-        Resolution::Action(action) => json!({ "action": action }),
-        Resolution::Unresolved { note } => json!({ "action": null, "note": note }),
+        Resolution::Action(action) => json!({ "action": action, "sure": true }),
+        Resolution::Guess { action, assumed } => {
+            json!({ "action": action, "sure": false, "assumed": assumed })
+        }
+        Resolution::Unresolved { note } => json!({ "action": null, "sure": false, "note": note }),
     };
     println!("{answer}");
     ExitCode::SUCCESS

@@ -132,6 +132,9 @@ impl Ears<'_> {
         };
         match resolution {
             Resolution::Action(action) => json!({"heard": text, "action": action}),
+            Resolution::Guess { action, assumed } => {
+                json!({"heard": text, "action": action, "assumed": assumed})
+            }
             Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
         }
     }
@@ -245,14 +248,9 @@ impl Ears<'_> {
         };
         let words = words.trim().trim_end_matches(['.', '!']).to_string();
         let exists = |file: &str| folder.names().iter().any(|n| n == file);
-        let heard = |text: &str| match resolve_in(text, folder) {
-            Resolution::Action(action) => Some(action),
-            Resolution::Unresolved { .. } => None,
-        };
-        let framed = match framed {
-            Resolution::Action(action) => Some(action),
-            Resolution::Unresolved { .. } => None,
-        };
+        // A change heard is asked first however sure the resolver is.
+        let heard = |text: &str| resolve_in(text, folder).into_action();
+        let framed = framed.into_action();
         // Moonshine hears words better than file names ("notes not M. D."):
         // the file the grammar heard, put in for the words that mangled it.
         let named = framed.as_ref().and_then(|g| g.file().map(String::from));
@@ -286,7 +284,9 @@ impl Ears<'_> {
             None if text.is_empty() => json!({"heard": "", "unsure": true}),
             None => match resolve_in(&text, folder) {
                 Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
-                Resolution::Action(_) => json!({"heard": text, "unsure": true}),
+                Resolution::Action(_) | Resolution::Guess { .. } => {
+                    json!({"heard": text, "unsure": true})
+                }
             },
         }
     }

@@ -97,10 +97,12 @@ impl LiveVendor for Local {
             return match Action::from_json(&message["action"]) {
                 Ok(action) => {
                     self.calls += 1;
-                    vec![Event::Calls(vec![Call::typed(
-                        format!("local-{}", self.calls),
-                        action,
-                    )])]
+                    let id = format!("local-{}", self.calls);
+                    let call = match message["assumed"].is_string() {
+                        true => Call::guessed(id, action),
+                        false => Call::typed(id, action),
+                    };
+                    vec![Event::Calls(vec![call])]
                 }
                 Err(_) => {
                     let note = message["note"].as_str().unwrap_or(NOTHING_HEARD);
@@ -128,7 +130,11 @@ impl LiveVendor for Local {
         match Action::from_json(&message["action"]) {
             Ok(action) => {
                 self.calls += 1;
-                let call = Call::heard(format!("local-{}", self.calls), action);
+                let id = format!("local-{}", self.calls);
+                let call = match message["assumed"].is_string() {
+                    true => Call::guessed(id, action),
+                    false => Call::heard(id, action),
+                };
                 vec![transcript, Event::Calls(vec![call])]
             }
             Err(_) => {
@@ -144,9 +150,16 @@ fn say(answered: &Answered) -> String {
     let result = &answered.result;
     let text = |key: &str| result[key].as_str().map(String::from);
     if let Some(plan) = result["confirm"]["plan"].as_str() {
-        return match plan.strip_prefix("I heard: ") {
-            Some(heard) => format!("I heard: {heard}. Click Yes if that is right, No if not."),
-            None => format!("Click Yes or No on the page to {plan}."),
+        return match (
+            plan.strip_prefix("I heard: "),
+            result["confirm"]["rephrase"] == true,
+        ) {
+            (Some(heard), _) => format!("I heard: {heard}. Click Yes if that is right, No if not."),
+            (None, true) => format!(
+                "{} Click Yes if so, No if not.",
+                result["confirm"]["question"].as_str().unwrap_or(plan)
+            ),
+            (None, false) => format!("Click Yes or No on the page to {plan}."),
         };
     }
     if let Some(why) = text("why") {
@@ -356,6 +369,9 @@ fn shelf() -> std::sync::MutexGuard<'static, Vec<Recogniser>> {
 fn typed(text: &str, folder: &Folder) -> Value {
     match voicebox_core::resolver::resolve_in(text, folder) {
         Resolution::Action(action) => json!({"typed": text, "action": action.to_json()}),
+        Resolution::Guess { action, assumed } => {
+            json!({"typed": text, "action": action.to_json(), "assumed": assumed})
+        }
         Resolution::Unresolved { note } => json!({"typed": text, "note": note}),
     }
 }

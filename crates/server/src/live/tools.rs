@@ -62,6 +62,10 @@ pub struct Call {
     /// heard: acted on as it is, never re-parsed, and a change is asked
     /// first ([`Proposal::Heard`]).
     pub heard: Option<Action>,
+    /// The typed action, when the call is the resolver's guess at words it
+    /// was not sure of: a change is asked first as "Did you mean: …?"
+    /// ([`Proposal::Guessed`]).
+    pub guessed: Option<Action>,
 }
 
 impl Call {
@@ -72,6 +76,7 @@ impl Call {
             name: name.into(),
             args,
             heard: None,
+            guessed: None,
         }
     }
 
@@ -79,6 +84,14 @@ impl Call {
     pub fn heard(id: impl Into<String>, action: Action) -> Call {
         Call {
             heard: Some(action.clone()),
+            ..Call::typed(id, action)
+        }
+    }
+
+    /// A call for the resolver's guess at words it was not sure of.
+    pub fn guessed(id: impl Into<String>, action: Action) -> Call {
+        Call {
+            guessed: Some(action.clone()),
             ..Call::typed(id, action)
         }
     }
@@ -97,15 +110,17 @@ impl Call {
             name,
             args,
             heard: None,
+            guessed: None,
         }
     }
 
     /// What the call proposes: the typed action, or the call's JSON
     /// ([`action`]), refused before any executor if it does not fit.
     fn proposal(&self) -> Result<Proposal, Refusal> {
-        match &self.heard {
-            Some(action) => Ok(Proposal::Heard(action.clone())),
-            None => action(self).map(Proposal::Sent),
+        match (&self.guessed, &self.heard) {
+            (Some(action), _) => Ok(Proposal::Guessed(action.clone())),
+            (None, Some(action)) => Ok(Proposal::Heard(action.clone())),
+            (None, None) => action(self).map(Proposal::Sent),
         }
     }
 }

@@ -82,3 +82,22 @@ fn unavailable(acts: &Acts, reply: &Value, plan: &str, cause: &str) -> Value {
     }
     refused
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_guess_is_asked_in_the_same_words_the_page_shows() {
+        let guess = json!({
+            "question": "Did you mean: add 'eggs' to todo.txt?",
+            "consequence": "Nothing changes until you say yes.",
+            "plan": "I guessed: add 'eggs' to todo.txt",
+            "yes": "Yes, do it",
+            "no": "No",
+        });
+        assert!(message(&guess).starts_with("Did you mean: add 'eggs' to todo.txt? "));
+        let delete = json!({"question": "Delete a.txt?", "plan": "delete a.txt (1 byte)"});
+        assert!(message(&delete).starts_with("Delete a.txt?"), "the control");
+    }
+}

@@ -89,6 +89,7 @@ impl Switches {
             no: "Cancel".into(),
             expired: "Timed out — the folder was not switched.".into(),
             danger: false,
+            rephrase: false,
         };
         self.pending
             .lock()

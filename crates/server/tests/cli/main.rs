@@ -214,11 +214,23 @@ fn create_asset_and_shelf_tools_from_the_command_line() {
     let counted = turn(dir.path(), "run the wc tool on assets/ring.svg");
     assert_eq!(counted["action"]["verb"], "tool", "{counted}");
     assert_eq!(counted["result"]["ok"], true, "{counted}");
+    // Words name only the tools the host has: an unknown one is no action,
+    // and the note says which there are; sent as an action, the executor
+    // refuses it by name.
     let unknown = turn(dir.path(), "run the nope tool on assets/ring.svg");
-    assert_eq!(
-        unknown["result"]["refused"], "tool-unavailable",
+    assert!(unknown["action"].is_null(), "{unknown}");
+    assert!(
+        unknown["note"].as_str().unwrap().contains("wc"),
         "{unknown}"
     );
+    let (sent, _) = voicebox(&[
+        "turn",
+        "--root",
+        root,
+        "--action",
+        r#"{"verb":"tool","id":"nope","name":"assets/ring.svg"}"#,
+    ]);
+    assert_eq!(sent["result"]["refused"], "tool-unavailable", "{sent}");
 }
 
 #[test]

@@ -102,3 +102,54 @@ fn a_path_outside_the_folder_is_refused_by_name_not_misheard() {
         true
     );
 }
+
+#[test]
+fn resolve_says_whether_it_is_sure() {
+    let (sure, _) = voicebox(&["resolve", "append eggs to todo.txt"]);
+    assert_eq!(sure["sure"], true, "{sure}");
+    assert_eq!(sure["action"]["verb"], "append");
+    let (guess, _) = voicebox(&["resolve", "apend eggs to todo.txt"]);
+    assert_eq!(guess["sure"], false, "{guess}");
+    assert_eq!(guess["action"]["verb"], "append");
+    assert!(guess["assumed"].as_str().unwrap().contains("'apend'"));
+    let (none, _) = voicebox(&["resolve", "book me a flight to Lisbon"]);
+    assert_eq!(none["sure"], false);
+    assert!(none["action"].is_null());
+}
+
+#[test]
+fn a_guessed_change_is_asked_as_did_you_mean_and_done_on_yes() {
+    let dir = folder_with(&[("todo.txt", "milk\n")]);
+    let asked = turn(dir.path(), "apend eggs to todo.txt");
+    let confirm = &asked["result"]["confirm"];
+    assert_eq!(confirm["rule"], "unsure-change", "{asked}");
+    assert_eq!(confirm["question"], "Did you mean: add 'eggs' to todo.txt?");
+    assert_eq!(confirm["rephrase"], true);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "milk\n",
+        "nothing is done on a guess"
+    );
+    let root = dir.path().to_str().unwrap();
+    let (done, _) = voicebox(&["turn", "--root", root, "--yes", "apend eggs to todo.txt"]);
+    assert_eq!(done["asked"]["confirm"]["rule"], "unsure-change", "{done}");
+    assert_eq!(done["result"]["ok"], true, "{done}");
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("todo.txt")).unwrap(),
+        "milk\neggs"
+    );
+    // The control: the same change said surely is done at once.
+    let sure = turn(dir.path(), "append bread to todo.txt");
+    assert!(sure["result"]["confirm"].is_null(), "{sure}");
+    assert_eq!(sure["result"]["ok"], true);
+}
+
+#[test]
+fn a_guessed_look_runs_and_says_what_it_assumed() {
+    let dir = folder_with(&[("todo.txt", "milk\n")]);
+    let read = turn(dir.path(), "raed todo.txt");
+    assert_eq!(read["result"]["content"], "milk\n", "{read}");
+    assert!(read["note"].as_str().unwrap().contains("'raed' as 'read'"));
+    let sure = turn(dir.path(), "read todo.txt");
+    assert!(sure["note"].is_null(), "{sure}");
+}

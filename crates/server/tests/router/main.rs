@@ -388,3 +388,46 @@ async fn it_in_the_next_turn_is_the_file_the_last_turn_named() {
     assert_eq!(read["action"]["name"], "plan.txt", "{read}");
     assert_eq!(read["result"]["content"], "hi");
 }
+
+#[tokio::test]
+async fn a_guessed_change_is_asked_with_the_guess_and_one_yes_does_it() {
+    let app = App::new().await;
+    std::fs::write(app.root.join("house.md"), "# House\n").unwrap();
+    let said = r#"{"transcript":"appnd the wifi password is on the fridge to house.md"}"#;
+    let asked = app.post("/api/turn", said).await.json();
+    let confirm = &asked["result"]["confirm"];
+    assert_eq!(confirm["rule"], "unsure-change", "{asked}");
+    assert_eq!(
+        confirm["question"],
+        "Did you mean: add 'the wifi password is on the fridge' to house.md?"
+    );
+    assert_eq!(confirm["rephrase"], true);
+    let id = confirm["id"].as_str().unwrap();
+    let done = app
+        .post(
+            "/api/confirm",
+            &json!({"id": id, "approved": true}).to_string(),
+        )
+        .await
+        .json();
+    assert_eq!(done["result"]["ok"], true, "{done}");
+    assert_eq!(
+        std::fs::read_to_string(app.root.join("house.md")).unwrap(),
+        "# House\nthe wifi password is on the fridge"
+    );
+    // A no leaves the file as it was.
+    let again = app.post("/api/turn", said).await.json();
+    let id = again["result"]["confirm"]["id"].as_str().unwrap();
+    let declined = app
+        .post(
+            "/api/confirm",
+            &json!({"id": id, "approved": false}).to_string(),
+        )
+        .await
+        .json();
+    assert_eq!(declined["result"]["refused"], "declined", "{declined}");
+    assert_eq!(
+        std::fs::read_to_string(app.root.join("house.md")).unwrap(),
+        "# House\nthe wifi password is on the fridge"
+    );
+}

@@ -10,10 +10,8 @@ fn folder(names: &[&str]) -> Folder {
 }
 
 fn named(text: &str, names: &[&str]) -> Option<String> {
-    match resolve_in(text, &folder(names)) {
-        Resolution::Action(action) => action.to_json()["name"].as_str().map(String::from),
-        Resolution::Unresolved { .. } => None,
-    }
+    let action = resolve_in(text, &folder(names)).into_action()?;
+    action.to_json()["name"].as_str().map(String::from)
 }
 
 #[test]

@@ -1,0 +1,125 @@
+//! A change asked about, not asked for: "how would notes.md differ if it
+//! said buy milk", "what would change if I set version.txt to 2.0", "dry
+//! run: write back at work to status.txt", "compare status.txt with back at
+//! work, don't save it". The change inside is read as the write it names,
+//! and shown as a diff instead: nothing is written. Read loosely, so a guess
+//! (a diff changes nothing, so it runs and says what it assumed).
+
+use super::{Resolution, plain};
+use crate::action::Action;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Words that make a change hypothetical.
+const MARKERS: &[&str] = &[
+    "if ",
+    "how would",
+    "what would",
+    "would it",
+    "would look",
+    "hypothetically",
+    "dry run",
+    "preview",
+    "don't save",
+    "do not save",
+    "without saving",
+    "what changes",
+];
+
+/// Words closing the new text that are about the question, not in it.
+const TAILS: &[&str] = &[
+    " instead",
+    ", don't save it",
+    ", don't save",
+    ", do not save it",
+    ", without saving",
+    " without saving",
+    " as its content",
+    " as the content",
+    " as its contents",
+];
+
+/// Openings of the change inside, made into a request ("if I set X to Y"
+/// is "set X to Y"); `{}` is the rest of the clause.
+const CLAUSES: &[(&str, &str)] = &[
+    ("if i replaced ", "replace {}"),
+    ("if i set ", "set {}"),
+    ("if i wrote ", "write {}"),
+    ("if i changed ", "change {}"),
+    ("if we set ", "set {}"),
+    ("dry run: ", "{}"),
+    ("dry run, ", "{}"),
+    ("dry run ", "{}"),
+];
+
+/// The diff a hypothetical change asks for, if the sentence is one.
+pub fn resolve(text: &str) -> Option<Resolution> {
+    let lower = text.to_lowercase();
+    if lower.len() != text.len() || !MARKERS.iter().any(|m| lower.contains(m)) {
+        return None;
+    }
+    let cut = |clause: &str| untailed(clause.trim_end_matches(['?', '.', '!', ' ']));
+    let mut readings: Vec<String> = Vec::new();
+    for (opening, request) in CLAUSES {
+        if let Some(at) = lower.find(opening) {
+            let rest = &text[at + opening.len()..];
+            let rest = rest.split(", how").next().unwrap_or(rest);
+            readings.push(request.replace("{}", &cut(rest)));
+        }
+    }
+    // "if notes.md said buy milk", "if it said 2.0".
+    if let Some(at) = lower.find(" said ").or_else(|| lower.find(" says ")) {
+        let before = &text[..at];
+        let file = before.rsplit(' ').next().unwrap_or("");
+        let said = &text[at + 6..];
+        let said = said.split(", how").next().unwrap_or(said);
+        let said = cut(said);
+        let file = match file.eq_ignore_ascii_case("it") {
+            true => named_file(text)?,
+            false => String::from(file),
+        };
+        let quoted = said.starts_with(['"', '\'', '“', '‘']);
+        readings.push(match quoted {
+            true => format!("write {said} to {file}"),
+            false => format!("write \"{said}\" to {file}"),
+        });
+    }
+    // "compare status.txt with back at work, don't save it": the diff itself.
+    readings.push(cut(text));
+    let whole = |reading: &str| readings.last().is_some_and(|last| last == reading);
+    readings.iter().find_map(|reading| {
+        let action = plain(reading).into_action()?;
+        let (name, content) = match action {
+            // The sentence whole is only ever a diff with its tail cut.
+            Action::Write { name, content, .. } if !whole(reading) => (name, content),
+            Action::Diff { name, content } if whole(reading) => (name, content),
+            _ => return None,
+        };
+        let diff = Resolution::Action(Action::Diff { name, content });
+        Some(diff.guessed(format!(
+            "I took it as showing, not making, the change '{reading}'"
+        )))
+    })
+}
+
+/// `text` without the words closing it that are about the question ("…
+/// instead", "…, don't save it").
+pub fn untailed(text: &str) -> String {
+    let mut text = String::from(text);
+    for tail in TAILS {
+        if text.to_lowercase().ends_with(tail) {
+            text.truncate(text.len() - tail.len());
+        }
+    }
+    text
+}
+
+/// The first word of `text` that looks like a file name (a dot inside it).
+fn named_file(text: &str) -> Option<String> {
+    text.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric() && c != '.' && c != '/'))
+        .map(|w| w.trim_end_matches('.'))
+        .find(|w| w.contains('.') && !w.starts_with('.'))
+        .map(String::from)
+}

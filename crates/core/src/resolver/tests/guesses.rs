@@ -1,0 +1,240 @@
+//! Sure, a guess, or nothing: each kind of sentence the resolver reads
+//! loosely beside a sibling it reads surely, or one it must not act on.
+
+use super::super::{Folder, Resolution, resolve, resolve_in};
+use crate::action::Action;
+use alloc::string::String;
+
+fn sure(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Action(action) => action,
+        other => panic!("{text:?} should be sure, got {other:?}"),
+    }
+}
+
+fn guess(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Guess { action, assumed } => {
+            assert!(
+                !assumed.is_empty(),
+                "{text:?}: a guess says what it assumed"
+            );
+            action
+        }
+        other => panic!("{text:?} should be a guess, got {other:?}"),
+    }
+}
+
+fn nothing(text: &str) {
+    assert!(
+        matches!(resolve(text), Resolution::Unresolved { .. }),
+        "{text:?} should not act, got {:?}",
+        resolve(text)
+    );
+}
+
+fn append(name: &str, content: &str) -> Action {
+    Action::Append {
+        name: name.into(),
+        content: content.into(),
+    }
+}
+
+fn edit(name: &str, old: &str, new: &str) -> Action {
+    Action::Edit {
+        name: name.into(),
+        old_text: old.into(),
+        new_text: new.into(),
+    }
+}
+
+#[test]
+fn a_typo_in_the_command_word_is_a_guess_and_the_word_itself_is_sure() {
+    let read = Action::Read {
+        name: "notes.md".into(),
+    };
+    assert_eq!(guess("raed notes.md"), read);
+    assert_eq!(sure("read notes.md"), read);
+    assert_eq!(guess("apend eggs to todo.txt"), append("todo.txt", "eggs"));
+    // Only the command word is bent: the content keeps its own words.
+    assert_eq!(
+        guess("chnage Bob to Robert in notes.md"),
+        edit("notes.md", "Bob", "Robert")
+    );
+    nothing("the reed was tall");
+}
+
+#[test]
+fn noting_verbs_and_content_after_a_colon_append_and_write_replaces() {
+    assert_eq!(
+        sure("log ran 5k to workout.txt"),
+        append("workout.txt", "ran 5k")
+    );
+    assert_eq!(
+        sure("note that the wifi password is on the fridge in house.md"),
+        append("house.md", "the wifi password is on the fridge")
+    );
+    assert_eq!(
+        sure("workout.log: log 5k run"),
+        append("workout.log", "5k run")
+    );
+    assert_eq!(
+        sure("add eggs to my list in groceries.md"),
+        append("groceries.md", "eggs")
+    );
+    assert!(matches!(
+        sure("write ran 5k to workout.txt"),
+        Action::Write { mode: None, .. }
+    ));
+}
+
+#[test]
+fn a_folder_said_in_words_is_not_doubled_nor_its_case_kept() {
+    let folder = Folder::new(["drafts/plan.md".into(), "Notes/ideas.md".into()].into());
+    let named = |text: &str| {
+        resolve_in(text, &folder)
+            .into_action()
+            .and_then(|a| a.file().map(String::from))
+    };
+    assert_eq!(
+        named("open plan in drafts").as_deref(),
+        Some("drafts/plan.md")
+    );
+    assert_eq!(
+        named("open drafts/plan.md in drafts").as_deref(),
+        Some("drafts/plan.md")
+    );
+    assert_eq!(
+        named("read ideas.md in the notes folder").as_deref(),
+        Some("Notes/ideas.md")
+    );
+    assert_eq!(named("read ideas.md").as_deref(), Some("Notes/ideas.md"));
+}
+
+#[test]
+fn search_framing_is_no_part_of_the_query_and_quotes_keep_it() {
+    let grep = |query: &str| Action::Grep {
+        query: query.into(),
+        dir: None,
+    };
+    assert_eq!(
+        sure("could you look for where I mentioned the dentist"),
+        grep("dentist")
+    );
+    assert_eq!(
+        sure("find anything that says wifi password"),
+        grep("wifi password")
+    );
+    assert_eq!(sure("search for \"the dentist\""), grep("the dentist"));
+}
+
+#[test]
+fn a_change_asked_about_is_a_diff_and_the_change_asked_for_is_itself() {
+    let diff = Action::Diff {
+        name: "version.txt".into(),
+        content: "2.0".into(),
+    };
+    assert_eq!(guess("what would change if I set version.txt to 2.0"), diff);
+    assert_eq!(
+        guess("hypothetically, if version.txt said 2.0, how would it differ"),
+        diff
+    );
+    assert_eq!(guess("dry run: write 2.0 to version.txt"), diff);
+    assert!(matches!(
+        sure("write 2.0 to version.txt"),
+        Action::Write { .. }
+    ));
+    assert!(matches!(
+        sure("would you write hi to notes.md"),
+        Action::Write { .. }
+    ));
+}
+
+#[test]
+fn edits_said_as_updates_and_pointing_at_the_old_text() {
+    let bump = edit("config.txt", "1.2", "1.3");
+    assert_eq!(sure("bump the version in config.txt from 1.2 to 1.3"), bump);
+    assert_eq!(
+        sure("in config.txt, where it says 1.2, change it to 1.3"),
+        bump
+    );
+    assert_eq!(sure("update config.txt, 1.2 becomes 1.3"), bump);
+    assert_eq!(
+        sure("config.txt says 1.2 but it should say 1.3, fix that"),
+        bump
+    );
+    // A described old text is not the words in the file: asked.
+    assert_eq!(
+        guess("update the version in config.txt to 1.3"),
+        edit("config.txt", "the version", "1.3")
+    );
+}
+
+#[test]
+fn put_it_back_is_undo_and_putting_something_somewhere_is_not() {
+    for said in [
+        "put it back",
+        "scratch that",
+        "go back to how it was before",
+    ] {
+        assert_eq!(sure(said), Action::Undo, "{said}");
+    }
+    assert!(!matches!(
+        resolve("put it back in notes.md"),
+        Resolution::Action(Action::Undo)
+    ));
+}
+
+#[test]
+fn the_ask_inside_a_rambling_sentence_and_a_false_start_are_guesses() {
+    assert_eq!(
+        guess("so I was thinking, could you read todo.txt for me because I forgot"),
+        Action::Read {
+            name: "todo.txt".into()
+        }
+    );
+    assert_eq!(
+        guess("overwrite plan.txt with uh no wait with meet at seven"),
+        Action::Write {
+            name: "plan.txt".into(),
+            content: "meet at seven".into(),
+            mode: None,
+        }
+    );
+    nothing("my cat is cute and the sky is blue");
+    nothing("delete notes.md, no wait, don't");
+}
+
+#[test]
+fn a_proposal_is_named_as_said_or_after_its_purpose_as_a_guess() {
+    let id = |action: Action| match action {
+        Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
+        other => panic!("not a proposal: {other:?}"),
+    };
+    assert_eq!(
+        id(sure("make a tool, name it clock, that tells the time")),
+        "clock"
+    );
+    assert_eq!(
+        id(sure(
+            "propose an extension with the id today that returns the date"
+        )),
+        "today"
+    );
+    assert_eq!(
+        id(guess("I want a new tool that reverses the lines of a file")),
+        "reverse-line"
+    );
+    nothing("make a tool");
+}
+
+#[test]
+fn statements_with_a_verb_and_a_file_are_not_requests() {
+    for said in [
+        "I wrote todo.txt yesterday",
+        "my todo.txt is getting long",
+        "I need to delete todo.txt later but not now",
+    ] {
+        nothing(said);
+    }
+}

@@ -1,0 +1,269 @@
+//! Command words typed or heard one or two letters off ("raed", "delte",
+//! "serach"): a word that is no command word but is close to exactly one is
+//! read as that one, and the sentence read again. The answer is a guess,
+//! never sure: a change from it is asked first, with the guess.
+//!
+//! How close is scaled by length, so short words that collide with real
+//! words are never bent: nothing under four letters, one edit for four or
+//! five letters, two for six or more (a swap of two neighbours is one
+//! edit). A word close to two command words is left alone. Names (a dot, a
+//! slash, a digit) and quoted words are never corrected.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// The words requests begin with: the first words of the verb families'
+/// heads (only words of four letters or more can be corrected to).
+const COMMAND_WORDS: &[&str] = &[
+    // read
+    "read",
+    "print",
+    "dump",
+    "show",
+    "display",
+    "open",
+    "view",
+    "check",
+    // list
+    "list",
+    "browse",
+    "enumerate",
+    "files",
+    "folder",
+    "folders",
+    "directory",
+    // write and append
+    "create",
+    "touch",
+    "make",
+    "generate",
+    "write",
+    "save",
+    "store",
+    "overwrite",
+    "type",
+    "note",
+    "record",
+    "append",
+    "stick",
+    "clear",
+    "empty",
+    // delete
+    "delete",
+    "remove",
+    "erase",
+    "trash",
+    "discard",
+    "destroy",
+    "scrap",
+    "unlink",
+    "purge",
+    // edit
+    "edit",
+    "modify",
+    "update",
+    "replace",
+    "change",
+    "swap",
+    "switch",
+    "correct",
+    "substitute",
+    // grep and diff
+    "search",
+    "grep",
+    "find",
+    "look",
+    "scan",
+    "diff",
+    "compare",
+    "preview",
+    // undo
+    "undo",
+    "revert",
+    "restore",
+    "recover",
+    "undelete",
+    "reverse",
+    // tools and extensions
+    "tools",
+    "extensions",
+    "execute",
+    "invoke",
+    "apply",
+    "propose",
+    "checksum",
+];
+
+/// Words a command word is never corrected from, though one edit away:
+/// ordinary words a request or a remark is made of.
+const REAL_WORDS: &[&str] = &[
+    "ready", "real", "head", "lead", "road", "reed", "bread", "dread", "meal", "deal", "shot",
+    "shop", "slow", "snow", "show", "open", "oven", "over", "list", "lost", "last", "lust", "mist",
+    "fist", "wrist", "white", "wrote", "write", "site", "note", "nose", "vote", "tone", "done",
+    "none", "save", "same", "safe", "wave", "have", "make", "male", "take", "bake", "cake", "lake",
+    "wake", "fake", "sake", "made", "find", "fine", "kind", "mind", "wind", "bind", "line", "mine",
+    "five", "fire", "look", "book", "cook", "hook", "took", "lock", "loop", "food", "good", "wood",
+    "type", "tape", "typo", "edit", "exit", "diff", "differ", "stuff", "staff", "cliff", "scan",
+    "span", "scar", "clean", "clear", "store", "stone", "story", "score", "empty", "swap", "swim",
+    "swamp", "check", "cheek", "chick", "folder", "holder", "older", "solder", "filter", "files",
+    "flies", "tiles", "miles", "piles", "view", "viewed", "record", "regard", "record", "delete",
+    "deleted", "change", "charge", "chance", "changed", "update", "updated", "search", "starch",
+    "touch", "tough", "teach", "couch", "pouch", "print", "point", "paint", "pint", "dump", "jump",
+    "bump", "pump", "lump", "damp", "undo", "undone", "tools", "pools", "fools", "trash", "crash",
+    "brash", "trish", "apply", "apple", "reply", "supply", "since",
+];
+
+/// `text` with the first word that was a command word a letter or two off
+/// read as the one it is closest to, and what was taken for what; `None`
+/// when there is nothing to correct. Only one word is bent: the rest may
+/// be content ("chnage Bob to Robert" keeps Robert).
+pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
+    let mut taken = Vec::new();
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    // Only the first words: the command comes early, content later.
+    let mut words_seen = 0;
+    while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
+        out.push_str(&rest[..start]);
+        rest = &rest[start..];
+        let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (word, after) = rest.split_at(end);
+        rest = after;
+        words_seen += 1;
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let fixed = match (
+            words_seen <= LOOK_AHEAD && taken.is_empty(),
+            bare.is_empty(),
+        ) {
+            (true, false) if !quoted(word) => closest(bare),
+            _ => None,
+        };
+        match fixed {
+            Some(command) => {
+                let at = word.find(bare).unwrap_or(0);
+                out.push_str(&word[..at]);
+                out.push_str(command);
+                out.push_str(&word[at + bare.len()..]);
+                taken.push((String::from(bare), command));
+            }
+            None => out.push_str(word),
+        }
+    }
+    out.push_str(rest);
+    (!taken.is_empty()).then_some((out, taken))
+}
+
+/// How many words from the start a command word is looked for in.
+const LOOK_AHEAD: usize = 8;
+
+fn quoted(word: &str) -> bool {
+    word.starts_with(['"', '\'', '“', '‘', '«'])
+}
+
+/// The one command word `word` is a typo of, if exactly one is close.
+fn closest(word: &str) -> Option<&'static str> {
+    if !word.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let lower = word.to_ascii_lowercase();
+    let allowed = match lower.len() {
+        0..=3 => return None,
+        4..=5 => 1,
+        _ => 2,
+    };
+    if COMMAND_WORDS.contains(&lower.as_str()) || REAL_WORDS.contains(&lower.as_str()) {
+        return None;
+    }
+    let scored: Vec<(usize, &'static str)> = COMMAND_WORDS
+        .iter()
+        .filter(|command| !inflected(&lower, command))
+        .map(|command| (distance(&lower, command), *command))
+        .filter(|(d, _)| *d <= allowed)
+        .collect();
+    let best = scored.iter().map(|(d, _)| *d).min()?;
+    let mut at_best = scored.iter().filter(|(d, _)| *d == best);
+    let (_, command) = at_best.next()?;
+    at_best.next().is_none().then_some(*command)
+}
+
+/// Whether `word` is `command` inflected ("notes", "listed") or `command`
+/// is `word` made plural ("file" of "files"): another word, not a typo.
+fn inflected(word: &str, command: &str) -> bool {
+    const ENDINGS: &[&str] = &["s", "es", "d", "ed", "ing", "r", "er"];
+    let stem_of = |long: &str, short: &str| {
+        long.strip_prefix(short)
+            .is_some_and(|ending| ENDINGS.contains(&ending))
+    };
+    stem_of(word, command) || stem_of(command, word)
+}
+
+/// Edits between `a` and `b` (insert, delete, substitute, or swap two
+/// neighbours), as optimal string alignment.
+fn distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<u8>, Vec<u8>) = (a.bytes().collect(), b.bytes().collect());
+    let mut rows = alloc::vec![alloc::vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1)
+                .min(rows[i][j - 1] + 1)
+                .min(rows[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_word_a_letter_or_two_off_is_read_as_it() {
+        for (typed, meant) in [
+            ("raed", "read"),
+            ("delte", "delete"),
+            ("dleete", "delete"),
+            ("serach", "search"),
+            ("apend", "append"),
+            ("repalce", "replace"),
+            ("lsit", "list"),
+            ("wirte", "write"),
+        ] {
+            assert_eq!(closest(typed), Some(meant), "{typed}");
+        }
+    }
+
+    #[test]
+    fn short_words_real_words_names_and_ties_are_left_alone() {
+        for word in [
+            "red", "rad", "ready", "real", "wrote", "notes", "the", "todo", "hello", "file",
+            "listed",
+        ] {
+            assert_eq!(closest(word), None, "{word}");
+        }
+        assert_eq!(corrected("raed notes.md").unwrap().0, "read notes.md");
+        assert_eq!(corrected("read notes.md"), None);
+        assert_eq!(
+            corrected("\"raed\" is a word"),
+            None,
+            "quoted words are content"
+        );
+        assert_eq!(
+            corrected("rmeove v1.txt"),
+            Some((
+                "remove v1.txt".into(),
+                alloc::vec![("rmeove".into(), "remove")]
+            ))
+        );
+    }
+}
