@@ -37,6 +37,7 @@ use alloc::boxed::Box;
 use crate::words;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::sync::atomic::{AtomicUsize, Ordering};
 use serde_json::Value;
 
@@ -231,6 +232,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let action = match proposal {
             Proposal::Resolved(action) | Proposal::Heard(action) => action.clone(),
             Proposal::Sent(value) => Action::from_json(value).ok()?,
+            // A guessed look says what it assumed: that is `run`'s to add.
+            Proposal::Guessed(_) => return None,
         };
         if action.verb().command().act.is_none() || action.verb().changes_files() {
             return None;
