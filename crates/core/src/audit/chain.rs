@@ -319,12 +319,7 @@ impl Verifier {
         let backwards = self.prev_seq.filter(|before| entry.seq <= *before);
         let Some(prev) = &entry.prev else {
             if let Some(before) = backwards {
-                self.fail(
-                    BreakKind::Reordered,
-                    self.line,
-                    Some(entry.seq),
-                    &format!("seq {} follows seq {before}", entry.seq),
-                );
+                self.seq_backwards(entry.seq, before);
             } else if self.chained {
                 self.fail(
                     BreakKind::Edited,
@@ -340,12 +335,7 @@ impl Verifier {
         self.chained = true;
         if *prev == self.expect {
             if let Some(before) = backwards {
-                self.fail(
-                    BreakKind::Reordered,
-                    self.line,
-                    Some(entry.seq),
-                    &format!("seq {} follows seq {before}", entry.seq),
-                );
+                self.seq_backwards(entry.seq, before);
             }
             return;
         }
@@ -401,6 +391,12 @@ impl Verifier {
             _ => format!("{missing} missing before seq {}", gap.seq),
         };
         self.fail(kind, gap.line, Some(gap.seq), &why);
+    }
+
+    /// This line's seq is not above the one before it.
+    fn seq_backwards(&mut self, seq: u64, before: u64) {
+        let why = format!("seq {seq} follows seq {before}");
+        self.fail(BreakKind::Reordered, self.line, Some(seq), &why);
     }
 
     fn fail(&mut self, kind: BreakKind, line: usize, seq: Option<u64>, why: &str) {
