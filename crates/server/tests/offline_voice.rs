@@ -86,10 +86,11 @@ async fn four_spoken_commands_act_through_the_executor() {
     assert!(read.reply.contains("hello"), "{read:?}");
 
     let mut list = page.say(&speak("list the files", "en-us")).await;
-    if list.heard.is_empty() && list.calls.is_empty() {
-        // "I didn't catch that … say it again": what a person does then.
-        // The decoder restarts after each answer and, now and then, misses
-        // a synthetic utterance that starts on its first frame.
+    if list.calls.is_empty() {
+        // Nothing was done ("I didn't catch that", or help): a person says
+        // it again. "list the files" scores close to the look gate (−64 to
+        // −68 per word frame against −70), so now and then the first try
+        // falls under it; a second miss still fails the test.
         list = page.say(&speak("list the files", "en-us")).await;
     }
     assert_eq!(
