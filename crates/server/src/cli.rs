@@ -4,7 +4,7 @@
 //! `--root` means the same thing, with the same variable, everywhere.
 
 use crate::commands::{admit, audit, doctor, export_web, mcp, resolve, serve, turn, url};
-use crate::resolve::Resolver;
+use crate::host::resolve::Resolver;
 use crate::state_dir::StateDir;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;

@@ -4,8 +4,8 @@
 //! opened as a root (that would start an audit file in it).
 
 use super::refused;
+use crate::host::resolve::Resolver;
 use crate::models;
-use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use rustix::fs::Access;
 use serde_json::{Value, json};

@@ -3,10 +3,10 @@
 //! the protocol and nothing else; logs and notices go to stderr.
 
 use super::{apart, fatal, host_as, init_logs, made_if_missing};
-use crate::channel::Channel;
 use crate::cli::PlaceArgs;
+use crate::host::Acts;
+use crate::host::Channel;
 use crate::mcp::McpServer;
-use crate::serve::Acts;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;

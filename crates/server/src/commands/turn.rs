@@ -2,7 +2,7 @@
 
 use super::{fatal, host, place};
 use crate::cli::{PlaceArgs, ResolverArgs};
-use crate::resolve::one_shot_runtime;
+use crate::host::resolve::one_shot_runtime;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use voicebox_core::Reply;

@@ -7,7 +7,7 @@
 //! fields; the executor validates them like any other action.
 
 use super::{TURN, ask};
-use crate::serve::Acts;
+use crate::host::Acts;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations,
 };

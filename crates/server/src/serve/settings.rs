@@ -4,9 +4,9 @@
 use super::ApiError;
 use super::api::Answer;
 use super::error::{ReadGuard, StrictJson, WriteGuard};
+use crate::host::resolve::{Resolver, Words};
 use crate::live::{Choice, Provider};
 use crate::provider::Provider as KeyProvider;
-use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::Json;
 use axum::extract::State;
