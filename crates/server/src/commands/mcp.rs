@@ -2,8 +2,8 @@
 //! their servers as commands (desktop apps, coding CLIs). Stdout carries
 //! the protocol and nothing else; logs and notices go to stderr.
 
+use super::args::PlaceArgs;
 use super::{apart, fatal, host_as, init_logs, made_if_missing};
-use crate::cli::PlaceArgs;
 use crate::host::Acts;
 use crate::host::Channel;
 use crate::mcp::McpServer;

@@ -1,7 +1,7 @@
 //! `voicebox turn`: one turn in a folder, as `POST /api/turn` runs it.
 
+use super::args::{PlaceArgs, ResolverArgs};
 use super::{fatal, host, place};
-use crate::cli::{PlaceArgs, ResolverArgs};
 use crate::host::resolve::one_shot_runtime;
 use serde_json::{Value, json};
 use std::process::ExitCode;

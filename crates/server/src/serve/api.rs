@@ -3,6 +3,7 @@
 //! (health). Every act goes through the same core executor as the CLI, on a
 //! blocking thread, one at a time per root.
 
+use super::answer::{Answer, result};
 use super::audit::{audit, verify_audit};
 use super::error::{ReadGuard, ReadQuery, StrictJson, StrictQuery, WriteBody, WriteGuard};
 use super::extensions;
@@ -27,8 +28,6 @@ use voicebox_core::Action;
 use voicebox_core::platform::Env;
 use voicebox_core::turn::{Proposal, TurnInput};
 use voicebox_machine::MachineEnv;
-
-pub type Answer = Result<Json<Value>, ApiError>;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -55,11 +54,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/extensions/approve", post(extensions::approve))
         .route("/api/extensions/revoke", post(extensions::revoke))
         .route("/api/extensions/withdraw", post(extensions::withdraw))
-}
-
-/// A route's `{result}` answer: what an act (or a refusal before any act) came to.
-pub fn result(result: impl serde::Serialize) -> Answer {
-    Ok(Json(json!({ "result": result })))
 }
 
 fn turn_id() -> String {

@@ -2,7 +2,7 @@
 //! checked.
 
 use super::ApiError;
-use super::api::Answer;
+use super::answer::Answer;
 use super::error::{ReadGuard, ReadQuery, StrictQuery};
 use crate::host::Acts;
 use crate::state_dir::StateDir;

@@ -3,7 +3,7 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
-use super::api::{Answer, result};
+use super::answer::{Answer, result};
 use super::error::{ReadGuard, StrictJson, WriteBody};
 use super::guard::Authority;
 use crate::admission::{self, registry};

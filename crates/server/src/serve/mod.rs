@@ -1,5 +1,6 @@
 //! `voicebox serve`: the turn loop over HTTP on 127.0.0.1, and the page.
 
+mod answer;
 mod api;
 mod audit;
 mod early;

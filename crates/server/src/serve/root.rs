@@ -2,7 +2,7 @@
 //! project, or a folder the page picked) and un-declared.
 
 use super::ApiError;
-use super::api::{Answer, result};
+use super::answer::{Answer, result};
 use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
 use super::switch::{Switches, folder_name};

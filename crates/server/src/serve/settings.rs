@@ -2,7 +2,7 @@
 //! (stored in the state folder, shown masked) and the resolver in use.
 
 use super::ApiError;
-use super::api::Answer;
+use super::answer::Answer;
 use super::error::{ReadGuard, StrictJson, WriteGuard};
 use crate::host::resolve::{Resolver, Words};
 use crate::live::{Choice, Provider};
