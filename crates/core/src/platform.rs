@@ -16,7 +16,7 @@ use crate::reply::ToolInfo;
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why the root cannot be used for a path or an act.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,7 +78,7 @@ pub struct Observation {
 }
 
 /// One entry of a directory listing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DirEntry {
     pub name: String,
     #[serde(rename = "dir")]
@@ -132,7 +132,7 @@ impl Resolved {
 }
 
 /// Where a root is, for answers and the project record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RootInfo {
     /// `machine`, `opfs` or `handle`.
     pub kind: String,

@@ -7,10 +7,10 @@ use crate::platform::{DirEntry, RootInfo};
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A tier-2 act waiting for the person: answer it with its single-use id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfirmRequest {
     pub id: String,
     pub rule: Rule,
@@ -34,12 +34,12 @@ pub struct ConfirmRequest {
     pub danger: bool,
     /// The question was a guess at the person's words: a no leaves them to
     /// say again (the page keeps the sentence in the request box).
-    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub rephrase: bool,
 }
 
 /// One grep hit.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Match {
     pub file: String,
     pub line: usize,
@@ -47,7 +47,7 @@ pub struct Match {
 }
 
 /// The executor's answer. Absent fields are omitted on the wire.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
     pub ok: bool,
     /// What was done, in one line ("wrote hello.txt (2 bytes)"): the exact
@@ -114,9 +114,43 @@ pub struct Searched {
     pub stopped_at: Option<&'static str>,
 }
 
+/// The limits a walk can stop at.
+const STOPS: [&str; 5] = ["matches", "files", "bytes", "entries", "depth"];
+
+/// [`Searched`] as read: its limit named by one of [`STOPS`].
+#[derive(Deserialize)]
+struct SearchedWire {
+    folders: usize,
+    entries: usize,
+    files: usize,
+    bytes: u64,
+    #[serde(rename = "stoppedAt", default)]
+    stopped_at: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Searched {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Searched, D::Error> {
+        let wire = SearchedWire::deserialize(from)?;
+        let stopped_at = match wire.stopped_at {
+            None => None,
+            Some(named) => match STOPS.iter().find(|stop| **stop == named) {
+                Some(stop) => Some(*stop),
+                None => return Err(serde::de::Error::unknown_variant(&named, &STOPS)),
+            },
+        };
+        Ok(Searched {
+            folders: wire.folders,
+            entries: wire.entries,
+            files: wire.files,
+            bytes: wire.bytes,
+            stopped_at,
+        })
+    }
+}
+
 /// Entries a listing or search did not show or enter, counted so nothing is
 /// left out unsaid.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
     /// Pipes, sockets, devices: never opened.
     pub special: usize,
@@ -136,7 +170,7 @@ impl Skipped {
 }
 
 /// A tool or extension this host can run, as `list_extensions` shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolInfo {
     pub id: String,
     pub description: String,
@@ -145,7 +179,7 @@ pub struct ToolInfo {
 
 /// How a catalog entry stands: where a tool comes from, or how an extension
 /// stands with the person. Serialised as the kebab-case word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolState {
     /// Compiled into the host (create-asset).
@@ -237,6 +271,47 @@ mod tests {
             }),
             ..Reply::default()
         }
+    }
+
+    #[test]
+    fn a_reply_reads_back_as_it_was_written() {
+        let listed = Reply {
+            files: Some(alloc::vec![DirEntry::new("a.txt", false, 3)]),
+            searched: Some(Searched {
+                files: 1,
+                stopped_at: Some("depth"),
+                ..Searched::default()
+            }),
+            skipped: Some(Skipped::default()),
+            tools: Some(alloc::vec![ToolInfo {
+                id: "t".to_string(),
+                description: "d".to_string(),
+                state: ToolState::Admitted,
+            }]),
+            matches: Some(alloc::vec![Match {
+                file: "a.txt".to_string(),
+                line: 1,
+                text: "x".to_string(),
+            }]),
+            root: Some(RootInfo {
+                kind: "machine".to_string(),
+                path: "/r".to_string(),
+            }),
+            logged: Some(7),
+            ..Reply::done("listed".to_string())
+        };
+        let refused = Reply::refusal(Refusal::new(Rule::NotFound, "no"));
+        for reply in [listed, refused, pending()] {
+            let wire = serde_json::to_string(&reply).unwrap();
+            let back: Reply = serde_json::from_str(&wire).unwrap();
+            assert_eq!(back, reply, "{wire}");
+            assert_eq!(serde_json::to_string(&back).unwrap(), wire);
+        }
+        let odd = r#"{"ok":true,"searched":{"folders":0,"entries":0,"files":0,"bytes":0,"stoppedAt":"moon"},"logged":null}"#;
+        assert!(
+            serde_json::from_str::<Reply>(odd).is_err(),
+            "an unknown limit"
+        );
     }
 
     #[test]
