@@ -397,7 +397,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
             .await
             .as_str()
             .unwrap()
-            .contains("listed the root")
+            .contains("listed your folder")
     );
     browser.close().await;
 }
