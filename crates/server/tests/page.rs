@@ -967,8 +967,18 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
     if !browser::available() {
         return;
     }
+    for viewport in VIEWPORTS {
+        for dark in [false, true] {
+            installs_and_opens_offline(viewport, dark).await;
+        }
+    }
+}
+
+/// One run of the test above, at one size and in one look.
+async fn installs_and_opens_offline(viewport: browser::Viewport, dark: bool) {
     let server = Server::start();
-    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
+    let browser = Browser::open_page(&server, viewport).await;
+    browser.dark(dark).await;
     let manifest = browser
         .js_async(
             "const done = arguments[0]; fetch(document.querySelector('link[rel=manifest]').href).then(async (r) => done([r.status, r.headers.get('content-type'), await r.json()]), (e) => done(String(e)));",
@@ -996,43 +1006,19 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
         );
         assert_eq!(status, json!([200, kind]), "{icon}");
     }
-    browser
-        .wait_for(
-            "the service worker in charge",
-            "return !!navigator.serviceWorker.controller",
-        )
-        .await;
-    // Once more under the worker, so every file of the shell passes through it.
-    browser.client.goto(&server.base).await.unwrap();
-    browser
-        .wait_text(
-            "the folder",
-            "root-name",
-            &server.root.file_name().unwrap().to_string_lossy(),
-        )
-        .await;
+    // Kept after this one visit: the page, what it loaded, what its modules name.
     let kept = browser
-        .js_async(
-            "const done = arguments[0]; caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((all) => done(all.flat().map((r) => new URL(r.url).pathname)));",
-            vec![],
-        )
+        .wait_kept(&[
+            "/",
+            "/app.js",
+            "/style.css",
+            "/workspace.css",
+            "/js/transcript.js",
+            "/js/live-worklet.js",
+            "/manifest.webmanifest",
+            "/icons/icon-512.png",
+        ])
         .await;
-    let kept: Vec<&str> = kept
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k.as_str().unwrap())
-        .collect();
-    for shell in [
-        "/",
-        "/app.js",
-        "/style.css",
-        "/workspace.css",
-        "/js/transcript.js",
-        "/manifest.webmanifest",
-    ] {
-        assert!(kept.contains(&shell), "{shell} is not kept: {kept:?}");
-    }
     assert!(
         !kept.iter().any(|k| k.starts_with("/api/")),
         "an API answer was kept: {kept:?}"
@@ -1046,7 +1032,22 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
             "const n = document.getElementById('health-note'); return !!document.getElementById('composer') && !!n && !n.hidden;",
         )
         .await;
-    browser.screenshot("page-offline-shell").await;
+    let said = browser
+        .js("return [document.getElementById('health-note').innerText, document.getElementById('root-name').textContent]")
+        .await;
+    let note = said[0].as_str().unwrap();
+    assert!(
+        note.contains("Voicebox could not be reached") && !note.contains("/api/"),
+        "the banner says it in words: {note:?}"
+    );
+    assert_eq!(said[1], "Not connected");
+    let look = format!("{}{}", viewport.name, if dark { "-dark" } else { "" });
+    browser
+        .assert_accessible(&format!("the kept shell, server stopped, {look}"))
+        .await;
+    browser
+        .screenshot(&format!("page-offline-shell-{look}"))
+        .await;
     browser.close().await;
 }
 
