@@ -359,6 +359,9 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
     browser
         .wait_text("the header", "resolver", "Claude — needs a key")
         .await;
+    browser
+        .assert_accessible_both("Settings, a key asked for")
+        .await;
     browser.screenshot("page-settings-needs-key").await;
     browser.click("settings-close").await;
     turn(&browser, "list the files").await;
@@ -374,6 +377,9 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
             .starts_with("Claude isn't set up yet"),
         "{card}"
     );
+    browser
+        .assert_accessible_both("an answer that needs a key")
+        .await;
     browser
         .js("[...document.querySelectorAll('#transcript .turn')].pop().querySelector('.refused button').click()")
         .await;
@@ -428,6 +434,9 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
                 "return document.getElementById('folders').open",
             )
             .await;
+        browser
+            .assert_accessible_both("the folder switcher")
+            .await;
         type_into(&browser, "folders-path", &other.path().to_string_lossy()).await;
         browser.click("folders-use").await;
         browser.wait_for_modal(true).await;
@@ -453,6 +462,9 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
     );
 
     choose().await;
+    browser
+        .assert_accessible_both("the folder switch question")
+        .await;
     browser.screenshot("page-folder-switch").await;
     browser.click("confirm-yes").await;
     browser
@@ -906,56 +918,101 @@ async fn a_status_never_narrows_the_phone_composer() {
     browser.close().await;
 }
 
-/// Every control a phone shows is at least 44 × 44 px, in each view and with
-/// an answer's Undo, Logged and Details; Speak is a named microphone.
+/// Every control a phone or a tablet shows is at least 44 × 44 px, in each
+/// view, with an answer's Undo, Logged and Details, and in each dialog
+/// (Settings, help, the folder switcher); Speak is a named microphone. Each
+/// state is checked by axe-core too, light and dark. The smallest control
+/// seen is printed (`--nocapture`) for the record.
 #[tokio::test]
-async fn every_control_on_a_phone_is_big_enough_for_a_finger() {
+async fn every_control_on_a_touch_screen_is_big_enough_for_a_finger() {
     if !browser::available() {
         return;
     }
-    let server = Server::start();
-    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
-    turn(&browser, "create a file called hello.txt with hi").await;
-    turn(&browser, "read ../secret.txt").await;
-    let speak = browser
-        .js("const s = document.getElementById('dictate'); return [s.getAttribute('aria-label'), !!s.querySelector('.mic svg')]")
-        .await;
-    assert_eq!(speak, json!(["Speak", true]));
-    let mut small = Vec::new();
-    for view in ["chat", "files", "activity", "extensions"] {
-        browser
-            .js(&format!(
-                "document.querySelector('#views [data-show={view:?}]').click()"
-            ))
+    for viewport in [VIEWPORTS[0], VIEWPORTS[1]] {
+        let server = Server::start();
+        let browser = Browser::open_page(&server, viewport).await;
+        turn(&browser, "create a file called hello.txt with hi").await;
+        turn(&browser, "read ../secret.txt").await;
+        let speak = browser
+            .js("const s = document.getElementById('dictate'); return [s.getAttribute('aria-label'), !!s.querySelector('.mic svg')]")
             .await;
-        if view == "files" {
+        assert_eq!(speak, json!(["Speak", true]));
+        let mut small = Vec::new();
+        let mut smallest = (f64::MAX, f64::MAX, 0);
+        let mut measure = async |state: String| {
+            small.extend(
+                browser
+                    .small_targets()
+                    .await
+                    .into_iter()
+                    .map(|s| format!("{state}: {s}")),
+            );
+            let least = browser
+                .js("const seen = (e) => e.checkVisibility({visibilityProperty: true}) && !e.closest('dialog:not([open])'); const r = [...document.querySelectorAll('button, a[href], summary, select, textarea, input')].filter(seen).map((e) => e.matches('input[type=checkbox], input[type=radio]') && e.closest('label') ? e.closest('label') : e).map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0); return [Math.min(...r.map((b) => b.width)), Math.min(...r.map((b) => b.height)), r.length];")
+                .await;
+            smallest.0 = smallest.0.min(least[0].as_f64().unwrap());
+            smallest.1 = smallest.1.min(least[1].as_f64().unwrap());
+            smallest.2 += least[2].as_u64().unwrap();
             browser
-                .wait_text("the file list", "files", "hello.txt")
+                .assert_accessible_both(&format!("{state} at {}", viewport.name))
+                .await;
+        };
+        for view in ["chat", "files", "activity", "extensions"] {
+            browser
+                .js(&format!(
+                    "document.querySelector('#views [data-show={view:?}]').click()"
+                ))
+                .await;
+            if view == "files" {
+                browser
+                    .wait_text("the file list", "files", "hello.txt")
+                    .await;
+            }
+            measure(format!("the {view} view")).await;
+        }
+        browser
+            .js("document.querySelector('#views [data-show=\"chat\"]').click()")
+            .await;
+        for (opener, dialog) in [
+            ("settings-open", "settings"),
+            ("help-open", "help"),
+            ("folder-open", "folders"),
+        ] {
+            browser
+                .js(&format!("document.getElementById({opener:?}).click()"))
+                .await;
+            browser
+                .wait_for(
+                    &format!("the {dialog} dialog"),
+                    &format!("return document.getElementById({dialog:?}).open"),
+                )
+                .await;
+            measure(format!("the {dialog} dialog")).await;
+            browser
+                .js(&format!("document.getElementById({dialog:?}).close()"))
                 .await;
         }
-        small.extend(
-            browser
-                .small_targets()
-                .await
-                .into_iter()
-                .map(|s| format!("{view}: {s}")),
+        assert!(
+            small.is_empty(),
+            "controls under 44 × 44 px at {}: {small:#?}",
+            viewport.name
         );
+        println!(
+            "{}: {} controls measured over 7 states, the narrowest {} px wide, the shortest {} px tall",
+            viewport.name, smallest.2, smallest.0, smallest.1
+        );
+        // The control: the measure sees a small control when there is one (a
+        // checkbox with no label to press).
         browser
-            .assert_accessible(&format!("the {view} view on a phone"))
+            .js("const b = document.createElement('input'); b.type = 'checkbox'; b.id = 'tiny'; document.getElementById('composer').append(b);")
             .await;
+        let seen = browser.small_targets().await;
+        assert!(
+            seen.len() == 1 && seen[0].starts_with("input#tiny"),
+            "{seen:?}"
+        );
+        browser.close().await;
     }
-    assert!(small.is_empty(), "controls under 44 × 44 px: {small:#?}");
-    // The control: the measure sees a small control when there is one (a
-    // checkbox with no label to press).
-    browser
-        .js("const b = document.createElement('input'); b.type = 'checkbox'; b.id = 'tiny'; document.getElementById('views').append(b);")
-        .await;
-    let seen = browser.small_targets().await;
-    assert!(
-        seen.len() == 1 && seen[0].starts_with("input#tiny"),
-        "{seen:?}"
-    );
-    browser.close().await;
 }
 
 /// Installable: the page links a manifest (standalone, with its icons

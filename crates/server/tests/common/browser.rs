@@ -325,6 +325,20 @@ impl Browser {
         );
     }
 
+    /// [`Browser::assert_accessible`] in the light look, then the dark one;
+    /// the page is left light.
+    pub async fn assert_accessible_both(&self, state: &str) {
+        for dark in [false, true] {
+            self.dark(dark).await;
+            self.assert_accessible(&format!(
+                "{state} ({})",
+                if dark { "dark" } else { "light" }
+            ))
+            .await;
+        }
+        self.dark(false).await;
+    }
+
     /// The page's console errors since the last call (chromedriver's
     /// browser log, which also holds failed loads such as a 404).
     pub async fn console_errors(&self) -> Vec<String> {
