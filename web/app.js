@@ -18,6 +18,7 @@ import { setupViews } from './js/views.js';
 import { createFolders } from './js/folders.js';
 import { createExtensions } from './js/extensions.js';
 import { setupTheme } from './js/theme.js';
+import { keepForOffline } from './js/offline.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -83,7 +84,8 @@ async function loadHealth() {
   try {
     h = await api.health();
   } catch (err) {
-    rootName.textContent = 'Voicebox is not answering';
+    // The folder is still the folder; only a page that never heard from the server says so here.
+    if (rootName.textContent === '…') rootName.textContent = 'Not connected';
     fill(note, errorNode(err, 'Lost the connection to Voicebox — trying again…'));
     note.hidden = false;
     // One banner, and it clears itself: ask again, waiting longer each time.
@@ -318,9 +320,8 @@ document.addEventListener('keydown', (event) => {
 });
 
 // Installable: the service worker keeps the page's shell for when the
-// server cannot be reached (never the API); a browser without one just
-// goes on without it.
-if ('serviceWorker' in navigator) navigator.serviceWorker.register('sw.js').catch(() => {});
+// server cannot be reached (never the API).
+keepForOffline();
 
 loadHealth().then((h) => {
   if (h && !h.declared) $('folder-open').click();

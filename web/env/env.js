@@ -13,6 +13,7 @@ import { createAudit } from '../js/audit.js';
 import { showProject, showProjects } from './js/project.js';
 import { createChannel } from './js/channel.js';
 import { createFiles, panelParts } from '../js/files.js';
+import { keepForOffline } from '../js/offline.js';
 
 const $ = (id) => document.getElementById(id);
 const LAST_PROJECT = 'voicebox.env.project';
@@ -376,6 +377,9 @@ $('project-persist').addEventListener('click', async () => {
 });
 
 showExamples($('examples'), $('utterance'));
+
+// Once loaded, the page (the core and its workers too) opens with no server.
+keepForOffline();
 
 // ---------------------------------------------------------------------------
 // Start: claim the writer name, list the projects, re-open the last one (no

@@ -38,9 +38,9 @@ async function request(method, path, body) {
     res = await fetch(path, init);
   } catch (err) {
     const why = abort.signal.aborted
-      ? `the server did not answer within ${TIMEOUT_MS / 1000} s`
-      : 'the server could not be reached — is `voicebox serve` still running?';
-    throw new ApiError('network', `${method} ${path}: ${why}`);
+      ? `Voicebox did not answer within ${TIMEOUT_MS / 1000} s.`
+      : 'Voicebox could not be reached. Is it still running on this computer?';
+    throw new ApiError('network', why);
   } finally {
     clearTimeout(timer);
   }
@@ -56,10 +56,10 @@ async function request(method, path, body) {
     // A refusal the server explains is an answer, not a transport failure.
     if (isRefusal(data)) return { status: res.status, data };
     const detail = text && text.length < 300 ? `: ${text.trim()}` : '';
-    throw new ApiError('http', `${method} ${path} failed with HTTP ${res.status} ${res.statusText}${detail}`, res.status);
+    throw new ApiError('http', `Voicebox failed to answer (HTTP ${res.status} ${res.statusText})${detail}`, res.status);
   }
   if (data === null || typeof data !== 'object') {
-    throw new ApiError('body', `${method} ${path}: the server's answer was not JSON`, res.status);
+    throw new ApiError('body', 'Voicebox answered with something the page cannot read.', res.status);
   }
   return { status: res.status, data };
 }

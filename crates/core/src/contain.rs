@@ -73,7 +73,7 @@ fn outside(name: &str, reason: &str) -> Refusal {
     Refusal::new(
         Rule::OutsideRoot,
         format!(
-            "`{}` {reason}, which could reach outside the project root; name a file inside the root, like `notes.md` or `drafts/plan.md`",
+            "`{}` {reason}, which could reach outside your folder; name a file inside it, like `notes.md` or `drafts/plan.md`",
             printable(name)
         ),
     )
@@ -249,7 +249,7 @@ pub fn escape_refusal(escape: Escape, path: &str) -> Refusal {
         Escape::LinkOut => Refusal::new(
             Rule::SymlinkOut,
             format!(
-                "`{path}` goes through a link that leads out of the project root, is absolute, or points at nothing; a link is followed only to a place inside the root named relative to the link — use the real file inside the root"
+                "`{path}` goes through a link that leads outside your folder, is absolute, or points at nothing; a link is followed only to a place inside the folder named relative to the link — use the real file inside the folder"
             ),
         ),
         Escape::Unreachable => unreachable_root(),
@@ -268,7 +268,7 @@ pub fn escape_refusal(escape: Escape, path: &str) -> Refusal {
 pub fn unreachable_root() -> Refusal {
     Refusal::new(
         Rule::RootUnreachable,
-        "the project root cannot be reached (removed, unmounted or no permission); restore the folder or declare another root",
+        "your folder cannot be reached (removed, unmounted or no permission); bring it back, or choose another folder",
     )
 }
 

@@ -239,7 +239,7 @@ static COMMON_RULES: [TierRule; 15] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
-        why: "the execution root is the only place a tool may touch",
+        why: "only the chosen folder may be touched",
         matcher: Matcher::Place(OutsideRoot),
         matches: &[at(Write, OutsideRoot), at(Read, OutsideRoot)],
         not_matches: &[at(Write, Inside), at(Write, LinkOut)],
@@ -247,7 +247,7 @@ static COMMON_RULES: [TierRule; 15] = [
     TierRule {
         rule: Rule::SymlinkOut,
         decision: Decision::Refuse,
-        why: "a link whose target resolves outside the root",
+        why: "a link whose target is outside the chosen folder",
         matcher: Matcher::Place(LinkOut),
         matches: &[at(Write, LinkOut), at(Read, LinkOut)],
         not_matches: &[at(Write, Inside)],

@@ -128,6 +128,16 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         browser
             .assert_no_sideways_overflow(size, "the page after a few turns")
             .await;
+        for dark in [false, true] {
+            browser.dark(dark).await;
+            browser
+                .assert_accessible(&format!(
+                    "the environment page after a few turns at {}{}",
+                    size.name,
+                    if dark { ", dark" } else { "" }
+                ))
+                .await;
+        }
         browser.js("window.scrollTo(0, 0)").await;
         browser
             .screenshot(&format!("environment-{}-top", size.name))
@@ -164,6 +174,16 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         browser
             .assert_no_sideways_overflow(size, "the page with every part open")
             .await;
+        for dark in [true, false] {
+            browser.dark(dark).await;
+            browser
+                .assert_accessible(&format!(
+                    "the environment page with every part open at {}{}",
+                    size.name,
+                    if dark { ", dark" } else { "" }
+                ))
+                .await;
+        }
         browser
             .screenshot(&format!("environment-{}", size.name))
             .await;
@@ -357,6 +377,76 @@ async fn the_exported_site_logs_no_console_error() {
     );
     browser.screenshot("environment-exported").await;
     browser.close().await;
+}
+
+/// Exported and loaded once, the environment page opens again with nothing
+/// serving it: its service worker keeps the whole shell (the page, its
+/// modules, its workers, the browser core), and with the static server
+/// stopped a reload opens the page from that copy and the core answers from
+/// the project the browser keeps. The control: a browser that never loaded
+/// the page gets nothing from the stopped site.
+#[tokio::test]
+async fn the_exported_page_opens_offline_once_loaded() {
+    if !browser::available() {
+        return;
+    }
+    let mut site = StaticSite::export();
+    let browser = Browser::start().await;
+    site.visit(&browser).await;
+    for dark in [false, true] {
+        browser.dark(dark).await;
+        browser
+            .assert_accessible(&format!(
+                "the environment page before a project{}",
+                if dark { ", dark" } else { "" }
+            ))
+            .await;
+    }
+    open_from_header(&browser, "away").await;
+    say_and_wait(
+        &browser,
+        "create a file called plan.txt with hello",
+        "wrote plan.txt",
+    )
+    .await;
+    let kept = browser
+        .wait_kept(&[
+            "/env/",
+            "/env/env.css",
+            "/env/env.js",
+            "/env/worker.js",
+            "/env/worker/core.js",
+            "/env/voicebox_web.wasm",
+            "/env/tool-worker.js",
+            "/env/create-asset.wasm",
+            "/js/transcript.js",
+            "/style.css",
+            "/workspace.css",
+            "/favicon.svg",
+        ])
+        .await;
+
+    site.stop();
+    browser.client.refresh().await.unwrap();
+    browser
+        .wait_for("the page again", "return !!window.voicebox")
+        .await;
+    browser
+        .wait_text("the project reopened", "project-chip-text", "away · ")
+        .await;
+    say_and_wait(&browser, "what's in plan.txt", "hello").await;
+    browser.screenshot("environment-offline").await;
+    browser.close().await;
+
+    let stranger = Browser::start().await;
+    stranger
+        .client
+        .goto(&format!("http://127.0.0.1:{}/env/", site.port))
+        .await
+        .ok();
+    let opened = stranger.js("return !!window.voicebox").await;
+    assert_eq!(opened, false, "a browser with nothing kept opened the page (kept: {kept:?})");
+    stranger.close().await;
 }
 
 /// An SVG answer on the environment page is a picture too (`<img

@@ -359,6 +359,9 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
     browser
         .wait_text("the header", "resolver", "Claude — needs a key")
         .await;
+    browser
+        .assert_accessible_both("Settings, a key asked for")
+        .await;
     browser.screenshot("page-settings-needs-key").await;
     browser.click("settings-close").await;
     turn(&browser, "list the files").await;
@@ -374,6 +377,9 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
             .starts_with("Claude isn't set up yet"),
         "{card}"
     );
+    browser
+        .assert_accessible_both("an answer that needs a key")
+        .await;
     browser
         .js("[...document.querySelectorAll('#transcript .turn')].pop().querySelector('.refused button').click()")
         .await;
@@ -397,7 +403,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
             .await
             .as_str()
             .unwrap()
-            .contains("listed the root")
+            .contains("listed your folder")
     );
     browser.close().await;
 }
@@ -428,6 +434,9 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
                 "return document.getElementById('folders').open",
             )
             .await;
+        browser
+            .assert_accessible_both("the folder switcher")
+            .await;
         type_into(&browser, "folders-path", &other.path().to_string_lossy()).await;
         browser.click("folders-use").await;
         browser.wait_for_modal(true).await;
@@ -453,6 +462,9 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
     );
 
     choose().await;
+    browser
+        .assert_accessible_both("the folder switch question")
+        .await;
     browser.screenshot("page-folder-switch").await;
     browser.click("confirm-yes").await;
     browser
@@ -906,56 +918,101 @@ async fn a_status_never_narrows_the_phone_composer() {
     browser.close().await;
 }
 
-/// Every control a phone shows is at least 44 × 44 px, in each view and with
-/// an answer's Undo, Logged and Details; Speak is a named microphone.
+/// Every control a phone or a tablet shows is at least 44 × 44 px, in each
+/// view, with an answer's Undo, Logged and Details, and in each dialog
+/// (Settings, help, the folder switcher); Speak is a named microphone. Each
+/// state is checked by axe-core too, light and dark. The smallest control
+/// seen is printed (`--nocapture`) for the record.
 #[tokio::test]
-async fn every_control_on_a_phone_is_big_enough_for_a_finger() {
+async fn every_control_on_a_touch_screen_is_big_enough_for_a_finger() {
     if !browser::available() {
         return;
     }
-    let server = Server::start();
-    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
-    turn(&browser, "create a file called hello.txt with hi").await;
-    turn(&browser, "read ../secret.txt").await;
-    let speak = browser
-        .js("const s = document.getElementById('dictate'); return [s.getAttribute('aria-label'), !!s.querySelector('.mic svg')]")
-        .await;
-    assert_eq!(speak, json!(["Speak", true]));
-    let mut small = Vec::new();
-    for view in ["chat", "files", "activity", "extensions"] {
-        browser
-            .js(&format!(
-                "document.querySelector('#views [data-show={view:?}]').click()"
-            ))
+    for viewport in [VIEWPORTS[0], VIEWPORTS[1]] {
+        let server = Server::start();
+        let browser = Browser::open_page(&server, viewport).await;
+        turn(&browser, "create a file called hello.txt with hi").await;
+        turn(&browser, "read ../secret.txt").await;
+        let speak = browser
+            .js("const s = document.getElementById('dictate'); return [s.getAttribute('aria-label'), !!s.querySelector('.mic svg')]")
             .await;
-        if view == "files" {
+        assert_eq!(speak, json!(["Speak", true]));
+        let mut small = Vec::new();
+        let mut smallest = (f64::MAX, f64::MAX, 0);
+        let mut measure = async |state: String| {
+            small.extend(
+                browser
+                    .small_targets()
+                    .await
+                    .into_iter()
+                    .map(|s| format!("{state}: {s}")),
+            );
+            let least = browser
+                .js("const seen = (e) => e.checkVisibility({visibilityProperty: true}) && !e.closest('dialog:not([open])'); const r = [...document.querySelectorAll('button, a[href], summary, select, textarea, input')].filter(seen).map((e) => e.matches('input[type=checkbox], input[type=radio]') && e.closest('label') ? e.closest('label') : e).map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0); return [Math.min(...r.map((b) => b.width)), Math.min(...r.map((b) => b.height)), r.length];")
+                .await;
+            smallest.0 = smallest.0.min(least[0].as_f64().unwrap());
+            smallest.1 = smallest.1.min(least[1].as_f64().unwrap());
+            smallest.2 += least[2].as_u64().unwrap();
             browser
-                .wait_text("the file list", "files", "hello.txt")
+                .assert_accessible_both(&format!("{state} at {}", viewport.name))
+                .await;
+        };
+        for view in ["chat", "files", "activity", "extensions"] {
+            browser
+                .js(&format!(
+                    "document.querySelector('#views [data-show={view:?}]').click()"
+                ))
+                .await;
+            if view == "files" {
+                browser
+                    .wait_text("the file list", "files", "hello.txt")
+                    .await;
+            }
+            measure(format!("the {view} view")).await;
+        }
+        browser
+            .js("document.querySelector('#views [data-show=\"chat\"]').click()")
+            .await;
+        for (opener, dialog) in [
+            ("settings-open", "settings"),
+            ("help-open", "help"),
+            ("folder-open", "folders"),
+        ] {
+            browser
+                .js(&format!("document.getElementById({opener:?}).click()"))
+                .await;
+            browser
+                .wait_for(
+                    &format!("the {dialog} dialog"),
+                    &format!("return document.getElementById({dialog:?}).open"),
+                )
+                .await;
+            measure(format!("the {dialog} dialog")).await;
+            browser
+                .js(&format!("document.getElementById({dialog:?}).close()"))
                 .await;
         }
-        small.extend(
-            browser
-                .small_targets()
-                .await
-                .into_iter()
-                .map(|s| format!("{view}: {s}")),
+        assert!(
+            small.is_empty(),
+            "controls under 44 × 44 px at {}: {small:#?}",
+            viewport.name
         );
+        println!(
+            "{}: {} controls measured over 7 states, the narrowest {} px wide, the shortest {} px tall",
+            viewport.name, smallest.2, smallest.0, smallest.1
+        );
+        // The control: the measure sees a small control when there is one (a
+        // checkbox with no label to press).
         browser
-            .assert_accessible(&format!("the {view} view on a phone"))
+            .js("const b = document.createElement('input'); b.type = 'checkbox'; b.id = 'tiny'; document.getElementById('composer').append(b);")
             .await;
+        let seen = browser.small_targets().await;
+        assert!(
+            seen.len() == 1 && seen[0].starts_with("input#tiny"),
+            "{seen:?}"
+        );
+        browser.close().await;
     }
-    assert!(small.is_empty(), "controls under 44 × 44 px: {small:#?}");
-    // The control: the measure sees a small control when there is one (a
-    // checkbox with no label to press).
-    browser
-        .js("const b = document.createElement('input'); b.type = 'checkbox'; b.id = 'tiny'; document.getElementById('views').append(b);")
-        .await;
-    let seen = browser.small_targets().await;
-    assert!(
-        seen.len() == 1 && seen[0].starts_with("input#tiny"),
-        "{seen:?}"
-    );
-    browser.close().await;
 }
 
 /// Installable: the page links a manifest (standalone, with its icons
@@ -967,8 +1024,18 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
     if !browser::available() {
         return;
     }
+    for viewport in VIEWPORTS {
+        for dark in [false, true] {
+            installs_and_opens_offline(viewport, dark).await;
+        }
+    }
+}
+
+/// One run of the test above, at one size and in one look.
+async fn installs_and_opens_offline(viewport: browser::Viewport, dark: bool) {
     let server = Server::start();
-    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
+    let browser = Browser::open_page(&server, viewport).await;
+    browser.dark(dark).await;
     let manifest = browser
         .js_async(
             "const done = arguments[0]; fetch(document.querySelector('link[rel=manifest]').href).then(async (r) => done([r.status, r.headers.get('content-type'), await r.json()]), (e) => done(String(e)));",
@@ -996,43 +1063,19 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
         );
         assert_eq!(status, json!([200, kind]), "{icon}");
     }
-    browser
-        .wait_for(
-            "the service worker in charge",
-            "return !!navigator.serviceWorker.controller",
-        )
-        .await;
-    // Once more under the worker, so every file of the shell passes through it.
-    browser.client.goto(&server.base).await.unwrap();
-    browser
-        .wait_text(
-            "the folder",
-            "root-name",
-            &server.root.file_name().unwrap().to_string_lossy(),
-        )
-        .await;
+    // Kept after this one visit: the page, what it loaded, what its modules name.
     let kept = browser
-        .js_async(
-            "const done = arguments[0]; caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((all) => done(all.flat().map((r) => new URL(r.url).pathname)));",
-            vec![],
-        )
+        .wait_kept(&[
+            "/",
+            "/app.js",
+            "/style.css",
+            "/workspace.css",
+            "/js/transcript.js",
+            "/js/live-worklet.js",
+            "/manifest.webmanifest",
+            "/icons/icon-512.png",
+        ])
         .await;
-    let kept: Vec<&str> = kept
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|k| k.as_str().unwrap())
-        .collect();
-    for shell in [
-        "/",
-        "/app.js",
-        "/style.css",
-        "/workspace.css",
-        "/js/transcript.js",
-        "/manifest.webmanifest",
-    ] {
-        assert!(kept.contains(&shell), "{shell} is not kept: {kept:?}");
-    }
     assert!(
         !kept.iter().any(|k| k.starts_with("/api/")),
         "an API answer was kept: {kept:?}"
@@ -1046,7 +1089,22 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
             "const n = document.getElementById('health-note'); return !!document.getElementById('composer') && !!n && !n.hidden;",
         )
         .await;
-    browser.screenshot("page-offline-shell").await;
+    let said = browser
+        .js("return [document.getElementById('health-note').innerText, document.getElementById('root-name').textContent]")
+        .await;
+    let note = said[0].as_str().unwrap();
+    assert!(
+        note.contains("Voicebox could not be reached") && !note.contains("/api/"),
+        "the banner says it in words: {note:?}"
+    );
+    assert_eq!(said[1], "Not connected");
+    let look = format!("{}{}", viewport.name, if dark { "-dark" } else { "" });
+    browser
+        .assert_accessible(&format!("the kept shell, server stopped, {look}"))
+        .await;
+    browser
+        .screenshot(&format!("page-offline-shell-{look}"))
+        .await;
     browser.close().await;
 }
 

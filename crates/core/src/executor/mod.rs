@@ -286,7 +286,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let Some(project) = &self.project else {
             return Err(Refusal::new(
                 Rule::RootNotDeclared,
-                "no project root is declared; declare a folder first (voicebox serve --root DIR, or POST /api/root)",
+                "no folder is chosen yet; choose the folder to work in, then ask again",
             ));
         };
         if !project.storage.reachable().await {
@@ -303,6 +303,18 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 
     fn store(&self) -> &S {
         &self.project().storage
+    }
+
+    /// The root as the person knows it: its path on the machine or a picked
+    /// folder's label; a browser-storage folder by its project's name (its
+    /// storage path means nothing to a person).
+    fn folder_name(&self) -> String {
+        let project = self.project();
+        let root = project.storage.root_info();
+        match (root.kind.as_str(), project.id.rsplit_once('@')) {
+            ("opfs", Some((name, _))) => name.into(),
+            _ => root.path,
+        }
     }
 
     /// The entry recording `act` as `happened`, for this host and project.

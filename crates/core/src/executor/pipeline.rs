@@ -96,8 +96,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 // The table refuses escapes; the containment's why says how.
                 let verdict = self.table.decide(&crate::tier::at(kind, place));
                 debug_assert_eq!(verdict.rule, refusal.rule);
-                let folder = self.store().root_info().path;
-                let why = format!("{} (this project's folder is `{folder}`)", refusal.why);
+                let why = format!("{} (your folder is `{}`)", refusal.why, self.folder_name());
                 let refusal = Refusal::new(verdict.rule, why);
                 return Err(self.refuse(refusal, record, turn).await);
             }
@@ -216,7 +215,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Reply::refusal(Refusal::new(
                 Rule::AuditUnwritable,
                 format!(
-                    "the audit log cannot be written ({}), so {done}; free space or fix the permissions of the root's .audit folder and try again",
+                    "the audit log cannot be written ({}), so {done}; free space or fix the permissions of the .audit folder in your folder, then try again",
                     describe(error)
                 ),
             )),

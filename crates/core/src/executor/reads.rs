@@ -130,7 +130,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let place = if path.is_root() {
-            String::from("the root")
+            String::from("your folder")
         } else {
             format!("{path}")
         };

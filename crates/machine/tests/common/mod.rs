@@ -113,7 +113,7 @@ pub fn refusals_are_named<S: Storage>(rig: &mut Rig<S>) {
         (
             write("../../evil.sh", "x"),
             Rule::OutsideRoot,
-            "outside the project root",
+            "outside your folder",
         ),
         (write(".env", "x"), Rule::DotfileRefused, "dot"),
         (write(".audit/x.jsonl", "x"), Rule::ProtectedAudit, "audit"),

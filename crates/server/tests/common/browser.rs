@@ -279,6 +279,12 @@ impl Browser {
             json!({"features": [{"name": "prefers-color-scheme", "value": if on { "dark" } else { "light" }}]}),
         )
         .await;
+        // Controls fade to their new colours; what is measured next is the end.
+        self.wait_for(
+            "the colours to settle",
+            "return document.getAnimations().every((a) => !(a instanceof CSSTransition) || a.playState !== 'running')",
+        )
+        .await;
     }
 
     /// Every visible control smaller than 44 × 44 px, as `"what w×h"`: a
@@ -319,6 +325,20 @@ impl Browser {
         );
     }
 
+    /// [`Browser::assert_accessible`] in the light look, then the dark one;
+    /// the page is left light.
+    pub async fn assert_accessible_both(&self, state: &str) {
+        for dark in [false, true] {
+            self.dark(dark).await;
+            self.assert_accessible(&format!(
+                "{state} ({})",
+                if dark { "dark" } else { "light" }
+            ))
+            .await;
+        }
+        self.dark(false).await;
+    }
+
     /// The page's console errors since the last call (chromedriver's
     /// browser log, which also holds failed loads such as a 404).
     pub async fn console_errors(&self) -> Vec<String> {
@@ -354,6 +374,47 @@ impl Browser {
                 json!({"type": kind, "x": at[0], "y": at[1], "data": data}),
             )
             .await;
+        }
+    }
+
+    /// The paths of every response the page's service worker keeps.
+    pub async fn kept(&self) -> Vec<String> {
+        let kept = self
+            .js_async(
+                "const done = arguments[0]; caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((all) => done(all.flat().map((r) => new URL(r.url).pathname)), (e) => done([String(e)]));",
+                vec![],
+            )
+            .await;
+        kept.as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Waits until the page is in its service worker's hands and the worker
+    /// keeps each of `paths` and every file of this site the page has loaded
+    /// (its API answers aside); returns what it keeps. The page's own loads
+    /// only: axe-core, once injected, re-reads stylesheets over
+    /// XMLHttpRequest (and resolves a nested `@import` against the page, a
+    /// 404 the page never asks for); the page uses no XMLHttpRequest.
+    pub async fn wait_kept(&self, paths: &[&str]) -> Vec<String> {
+        let script = format!(
+            "if (!navigator.serviceWorker.controller) return ['no service worker in charge']; const want = {}; for (const e of performance.getEntriesByType('resource')) {{ const u = new URL(e.name); if (e.initiatorType !== 'xmlhttprequest' && u.origin === location.origin && u.protocol.startsWith('http') && !u.pathname.startsWith('/api/')) want.push(u.pathname); }} return caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys())))).then((all) => {{ const kept = new Set(all.flat().map((r) => new URL(r.url).pathname)); return want.filter((p) => !kept.has(p)); }});",
+            json!(paths)
+        );
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let missing = self.js(&script).await;
+            if missing == json!([]) {
+                return self.kept().await;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "the service worker does not keep {missing} (it keeps {:?})",
+                self.kept().await
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 

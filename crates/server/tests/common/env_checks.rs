@@ -78,7 +78,7 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
         outside["why"]
             .as_str()
             .unwrap()
-            .contains("outside the project root")
+            .contains("outside your folder")
     );
     assert_eq!(
         act(

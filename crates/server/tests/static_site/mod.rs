@@ -9,7 +9,7 @@ use crate::common::browser::Browser;
 pub struct StaticSite {
     pub folder: tempfile::TempDir,
     server: std::process::Child,
-    port: u16,
+    pub port: u16,
 }
 
 impl StaticSite {
@@ -52,6 +52,16 @@ impl StaticSite {
         browser
             .open_environment(&format!("http://127.0.0.1:{}/", self.port))
             .await;
+    }
+
+    /// Stops serving (the folder stays), as a site that went away.
+    pub fn stop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+        assert!(
+            std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err(),
+            "the site still answers"
+        );
     }
 }
 
