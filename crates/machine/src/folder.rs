@@ -65,8 +65,8 @@ pub struct RootOptions {
     /// test watch the sync points).
     pub sync: Syncer,
     /// Where the host keeps its audit anchors (a folder outside every root,
-    /// under the state folder): with it, each append also rewrites this
-    /// writer's anchor, and verification sees lines cut from a log's end or
+    /// under the state folder): with it, each group of appends also adds a
+    /// record to this writer's anchor, and verification sees lines cut from a log's end or
     /// a log replaced whole. Without it, only the chain inside each file.
     pub anchors: Option<PathBuf>,
     /// Opens the audit file (and runs its `lost` sweep, closing a torn last
