@@ -111,6 +111,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let at_the_end = content_then_end(rest);
     match head {
         Head::Adds => at_the_end
+            .or_else(|| described_then_colon(rest))
             .or_else(|| content_to_file(rest))
             .or_else(|| file_then_content(rest))
             .or_else(|| rest.after_any(LINE_LEADS).and_then(file_then_content)),
@@ -170,6 +171,39 @@ fn described_file(words: Words<'_>) -> Option<String> {
     let at = (1..words.len().min(6)).find(|&at| words.key(at) == "in")?;
     match target(words.from(at + 1)) {
         Target::File(name) => Some(name),
+        _ => None,
+    }
+}
+
+/// Words that open a description of what is added, not the text itself
+/// ("one more idea", "a task", "this").
+const DESCRIBES: &[&str] = &[
+    "a",
+    "an",
+    "one",
+    "another",
+    "this",
+    "these",
+    "the",
+    "some",
+    "my",
+    "following",
+    "more",
+];
+
+/// "add one more idea to ideas.txt: a podcast", "add this to todo.txt: call
+/// mom": a described item, its file, then after the colon what is added.
+fn described_then_colon(words: Words<'_>) -> Option<Resolution> {
+    if !DESCRIBES.contains(&words.key(0)) {
+        return None;
+    }
+    let colon = (1..words.len() - 1).find(|&at| words.raw(at).ends_with(':'))?;
+    let to = (1..colon).rev().find(|&at| ONTO.contains(&words.key(at)))?;
+    if to > 4 {
+        return None;
+    }
+    match target(words.range(to + 1, colon + 1)) {
+        Target::File(name) => Some(appended(name, words.from(colon + 1))),
         _ => None,
     }
 }

@@ -292,6 +292,11 @@ impl<'a> Words<'a> {
         self.list.get(i).map_or("", |w| &self.text[w.start..w.end])
     }
 
+    /// Where word `i` starts and ends in the utterance, in bytes.
+    pub fn offsets(self, i: usize) -> Option<(usize, usize)> {
+        self.list.get(i).map(|w| (w.start, w.end))
+    }
+
     /// Whether any word's key is one of `keys`.
     pub fn contains_any(self, keys: &[&str]) -> bool {
         self.keys().any(|k| keys.contains(&k))

@@ -1,0 +1,156 @@
+//! Kinds of sentence a blind set missed, each read by its class — a sure
+//! reading, or a guess that is asked — beside a sibling that must stay
+//! unresolved or keep its other reading.
+
+use super::super::{Resolution, resolve};
+use crate::action::{Action, WriteMode};
+
+fn sure(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Action(action) => action,
+        other => panic!("{text:?} should be sure, got {other:?}"),
+    }
+}
+
+fn guess(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Guess { action, assumed } => {
+            assert!(
+                !assumed.is_empty(),
+                "{text:?}: a guess says what it assumed"
+            );
+            action
+        }
+        other => panic!("{text:?} should be a guess, got {other:?}"),
+    }
+}
+
+fn nothing(text: &str) {
+    let got = resolve(text);
+    assert!(
+        matches!(got, Resolution::Unresolved { .. }),
+        "{text:?} should not act, got {got:?}"
+    );
+}
+
+fn append(name: &str, content: &str) -> Action {
+    Action::Append {
+        name: name.into(),
+        content: content.into(),
+    }
+}
+
+fn edit(name: &str, old: &str, new: &str) -> Action {
+    Action::Edit {
+        name: name.into(),
+        old_text: old.into(),
+        new_text: new.into(),
+    }
+}
+
+fn write(name: &str, content: &str) -> Action {
+    Action::Write {
+        name: name.into(),
+        content: content.into(),
+        mode: None,
+    }
+}
+
+fn delete(name: &str) -> Action {
+    Action::Delete { name: name.into() }
+}
+
+#[test]
+fn the_ask_in_the_middle_of_a_rambling_sentence_is_a_guess_unless_taken_back() {
+    assert_eq!(
+        guess("the party moved, so in party.txt please replace saturday with sunday"),
+        edit("party.txt", "saturday", "sunday")
+    );
+    assert_eq!(
+        guess("honestly that draft was awful — just bin draft.txt, it's beyond saving"),
+        delete("draft.txt")
+    );
+    // The file named in an earlier clause is where a later ask happens.
+    assert_eq!(
+        guess("In contacts.txt Bob moved house: replace Leeds with York."),
+        edit("contacts.txt", "Leeds", "York")
+    );
+    assert_eq!(
+        guess("quick one — what did I put in plan.md again?"),
+        Action::Read {
+            name: "plan.md".into()
+        }
+    );
+    nothing("the party moved, so replace saturday with sunday, no wait, don't");
+    nothing("I wrote todo.txt yesterday, and it was fine");
+    nothing("my cat sat on notes.md, and then she slept");
+}
+
+#[test]
+fn tag_questions_thanks_and_learners_openings_carry_no_meaning() {
+    assert_eq!(sure("trash draft.txt would you"), delete("draft.txt"));
+    assert_eq!(
+        sure("could you save \"hi there\" in memo.md for me? thanks a lot"),
+        write("memo.md", "hi there")
+    );
+    assert_eq!(
+        sure("i want add call mom to todo.txt"),
+        append("todo.txt", "call mom")
+    );
+    assert_eq!(
+        sure("i would like you create new file ideas.md"),
+        Action::Write {
+            name: "ideas.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+    assert_eq!(
+        sure("please you put \"closed today\" inside sign.txt"),
+        write("sign.txt", "closed today")
+    );
+    // The opening stays when no command word follows it.
+    assert_eq!(
+        sure("i want a new file called x.txt"),
+        Action::Write {
+            name: "x.txt".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+    nothing("you deleted notes.md");
+    nothing("i want notes.md to be shorter someday");
+}
+
+#[test]
+fn a_reason_after_a_request_is_no_taking_back() {
+    assert_eq!(
+        sure("you can remove draft.txt, i not need it anymore"),
+        delete("draft.txt")
+    );
+    assert_eq!(sure("delete old.log, we don't use it"), delete("old.log"));
+    nothing("remove draft.txt, actually don't");
+    nothing("delete old.log, no wait");
+}
+
+#[test]
+fn an_item_described_before_its_file_is_added_as_said_after_the_colon() {
+    assert_eq!(
+        sure("add one more idea to ideas.txt: a podcast about maps"),
+        append("ideas.txt", "a podcast about maps")
+    );
+    assert_eq!(
+        sure("add a task to todo.txt: call the bank"),
+        append("todo.txt", "call the bank")
+    );
+    // With no colon the words before the file are the content.
+    assert_eq!(
+        sure("add one more idea to ideas.txt"),
+        append("ideas.txt", "one more idea")
+    );
+    assert_eq!(
+        sure("put oat milk on the groceries.md list"),
+        append("groceries.md", "oat milk")
+    );
+    nothing("put oat milk on the groceries list");
+}
