@@ -369,7 +369,11 @@ fn folders_said(text: &str) -> Option<String> {
                 .chars()
                 .all(|c| c.is_alphanumeric() || "-_/ ".contains(c))
     };
-    if !text.split(' ').any(is_folder) {
+    // A sed script's delimiters are no folders ("sed s/npm i/pnpm i/ f").
+    let sed = text
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case("sed "));
+    if sed || !text.split(' ').any(is_folder) {
         return None;
     }
     let words: Vec<String> = text
@@ -410,10 +414,18 @@ fn command(text: &str, answer: impl FnOnce(Words<'_>) -> Option<Resolution>) -> 
     words.drain(..kept.start);
     text::end_sentence(&mut words, text);
     let words = Words::new(text, &words);
-    if words.is_empty() {
+    if words.is_empty() || about_a_command_word(words) {
         return None;
     }
     answer(words)
+}
+
+/// "grep is my favourite command", "delete was a strong word": a command
+/// word talked about, not a request.
+fn about_a_command_word(words: Words<'_>) -> bool {
+    typo::is_command_word(words.key(0))
+        && words.len() > 2
+        && ["is", "was", "are", "were", "sounds", "seems"].contains(&words.key(1))
 }
 
 /// The answer of the first family that claims `words`: a guess when it is

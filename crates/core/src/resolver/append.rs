@@ -131,20 +131,45 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
     })
 }
 
-/// "todo.txt: add call mom": the file, a colon, then what to add.
+/// "todo.txt: add call mom", "books.md — add Dune", "standup.md, add:
+/// blocked": the file, a colon, comma or dash, then what to add. With no
+/// adding word ("groceries.md: oat milk") the words after a colon are a
+/// line to add, as a guess: a question or a request is no such line.
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
-    let colon = (0..words.len()).find(|&at| words.raw(at).ends_with(':'))?;
-    let Target::File(name) = target(words.to(colon + 1)) else {
+    let (sep, colon) = (0..words.len()).find_map(|at| {
+        let raw = words.raw(at);
+        let colon = raw.ends_with(':');
+        (colon || raw.ends_with(',') || words.gap_after(at).contains(['—', '–', '-']))
+            .then_some((at, colon))
+    })?;
+    let Target::File(name) = target(words.to(sep + 1)) else {
         return None;
     };
-    let rest = words.from(colon + 1);
+    let rest = words.from(sep + 1);
     if let Some(said) = rest.after_any(NOTING) {
         return Some(appended(name, said.trim_start(&[&["that"]])));
     }
-    match rest.after_tagged(HEADS)? {
-        (Head::Adds, said) => Some(appended(name, said)),
-        (Head::Places, _) => None,
+    match rest.after_tagged(HEADS) {
+        Some((Head::Adds, said)) => Some(appended(name, said)),
+        Some((Head::Places, _)) => None,
+        None if colon && a_line(rest) => Some(appended(name.clone(), rest).guessed(format!(
+            "I took the words after the colon as a line to add to {name}"
+        ))),
+        None => None,
     }
+}
+
+/// Whether words after "FILE:" read as a line of the file, not as a
+/// question or a request about it.
+fn a_line(words: Words<'_>) -> bool {
+    const ASKING: &[&str] = &[
+        "what", "how", "why", "where", "which", "who", "when", "is", "are", "does", "do", "can",
+        "could", "would", "will", "should", "please",
+    ];
+    !words.is_empty()
+        && !ASKING.contains(&words.key(0))
+        && !super::typo::is_command_word(words.key(0))
+        && !words.raw(words.len() - 1).ends_with('?')
 }
 
 /// "make a note in house.md that X", "jot in ideas.txt X": the file right

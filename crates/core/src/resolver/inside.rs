@@ -72,7 +72,7 @@ pub fn ask<T>(
     if n < 2 {
         return None;
     }
-    let (starts, ends) = boundaries(words, text);
+    let (starts, ends) = boundaries(words);
     let mut spans: Vec<(usize, usize)> = starts
         .iter()
         .flat_map(|&s| ends.iter().map(move |&e| (s, e)))
@@ -100,19 +100,13 @@ pub fn ask<T>(
 }
 
 /// Word indexes where a clause may start, and where one may end.
-fn boundaries(words: Words<'_>, text: &str) -> (Vec<usize>, Vec<usize>) {
+fn boundaries(words: Words<'_>) -> (Vec<usize>, Vec<usize>) {
     let n = words.len();
     let mut starts = alloc::vec![0];
     let mut ends = Vec::new();
     for at in 1..n {
         let stop = words.raw(at - 1).ends_with(STOPS);
-        let dash = match (words.offsets(at - 1), words.offsets(at)) {
-            // Two keys of one contraction share their span: no gap.
-            (Some((_, end)), Some((start, _))) => {
-                text.get(end..start).is_some_and(|gap| gap.contains(DASHES))
-            }
-            _ => false,
-        };
+        let dash = words.gap_after(at - 1).contains(DASHES);
         let link = LINKS.contains(&words.key(at));
         let opener = OPENERS.iter().any(|o| words.from(at).starts_with(o));
         let reason = REASONS.iter().any(|r| words.from(at).starts_with(r));

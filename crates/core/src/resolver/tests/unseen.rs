@@ -154,3 +154,67 @@ fn an_item_described_before_its_file_is_added_as_said_after_the_colon() {
     );
     nothing("put oat milk on the groceries list");
 }
+
+fn grep(query: &str, dir: Option<&str>) -> Action {
+    Action::Grep {
+        query: query.into(),
+        dir: dir.map(Into::into),
+    }
+}
+
+#[test]
+fn a_search_said_as_the_shell_or_as_a_question_finds_its_folder() {
+    assert_eq!(sure("grep budget drafts"), grep("budget", Some("drafts")));
+    assert_eq!(
+        sure("grep -i password config"),
+        grep("password", Some("config"))
+    );
+    assert_eq!(sure("grep TODO everywhere"), grep("TODO", None));
+    assert_eq!(
+        sure("which files still have FIXME in them"),
+        grep("FIXME", None)
+    );
+    assert_eq!(
+        sure("is there something about rent in bills? please search"),
+        grep("rent", Some("bills"))
+    );
+    // A command word talked about is no request.
+    nothing("grep is my favourite command");
+    nothing("delete was a strong word for it");
+}
+
+#[test]
+fn a_file_said_first_with_a_colon_dash_or_shell_sign_is_added_to() {
+    assert_eq!(sure("books.md — add Dune"), append("books.md", "Dune"));
+    assert_eq!(
+        sure("standup.md, add: blocked on review"),
+        append("standup.md", "blocked on review")
+    );
+    assert_eq!(sure(">> log.txt deployed"), append("log.txt", "deployed"));
+    assert_eq!(
+        sure("shopping.txt += two lemons"),
+        append("shopping.txt", "two lemons")
+    );
+    // With no adding word the line after the colon is a guess, asked.
+    assert_eq!(
+        guess("groceries.md: oat milk"),
+        append("groceries.md", "oat milk")
+    );
+    nothing("notes.md: show me");
+    nothing("notes.md: can we talk?");
+    nothing("x += 1");
+}
+
+#[test]
+fn a_sed_script_with_spaces_is_one_edit() {
+    assert_eq!(
+        sure("sed s/npm install/pnpm install/ docs/setup.md"),
+        edit("docs/setup.md", "npm install", "pnpm install")
+    );
+    assert_eq!(
+        sure("sed s/teh/the/ essay.md"),
+        edit("essay.md", "teh", "the")
+    );
+    // Every occurrence is not one edit.
+    nothing("sed 's/teh/the/g' essay.md");
+}
