@@ -429,8 +429,8 @@ fn about_a_command_word(words: Words<'_>) -> bool {
 }
 
 /// The answer of the first family that claims `words`: a guess when it is
-/// a change and a later family reads the same words as another verb (the
-/// margin between the two best readings is none). A later reading as a new
+/// a change and a later family reads the same words as another verb as
+/// surely (the margin between the two best readings is none). A later reading as a new
 /// file is no rival: creating over a file that exists is asked anyway.
 fn claim(words: Words<'_>) -> Option<Resolution> {
     let mut claims = FAMILIES.iter().filter_map(|family| family(words));
@@ -443,7 +443,11 @@ fn claim(words: Words<'_>) -> Option<Resolution> {
         return Some(first);
     };
     let rival = |a: &Action| a.verb() != verb && !creates(a);
-    let second = claims.find_map(|other| other.into_action().filter(rival));
+    // A rival that is itself a guess leaves a sure first reading sure.
+    let second = claims.find_map(|other| match (&first, other) {
+        (Resolution::Action(_), Resolution::Guess { .. }) => None,
+        (_, other) => other.into_action().filter(rival),
+    });
     Some(match second {
         Some(other) => first.guessed(alloc::format!(
             "it could also mean: {}",

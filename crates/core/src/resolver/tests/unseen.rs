@@ -218,3 +218,34 @@ fn a_sed_script_with_spaces_is_one_edit() {
     // Every occurrence is not one edit.
     nothing("sed 's/teh/the/g' essay.md");
 }
+
+#[test]
+fn an_edit_said_as_a_described_value_an_arrow_or_a_passive_is_sure() {
+    assert_eq!(
+        sure("update the number 555-0101 to 555-0199 in contacts.txt"),
+        edit("contacts.txt", "555-0101", "555-0199")
+    );
+    assert_eq!(
+        sure("in app.toml, change the 2.0.1 to 2.0.2 — it is release day"),
+        edit("app.toml", "2.0.1", "2.0.2")
+    );
+    assert_eq!(
+        sure("party.txt: saturday -> sunday"),
+        edit("party.txt", "saturday", "sunday")
+    );
+    assert_eq!(
+        sure("in notes.md i want that milk is replaced by bread"),
+        edit("notes.md", "milk", "bread")
+    );
+    // A description with no value in it is still a guess.
+    assert_eq!(
+        guess("update the version to 1.3 in config.txt"),
+        edit("config.txt", "the version", "1.3")
+    );
+    // A quoted new text keeps its dash.
+    assert_eq!(
+        sure("in notes.md replace milk with \"bread — brown\""),
+        edit("notes.md", "milk", "bread — brown")
+    );
+    nothing("milk is replaced by bread these days");
+}
