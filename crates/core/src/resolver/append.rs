@@ -166,9 +166,15 @@ fn a_line(words: Words<'_>) -> bool {
         "what", "how", "why", "where", "which", "who", "when", "is", "are", "does", "do", "can",
         "could", "would", "will", "should", "please",
     ];
+    // "recipe.md: less sweet please, replace …": a request after a clause.
+    let asks_later = (1..words.len()).any(|at| {
+        words.raw(at - 1).ends_with([',', ';', '.']) && super::typo::is_command_word(words.key(at))
+    });
     !words.is_empty()
         && !ASKING.contains(&words.key(0))
         && !super::typo::is_command_word(words.key(0))
+        && !words.contains_any(&["please"])
+        && !asks_later
         && !words.raw(words.len() - 1).ends_with('?')
 }
 

@@ -82,6 +82,11 @@ const FILE_PREPS: &[&str] = &["in", "inside", "within"];
 /// Old text that means all of the named file's text.
 const WHOLE: &[&[&str]] = &[
     &["everything"],
+    &["whatever", "is"],
+    &["whatever"],
+    &["what", "is"],
+    &["everything", "that", "is"],
+    &["all", "that", "is"],
     &["the", "contents"],
     &["the", "content"],
     &["all", "the", "text"],

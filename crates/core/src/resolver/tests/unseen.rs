@@ -249,3 +249,57 @@ fn an_edit_said_as_a_described_value_an_arrow_or_a_passive_is_sure() {
     );
     nothing("milk is replaced by bread these days");
 }
+
+#[test]
+fn what_a_whole_file_should_say_is_a_write() {
+    assert_eq!(
+        sure("status.txt should just say shipped now"),
+        write("status.txt", "shipped")
+    );
+    assert_eq!(
+        sure("sign.txt should now read: closed until Monday"),
+        write("sign.txt", "closed until Monday")
+    );
+    assert_eq!(
+        sure("I'd like motto.txt to contain only this: less is more"),
+        write("motto.txt", "less is more")
+    );
+    assert_eq!(
+        sure("replace whatever is in motd.txt with back at nine"),
+        write("motd.txt", "back at nine")
+    );
+    assert_eq!(
+        sure("overwrite env.txt so that it only contains \"MODE=debug\""),
+        write("env.txt", "MODE=debug")
+    );
+    assert_eq!(
+        sure("wipe the contents of draft.txt but keep the file"),
+        write("draft.txt", "")
+    );
+    // "read" may judge the file: a guess, asked.
+    assert_eq!(
+        guess("status.txt should read done"),
+        write("status.txt", "done")
+    );
+    nothing("my notes.md should be shorter");
+    nothing("i want notes.md to be shorter someday");
+}
+
+#[test]
+fn reads_and_lists_in_loose_words() {
+    let read = |name: &str| Action::Read { name: name.into() };
+    assert_eq!(
+        sure("i want to see what is written inside notes.md"),
+        read("notes.md")
+    );
+    assert_eq!(sure("can I have a look at plan.md"), read("plan.md"));
+    assert_eq!(sure("what did we put in todo.txt again"), read("todo.txt"));
+    assert_eq!(
+        sure("what there is inside folder drafts?"),
+        Action::List {
+            dir: Some("drafts".into())
+        }
+    );
+    nothing("have a look at the weather");
+    nothing("what did we put in the car");
+}
