@@ -303,3 +303,39 @@ fn reads_and_lists_in_loose_words() {
     nothing("have a look at the weather");
     nothing("what did we put in the car");
 }
+
+fn diff(name: &str, content: &str) -> Action {
+    Action::Diff {
+        name: name.into(),
+        content: content.into(),
+    }
+}
+
+#[test]
+fn a_diff_said_as_the_shell_a_preview_or_a_hypothetical() {
+    assert_eq!(
+        sure("diff notes.md buy bread"),
+        diff("notes.md", "buy bread")
+    );
+    assert_eq!(
+        sure("how would README.md differ from \"Hello.\"?"),
+        diff("README.md", "Hello.")
+    );
+    assert_eq!(
+        sure("preview todo.txt as: nothing today"),
+        diff("todo.txt", "nothing today")
+    );
+    // A name without its extension is a guess for the folder to settle.
+    assert_eq!(guess("diff readme Hello"), diff("readme", "Hello"));
+    assert_eq!(
+        guess("show me the diff if I replace notes.md with \"buy bread\", but do not write it"),
+        diff("notes.md", "buy bread")
+    );
+    assert_eq!(
+        guess("what would be different if todo.txt just said buy milk"),
+        diff("todo.txt", "buy milk")
+    );
+    nothing("how does my cat differ from a dog");
+    nothing("diff notes.md");
+    nothing("compare notes.md and todo.txt");
+}
