@@ -111,6 +111,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let at_the_end = content_then_end(rest);
     match head {
         Head::Adds => at_the_end
+            .or_else(|| described_then_colon(rest))
             .or_else(|| content_to_file(rest))
             .or_else(|| file_then_content(rest))
             .or_else(|| rest.after_any(LINE_LEADS).and_then(file_then_content)),
@@ -130,20 +131,51 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
     })
 }
 
-/// "todo.txt: add call mom": the file, a colon, then what to add.
+/// "todo.txt: add call mom", "books.md — add Dune", "standup.md, add:
+/// blocked": the file, a colon, comma or dash, then what to add. With no
+/// adding word ("groceries.md: oat milk") the words after a colon are a
+/// line to add, as a guess: a question or a request is no such line.
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
-    let colon = (0..words.len()).find(|&at| words.raw(at).ends_with(':'))?;
-    let Target::File(name) = target(words.to(colon + 1)) else {
+    let (sep, colon) = (0..words.len()).find_map(|at| {
+        let raw = words.raw(at);
+        let colon = raw.ends_with(':');
+        (colon || raw.ends_with(',') || words.gap_after(at).contains(['—', '–', '-']))
+            .then_some((at, colon))
+    })?;
+    let Target::File(name) = target(words.to(sep + 1)) else {
         return None;
     };
-    let rest = words.from(colon + 1);
+    let rest = words.from(sep + 1);
     if let Some(said) = rest.after_any(NOTING) {
         return Some(appended(name, said.trim_start(&[&["that"]])));
     }
-    match rest.after_tagged(HEADS)? {
-        (Head::Adds, said) => Some(appended(name, said)),
-        (Head::Places, _) => None,
+    match rest.after_tagged(HEADS) {
+        Some((Head::Adds, said)) => Some(appended(name, said)),
+        Some((Head::Places, _)) => None,
+        None if colon && a_line(rest) => Some(appended(name.clone(), rest).guessed(format!(
+            "I took the words after the colon as a line to add to {name}"
+        ))),
+        None => None,
     }
+}
+
+/// Whether words after "FILE:" read as a line of the file, not as a
+/// question or a request about it.
+fn a_line(words: Words<'_>) -> bool {
+    const ASKING: &[&str] = &[
+        "what", "how", "why", "where", "which", "who", "when", "is", "are", "does", "do", "can",
+        "could", "would", "will", "should", "please",
+    ];
+    // "recipe.md: less sweet please, replace …": a request after a clause.
+    let asks_later = (1..words.len()).any(|at| {
+        words.raw(at - 1).ends_with([',', ';', '.']) && super::typo::is_command_word(words.key(at))
+    });
+    !words.is_empty()
+        && !ASKING.contains(&words.key(0))
+        && !super::typo::is_command_word(words.key(0))
+        && !words.contains_any(&["please"])
+        && !asks_later
+        && !words.raw(words.len() - 1).ends_with('?')
 }
 
 /// "make a note in house.md that X", "jot in ideas.txt X": the file right
@@ -170,6 +202,39 @@ fn described_file(words: Words<'_>) -> Option<String> {
     let at = (1..words.len().min(6)).find(|&at| words.key(at) == "in")?;
     match target(words.from(at + 1)) {
         Target::File(name) => Some(name),
+        _ => None,
+    }
+}
+
+/// Words that open a description of what is added, not the text itself
+/// ("one more idea", "a task", "this").
+const DESCRIBES: &[&str] = &[
+    "a",
+    "an",
+    "one",
+    "another",
+    "this",
+    "these",
+    "the",
+    "some",
+    "my",
+    "following",
+    "more",
+];
+
+/// "add one more idea to ideas.txt: a podcast", "add this to todo.txt: call
+/// mom": a described item, its file, then after the colon what is added.
+fn described_then_colon(words: Words<'_>) -> Option<Resolution> {
+    if !DESCRIBES.contains(&words.key(0)) {
+        return None;
+    }
+    let colon = (1..words.len() - 1).find(|&at| words.raw(at).ends_with(':'))?;
+    let to = (1..colon).rev().find(|&at| ONTO.contains(&words.key(at)))?;
+    if to > 4 {
+        return None;
+    }
+    match target(words.range(to + 1, colon + 1)) {
+        Target::File(name) => Some(appended(name, words.from(colon + 1))),
         _ => None,
     }
 }

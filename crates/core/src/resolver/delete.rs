@@ -44,7 +44,7 @@ const FROM_HERE: &[&[&str]] = &[
 ];
 
 /// "… but keep the file": the file stays, only its text goes.
-const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
+pub const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let rest = words.after_any(HEADS)?.trim_end(FROM_HERE);

@@ -44,9 +44,22 @@ const TAILS: &[&str] = &[
 /// is "set X to Y"); `{}` is the rest of the clause.
 const CLAUSES: &[(&str, &str)] = &[
     ("if i replaced ", "replace {}"),
+    ("if i replace ", "replace {}"),
     ("if i set ", "set {}"),
     ("if i wrote ", "write {}"),
+    ("if i write ", "write {}"),
     ("if i changed ", "change {}"),
+    ("if i change ", "change {}"),
+    ("if i overwrote ", "overwrite {}"),
+    ("if i overwrite ", "overwrite {}"),
+    ("if i saved ", "save {}"),
+    ("if i save ", "save {}"),
+    ("if you replaced ", "replace {}"),
+    ("if you replace ", "replace {}"),
+    ("if you wrote ", "write {}"),
+    ("if you write ", "write {}"),
+    ("if you changed ", "change {}"),
+    ("if you change ", "change {}"),
     ("if we set ", "set {}"),
     ("dry run: ", "{}"),
     ("dry run, ", "{}"),
@@ -70,7 +83,11 @@ pub fn resolve(text: &str) -> Option<Resolution> {
     }
     // "if notes.md said buy milk", "if it said 2.0".
     if let Some(at) = lower.find(" said ").or_else(|| lower.find(" says ")) {
-        let before = &text[..at];
+        // "if todo.txt just said …": the adverb is no file.
+        let before = text[..at]
+            .trim_end_matches(" just")
+            .trim_end_matches(" only")
+            .trim_end_matches(" now");
         let file = before.rsplit(' ').next().unwrap_or("");
         let said = &text[at + 6..];
         let said = said.split(", how").next().unwrap_or(said);
@@ -103,10 +120,28 @@ pub fn resolve(text: &str) -> Option<Resolution> {
     })
 }
 
+/// Where a remark that nothing be written starts ("…, but do not write it").
+const NOT_WRITTEN: &[&str] = &[
+    ", but do not",
+    ", but don't",
+    " but do not",
+    " but don't",
+    ", don't",
+    ", do not",
+    ", without",
+];
+
 /// `text` without the words closing it that are about the question ("…
-/// instead", "…, don't save it").
+/// instead", "…, don't save it", "…, but do not write it").
 pub fn untailed(text: &str) -> String {
-    let mut text = String::from(text);
+    let lower = text.to_lowercase();
+    let cut = NOT_WRITTEN
+        .iter()
+        .filter_map(|m| lower.find(m))
+        .min()
+        .filter(|_| lower.len() == text.len())
+        .unwrap_or(text.len());
+    let mut text = String::from(&text[..cut]);
     for tail in TAILS {
         if text.to_lowercase().ends_with(tail) {
             text.truncate(text.len() - tail.len());

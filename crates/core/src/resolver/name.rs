@@ -181,7 +181,23 @@ pub fn target(words: Words<'_>) -> Target {
     if let Some(nested) = nested(words) {
         return nested;
     }
-    single(words)
+    described(words).unwrap_or_else(|| single(words))
+}
+
+/// What a file is to the speaker, said after its name ("the groceries.md
+/// list", "the todo.txt page").
+const ROLES: &[&str] = &["list", "page", "entry", "sheet", "log", "notes", "one"];
+
+/// "the groceries.md list": a name with its extension, then what it is.
+fn described(words: Words<'_>) -> Option<Target> {
+    let last = words.len().checked_sub(1).filter(|&n| n > 0)?;
+    if !ROLES.contains(&words.key(last)) {
+        return None;
+    }
+    match single(words.to(last)) {
+        Target::File(name) if has_extension(&name) => Some(Target::File(name)),
+        _ => None,
+    }
 }
 
 /// The longest a name found inside a sentence may be, in words ("the file

@@ -292,6 +292,20 @@ impl<'a> Words<'a> {
         self.list.get(i).map_or("", |w| &self.text[w.start..w.end])
     }
 
+    /// Where word `i` starts and ends in the utterance, in bytes.
+    pub fn offsets(self, i: usize) -> Option<(usize, usize)> {
+        self.list.get(i).map(|w| (w.start, w.end))
+    }
+
+    /// The text between word `i` and the next (spaces, or a dash standing
+    /// alone); empty past the end and between two keys of one contraction.
+    pub fn gap_after(self, i: usize) -> &'a str {
+        match (self.offsets(i), self.offsets(i + 1)) {
+            (Some((_, end)), Some((start, _))) => self.text.get(end..start).unwrap_or(""),
+            _ => "",
+        }
+    }
+
     /// Whether any word's key is one of `keys`.
     pub fn contains_any(self, keys: &[&str]) -> bool {
         self.keys().any(|k| keys.contains(&k))

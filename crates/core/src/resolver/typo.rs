@@ -94,6 +94,14 @@ const COMMAND_WORDS: &[&str] = &[
     "checksum",
 ];
 
+/// Command words too short to be corrected to, which still open a request.
+const SHORT_COMMAND_WORDS: &[&str] = &["add", "put", "cat", "ls", "log", "rm", "set", "fix", "jot"];
+
+/// Whether `key` (lower case) is a word a request begins with.
+pub fn is_command_word(key: &str) -> bool {
+    COMMAND_WORDS.contains(&key) || SHORT_COMMAND_WORDS.contains(&key)
+}
+
 /// Words a command word is never corrected from, though one edit away:
 /// ordinary words a request or a remark is made of.
 const REAL_WORDS: &[&str] = &[

@@ -88,6 +88,9 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["clear", "out"], Head::Clear),
     (&["empty"], Head::Clear),
     (&["empty", "out"], Head::Clear),
+    (&["wipe"], Head::Clear),
+    (&["wipe", "out"], Head::Clear),
+    (&["wipe", "clean"], Head::Clear),
     (&["blank", "out"], Head::Clear),
     (&["set"], Head::Set),
 ];
@@ -107,6 +110,15 @@ const FOR_WHOM: &[&[&str]] = &[&["me"], &["us"]];
 
 /// Words that end a file's name and start its content.
 const LEAD_INS: &[&[&str]] = &[
+    &["so", "that", "it", "only", "contains"],
+    &["so", "that", "it", "only", "says"],
+    &["so", "that", "it", "contains"],
+    &["so", "that", "it", "says"],
+    &["so", "that", "it", "reads"],
+    &["so", "it", "only", "contains"],
+    &["so", "it", "only", "says"],
+    &["so", "it", "contains"],
+    &["so", "it", "says"],
     &["with"],
     &["containing"],
     &["saying"],
@@ -159,6 +171,9 @@ const USAGE: &str =
     "To write a file say e.g. 'write hello to notes.md' or 'create notes.md with hello'.";
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(said) = should_say(words) {
+        return Some(said);
+    }
     let (head, rest) = words.after_tagged(HEADS)?;
     let rest = rest.trim_start(FOR_WHOM);
     // "write a new file called …" creates, whatever the verb.
@@ -256,8 +271,79 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
     Some(written(head, name, words.to(at)))
 }
 
+/// How a wish for what a file says is joined to its file.
+const SHOULD: &[&[&str]] = &[
+    &["should"],
+    &["must"],
+    &["needs", "to"],
+    &["has", "to"],
+    &["ought", "to"],
+    &["to"],
+];
+/// Adverbs that say nothing of the content ("should just say …").
+const ONLY: &[&[&str]] = &[
+    &["just"],
+    &["only"],
+    &["now"],
+    &["simply"],
+    &["from", "now", "on"],
+];
+/// What the file should do with its content, and whether the verb can
+/// only be about content ("should read well", "should be shorter" need not be).
+const SAYING: &[(&[&str], bool)] = &[
+    (&["say"], true),
+    (&["contain"], true),
+    (&["read"], false),
+    (&["be"], false),
+    (&["show"], false),
+];
+/// Wishes said before the file ("i would like motto.txt to say …").
+const WISHED: &[&[&str]] = &[&["i", "would", "like"], &["i", "want"], &["make", "sure"]];
+
+/// "status.txt should just say shipped now", "I'd like motto.txt to
+/// contain only this: done", "status.txt should now read: out": the whole
+/// file is what it should say.
+fn should_say(words: Words<'_>) -> Option<Resolution> {
+    let wished = words.after_any(WISHED);
+    let words = wished.unwrap_or(words);
+    (1..words.len().min(12)).find_map(|at| {
+        let Target::File(name) = target(words.to(at)) else {
+            return None;
+        };
+        let joined = words.from(at).after_any(SHOULD)?;
+        // "motto.txt to say …" is a wish only after "i would like".
+        if wished.is_none() && words.key(at) == "to" {
+            return None;
+        }
+        let adverb = joined.trim_start(ONLY).len() < joined.len();
+        let (content_verb, said) = joined.trim_start(ONLY).after_tagged(SAYING)?;
+        let said_only = said.trim_start(ONLY);
+        let colon = said_only.raw(0).ends_with(':');
+        let said = match said_only.after_any(POINTERS) {
+            Some(after) if colon => after,
+            _ => said_only,
+        };
+        let marked = colon || said.is_quoted();
+        // "notes.md should be shorter" judges the file; it says nothing to write.
+        if joined.trim_start(ONLY).starts_with(&["be"]) && !marked {
+            return None;
+        }
+        let sure = content_verb || adverb || marked;
+        let said = match said.is_quoted() {
+            true => said,
+            false => said.trim_end(ONLY),
+        };
+        let written = whole(name, said);
+        Some(match sure {
+            true => written,
+            false => written.guessed("I took it as what the whole file should say"),
+        })
+    })
+}
+
 /// "clear notes.md": the file stays, its content goes.
 fn cleared(words: Words<'_>) -> Option<Resolution> {
+    let words = words.trim_end(super::delete::KEEPING);
     let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
     match target(words) {
         Target::File(name) => act(Action::Write {
