@@ -70,6 +70,25 @@ pub struct Reply {
     pub bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// The SHA-256 (hex) of the whole file as it was read or left: what a
+    /// client sends back as `expect`, so a save never replaces a newer copy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// Which lines of how many a read of part of a file shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Lines>,
+    /// Where a move or copy put the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// What a file or folder is (`info`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<Info>,
+    /// The paths whose names matched (`find`), in name order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found: Option<Vec<DirEntry>>,
+    /// The list items to choose from when words matched none or several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<DirEntry>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -99,6 +118,32 @@ pub struct Reply {
     pub root: Option<RootInfo>,
     /// The audit seq of the entry that records this answer (null if none was written).
     pub logged: Option<u64>,
+}
+
+/// The lines a read of part of a file shows: `from..=to` (from 1) of `of`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Lines {
+    pub from: usize,
+    pub to: usize,
+    pub of: usize,
+}
+
+/// What a file or folder is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Info {
+    /// `file` or `folder`.
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Lines of a text file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<usize>,
+    /// Visible entries of a folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entries: Option<usize>,
+    /// When it last changed (ISO 8601), where the storage knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
 }
 
 /// What a walk looked through, and the limit it stopped at (if any).

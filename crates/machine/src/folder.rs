@@ -7,6 +7,7 @@
 
 mod checked;
 use checked::is_special;
+mod organise;
 mod own_files;
 mod write;
 
@@ -419,6 +420,18 @@ impl Storage for FolderStorage {
             .remove_file(name)
             .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
             .map_err(storage_error)
+    }
+
+    async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError> {
+        self.rename_entry(from, to)
+    }
+
+    async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError> {
+        self.make_folder(path)
+    }
+
+    async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
+        self.remove_folder(path)
     }
 
     async fn observe(&self, path: &RelPath) -> Observation {

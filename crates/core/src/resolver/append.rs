@@ -299,9 +299,12 @@ fn file_then_content(words: Words<'_>) -> Option<Resolution> {
 fn appended(name: String, said: Words<'_>) -> Resolution {
     let said = said.after_any(LINE_LEADS).unwrap_or(said);
     match content::text(said) {
-        Some(content) if !content.is_empty() => {
-            Resolution::Action(Action::Append { name, content })
-        }
+        Some(content) if !content.is_empty() => Resolution::Action(Action::Append {
+            name,
+            content,
+            expect: None,
+            under: None,
+        }),
         _ => unresolved(format!(
             "What should I add to {name}? Say e.g. 'add call mom to {name}'."
         )),

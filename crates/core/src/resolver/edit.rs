@@ -429,6 +429,7 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
         name,
         old_text,
         new_text,
+        expect: None,
     });
     match described {
         true => Some(edit.guessed(assumed)),

@@ -117,7 +117,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         None => (false, words.after_any(WEAK)?),
     };
     match target(rest.trim_start(LEADING).trim_end(TRAILING)) {
-        Target::File(name) => act(Action::Read { name }),
+        Target::File(name) => act(Action::Read {
+            name,
+            first: None,
+            last: None,
+        }),
         _ if !strong => None,
         Target::Folder(_) | Target::Files(_) => claim_unresolved(
             "I read one file at a time — say e.g. 'read notes.md', or 'list files' to see them all.",

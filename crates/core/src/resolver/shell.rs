@@ -21,7 +21,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         "sed" => substituted(words.from(1)),
         "list_extensions" | "list-extensions" if words.len() == 1 => act(Action::ListExtensions),
         viewer if VIEWERS.contains(&viewer) && words.len() == 2 => match target(words.from(1)) {
-            Target::File(name) => act(Action::Read { name }),
+            Target::File(name) => act(Action::Read {
+                name,
+                first: None,
+                last: None,
+            }),
             _ => None,
         },
         _ => None,
@@ -41,11 +45,17 @@ fn echoed(words: Words<'_>) -> Option<Resolution> {
         return None;
     }
     act(match words.key(at) {
-        ">>" => Action::Append { name, content },
+        ">>" => Action::Append {
+            name,
+            content,
+            expect: None,
+            under: None,
+        },
         _ => Action::Write {
             name,
             content,
             mode: None,
+            expect: None,
         },
     })
 }
@@ -106,5 +116,6 @@ fn substituted(words: Words<'_>) -> Option<Resolution> {
         name,
         old_text: String::from(*old),
         new_text: String::from(*new),
+        expect: None,
     })
 }

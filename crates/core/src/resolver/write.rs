@@ -350,6 +350,7 @@ fn cleared(words: Words<'_>) -> Option<Resolution> {
             name,
             content: String::new(),
             mode: None,
+            expect: None,
         }),
         _ => None,
     }
@@ -374,6 +375,7 @@ fn file_alone(head: Head, words: Words<'_>) -> Option<Resolution> {
             name,
             content: String::new(),
             mode: head.mode(),
+            expect: None,
         }),
         Target::File(name) => claim_unresolved(missing_content(&name)),
         Target::Missing if head.strong() || !words.is_empty() => claim_unresolved(NO_NAME),
@@ -405,11 +407,17 @@ fn written(head: Head, name: String, said: Words<'_>) -> Resolution {
         _ => said,
     };
     match (content::text(said), head) {
-        (Some(content), Head::Note) => Resolution::Action(Action::Append { name, content }),
+        (Some(content), Head::Note) => Resolution::Action(Action::Append {
+            name,
+            content,
+            expect: None,
+            under: None,
+        }),
         (Some(content), _) => Resolution::Action(Action::Write {
             name,
             content,
             mode: head.mode(),
+            expect: None,
         }),
         (None, _) => super::unresolved(missing_content(&name)),
     }

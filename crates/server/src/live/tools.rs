@@ -314,6 +314,7 @@ mod tests {
             name: "a.txt".into(),
             content: "hi".into(),
             mode: None,
+            expect: None,
         };
         let heard = Call::heard("local-1", write.clone());
         assert_eq!(

@@ -199,5 +199,13 @@ pub async fn file(
     State(acts): State<Arc<Acts>>,
     StrictQuery(query): StrictQuery<FileQuery>,
 ) -> Answer {
-    page_act(&acts, Action::Read { name: query.name }).await
+    page_act(
+        &acts,
+        Action::Read {
+            name: query.name,
+            first: None,
+            last: None,
+        },
+    )
+    .await
 }
