@@ -1015,6 +1015,61 @@ async fn every_control_on_a_touch_screen_is_big_enough_for_a_finger() {
     }
 }
 
+/// A file's name is what a row is about: in the Files panel and in
+/// Activity it is shown whole at a phone's, a tablet's and a laptop's width
+/// (it wraps rather than being cut), and no panel's tools push past it. The
+/// control: the measure sees a name that is cut when one is.
+#[tokio::test]
+async fn file_names_are_shown_whole_at_every_width() {
+    if !browser::available() {
+        return;
+    }
+    let names = ["groceries for the week.txt", "meeting-notes-2026-12-01.md"];
+    // Cut by its own box, or pushed past its panel (a side column that scrolls sideways).
+    let cut = "return [...document.querySelectorAll('#files .file-name, #audit-body .act-object, .side .panel-head button')].filter((e) => e.checkVisibility() && (e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > e.closest('.panel').getBoundingClientRect().right)).map((e) => `${e.closest('.panel').id} ${e.textContent} ${e.clientWidth}/${e.scrollWidth} ${e.getBoundingClientRect().right}/${e.closest('.panel').getBoundingClientRect().right}`)";
+    for viewport in VIEWPORTS {
+        let server = Server::start();
+        for name in names {
+            std::fs::write(server.root.join(name), "x").unwrap();
+        }
+        let browser = Browser::open_page(&server, viewport).await;
+        for name in names {
+            turn(&browser, &format!("what's in {name}")).await;
+        }
+        for view in ["files", "activity"] {
+            browser
+                .js(&format!(
+                    "document.querySelector('#views [data-show={view:?}]').click()"
+                ))
+                .await;
+            let list = if view == "files" { "files" } else { "audit-body" };
+            for name in names {
+                browser
+                    .wait_text(&format!("{name} in {view}"), list, name)
+                    .await;
+            }
+            browser
+                .screenshot(&format!("file-names-{view}-{}", viewport.name))
+                .await;
+            let seen = browser.js(cut).await;
+            assert_eq!(
+                seen,
+                json!([]),
+                "names cut in {view} at {}",
+                viewport.name
+            );
+        }
+        if viewport.width == 768 {
+            browser
+                .js("const s = document.createElement('span'); s.className = 'file-name'; s.textContent = 'x'.repeat(300); s.style.display = 'block'; s.style.overflow = 'hidden'; s.style.whiteSpace = 'nowrap'; document.getElementById('files').append(s);")
+                .await;
+            let control = browser.js(cut).await;
+            assert_eq!(control.as_array().map(Vec::len), Some(1), "{control}");
+        }
+        browser.close().await;
+    }
+}
+
 /// Installable: the page links a manifest (standalone, with its icons
 /// served), its service worker registers and takes the page over, the
 /// shell it keeps has no API answer in it, and with the server stopped the
