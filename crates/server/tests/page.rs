@@ -773,7 +773,10 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
             None,
         ),
     ];
-    for (viewport, dark) in [(VIEWPORTS[0], false), (VIEWPORTS[2], true)] {
+    for (viewport, dark) in VIEWPORTS
+        .into_iter()
+        .flat_map(|v| [(v, false), (v, true)])
+    {
         let server = Server::start();
         let browser = Browser::open_page(&server, viewport).await;
         browser.dark(dark).await;
@@ -864,58 +867,85 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
     }
 }
 
-/// On a phone the request box keeps the screen's width less its two buttons
-/// whatever the composer says under it (each kind of status: dictation's
-/// own, the longest it says), and the status sits on a line of its own.
+/// The request box keeps the composer's width less its two buttons whatever
+/// the composer says under it (each kind of status dictation has: the one a
+/// browser with no microphone really says, each of the others, the longest),
+/// and the status sits on a line of its own: at a phone's, a tablet's and a
+/// laptop's width, light and dark.
 #[tokio::test]
-async fn a_status_never_narrows_the_phone_composer() {
+async fn a_status_never_narrows_the_composer() {
     if !browser::available() {
         return;
     }
-    let server = Server::start();
-    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
     let measure = "const c = document.getElementById('composer'); const cs = getComputedStyle(c); const inner = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); const gap = parseFloat(cs.columnGap); const w = (id) => document.getElementById(id).getBoundingClientRect(); const box = w('utterance'); const status = w('composer-status'); return {box: box.width, room: inner - w('dictate').width - w('send').width - 2 * gap, below: status.height === 0 || status.top >= box.bottom - 1};";
-    let before = browser.js(measure).await;
-    let room = before["room"].as_f64().unwrap();
-    assert!(before["box"].as_f64().unwrap() >= room - 1.0, "{before}");
-    // The real one: Speak in a browser with no microphone says so.
-    browser.click("dictate").await;
-    browser
-        .wait_for(
-            "what Speak says",
-            "return document.getElementById('composer-status').textContent !== ''",
-        )
-        .await;
-    let mut statuses = vec![
-        browser
-            .js("return document.getElementById('composer-status').textContent")
-            .await
-            .as_str()
-            .unwrap()
-            .to_string(),
-    ];
-    statuses.extend([
-        "Dictation stopped: microphone permission was denied.".to_string(),
-        "Dictation stopped: the speech service could not be reached.".to_string(),
-        format!(
-            "Dictation could not start: {}.",
-            "a very long reason ".repeat(8)
-        ),
-    ]);
-    for status in statuses {
-        browser
-            .js(&format!(
-                "document.getElementById('composer-status').textContent = {status:?}"
-            ))
-            .await;
-        let after = browser.js(measure).await;
-        assert!(
-            after["box"].as_f64().unwrap() >= room - 1.0 && after["below"] == true,
-            "after {status:?} the request box is {after} (room {room})"
-        );
+    for viewport in VIEWPORTS {
+        for dark in [false, true] {
+            let server = Server::start();
+            let browser = Browser::open_page(&server, viewport).await;
+            browser.dark(dark).await;
+            let before = browser.js(measure).await;
+            let room = before["room"].as_f64().unwrap();
+            assert!(before["box"].as_f64().unwrap() >= room - 1.0, "{before}");
+            // The real one: Speak in a browser with no microphone says so.
+            browser.click("dictate").await;
+            browser
+                .wait_for(
+                    "what Speak says",
+                    "return document.getElementById('composer-status').textContent !== ''",
+                )
+                .await;
+            let mut statuses = vec![
+                browser
+                    .js("return document.getElementById('composer-status').textContent")
+                    .await
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            ];
+            statuses.extend(
+                [
+                    "microphone permission was denied",
+                    "speech recognition is not allowed here",
+                    "no speech was heard",
+                    "no microphone was found",
+                    "the speech service could not be reached",
+                ]
+                .map(|why| format!("Dictation stopped: {why}.")),
+            );
+            statuses.push(format!(
+                "Dictation could not start: {}.",
+                "a very long reason ".repeat(8)
+            ));
+            for status in statuses {
+                browser
+                    .js(&format!(
+                        "document.getElementById('composer-status').textContent = {status:?}"
+                    ))
+                    .await;
+                let after = browser.js(measure).await;
+                assert!(
+                    after["box"].as_f64().unwrap() >= room - 1.0 && after["below"] == true,
+                    "after {status:?} at {} the request box is {after} (room {room})",
+                    viewport.name
+                );
+            }
+            browser
+                .assert_accessible(&format!(
+                    "a long status under the composer at {}{}",
+                    viewport.name,
+                    if dark { ", dark" } else { "" }
+                ))
+                .await;
+            browser
+                .screenshot(&format!(
+                    "composer-status-{}{}",
+                    viewport.name,
+                    if dark { "-dark" } else { "" }
+                ))
+                .await;
+            browser.close().await;
+        }
     }
-    browser.screenshot("composer-status-phone").await;
-    browser.close().await;
 }
 
 /// Every control a phone or a tablet shows is at least 44 × 44 px, in each
