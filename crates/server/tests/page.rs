@@ -773,7 +773,10 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
             None,
         ),
     ];
-    for (viewport, dark) in [(VIEWPORTS[0], false), (VIEWPORTS[2], true)] {
+    for (viewport, dark) in VIEWPORTS
+        .into_iter()
+        .flat_map(|v| [(v, false), (v, true)])
+    {
         let server = Server::start();
         let browser = Browser::open_page(&server, viewport).await;
         browser.dark(dark).await;
@@ -864,58 +867,85 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
     }
 }
 
-/// On a phone the request box keeps the screen's width less its two buttons
-/// whatever the composer says under it (each kind of status: dictation's
-/// own, the longest it says), and the status sits on a line of its own.
+/// The request box keeps the composer's width less its two buttons whatever
+/// the composer says under it (each kind of status dictation has: the one a
+/// browser with no microphone really says, each of the others, the longest),
+/// and the status sits on a line of its own: at a phone's, a tablet's and a
+/// laptop's width, light and dark.
 #[tokio::test]
-async fn a_status_never_narrows_the_phone_composer() {
+async fn a_status_never_narrows_the_composer() {
     if !browser::available() {
         return;
     }
-    let server = Server::start();
-    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
     let measure = "const c = document.getElementById('composer'); const cs = getComputedStyle(c); const inner = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); const gap = parseFloat(cs.columnGap); const w = (id) => document.getElementById(id).getBoundingClientRect(); const box = w('utterance'); const status = w('composer-status'); return {box: box.width, room: inner - w('dictate').width - w('send').width - 2 * gap, below: status.height === 0 || status.top >= box.bottom - 1};";
-    let before = browser.js(measure).await;
-    let room = before["room"].as_f64().unwrap();
-    assert!(before["box"].as_f64().unwrap() >= room - 1.0, "{before}");
-    // The real one: Speak in a browser with no microphone says so.
-    browser.click("dictate").await;
-    browser
-        .wait_for(
-            "what Speak says",
-            "return document.getElementById('composer-status').textContent !== ''",
-        )
-        .await;
-    let mut statuses = vec![
-        browser
-            .js("return document.getElementById('composer-status').textContent")
-            .await
-            .as_str()
-            .unwrap()
-            .to_string(),
-    ];
-    statuses.extend([
-        "Dictation stopped: microphone permission was denied.".to_string(),
-        "Dictation stopped: the speech service could not be reached.".to_string(),
-        format!(
-            "Dictation could not start: {}.",
-            "a very long reason ".repeat(8)
-        ),
-    ]);
-    for status in statuses {
-        browser
-            .js(&format!(
-                "document.getElementById('composer-status').textContent = {status:?}"
-            ))
-            .await;
-        let after = browser.js(measure).await;
-        assert!(
-            after["box"].as_f64().unwrap() >= room - 1.0 && after["below"] == true,
-            "after {status:?} the request box is {after} (room {room})"
-        );
+    for viewport in VIEWPORTS {
+        for dark in [false, true] {
+            let server = Server::start();
+            let browser = Browser::open_page(&server, viewport).await;
+            browser.dark(dark).await;
+            let before = browser.js(measure).await;
+            let room = before["room"].as_f64().unwrap();
+            assert!(before["box"].as_f64().unwrap() >= room - 1.0, "{before}");
+            // The real one: Speak in a browser with no microphone says so.
+            browser.click("dictate").await;
+            browser
+                .wait_for(
+                    "what Speak says",
+                    "return document.getElementById('composer-status').textContent !== ''",
+                )
+                .await;
+            let mut statuses = vec![
+                browser
+                    .js("return document.getElementById('composer-status').textContent")
+                    .await
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            ];
+            statuses.extend(
+                [
+                    "microphone permission was denied",
+                    "speech recognition is not allowed here",
+                    "no speech was heard",
+                    "no microphone was found",
+                    "the speech service could not be reached",
+                ]
+                .map(|why| format!("Dictation stopped: {why}.")),
+            );
+            statuses.push(format!(
+                "Dictation could not start: {}.",
+                "a very long reason ".repeat(8)
+            ));
+            for status in statuses {
+                browser
+                    .js(&format!(
+                        "document.getElementById('composer-status').textContent = {status:?}"
+                    ))
+                    .await;
+                let after = browser.js(measure).await;
+                assert!(
+                    after["box"].as_f64().unwrap() >= room - 1.0 && after["below"] == true,
+                    "after {status:?} at {} the request box is {after} (room {room})",
+                    viewport.name
+                );
+            }
+            browser
+                .assert_accessible(&format!(
+                    "a long status under the composer at {}{}",
+                    viewport.name,
+                    if dark { ", dark" } else { "" }
+                ))
+                .await;
+            browser
+                .screenshot(&format!(
+                    "composer-status-{}{}",
+                    viewport.name,
+                    if dark { "-dark" } else { "" }
+                ))
+                .await;
+            browser.close().await;
+        }
     }
-    browser.screenshot("composer-status-phone").await;
-    browser.close().await;
 }
 
 /// Every control a phone or a tablet shows is at least 44 × 44 px, in each
@@ -1011,6 +1041,61 @@ async fn every_control_on_a_touch_screen_is_big_enough_for_a_finger() {
             seen.len() == 1 && seen[0].starts_with("input#tiny"),
             "{seen:?}"
         );
+        browser.close().await;
+    }
+}
+
+/// A file's name is what a row is about: in the Files panel and in
+/// Activity it is shown whole at a phone's, a tablet's and a laptop's width
+/// (it wraps rather than being cut), and no panel's tools push past it. The
+/// control: the measure sees a name that is cut when one is.
+#[tokio::test]
+async fn file_names_are_shown_whole_at_every_width() {
+    if !browser::available() {
+        return;
+    }
+    let names = ["groceries for the week.txt", "meeting-notes-2026-12-01.md"];
+    // Cut by its own box, or pushed past its panel (a side column that scrolls sideways).
+    let cut = "return [...document.querySelectorAll('#files .file-name, #audit-body .act-object, .side .panel-head button')].filter((e) => e.checkVisibility() && (e.scrollWidth > e.clientWidth + 1 || e.getBoundingClientRect().right > e.closest('.panel').getBoundingClientRect().right)).map((e) => `${e.closest('.panel').id} ${e.textContent} ${e.clientWidth}/${e.scrollWidth} ${e.getBoundingClientRect().right}/${e.closest('.panel').getBoundingClientRect().right}`)";
+    for viewport in VIEWPORTS {
+        let server = Server::start();
+        for name in names {
+            std::fs::write(server.root.join(name), "x").unwrap();
+        }
+        let browser = Browser::open_page(&server, viewport).await;
+        for name in names {
+            turn(&browser, &format!("what's in {name}")).await;
+        }
+        for view in ["files", "activity"] {
+            browser
+                .js(&format!(
+                    "document.querySelector('#views [data-show={view:?}]').click()"
+                ))
+                .await;
+            let list = if view == "files" { "files" } else { "audit-body" };
+            for name in names {
+                browser
+                    .wait_text(&format!("{name} in {view}"), list, name)
+                    .await;
+            }
+            browser
+                .screenshot(&format!("file-names-{view}-{}", viewport.name))
+                .await;
+            let seen = browser.js(cut).await;
+            assert_eq!(
+                seen,
+                json!([]),
+                "names cut in {view} at {}",
+                viewport.name
+            );
+        }
+        if viewport.width == 768 {
+            browser
+                .js("const s = document.createElement('span'); s.className = 'file-name'; s.textContent = 'x'.repeat(300); s.style.display = 'block'; s.style.overflow = 'hidden'; s.style.whiteSpace = 'nowrap'; document.getElementById('files').append(s);")
+                .await;
+            let control = browser.js(cut).await;
+            assert_eq!(control.as_array().map(Vec::len), Some(1), "{control}");
+        }
         browser.close().await;
     }
 }
