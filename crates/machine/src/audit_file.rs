@@ -57,6 +57,10 @@ struct OpenLog {
     first: Option<String>,
     /// The seq the anchor holds as the host's last line: it only moves forward.
     anchored: u64,
+    /// The last line known durable (its seq and hash), and the hashes of the
+    /// lines written after it, not yet synced: what the anchor records say.
+    synced: (u64, String),
+    unsynced: Vec<String>,
     /// The file of the host's anchor records for this file, with anchors.
     anchor: Option<AnchorLog>,
     /// Length after this writer's last append: a different length means another
@@ -120,34 +124,29 @@ pub struct AuditWriter {
 struct Shared {
     sync: Syncer,
     state: Mutex<Option<OpenLog>>,
+    /// Files left with lines not yet synced (moved on from, replaced).
+    retired: Mutex<Vec<Arc<File>>>,
     queue: Mutex<Queue>,
     /// Told when answers are ready or the writing caller is done.
     turn: Condvar,
 }
 
-/// Entries waiting to be written, and whether a caller is writing a group.
+/// Entries waiting to be written, and the groups written but not yet durable.
 #[derive(Default)]
 struct Queue {
     waiting: Vec<(u64, Entry)>,
     next_ticket: u64,
+    /// A caller is writing a group.
     writing: bool,
+    /// A sync is in flight.
+    syncing: bool,
+    /// Groups written, and groups known durable, counted from the first.
+    written: u64,
+    synced: u64,
+    /// Answers that wait for their group's sync: (group, ticket, answer).
+    owed: Vec<(u64, u64, Result<u64, String>)>,
     /// Answers by ticket: the entry's seq, or why it is not on record.
     answered: BTreeMap<u64, Result<u64, String>>,
-}
-
-/// A group written and not yet synced.
-struct Written {
-    file: Arc<File>,
-    /// The anchor records announcing it, synced before the group.
-    anchor: Option<Arc<File>>,
-    /// The group's last line and the file's length after it.
-    seq: u64,
-    hash: String,
-    len: u64,
-    /// The file's length before it, to cut a group whose sync failed.
-    before: u64,
-    lines: usize,
-    answers: Vec<Result<u64, String>>,
 }
 
 impl AuditWriter {
@@ -171,6 +170,7 @@ impl AuditWriter {
             shared: Arc::new(Shared {
                 sync,
                 state: Mutex::new(None),
+                retired: Mutex::default(),
                 queue: Mutex::default(),
                 turn: Condvar::new(),
             }),
@@ -209,9 +209,11 @@ impl AuditWriter {
     }
 
     /// Appends one entry with the next seq and returns that seq once the
-    /// line is durable (a look's line: once it is written, and synced right
-    /// after). The entry waits with the others; the first caller to find no
-    /// group being written writes the waiting ones as the next group.
+    /// line is durable (a look's line: once it is written; its sync follows
+    /// at once, off the answer's path). The entry waits with the others; a
+    /// caller that finds no group being written writes the waiting ones as
+    /// the next group, while the one before may still be syncing: one
+    /// `fdatasync` then covers every line written before it.
     pub fn append(&self, entry: &Entry) -> io::Result<u64> {
         let mut queue = self.shared.queue();
         let ticket = queue.next_ticket;
@@ -221,12 +223,17 @@ impl AuditWriter {
             if let Some(answer) = queue.answered.remove(&ticket) {
                 return answer.map_err(io::Error::other);
             }
-            if !queue.writing {
+            // One group written at a time, and at most one written ahead
+            // of the sync in flight.
+            let ahead = queue.written - queue.synced;
+            if !queue.writing && ahead < 2 && !queue.waiting.is_empty() {
                 queue.writing = true;
                 let take = queue.waiting.len().min(MAX_GROUP);
                 let group: Vec<_> = queue.waiting.drain(..take).collect();
                 drop(queue);
-                self.write_group(group);
+                if self.write_group(group) {
+                    self.shared.sync_all();
+                }
                 queue = self.shared.queue();
                 continue;
             }
@@ -238,50 +245,60 @@ impl AuditWriter {
         }
     }
 
-    /// Writes `group` as one write, then syncs it and answers each entry.
-    /// A group of looks only is answered once written; its sync finishes
-    /// on a thread of its own, and the next group waits for it.
-    fn write_group(&self, group: Vec<(u64, Entry)>) {
+    /// Writes `group` as one write. A look is answered now; any other entry
+    /// once a sync that began after its write ends. Starts that sync where
+    /// none is in flight: `true` when this caller is to run it (it waits for
+    /// it anyway); a group of looks alone has it run on a thread of its own.
+    fn write_group(&self, group: Vec<(u64, Entry)>) -> bool {
         let entries: Vec<&Entry> = group.iter().map(|(_, entry)| entry).collect();
         let written = self.with_open(|open| self.write_lines(open, &entries));
-        let tickets = group.iter().map(|(ticket, _)| *ticket);
-        let mut written = match written {
-            Ok(written) => written,
-            Err(e) => return self.shared.answer(tickets.map(|t| (t, Err(e.to_string())))),
-        };
-        let answers = std::mem::take(&mut written.answers);
-        if group.iter().all(|(_, entry)| is_look(entry)) {
-            self.shared.still_writing(tickets.zip(answers));
-            let (shared, written) = (self.shared.clone(), Arc::new(written));
-            let later = written.clone();
-            let thread = std::thread::Builder::new()
-                .name("audit-sync".into())
-                .spawn(move || {
-                    // The looks were answered already: a failed sync leaves
-                    // the file to be opened afresh by the next group.
-                    let _ = shared.synced(&later);
-                    shared.answer(std::iter::empty());
-                });
-            if thread.is_err() {
-                // No thread to be had: this caller syncs.
-                let _ = self.shared.synced(&written);
-                self.shared.answer(std::iter::empty());
+        let mut queue = self.shared.queue();
+        queue.writing = false;
+        let answers = match written {
+            Ok(answers) => answers,
+            Err(e) => {
+                let failed = group
+                    .iter()
+                    .map(|(ticket, _)| (*ticket, Err(e.to_string())));
+                queue.answered.extend(failed);
+                drop(queue);
+                self.shared.turn.notify_all();
+                return false;
             }
-            return;
-        }
-        let answers = match self.shared.synced(&written) {
-            Ok(()) => answers,
-            Err(e) => answers.into_iter().map(|_| Err(e.to_string())).collect(),
         };
-        self.shared.answer(tickets.zip(answers));
+        queue.written += 1;
+        let number = queue.written;
+        let mut waits = false;
+        for ((ticket, entry), answer) in group.iter().zip(answers) {
+            if is_look(entry) || answer.is_err() {
+                queue.answered.insert(*ticket, answer);
+            } else {
+                queue.owed.push((number, *ticket, answer));
+                waits = true;
+            }
+        }
+        let start = !queue.syncing;
+        queue.syncing = true;
+        drop(queue);
+        self.shared.turn.notify_all();
+        if !start || waits {
+            return start;
+        }
+        let shared = self.shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("audit-sync".into())
+            .spawn(move || shared.sync_all());
+        // No thread to be had: this caller syncs.
+        thread.is_err()
     }
 
     /// Runs `f` on the open file, opening it (and running the sweep) first if
     /// needed, under the process mutex and the file lock.
     fn with_open<R>(&self, f: impl FnOnce(&mut OpenLog) -> io::Result<R>) -> io::Result<R> {
         let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
-        if state.as_ref().is_some_and(|open| !self.still_at_path(open)) {
+        if let Some(open) = state.as_ref().filter(|open| !self.still_at_path(open)) {
             // Removed or replaced under us: never append to an unlinked file.
+            self.retire(open);
             *state = None;
         }
         if state.is_none() {
@@ -293,9 +310,23 @@ impl AuditWriter {
         let _ = open.file.unlock();
         if result.is_err() {
             // Re-open next time: the file may have been fixed or replaced.
+            self.retire(open);
             *state = None;
         }
         result
+    }
+
+    /// A file this writer leaves while lines of it wait for their sync:
+    /// the next sync covers it too.
+    fn retire(&self, open: &OpenLog) {
+        if !open.unsynced.is_empty() {
+            let mut retired = self
+                .shared
+                .retired
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            retired.push(open.file.clone());
+        }
     }
 
     /// Whether the file at the log's path is still the one this writer holds.
@@ -384,6 +415,8 @@ impl AuditWriter {
             open: BTreeSet::new(),
             first: None,
             anchored: 0,
+            synced: (0, chain::genesis(name)),
+            unsynced: Vec::new(),
             anchor,
             len: u64::MAX,
             _alive: alive,
@@ -413,6 +446,7 @@ impl AuditWriter {
                 // writer of the series finds the next file anchored.
                 let next = self.move_on(&open.name, why, own, sweep)?;
                 let _ = open.file.unlock();
+                self.retire(open);
                 *open = next;
                 open.file.lock()?;
                 return Ok(());
@@ -460,6 +494,8 @@ impl AuditWriter {
         // durable before this writer's anchor records vouch for them.
         self.shared.sync.file(&open.file)?;
         open.next_seq = after(resume.last_seq)?;
+        open.synced = (resume.last_seq, resume.last_hash.clone());
+        open.unsynced.clear();
         open.prev = resume.last_hash;
         open.open = resume.open.iter().map(|e| e.seq).collect();
         if open.first.is_none() {
@@ -505,6 +541,7 @@ impl AuditWriter {
             // Seqs go on from the host's own last one, never from lines it
             // did not write.
             open.next_seq = following;
+            open.synced.0 = following - 1;
             let context = Context {
                 instance: self.writer.instance.clone(),
                 project: self.writer.project.clone(),
@@ -571,10 +608,16 @@ impl AuditWriter {
     /// entries a writer adds while it opens a file (the `lost` sweep, why it
     /// moved on).
     fn append_locked(&self, open: &mut OpenLog, entry: &Entry) -> io::Result<u64> {
-        let mut written = self.write_lines(open, &[entry])?;
-        sync_files(&self.shared.sync, &written).inspect_err(|_| cut(open, &written))?;
-        anchor_synced(open, &written, &self.shared.sync);
-        written.answers.pop().expect("one entry, one answer").map_err(io::Error::other)
+        let before = open.len;
+        let answer = self.write_lines(open, &[entry])?.pop();
+        let synced = sync_open(&self.shared.sync, open);
+        if synced.is_err() && open.len > before {
+            let _ = open.file.set_len(before);
+        }
+        synced?;
+        answer
+            .expect("one entry, one answer")
+            .map_err(io::Error::other)
     }
 
     /// Seals `entries` (seq, chain, open seqs) and writes them as one write,
@@ -582,7 +625,11 @@ impl AuditWriter {
     /// cannot be sealed (over the line cap, past the seq ceiling) is answered
     /// so and left out. On a failed write the file is cut back to its last
     /// whole line.
-    fn write_lines(&self, open: &mut OpenLog, entries: &[&Entry]) -> io::Result<Written> {
+    fn write_lines(
+        &self,
+        open: &mut OpenLog,
+        entries: &[&Entry],
+    ) -> io::Result<Vec<Result<u64, String>>> {
         let (mut seq, mut prev) = (open.next_seq, open.prev.clone());
         let mut still_open = open.open.clone();
         let (mut bytes, mut hashes, mut answers) = (Vec::new(), Vec::new(), Vec::new());
@@ -610,49 +657,41 @@ impl AuditWriter {
             answers.push(Ok(seq));
             seq += 1;
         }
+        if hashes.is_empty() {
+            return Ok(answers);
+        }
+        let first = open.first.clone().unwrap_or_else(|| hashes[0].clone());
+        if let Some(log) = open
+            .anchor
+            .as_mut()
+            .filter(|_| open.synced.0 >= open.anchored)
+        {
+            // Before the lines, the anchor announces them (with the lines
+            // still waiting for a sync), so a crash on either side of the
+            // write leaves a file the anchor accounts for. Never ahead of
+            // the durable log: its last line is the last one synced.
+            let announce = Anchor {
+                file: open.name.clone(),
+                seq: open.synced.0,
+                hash: open.synced.1.clone(),
+                first: first.clone(),
+                next: [open.unsynced.as_slice(), &hashes].concat(),
+            };
+            let _ = log.append(&announce, &self.shared.sync);
+        }
         // `resync` has just made `len` the file's real length.
         let before = open.len;
-        let first = open.first.clone().or_else(|| hashes.first().cloned());
-        let base = open.next_seq - 1;
-        let anchor = match (&mut open.anchor, first) {
-            (Some(log), Some(first)) if !hashes.is_empty() && base >= open.anchored => {
-                // Before the lines, the anchor announces them, so a crash
-                // between the lines and the anchor that follows them leaves
-                // a file the anchor accounts for.
-                let announce = Anchor {
-                    file: open.name.clone(),
-                    seq: base,
-                    hash: open.prev.clone(),
-                    first,
-                    next: hashes.clone(),
-                };
-                log.append(&announce, &self.shared.sync)
-                    .ok()
-                    .map(|()| log.file.clone())
-            }
-            _ => None,
-        };
         if let Err(e) = (&*open.file).write_all(&bytes) {
             let _ = open.file.set_len(before);
             return Err(e);
         }
         open.next_seq = seq;
         open.len = before + bytes.len() as u64;
-        if let Some(first) = hashes.first() {
-            open.first.get_or_insert_with(|| first.clone());
-        }
-        open.prev = prev.clone();
+        open.first = Some(first);
+        open.prev = prev;
         open.open = still_open;
-        Ok(Written {
-            file: open.file.clone(),
-            anchor,
-            seq: seq - 1,
-            hash: prev,
-            len: open.len,
-            before,
-            lines: hashes.len(),
-            answers,
-        })
+        open.unsynced.extend(hashes);
+        Ok(answers)
     }
 }
 
@@ -661,52 +700,66 @@ impl Shared {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Hands out `answers` and ends the group being written.
-    fn answer(&self, answers: impl IntoIterator<Item = (u64, Result<u64, String>)>) {
-        let mut queue = self.queue();
-        queue.answered.extend(answers);
-        queue.writing = false;
-        drop(queue);
-        self.turn.notify_all();
-    }
-
-    /// Hands out `answers` while the group is still being synced.
-    fn still_writing(&self, answers: impl IntoIterator<Item = (u64, Result<u64, String>)>) {
-        self.queue().answered.extend(answers);
-        self.turn.notify_all();
-    }
-
-    /// Makes `written` durable (its announcing anchor records first), then
-    /// records it as the host's last line in the anchor. A group whose sync
-    /// failed is cut from the file, which is opened afresh next time.
-    fn synced(&self, written: &Written) -> io::Result<()> {
-        let result = sync_files(&self.sync, written);
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let Some(open) = state
-            .as_mut()
-            .filter(|open| Arc::ptr_eq(&open.file, &written.file))
-        else {
-            return result;
-        };
-        if open.file.lock().is_ok() {
-            match &result {
-                Ok(()) => anchor_synced(open, written, &self.sync),
-                Err(_) => cut(open, written),
+    /// Syncs until every group written is durable, answering the entries
+    /// that waited for each; then no sync is in flight.
+    fn sync_all(&self) {
+        loop {
+            let mut queue = self.queue();
+            let target = queue.written;
+            if target == queue.synced {
+                queue.syncing = false;
+                drop(queue);
+                self.turn.notify_all();
+                return;
             }
+            drop(queue);
+            let result = self.sync_written().map_err(|e| e.to_string());
+            let mut queue = self.queue();
+            queue.synced = target;
+            let (due, owed) = std::mem::take(&mut queue.owed)
+                .into_iter()
+                .partition(|(group, ..)| *group <= target);
+            queue.owed = owed;
+            for (_, ticket, answer) in due {
+                queue.answered.insert(ticket, result.clone().and(answer));
+            }
+            drop(queue);
+            self.turn.notify_all();
+        }
+    }
+
+    /// Makes every line written so far durable (its announcing anchor
+    /// records first), then records the last of them as the host's in the
+    /// anchor. A file whose sync failed is opened afresh next time.
+    fn sync_written(&self) -> io::Result<()> {
+        let retired = std::mem::take(&mut *self.retired.lock().unwrap_or_else(|p| p.into_inner()));
+        for file in retired {
+            self.sync.file(&file)?;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(open) = state.as_mut() else {
+            return Ok(());
+        };
+        let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
+        let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+        drop(state);
+        sync_files(&self.sync, anchor.as_deref(), &file)?;
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file))
+            && open.file.lock().is_ok()
+        {
+            anchor_synced(open, last, &self.sync);
             let _ = open.file.unlock();
         }
-        if result.is_err() {
-            *state = None;
-        }
-        result
+        Ok(())
     }
 }
 
 impl Drop for AuditWriter {
-    /// Waits for a group still syncing, and makes the last anchor record durable.
+    /// Waits for the groups still syncing, and makes the last anchor record durable.
     fn drop(&mut self) {
         let mut queue = self.shared.queue();
-        while queue.writing {
+        while queue.writing || queue.syncing {
             queue = self
                 .shared
                 .turn
@@ -714,9 +767,13 @@ impl Drop for AuditWriter {
                 .unwrap_or_else(|p| p.into_inner());
         }
         drop(queue);
-        let state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(log) = state.as_ref().and_then(|open| open.anchor.as_ref()) {
-            let _ = self.shared.sync.file(&log.file);
+        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(anchor) = state
+            .as_mut()
+            .and_then(|open| open.anchor.as_mut())
+            .and_then(AnchorLog::to_sync)
+        {
+            let _ = self.shared.sync.file(&anchor);
         }
     }
 }
@@ -727,53 +784,56 @@ fn is_look(entry: &Entry) -> bool {
     entry.act.kind == ActKind::Read && !entry.is_pending()
 }
 
-/// Syncs a written group: the anchor records announcing it, then its lines.
-fn sync_files(sync: &Syncer, written: &Written) -> io::Result<()> {
-    if written.lines == 0 {
-        return Ok(());
-    }
-    if let Some(anchor) = &written.anchor {
+/// Syncs the anchor records (if any were added), then the log.
+fn sync_files(sync: &Syncer, anchor: Option<&File>, file: &File) -> io::Result<()> {
+    if let Some(anchor) = anchor {
         // An anchor that cannot be synced leaves the earlier records, which
         // never name a line that is not durable.
         let _ = sync.file(anchor);
     }
-    sync.file(&written.file)
+    sync.file(file)
 }
 
-/// Records the synced group's last line as the host's in the anchor (not
-/// synced: the next group's announcement syncs it, and until then the
-/// announcement accounts for the lines). Only where no other process has
-/// appended since: its own records then say more.
-fn anchor_synced(open: &mut OpenLog, written: &Written, sync: &Syncer) {
-    let Some(log) = open.anchor.as_mut() else {
-        return;
-    };
-    let len = open.file.metadata().map(|m| m.len());
-    if written.lines == 0 || open.len != written.len || len.ok() != Some(written.len) {
+/// Syncs `open` where it is (its file lock held) and records its last line
+/// as the host's in the anchor.
+fn sync_open(sync: &Syncer, open: &mut OpenLog) -> io::Result<()> {
+    let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+    sync_files(sync, anchor.as_deref(), &open.file)?;
+    let last = (open.next_seq - 1, open.prev.clone());
+    anchor_synced(open, last, sync);
+    Ok(())
+}
+
+/// `last` (seq, hash) and every line before it are durable: recorded as the
+/// host's last line in the anchor (not synced: the next group's
+/// announcement syncs it, and until then the announcement accounts for the
+/// lines). Not where another process has appended since: its own records
+/// then say more.
+fn anchor_synced(open: &mut OpenLog, last: (u64, String), sync: &Syncer) {
+    if last.0 <= open.synced.0 {
         return;
     }
-    let first = match &open.first {
-        Some(first) => first.clone(),
-        None => return,
+    let done = ((last.0 - open.synced.0) as usize).min(open.unsynced.len());
+    open.unsynced.drain(..done);
+    open.synced = last;
+    let len = open.file.metadata().map(|m| m.len()).ok();
+    let (Some(log), Some(first)) = (open.anchor.as_mut(), open.first.clone()) else {
+        return;
     };
+    if len != Some(open.len) || open.synced.0 < open.anchored {
+        return;
+    }
     let anchor = Anchor {
         file: open.name.clone(),
-        seq: written.seq,
-        hash: written.hash.clone(),
+        seq: open.synced.0,
+        hash: open.synced.1.clone(),
         first,
-        next: Vec::new(),
+        next: open.unsynced.clone(),
     };
     // The lines are durable already; a record that cannot be written leaves
     // the announcement, which still accounts for them.
     if log.append(&anchor, sync).is_ok() {
-        open.anchored = written.seq;
-    }
-}
-
-/// Cuts a group whose sync failed from the file, if nothing follows it.
-fn cut(open: &mut OpenLog, written: &Written) {
-    if open.len == written.len {
-        let _ = open.file.set_len(written.before);
+        open.anchored = open.synced.0;
     }
 }
 
@@ -1030,6 +1090,7 @@ impl Anchors {
             path,
             len,
             whole,
+            dirty: false,
         })
     }
 }
@@ -1041,6 +1102,8 @@ struct AnchorLog {
     len: u64,
     /// Whether the file ends in a whole record (a newline), or is empty.
     whole: bool,
+    /// Records were appended since the file was last handed out to sync.
+    dirty: bool,
 }
 
 impl AnchorLog {
@@ -1057,10 +1120,16 @@ impl AnchorLog {
             record.insert(0, b'\n');
         }
         self.whole = false;
+        self.dirty = true;
         (&*self.file).write_all(&record)?;
         self.whole = true;
         self.len += record.len() as u64;
         Ok(())
+    }
+
+    /// The file to sync, if records were appended since it was last handed out.
+    fn to_sync(&mut self) -> Option<Arc<File>> {
+        std::mem::take(&mut self.dirty).then(|| self.file.clone())
     }
 
     fn compact(&mut self, record: &[u8], sync: &Syncer) -> io::Result<()> {

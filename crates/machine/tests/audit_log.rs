@@ -279,8 +279,9 @@ fn concurrent_appends_share_a_sync_and_each_is_durable_before_its_answer() {
         .map(|_| {
             let (storage, disk) = (storage.clone(), disk.clone());
             std::thread::spawn(move || {
-                let seq = pollster::block_on(storage.append_audit(&entry("w", EntryResult::Pending)))
-                    .unwrap();
+                let seq =
+                    pollster::block_on(storage.append_audit(&entry("w", EntryResult::Pending)))
+                        .unwrap();
                 (seq, disk.synced.lock().unwrap().len())
             })
         })
@@ -334,11 +335,23 @@ fn a_looks_line_is_on_file_at_its_answer_and_durable_by_the_next_change() {
     look.act = ActRecord::new(ActKind::Read, "a.txt");
     let seq = pollster::block_on(storage.append_audit(&look)).unwrap();
     let written = entries_of(&std::fs::read_to_string(&log).unwrap());
-    assert_eq!(written.last().map(|e| e.seq), Some(seq), "on file when answered");
+    assert_eq!(
+        written.last().map(|e| e.seq),
+        Some(seq),
+        "on file when answered"
+    );
     // Control: a change's line is durable before its answer.
     let change = pollster::block_on(storage.append_audit(&entry("w", EntryResult::Ok))).unwrap();
     let ino = std::fs::metadata(&log).unwrap().ino();
-    assert!(synced_seqs(&disk, ino).iter().any(|seqs| seqs.contains(&change)));
+    assert!(
+        synced_seqs(&disk, ino)
+            .iter()
+            .any(|seqs| seqs.contains(&change))
+    );
     // The look's sync followed it, before the change's group was written.
-    assert!(synced_seqs(&disk, ino).iter().any(|seqs| seqs.contains(&seq)));
+    assert!(
+        synced_seqs(&disk, ino)
+            .iter()
+            .any(|seqs| seqs.contains(&seq))
+    );
 }
