@@ -339,3 +339,52 @@ fn a_diff_said_as_the_shell_a_preview_or_a_hypothetical() {
     nothing("diff notes.md");
     nothing("compare notes.md and todo.txt");
 }
+
+#[test]
+fn a_three_letter_command_word_missing_a_letter_is_a_guess_where_the_request_starts() {
+    assert_eq!(guess("lst files"), Action::List { dir: None });
+    assert_eq!(guess("can you lst the files"), Action::List { dir: None });
+    assert_eq!(
+        guess("edt notes.md replace a with b"),
+        edit("notes.md", "a", "b")
+    );
+    assert_eq!(
+        guess("nte that the boiler works in house.md"),
+        append("house.md", "the boiler works")
+    );
+    // Words of their own, and words later in the sentence, are not bent.
+    nothing("see notes.md later");
+    nothing("my cat can lst");
+}
+
+#[test]
+fn a_false_start_that_names_the_file_again_replaces_the_whole_name() {
+    assert_eq!(
+        guess("delete old dot txt i mean new dot txt"),
+        delete("new.txt")
+    );
+    assert_eq!(
+        guess("open uh i mean read notes.md"),
+        Action::Read {
+            name: "notes.md".into()
+        }
+    );
+    nothing("delete old dot txt i mean");
+}
+
+#[test]
+fn a_file_said_first_then_a_lone_dash_and_a_value_bumped_from_one_to_another() {
+    assert_eq!(
+        sure("todo.txt - add call mom"),
+        append("todo.txt", "call mom")
+    );
+    assert_eq!(
+        sure("bump version.txt from 1.2 to 1.3"),
+        edit("version.txt", "1.2", "1.3")
+    );
+    // A dash inside content stays in it.
+    assert_eq!(
+        sure("add 9 - 5 shift to rota.txt"),
+        append("rota.txt", "9 - 5 shift")
+    );
+}
