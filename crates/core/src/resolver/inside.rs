@@ -17,9 +17,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Words that open a new clause, and may start the ask.
-const LINKS: &[&str] = &[
-    "so", "and", "but", "then", "just", "now", "ok", "okay", "anyway",
-];
+const LINKS: &[&str] = &["so", "and", "but", "then", "ok", "okay", "anyway"];
 
 /// Words that open an ask inside a sentence ("…, could you read …").
 const OPENERS: &[&[&str]] = &[

@@ -299,8 +299,11 @@ fn single(words: Words<'_>) -> Target {
     if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
         return Target::Folder(None);
     }
-    let Some(name) =
-        spoken(rest, false).or_else(|| spaced_name(rest, called || titled(rest), folder_noun))
+    // "the shopping list dot txt": a name of a few words said with its
+    // article and its extension spelled, as speech has it.
+    let determined = words.len() > rest.len() && few_plain_words_then_dot(rest);
+    let Some(name) = spoken(rest, false)
+        .or_else(|| spaced_name(rest, called || determined || titled(rest), folder_noun))
     else {
         return Target::Unclear;
     };
@@ -318,6 +321,24 @@ fn single(words: Words<'_>) -> Target {
     } else {
         Target::Bare(name)
     }
+}
+
+/// "shopping list dot txt": at most two plain words, then "dot" and the
+/// extension; "count of essay dot md" is a phrase, not a name.
+fn few_plain_words_then_dot(words: Words<'_>) -> bool {
+    const GLUE: &[&str] = &[
+        "of", "in", "on", "at", "for", "to", "with", "and", "or", "from",
+    ];
+    let Some(dot) = words.keys().position(|k| k == "dot") else {
+        return false;
+    };
+    (1..=2).contains(&dot)
+        && words.to(dot).keys().all(|k| {
+            k.chars().all(char::is_alphanumeric)
+                && !GLUE.contains(&k)
+                && !NOT_NAMES.contains(&k)
+                && !MANY.contains(&k)
+        })
 }
 
 /// Drops leading determiners, but not one joined to the name ("my underscore notes").

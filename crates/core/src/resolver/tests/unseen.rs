@@ -4,6 +4,7 @@
 
 use super::super::{Resolution, resolve};
 use crate::action::{Action, WriteMode};
+use alloc::string::String;
 
 fn sure(text: &str) -> Action {
     match resolve(text) {
@@ -387,4 +388,91 @@ fn a_file_said_first_then_a_lone_dash_and_a_value_bumped_from_one_to_another() {
         sure("add 9 - 5 shift to rota.txt"),
         append("rota.txt", "9 - 5 shift")
     );
+}
+
+#[test]
+fn speech_shaped_names_fillers_and_false_starts() {
+    assert_eq!(
+        sure("ok so i need you to add buy bread to the shopping list dot txt"),
+        append("shopping list.txt", "buy bread")
+    );
+    assert_eq!(
+        sure("add eggs to the list dot txt"),
+        append("list.txt", "eggs")
+    );
+    assert_eq!(
+        sure("i mean read notes dot txt"),
+        Action::Read {
+            name: "notes.txt".into()
+        }
+    );
+    assert_eq!(
+        sure("um can you put down ran 5k at the end of the workout dot log"),
+        append("workout.log", "ran 5k")
+    );
+    // A phrase is no name: "the word count of essay dot md" keeps its file.
+    nothing("the count of essay dot md is high");
+}
+
+#[test]
+fn notes_and_lists_said_around_their_file() {
+    assert_eq!(
+        sure("add a note to diary.md saying went for a run"),
+        append("diary.md", "went for a run")
+    );
+    assert_eq!(
+        guess("put call mom on my to do list in todo.txt"),
+        append("todo.txt", "call mom")
+    );
+    // "on sunday" is no list: a put in a file replaces it.
+    assert_eq!(
+        sure("put call mom on sunday in reminder.txt"),
+        write("reminder.txt", "call mom on sunday")
+    );
+}
+
+#[test]
+fn previews_and_settings_said_loosely() {
+    assert_eq!(
+        sure("what would notes.md look like with buy milk"),
+        diff("notes.md", "buy milk")
+    );
+    assert_eq!(
+        guess("if i wrote hello to notes.md what would change"),
+        diff("notes.md", "hello")
+    );
+    assert_eq!(
+        guess("set the version in config.txt to 2.0"),
+        edit("config.txt", "the version", "2.0")
+    );
+    assert_eq!(
+        sure("search for \"tax return\" thanks"),
+        grep("tax return", None)
+    );
+    // Unquoted, "thanks" may be what is looked for.
+    assert_eq!(sure("search for tax thanks"), grep("tax thanks", None));
+}
+
+#[test]
+fn a_tool_wished_for_without_a_name_is_proposed_as_a_guess() {
+    let id = |action: Action| match action {
+        Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
+        other => panic!("not a proposal: {other:?}"),
+    };
+    assert_eq!(
+        id(guess("a tool that shouts text would be nice")),
+        "shout-text"
+    );
+    assert_eq!(
+        id(guess("can we have a tool that counts words")),
+        "count-word"
+    );
+    assert_eq!(
+        id(guess(
+            "propose an extension that converts celsius to kelvin"
+        )),
+        "convert-celsius"
+    );
+    nothing("a tool would be nice");
+    nothing("that would be nice");
 }
