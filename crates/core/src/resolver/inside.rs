@@ -44,6 +44,10 @@ const REASONS: &[&[&str]] = &[
     &["cause"],
     &["'cause"],
     &["but"],
+    &["i", "do", "not"],
+    &["we", "do", "not"],
+    &["i", "no", "longer"],
+    &["it", "is", "not"],
 ];
 
 /// Punctuation that closes a clause when it ends a word.

@@ -285,6 +285,11 @@ pub fn folder(words: Words<'_>) -> Option<Option<String>> {
 /// What one noun phrase without "in …" names.
 fn single(words: Words<'_>) -> Target {
     let rest = drop_determiners(words);
+    // "the recipes file recipes.md": what the file is, then its name.
+    let rest = match (1..=2).find(|&at| FILE_NOUNS.iter().any(|n| rest.key(at) == n[0])) {
+        Some(at) if rest.len() == at + 2 && has_extension(rest.raw(at + 1)) => rest.from(at),
+        _ => rest,
+    };
     let (file_noun, rest) = noun(rest, FILE_NOUNS);
     let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
     let rest = rest.trim_start(&[&["of"], &["at"]]);

@@ -476,3 +476,64 @@ fn a_tool_wished_for_without_a_name_is_proposed_as_a_guess() {
     nothing("a tool would be nice");
     nothing("that would be nice");
 }
+
+#[test]
+fn which_files_say_a_thing_is_a_search_and_looking_up_the_world_is_not() {
+    for said in [
+        "which file says hello",
+        "tell me which files contain hello",
+        "I need to find every file that says hello",
+        "hey can you check if any of my files mention hello",
+    ] {
+        assert_eq!(sure(said), grep("hello", None), "{said}");
+    }
+    nothing("look up the capital of Peru");
+    nothing("tell me which file you like");
+}
+
+#[test]
+fn a_file_described_before_its_name_is_placed_in_the_folder_once() {
+    assert_eq!(
+        sure("create the recipes file recipes.md in the recipes folder"),
+        Action::Write {
+            name: "recipes/recipes.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+    assert_eq!(
+        sure("create drafts/plan.md in the drafts folder"),
+        Action::Write {
+            name: "drafts/plan.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+}
+
+#[test]
+fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
+    assert_eq!(guess("delete notes.md?"), delete("notes.md"));
+    assert_eq!(sure("could you delete notes.md?"), delete("notes.md"));
+    assert_eq!(
+        guess("could you maybe just delete draft dot txt I don't need it anymore"),
+        delete("draft.txt")
+    );
+    assert_eq!(
+        sure("create a.txt saying how are you?"),
+        Action::Write {
+            name: "a.txt".into(),
+            content: "how are you?".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+    for said in [
+        "should I delete notes.md",
+        "did you delete notes.md?",
+        "don't delete notes.md",
+        "i am going to delete notes.md",
+        "thanks for reading notes.md",
+    ] {
+        nothing(said);
+    }
+}
