@@ -212,7 +212,30 @@ pub fn resolve(text: &str) -> Resolution {
         Resolution::Unresolved { note } => typo_corrected(text)
             .or_else(|| ask_inside(text))
             .unwrap_or(Resolution::Unresolved { note }),
-        resolution => resolution,
+        resolution => questioned(text, resolution),
+    }
+}
+
+/// "delete notes.md?": a change said bare as a question may be one asked
+/// about, not for — a guess, so it is asked first. A polite question
+/// ("could you delete notes.md?") is a request.
+fn questioned(text: &str, resolution: Resolution) -> Resolution {
+    let first = text.split_whitespace().next().unwrap_or("").to_lowercase();
+    // "create a.txt saying how are you?": the question is the content's.
+    let content_asks = match resolution.action() {
+        Some(Action::Write { content, .. } | Action::Append { content, .. }) => {
+            content.ends_with('?')
+        }
+        Some(Action::Edit { new_text, .. }) => new_text.ends_with('?'),
+        _ => false,
+    };
+    let changes = !content_asks
+        && resolution
+            .action()
+            .is_some_and(|a| a.verb().changes_files());
+    match changes && text.trim_end().ends_with('?') && typo::is_command_word(&first) {
+        true => resolution.guessed("you said it as a question"),
+        false => resolution,
     }
 }
 

@@ -31,6 +31,8 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["tack", "on"], Head::Adds),
     (&["tack"], Head::Adds),
     (&["put"], Head::Places),
+    (&["put", "down"], Head::Places),
+    (&["write", "down"], Head::Places),
     (&["write"], Head::Places),
     (&["type"], Head::Places),
     (&["stick"], Head::Places),
@@ -83,6 +85,15 @@ const NOTE_IN: &[&[&str]] = &[
     &["write", "down", "in"],
     &["log", "in"],
     &["record", "in"],
+];
+
+/// Words between the file and what a note says.
+const SAYING: &[&[&str]] = &[
+    &["saying"],
+    &["that", "says"],
+    &["which", "says"],
+    &["reading"],
+    &["with"],
 ];
 
 /// Noting heads after "FILE:" ("workout.log: log 5k run").
@@ -193,6 +204,8 @@ fn noted_in(words: Words<'_>) -> Option<Resolution> {
             (true, _) => rest.from(at + 1),
             _ => rest.from(at),
         };
+        // "add a note to diary.md saying went for a run".
+        let said = said.after_any(SAYING).unwrap_or(said);
         Some(appended(named, said))
     })
 }
@@ -239,14 +252,20 @@ fn described_then_colon(words: Words<'_>) -> Option<Resolution> {
     }
 }
 
-/// "put eggs on my shopping list": putting something on a file adds to it.
+/// "put eggs on my shopping list", "put eggs on my list in todo.txt":
+/// putting something on a file, or on a list kept in one, adds to it.
 fn content_on_file(words: Words<'_>) -> Option<Resolution> {
     (1..words.len()).rev().find_map(|at| {
         if words.key(at) != "on" {
             return None;
         }
-        match target(words.from(at + 1)) {
+        let on = words.from(at + 1);
+        match target(on) {
             Target::File(name) => Some(appended(name, words.to(at))),
+            // "on my list in todo.txt", not "on sunday in reminder.txt".
+            _ if on.to(4).contains_any(&["list"]) => {
+                described_file(on).map(|name| appended(name, words.to(at)))
+            }
             _ => None,
         }
     })
@@ -271,9 +290,14 @@ fn content_to_file(words: Words<'_>) -> Option<Resolution> {
         if !ONTO.contains(&words.key(at)) {
             return None;
         }
-        match target(words.from(at + 1)) {
+        let on = words.from(at + 1);
+        match target(on) {
             Target::File(name) => Some(appended(name, words.to(at))),
-            _ => described_file(words.from(at + 1)).map(|name| appended(name, words.to(at))),
+            // "on my list in todo.txt", not "on sunday in reminder.txt".
+            _ if on.to(4).contains_any(&["list"]) => {
+                described_file(on).map(|name| appended(name, words.to(at)))
+            }
+            _ => None,
         }
     })
 }

@@ -77,6 +77,7 @@ const OPENINGS: &[&[&str]] = &[
     &["do", "you", "think", "you", "could"],
     &["is", "it", "possible", "to"],
     &["possibly"],
+    &["i", "mean"],
 ];
 
 /// Openings a learner of English says without "to" ("i want add …", "i
@@ -204,9 +205,11 @@ fn closing_len(words: Words<'_>) -> usize {
     .map(<[&str]>::len) else {
         return 0;
     };
-    let after_clause = n < words.len()
-        && words
-            .raw(words.len() - n - 1)
-            .ends_with([',', '.', '!', ';', '?']);
+    // After a quoted word the content is closed: "search for \"x\" thanks".
+    let before = words.len().checked_sub(n + 1);
+    let after_clause = before.is_some_and(|at| {
+        words.raw(at).ends_with([',', '.', '!', ';', '?'])
+            || words.get(at).is_some_and(|w| w.quoted)
+    });
     if after_clause { n } else { 0 }
 }

@@ -39,6 +39,8 @@ const DIFFER_FROM: &[&[&str]] = &[
     &["compare", "to"],
     &["compare", "with"],
     &["compare", "against"],
+    &["look", "like", "with"],
+    &["be", "like", "with"],
 ];
 
 /// Words that make "… if FILE said TEXT" or "… between FILE and TEXT" a diff.

@@ -119,7 +119,12 @@ fn described_from(swap: &Swap, rest: Words<'_>) -> Option<Option<Resolution>> {
     let at = (1..rest.len()).find(|&i| rest.key(i) == "from" && !swap.joiners.contains(&"from"))?;
     let (old, new) = split(swap, rest.from(at + 1))?;
     let (new, at_end) = trailing_file(new);
-    let file = trailing_file(rest.to(at)).1.or(at_end);
+    // "bump version.txt from 1.2 to 1.3": the file itself before "from".
+    let named = match target(rest.to(at)) {
+        Target::File(name) => Some(name),
+        _ => None,
+    };
+    let file = named.or(trailing_file(rest.to(at)).1).or(at_end);
     Some(apply(file, old, new))
 }
 

@@ -42,6 +42,11 @@ const FOLDER_FIRST: &[&[&str]] = &[
 /// Words that may open a question about which files hold the query, before
 /// the noun: "which", "do any of my", "find all the", "show me".
 const FILES_ASKED: &[&[&str]] = &[
+    &["tell", "me"],
+    &["check"],
+    &["see"],
+    &["if"],
+    &["whether"],
     &["is"],
     &["a"],
     &["there"],
@@ -90,6 +95,7 @@ const MENTION: &[&[&str]] = &[
     &["discuss"],
     &["discusses"],
     &["say"],
+    &["says"],
     &["have"],
     &["has"],
     &["use"],

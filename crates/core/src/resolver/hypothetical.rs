@@ -77,7 +77,7 @@ pub fn resolve(text: &str) -> Option<Resolution> {
     for (opening, request) in CLAUSES {
         if let Some(at) = lower.find(opening) {
             let rest = &text[at + opening.len()..];
-            let rest = rest.split(", how").next().unwrap_or(rest);
+            let rest = question_cut(rest);
             readings.push(request.replace("{}", &cut(rest)));
         }
     }
@@ -90,7 +90,7 @@ pub fn resolve(text: &str) -> Option<Resolution> {
             .trim_end_matches(" now");
         let file = before.rsplit(' ').next().unwrap_or("");
         let said = &text[at + 6..];
-        let said = said.split(", how").next().unwrap_or(said);
+        let said = question_cut(said);
         let said = cut(said);
         let file = match file.eq_ignore_ascii_case("it") {
             true => named_file(text)?,
@@ -118,6 +118,29 @@ pub fn resolve(text: &str) -> Option<Resolution> {
             "I took it as showing, not making, the change '{reading}'"
         )))
     })
+}
+
+/// Where the question after a proposed change starts ("if I wrote hi to
+/// notes.md, how …", "… what would change").
+const QUESTION: &[&str] = &[
+    ", how",
+    ", what",
+    " how would",
+    " what would",
+    " what will",
+    " what changes",
+];
+
+/// `clause` up to the question after it.
+fn question_cut(clause: &str) -> &str {
+    let lower = clause.to_lowercase();
+    let at = QUESTION
+        .iter()
+        .filter_map(|q| lower.find(q))
+        .min()
+        .filter(|_| lower.len() == clause.len())
+        .unwrap_or(clause.len());
+    &clause[..at]
 }
 
 /// Where a remark that nothing be written starts ("…, but do not write it").

@@ -17,9 +17,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Words that open a new clause, and may start the ask.
-const LINKS: &[&str] = &[
-    "so", "and", "but", "then", "just", "now", "ok", "okay", "anyway",
-];
+const LINKS: &[&str] = &["so", "and", "but", "then", "ok", "okay", "anyway"];
 
 /// Words that open an ask inside a sentence ("…, could you read …").
 const OPENERS: &[&[&str]] = &[
@@ -46,6 +44,10 @@ const REASONS: &[&[&str]] = &[
     &["cause"],
     &["'cause"],
     &["but"],
+    &["i", "do", "not"],
+    &["we", "do", "not"],
+    &["i", "no", "longer"],
+    &["it", "is", "not"],
 ];
 
 /// Punctuation that closes a clause when it ends a word.

@@ -152,7 +152,9 @@ fn push_plain<'t>(words: &mut Vec<Word<'t>>, text: &'t str, start: usize, end: u
         .trim_start_matches(LEADING_PUNCT)
         .trim_end_matches(TRAILING_PUNCT);
     // Hesitations carry nothing, wherever they fall ("make a new file, um, called …").
-    if inner.is_empty() || HESITATIONS.contains(&inner.to_lowercase().as_str()) {
+    // A dash standing alone ("todo.txt - add milk") joins clauses, as "—" does.
+    let dash = inner.len() <= 2 && !inner.is_empty() && inner.chars().all(|c| c == '-');
+    if inner.is_empty() || dash || HESITATIONS.contains(&inner.to_lowercase().as_str()) {
         return;
     }
     let key = inner.to_lowercase().replace('’', "'");

@@ -364,8 +364,30 @@ fn set_to(words: Words<'_>) -> Option<Resolution> {
         .filter(|&at| words.key(at) == "to")
         .find_map(|at| match target(words.to(at)) {
             Target::File(name) => Some(whole(name, words.from(at + 1))),
-            _ => None,
+            _ => set_in_file(words.to(at), words.from(at + 1)),
         })
+}
+
+/// "set the version in config.txt to 2.0": what is set is described, not
+/// quoted, so the edit of those words is a guess.
+fn set_in_file(setting: Words<'_>, value: Words<'_>) -> Option<Resolution> {
+    let at = (1..setting.len())
+        .rev()
+        .find(|&at| setting.key(at) == "in")?;
+    let Target::File(name) = target(setting.from(at + 1)) else {
+        return None;
+    };
+    let old_text = content::needle(setting.to(at))?;
+    let new_text = content::text(value)?;
+    let assumed = format!("I took '{old_text}' as the exact words to change");
+    Some(
+        Resolution::Action(Action::Edit {
+            name,
+            old_text,
+            new_text,
+        })
+        .guessed(assumed),
+    )
 }
 
 /// "create NAME" with no content.

@@ -4,6 +4,7 @@
 
 use super::super::{Resolution, resolve};
 use crate::action::{Action, WriteMode};
+use alloc::string::String;
 
 fn sure(text: &str) -> Action {
     match resolve(text) {
@@ -338,4 +339,201 @@ fn a_diff_said_as_the_shell_a_preview_or_a_hypothetical() {
     nothing("how does my cat differ from a dog");
     nothing("diff notes.md");
     nothing("compare notes.md and todo.txt");
+}
+
+#[test]
+fn a_three_letter_command_word_missing_a_letter_is_a_guess_where_the_request_starts() {
+    assert_eq!(guess("lst files"), Action::List { dir: None });
+    assert_eq!(guess("can you lst the files"), Action::List { dir: None });
+    assert_eq!(
+        guess("edt notes.md replace a with b"),
+        edit("notes.md", "a", "b")
+    );
+    assert_eq!(
+        guess("nte that the boiler works in house.md"),
+        append("house.md", "the boiler works")
+    );
+    // Words of their own, and words later in the sentence, are not bent.
+    nothing("see notes.md later");
+    nothing("my cat can lst");
+}
+
+#[test]
+fn a_false_start_that_names_the_file_again_replaces_the_whole_name() {
+    assert_eq!(
+        guess("delete old dot txt i mean new dot txt"),
+        delete("new.txt")
+    );
+    assert_eq!(
+        guess("open uh i mean read notes.md"),
+        Action::Read {
+            name: "notes.md".into()
+        }
+    );
+    nothing("delete old dot txt i mean");
+}
+
+#[test]
+fn a_file_said_first_then_a_lone_dash_and_a_value_bumped_from_one_to_another() {
+    assert_eq!(
+        sure("todo.txt - add call mom"),
+        append("todo.txt", "call mom")
+    );
+    assert_eq!(
+        sure("bump version.txt from 1.2 to 1.3"),
+        edit("version.txt", "1.2", "1.3")
+    );
+    // A dash inside content stays in it.
+    assert_eq!(
+        sure("add 9 - 5 shift to rota.txt"),
+        append("rota.txt", "9 - 5 shift")
+    );
+}
+
+#[test]
+fn speech_shaped_names_fillers_and_false_starts() {
+    assert_eq!(
+        sure("ok so i need you to add buy bread to the shopping list dot txt"),
+        append("shopping list.txt", "buy bread")
+    );
+    assert_eq!(
+        sure("add eggs to the list dot txt"),
+        append("list.txt", "eggs")
+    );
+    assert_eq!(
+        sure("i mean read notes dot txt"),
+        Action::Read {
+            name: "notes.txt".into()
+        }
+    );
+    assert_eq!(
+        sure("um can you put down ran 5k at the end of the workout dot log"),
+        append("workout.log", "ran 5k")
+    );
+    // A phrase is no name: "the word count of essay dot md" keeps its file.
+    nothing("the count of essay dot md is high");
+}
+
+#[test]
+fn notes_and_lists_said_around_their_file() {
+    assert_eq!(
+        sure("add a note to diary.md saying went for a run"),
+        append("diary.md", "went for a run")
+    );
+    assert_eq!(
+        guess("put call mom on my to do list in todo.txt"),
+        append("todo.txt", "call mom")
+    );
+    // "on sunday" is no list: a put in a file replaces it.
+    assert_eq!(
+        sure("put call mom on sunday in reminder.txt"),
+        write("reminder.txt", "call mom on sunday")
+    );
+}
+
+#[test]
+fn previews_and_settings_said_loosely() {
+    assert_eq!(
+        sure("what would notes.md look like with buy milk"),
+        diff("notes.md", "buy milk")
+    );
+    assert_eq!(
+        guess("if i wrote hello to notes.md what would change"),
+        diff("notes.md", "hello")
+    );
+    assert_eq!(
+        guess("set the version in config.txt to 2.0"),
+        edit("config.txt", "the version", "2.0")
+    );
+    assert_eq!(
+        sure("search for \"tax return\" thanks"),
+        grep("tax return", None)
+    );
+    // Unquoted, "thanks" may be what is looked for.
+    assert_eq!(sure("search for tax thanks"), grep("tax thanks", None));
+}
+
+#[test]
+fn a_tool_wished_for_without_a_name_is_proposed_as_a_guess() {
+    let id = |action: Action| match action {
+        Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
+        other => panic!("not a proposal: {other:?}"),
+    };
+    assert_eq!(
+        id(guess("a tool that shouts text would be nice")),
+        "shout-text"
+    );
+    assert_eq!(
+        id(guess("can we have a tool that counts words")),
+        "count-word"
+    );
+    assert_eq!(
+        id(guess(
+            "propose an extension that converts celsius to kelvin"
+        )),
+        "convert-celsius"
+    );
+    nothing("a tool would be nice");
+    nothing("that would be nice");
+}
+
+#[test]
+fn which_files_say_a_thing_is_a_search_and_looking_up_the_world_is_not() {
+    for said in [
+        "which file says hello",
+        "tell me which files contain hello",
+        "I need to find every file that says hello",
+        "hey can you check if any of my files mention hello",
+    ] {
+        assert_eq!(sure(said), grep("hello", None), "{said}");
+    }
+    nothing("look up the capital of Peru");
+    nothing("tell me which file you like");
+}
+
+#[test]
+fn a_file_described_before_its_name_is_placed_in_the_folder_once() {
+    assert_eq!(
+        sure("create the recipes file recipes.md in the recipes folder"),
+        Action::Write {
+            name: "recipes/recipes.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+    assert_eq!(
+        sure("create drafts/plan.md in the drafts folder"),
+        Action::Write {
+            name: "drafts/plan.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+}
+
+#[test]
+fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
+    assert_eq!(guess("delete notes.md?"), delete("notes.md"));
+    assert_eq!(sure("could you delete notes.md?"), delete("notes.md"));
+    assert_eq!(
+        guess("could you maybe just delete draft dot txt I don't need it anymore"),
+        delete("draft.txt")
+    );
+    assert_eq!(
+        sure("create a.txt saying how are you?"),
+        Action::Write {
+            name: "a.txt".into(),
+            content: "how are you?".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+    for said in [
+        "should I delete notes.md",
+        "did you delete notes.md?",
+        "don't delete notes.md",
+        "i am going to delete notes.md",
+        "thanks for reading notes.md",
+    ] {
+        nothing(said);
+    }
 }
