@@ -121,18 +121,34 @@ pub struct Reply {
 }
 
 /// The lines a read of part of a file shows: `from..=to` (from 1) of `of`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lines {
     pub from: usize,
     pub to: usize,
     pub of: usize,
 }
 
+/// Whether an `info` answer is about a file or a folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InfoKind {
+    File,
+    Folder,
+}
+
+impl core::fmt::Display for InfoKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            InfoKind::File => "file",
+            InfoKind::Folder => "folder",
+        })
+    }
+}
+
 /// What a file or folder is.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Info {
-    /// `file` or `folder`.
-    pub kind: &'static str,
+    pub kind: InfoKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
     /// Lines of a text file.

@@ -445,7 +445,10 @@ async fn the_exported_page_opens_offline_once_loaded() {
         .await
         .ok();
     let opened = stranger.js("return !!window.voicebox").await;
-    assert_eq!(opened, false, "a browser with nothing kept opened the page (kept: {kept:?})");
+    assert_eq!(
+        opened, false,
+        "a browser with nothing kept opened the page (kept: {kept:?})"
+    );
     stranger.close().await;
 }
 

@@ -434,9 +434,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
                 "return document.getElementById('folders').open",
             )
             .await;
-        browser
-            .assert_accessible_both("the folder switcher")
-            .await;
+        browser.assert_accessible_both("the folder switcher").await;
         type_into(&browser, "folders-path", &other.path().to_string_lossy()).await;
         browser.click("folders-use").await;
         browser.wait_for_modal(true).await;
@@ -773,10 +771,7 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
             None,
         ),
     ];
-    for (viewport, dark) in VIEWPORTS
-        .into_iter()
-        .flat_map(|v| [(v, false), (v, true)])
-    {
+    for (viewport, dark) in VIEWPORTS.into_iter().flat_map(|v| [(v, false), (v, true)]) {
         let server = Server::start();
         let browser = Browser::open_page(&server, viewport).await;
         browser.dark(dark).await;
@@ -1072,7 +1067,11 @@ async fn file_names_are_shown_whole_at_every_width() {
                     "document.querySelector('#views [data-show={view:?}]').click()"
                 ))
                 .await;
-            let list = if view == "files" { "files" } else { "audit-body" };
+            let list = if view == "files" {
+                "files"
+            } else {
+                "audit-body"
+            };
             for name in names {
                 browser
                     .wait_text(&format!("{name} in {view}"), list, name)
@@ -1082,12 +1081,7 @@ async fn file_names_are_shown_whole_at_every_width() {
                 .screenshot(&format!("file-names-{view}-{}", viewport.name))
                 .await;
             let seen = browser.js(cut).await;
-            assert_eq!(
-                seen,
-                json!([]),
-                "names cut in {view} at {}",
-                viewport.name
-            );
+            assert_eq!(seen, json!([]), "names cut in {view} at {}", viewport.name);
         }
         if viewport.width == 768 {
             browser

@@ -9,7 +9,7 @@ use super::{Executor, bytes};
 use crate::audit::ActRecord;
 use crate::contain;
 use crate::platform::{Abilities, DirEntry, Env, Storage, StorageError};
-use crate::reply::{Info, Reply, Searched, Skipped};
+use crate::reply::{Info, InfoKind, Reply, Searched, Skipped};
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use crate::time::iso8601;
@@ -199,7 +199,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             };
             match entries {
                 Ok(entries) => Info {
-                    kind: "folder",
+                    kind: InfoKind::Folder,
                     bytes: None,
                     lines: None,
                     entries: Some(entries.len()),
@@ -218,7 +218,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
             };
             Info {
-                kind: "file",
+                kind: InfoKind::File,
                 bytes: Some(seen.bytes),
                 lines,
                 entries: None,

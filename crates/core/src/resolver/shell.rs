@@ -66,7 +66,12 @@ fn redirected(words: Words<'_>) -> Option<Resolution> {
         return None;
     };
     let content = content::text(words.from(1))?;
-    act(Action::Append { name, content })
+    act(Action::Append {
+        name,
+        content,
+        expect: None,
+        under: None,
+    })
 }
 
 /// `NAME += TEXT`: added to the end, as a program adds to a string.
@@ -75,7 +80,12 @@ fn added(words: Words<'_>) -> Option<Resolution> {
         return None;
     };
     let content = content::text(words.from(2))?;
-    act(Action::Append { name, content })
+    act(Action::Append {
+        name,
+        content,
+        expect: None,
+        under: None,
+    })
 }
 
 /// `sed s/OLD/NEW/ NAME` (one substitution, any delimiter, the texts with

@@ -385,6 +385,7 @@ fn set_in_file(setting: Words<'_>, value: Words<'_>) -> Option<Resolution> {
             name,
             old_text,
             new_text,
+            expect: None,
         })
         .guessed(assumed),
     )

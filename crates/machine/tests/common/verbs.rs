@@ -10,6 +10,7 @@ use voicebox_core::Rule;
 use voicebox_core::contain::resolve_inside_root;
 use voicebox_core::journal::digest;
 use voicebox_core::platform::{Observation, Storage};
+use voicebox_core::reply::InfoKind;
 
 impl<S: Storage> Rig<S> {
     /// What the adapter shows at `path` (a folder too), asked directly.
@@ -299,13 +300,13 @@ pub fn find_and_info_answer_about_names<S: Storage>(rig: &mut Rig<S>) {
     let about = info.info.unwrap();
     assert_eq!(
         (about.kind, about.bytes, about.lines),
-        ("file", Some(4), Some(2))
+        (InfoKind::File, Some(4), Some(2))
     );
     let folder = rig
         .run(json!({"verb": "info", "name": "old"}))
         .info
         .unwrap();
-    assert_eq!((folder.kind, folder.entries), ("folder", Some(1)));
+    assert_eq!((folder.kind, folder.entries), (InfoKind::Folder, Some(1)));
     assert_eq!(
         refused(&rig.run(json!({"verb": "info", "name": "nope.md"}))),
         Rule::NotFound

@@ -38,6 +38,8 @@ fn append(name: &str, content: &str) -> Action {
     Action::Append {
         name: name.into(),
         content: content.into(),
+        expect: None,
+        under: None,
     }
 }
 
@@ -46,6 +48,7 @@ fn edit(name: &str, old: &str, new: &str) -> Action {
         name: name.into(),
         old_text: old.into(),
         new_text: new.into(),
+        expect: None,
     }
 }
 
@@ -54,6 +57,7 @@ fn write(name: &str, content: &str) -> Action {
         name: name.into(),
         content: content.into(),
         mode: None,
+        expect: None,
     }
 }
 
@@ -79,7 +83,9 @@ fn the_ask_in_the_middle_of_a_rambling_sentence_is_a_guess_unless_taken_back() {
     assert_eq!(
         guess("quick one — what did I put in plan.md again?"),
         Action::Read {
-            name: "plan.md".into()
+            name: "plan.md".into(),
+            first: None,
+            last: None,
         }
     );
     nothing("the party moved, so replace saturday with sunday, no wait, don't");
@@ -104,6 +110,7 @@ fn tag_questions_thanks_and_learners_openings_carry_no_meaning() {
             name: "ideas.md".into(),
             content: "".into(),
             mode: Some(WriteMode::Create),
+            expect: None,
         }
     );
     assert_eq!(
@@ -117,6 +124,7 @@ fn tag_questions_thanks_and_learners_openings_carry_no_meaning() {
             name: "x.txt".into(),
             content: "".into(),
             mode: Some(WriteMode::Create),
+            expect: None,
         }
     );
     nothing("you deleted notes.md");
@@ -288,7 +296,11 @@ fn what_a_whole_file_should_say_is_a_write() {
 
 #[test]
 fn reads_and_lists_in_loose_words() {
-    let read = |name: &str| Action::Read { name: name.into() };
+    let read = |name: &str| Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    };
     assert_eq!(
         sure("i want to see what is written inside notes.md"),
         read("notes.md")
@@ -367,7 +379,9 @@ fn a_false_start_that_names_the_file_again_replaces_the_whole_name() {
     assert_eq!(
         guess("open uh i mean read notes.md"),
         Action::Read {
-            name: "notes.md".into()
+            name: "notes.md".into(),
+            first: None,
+            last: None,
         }
     );
     nothing("delete old dot txt i mean");
@@ -403,7 +417,9 @@ fn speech_shaped_names_fillers_and_false_starts() {
     assert_eq!(
         sure("i mean read notes dot txt"),
         Action::Read {
-            name: "notes.txt".into()
+            name: "notes.txt".into(),
+            first: None,
+            last: None,
         }
     );
     assert_eq!(
@@ -499,6 +515,7 @@ fn a_file_described_before_its_name_is_placed_in_the_folder_once() {
             name: "recipes/recipes.md".into(),
             content: "".into(),
             mode: Some(WriteMode::Create),
+            expect: None,
         }
     );
     assert_eq!(
@@ -507,6 +524,7 @@ fn a_file_described_before_its_name_is_placed_in_the_folder_once() {
             name: "drafts/plan.md".into(),
             content: "".into(),
             mode: Some(WriteMode::Create),
+            expect: None,
         }
     );
 }
@@ -525,6 +543,7 @@ fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
             name: "a.txt".into(),
             content: "how are you?".into(),
             mode: Some(WriteMode::Create),
+            expect: None,
         }
     );
     for said in [
