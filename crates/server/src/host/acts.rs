@@ -4,20 +4,21 @@
 //! request ([`ActiveRoot`]) and counts refusals once for `GET /api/health`.
 //! Handlers never branch on it themselves.
 
+use super::acted::Acted;
+use super::envelope::{Names, PageRefused, PageReply};
 use super::relay::Channel;
 use super::resolve::Words;
-use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use voicebox_core::command::Verb;
+
 use voicebox_core::executor::Step;
 use voicebox_core::platform::{RootInfo, Storage};
 use voicebox_core::resolver::{Folder, NOTES_FILE};
-use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
+use voicebox_core::turn::{Proposal, TurnAnswer, TurnInput, run_turn};
 use voicebox_core::worker::{Answer, Execute, Relayed};
-use voicebox_core::{Refusal, Reply, Rule};
+use voicebox_core::{Action, Refusal, Reply, Rule};
 use voicebox_machine::egress::HttpEgress;
 use voicebox_machine::{Host, MachineAbilities};
 
@@ -43,54 +44,6 @@ pub(super) enum ActiveRoot {
     /// A page-owned root: the request is relayed to the page's worker, and no
     /// disk of this machine is touched.
     Page,
-}
-
-/// What an act answered, wherever it ran.
-#[derive(Debug)]
-pub enum Acted {
-    Machine(Box<Reply>),
-    /// The page's core result (marked `via: "page"`) and whether, as the
-    /// page's core judged, the act changed the project's files.
-    Page {
-        result: Value,
-        changes: bool,
-    },
-}
-
-impl Acted {
-    /// Whether the answer is a refusal.
-    pub fn refused(&self) -> bool {
-        match self {
-            Acted::Machine(reply) => reply.refused.is_some(),
-            Acted::Page { result, .. } => result.get("refused").is_some(),
-        }
-    }
-
-    /// Whether it is the person's own No to a question.
-    fn declined(&self) -> bool {
-        match self {
-            Acted::Machine(reply) => reply.refused == Some(Rule::Declined),
-            Acted::Page { result, .. } => result["refused"] == "declined",
-        }
-    }
-}
-
-impl Serialize for Acted {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Acted::Machine(reply) => reply.serialize(serializer),
-            Acted::Page { result, .. } => result.serialize(serializer),
-        }
-    }
-}
-
-impl Outcome for Acted {
-    fn changes(&self, verb: Option<Verb>) -> bool {
-        match self {
-            Acted::Machine(reply) => reply.changes(verb),
-            Acted::Page { changes, .. } => *changes,
-        }
-    }
 }
 
 /// The host (one writer: what changes the folder is serialised by its lock,
@@ -189,10 +142,7 @@ impl Acts {
             input,
             async |text: String| words.resolve(&text, &folder).await,
             async |proposal| match unreachable {
-                Some(result) => self.counted(Acted::Page {
-                    result,
-                    changes: false,
-                }),
+                Some(refusal) => self.counted(Acted::unanswered(refusal)),
                 None => self.act(proposal, turn).await,
             },
         )
@@ -216,12 +166,11 @@ impl Acts {
         if !folder.names().iter().any(|name| name == NOTES_FILE) {
             return folder;
         }
-        let read = json!({"verb": "read", "name": NOTES_FILE});
-        let notes = match self.act(Proposal::Sent(read), "instructions".into()).await {
-            Acted::Machine(reply) => reply.content,
-            Acted::Page { result, .. } => result["content"].as_str().map(String::from),
-        };
-        folder.with_notes(notes)
+        let read = Proposal::Resolved(Action::Read {
+            name: NOTES_FILE.into(),
+        });
+        let notes = self.act(read, "instructions".into()).await;
+        folder.with_notes(notes.into_reply().content)
     }
 
     /// The active root's files and the previous turn's file, for settling
@@ -234,7 +183,7 @@ impl Acts {
 
     /// [`Acts::folder`], and the channel's refusal when the page that owns
     /// the root did not answer.
-    async fn folder_or_refusal(&self) -> (Folder, Option<Value>) {
+    async fn folder_or_refusal(&self) -> (Folder, Option<Refusal>) {
         let previous = self
             .previous
             .lock()
@@ -242,7 +191,7 @@ impl Acts {
             .clone();
         let (folder, refused) = match self.active() {
             ActiveRoot::Page => match self.channel.relay(&Relayed::Names).await {
-                Ok(answer) => (Folder::new(names_in(&answer)), None),
+                Ok(answer) => (Folder::new(Names::read(answer)), None),
                 Err(refusal) => (Folder::default(), Some(refusal)),
             },
             ActiveRoot::Machine => {
@@ -372,25 +321,39 @@ impl Acts {
         self.counted(Acted::Machine(Box::new(reply)))
     }
 
-    /// Relays one request to the page; the core's result is returned
-    /// untouched but for `via: "page"`, and a missing answer is a named refusal.
-    pub(super) async fn relayed(&self, request: &Relayed) -> Acted {
+    /// Relays an act or a confirmation to the page: the page's core's
+    /// reply, an answer that is no reply `page-failed`, and a missing answer
+    /// a named refusal.
+    async fn relayed(&self, request: &Relayed) -> Acted {
         let acted = match self.channel.relay(request).await {
-            Ok(mut answer) => {
-                let changes = answer["changes"] == true;
-                let mut result = match answer.get_mut("result") {
-                    Some(result) if result.is_object() => result.take(),
-                    _ => answer,
-                };
-                result["via"] = json!("page");
-                Acted::Page { result, changes }
-            }
-            Err(refusal) => Acted::Page {
-                result: refusal,
-                changes: false,
+            Ok(answer) => match PageReply::read(answer) {
+                Ok(page) => Acted::Page {
+                    reply: Box::new(page.reply),
+                    wire: page.wire,
+                    changes: page.changes,
+                },
+                Err(refusal) => Acted::unanswered(refusal),
             },
+            Err(refusal) => Acted::unanswered(refusal),
         };
         self.counted(acted)
+    }
+
+    /// Relays a read of the page's audit log: the page's answer as it came
+    /// (marked `via: "page"`), or the refusal that there was none.
+    pub(super) async fn relayed_view(&self, request: &Relayed) -> Value {
+        match self.channel.relay(request).await {
+            Ok(mut view) => {
+                if PageRefused::read(&view) {
+                    self.count_refusal();
+                }
+                if let Some(fields) = view.as_object_mut() {
+                    fields.insert("via".into(), "page".into());
+                }
+                view
+            }
+            Err(refusal) => json!(self.counted(Acted::unanswered(refusal))),
+        }
     }
 
     /// Counts a refusal the policy made; the person's own No is an answer.
@@ -409,10 +372,4 @@ async fn on_thread<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) ->
             "the host failed while acting; the next request is served normally — check the audit log",
         )
     })
-}
-
-/// The names a page's worker listed (`{names: [...]}`); anything else, none.
-fn names_in(answer: &Value) -> Vec<String> {
-    let names = answer["names"].as_array().into_iter().flatten();
-    names.filter_map(Value::as_str).map(String::from).collect()
 }

@@ -31,8 +31,8 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
-use voicebox_core::Action;
 use voicebox_core::resolver::{Folder, Resolution};
+use voicebox_core::{Action, Rule};
 
 /// The recogniser's rate; the page sends PCM16 at it.
 pub const INPUT_RATE: u32 = 16_000;
@@ -147,35 +147,29 @@ impl LiveVendor for Local {
 
 /// One sentence the page may speak for an answered call.
 fn say(answered: &Answered) -> String {
-    let result = &answered.result;
-    let text = |key: &str| result[key].as_str().map(String::from);
-    if let Some(plan) = result["confirm"]["plan"].as_str() {
-        return match (
-            plan.strip_prefix("I heard: "),
-            result["confirm"]["rephrase"] == true,
-        ) {
-            (Some(heard), _) => format!("I heard: {heard}. Click Yes if that is right, No if not."),
-            (None, true) => format!(
-                "{} Click Yes if so, No if not.",
-                result["confirm"]["question"].as_str().unwrap_or(plan)
-            ),
-            (None, false) => format!("Click Yes or No on the page to {plan}."),
+    let reply = answered.result.reply();
+    if let Some(confirm) = &reply.confirm {
+        let plan = &confirm.plan;
+        return match (confirm.rule, confirm.rephrase) {
+            (Rule::HeardChange, _) => format!("{plan}. Click Yes if that is right, No if not."),
+            (_, true) => format!("{} Click Yes if so, No if not.", confirm.question),
+            (_, false) => format!("Click Yes or No on the page to {plan}."),
         };
     }
-    if let Some(why) = text("why") {
-        return why;
+    if let Some(why) = &reply.why {
+        return why.clone();
     }
-    if let (Some(file), Some(content)) = (text("file"), text("content")) {
+    if let (Some(file), Some(content)) = (&reply.file, &reply.content) {
         return format!("{file} says: {content}");
     }
-    if let Some(files) = result["files"].as_array() {
-        let names: Vec<&str> = files.iter().filter_map(|f| f["name"].as_str()).collect();
+    if let Some(files) = &reply.files {
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
         return match names.len() {
             0 => "The folder is empty.".into(),
             _ => format!("The files are {}.", names.join(", ")),
         };
     }
-    text("action").unwrap_or_else(|| "Done.".into())
+    reply.action.clone().unwrap_or_else(|| "Done.".into())
 }
 
 /// The channel ends of a started decoder: what the bridge sends to it,
