@@ -5,9 +5,8 @@
 //! Handlers never branch on it themselves.
 
 use super::acted::Acted;
-use super::envelope::{Names, PageRefused, PageReply};
+use super::envelope::{PageRefused, PageReply};
 use super::relay::Channel;
-use super::resolve::Words;
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,10 +14,9 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use voicebox_core::executor::Step;
 use voicebox_core::platform::{RootInfo, Storage};
-use voicebox_core::resolver::{Folder, NOTES_FILE};
-use voicebox_core::turn::{Proposal, TurnAnswer, TurnInput, run_turn};
+use voicebox_core::turn::Proposal;
 use voicebox_core::worker::{Answer, Execute, Relayed};
-use voicebox_core::{Action, Refusal, Reply, Rule};
+use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::egress::HttpEgress;
 use voicebox_machine::{Host, MachineAbilities};
 
@@ -54,7 +52,7 @@ pub struct Acts {
     channel: Channel,
     refused: AtomicU64,
     /// The file the latest turn acted on, for "delete it" next.
-    previous: Mutex<Option<String>>,
+    pub(super) previous: Mutex<Option<String>>,
 }
 
 impl Acts {
@@ -65,12 +63,6 @@ impl Acts {
             refused: AtomicU64::new(0),
             previous: Mutex::default(),
         }
-    }
-
-    /// The host itself, for a thread that only looks (the offline
-    /// recogniser reads the root's file names for its grammar).
-    pub fn host(&self) -> Arc<RwLock<Host<MachineAbilities>>> {
-        self.host.clone()
     }
 
     pub fn channel(&self) -> &Channel {
@@ -117,89 +109,6 @@ impl Acts {
     /// Refusals answered since start.
     pub fn refused(&self) -> u64 {
         self.refused.load(Ordering::Relaxed)
-    }
-
-    /// One turn ([`run_turn`]): the words resolved by `words`, the action run
-    /// in the active root.
-    pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
-        if let (TurnInput::Words(text), Err(refusal)) = (&input, words.ready()) {
-            let refused = Acted::Machine(Box::new(Reply::refusal(refusal)));
-            return TurnAnswer::before_resolving(text.clone(), self.counted(refused));
-        }
-        // Only words need the root's names. A page that cannot say its names
-        // cannot act either: its refusal (`no-page`, `page-closed`, ...) is
-        // the turn's result, not a second wait.
-        let (folder, unreachable) = match &input {
-            TurnInput::Words(_) => self.folder_or_refusal().await,
-            TurnInput::Action(_) => (Folder::default(), None),
-        };
-        // A model is shown the project's notes; the built-in resolver reads none.
-        let folder = match (words.resolver().llm(), &unreachable) {
-            (true, None) => self.noted(folder).await,
-            _ => folder,
-        };
-        let answer = run_turn(
-            input,
-            async |text: String| words.resolve(&text, &folder).await,
-            async |proposal| match unreachable {
-                Some(refusal) => self.counted(Acted::unanswered(refusal)),
-                None => self.act(proposal, turn).await,
-            },
-        )
-        .await;
-        if let Some(name) = answer.file() {
-            *self.previous.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.into());
-        }
-        answer
-    }
-
-    /// [`Acts::folder`] with the project's notes for a model (its
-    /// `AGENTS.md`), read through the executor like any read (so contained
-    /// and audited, as turn `instructions`), and only when the root has one.
-    pub async fn folder_with_notes(&self) -> Folder {
-        let folder = self.folder().await;
-        self.noted(folder).await
-    }
-
-    /// `folder` with the notes, when it lists them.
-    async fn noted(&self, folder: Folder) -> Folder {
-        if !folder.names().iter().any(|name| name == NOTES_FILE) {
-            return folder;
-        }
-        let read = Proposal::Resolved(Action::Read {
-            name: NOTES_FILE.into(),
-        });
-        let notes = self.act(read, "instructions".into()).await;
-        folder.with_notes(notes.into_reply().content)
-    }
-
-    /// The active root's files and the previous turn's file, for settling
-    /// spoken names: the host's folder's, or the names the page that owns
-    /// the root reports (none when it does not answer: names are then kept
-    /// as said, and the page's executor still answers for each act).
-    pub async fn folder(&self) -> Folder {
-        self.folder_or_refusal().await.0
-    }
-
-    /// [`Acts::folder`], and the channel's refusal when the page that owns
-    /// the root did not answer.
-    async fn folder_or_refusal(&self) -> (Folder, Option<Refusal>) {
-        let previous = self
-            .previous
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let (folder, refused) = match self.active() {
-            ActiveRoot::Page => match self.channel.relay(&Relayed::Names).await {
-                Ok(answer) => (Folder::new(Names::read(answer)), None),
-                Err(refusal) => (Folder::default(), Some(refusal)),
-            },
-            ActiveRoot::Machine => {
-                let folder = self.looking(|host| host.folder()).await;
-                (folder.unwrap_or_default(), None)
-            }
-        };
-        (folder.after(previous), refused)
     }
 
     /// Runs one proposal in the active root. An executor that fails while
@@ -357,7 +266,7 @@ impl Acts {
     }
 
     /// Counts a refusal the policy made; the person's own No is an answer.
-    fn counted(&self, acted: Acted) -> Acted {
+    pub(super) fn counted(&self, acted: Acted) -> Acted {
         if acted.refused() && !acted.declined() {
             self.count_refusal();
         }

@@ -11,6 +11,7 @@ mod acted;
 mod acts;
 mod audit;
 pub mod call;
+mod conversation;
 mod envelope;
 mod relay;
 pub mod resolve;

@@ -28,7 +28,7 @@ use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
 use crate::host::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 use voicebox_core::resolver::{Folder, Resolution};
@@ -189,8 +189,10 @@ const INBOX: usize = 32;
 /// the error names the Debian packages to install. `place` is the session's
 /// share of the server's recognisers: the thread holds it until its decoder
 /// is shelved or freed. `whisper`: the Whisper-class design (Moonshine);
-/// otherwise the pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
-pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
+/// otherwise the pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names. The
+/// names it listens for and settles against are the active root's, as a
+/// typed turn's are ([`Acts::folder`]): the page's when a page owns it.
+pub fn start(acts: Arc<Acts>, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
     let model = sphinx::available()?;
     let design = match whisper {
         true => {
@@ -201,8 +203,8 @@ pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<
     };
     let (to, inbox) = mpsc::channel(INBOX);
     let (outbox, from) = mpsc::unbounded_channel();
-    let host = acts.host();
-    let folder = move || host.read().unwrap_or_else(|p| p.into_inner()).folder();
+    let runtime = tokio::runtime::Handle::current();
+    let folder = move || runtime.block_on(acts.folder());
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
         .spawn(move || {
