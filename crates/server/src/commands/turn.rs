@@ -3,14 +3,14 @@
 use super::args::{PlaceArgs, ResolverArgs};
 use super::{fatal, host, place};
 use crate::host::resolve::one_shot_runtime;
+use crate::host::{Acted, Acts, Channel, Words};
 use serde_json::{Value, json};
 use std::process::ExitCode;
-use voicebox_core::Reply;
 use voicebox_core::command::Verb;
 use voicebox_core::platform::Env;
-use voicebox_core::resolver::Folder;
 use voicebox_core::rule::{Refusal, Rule};
-use voicebox_core::turn::{Proposal, TurnAnswer, TurnInput, run_turn};
+use voicebox_core::turn::{Outcome, TurnAnswer, TurnInput};
+use voicebox_core::{Action, Reply};
 use voicebox_machine::MachineEnv;
 
 #[derive(clap::Args, Debug)]
@@ -35,45 +35,36 @@ pub fn run(args: Args) -> ExitCode {
         Ok(place) => place,
         Err(code) => return code,
     };
-    let (mut host, unusable) = host(root, &state);
+    let (host, unusable) = host(root, &state);
     if let Err(code) = fatal("turn", unusable.as_ref()) {
         return code;
     }
+    // The same host layer the server turns through, with no page: the
+    // turn is assembled as `POST /api/turn` assembles it.
+    let acts = Acts::new(host, Channel::from_env());
+    let words = Words::new(args.resolver.chosen(&state), state.clone());
     let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
+    let runtime = one_shot_runtime();
     let answer = match input(&args) {
         Err(refusal) => TurnAnswer {
             transcript: None,
             action: Value::Null,
             note: None,
-            result: Some(Reply::refusal(refusal)),
+            result: Some(Acted::from(Reply::refusal(refusal))),
             changes: false,
         },
-        Ok(input) => {
-            // Only words need the folder's names (a walk of the root).
-            let folder = match &input {
-                TurnInput::Words(_) => host.folder(),
-                TurnInput::Action(_) => Folder::default(),
-            };
-            one_shot_runtime().block_on(run_turn(
-                input,
-                async |text: String| {
-                    args.resolver
-                        .chosen(&state)
-                        .resolve_once(&state, &text, &folder)
-                        .await
-                },
-                async |proposal: Proposal| match &unusable {
-                    Some(refusal) => Reply::refusal(refusal.clone()),
-                    None => host.run(&proposal, Some(&turn_id)),
-                },
-            ))
-        }
+        Ok(input) => runtime.block_on(acts.turn_with(&words, input, unusable, turn_id)),
     };
     let mut out = json!(answer);
-    if let (true, Some(ask)) = (args.yes, answer.result.and_then(|result| result.confirm)) {
+    let asked = answer
+        .result
+        .as_ref()
+        .and_then(|r| r.reply().confirm.clone());
+    if let (true, Some(ask)) = (args.yes, asked) {
         out["asked"] = out["result"].take();
-        let confirmed = host.confirm(&ask.id, true);
-        out["changes"] = json!(confirmed.changes(answer_verb(&out)));
+        let confirmed = runtime.block_on(acts.confirm(ask.id, true));
+        let verb = answered_verb(&answer.action);
+        out["changes"] = json!(confirmed.changes(verb));
         out["result"] = json!(confirmed);
     }
     println!("{out}");
@@ -99,6 +90,6 @@ fn input(args: &Args) -> Result<TurnInput, Refusal> {
 }
 
 /// The verb of the answered action, for `changes` after a confirmation.
-fn answer_verb(out: &Value) -> Option<Verb> {
-    out["action"]["verb"].as_str().and_then(Verb::from_wire)
+fn answered_verb(action: &Value) -> Option<Verb> {
+    Action::from_json(action).ok().map(|action| action.verb())
 }

@@ -4,18 +4,17 @@
 //! request ([`ActiveRoot`]) and counts refusals once for `GET /api/health`.
 //! Handlers never branch on it themselves.
 
+use super::acted::Acted;
+use super::envelope::{PageRefused, PageReply};
 use super::relay::Channel;
-use super::resolve::Words;
-use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use voicebox_core::command::Verb;
+
 use voicebox_core::executor::Step;
 use voicebox_core::platform::{RootInfo, Storage};
-use voicebox_core::resolver::{Folder, NOTES_FILE};
-use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
+use voicebox_core::turn::Proposal;
 use voicebox_core::worker::{Answer, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::egress::HttpEgress;
@@ -45,54 +44,6 @@ pub(super) enum ActiveRoot {
     Page,
 }
 
-/// What an act answered, wherever it ran.
-#[derive(Debug)]
-pub enum Acted {
-    Machine(Box<Reply>),
-    /// The page's core result (marked `via: "page"`) and whether, as the
-    /// page's core judged, the act changed the project's files.
-    Page {
-        result: Value,
-        changes: bool,
-    },
-}
-
-impl Acted {
-    /// Whether the answer is a refusal.
-    pub fn refused(&self) -> bool {
-        match self {
-            Acted::Machine(reply) => reply.refused.is_some(),
-            Acted::Page { result, .. } => result.get("refused").is_some(),
-        }
-    }
-
-    /// Whether it is the person's own No to a question.
-    fn declined(&self) -> bool {
-        match self {
-            Acted::Machine(reply) => reply.refused == Some(Rule::Declined),
-            Acted::Page { result, .. } => result["refused"] == "declined",
-        }
-    }
-}
-
-impl Serialize for Acted {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Acted::Machine(reply) => reply.serialize(serializer),
-            Acted::Page { result, .. } => result.serialize(serializer),
-        }
-    }
-}
-
-impl Outcome for Acted {
-    fn changes(&self, verb: Option<Verb>) -> bool {
-        match self {
-            Acted::Machine(reply) => reply.changes(verb),
-            Acted::Page { changes, .. } => *changes,
-        }
-    }
-}
-
 /// The host (one writer: what changes the folder is serialised by its lock,
 /// looks share it, and no act holds it while the network answers), the page
 /// channel, and the refusals answered since start.
@@ -101,7 +52,7 @@ pub struct Acts {
     channel: Channel,
     refused: AtomicU64,
     /// The file the latest turn acted on, for "delete it" next.
-    previous: Mutex<Option<String>>,
+    pub(super) previous: Mutex<Option<String>>,
 }
 
 impl Acts {
@@ -112,12 +63,6 @@ impl Acts {
             refused: AtomicU64::new(0),
             previous: Mutex::default(),
         }
-    }
-
-    /// The host itself, for a thread that only looks (the offline
-    /// recogniser reads the root's file names for its grammar).
-    pub fn host(&self) -> Arc<RwLock<Host<MachineAbilities>>> {
-        self.host.clone()
     }
 
     pub fn channel(&self) -> &Channel {
@@ -164,93 +109,6 @@ impl Acts {
     /// Refusals answered since start.
     pub fn refused(&self) -> u64 {
         self.refused.load(Ordering::Relaxed)
-    }
-
-    /// One turn ([`run_turn`]): the words resolved by `words`, the action run
-    /// in the active root.
-    pub async fn turn(&self, words: &Words, input: TurnInput, turn: String) -> TurnAnswer<Acted> {
-        if let (TurnInput::Words(text), Err(refusal)) = (&input, words.ready()) {
-            let refused = Acted::Machine(Box::new(Reply::refusal(refusal)));
-            return TurnAnswer::before_resolving(text.clone(), self.counted(refused));
-        }
-        // Only words need the root's names. A page that cannot say its names
-        // cannot act either: its refusal (`no-page`, `page-closed`, ...) is
-        // the turn's result, not a second wait.
-        let (folder, unreachable) = match &input {
-            TurnInput::Words(_) => self.folder_or_refusal().await,
-            TurnInput::Action(_) => (Folder::default(), None),
-        };
-        // A model is shown the project's notes; the built-in resolver reads none.
-        let folder = match (words.resolver().llm(), &unreachable) {
-            (true, None) => self.noted(folder).await,
-            _ => folder,
-        };
-        let answer = run_turn(
-            input,
-            async |text: String| words.resolve(&text, &folder).await,
-            async |proposal| match unreachable {
-                Some(result) => self.counted(Acted::Page {
-                    result,
-                    changes: false,
-                }),
-                None => self.act(proposal, turn).await,
-            },
-        )
-        .await;
-        if let Some(name) = answer.file() {
-            *self.previous.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.into());
-        }
-        answer
-    }
-
-    /// [`Acts::folder`] with the project's notes for a model (its
-    /// `AGENTS.md`), read through the executor like any read (so contained
-    /// and audited, as turn `instructions`), and only when the root has one.
-    pub async fn folder_with_notes(&self) -> Folder {
-        let folder = self.folder().await;
-        self.noted(folder).await
-    }
-
-    /// `folder` with the notes, when it lists them.
-    async fn noted(&self, folder: Folder) -> Folder {
-        if !folder.names().iter().any(|name| name == NOTES_FILE) {
-            return folder;
-        }
-        let read = json!({"verb": "read", "name": NOTES_FILE});
-        let notes = match self.act(Proposal::Sent(read), "instructions".into()).await {
-            Acted::Machine(reply) => reply.content,
-            Acted::Page { result, .. } => result["content"].as_str().map(String::from),
-        };
-        folder.with_notes(notes)
-    }
-
-    /// The active root's files and the previous turn's file, for settling
-    /// spoken names: the host's folder's, or the names the page that owns
-    /// the root reports (none when it does not answer: names are then kept
-    /// as said, and the page's executor still answers for each act).
-    pub async fn folder(&self) -> Folder {
-        self.folder_or_refusal().await.0
-    }
-
-    /// [`Acts::folder`], and the channel's refusal when the page that owns
-    /// the root did not answer.
-    async fn folder_or_refusal(&self) -> (Folder, Option<Value>) {
-        let previous = self
-            .previous
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        let (folder, refused) = match self.active() {
-            ActiveRoot::Page => match self.channel.relay(&Relayed::Names).await {
-                Ok(answer) => (Folder::new(names_in(&answer)), None),
-                Err(refusal) => (Folder::default(), Some(refusal)),
-            },
-            ActiveRoot::Machine => {
-                let folder = self.looking(|host| host.folder()).await;
-                (folder.unwrap_or_default(), None)
-            }
-        };
-        (folder.after(previous), refused)
     }
 
     /// Runs one proposal in the active root. An executor that fails while
@@ -372,29 +230,43 @@ impl Acts {
         self.counted(Acted::Machine(Box::new(reply)))
     }
 
-    /// Relays one request to the page; the core's result is returned
-    /// untouched but for `via: "page"`, and a missing answer is a named refusal.
-    pub(super) async fn relayed(&self, request: &Relayed) -> Acted {
+    /// Relays an act or a confirmation to the page: the page's core's
+    /// reply, an answer that is no reply `page-failed`, and a missing answer
+    /// a named refusal.
+    async fn relayed(&self, request: &Relayed) -> Acted {
         let acted = match self.channel.relay(request).await {
-            Ok(mut answer) => {
-                let changes = answer["changes"] == true;
-                let mut result = match answer.get_mut("result") {
-                    Some(result) if result.is_object() => result.take(),
-                    _ => answer,
-                };
-                result["via"] = json!("page");
-                Acted::Page { result, changes }
-            }
-            Err(refusal) => Acted::Page {
-                result: refusal,
-                changes: false,
+            Ok(answer) => match PageReply::read(answer) {
+                Ok(page) => Acted::Page {
+                    reply: Box::new(page.reply),
+                    wire: page.wire,
+                    changes: page.changes,
+                },
+                Err(refusal) => Acted::unanswered(refusal),
             },
+            Err(refusal) => Acted::unanswered(refusal),
         };
         self.counted(acted)
     }
 
+    /// Relays a read of the page's audit log: the page's answer as it came
+    /// (marked `via: "page"`), or the refusal that there was none.
+    pub(super) async fn relayed_view(&self, request: &Relayed) -> Value {
+        match self.channel.relay(request).await {
+            Ok(mut view) => {
+                if PageRefused::read(&view) {
+                    self.count_refusal();
+                }
+                if let Some(fields) = view.as_object_mut() {
+                    fields.insert("via".into(), "page".into());
+                }
+                view
+            }
+            Err(refusal) => json!(self.counted(Acted::unanswered(refusal))),
+        }
+    }
+
     /// Counts a refusal the policy made; the person's own No is an answer.
-    fn counted(&self, acted: Acted) -> Acted {
+    pub(super) fn counted(&self, acted: Acted) -> Acted {
         if acted.refused() && !acted.declined() {
             self.count_refusal();
         }
@@ -409,10 +281,4 @@ async fn on_thread<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) ->
             "the host failed while acting; the next request is served normally — check the audit log",
         )
     })
-}
-
-/// The names a page's worker listed (`{names: [...]}`); anything else, none.
-fn names_in(answer: &Value) -> Vec<String> {
-    let names = answer["names"].as_array().into_iter().flatten();
-    names.filter_map(Value::as_str).map(String::from).collect()
 }

@@ -24,7 +24,7 @@ impl Acts {
         state: StateDir,
     ) -> Result<Value, Failed> {
         if let ActiveRoot::Page = self.active() {
-            return Ok(json!(self.relayed(&Relayed::Audit(wire)).await));
+            return Ok(self.relayed_view(&Relayed::Audit(wire)).await);
         }
         self.off_host(state, move |reader| reader.audit(&page))
             .await
@@ -34,7 +34,7 @@ impl Acts {
     /// as [`Acts::audit`] reads a page: off the host.
     pub async fn verify_audit(&self, state: StateDir) -> Result<Value, Failed> {
         if let ActiveRoot::Page = self.active() {
-            return Ok(json!(self.relayed(&Relayed::VerifyAudit).await));
+            return Ok(self.relayed_view(&Relayed::VerifyAudit).await);
         }
         self.off_host(state, |reader| reader.verify_audit()).await
     }

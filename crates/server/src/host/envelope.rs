@@ -5,8 +5,8 @@
 use crate::strict::{self, Misfit};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use voicebox_core::Rule;
 use voicebox_core::worker::Relayed;
+use voicebox_core::{Refusal, Reply, Rule};
 
 /// A frame to the page.
 #[derive(Serialize)]
@@ -60,6 +60,77 @@ pub fn parse(text: &str) -> Result<FromPage, Refused> {
             ),
         )
     })
+}
+
+/// The page worker's answer to a relayed act or confirmation: its turn's
+/// `{result, changes}` (the turn's other fields are the worker's own), or
+/// the reply to a request it refused before acting.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum ActAnswer {
+    Turn {
+        result: Value,
+        #[serde(default)]
+        changes: bool,
+    },
+    Reply(Value),
+}
+
+/// The page's reply, read as a [`Reply`], and as it came (it is passed on
+/// untouched), and whether its act changed the project's files.
+pub struct PageReply {
+    pub reply: Reply,
+    pub wire: Value,
+    pub changes: bool,
+}
+
+impl PageReply {
+    /// An answer that is no reply is `page-failed`.
+    pub fn read(answer: Value) -> Result<PageReply, Refusal> {
+        let no_reply = |e: serde_json::Error| {
+            Refusal::new(
+                Rule::PageFailed,
+                format!(
+                    "the page's worker answered something that is no reply ({e}); reload the page"
+                ),
+            )
+        };
+        let (wire, changes) = match serde_json::from_value(answer).map_err(no_reply)? {
+            ActAnswer::Turn { result, changes } => (result, changes),
+            ActAnswer::Reply(reply) => (reply, false),
+        };
+        let reply = Reply::deserialize(&wire).map_err(no_reply)?;
+        Ok(PageReply {
+            reply,
+            wire,
+            changes,
+        })
+    }
+}
+
+/// The page's files, answering `names` (anything else: none).
+#[derive(Deserialize)]
+pub struct Names {
+    names: Vec<String>,
+}
+
+impl Names {
+    pub fn read(answer: Value) -> Vec<String> {
+        serde_json::from_value::<Names>(answer).map_or_else(|_| Vec::new(), |n| n.names)
+    }
+}
+
+/// A page's answer that is a refusal (of a read of its audit log).
+#[derive(Deserialize)]
+pub struct PageRefused {
+    refused: Rule,
+}
+
+impl PageRefused {
+    /// Whether `answer` refuses, for a reason other than the person's No.
+    pub fn read(answer: &Value) -> bool {
+        PageRefused::deserialize(answer).is_ok_and(|r| r.refused != Rule::Declined)
+    }
 }
 
 #[cfg(test)]

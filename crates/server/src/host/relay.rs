@@ -8,14 +8,14 @@
 //! is the channel route's; this is only the contract it carries.
 
 use super::envelope::{self, FromPage, Refused, ToPage};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
-use voicebox_core::Rule;
 use voicebox_core::platform::RootInfo;
 use voicebox_core::worker::Relayed;
+use voicebox_core::{Refusal, Rule};
 
 /// What the relay sends the page's socket: a text frame, or the close that
 /// ends it (with its reason).
@@ -87,7 +87,7 @@ impl Channel {
 
     /// Sends `request` to the page's worker and waits for its answer, which
     /// comes back untouched; or a refusal naming why there is none.
-    pub async fn relay(&self, request: &Relayed) -> Result<Value, Value> {
+    pub async fn relay(&self, request: &Relayed) -> Result<Value, Refusal> {
         let (reply, answer) = oneshot::channel();
         let id = {
             let mut inner = self.lock();
@@ -192,7 +192,7 @@ fn unknown_call(id: u64) -> Refused {
     )
 }
 
-/// A refusal in the executor's shape, for rules only the relay knows.
-fn refusal(rule: Rule, why: &str) -> Value {
-    json!({"ok": false, "refused": rule, "why": why})
+/// A refusal for rules only the relay knows.
+fn refusal(rule: Rule, why: &str) -> Refusal {
+    Refusal::new(rule, why)
 }

@@ -167,7 +167,7 @@ impl Bridge {
                 return None;
             }
         };
-        let link = match local::start(&self.acts, whisper, place) {
+        let link = match local::start(self.acts.clone(), whisper, place) {
             Ok(link) => link,
             Err(why) => {
                 let outbox = self

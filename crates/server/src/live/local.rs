@@ -28,11 +28,11 @@ use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
 use crate::host::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
-use voicebox_core::Action;
 use voicebox_core::resolver::{Folder, Resolution};
+use voicebox_core::{Action, Rule};
 
 /// The recogniser's rate; the page sends PCM16 at it.
 pub const INPUT_RATE: u32 = 16_000;
@@ -147,35 +147,29 @@ impl LiveVendor for Local {
 
 /// One sentence the page may speak for an answered call.
 fn say(answered: &Answered) -> String {
-    let result = &answered.result;
-    let text = |key: &str| result[key].as_str().map(String::from);
-    if let Some(plan) = result["confirm"]["plan"].as_str() {
-        return match (
-            plan.strip_prefix("I heard: "),
-            result["confirm"]["rephrase"] == true,
-        ) {
-            (Some(heard), _) => format!("I heard: {heard}. Click Yes if that is right, No if not."),
-            (None, true) => format!(
-                "{} Click Yes if so, No if not.",
-                result["confirm"]["question"].as_str().unwrap_or(plan)
-            ),
-            (None, false) => format!("Click Yes or No on the page to {plan}."),
+    let reply = answered.result.reply();
+    if let Some(confirm) = &reply.confirm {
+        let plan = &confirm.plan;
+        return match (confirm.rule, confirm.rephrase) {
+            (Rule::HeardChange, _) => format!("{plan}. Click Yes if that is right, No if not."),
+            (_, true) => format!("{} Click Yes if so, No if not.", confirm.question),
+            (_, false) => format!("Click Yes or No on the page to {plan}."),
         };
     }
-    if let Some(why) = text("why") {
-        return why;
+    if let Some(why) = &reply.why {
+        return why.clone();
     }
-    if let (Some(file), Some(content)) = (text("file"), text("content")) {
+    if let (Some(file), Some(content)) = (&reply.file, &reply.content) {
         return format!("{file} says: {content}");
     }
-    if let Some(files) = result["files"].as_array() {
-        let names: Vec<&str> = files.iter().filter_map(|f| f["name"].as_str()).collect();
+    if let Some(files) = &reply.files {
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
         return match names.len() {
             0 => "The folder is empty.".into(),
             _ => format!("The files are {}.", names.join(", ")),
         };
     }
-    text("action").unwrap_or_else(|| "Done.".into())
+    reply.action.clone().unwrap_or_else(|| "Done.".into())
 }
 
 /// The channel ends of a started decoder: what the bridge sends to it,
@@ -195,8 +189,10 @@ const INBOX: usize = 32;
 /// the error names the Debian packages to install. `place` is the session's
 /// share of the server's recognisers: the thread holds it until its decoder
 /// is shelved or freed. `whisper`: the Whisper-class design (Moonshine);
-/// otherwise the pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names.
-pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
+/// otherwise the pocketsphinx design `VOICEBOX_OFFLINE_DESIGN` names. The
+/// names it listens for and settles against are the active root's, as a
+/// typed turn's are ([`Acts::folder`]): the page's when a page owns it.
+pub fn start(acts: Arc<Acts>, whisper: bool, place: OwnedSemaphorePermit) -> Result<Link, String> {
     let model = sphinx::available()?;
     let design = match whisper {
         true => {
@@ -207,8 +203,8 @@ pub fn start(acts: &Acts, whisper: bool, place: OwnedSemaphorePermit) -> Result<
     };
     let (to, inbox) = mpsc::channel(INBOX);
     let (outbox, from) = mpsc::unbounded_channel();
-    let host = acts.host();
-    let folder = move || host.read().unwrap_or_else(|p| p.into_inner()).folder();
+    let runtime = tokio::runtime::Handle::current();
+    let folder = move || runtime.block_on(acts.folder());
     std::thread::Builder::new()
         .name("voicebox-sphinx".into())
         .spawn(move || {

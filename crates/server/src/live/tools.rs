@@ -3,8 +3,8 @@
 //! act (turn `live`). A call is never rewritten into another action: what
 //! does not fit the command list is answered with the rule it broke.
 
-use crate::host::Acts;
-use serde_json::{Map, Value, json};
+use crate::host::{Acted, Acts, call};
+use serde_json::{Value, json};
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
 use voicebox_core::resolver::Folder;
@@ -114,13 +114,13 @@ impl Call {
         }
     }
 
-    /// What the call proposes: the typed action, or the call's JSON
-    /// ([`action`]), refused before any executor if it does not fit.
+    /// What the call proposes: the typed action, or the call by name
+    /// ([`call::proposal`]), refused before any executor if it does not fit.
     fn proposal(&self) -> Result<Proposal, Refusal> {
         match (&self.guessed, &self.heard) {
             (Some(action), _) => Ok(Proposal::Guessed(action.clone())),
             (None, Some(action)) => Ok(Proposal::Heard(action.clone())),
-            (None, None) => action(self).map(Proposal::Sent),
+            (None, None) => call::proposal(&self.name, self.args.clone()),
         }
     }
 }
@@ -132,7 +132,7 @@ pub struct Answered {
     /// The action the call became (absent when it could not become one).
     pub action: Option<Value>,
     /// The executor's reply, or the refusal that stopped the call first.
-    pub result: Value,
+    pub result: Acted,
     pub ms: u64,
     /// Whether the act changed the folder (so a cancellation cannot undo it).
     pub changed: bool,
@@ -144,7 +144,7 @@ impl Answered {
         Answered {
             call,
             action: None,
-            result: json!({"ok": false, "refused": rule, "why": why}),
+            result: Reply::refusal(Refusal::new(rule, why)).into(),
             ms: 0,
             changed: false,
         }
@@ -152,14 +152,14 @@ impl Answered {
 
     /// Whether the result is a refusal (providers mark failures).
     pub fn is_refusal(&self) -> bool {
-        self.result.get("refused").is_some()
+        self.result.refused()
     }
 
     /// What the model is told: the reply without the host's path and audit
     /// seq; a pending confirmation loses its id (it is the person's, for the
     /// page) and says that only a click answers it.
     pub fn for_model(&self) -> Value {
-        let mut result = self.result.clone();
+        let mut result = json!(self.result);
         if let Some(object) = result.as_object_mut() {
             object.remove("root");
             object.remove("logged");
@@ -190,40 +190,10 @@ impl Answered {
     }
 }
 
-/// The action a call names: its function name is the verb, its arguments
-/// the fields. Arguments that are not an object, or that try to name the
-/// verb themselves, are refused rather than guessed at.
-fn action(call: &Call) -> Result<Value, Refusal> {
-    let mut fields = match &call.args {
-        Value::Object(fields) => fields.clone(),
-        Value::Null => Map::new(),
-        _ => {
-            return Err(Refusal::new(
-                Rule::MalformedField,
-                format!("the arguments of `{}` must be a JSON object", call.name),
-            ));
-        }
-    };
-    if fields.contains_key("verb") {
-        return Err(Refusal::new(
-            Rule::UnknownField,
-            format!(
-                "`{}` takes no field `verb`; the function's name is the verb",
-                call.name
-            ),
-        ));
-    }
-    fields.insert("verb".into(), call.name.clone().into());
-    Ok(Value::Object(fields))
-}
-
-/// Whether a successful reply to `verb` changed something that stays: done
-/// (not waiting for a confirmation), by a verb whose act is not a read
-/// ([`Verb::changes_files`], the same table the page's `changes` comes from).
-fn changes(verb: &str, reply: &Value) -> bool {
-    reply["ok"] == true
-        && reply.get("confirm").is_none_or(Value::is_null)
-        && Verb::from_wire(verb).is_some_and(Verb::changes_files)
+/// Whether a reply to `verb` changed something that stays: done, not
+/// waiting for a confirmation (so a cancellation cannot take it back).
+fn done(verb: &str, reply: &Reply) -> bool {
+    reply.confirm.is_none() && reply.changes(Verb::from_wire(verb))
 }
 
 /// Runs a batch in order, each call in the active root like any other act
@@ -242,15 +212,15 @@ async fn one(acts: &Acts, call: Call) -> Answered {
     let (action, result) = match call.proposal() {
         Ok(proposal) => {
             let action = proposal.to_json();
-            (Some(action), json!(acts.act(proposal, "live".into()).await))
+            (Some(action), acts.act(proposal, "live".into()).await)
         }
         Err(refusal) => {
             acts.count_refusal();
-            (None, json!(Reply::refusal(refusal)))
+            (None, Reply::refusal(refusal).into())
         }
     };
     Answered {
-        changed: changes(&call.name, &result),
+        changed: done(&call.name, result.reply()),
         ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
         result,
         action,
@@ -261,6 +231,8 @@ async fn one(acts: &Acts, call: Call) -> Answered {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use voicebox_core::platform::RootInfo;
+    use voicebox_core::reply::ConfirmRequest;
 
     fn call(name: &str, args: Value) -> Call {
         Call::sent("c1", name, args)
@@ -292,23 +264,6 @@ mod tests {
     }
 
     #[test]
-    fn calls_become_actions_by_name_and_never_by_argument() {
-        let write = call("write", json!({"name": "a.txt", "content": "hi"}));
-        assert_eq!(
-            action(&write).unwrap(),
-            json!({"verb": "write", "name": "a.txt", "content": "hi"})
-        );
-        assert_eq!(
-            action(&call("undo", Value::Null)).unwrap(),
-            json!({"verb": "undo"})
-        );
-        let smuggled = call("read", json!({"verb": "delete", "name": "a.txt"}));
-        assert_eq!(action(&smuggled).unwrap_err().rule, Rule::UnknownField);
-        let text = call("read", json!("{\"name\": \"a.txt\""));
-        assert_eq!(action(&text).unwrap_err().rule, Rule::MalformedField);
-    }
-
-    #[test]
     fn a_heard_call_proposes_its_typed_action_as_heard_and_a_sent_one_its_json() {
         let write = Action::Write {
             name: "a.txt".into(),
@@ -333,8 +288,30 @@ mod tests {
         let answered = Answered {
             call: call("delete", json!({"name": "a.txt"})),
             action: None,
-            result: json!({"ok": false, "file": "a.txt", "root": {"path": "/home/x"}, "logged": 3,
-                "confirm": {"id": "secret-id", "plan": "delete a.txt (2 bytes)", "expiresAt": "t", "why": "answer yes or no with this id"}}),
+            result: Reply {
+                file: Some("a.txt".into()),
+                root: Some(RootInfo {
+                    kind: "machine".into(),
+                    path: "/home/x".into(),
+                }),
+                logged: Some(3),
+                confirm: Some(ConfirmRequest {
+                    id: "secret-id".into(),
+                    rule: Rule::Delete,
+                    why: "answer yes or no with this id".into(),
+                    plan: "delete a.txt (2 bytes)".into(),
+                    expires_at: "t".into(),
+                    question: "Delete a.txt?".into(),
+                    consequence: "You can bring it back with undo.".into(),
+                    yes: "Delete".into(),
+                    no: "Cancel".into(),
+                    expired: "Timed out.".into(),
+                    danger: true,
+                    rephrase: false,
+                }),
+                ..Reply::default()
+            }
+            .into(),
             ms: 1,
             changed: false,
         };

@@ -8,28 +8,29 @@
 //! `confirmation-unavailable`, and the pending act is left to lapse: it is
 //! never performed, and the audit does not claim the person said no.
 
-use crate::host::Acts;
+use crate::host::{Acted, Acts};
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::ElicitationMode;
 use rmcp::{Peer, RoleServer};
-use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::time::Duration;
 use voicebox_core::confirm::CONFIRM_TTL_MS;
+use voicebox_core::reply::ConfirmRequest;
 use voicebox_core::{Refusal, Reply, Rule};
 
 /// Settles the pending `confirm` of `reply` with the person, and returns
 /// what their answer did (or the refusal that no one could be asked).
-pub async fn settle(acts: &Acts, peer: &Peer<RoleServer>, confirm: &Value, reply: &Value) -> Value {
-    let plan = confirm["plan"].as_str().unwrap_or("this act");
-    let Some(id) = confirm["id"].as_str() else {
-        return unavailable(acts, reply, plan, "the question carried no id");
-    };
+pub async fn settle(
+    acts: &Acts,
+    peer: &Peer<RoleServer>,
+    confirm: &ConfirmRequest,
+    reply: &Reply,
+) -> Acted {
     if !peer
         .supported_elicitation_modes()
         .contains(&ElicitationMode::Form)
     {
-        return unavailable(acts, reply, plan, "this client declared no elicitation");
+        return unavailable(acts, reply, confirm, "this client declared no elicitation");
     }
     let question = ElicitRequestParams::FormElicitationParams {
         meta: None,
@@ -44,43 +45,37 @@ pub async fn settle(acts: &Acts, peer: &Peer<RoleServer>, confirm: &Value, reply
     {
         Ok(answer) => {
             let yes = answer.action == ElicitationAction::Accept;
-            json!(acts.confirm(id.to_string(), yes).await)
+            acts.confirm(confirm.id.clone(), yes).await
         }
-        Err(e) => unavailable(acts, reply, plan, &format!("asking failed ({e})")),
+        Err(e) => unavailable(acts, reply, confirm, &format!("asking failed ({e})")),
     }
 }
 
 /// The question in the person's words: "Delete notes.md? You can bring it
 /// back with undo. (delete notes.md (12 bytes); Accept: Delete, Decline:
 /// Cancel)".
-fn message(confirm: &Value) -> String {
-    let text = |key: &str| confirm[key].as_str().unwrap_or_default().to_string();
+fn message(confirm: &ConfirmRequest) -> String {
     format!(
         "{} {} ({}; accept: {}, decline: {})",
-        text("question"),
-        text("consequence"),
-        text("plan"),
-        text("yes"),
-        text("no")
+        confirm.question, confirm.consequence, confirm.plan, confirm.yes, confirm.no
     )
 }
 
 /// `confirmation-unavailable`, naming the act that was not done.
-fn unavailable(acts: &Acts, reply: &Value, plan: &str, cause: &str) -> Value {
+fn unavailable(acts: &Acts, reply: &Reply, confirm: &ConfirmRequest, cause: &str) -> Acted {
     acts.count_refusal();
     let why = format!(
-        "{plan} needs the person's yes, and {cause}, so nothing was done; use an MCP client \
+        "{} needs the person's yes, and {cause}, so nothing was done; use an MCP client \
          that supports elicitation, or ask the person to do it on Voicebox's page or with \
-         `voicebox turn --yes`"
+         `voicebox turn --yes`",
+        confirm.plan
     );
-    let mut refused = json!(Reply::refusal(Refusal::new(
-        Rule::ConfirmationUnavailable,
-        why
-    )));
-    if let Some(file) = reply.get("file") {
-        refused["file"] = file.clone();
+    let refused = Reply::refusal(Refusal::new(Rule::ConfirmationUnavailable, why));
+    Reply {
+        file: reply.file.clone(),
+        ..refused
     }
-    refused
+    .into()
 }
 
 #[cfg(test)]
@@ -89,15 +84,26 @@ mod tests {
 
     #[test]
     fn a_guess_is_asked_in_the_same_words_the_page_shows() {
-        let guess = json!({
-            "question": "Did you mean: add 'eggs' to todo.txt?",
-            "consequence": "Nothing changes until you say yes.",
-            "plan": "I guessed: add 'eggs' to todo.txt",
-            "yes": "Yes, do it",
-            "no": "No",
-        });
+        let asked = |question: &str, plan: &str| ConfirmRequest {
+            id: "c1".into(),
+            rule: Rule::UnsureChange,
+            why: "a guess is asked".into(),
+            plan: plan.into(),
+            expires_at: "2026-01-01T00:00:00.000Z".into(),
+            question: question.into(),
+            consequence: "Nothing changes until you say yes.".into(),
+            yes: "Yes, do it".into(),
+            no: "No".into(),
+            expired: "Timed out.".into(),
+            danger: false,
+            rephrase: true,
+        };
+        let guess = asked(
+            "Did you mean: add 'eggs' to todo.txt?",
+            "I guessed: add 'eggs' to todo.txt",
+        );
         assert!(message(&guess).starts_with("Did you mean: add 'eggs' to todo.txt? "));
-        let delete = json!({"question": "Delete a.txt?", "plan": "delete a.txt (1 byte)"});
+        let delete = asked("Delete a.txt?", "delete a.txt (1 byte)");
         assert!(message(&delete).starts_with("Delete a.txt?"), "the control");
     }
 }

@@ -12,9 +12,10 @@ use super::TURN;
 use crate::host::Acts;
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::HashSet;
 use voicebox_core::turn::Proposal;
+use voicebox_core::{Action, Reply, Rule};
 
 const SCHEME: &str = "voicebox:///";
 /// At most this many files are listed (a working folder's worth).
@@ -49,26 +50,17 @@ pub async fn list(acts: &Acts) -> Result<Vec<Resource>, ErrorData> {
         if listed > MAX_FOLDERS || resources.len() >= MAX_RESOURCES {
             break;
         }
-        let mut action = json!({"verb": "list"});
-        if let Some(dir) = &dir {
-            action["dir"] = dir.clone().into();
-        }
-        let reply = act(acts, action).await?;
-        for entry in reply["files"].as_array().into_iter().flatten() {
-            let Some(name) = entry["name"].as_str() else {
-                continue;
-            };
+        let listing = Proposal::Resolved(Action::List { dir: dir.clone() });
+        let reply = act(acts, listing).await?;
+        for entry in reply.files.into_iter().flatten() {
             let found = Found {
-                path: joined(dir.as_deref().unwrap_or(""), name),
-                real: joined(&real_dir, name),
-                dir: entry["dir"] == true,
-                bytes: entry["bytes"].as_u64(),
+                path: joined(dir.as_deref().unwrap_or(""), &entry.name),
+                real: joined(&real_dir, &entry.name),
+                dir: entry.is_dir,
+                bytes: Some(entry.bytes),
             };
-            match entry["real"].as_str() {
-                Some(real) => links.push(Found {
-                    real: real.to_string(),
-                    ..found
-                }),
+            match entry.real {
+                Some(real) => links.push(Found { real, ..found }),
                 None => take(found, &mut visited, &mut folders, &mut resources),
             }
         }
@@ -124,8 +116,10 @@ pub async fn read(acts: &Acts, uri: &str) -> Result<ReadResourceResult, ErrorDat
             None,
         ));
     };
-    let reply = act(acts, json!({"verb": "read", "name": name})).await?;
-    let text = reply["content"].as_str().unwrap_or_default();
+    // A name from the client is checked as any sent action is.
+    let read = Proposal::Sent(json!(Action::Read { name }));
+    let reply = act(acts, read).await?;
+    let text = reply.content.unwrap_or_default();
     Ok(ReadResourceResult::new(vec![
         ResourceContents::text(text, uri).with_mime_type("text/plain"),
     ]))
@@ -133,18 +127,17 @@ pub async fn read(acts: &Acts, uri: &str) -> Result<ReadResourceResult, ErrorDat
 
 /// One act; a refusal is a protocol error whose message starts with the
 /// rule id, with the reply as its data.
-async fn act(acts: &Acts, action: Value) -> Result<Value, ErrorData> {
-    let reply = json!(acts.act(Proposal::Sent(action), TURN.into()).await);
-    match reply["refused"].as_str() {
-        None => Ok(reply),
-        Some(rule) => {
-            let message = format!("{rule}: {}", reply["why"].as_str().unwrap_or_default());
-            Err(match rule {
-                "not-found" => ErrorData::resource_not_found(message, Some(reply)),
-                _ => ErrorData::invalid_params(message, Some(reply)),
-            })
-        }
-    }
+async fn act(acts: &Acts, proposal: Proposal) -> Result<Reply, ErrorData> {
+    let acted = acts.act(proposal, TURN.into()).await;
+    let Some(rule) = acted.reply().refused else {
+        return Ok(acted.into_reply());
+    };
+    let why = acted.reply().why.as_deref().unwrap_or_default();
+    let message = format!("{rule}: {why}");
+    Err(match rule {
+        Rule::NotFound => ErrorData::resource_not_found(message, Some(json!(acted))),
+        _ => ErrorData::invalid_params(message, Some(json!(acted))),
+    })
 }
 
 /// `voicebox:///` and the path, each byte outside the unreserved set and

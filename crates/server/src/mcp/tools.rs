@@ -7,7 +7,7 @@
 //! fields; the executor validates them like any other action.
 
 use super::{TURN, ask};
-use crate::host::Acts;
+use crate::host::{Acted, Acts, call};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations,
 };
@@ -15,8 +15,9 @@ use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use voicebox_core::command::{COMMANDS, Command, Verb};
+use voicebox_core::reply::ToolState;
 use voicebox_core::turn::Proposal;
-use voicebox_core::{Refusal, Reply, Rule};
+use voicebox_core::{Action, Reply};
 
 /// Whether `verb` is offered as a tool: `make-tool` is the older name of
 /// `propose_extension` (one tool per act, not two), and `call_extension`
@@ -59,10 +60,12 @@ fn tool(command: &Command) -> Tool {
 
 /// Whether any extension stands admitted, as `list_extensions` says.
 async fn any_admitted(acts: &Acts) -> bool {
-    let listing = Proposal::Sent(json!({"verb": Verb::ListExtensions.wire()}));
-    let reply = json!(acts.act(listing, TURN.into()).await);
-    let tools = reply["tools"].as_array().into_iter().flatten();
-    tools.into_iter().any(|tool| tool["state"] == "admitted")
+    let listing = Proposal::Resolved(Action::ListExtensions);
+    let acted = acts.act(listing, TURN.into()).await;
+    let tools = acted.reply().tools.iter().flatten();
+    tools
+        .into_iter()
+        .any(|tool| tool.state == ToolState::Admitted)
 }
 
 /// One call: acted on, a tier-2 question settled with the person, and the
@@ -72,88 +75,57 @@ pub async fn call(
     request: CallToolRequestParams,
     peer: &Peer<RoleServer>,
 ) -> CallToolResult {
-    let proposal = match proposal(&request.name, request.arguments) {
+    let arguments = Value::Object(request.arguments.unwrap_or_default());
+    let proposal = match call::proposal(&request.name, arguments) {
         Ok(proposal) => proposal,
         Err(refusal) => {
             acts.count_refusal();
-            return result(json!(Reply::refusal(refusal)));
+            return result(&Reply::refusal(refusal).into());
         }
     };
-    let reply = json!(acts.act(proposal, TURN.into()).await);
-    let reply = match reply.get("confirm").filter(|c| c.is_object()) {
-        Some(confirm) => ask::settle(acts, peer, confirm, &reply).await,
-        None => reply,
+    let acted = acts.act(proposal, TURN.into()).await;
+    let acted = match acted.reply().confirm.clone() {
+        Some(confirm) => ask::settle(acts, peer, &confirm, acted.reply()).await,
+        None => acted,
     };
-    result(reply)
-}
-
-/// The action a call names: the tool's name is the verb, its arguments the
-/// fields. Arguments that try to name the verb themselves are refused, not
-/// guessed at.
-fn proposal(name: &str, arguments: Option<JsonObject>) -> Result<Proposal, Refusal> {
-    let mut fields = arguments.unwrap_or_default();
-    if fields.contains_key("verb") {
-        return Err(Refusal::new(
-            Rule::UnknownField,
-            format!("`{name}` takes no field `verb`; the tool's name is the verb"),
-        ));
-    }
-    fields.insert("verb".into(), name.into());
-    Ok(Proposal::Sent(Value::Object(fields)))
+    result(&acted)
 }
 
 /// The reply as a tool result: structured content, then one line (the act
 /// done, or the rule id and why for a refusal, which is a tool error), then
 /// the reply as JSON text for clients that show a model only text.
-pub fn result(reply: Value) -> CallToolResult {
-    let line = match reply["refused"].as_str() {
-        Some(rule) => format!("{rule}: {}", reply["why"].as_str().unwrap_or_default()),
-        None => reply["action"].as_str().unwrap_or("done").to_string(),
+pub fn result(acted: &Acted) -> CallToolResult {
+    let reply = acted.reply();
+    let line = match reply.refused {
+        Some(rule) => format!("{rule}: {}", reply.why.as_deref().unwrap_or_default()),
+        None => reply.action.as_deref().unwrap_or("done").to_string(),
     };
+    let wire = json!(acted);
     let content = vec![
         ContentBlock::text(line),
-        ContentBlock::text(reply.to_string()),
+        ContentBlock::text(wire.to_string()),
     ];
-    let mut result = if reply["refused"].is_string() {
-        CallToolResult::error(content)
-    } else {
-        CallToolResult::success(content)
+    let mut result = match reply.refused {
+        Some(_) => CallToolResult::error(content),
+        None => CallToolResult::success(content),
     };
-    result.structured_content = Some(reply);
+    result.structured_content = Some(wire);
     result
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_call_is_its_name_and_never_a_verb_smuggled_in_its_arguments() {
-        let fields = json!({"name": "a.txt"}).as_object().cloned();
-        assert_eq!(
-            proposal("read", fields).unwrap(),
-            Proposal::Sent(json!({"verb": "read", "name": "a.txt"}))
-        );
-        assert_eq!(
-            proposal("undo", None).unwrap(),
-            Proposal::Sent(json!({"verb": "undo"}))
-        );
-        let smuggled = json!({"verb": "delete", "name": "a.txt"})
-            .as_object()
-            .cloned();
-        assert_eq!(
-            proposal("read", smuggled).unwrap_err().rule,
-            Rule::UnknownField
-        );
-    }
+    use voicebox_core::{Refusal, Rule};
 
     #[test]
     fn a_refusal_is_a_tool_error_whose_text_starts_with_its_rule() {
-        let refused = result(json!({"ok": false, "refused": "outside-root", "why": "stay inside"}));
+        let refused = Reply::refusal(Refusal::new(Rule::OutsideRoot, "stay inside"));
+        let refused = result(&refused.into());
         assert_eq!(refused.is_error, Some(true));
         let text = refused.content[0].as_text().unwrap().text.clone();
         assert_eq!(text, "outside-root: stay inside");
-        let done = result(json!({"ok": true, "action": "wrote a.txt (2 bytes)"}));
+        let done = result(&Reply::done("wrote a.txt (2 bytes)".into()).into());
         assert_eq!(done.is_error, Some(false));
         assert_eq!(
             done.content[0].as_text().unwrap().text,

@@ -2,6 +2,7 @@
 //! `tower::ServiceExt::oneshot`, no server process and no socket. What needs
 //! a process (signals, kill -9, a browser) stays in the other files.
 
+mod entry_points;
 mod guard;
 mod headers;
 mod mcp;

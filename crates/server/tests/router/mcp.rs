@@ -13,7 +13,12 @@ use voicebox::mcp::{McpLimits, Sessions};
 const ACCEPT: &str = "application/json, text/event-stream";
 
 /// A JSON-RPC message POSTed to `/mcp`, with the host token when `token`.
-fn post(app: &App, token: bool, session: Option<&str>, message: &Value) -> Request<Body> {
+pub(super) fn post(
+    app: &App,
+    token: bool,
+    session: Option<&str>,
+    message: &Value,
+) -> Request<Body> {
     let mut builder = request("POST", "/mcp")
         .header(header::CONTENT_TYPE, "application/json")
         .header(header::ACCEPT, ACCEPT);
@@ -27,7 +32,7 @@ fn post(app: &App, token: bool, session: Option<&str>, message: &Value) -> Reque
 }
 
 /// The JSON-RPC message an answer carries, as JSON or as an SSE `data:` line.
-fn message(text: &str) -> Value {
+pub(super) fn message(text: &str) -> Value {
     let data = text
         .lines()
         .filter_map(|line| line.strip_prefix("data:"))
@@ -105,7 +110,7 @@ async fn bounded(max: usize, idle: Duration) -> App {
 
 /// Initializes a session (with `capabilities`) and says it is initialized:
 /// the session's id.
-async fn open(app: &App, capabilities: Value) -> String {
+pub(super) async fn open(app: &App, capabilities: Value) -> String {
     let mut init = initialize();
     init["params"]["capabilities"] = capabilities;
     let opened = app.send(post(app, true, None, &init)).await;
