@@ -22,12 +22,15 @@ mod delete;
 mod diff;
 mod edit;
 mod extensions;
+mod find;
 mod grep;
 mod hypothetical;
 mod inside;
+mod items;
 mod list;
 mod mention;
 mod name;
+mod organise;
 mod proposal;
 mod read;
 mod restart;
@@ -128,6 +131,9 @@ const FAMILIES: &[Family] = &[
     shell::resolve,
     proposal::resolve,
     undo::resolve,
+    organise::resolve,
+    items::resolve,
+    find::resolve,
     extensions::resolve,
     asset::resolve,
     tool::resolve,
@@ -145,8 +151,9 @@ const FAMILIES: &[Family] = &[
 ];
 
 /// What the resolver can do, for sentences nothing claims.
-const HELP: &str = "I can make, read, add to, change, search, list and delete the files in your \
-folder, and undo the last change. Try “what's in notes.md”, “add milk to notes.md” or “list the files”.";
+const HELP: &str = "I can make, read, add to, change, search, list, rename, move, copy and delete \
+the files in your folder, make folders, tick items off lists, and undo changes. Try “what's in \
+notes.md”, “add milk to notes.md” or “list the files”.";
 
 /// The longest utterance the resolver reads: one request, not a document.
 /// Bounding it keeps every resolution fast whatever the input.

@@ -110,7 +110,10 @@ impl WebStorage {
         mut request: Value,
         data: Vec<u8>,
     ) -> Result<(Value, Vec<u8>), StorageError> {
-        let wanted_folder = matches!(request["op"].as_str(), Some("list" | "readAudit"));
+        let wanted_folder = matches!(
+            request["op"].as_str(),
+            Some("list" | "readAudit" | "mkdir" | "rmdir" | "rename")
+        );
         // Operations on the root's entries name the access they need; the
         // worker asks for that permission before it touches the root.
         let access = match request["op"].as_str() {
@@ -176,7 +179,7 @@ fn storage_error(error: &Value, wanted_folder: bool) -> StorageError {
         "TypeMismatchError" if wanted_folder => StorageError::NotADirectory,
         "TypeMismatchError" => StorageError::IsADirectory,
         // The worker's own names for what a folder act found.
-        "NotEmptyError" | "InvalidModificationError" => StorageError::NotEmpty,
+        "NotEmptyError" => StorageError::NotEmpty,
         "ExistsError" => StorageError::Exists,
         "NotAllowedError" | "SecurityError" => StorageError::Escape(Escape::Unreachable),
         _ => StorageError::Other(format!("{name}: {message}")),

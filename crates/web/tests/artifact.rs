@@ -26,6 +26,8 @@ struct Worker {
     store: Store<()>,
     instance: Instance,
     files: BTreeMap<String, Vec<u8>>,
+    /// Folders made on their own (others are implied by the files in them).
+    dirs: std::collections::BTreeSet<String>,
     origin: BTreeMap<String, Vec<u8>>,
     /// `read` and `readwrite`: granted, prompt or denied.
     permission: BTreeMap<String, String>,
@@ -51,6 +53,7 @@ impl Worker {
             store,
             instance,
             files: BTreeMap::new(),
+            dirs: Default::default(),
             origin: BTreeMap::new(),
             permission: BTreeMap::new(),
             gone: false,
@@ -124,11 +127,32 @@ impl Worker {
     }
 
     fn is_dir(&self, path: &str) -> bool {
+        let inside = format!("{path}/");
         path.is_empty()
+            || self.dirs.contains(path)
             || self
                 .files
                 .keys()
-                .any(|f| f.starts_with(&format!("{path}/")))
+                .chain(&self.dirs)
+                .any(|f| f.starts_with(&inside))
+    }
+
+    /// Every entry under `from` (itself too) gets the name under `to`.
+    fn rename_tree(&mut self, from: &str, to: &str) {
+        let inside = format!("{from}/");
+        let moved = |path: &str| match path.strip_prefix(&inside) {
+            Some(rest) => format!("{to}/{rest}"),
+            None if path == from => to.to_string(),
+            None => path.to_string(),
+        };
+        self.files = std::mem::take(&mut self.files)
+            .into_iter()
+            .map(|(path, bytes)| (moved(&path), bytes))
+            .collect();
+        self.dirs = std::mem::take(&mut self.dirs)
+            .into_iter()
+            .map(|path| moved(&path))
+            .collect();
     }
 
     /// One I/O request, performed as the JavaScript worker does over OPFS.
@@ -199,6 +223,48 @@ impl Worker {
                 Some(_) => (json!({"ok": true}), vec![]),
                 None => (not_found, vec![]),
             },
+            "rename" => {
+                let to = io["to"].as_str().unwrap().to_string();
+                let exists = json!({"error": {"name": "ExistsError", "message": "taken"}});
+                let from_dir = self.is_dir(&path);
+                if self.is_dir(&to) || (from_dir && self.files.contains_key(&to)) {
+                    return (exists, vec![]);
+                }
+                if !from_dir && !self.files.contains_key(&path) {
+                    return (not_found, vec![]);
+                }
+                self.rename_tree(&path, &to);
+                if from_dir {
+                    self.dirs.insert(to);
+                }
+                (json!({"ok": true}), vec![])
+            }
+            "mkdir" if self.files.contains_key(&path) => (
+                json!({"error": {"name": "ExistsError", "message": "a file"}}),
+                vec![],
+            ),
+            "mkdir" => {
+                let made = !self.is_dir(&path);
+                self.dirs.insert(path);
+                (json!({"ok": true, "made": made}), vec![])
+            }
+            "rmdir" if !self.is_dir(&path) => (not_found, vec![]),
+            "rmdir" => {
+                let inside = format!("{path}/");
+                if self
+                    .files
+                    .keys()
+                    .chain(&self.dirs)
+                    .any(|f| f.starts_with(&inside))
+                {
+                    return (
+                        json!({"error": {"name": "NotEmptyError", "message": "not empty"}}),
+                        vec![],
+                    );
+                }
+                self.dirs.remove(&path);
+                (json!({"ok": true}), vec![])
+            }
             "observe" => {
                 let dir = self.is_dir(&path);
                 let bytes = self.files.get(&path).map_or(0, Vec::len);
@@ -216,11 +282,13 @@ impl Worker {
                     format!("{path}/")
                 };
                 let mut entries = BTreeMap::new();
-                for (file, bytes) in &self.files {
+                let empty = Vec::new();
+                let dirs = self.dirs.iter().map(|d| (d, &empty));
+                for (file, bytes) in self.files.iter().chain(dirs) {
                     if let Some(rest) = file.strip_prefix(&prefix) {
                         let (name, dir) = rest
                             .split_once('/')
-                            .map_or((rest, false), |(n, _)| (n, true));
+                            .map_or((rest, self.dirs.contains(file)), |(n, _)| (n, true));
                         entries.insert(name.to_string(), json!({"name": name, "dir": dir, "bytes": if dir { 0 } else { bytes.len() }}));
                     }
                 }
@@ -396,4 +464,85 @@ fn the_browser_artifact_passes_the_golden_cases() {
         wasm.len(),
         golden["cases"].as_array().unwrap().len()
     );
+}
+
+/// The notes verbs in the browser artifact, over the stand-in for the
+/// worker's OPFS: each done with its refused sibling, and the folder and
+/// its files observed after each.
+#[test]
+fn the_browser_artifact_does_the_notes_verbs() {
+    let Some(path) = wasm_artifact() else { return };
+    let mut worker = Worker::new(&std::fs::read(&path).unwrap());
+    let open = json!({"op": "open", "project": {"name": "notes", "kind": "opfs"}, "instance": "phone", "persisted": false, "now": 1_789_830_000_000u64, "seed": "a1b2c3"});
+    assert_eq!(worker.request(&open)["ok"], true);
+    worker
+        .files
+        .insert("list.md".into(), b"- [ ] milk\n- [ ] eggs\n".to_vec());
+    let act = |worker: &mut Worker, action: Value| {
+        worker.request(&json!({"op": "execute", "action": action}))["result"].clone()
+    };
+    let text = |worker: &Worker, name: &str| {
+        worker
+            .files
+            .get(name)
+            .map(|b| String::from_utf8_lossy(b).into_owned())
+    };
+    let read = act(
+        &mut worker,
+        json!({"verb": "read", "name": "list.md", "last": 1}),
+    );
+    assert_eq!(read["content"], "- [ ] eggs\n", "{read}");
+    let held = read["sha256"].clone();
+    let ticked = act(
+        &mut worker,
+        json!({"verb": "check_item", "name": "list.md", "item": "eggs", "expect": held}),
+    );
+    assert_eq!(ticked["ok"], true, "{ticked}");
+    assert_eq!(
+        text(&worker, "list.md").as_deref(),
+        Some("- [ ] milk\n- [x] eggs\n")
+    );
+    let stale = act(
+        &mut worker,
+        json!({"verb": "write", "name": "list.md", "content": "old", "expect": held}),
+    );
+    assert_eq!(stale["refused"], "changed-since-read", "{stale}");
+
+    let made = act(&mut worker, json!({"verb": "mkdir", "name": "archive"}));
+    assert_eq!(made["ok"], true, "{made}");
+    assert!(worker.dirs.contains("archive"));
+    let moved = act(
+        &mut worker,
+        json!({"verb": "move", "name": "list.md", "to": "archive"}),
+    );
+    assert_eq!(moved["to"], "archive/list.md", "{moved}");
+    assert!(text(&worker, "archive/list.md").is_some() && text(&worker, "list.md").is_none());
+    let dot = act(
+        &mut worker,
+        json!({"verb": "move", "name": "archive", "to": ".hidden"}),
+    );
+    assert_eq!(dot["refused"], "dotfile-refused");
+    let copied = act(
+        &mut worker,
+        json!({"verb": "copy", "name": "archive/list.md", "to": "copy.md"}),
+    );
+    assert_eq!(copied["ok"], true, "{copied}");
+    let found = act(&mut worker, json!({"verb": "find", "pattern": "list"}));
+    assert_eq!(found["total"], 1, "{found}");
+    let info = act(&mut worker, json!({"verb": "info", "name": "archive"}));
+    assert_eq!(info["info"]["entries"], 1, "{info}");
+    let full = act(&mut worker, json!({"verb": "delete", "name": "archive"}));
+    assert_eq!(full["refused"], "folder-not-empty");
+    let undone = act(
+        &mut worker,
+        json!({"verb": "undo", "name": "archive/list.md"}),
+    );
+    assert_eq!(undone["ok"], true, "{undone}");
+    assert!(text(&worker, "list.md").is_some(), "moved back");
+    let asked = act(&mut worker, json!({"verb": "delete", "name": "archive"}));
+    let id = asked["confirm"]["id"].clone();
+    assert_eq!(asked["confirm"]["rule"], "delete", "{asked}");
+    let yes = worker.request(&json!({"op": "confirm", "id": id, "approved": true}));
+    assert_eq!(yes["result"]["ok"], true, "{yes}");
+    assert!(!worker.is_dir("archive"));
 }

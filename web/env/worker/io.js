@@ -135,6 +135,82 @@ async function opRemove(root, io) {
   return ok();
 }
 
+/** An error named as the core reads it (crates/web/src/storage.rs). */
+function named(name, message) {
+  const e = new Error(message);
+  e.name = name;
+  return e;
+}
+
+/** The entry `name` of `dir`: its handle, or null when there is none. */
+async function entryOf(dir, name) {
+  for (const kind of ['file', 'directory']) {
+    try {
+      return kind === 'file' ? await dir.getFileHandle(name) : await dir.getDirectoryHandle(name);
+    } catch (e) {
+      if (e.name !== 'NotFoundError' && e.name !== 'TypeMismatchError') throw e;
+    }
+  }
+  return null;
+}
+
+/** Copies a file or a folder's whole tree into `dir` as `name`. */
+async function copyInto(handle, dir, name) {
+  if (handle.kind === 'file') {
+    const target = await dir.getFileHandle(name, { create: true });
+    await writeWhole(await target.createWritable(), await contents(handle));
+    return;
+  }
+  const folder = await dir.getDirectoryHandle(name, { create: true });
+  for await (const [child, entry] of handle.entries()) await copyInto(entry, folder, child);
+}
+
+/**
+ * Gives a file or folder a new name (the core asked the person before a file
+ * is replaced): the platform's own move where it has one, else a copy and a
+ * removal. A folder never replaces anything (ExistsError).
+ */
+async function opRename(root, io) {
+  const [from, name] = await parentOf(root, io.path, false);
+  const handle = await entryOf(from, name);
+  if (handle === null) throw named('NotFoundError', `${io.path} is not there`);
+  const [to, newName] = await parentOf(root, io.to, true);
+  const there = await entryOf(to, newName);
+  if (there !== null && (there.kind === 'directory' || handle.kind === 'directory')) {
+    throw named('ExistsError', `${io.to} is taken`);
+  }
+  if (there !== null) await to.removeEntry(newName);
+  if (typeof handle.move === 'function') {
+    try {
+      await handle.move(to, newName);
+      return ok();
+    } catch (e) {
+      if (e.name !== 'NotSupportedError' && !(e instanceof TypeError)) throw e;
+    }
+  }
+  await copyInto(handle, to, newName);
+  await from.removeEntry(name, { recursive: handle.kind === 'directory' });
+  return ok();
+}
+
+/** Makes a folder and the folders above it; `made: false` when it was there. */
+async function opMkdir(root, io) {
+  const [dir, name] = await parentOf(root, io.path, true);
+  const there = await entryOf(dir, name);
+  if (there !== null && there.kind === 'file') throw named('ExistsError', `${io.path} is a file`);
+  if (there === null) await dir.getDirectoryHandle(name, { create: true });
+  return [{ ok: true, made: there === null }, new Uint8Array(0)];
+}
+
+/** Removes an empty folder; anything in it (hidden files too) is NotEmptyError. */
+async function opRmdir(root, io) {
+  const [dir, name] = await parentOf(root, io.path, false);
+  const folder = await dir.getDirectoryHandle(name);
+  for await (const _ of folder.keys()) throw named('NotEmptyError', `${io.path} is not empty`);
+  await dir.removeEntry(name);
+  return ok();
+}
+
 async function opObserve(root, io) {
   if (segments(io.path).length === 0) return [{ exists: true, dir: true, bytes: 0 }, new Uint8Array(0)];
   const absent = [{ exists: false, dir: false, bytes: 0 }, new Uint8Array(0)];
@@ -210,6 +286,12 @@ export async function perform(io, data, root) {
         return await oneAtATime(on, io.path, async () => opAppend(await folder(), io, data));
       case 'remove':
         return await oneAtATime(on, io.path, async () => opRemove(await folder(), io));
+      case 'rename':
+        return await oneAtATime(on, io.path, async () => opRename(await folder(), io));
+      case 'mkdir':
+        return await opMkdir(await folder(), io);
+      case 'rmdir':
+        return await oneAtATime(on, io.path, async () => opRmdir(await folder(), io));
       case 'observe':
         return await opObserve(await folder(), io);
       case 'list':

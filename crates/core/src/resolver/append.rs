@@ -119,6 +119,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if rest.after_any(NEW_FILE).is_some() {
         return None;
     }
+    if let Some(under) = under_heading(rest) {
+        return Some(under);
+    }
     let at_the_end = content_then_end(rest);
     match head {
         Head::Adds => at_the_end
@@ -320,6 +323,52 @@ fn file_then_content(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// The append of what `said` says to `name`, or a note that nothing was said.
+/// "add call Sam under Tuesday in week.md", "add milk to list.md under
+/// Shopping": the text goes at the end of that heading's section.
+fn under_heading(rest: Words<'_>) -> Option<Resolution> {
+    let at = rest.keys().position(|k| k == "under")?;
+    let file_at = rest.keys().rposition(|k| ONTO.contains(&k) || k == "in")?;
+    let (said, name, heading) = match file_at > at {
+        true => (
+            rest.to(at),
+            rest.from(file_at + 1),
+            rest.range(at + 1, file_at),
+        ),
+        false => (
+            rest.to(file_at),
+            rest.range(file_at + 1, at),
+            rest.from(at + 1),
+        ),
+    };
+    let Target::File(name) = target(name) else {
+        return None;
+    };
+    let heading = heading.trim_start(&[&["the"], &["my"]]).trim_end(&[
+        &["heading"],
+        &["section"],
+        &["header"],
+        &["title"],
+    ]);
+    if heading.is_empty() || said.is_empty() {
+        return None;
+    }
+    let heading = String::from(heading.literal().trim());
+    match appended(name, said) {
+        Resolution::Action(Action::Append {
+            name,
+            content,
+            expect,
+            ..
+        }) => Some(Resolution::Action(Action::Append {
+            name,
+            content,
+            under: Some(heading),
+            expect,
+        })),
+        other => Some(other),
+    }
+}
+
 fn appended(name: String, said: Words<'_>) -> Resolution {
     let said = said.after_any(LINE_LEADS).unwrap_or(said);
     match content::text(said) {

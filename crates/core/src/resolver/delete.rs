@@ -69,8 +69,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Target::Files(_) => {
             claim_unresolved("I delete one file at a time — name it, e.g. 'delete old.txt'.")
         }
-        Target::Folder(_) => claim_unresolved(
-            "I can only delete files, one at a time — name one, e.g. 'delete drafts/old.txt'.",
+        // An empty folder is deleted like a file (the executor asks, and
+        // refuses one that holds anything).
+        Target::Folder(Some(name)) => act(Action::Delete { name }),
+        Target::Folder(None) => claim_unresolved(
+            "The project's folder itself is never deleted — name a file or an empty folder in it.",
         ),
         Target::Bare(name) => claim_unresolved(super::full_name("delete", &name)),
         Target::Missing | Target::Unclear => {

@@ -4,6 +4,7 @@ use super::name::{Target, target};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
+use alloc::string::String;
 
 /// Heads that can only mean reading a file.
 const STRONG: &[&[&str]] = &[
@@ -111,7 +112,109 @@ const TRAILING: &[&[&str]] = &[
     &["again"],
 ];
 
+/// Which end of a file a part is read from.
+const ENDS: &[(&[&str], bool)] = &[
+    (&["first"], true),
+    (&["top"], true),
+    (&["opening"], true),
+    (&["last"], false),
+    (&["final"], false),
+    (&["bottom"], false),
+];
+
+/// Numbers said as words, for "the last ten lines".
+const NUMBERS: &[&str] = &[
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
+/// A count said as digits or a word ("10", "ten", "twenty").
+fn count(key: &str) -> Option<u64> {
+    match key {
+        "thirty" => Some(30),
+        "fifty" => Some(50),
+        "hundred" => Some(100),
+        _ => key
+            .parse()
+            .ok()
+            .or_else(|| NUMBERS.iter().position(|n| *n == key).map(|n| n as u64)),
+    }
+}
+
+/// "read the last ten lines of log.txt", "the first 5 lines of notes.md",
+/// "show me the top line of plan.md" (`tail log.txt` is the shell's).
+fn part(words: Words<'_>) -> Option<Resolution> {
+    let at = words
+        .keys()
+        .position(|k| ENDS.iter().any(|(e, _)| e[0] == k))?;
+    // Only a reading head may come before ("read me", "what are", "show").
+    const BEFORE: &[&str] = &[
+        "read", "show", "print", "display", "give", "get", "tell", "what", "are", "is", "me",
+        "the", "out", "just", "only",
+    ];
+    if !words.to(at).keys().all(|k| BEFORE.contains(&k)) {
+        return None;
+    }
+    let (_, first) = ENDS.iter().find(|(e, _)| e[0] == words.key(at))?;
+    let rest = words.from(at + 1);
+    let (n, rest) = match count(rest.key(0)) {
+        Some(n) if !rest.is_empty() => (n, rest.from(1)),
+        _ => (1, rest),
+    };
+    let rest = rest.after_any(&[
+        &["lines"],
+        &["line"],
+        &["entries"],
+        &["entry"],
+        &["rows"],
+        &["row"],
+    ])?;
+    let rest = rest.after_any(&[&["of"], &["in"], &["from"]])?;
+    match target(rest.trim_end(TRAILING)) {
+        Target::File(name) if n > 0 => act(partly(name, *first, n)),
+        _ => None,
+    }
+}
+
+fn partly(name: String, first: bool, n: u64) -> Action {
+    let n = n.min(crate::command::MAX_LINES);
+    match first {
+        true => Action::Read {
+            name,
+            first: Some(n),
+            last: None,
+        },
+        false => Action::Read {
+            name,
+            first: None,
+            last: Some(n),
+        },
+    }
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(part) = part(words) {
+        return Some(part);
+    }
     let (strong, rest) = match words.after_any(STRONG) {
         Some(rest) => (true, rest),
         None => (false, words.after_any(WEAK)?),

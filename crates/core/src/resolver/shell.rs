@@ -10,7 +10,8 @@ use super::{Resolution, act};
 use crate::action::Action;
 use alloc::string::String;
 
-/// Pagers and viewers: each reads one file.
+/// Pagers and viewers: each reads one file (`head` and `tail` its first or
+/// last ten lines, as the commands do).
 const VIEWERS: &[&str] = &["less", "more", "head", "tail", "bat", "view"];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
@@ -23,8 +24,8 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         viewer if VIEWERS.contains(&viewer) && words.len() == 2 => match target(words.from(1)) {
             Target::File(name) => act(Action::Read {
                 name,
-                first: None,
-                last: None,
+                first: (viewer == "head").then_some(10),
+                last: (viewer == "tail").then_some(10),
             }),
             _ => None,
         },

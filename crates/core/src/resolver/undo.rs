@@ -1,8 +1,10 @@
 //! `undo`: "undo", "undo that", "revert the last change", "take that back".
 
+use super::name::{Target, target};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
+use alloc::string::String;
 
 /// Heads that can only mean undo.
 const STRONG: &[&[&str]] = &[&["undo"], &["revert"], &["roll", "back"], &["rollback"]];
@@ -89,6 +91,25 @@ const MANY: &[&str] = &[
     "several",
 ];
 
+/// The file an undo names: the whole rest ("revert notes.md"), or after
+/// "to", "in", "on", "of" or "for" ("the last change to notes.md").
+fn named(rest: Words<'_>) -> Option<String> {
+    let whole = core::iter::once(rest);
+    let after = rest
+        .keys()
+        .rposition(|k| matches!(k, "to" | "in" | "on" | "of" | "for"))
+        .filter(|&at| {
+            rest.to(at)
+                .keys()
+                .all(|k| FILLER.contains(&k) || k == "changes")
+        })
+        .map(|at| rest.from(at + 1));
+    whole.chain(after).find_map(|words| match target(words) {
+        Target::File(name) => Some(name),
+        _ => None,
+    })
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (strong, rest) = match words.after_any(STRONG) {
         Some(rest) => (true, rest),
@@ -99,6 +120,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))
     {
         return act(Action::Undo { name: None });
+    }
+    // "undo the change to groceries.txt", "revert notes.md": that file's newest change.
+    if strong && let Some(name) = named(rest) {
+        return act(Action::Undo { name: Some(name) });
     }
     if rest.contains_any(MANY) || rest.keys().any(|k| k.parse::<u32>().is_ok()) {
         return claim_unresolved("I undo one change at a time, the last one — say 'undo'.");

@@ -4,6 +4,7 @@
 mod admin;
 mod state_folder;
 mod understanding;
+mod verbs;
 
 use serde_json::Value;
 use std::path::Path;

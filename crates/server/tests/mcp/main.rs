@@ -6,6 +6,7 @@
 
 mod person;
 mod python;
+mod verbs;
 
 use person::{Person, connect};
 use rmcp::model::{
@@ -96,15 +97,22 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
         names,
         [
             "append",
+            "check_item",
+            "copy",
             "create_asset",
             "delete",
             "diff",
             "edit",
+            "find",
             "grep",
+            "info",
             "list",
             "list_extensions",
+            "mkdir",
+            "move",
             "propose_extension",
             "read",
+            "remove_item",
             "tool",
             "undo",
             "write"
@@ -131,6 +139,27 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
         ],
         [Some(true), Some(true), Some(false), Some(false)]
     );
+    // A change that may replace or remove what is there is destructive;
+    // one that only adds is not; a look carries no such hint.
+    let destroys = |name: &str| {
+        let tool = tools.iter().find(|t| t.name == name).unwrap();
+        tool.annotations.as_ref().and_then(|a| a.destructive_hint)
+    };
+    assert_eq!(
+        ["move", "remove_item", "write", "append", "mkdir", "find"].map(destroys),
+        [
+            Some(true),
+            Some(true),
+            Some(true),
+            Some(false),
+            Some(false),
+            None
+        ]
+    );
+    let read = tools.iter().find(|t| t.name == "read").unwrap();
+    assert_eq!(read.input_schema["properties"]["last"]["type"], "integer");
+    let check = tools.iter().find(|t| t.name == "check_item").unwrap();
+    assert_eq!(check.input_schema["properties"]["done"]["type"], "boolean");
     let write = tools.iter().find(|t| t.name == "write").unwrap();
     assert_eq!(write.input_schema["required"], json!(["name", "content"]));
     assert_eq!(

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 mod forms;
 mod guesses;
+mod notes;
 mod settle;
 mod unseen;
 
@@ -376,8 +377,8 @@ fn refusals_say_why() {
         ("find me a restaurant", "quotes"),
         ("search the web for cats", "only search"),
         ("undo the last three changes", "one change at a time"),
-        ("rename a.txt to b.txt", "can't rename"),
-        ("create a folder called drafts", "only create files"),
+        ("move every file to old", "one file or folder at a time"),
+        ("zip a.txt", "can't zip"),
         ("what's in the news", "I can"),
         ("what tools do I need to fix a bike", "I can"),
         ("replace \"\" with \"x\" in a.txt", "What should change"),

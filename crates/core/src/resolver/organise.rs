@@ -1,0 +1,128 @@
+//! `move`, `copy` and `mkdir`: "rename draft.md to final.md", "move
+//! notes.md into the archive folder", "copy
+//! plan.md to backup.md", "make a folder called archive", "mkdir old".
+
+use super::name::{Target, target};
+use super::text::Words;
+use super::{Resolution, act, claim_unresolved};
+use crate::action::Action;
+use crate::command::Verb;
+use alloc::format;
+use alloc::string::String;
+
+/// Heads, the verb each means, and whether a new name without an
+/// extension keeps the old one's ("rename draft.md to final").
+const HEADS: &[(&[&str], (Verb, bool))] = &[
+    (&["rename"], (Verb::Move, true)),
+    (&["move"], (Verb::Move, false)),
+    (&["mv"], (Verb::Move, false)),
+    (&["relocate"], (Verb::Move, false)),
+    (&["copy"], (Verb::Copy, true)),
+    (&["cp"], (Verb::Copy, true)),
+    (&["duplicate"], (Verb::Copy, true)),
+    (&["make", "a", "copy", "of"], (Verb::Copy, true)),
+    (&["save", "a", "copy", "of"], (Verb::Copy, true)),
+];
+
+/// What joins the two names.
+const TO: &[&str] = &["to", "into", "as", "in", "under", "onto", "called", "named"];
+
+/// Heads of making a folder; what follows must name a folder ("make a
+/// folder called archive"), or anything after `mkdir`.
+const MAKE: &[&[&str]] = &[
+    &["make"],
+    &["create"],
+    &["add"],
+    &["new"],
+    &["start"],
+    &["set", "up"],
+];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(rest) = words.after_any(&[&["mkdir"], &["md"]]) {
+        return folder_made(rest, true);
+    }
+    if let Some(rest) = words.after_any(MAKE)
+        && let Some(made) = folder_made(rest, false)
+    {
+        return Some(made);
+    }
+    let ((verb, keeps_extension), rest) = words.after_tagged(HEADS)?;
+    let Some(at) = rest.keys().rposition(|k| TO.contains(&k)) else {
+        // "mv a.txt b.txt", "cp todo.txt todo.bak": two names side by side.
+        return side_by_side(rest, verb);
+    };
+    let name = match target(rest.to(at)) {
+        Target::File(name) | Target::Folder(Some(name)) | Target::Bare(name) => name,
+        Target::Files(_) => {
+            return claim_unresolved(format!(
+                "I {} one file or folder at a time — name it, e.g. '{} notes.md to old/notes.md'.",
+                verb.wire(),
+                verb.wire()
+            ));
+        }
+        _ => return None,
+    };
+    let to = match target(rest.from(at + 1)) {
+        // "into the archive folder": inside it, whether or not it exists yet.
+        Target::Folder(Some(dir)) => super::name::within(&dir, String::from(leaf(&name))),
+        Target::File(to) => to,
+        Target::Bare(to) if keeps_extension => with_extension_of(&name, to),
+        Target::Bare(to) => to,
+        _ => {
+            return claim_unresolved(format!(
+                "Where to? Say the new name, e.g. '{} {name} to new-name'.",
+                verb.wire()
+            ));
+        }
+    };
+    act(organised(verb, name, to))
+}
+
+/// "mv a.txt b.txt": two plain names with nothing between them.
+fn side_by_side(rest: Words<'_>, verb: Verb) -> Option<Resolution> {
+    if rest.len() != 2 {
+        return None;
+    }
+    let (Target::File(name), Target::File(to) | Target::Bare(to)) =
+        (target(rest.to(1)), target(rest.from(1)))
+    else {
+        return None;
+    };
+    act(organised(verb, name, to))
+}
+
+fn organised(verb: Verb, name: String, to: String) -> Action {
+    match verb {
+        Verb::Copy => Action::Copy { name, to },
+        _ => Action::Move { name, to },
+    }
+}
+
+/// The last name of a path.
+fn leaf(name: &str) -> &str {
+    name.rsplit('/').next().unwrap_or(name)
+}
+
+/// `to` with `name`'s extension when it has none ("final" → "final.md").
+fn with_extension_of(name: &str, to: String) -> String {
+    let leaf = name.rsplit('/').next().unwrap_or(name);
+    match leaf.rsplit_once('.') {
+        Some((stem, ext)) if !stem.is_empty() && !to.contains('.') => format!("{to}.{ext}"),
+        _ => to,
+    }
+}
+
+/// A folder named after a making head: `None` when the words name no
+/// folder (a file: the write family's), unless `any` (after `mkdir`).
+fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
+    let rest = rest.trim_start(&[&["me"], &["a"], &["new"], &["an"], &["empty"]]);
+    match target(rest) {
+        Target::Folder(Some(name)) => act(Action::Mkdir { name }),
+        Target::Bare(name) | Target::File(name) if any => act(Action::Mkdir { name }),
+        Target::Folder(None) | Target::Missing if any => claim_unresolved(
+            "What should the folder be called? Say e.g. 'make a folder called archive'.",
+        ),
+        _ => None,
+    }
+}

@@ -1,0 +1,173 @@
+//! The notes verbs, each said a dozen ways (none of them in the dev set),
+//! and their near misses that must stay something else.
+
+use super::{assert_table, resolve};
+use crate::action::Action;
+use crate::resolver::Resolution;
+
+#[test]
+fn moves_and_renames_in_a_dozen_ways() {
+    assert_table(
+        "rename draft.md to final.md => move draft.md|final.md
+         rename draft dot md to final => move draft.md|final.md
+         please rename notes.txt as ideas.txt => move notes.txt|ideas.txt
+         move notes.md into the archive folder => move notes.md|archive/notes.md
+         move report.pdf to archive/report.pdf => move report.pdf|archive/report.pdf
+         mv a.txt b.txt => move a.txt|b.txt
+         could you move plan.md into the old folder => move plan.md|old/plan.md
+         relocate todo.txt to done/todo.txt => move todo.txt|done/todo.txt
+         rename the drafts folder to archive => move drafts|archive
+         move the file called shopping list dot txt to lists => move shopping list.txt|lists
+         rename Meeting Notes.md to Minutes.md => move Meeting Notes.md|Minutes.md
+         move budget.xlsx to the finance folder => move budget.xlsx|finance/budget.xlsx",
+    );
+}
+
+#[test]
+fn copies_in_a_dozen_ways() {
+    assert_table(
+        "copy report.txt to backup.txt => copy report.txt|backup.txt
+         cp todo.txt todo.bak => copy todo.txt|todo.bak
+         duplicate plan.md as plan-2.md => copy plan.md|plan-2.md
+         make a copy of notes.md called notes-old => copy notes.md|notes-old.md
+         copy notes.md into the archive folder => copy notes.md|archive/notes.md
+         copy budget.csv as budget-2026.csv => copy budget.csv|budget-2026.csv
+         please copy a.txt to b.txt => copy a.txt|b.txt
+         copy the file called ideas dot md to old/ideas.md => copy ideas.md|old/ideas.md
+         copy log.txt to log.old.txt => copy log.txt|log.old.txt
+         duplicate report.md into the drafts folder => copy report.md|drafts/report.md
+         copy readme.md to docs/readme.md => copy readme.md|docs/readme.md
+         could you copy list.md to list-copy.md => copy list.md|list-copy.md",
+    );
+}
+
+#[test]
+fn folders_are_made_in_a_dozen_ways() {
+    assert_table(
+        "mkdir archive => mkdir archive
+         make a folder called archive => mkdir archive
+         create a folder named old => mkdir old
+         make a new folder called projects => mkdir projects
+         create a new directory named drafts => mkdir drafts
+         add a folder called receipts => mkdir receipts
+         new folder recipes => mkdir recipes
+         make the folder 2026 => mkdir 2026
+         please create a folder called Work Projects => mkdir Work Projects
+         set up a folder called travel => mkdir travel
+         make a directory called logs => mkdir logs
+         mkdir notes/daily => mkdir notes/daily",
+    );
+}
+
+#[test]
+fn list_items_are_ticked_and_crossed_off_in_a_dozen_ways() {
+    assert_table(
+        "check off milk in shopping.md => check_item shopping.md|milk
+         tick eggs on list.md => check_item list.md|eggs
+         mark call Sam as done in todo.md => check_item todo.md|call Sam
+         tick off oat milk in groceries.md => check_item groceries.md|oat milk
+         check milk off shopping.md => check_item shopping.md|milk
+         mark the item bread as complete in list.md => check_item list.md|bread
+         uncheck milk in shopping.md => check_item shopping.md|milk|false
+         untick eggs on list.md => check_item list.md|eggs|false
+         mark call Sam as not done in todo.md => check_item todo.md|call Sam|false
+         cross bread off shopping.md => remove_item shopping.md|bread
+         take milk off list.md => remove_item list.md|milk
+         cross call mom off the list in todo.md => remove_item todo.md|call mom",
+    );
+}
+
+#[test]
+fn parts_of_a_file_are_read_in_a_dozen_ways() {
+    let last = |name: &str, n: u64| {
+        Resolution::Action(Action::Read {
+            name: name.into(),
+            first: None,
+            last: Some(n),
+        })
+    };
+    let first = |name: &str, n: u64| {
+        Resolution::Action(Action::Read {
+            name: name.into(),
+            first: Some(n),
+            last: None,
+        })
+    };
+    for (said, want) in [
+        ("read the last ten lines of log.txt", last("log.txt", 10)),
+        ("read the last 10 lines of log.txt", last("log.txt", 10)),
+        ("the last three lines of notes.md", last("notes.md", 3)),
+        (
+            "show me the bottom 5 lines of todo.txt",
+            last("todo.txt", 5),
+        ),
+        ("tail log.txt", last("log.txt", 10)),
+        ("read the last line of diary.md", last("diary.md", 1)),
+        (
+            "what are the final two lines in plan.md",
+            last("plan.md", 2),
+        ),
+        ("read the first 5 lines of notes.md", first("notes.md", 5)),
+        ("show me the top line of plan.md", first("plan.md", 1)),
+        ("head notes.md", first("notes.md", 10)),
+        (
+            "the first twenty lines of report.md",
+            first("report.md", 20),
+        ),
+        (
+            "read me the first two lines from list.md",
+            first("list.md", 2),
+        ),
+    ] {
+        assert_eq!(resolve(said), want, "{said}");
+    }
+}
+
+#[test]
+fn names_are_found_and_files_described_in_a_dozen_ways() {
+    assert_table(
+        "where's the budget file => find budget
+         where is my tax document => find tax
+         find the file called budget => find budget
+         find files named *.md => find *.md
+         locate the recipes file => find recipes
+         which file is called invoice => find invoice
+         find the receipts files => find receipts
+         how big is notes.md => info notes.md
+         when did I last change plan.md => info plan.md
+         what is the size of log.txt => info log.txt
+         tell me about report.md => info report.md
+         when was todo.txt last modified => info todo.txt",
+    );
+}
+
+#[test]
+fn one_file_is_undone_and_appended_under_a_heading() {
+    assert_table(
+        "undo the change to groceries.txt => undo groceries.txt
+         undo my last edit to notes.md => undo notes.md
+         revert notes.md => undo notes.md
+         undo the last change in todo.txt => undo todo.txt
+         roll back plan.md => undo plan.md
+         undo => undo
+         add call Sam under Tuesday in week.md => append week.md|call Sam|Tuesday
+         add milk to list.md under Shopping => append list.md|milk|Shopping
+         add pick up dry cleaning under the Errands heading in todo.md => append todo.md|pick up dry cleaning|Errands",
+    );
+}
+
+#[test]
+fn near_misses_stay_what_they_were() {
+    for (said, verb) in [
+        ("remove milk from notes.md", "edit"),
+        ("put milk in notes.md", "write"),
+        ("check notes.md", "read"),
+        ("search for milk", "grep"),
+        ("delete the old folder", "delete"),
+        ("create a file called hello.txt with hi", "write"),
+    ] {
+        let got = resolve(said);
+        let action = got.action().unwrap_or_else(|| panic!("{said}: {got:?}"));
+        assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
+    }
+}

@@ -1,0 +1,113 @@
+//! The notes verbs from the command line (`turn --action`), each done in
+//! the folder with its refused sibling beside it; a move over a file waits
+//! for `--yes`, and an undo of one file leaves the others.
+
+use super::with_state;
+use serde_json::{Value, json};
+use std::path::Path;
+use tempfile::TempDir;
+
+fn act(root: &Path, state: &Path, action: Value, yes: bool) -> Value {
+    let root = root.to_str().unwrap();
+    let action = action.to_string();
+    let mut args = vec!["turn", "--root", root, "--action", &action];
+    if yes {
+        args.push("--yes");
+    }
+    let (out, _, code) = with_state(&args, state);
+    assert_eq!(code, 0, "{out}");
+    out
+}
+
+#[test]
+fn the_notes_verbs_from_the_command_line() {
+    let (dir, state) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let (root, state) = (dir.path(), state.path());
+    let file = |name: &str| std::fs::read_to_string(root.join(name)).ok();
+    std::fs::write(root.join("draft.md"), "- [ ] milk\n- [ ] eggs\n").unwrap();
+    std::fs::write(root.join("other.md"), "other").unwrap();
+
+    let renamed = act(
+        root,
+        state,
+        json!({"verb": "move", "name": "draft.md", "to": "list.md"}),
+        false,
+    );
+    assert_eq!(renamed["result"]["ok"], true, "{renamed}");
+    assert_eq!(renamed["changes"], true);
+    assert!(file("list.md").is_some() && file("draft.md").is_none());
+    let out = act(
+        root,
+        state,
+        json!({"verb": "move", "name": "list.md", "to": "../list.md"}),
+        false,
+    );
+    assert_eq!(out["result"]["refused"], "outside-root");
+
+    let asked = act(
+        root,
+        state,
+        json!({"verb": "move", "name": "other.md", "to": "list.md"}),
+        false,
+    );
+    assert_eq!(asked["result"]["confirm"]["rule"], "move-over-existing");
+    assert_eq!(
+        file("other.md").as_deref(),
+        Some("other"),
+        "not without --yes"
+    );
+    let ticked = act(
+        root,
+        state,
+        json!({"verb": "check_item", "name": "list.md", "item": "eggs"}),
+        false,
+    );
+    assert_eq!(ticked["result"]["ok"], true, "{ticked}");
+    assert_eq!(file("list.md").as_deref(), Some("- [ ] milk\n- [x] eggs\n"));
+    let unknown = act(
+        root,
+        state,
+        json!({"verb": "remove_item", "name": "list.md", "item": "bread"}),
+        false,
+    );
+    assert_eq!(unknown["result"]["refused"], "item-not-found");
+
+    let made = act(root, state, json!({"verb": "mkdir", "name": "old"}), false);
+    assert_eq!(made["result"]["ok"], true);
+    assert!(root.join("old").is_dir());
+    let found = act(
+        root,
+        state,
+        json!({"verb": "find", "pattern": "*.md"}),
+        false,
+    );
+    assert_eq!(found["result"]["total"], 2, "{found}");
+    let info = act(root, state, json!({"verb": "info", "name": "old"}), false);
+    assert_eq!(info["result"]["info"]["kind"], "folder");
+    let first = act(
+        root,
+        state,
+        json!({"verb": "read", "name": "list.md", "first": 1}),
+        false,
+    );
+    assert_eq!(first["result"]["content"], "- [ ] milk\n");
+
+    // One file's newest change: the tick, though the mkdir came after it.
+    let undone = act(
+        root,
+        state,
+        json!({"verb": "undo", "name": "list.md"}),
+        false,
+    );
+    assert_eq!(undone["result"]["ok"], true, "{undone}");
+    assert_eq!(file("list.md").as_deref(), Some("- [ ] milk\n- [ ] eggs\n"));
+    assert!(root.join("old").is_dir(), "the later mkdir stays");
+    let done = act(
+        root,
+        state,
+        json!({"verb": "move", "name": "other.md", "to": "list.md"}),
+        true,
+    );
+    assert_eq!(done["result"]["ok"], true, "{done}");
+    assert_eq!(file("list.md").as_deref(), Some("other"));
+}
