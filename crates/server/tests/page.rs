@@ -88,6 +88,9 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
             .assert_no_sideways_overflow(viewport, "the page after a dozen turns")
             .await;
         browser
+            .assert_accessible_both(&format!("a dozen turns at {}", viewport.name))
+            .await;
+        browser
             .screenshot(&format!("page-{}-chat", viewport.name))
             .await;
         // Each view fits, and on a phone the tabs choose what shows.
@@ -107,6 +110,9 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
             );
             browser
                 .assert_no_sideways_overflow(viewport, &format!("the {view} view"))
+                .await;
+            browser
+                .assert_accessible_both(&format!("the {view} view at {}", viewport.name))
                 .await;
             if viewport.mobile && viewport.width < 721 {
                 let chat_hidden = browser
@@ -210,6 +216,9 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         browser.js("return [...document.querySelectorAll('#transcript .turn')].slice(-3, -1).some((t) => t.querySelector('img'))").await,
         false
     );
+    browser
+        .assert_accessible_both("the state photographed as page-picture")
+        .await;
     browser.screenshot("page-picture").await;
 
     // "Logged" opens the activity row of that act.
@@ -301,6 +310,9 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
         .wait_for("the timed-out card", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t.querySelector('.timed-out') && t.textContent.includes('Timed out — nothing deleted.');")
         .await;
     assert!(server.root.join("draft.txt").exists());
+    browser
+        .assert_accessible_both("a question that timed out")
+        .await;
     let asks = server
         .audit()
         .await
@@ -434,9 +446,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
                 "return document.getElementById('folders').open",
             )
             .await;
-        browser
-            .assert_accessible_both("the folder switcher")
-            .await;
+        browser.assert_accessible_both("the folder switcher").await;
         type_into(&browser, "folders-path", &other.path().to_string_lossy()).await;
         browser.click("folders-use").await;
         browser.wait_for_modal(true).await;
@@ -558,6 +568,9 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
             "admitted",
             "return !!document.querySelector('.extension[data-id=\"reader\"].state-admitted')",
         )
+        .await;
+    browser
+        .assert_accessible_both("the state photographed as page-extensions")
         .await;
     browser.screenshot("page-extensions").await;
     let listed = server.get("/api/extensions").await.1;
@@ -773,10 +786,7 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
             None,
         ),
     ];
-    for (viewport, dark) in VIEWPORTS
-        .into_iter()
-        .flat_map(|v| [(v, false), (v, true)])
-    {
+    for (viewport, dark) in VIEWPORTS.into_iter().flat_map(|v| [(v, false), (v, true)]) {
         let server = Server::start();
         let browser = Browser::open_page(&server, viewport).await;
         browser.dark(dark).await;
@@ -1072,7 +1082,11 @@ async fn file_names_are_shown_whole_at_every_width() {
                     "document.querySelector('#views [data-show={view:?}]').click()"
                 ))
                 .await;
-            let list = if view == "files" { "files" } else { "audit-body" };
+            let list = if view == "files" {
+                "files"
+            } else {
+                "audit-body"
+            };
             for name in names {
                 browser
                     .wait_text(&format!("{name} in {view}"), list, name)
@@ -1082,12 +1096,7 @@ async fn file_names_are_shown_whole_at_every_width() {
                 .screenshot(&format!("file-names-{view}-{}", viewport.name))
                 .await;
             let seen = browser.js(cut).await;
-            assert_eq!(
-                seen,
-                json!([]),
-                "names cut in {view} at {}",
-                viewport.name
-            );
+            assert_eq!(seen, json!([]), "names cut in {view} at {}", viewport.name);
         }
         if viewport.width == 768 {
             browser
