@@ -1254,7 +1254,8 @@ async fn tour() {
         (VIEWPORTS[0], "tour-phone.png"),
     ] {
         let server = Server::start();
-        let parent = tempfile::TempDir::new().unwrap();
+        // A parent whose name reads like a home folder in the picture.
+        let parent = tempfile::Builder::new().prefix("home-").tempdir().unwrap();
         let notes = parent.path().join("notes");
         std::fs::create_dir(&notes).unwrap();
         std::fs::write(notes.join("todo.txt"), "call the plumber\n").unwrap();
