@@ -1109,6 +1109,42 @@ async fn file_names_are_shown_whole_at_every_width() {
     }
 }
 
+/// On a phone the header stays one row whatever the folder is called: a
+/// long name is cut in its chip (the chip's title holds it whole), and
+/// help stays beside it. The control: a short name shows whole.
+#[tokio::test]
+async fn a_long_folder_name_keeps_the_phone_header_on_one_row() {
+    if !browser::available() {
+        return;
+    }
+    for (name, whole) in [("groceries-and-weekly-plans-2026", false), ("notes", true)] {
+        let server = Server::start_with(false);
+        let parent = tempfile::TempDir::new().unwrap();
+        let folder = parent.path().join(name);
+        std::fs::create_dir(&folder).unwrap();
+        server
+            .post_with_token("/api/root", json!({"path": folder}))
+            .await;
+        let browser = Browser::start().await;
+        browser.resize(VIEWPORTS[0]).await;
+        browser.client.goto(&server.page_url).await.unwrap();
+        browser
+            .wait_for(
+                "the folder in the header",
+                &format!("return document.getElementById('folder-open').title.includes({name:?})"),
+            )
+            .await;
+        let header = browser
+            .js("const r = (id) => document.getElementById(id).getBoundingClientRect(); const n = document.getElementById('root-name'); return [r('help-open').top < r('folder-open').bottom && r('resolver-chip').top < r('folder-open').bottom, n.scrollWidth <= n.clientWidth, document.getElementById('folder-open').title.includes(n.textContent)];")
+            .await;
+        assert_eq!(header, json!([true, whole, true]), "{name}");
+        browser
+            .assert_no_sideways_overflow(VIEWPORTS[0], "the header")
+            .await;
+        browser.close().await;
+    }
+}
+
 /// Installable: the page links a manifest (standalone, with its icons
 /// served), its service worker registers and takes the page over, the
 /// shell it keeps has no API answer in it, and with the server stopped the
