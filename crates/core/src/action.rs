@@ -4,7 +4,7 @@
 //! named rule; serde then builds the typed value, which cannot fail for JSON the
 //! command list accepted (a test checks the two agree for every verb).
 
-use crate::command::{self, Verb};
+use crate::command::{self, Kind, Verb};
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
@@ -15,12 +15,19 @@ use serde_json::Value;
 macro_rules! named_file {
     ($action:expr) => {
         match $action {
-            Action::Read { name }
+            Action::Read { name, .. }
             | Action::Write { name, .. }
             | Action::Append { name, .. }
             | Action::Delete { name }
             | Action::Edit { name, .. }
             | Action::Diff { name, .. }
+            | Action::Move { name, .. }
+            | Action::Copy { name, .. }
+            | Action::Mkdir { name }
+            | Action::Info { name }
+            | Action::CheckItem { name, .. }
+            | Action::RemoveItem { name, .. }
+            | Action::Undo { name: Some(name) }
             | Action::Tool {
                 name: Some(name), ..
             } => Some(name),
@@ -38,16 +45,31 @@ pub enum Action {
         dir: Option<String>,
     },
     #[serde(rename = "read")]
-    Read { name: String },
+    Read {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        last: Option<u64>,
+    },
     #[serde(rename = "write")]
     Write {
         name: String,
         content: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         mode: Option<WriteMode>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect: Option<String>,
     },
     #[serde(rename = "append")]
-    Append { name: String, content: String },
+    Append {
+        name: String,
+        content: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        under: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect: Option<String>,
+    },
     #[serde(rename = "delete")]
     Delete { name: String },
     #[serde(rename = "edit")]
@@ -57,6 +79,8 @@ pub enum Action {
         old_text: String,
         #[serde(rename = "newText")]
         new_text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect: Option<String>,
     },
     #[serde(rename = "diff")]
     Diff { name: String, content: String },
@@ -67,7 +91,35 @@ pub enum Action {
         dir: Option<String>,
     },
     #[serde(rename = "undo")]
-    Undo,
+    Undo {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    #[serde(rename = "move")]
+    Move { name: String, to: String },
+    #[serde(rename = "copy")]
+    Copy { name: String, to: String },
+    #[serde(rename = "mkdir")]
+    Mkdir { name: String },
+    #[serde(rename = "find")]
+    Find {
+        pattern: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dir: Option<String>,
+    },
+    #[serde(rename = "info")]
+    Info { name: String },
+    #[serde(rename = "check_item")]
+    CheckItem {
+        name: String,
+        item: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        done: Option<bool>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        expect: Option<String>,
+    },
+    #[serde(rename = "remove_item")]
+    RemoveItem { name: String, item: String },
     #[serde(rename = "list_extensions")]
     ListExtensions,
     #[serde(rename = "create_asset")]
@@ -108,10 +160,27 @@ pub enum WriteMode {
 impl Action {
     /// Parses action JSON, refusing by name (see [`command::check`]).
     pub fn from_json(value: &Value) -> Result<Action, Refusal> {
-        command::check(value)?;
+        let command = command::check(value)?;
         let mut cleaned = value.clone();
         if let Some(object) = cleaned.as_object_mut() {
             object.retain(|_, v| !v.is_null());
+            // Counts and flags may arrive as text; the check accepted them.
+            for (key, slot) in object.iter_mut() {
+                let param = command.params.iter().find(|p| p.field.wire() == key);
+                match param.map(|p| p.field.kind()) {
+                    Some(Kind::Count) => {
+                        if let Some(n) = command::count_of(slot) {
+                            *slot = Value::from(n);
+                        }
+                    }
+                    Some(Kind::Flag) => {
+                        if let Some(b) = command::flag_of(slot) {
+                            *slot = Value::Bool(b);
+                        }
+                    }
+                    _ => {}
+                }
+            }
         }
         serde_json::from_value(cleaned).map_err(|e| {
             Refusal::new(
@@ -156,7 +225,14 @@ impl Action {
             Action::Edit { .. } => Verb::Edit,
             Action::Diff { .. } => Verb::Diff,
             Action::Grep { .. } => Verb::Grep,
-            Action::Undo => Verb::Undo,
+            Action::Undo { .. } => Verb::Undo,
+            Action::Move { .. } => Verb::Move,
+            Action::Copy { .. } => Verb::Copy,
+            Action::Mkdir { .. } => Verb::Mkdir,
+            Action::Find { .. } => Verb::Find,
+            Action::Info { .. } => Verb::Info,
+            Action::CheckItem { .. } => Verb::CheckItem,
+            Action::RemoveItem { .. } => Verb::RemoveItem,
             Action::ListExtensions => Verb::ListExtensions,
             Action::CreateAsset { .. } => Verb::CreateAsset,
             Action::Tool { .. } => Verb::Tool,
@@ -179,6 +255,8 @@ mod tests {
             let value = match p.field {
                 field if field.is_object() => json!({"k": "v"}),
                 Field::Mode => Value::String("create".into()),
+                field if field.kind() == Kind::Count => json!(5),
+                field if field.kind() == Kind::Flag => json!(false),
                 _ => Value::String("x.txt".into()),
             };
             object.insert(p.field.wire().into(), value);
@@ -232,6 +310,7 @@ mod tests {
                 name: "e.txt".into(),
                 content: String::new(),
                 mode: None,
+                expect: None,
             }
         );
         let big = "x".repeat(command::MAX_CONTENT_BYTES + 1);

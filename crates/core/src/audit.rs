@@ -28,6 +28,9 @@ pub use file::{
 pub struct ActRecord {
     pub kind: ActKind,
     pub target: String,
+    /// Where a move or copy puts its target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
 }
@@ -37,8 +40,15 @@ impl ActRecord {
         ActRecord {
             kind,
             target: target.into(),
+            to: None,
             tool: None,
         }
+    }
+
+    /// The same record, naming where a move or copy puts its target.
+    pub fn with_to(mut self, to: &str) -> ActRecord {
+        self.to = Some(to.into());
+        self
     }
 
     /// The same record, naming the tool that performs the act.

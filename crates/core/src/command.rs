@@ -22,6 +22,13 @@ pub enum Verb {
     Diff,
     Grep,
     Undo,
+    Move,
+    Copy,
+    Mkdir,
+    Find,
+    Info,
+    CheckItem,
+    RemoveItem,
     ListExtensions,
     CreateAsset,
     Tool,
@@ -51,6 +58,33 @@ impl Verb {
     pub fn changes_files(self) -> bool {
         self.command().act.is_some_and(|kind| kind != ActKind::Read)
     }
+
+    /// Whether the verb may replace or remove what a file or folder holds
+    /// (undo may bring it back), rather than only add to the root: what an
+    /// MCP client shows as the destructive hint. Looks destroy nothing.
+    pub fn destroys(self) -> bool {
+        match self {
+            Verb::Write
+            | Verb::Delete
+            | Verb::Edit
+            | Verb::Undo
+            | Verb::Move
+            | Verb::Copy
+            | Verb::CheckItem
+            | Verb::RemoveItem
+            | Verb::CreateAsset => true,
+            Verb::Append | Verb::Mkdir | Verb::MakeTool | Verb::ProposeExtension => false,
+            Verb::List
+            | Verb::Read
+            | Verb::Diff
+            | Verb::Grep
+            | Verb::Find
+            | Verb::Info
+            | Verb::ListExtensions
+            | Verb::Tool
+            | Verb::CallExtension => false,
+        }
+    }
 }
 
 /// An action field, with its wire spelling.
@@ -69,6 +103,25 @@ pub enum Field {
     Descriptor,
     Args,
     Mode,
+    To,
+    First,
+    Last,
+    Pattern,
+    Item,
+    Done,
+    Under,
+    Expect,
+}
+
+/// What kind of JSON value a field carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Text,
+    Object,
+    /// A whole number from 1 to [`MAX_LINES`] (a number, or its digits as text).
+    Count,
+    /// `true` or `false` (or those words as text).
+    Flag,
 }
 
 impl Field {
@@ -87,19 +140,47 @@ impl Field {
             Field::Descriptor => "descriptor",
             Field::Args => "args",
             Field::Mode => "mode",
+            Field::To => "to",
+            Field::First => "first",
+            Field::Last => "last",
+            Field::Pattern => "pattern",
+            Field::Item => "item",
+            Field::Done => "done",
+            Field::Under => "under",
+            Field::Expect => "expect",
         }
     }
 
     /// Whether the field carries a JSON object rather than a string.
     pub const fn is_object(self) -> bool {
-        matches!(self, Field::Descriptor | Field::Args)
+        matches!(self.kind(), Kind::Object)
+    }
+
+    /// The kind of value the field carries.
+    pub const fn kind(self) -> Kind {
+        match self {
+            Field::Descriptor | Field::Args => Kind::Object,
+            Field::First | Field::Last => Kind::Count,
+            Field::Done => Kind::Flag,
+            _ => Kind::Text,
+        }
     }
 
     /// The most bytes a value of this field may carry.
     pub const fn max_bytes(self) -> usize {
         match self {
-            Field::Name | Field::Dir => MAX_NAME_BYTES,
-            Field::Query | Field::Kind | Field::Id | Field::Tool | Field::Mode => MAX_QUERY_BYTES,
+            Field::Name | Field::Dir | Field::To => MAX_NAME_BYTES,
+            Field::Query
+            | Field::Kind
+            | Field::Id
+            | Field::Tool
+            | Field::Mode
+            | Field::Pattern
+            | Field::Item
+            | Field::Under
+            | Field::Expect => MAX_QUERY_BYTES,
+            // Counts and flags are checked by value, not by size.
+            Field::First | Field::Last | Field::Done => MAX_QUERY_BYTES,
             Field::Descriptor | Field::Args => MAX_OBJECT_BYTES,
             Field::Content | Field::OldText | Field::NewText | Field::Body => MAX_CONTENT_BYTES,
         }
@@ -114,6 +195,8 @@ pub const MAX_QUERY_BYTES: usize = 1024;
 pub const MAX_OBJECT_BYTES: usize = 64 * 1024;
 /// Largest content a single write, edit or diff may carry (1 MiB).
 pub const MAX_CONTENT_BYTES: usize = 1 << 20;
+/// The most lines a `read` with `first` or `last` returns.
+pub const MAX_LINES: u64 = 10_000;
 
 /// One field of a verb: whether it is required, what it means (for
 /// prompts), and the most bytes it may carry for this verb.
@@ -170,6 +253,12 @@ const NAME: Param = req(
     "path of the file, relative to the project root",
 );
 
+/// The changes that may be refused when the file changed since it was read.
+const EXPECT: Param = opt(
+    Field::Expect,
+    "the sha256 of the content last read (a read answers it): if the file changed since, nothing is written",
+);
+
 /// `make-tool` and `propose_extension` take the same one field.
 const DESCRIPTOR: Param = req(
     Field::Descriptor,
@@ -185,15 +274,16 @@ impl Command {
             .params
             .iter()
             .map(|param| {
-                let kind = if param.field.is_object() {
-                    "object"
-                } else {
-                    "string"
+                let describe = param.describe;
+                let schema = match param.field.kind() {
+                    Kind::Text => serde_json::json!({"type": "string", "description": describe}),
+                    Kind::Object => serde_json::json!({"type": "object", "description": describe}),
+                    Kind::Count => serde_json::json!({
+                        "type": "integer", "minimum": 1, "maximum": MAX_LINES, "description": describe
+                    }),
+                    Kind::Flag => serde_json::json!({"type": "boolean", "description": describe}),
                 };
-                (
-                    param.field.wire().into(),
-                    serde_json::json!({"type": kind, "description": param.describe}),
-                )
+                (param.field.wire().into(), schema)
             })
             .collect();
         let required: alloc::vec::Vec<&str> = self
@@ -218,9 +308,13 @@ pub static COMMANDS: &[Command] = &[
     Command {
         id: Verb::Read,
         verb: "read",
-        summary: "Read a text file and return its content.",
+        summary: "Read a text file and return its content (or only its first or last lines); the answer carries the content's sha256.",
         act: Some(ActKind::Read),
-        params: &[NAME],
+        params: &[
+            NAME,
+            opt(Field::First, "return only this many lines from the start"),
+            opt(Field::Last, "return only this many lines from the end"),
+        ],
     },
     Command {
         id: Verb::Write,
@@ -234,19 +328,28 @@ pub static COMMANDS: &[Command] = &[
                 Field::Mode,
                 "create (the person asked for a new file: if one exists, the person is asked first) or replace (the default: overwrite it)",
             ),
+            EXPECT,
         ],
     },
     Command {
         id: Verb::Append,
         verb: "append",
-        summary: "Add text to the end of a file (a new line when the file does not end in one); makes the file if it is missing.",
+        summary: "Add text to the end of a file, or of one heading's section (a new line when needed; a list item in the list's own format); makes the file if it is missing.",
         act: Some(ActKind::Write),
-        params: &[NAME, req(Field::Content, "the text to add at the end")],
+        params: &[
+            NAME,
+            req(Field::Content, "the text to add at the end"),
+            opt(
+                Field::Under,
+                "a heading: the text goes at the end of its section (a missing heading is made at the end)",
+            ),
+            EXPECT,
+        ],
     },
     Command {
         id: Verb::Delete,
         verb: "delete",
-        summary: "Delete a file (asks the person first).",
+        summary: "Delete a file or an empty folder (asks the person first).",
         act: Some(ActKind::Delete),
         params: &[NAME],
     },
@@ -259,6 +362,7 @@ pub static COMMANDS: &[Command] = &[
             NAME,
             req(Field::OldText, "text that occurs exactly once in the file"),
             req(Field::NewText, "text to put in its place"),
+            EXPECT,
         ],
     },
     Command {
@@ -281,9 +385,78 @@ pub static COMMANDS: &[Command] = &[
     Command {
         id: Verb::Undo,
         verb: "undo",
-        summary: "Revert the last write, edit or delete.",
+        summary: "Revert the last change, or the newest change to one file.",
         act: Some(ActKind::Write),
-        params: &[],
+        params: &[opt(
+            Field::Name,
+            "the file whose newest change to revert (default: the last change of all)",
+        )],
+    },
+    Command {
+        id: Verb::Move,
+        verb: "move",
+        summary: "Rename or move a file or folder inside the root (asks first if the new name exists).",
+        act: Some(ActKind::Write),
+        params: &[
+            req(Field::Name, "path of the file or folder to move"),
+            req(Field::To, "its new path, relative to the project root"),
+        ],
+    },
+    Command {
+        id: Verb::Copy,
+        verb: "copy",
+        summary: "Copy a file to a new path (asks first if a file is there).",
+        act: Some(ActKind::Write),
+        params: &[
+            req(Field::Name, "path of the file to copy"),
+            req(Field::To, "the copy's path, relative to the project root"),
+        ],
+    },
+    Command {
+        id: Verb::Mkdir,
+        verb: "mkdir",
+        summary: "Make a folder (and any folders above it that are missing).",
+        act: Some(ActKind::Write),
+        params: &[req(
+            Field::Name,
+            "path of the folder, relative to the project root",
+        )],
+    },
+    Command {
+        id: Verb::Find,
+        verb: "find",
+        summary: "Find files whose names match words or a * ? pattern (case-insensitive), optionally in one folder.",
+        act: Some(ActKind::Read),
+        params: &[
+            req(Field::Pattern, "words of the name, or a pattern like *.md"),
+            opt(Field::Dir, "folder to search, relative to the root"),
+        ],
+    },
+    Command {
+        id: Verb::Info,
+        verb: "info",
+        summary: "Say what a file or folder is: size, lines, when it changed.",
+        act: Some(ActKind::Read),
+        params: &[req(Field::Name, "path of the file or folder")],
+    },
+    Command {
+        id: Verb::CheckItem,
+        verb: "check_item",
+        summary: "Tick (or un-tick) the item of a Markdown checklist whose words match.",
+        act: Some(ActKind::Write),
+        params: &[
+            NAME,
+            req(Field::Item, "words of the list item"),
+            opt(Field::Done, "false to un-tick it (default true)"),
+            EXPECT,
+        ],
+    },
+    Command {
+        id: Verb::RemoveItem,
+        verb: "remove_item",
+        summary: "Remove the list item whose words match from a file.",
+        act: Some(ActKind::Write),
+        params: &[NAME, req(Field::Item, "words of the list item")],
     },
     Command {
         id: Verb::ListExtensions,
@@ -394,12 +567,34 @@ pub fn check(value: &Value) -> Result<&'static Command, Refusal> {
 
 /// One field's value: the right JSON type, within its size.
 fn check_value(key: &str, value: &Value, param: &Param) -> Result<(), Refusal> {
-    let size = match (value, param.field.is_object()) {
+    let size = match (value, param.field.kind()) {
         (Value::Null, _) => return Ok(()),
-        (Value::String(s), false) => s.len(),
-        (Value::Object(_), true) => serde_json::to_string(value).map_or(usize::MAX, |s| s.len()),
-        (_, object) => {
-            let kind = if object { "an object" } else { "a string" };
+        (Value::String(s), Kind::Text) => s.len(),
+        (Value::Object(_), Kind::Object) => {
+            serde_json::to_string(value).map_or(usize::MAX, |s| s.len())
+        }
+        (_, Kind::Count) => {
+            return count_of(value).map(|_| ()).ok_or_else(|| {
+                Refusal::new(
+                    Rule::MalformedField,
+                    format!("`{key}` must be a whole number from 1 to {MAX_LINES}"),
+                )
+            });
+        }
+        (_, Kind::Flag) => {
+            return flag_of(value).map(|_| ()).ok_or_else(|| {
+                Refusal::new(
+                    Rule::MalformedField,
+                    format!("`{key}` must be true or false"),
+                )
+            });
+        }
+        (_, kind) => {
+            let kind = if kind == Kind::Object {
+                "an object"
+            } else {
+                "a string"
+            };
             return Err(Refusal::new(
                 Rule::MalformedField,
                 format!("`{key}` must be {kind}"),
@@ -416,6 +611,30 @@ fn check_value(key: &str, value: &Value, param: &Param) -> Result<(), Refusal> {
         ));
     }
     Ok(())
+}
+
+/// A count field's value: a number, or its digits as text (a model whose
+/// answer schema is all strings writes it so), from 1 to [`MAX_LINES`].
+pub fn count_of(value: &Value) -> Option<u64> {
+    let n = match value {
+        Value::Number(n) => n.as_u64()?,
+        Value::String(s) => s.trim().parse().ok()?,
+        _ => return None,
+    };
+    (1..=MAX_LINES).contains(&n).then_some(n)
+}
+
+/// A flag field's value: a boolean, or `true`/`false` as text.
+pub fn flag_of(value: &Value) -> Option<bool> {
+    match value {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.trim() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 fn verb_of(object: &Map<String, Value>) -> Result<&'static Command, Refusal> {

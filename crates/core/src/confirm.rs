@@ -20,6 +20,16 @@ pub const MAX_PENDING: usize = 64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Deferred {
     Delete,
+    /// Remove the (empty) folder.
+    RemoveFolder,
+    /// Move the file to `to`, replacing the file there.
+    Move {
+        to: RelPath,
+    },
+    /// Copy `from` to the file, replacing what it holds.
+    Copy {
+        from: RelPath,
+    },
     /// Write this content (a create over a file that exists).
     Write {
         content: String,
@@ -58,6 +68,30 @@ impl Deferred {
                 expired: "Timed out — nothing deleted.",
                 rephrase: false,
             },
+            Deferred::RemoveFolder => Words {
+                question: alloc::format!("Delete the empty folder {path}?"),
+                consequence: "You can bring it back with undo.",
+                yes: "Delete",
+                no: "Cancel",
+                expired: "Timed out — nothing deleted.",
+                rephrase: false,
+            },
+            Deferred::Move { to } => Words {
+                question: alloc::format!("Move {path} over {to}?"),
+                consequence: "What it holds now is replaced; Undo brings it back.",
+                yes: "Replace",
+                no: "Keep both",
+                expired: "Timed out — nothing moved.",
+                rephrase: false,
+            },
+            Deferred::Copy { from } => Words {
+                question: alloc::format!("Copy {from} over {path}?"),
+                consequence: "What it holds now is replaced; Undo brings it back.",
+                yes: "Replace",
+                no: "Keep it",
+                expired: "Timed out — nothing copied.",
+                rephrase: false,
+            },
             Deferred::Write { .. } => Words {
                 question: alloc::format!("Replace {path}?"),
                 consequence: "What it holds now is replaced; Undo brings it back.",
@@ -87,13 +121,21 @@ impl Deferred {
 
     /// Whether yes loses what a file holds (undo may bring it back).
     pub fn loses_something(&self) -> bool {
-        matches!(self, Deferred::Delete | Deferred::Write { .. })
+        matches!(
+            self,
+            Deferred::Delete
+                | Deferred::Write { .. }
+                | Deferred::Move { .. }
+                | Deferred::Copy { .. }
+        )
     }
 
     pub fn kind(&self) -> ActKind {
         match self {
-            Deferred::Delete => ActKind::Delete,
-            Deferred::Write { .. } => ActKind::Write,
+            Deferred::Delete | Deferred::RemoveFolder => ActKind::Delete,
+            Deferred::Write { .. } | Deferred::Move { .. } | Deferred::Copy { .. } => {
+                ActKind::Write
+            }
             Deferred::Heard(action) | Deferred::Guessed(action) => {
                 action.verb().command().act.unwrap_or(ActKind::Write)
             }
@@ -105,7 +147,7 @@ impl Deferred {
     pub fn checked(&self) -> Option<&Action> {
         match self {
             Deferred::Heard(action) | Deferred::Guessed(action) => Some(action),
-            Deferred::Delete | Deferred::Write { .. } => None,
+            _ => None,
         }
     }
 }
@@ -118,6 +160,7 @@ pub fn in_words(action: &Action) -> String {
             name,
             content,
             mode,
+            ..
         } => match (mode, content.is_empty()) {
             (Some(WriteMode::Create), true) => format!("create an empty file {name}"),
             (Some(WriteMode::Create), false) => {
@@ -126,18 +169,41 @@ pub fn in_words(action: &Action) -> String {
             (_, true) => format!("empty {name}"),
             (_, false) => format!("write {} to {name}", quoted(content)),
         },
-        Action::Append { name, content } => format!("add {} to {name}", quoted(content)),
+        Action::Append {
+            name,
+            content,
+            under: None,
+            ..
+        } => format!("add {} to {name}", quoted(content)),
+        Action::Append {
+            name,
+            content,
+            under: Some(under),
+            ..
+        } => format!("add {} to {name} under {}", quoted(content), quoted(under)),
         Action::Edit {
             name,
             old_text,
             new_text,
+            ..
         } => format!(
             "change {} to {} in {name}",
             quoted(old_text),
             quoted(new_text)
         ),
         Action::Delete { name } => format!("delete {name}"),
-        Action::Undo => "undo the last change".into(),
+        Action::Undo { name: None } => "undo the last change".into(),
+        Action::Undo { name: Some(name) } => format!("undo the last change to {name}"),
+        Action::Move { name, to } => format!("move {name} to {to}"),
+        Action::Copy { name, to } => format!("copy {name} to {to}"),
+        Action::Mkdir { name } => format!("make the folder {name}"),
+        Action::CheckItem {
+            name, item, done, ..
+        } => match done {
+            Some(false) => format!("un-tick {} in {name}", quoted(item)),
+            _ => format!("tick {} in {name}", quoted(item)),
+        },
+        Action::RemoveItem { name, item } => format!("remove {} from {name}", quoted(item)),
         Action::CreateAsset { name, kind, .. } => format!("make the {kind} asset {name}"),
         other => match other.file() {
             Some(name) => format!("{} {name}", other.verb().wire()),

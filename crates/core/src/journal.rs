@@ -28,6 +28,17 @@ pub enum Remembered {
     Append,
     Edit,
     Delete,
+    /// A file or folder given a new name (`to`); a file it replaced is kept.
+    Move,
+    Copy,
+    /// A list item ticked or un-ticked.
+    Check,
+    /// A list item's line removed.
+    Unlist,
+    /// A folder made (undo removes it while it is empty).
+    Mkdir,
+    /// An empty folder removed (undo makes it again).
+    Rmdir,
 }
 
 impl core::fmt::Display for Remembered {
@@ -37,6 +48,12 @@ impl core::fmt::Display for Remembered {
             Remembered::Append => "append",
             Remembered::Edit => "edit",
             Remembered::Delete => "delete",
+            Remembered::Move => "move",
+            Remembered::Copy => "copy",
+            Remembered::Check => "tick",
+            Remembered::Unlist => "removal of an item",
+            Remembered::Mkdir => "making of the folder",
+            Remembered::Rmdir => "delete of the folder",
         })
     }
 }
@@ -58,9 +75,19 @@ pub struct JournalEntry {
     /// recorded: their blob must then be `before` bytes long.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prior: Option<String>,
+    /// For a move: the new name (`path` is the old one). `before`, `prior`
+    /// and the blob then describe a file the move replaced there, and
+    /// `after` the digest of the moved file (`None` for a folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
 }
 
 impl JournalEntry {
+    /// Whether this change touched `path` (a move: either of its names).
+    pub fn touches(&self, path: &str) -> bool {
+        self.path == path || self.to.as_deref() == Some(path)
+    }
+
     /// Whether `blob` is the prior bytes this entry kept.
     pub fn kept(&self, blob: &[u8]) -> bool {
         match &self.prior {
@@ -68,6 +95,17 @@ impl JournalEntry {
             None => self.before == Some(blob.len() as u64),
         }
     }
+}
+
+/// What one change asks the journal to remember: the verb, the name it is
+/// recorded under (and a move's new name), the file whose bytes are kept
+/// (`None`: nothing is, a folder act), and the digest the change leaves.
+pub struct Memo<'a> {
+    pub verb: Remembered,
+    pub named: &'a str,
+    pub to: Option<&'a str>,
+    pub kept: Option<&'a RelPath>,
+    pub after: Option<String>,
 }
 
 /// The folder of the index and its blobs, inside [`crate::contain::HOST_DIR`].
@@ -159,6 +197,7 @@ mod tests {
             before: None,
             after: None,
             prior: None,
+            to: None,
         }
     }
 

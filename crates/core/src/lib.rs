@@ -22,6 +22,7 @@ pub mod extension;
 pub mod fuzzing;
 pub mod journal;
 pub mod memory;
+pub mod notes;
 pub mod platform;
 pub mod project;
 pub mod prompt;

@@ -167,6 +167,92 @@ impl Storage for MemoryStorage {
             .ok_or(StorageError::NotFound)
     }
 
+    async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError> {
+        self.allowed(Access::Write)?;
+        let (from, to) = (from.as_str(), to.as_str());
+        if self.is_dir(to) {
+            return Err(StorageError::Exists);
+        }
+        if parents(to).any(|p| self.files.borrow().contains_key(p)) {
+            return Err(StorageError::NotADirectory);
+        }
+        if !self.is_dir(from) {
+            let bytes = self
+                .files
+                .borrow_mut()
+                .remove(from)
+                .ok_or(StorageError::NotFound)?;
+            self.dirs.borrow_mut().extend(parents(to).map(String::from));
+            self.files.borrow_mut().insert(to.into(), bytes);
+            self.writes.set(self.writes.get() + 1);
+            return Ok(());
+        }
+        if self.files.borrow().contains_key(to) {
+            return Err(StorageError::Exists);
+        }
+        let inside = format!("{from}/");
+        let moved = |path: &str| {
+            (path == from).then(|| String::from(to)).or_else(|| {
+                path.strip_prefix(&inside)
+                    .map(|rest| format!("{to}/{rest}"))
+            })
+        };
+        let files: Vec<(String, Vec<u8>)> = core::mem::take(&mut *self.files.borrow_mut())
+            .into_iter()
+            .map(|(path, bytes)| (moved(&path).unwrap_or(path), bytes))
+            .collect();
+        let mut dirs: BTreeSet<String> = core::mem::take(&mut *self.dirs.borrow_mut())
+            .into_iter()
+            .map(|path| moved(&path).unwrap_or(path))
+            .collect();
+        dirs.insert(to.into());
+        dirs.extend(parents(to).map(String::from));
+        *self.files.borrow_mut() = files.into_iter().collect();
+        *self.dirs.borrow_mut() = dirs;
+        Ok(())
+    }
+
+    async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError> {
+        self.allowed(Access::Write)?;
+        let path = path.as_str();
+        if self.files.borrow().contains_key(path) {
+            return Err(StorageError::Exists);
+        }
+        if parents(path).any(|p| self.files.borrow().contains_key(p)) {
+            return Err(StorageError::NotADirectory);
+        }
+        if self.is_dir(path) {
+            return Ok(false);
+        }
+        let mut dirs = self.dirs.borrow_mut();
+        dirs.extend(parents(path).map(String::from));
+        dirs.insert(path.into());
+        Ok(true)
+    }
+
+    async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
+        self.allowed(Access::Write)?;
+        let path = path.as_str();
+        if !self.is_dir(path) {
+            return Err(match self.files.borrow().contains_key(path) {
+                true => StorageError::NotADirectory,
+                false => StorageError::NotFound,
+            });
+        }
+        let inside = format!("{path}/");
+        let files = self.files.borrow();
+        if files
+            .keys()
+            .chain(self.dirs.borrow().iter())
+            .any(|p| p.starts_with(&inside))
+        {
+            return Err(StorageError::NotEmpty);
+        }
+        drop(files);
+        self.dirs.borrow_mut().remove(path);
+        Ok(())
+    }
+
     async fn observe(&self, path: &RelPath) -> Observation {
         let path = path.as_str();
         if self.is_dir(path) {

@@ -16,7 +16,7 @@ use crate::reply::ToolInfo;
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Why the root cannot be used for a path or an act.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,6 +60,13 @@ pub enum StorageError {
     /// which the executor judges again. Nothing was done.
     Moved(RelPath),
     Escape(Escape),
+    /// A folder to be removed holds something (perhaps only hidden files).
+    NotEmpty,
+    /// The name to move to or make is taken (by a folder, or by a file where
+    /// a folder was asked for).
+    Exists,
+    /// The name is a link: moving one would change where it leads.
+    IsALink,
     /// One of the host's own folders is a link, pipe or file instead of a
     /// folder, in the platform's words naming it: nothing was done there.
     HostFolder(String),
@@ -78,7 +85,7 @@ pub struct Observation {
 }
 
 /// One entry of a directory listing.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DirEntry {
     pub name: String,
     #[serde(rename = "dir")]
@@ -132,7 +139,7 @@ impl Resolved {
 }
 
 /// Where a root is, for answers and the project record.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RootInfo {
     /// `machine`, `opfs` or `handle`.
     pub kind: String,
@@ -170,6 +177,16 @@ pub trait Storage {
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError>;
     /// Removes a file (never a folder).
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError>;
+    /// Gives a file or folder a new name inside the root, both ends
+    /// pinned as every act's are, making `to`'s missing parent folders. A
+    /// file may replace a file at `to`; anything else at `to` is `Exists`.
+    /// A link is `IsALink` and is not moved.
+    async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError>;
+    /// Makes a folder and any missing folders above it: `Ok(false)` when it
+    /// was there already, `Exists` when a file is.
+    async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError>;
+    /// Removes an empty folder: `NotEmpty` if it holds anything, never a file.
+    async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError>;
     async fn observe(&self, path: &RelPath) -> Observation;
     async fn list(&self, dir: &RelPath) -> Result<Vec<DirEntry>, StorageError>;
     /// Appends one entry to this writer's audit file, assigning the next `seq`

@@ -7,10 +7,10 @@ use crate::platform::{DirEntry, RootInfo};
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
 use alloc::vec::Vec;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A tier-2 act waiting for the person: answer it with its single-use id.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConfirmRequest {
     pub id: String,
     pub rule: Rule,
@@ -34,12 +34,12 @@ pub struct ConfirmRequest {
     pub danger: bool,
     /// The question was a guess at the person's words: a no leaves them to
     /// say again (the page keeps the sentence in the request box).
-    #[serde(skip_serializing_if = "core::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub rephrase: bool,
 }
 
 /// One grep hit.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Match {
     pub file: String,
     pub line: usize,
@@ -47,7 +47,7 @@ pub struct Match {
 }
 
 /// The executor's answer. Absent fields are omitted on the wire.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
     pub ok: bool,
     /// What was done, in one line ("wrote hello.txt (2 bytes)"): the exact
@@ -70,6 +70,25 @@ pub struct Reply {
     pub bytes: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
+    /// The SHA-256 (hex) of the whole file as it was read or left: what a
+    /// client sends back as `expect`, so a save never replaces a newer copy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// Which lines of how many a read of part of a file shows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Lines>,
+    /// Where a move or copy put the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// What a file or folder is (`info`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub info: Option<Info>,
+    /// The paths whose names matched (`find`), in name order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub found: Option<Vec<DirEntry>>,
+    /// The list items to choose from when words matched none or several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<DirEntry>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -101,6 +120,48 @@ pub struct Reply {
     pub logged: Option<u64>,
 }
 
+/// The lines a read of part of a file shows: `from..=to` (from 1) of `of`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lines {
+    pub from: usize,
+    pub to: usize,
+    pub of: usize,
+}
+
+/// Whether an `info` answer is about a file or a folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum InfoKind {
+    File,
+    Folder,
+}
+
+impl core::fmt::Display for InfoKind {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            InfoKind::File => "file",
+            InfoKind::Folder => "folder",
+        })
+    }
+}
+
+/// What a file or folder is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Info {
+    pub kind: InfoKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bytes: Option<u64>,
+    /// Lines of a text file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lines: Option<usize>,
+    /// Visible entries of a folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entries: Option<usize>,
+    /// When it last changed (ISO 8601), where the storage knows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modified: Option<String>,
+}
+
 /// What a walk looked through, and the limit it stopped at (if any).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Searched {
@@ -114,9 +175,43 @@ pub struct Searched {
     pub stopped_at: Option<&'static str>,
 }
 
+/// The limits a walk can stop at.
+const STOPS: [&str; 5] = ["matches", "files", "bytes", "entries", "depth"];
+
+/// [`Searched`] as read: its limit named by one of [`STOPS`].
+#[derive(Deserialize)]
+struct SearchedWire {
+    folders: usize,
+    entries: usize,
+    files: usize,
+    bytes: u64,
+    #[serde(rename = "stoppedAt", default)]
+    stopped_at: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Searched {
+    fn deserialize<D: serde::Deserializer<'de>>(from: D) -> Result<Searched, D::Error> {
+        let wire = SearchedWire::deserialize(from)?;
+        let stopped_at = match wire.stopped_at {
+            None => None,
+            Some(named) => match STOPS.iter().find(|stop| **stop == named) {
+                Some(stop) => Some(*stop),
+                None => return Err(serde::de::Error::unknown_variant(&named, &STOPS)),
+            },
+        };
+        Ok(Searched {
+            folders: wire.folders,
+            entries: wire.entries,
+            files: wire.files,
+            bytes: wire.bytes,
+            stopped_at,
+        })
+    }
+}
+
 /// Entries a listing or search did not show or enter, counted so nothing is
 /// left out unsaid.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Skipped {
     /// Pipes, sockets, devices: never opened.
     pub special: usize,
@@ -136,7 +231,7 @@ impl Skipped {
 }
 
 /// A tool or extension this host can run, as `list_extensions` shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ToolInfo {
     pub id: String,
     pub description: String,
@@ -145,7 +240,7 @@ pub struct ToolInfo {
 
 /// How a catalog entry stands: where a tool comes from, or how an extension
 /// stands with the person. Serialised as the kebab-case word.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ToolState {
     /// Compiled into the host (create-asset).
@@ -237,6 +332,47 @@ mod tests {
             }),
             ..Reply::default()
         }
+    }
+
+    #[test]
+    fn a_reply_reads_back_as_it_was_written() {
+        let listed = Reply {
+            files: Some(alloc::vec![DirEntry::new("a.txt", false, 3)]),
+            searched: Some(Searched {
+                files: 1,
+                stopped_at: Some("depth"),
+                ..Searched::default()
+            }),
+            skipped: Some(Skipped::default()),
+            tools: Some(alloc::vec![ToolInfo {
+                id: "t".to_string(),
+                description: "d".to_string(),
+                state: ToolState::Admitted,
+            }]),
+            matches: Some(alloc::vec![Match {
+                file: "a.txt".to_string(),
+                line: 1,
+                text: "x".to_string(),
+            }]),
+            root: Some(RootInfo {
+                kind: "machine".to_string(),
+                path: "/r".to_string(),
+            }),
+            logged: Some(7),
+            ..Reply::done("listed".to_string())
+        };
+        let refused = Reply::refusal(Refusal::new(Rule::NotFound, "no"));
+        for reply in [listed, refused, pending()] {
+            let wire = serde_json::to_string(&reply).unwrap();
+            let back: Reply = serde_json::from_str(&wire).unwrap();
+            assert_eq!(back, reply, "{wire}");
+            assert_eq!(serde_json::to_string(&back).unwrap(), wire);
+        }
+        let odd = r#"{"ok":true,"searched":{"folders":0,"entries":0,"files":0,"bytes":0,"stoppedAt":"moon"},"logged":null}"#;
+        assert!(
+            serde_json::from_str::<Reply>(odd).is_err(),
+            "an unknown limit"
+        );
     }
 
     #[test]

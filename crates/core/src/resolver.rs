@@ -24,6 +24,7 @@ mod edit;
 mod extensions;
 mod grep;
 mod hypothetical;
+mod inside;
 mod list;
 mod mention;
 mod name;
@@ -211,59 +212,37 @@ pub fn resolve(text: &str) -> Resolution {
         Resolution::Unresolved { note } => typo_corrected(text)
             .or_else(|| ask_inside(text))
             .unwrap_or(Resolution::Unresolved { note }),
-        resolution => resolution,
+        resolution => questioned(text, resolution),
     }
 }
 
-/// Words that open the ask inside a longer sentence ("so I was thinking,
-/// could you read todo.txt for me because …").
-const ASKS: &[&str] = &[
-    "could you",
-    "can you",
-    "would you",
-    "will you",
-    "please",
-    "i need you to",
-    "i want you to",
-    "i'd like you to",
-    "go ahead and",
-    "you could",
-    "you can",
-];
-/// Words that close the ask and start the reasons after it.
-const REASONS: &[&str] = &[
-    " because ",
-    " since ",
-    " as i ",
-    " so that ",
-    " cause ",
-    " 'cause ",
-];
-
-/// For a rambling sentence nothing claims whole: the ask found inside it,
-/// from an opener to the reasons after it, read alone — a guess, never sure.
-fn ask_inside(text: &str) -> Option<Resolution> {
-    let lower = text.to_lowercase();
-    if lower.len() != text.len() {
-        return None;
+/// "delete notes.md?": a change said bare as a question may be one asked
+/// about, not for — a guess, so it is asked first. A polite question
+/// ("could you delete notes.md?") is a request.
+fn questioned(text: &str, resolution: Resolution) -> Resolution {
+    let first = text.split_whitespace().next().unwrap_or("").to_lowercase();
+    // "create a.txt saying how are you?": the question is the content's.
+    let content_asks = match resolution.action() {
+        Some(Action::Write { content, .. } | Action::Append { content, .. }) => {
+            content.ends_with('?')
+        }
+        Some(Action::Edit { new_text, .. }) => new_text.ends_with('?'),
+        _ => false,
+    };
+    let changes = !content_asks
+        && resolution
+            .action()
+            .is_some_and(|a| a.verb().changes_files());
+    match changes && text.trim_end().ends_with('?') && typo::is_command_word(&first) {
+        true => resolution.guessed("you said it as a question"),
+        false => resolution,
     }
-    let opener = ASKS
-        .iter()
-        .filter_map(|ask| {
-            lower
-                .match_indices(ask)
-                .map(|(at, _)| at)
-                .find(|&at| at > 0 && lower[..at].ends_with([' ', ',']))
-        })
-        .min()?;
-    let ask = &text[opener..];
-    let end = REASONS
-        .iter()
-        .filter_map(|r| ask.to_lowercase().find(r))
-        .min()
-        .unwrap_or(ask.len());
-    let ask = ask[..end].trim_end_matches([',', ' ']);
-    let action = read(ask).into_action()?;
+}
+
+/// For a rambling sentence nothing claims whole: the ask found inside it
+/// (see [`inside`]), read alone — a guess, never sure.
+fn ask_inside(text: &str) -> Option<Resolution> {
+    let (action, ask) = inside::ask(text, takes_back, |said| read(said).into_action())?;
     Some(Resolution::Action(action).guessed(alloc::format!("I took the request to be '{ask}'")))
 }
 
@@ -294,19 +273,8 @@ fn read(text: &str) -> Resolution {
 /// closing remark, when the whole reads as none. A remark that takes the
 /// request back ("…, no wait", "…, actually don't") leaves it unresolved.
 fn aside_dropped(text: &str) -> Option<Resolution> {
-    const TAKES_BACK: &[&str] = &[
-        "no", "not", "don't", "dont", "wait", "actually", "never", "cancel", "stop", "instead",
-    ];
     let (request, aside) = text.rsplit_once(',')?;
-    let aside_words = aside.split_whitespace().map(|w| {
-        w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-            .to_lowercase()
-    });
-    if request.trim().is_empty()
-        || aside_words
-            .clone()
-            .any(|w| TAKES_BACK.contains(&w.as_str()))
-    {
+    if request.trim().is_empty() || takes_back(aside) {
         return None;
     }
     match plain(request) {
@@ -314,6 +282,32 @@ fn aside_dropped(text: &str) -> Option<Resolution> {
         action => Some(action),
     }
 }
+
+/// Whether a remark after a request takes it back ("no wait", "actually
+/// don't"); "I don't need it anymore" gives a reason instead.
+fn takes_back(aside: &str) -> bool {
+    const TAKES_BACK: &[&str] = &[
+        "no", "not", "don't", "dont", "wait", "actually", "never", "cancel", "stop", "instead",
+    ];
+    let words: Vec<String> = aside
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .collect();
+    words.iter().enumerate().any(|(at, w)| {
+        TAKES_BACK.contains(&w.as_str())
+            && !words[at + 1..]
+                .iter()
+                .take(2)
+                .any(|next| NO_LONGER_WANTED.contains(&next.as_str()))
+    })
+}
+
+/// Verbs after a negation that give a reason rather than take the request
+/// back ("I don't need it anymore", "we no longer use it").
+const NO_LONGER_WANTED: &[&str] = &["need", "want", "use", "care", "like", "needed", "used"];
 
 const WEB_ADDRESS: &str = "That is a web address, not a file in this folder: I only work with \
 the folder's files (a tool with the http-get capability can fetch a page).";
@@ -398,7 +392,11 @@ fn folders_said(text: &str) -> Option<String> {
                 .chars()
                 .all(|c| c.is_alphanumeric() || "-_/ ".contains(c))
     };
-    if !text.split(' ').any(is_folder) {
+    // A sed script's delimiters are no folders ("sed s/npm i/pnpm i/ f").
+    let sed = text
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case("sed "));
+    if sed || !text.split(' ').any(is_folder) {
         return None;
     }
     let words: Vec<String> = text
@@ -439,15 +437,23 @@ fn command(text: &str, answer: impl FnOnce(Words<'_>) -> Option<Resolution>) -> 
     words.drain(..kept.start);
     text::end_sentence(&mut words, text);
     let words = Words::new(text, &words);
-    if words.is_empty() {
+    if words.is_empty() || about_a_command_word(words) {
         return None;
     }
     answer(words)
 }
 
+/// "grep is my favourite command", "delete was a strong word": a command
+/// word talked about, not a request.
+fn about_a_command_word(words: Words<'_>) -> bool {
+    typo::is_command_word(words.key(0))
+        && words.len() > 2
+        && ["is", "was", "are", "were", "sounds", "seems"].contains(&words.key(1))
+}
+
 /// The answer of the first family that claims `words`: a guess when it is
-/// a change and a later family reads the same words as another verb (the
-/// margin between the two best readings is none). A later reading as a new
+/// a change and a later family reads the same words as another verb as
+/// surely (the margin between the two best readings is none). A later reading as a new
 /// file is no rival: creating over a file that exists is asked anyway.
 fn claim(words: Words<'_>) -> Option<Resolution> {
     let mut claims = FAMILIES.iter().filter_map(|family| family(words));
@@ -460,7 +466,11 @@ fn claim(words: Words<'_>) -> Option<Resolution> {
         return Some(first);
     };
     let rival = |a: &Action| a.verb() != verb && !creates(a);
-    let second = claims.find_map(|other| other.into_action().filter(rival));
+    // A rival that is itself a guess leaves a sure first reading sure.
+    let second = claims.find_map(|other| match (&first, other) {
+        (Resolution::Action(_), Resolution::Guess { .. }) => None,
+        (_, other) => other.into_action().filter(rival),
+    });
     Some(match second {
         Some(other) => first.guessed(alloc::format!(
             "it could also mean: {}",

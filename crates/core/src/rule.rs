@@ -55,6 +55,8 @@ rules! {
     UnsureChange => "unsure-change",
     /// A write the person phrased as creating a file, on a file that exists.
     CreateOverExisting => "create-over-existing",
+    /// A move or copy onto a name a file holds: asked first (undo brings it back).
+    MoveOverExisting => "move-over-existing",
     LeavesMachine => "leaves-machine",
     LeavesBrowser => "leaves-browser",
     NoMatch => "no-match",
@@ -94,6 +96,21 @@ rules! {
     PatternNotUnique => "pattern-not-unique",
     NothingToUndo => "nothing-to-undo",
     UndoStale => "undo-stale",
+    /// The file changed since the copy the client holds was read (`expect`
+    /// is not its sha256 now): nothing was written; read it again.
+    ChangedSinceRead => "changed-since-read",
+    /// No list item matches the words; the answer lists the items there are.
+    ItemNotFound => "item-not-found",
+    /// Several list items match the words; the answer lists them to choose from.
+    ItemNotUnique => "item-not-unique",
+    /// A folder to delete still holds something (perhaps hidden files).
+    FolderNotEmpty => "folder-not-empty",
+    /// The name is taken: by a folder, or by a file where a folder was asked for.
+    AlreadyExists => "already-exists",
+    /// A link is never moved: where a link leads depends on where it sits.
+    IsALink => "is-a-link",
+    /// A folder cannot be moved into itself or a folder inside it.
+    MoveIntoItself => "move-into-itself",
     // Tier-2 confirmations.
     Declined => "declined",
     ConfirmationUnknown => "confirmation-unknown",

@@ -80,6 +80,8 @@ pub struct Act {
     pub person: Option<PersonAct>,
     /// A write the person asked for as a new file would replace one that exists.
     pub replaces: bool,
+    /// A move or copy would replace a file at its new name.
+    pub moves_over: bool,
     /// The act was heard by a recogniser that can mishear (offline voice).
     pub heard: bool,
     /// The act is the resolver's best guess at words it was not sure of.
@@ -96,6 +98,14 @@ impl Act {
         Act {
             bounded: true,
             ..at(ActKind::Network, Place::Inside)
+        }
+    }
+
+    /// A move or copy onto a file that exists: it would be replaced.
+    pub const fn moving_over() -> Act {
+        Act {
+            moves_over: true,
+            ..at(ActKind::Write, Place::Inside)
         }
     }
 
@@ -193,6 +203,8 @@ pub enum Matcher {
     ByPerson(PersonAct),
     /// A create that would replace an existing file.
     Replaces,
+    /// A move or copy that would replace an existing file.
+    MovesOver,
     /// A change heard by a recogniser that can mishear.
     HeardChange,
     /// A change the resolver guessed at from words it was not sure of.
@@ -227,6 +239,7 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
         bounded: false,
         person: None,
         replaces: false,
+        moves_over: false,
         heard: false,
         guessed: false,
     }
@@ -235,7 +248,7 @@ pub const fn at(kind: ActKind, place: Place) -> Act {
 use ActKind::*;
 use Place::*;
 
-static COMMON_RULES: [TierRule; 15] = [
+static COMMON_RULES: [TierRule; 16] = [
     TierRule {
         rule: Rule::OutsideRoot,
         decision: Decision::Refuse,
@@ -323,6 +336,14 @@ static COMMON_RULES: [TierRule; 15] = [
         matcher: Matcher::Replaces,
         matches: &[Act::replacing()],
         not_matches: &[at(Write, Inside), at(Delete, Inside)],
+    },
+    TierRule {
+        rule: Rule::MoveOverExisting,
+        decision: Decision::Confirm,
+        why: "a file by the new name exists: moving or copying there would replace what it holds",
+        matcher: Matcher::MovesOver,
+        matches: &[Act::moving_over()],
+        not_matches: &[at(Write, Inside), Act::replacing(), at(Delete, Inside)],
     },
     TierRule {
         rule: Rule::AdmittedByPerson,
@@ -432,6 +453,7 @@ impl TierTable {
             }
             Matcher::ByPerson(person) => act.person == Some(person),
             Matcher::Replaces => act.replaces,
+            Matcher::MovesOver => act.moves_over,
             Matcher::HeardChange => act.heard && matches!(act.kind, Write | Delete),
             Matcher::GuessedChange => act.guessed && matches!(act.kind, Write | Delete),
         }

@@ -1,7 +1,11 @@
 //! One writer's audit file for one root: `<root>/.audit/<instance>-<hash>.jsonl`.
 //!
-//! Appends are serialised by a mutex inside the process and an exclusive
-//! `flock` across processes, so concurrent acts never lose or tear a line. The
+//! Appends wait in a queue; the first caller to find no one writing writes
+//! every line waiting as one group — one write, one `fdatasync` — and each
+//! caller is answered once its own line is durable (a look's line: once it
+//! is written, its sync following at once off the answer's path). Writing is
+//! serialised by a mutex inside the process and an exclusive `flock` across
+//! processes, so concurrent acts never lose or tear a line. The
 //! next seq is resumed from the file (and re-read if another process appended
 //! under the same instance name). A failed append is cut back to the last whole
 //! line, so a full disk leaves no torn line behind. Opening runs the `lost`
@@ -18,24 +22,29 @@ use crate::durable::Syncer;
 use crate::own::{OwnFolders, WRITERS_DIR};
 use cap_std::fs::{MetadataExt as _, OpenOptions, OpenOptionsExt};
 use sha2::{Digest, Sha256};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::fs::File;
 use std::io::ErrorKind;
 use std::io::{self, Write};
-use std::os::unix::fs::{FileExt, MetadataExt};
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt as _};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use voicebox_core::audit::chain::{self, Anchor, Anchoring, Resume, TailScan};
 use voicebox_core::audit::lines::{Backwards, CHUNK, MAX_LINE, Step};
 use voicebox_core::audit::{self, Context, Entry};
 use voicebox_core::contain::AUDIT_DIR;
+use voicebox_core::tier::ActKind;
 use voicebox_core::time::iso8601;
+
+/// The most entries one group writes: the announcing anchor record lists
+/// each one's hash, so a group stays a few KiB.
+const MAX_GROUP: usize = 64;
 
 /// The open file and what this writer knows of it.
 struct OpenLog {
     /// Its name inside `.audit/`: a file of the writer's series.
     name: String,
-    file: File,
+    file: Arc<File>,
     /// The held file's (device, inode), to notice the path now names another file.
     identity: (u64, u64),
     next_seq: u64,
@@ -48,6 +57,12 @@ struct OpenLog {
     first: Option<String>,
     /// The seq the anchor holds as the host's last line: it only moves forward.
     anchored: u64,
+    /// The last line known durable (its seq and hash), and the hashes of the
+    /// lines written after it, not yet synced: what the anchor records say.
+    synced: (u64, String),
+    unsynced: Vec<String>,
+    /// The file of the host's anchor records for this file, with anchors.
+    anchor: Option<AnchorLog>,
     /// Length after this writer's last append: a different length means another
     /// process appended, and the tail must be re-read.
     len: u64,
@@ -101,9 +116,37 @@ pub struct AuditWriter {
     /// The first file of this writer's series (see [`audit::numbered`]).
     first: String,
     writer: Writer,
-    sync: Syncer,
     anchors: Option<Anchors>,
+    shared: Arc<Shared>,
+}
+
+/// What the caller writing a group and the thread finishing its sync share.
+struct Shared {
+    sync: Syncer,
     state: Mutex<Option<OpenLog>>,
+    /// Files left with lines not yet synced (moved on from, replaced).
+    retired: Mutex<Vec<Arc<File>>>,
+    queue: Mutex<Queue>,
+    /// Told when answers are ready or the writing caller is done.
+    turn: Condvar,
+}
+
+/// Entries waiting to be written, and the groups written but not yet durable.
+#[derive(Default)]
+struct Queue {
+    waiting: Vec<(u64, Entry)>,
+    next_ticket: u64,
+    /// A caller is writing a group.
+    writing: bool,
+    /// A sync is in flight.
+    syncing: bool,
+    /// Groups written, and groups known durable, counted from the first.
+    written: u64,
+    synced: u64,
+    /// Answers that wait for their group's sync: (group, ticket, answer).
+    owed: Vec<(u64, u64, Result<u64, String>)>,
+    /// Answers by ticket: the entry's seq, or why it is not on record.
+    answered: BTreeMap<u64, Result<u64, String>>,
 }
 
 impl AuditWriter {
@@ -123,9 +166,14 @@ impl AuditWriter {
             own,
             first: audit::file_name(&writer.instance, &writer.root),
             writer,
-            sync,
             anchors,
-            state: Mutex::new(None),
+            shared: Arc::new(Shared {
+                sync,
+                state: Mutex::new(None),
+                retired: Mutex::default(),
+                queue: Mutex::default(),
+                turn: Condvar::new(),
+            }),
         };
         if open_now {
             let _ = writer.with_open(|_| Ok(()));
@@ -135,7 +183,7 @@ impl AuditWriter {
 
     /// The name inside `.audit/` of the file this writer appends to.
     pub fn name(&self) -> String {
-        let state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
         match state.as_ref() {
             Some(open) => open.name.clone(),
             None => self.current(),
@@ -160,17 +208,97 @@ impl AuditWriter {
         }
     }
 
-    /// Appends one entry with the next seq and returns that seq.
+    /// Appends one entry with the next seq and returns that seq once the
+    /// line is durable (a look's line: once it is written; its sync follows
+    /// at once, off the answer's path). The entry waits with the others; a
+    /// caller that finds no group being written writes the waiting ones as
+    /// the next group, while the one before may still be syncing: one
+    /// `fdatasync` then covers every line written before it.
     pub fn append(&self, entry: &Entry) -> io::Result<u64> {
-        self.with_open(|open| self.append_locked(open, entry))
+        let mut queue = self.shared.queue();
+        let ticket = queue.next_ticket;
+        queue.next_ticket += 1;
+        queue.waiting.push((ticket, entry.clone()));
+        loop {
+            if let Some(answer) = queue.answered.remove(&ticket) {
+                return answer.map_err(io::Error::other);
+            }
+            // One group written at a time, and at most one written ahead
+            // of the sync in flight.
+            let ahead = queue.written - queue.synced;
+            if !queue.writing && ahead < 2 && !queue.waiting.is_empty() {
+                queue.writing = true;
+                let take = queue.waiting.len().min(MAX_GROUP);
+                let group: Vec<_> = queue.waiting.drain(..take).collect();
+                drop(queue);
+                if self.write_group(group) {
+                    self.shared.sync_all();
+                }
+                queue = self.shared.queue();
+                continue;
+            }
+            queue = self
+                .shared
+                .turn
+                .wait(queue)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Writes `group` as one write. A look is answered now; any other entry
+    /// once a sync that began after its write ends. Starts that sync where
+    /// none is in flight: `true` when this caller is to run it (it waits for
+    /// it anyway); a group of looks alone has it run on a thread of its own.
+    fn write_group(&self, group: Vec<(u64, Entry)>) -> bool {
+        let entries: Vec<&Entry> = group.iter().map(|(_, entry)| entry).collect();
+        let written = self.with_open(|open| self.write_lines(open, &entries));
+        let mut queue = self.shared.queue();
+        queue.writing = false;
+        let answers = match written {
+            Ok(answers) => answers,
+            Err(e) => {
+                let failed = group
+                    .iter()
+                    .map(|(ticket, _)| (*ticket, Err(e.to_string())));
+                queue.answered.extend(failed);
+                drop(queue);
+                self.shared.turn.notify_all();
+                return false;
+            }
+        };
+        queue.written += 1;
+        let number = queue.written;
+        let mut waits = false;
+        for ((ticket, entry), answer) in group.iter().zip(answers) {
+            if is_look(entry) || answer.is_err() {
+                queue.answered.insert(*ticket, answer);
+            } else {
+                queue.owed.push((number, *ticket, answer));
+                waits = true;
+            }
+        }
+        let start = !queue.syncing;
+        queue.syncing = true;
+        drop(queue);
+        self.shared.turn.notify_all();
+        if !start || waits {
+            return start;
+        }
+        let shared = self.shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("audit-sync".into())
+            .spawn(move || shared.sync_all());
+        // No thread to be had: this caller syncs.
+        thread.is_err()
     }
 
     /// Runs `f` on the open file, opening it (and running the sweep) first if
     /// needed, under the process mutex and the file lock.
     fn with_open<R>(&self, f: impl FnOnce(&mut OpenLog) -> io::Result<R>) -> io::Result<R> {
-        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if state.as_ref().is_some_and(|open| !self.still_at_path(open)) {
+        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(open) = state.as_ref().filter(|open| !self.still_at_path(open)) {
             // Removed or replaced under us: never append to an unlinked file.
+            self.retire(open);
             *state = None;
         }
         if state.is_none() {
@@ -182,9 +310,23 @@ impl AuditWriter {
         let _ = open.file.unlock();
         if result.is_err() {
             // Re-open next time: the file may have been fixed or replaced.
+            self.retire(open);
             *state = None;
         }
         result
+    }
+
+    /// A file this writer leaves while lines of it wait for their sync:
+    /// the next sync covers it too.
+    fn retire(&self, open: &OpenLog) {
+        if !open.unsynced.is_empty() {
+            let mut retired = self
+                .shared
+                .retired
+                .lock()
+                .unwrap_or_else(|p| p.into_inner());
+            retired.push(open.file.clone());
+        }
     }
 
     /// Whether the file at the log's path is still the one this writer holds.
@@ -248,7 +390,7 @@ impl AuditWriter {
         }
         // A new name is durable only once its folder is synced.
         if made_file {
-            self.sync.folder_at(&audit, "".as_ref())?;
+            self.shared.sync.folder_at(&audit, "".as_ref())?;
         }
         let writers = self.own.made(WRITERS_DIR).map_err(io::Error::other)?;
         let mut alive = OpenOptions::new();
@@ -260,15 +402,22 @@ impl AuditWriter {
         let alive = writers
             .open_with(format!("{name}.lock"), &alive)?
             .into_std();
+        let anchor = match &self.anchors {
+            Some(anchors) => Some(anchors.log(name, &self.shared.sync)?),
+            None => None,
+        };
         let mut open = OpenLog {
             name: name.into(),
-            file,
+            file: Arc::new(file),
             identity: (held.dev(), held.ino()),
             next_seq: 1,
             prev: chain::genesis(name),
             open: BTreeSet::new(),
             first: None,
             anchored: 0,
+            synced: (0, chain::genesis(name)),
+            unsynced: Vec::new(),
+            anchor,
             len: u64::MAX,
             _alive: alive,
         };
@@ -297,6 +446,7 @@ impl AuditWriter {
                 // writer of the series finds the next file anchored.
                 let next = self.move_on(&open.name, why, own, sweep)?;
                 let _ = open.file.unlock();
+                self.retire(open);
                 *open = next;
                 open.file.lock()?;
                 return Ok(());
@@ -334,13 +484,18 @@ impl AuditWriter {
             // Close the torn fragment so the next line starts whole; readers then
             // report the fragment as a corrupt line instead of losing the next entry.
             open.file.write_all(b"\n")?;
-            self.sync.file(&open.file)?;
+            self.shared.sync.file(&open.file)?;
             open.len += 1;
             if let Tail::Own(closed) = tail(&open.file, &open.name, open.len, &anchoring)? {
                 resume = closed;
             }
         }
+        // Lines found here (another process's, or a stopped one's) are made
+        // durable before this writer's anchor records vouch for them.
+        self.shared.sync.file(&open.file)?;
         open.next_seq = after(resume.last_seq)?;
+        open.synced = (resume.last_seq, resume.last_hash.clone());
+        open.unsynced.clear();
         open.prev = resume.last_hash;
         open.open = resume.open.iter().map(|e| e.seq).collect();
         if open.first.is_none() {
@@ -386,6 +541,7 @@ impl AuditWriter {
             // Seqs go on from the host's own last one, never from lines it
             // did not write.
             open.next_seq = following;
+            open.synced.0 = following - 1;
             let context = Context {
                 instance: self.writer.instance.clone(),
                 project: self.writer.project.clone(),
@@ -448,67 +604,236 @@ impl AuditWriter {
             .unwrap_or(1)
     }
 
-    /// Writes one line and syncs it; on failure cuts the file back to its last
-    /// whole line. The seq is acknowledged only once the line is on stable
-    /// storage; the anchor follows it.
+    /// Writes one entry and syncs it at once, under the file's lock: the
+    /// entries a writer adds while it opens a file (the `lost` sweep, why it
+    /// moved on).
     fn append_locked(&self, open: &mut OpenLog, entry: &Entry) -> io::Result<u64> {
-        let seq = open.next_seq;
-        if seq == u64::MAX {
-            return Err(ceiling());
+        let before = open.len;
+        let answer = self.write_lines(open, &[entry])?.pop();
+        let synced = sync_open(&self.shared.sync, open);
+        if synced.is_err() && open.len > before {
+            let _ = open.file.set_len(before);
         }
+        synced?;
+        answer
+            .expect("one entry, one answer")
+            .map_err(io::Error::other)
+    }
+
+    /// Seals `entries` (seq, chain, open seqs) and writes them as one write,
+    /// announced first in the anchor records; not synced. An entry that
+    /// cannot be sealed (over the line cap, past the seq ceiling) is answered
+    /// so and left out. On a failed write the file is cut back to its last
+    /// whole line.
+    fn write_lines(
+        &self,
+        open: &mut OpenLog,
+        entries: &[&Entry],
+    ) -> io::Result<Vec<Result<u64, String>>> {
+        let (mut seq, mut prev) = (open.next_seq, open.prev.clone());
         let mut still_open = open.open.clone();
-        let mut sealed = entry.sealed(seq, open.prev.clone(), None);
-        chain::track(&mut still_open, &sealed);
-        sealed.open = still_open.first().copied();
-        let line = sealed.line();
-        if line.len() > MAX_LINE {
-            return Err(io::Error::other(format!(
-                "the entry is {} bytes, over the log's {MAX_LINE}-byte line cap; nothing was appended",
-                line.len()
-            )));
+        let (mut bytes, mut hashes, mut answers) = (Vec::new(), Vec::new(), Vec::new());
+        for entry in entries {
+            if seq == u64::MAX {
+                answers.push(Err(ceiling().to_string()));
+                continue;
+            }
+            let mut sealed = entry.sealed(seq, prev.clone(), None);
+            let mut now_open = still_open.clone();
+            chain::track(&mut now_open, &sealed);
+            sealed.open = now_open.first().copied();
+            let line = sealed.line();
+            if line.len() > MAX_LINE {
+                answers.push(Err(format!(
+                    "the entry is {} bytes, over the log's {MAX_LINE}-byte line cap; nothing was appended",
+                    line.len()
+                )));
+                continue;
+            }
+            prev = chain::line_hash(line.as_bytes());
+            hashes.push(prev.clone());
+            bytes.extend_from_slice(line.as_bytes());
+            still_open = now_open;
+            answers.push(Ok(seq));
+            seq += 1;
         }
-        let hash = chain::line_hash(line.as_bytes());
-        let anchors = self.anchors.as_ref().filter(|_| seq > open.anchored);
-        let anchor = |seq, hash: &str, next| Anchor {
-            file: open.name.clone(),
-            seq,
-            hash: hash.into(),
-            first: open
-                .first
-                .clone()
-                .unwrap_or_else(|| chain::line_hash(line.as_bytes())),
-            next,
-        };
-        if let Some(anchors) = anchors {
-            // Before the line, the anchor announces it, so a crash between
-            // the line and the anchor that follows it leaves a file the
-            // anchor accounts for. Not synced: a process crash keeps it, and
-            // a power cut that loses it leaves the line unvouched for (a
-            // later opener moves on rather than build on it).
-            let _ = anchors.write(&anchor(seq - 1, &open.prev, Some(hash.clone())), None);
+        if hashes.is_empty() {
+            return Ok(answers);
+        }
+        let first = open.first.clone().unwrap_or_else(|| hashes[0].clone());
+        if let Some(log) = open
+            .anchor
+            .as_mut()
+            .filter(|_| open.synced.0 >= open.anchored)
+        {
+            // Before the lines, the anchor announces them (with the lines
+            // still waiting for a sync), so a crash on either side of the
+            // write leaves a file the anchor accounts for. Never ahead of
+            // the durable log: its last line is the last one synced.
+            let announce = Anchor {
+                file: open.name.clone(),
+                seq: open.synced.0,
+                hash: open.synced.1.clone(),
+                first: first.clone(),
+                next: [open.unsynced.as_slice(), &hashes].concat(),
+            };
+            let _ = log.append(&announce, &self.shared.sync);
         }
         // `resync` has just made `len` the file's real length.
         let before = open.len;
-        if let Err(e) = open
-            .file
-            .write_all(line.as_bytes())
-            .and_then(|()| self.sync.file(&open.file))
-        {
+        if let Err(e) = (&*open.file).write_all(&bytes) {
             let _ = open.file.set_len(before);
             return Err(e);
         }
-        open.next_seq += 1;
-        open.len = before + line.len() as u64;
-        if let Some(anchors) = anchors {
-            // The line is durable already; an anchor that cannot be written
-            // leaves the previous one, which still bounds the file from below.
-            let _ = anchors.write(&anchor(seq, &hash, None), Some(&self.sync));
-            open.anchored = seq;
-        }
-        open.first.get_or_insert_with(|| hash.clone());
-        open.prev = hash;
+        open.next_seq = seq;
+        open.len = before + bytes.len() as u64;
+        open.first = Some(first);
+        open.prev = prev;
         open.open = still_open;
-        Ok(seq)
+        open.unsynced.extend(hashes);
+        Ok(answers)
+    }
+}
+
+impl Shared {
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Syncs until every group written is durable, answering the entries
+    /// that waited for each; then no sync is in flight.
+    fn sync_all(&self) {
+        loop {
+            let mut queue = self.queue();
+            let target = queue.written;
+            if target == queue.synced {
+                queue.syncing = false;
+                drop(queue);
+                self.turn.notify_all();
+                return;
+            }
+            drop(queue);
+            let result = self.sync_written().map_err(|e| e.to_string());
+            let mut queue = self.queue();
+            queue.synced = target;
+            let (due, owed) = std::mem::take(&mut queue.owed)
+                .into_iter()
+                .partition(|(group, ..)| *group <= target);
+            queue.owed = owed;
+            for (_, ticket, answer) in due {
+                queue.answered.insert(ticket, result.clone().and(answer));
+            }
+            drop(queue);
+            self.turn.notify_all();
+        }
+    }
+
+    /// Makes every line written so far durable (its announcing anchor
+    /// records first), then records the last of them as the host's in the
+    /// anchor. A file whose sync failed is opened afresh next time.
+    fn sync_written(&self) -> io::Result<()> {
+        let retired = std::mem::take(&mut *self.retired.lock().unwrap_or_else(|p| p.into_inner()));
+        for file in retired {
+            self.sync.file(&file)?;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(open) = state.as_mut() else {
+            return Ok(());
+        };
+        let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
+        let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+        drop(state);
+        sync_files(&self.sync, anchor.as_deref(), &file)?;
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file))
+            && open.file.lock().is_ok()
+        {
+            anchor_synced(open, last, &self.sync);
+            let _ = open.file.unlock();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for AuditWriter {
+    /// Waits for the groups still syncing, and makes the last anchor record durable.
+    fn drop(&mut self) {
+        let mut queue = self.shared.queue();
+        while queue.writing || queue.syncing {
+            queue = self
+                .shared
+                .turn
+                .wait(queue)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+        drop(queue);
+        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(anchor) = state
+            .as_mut()
+            .and_then(|open| open.anchor.as_mut())
+            .and_then(AnchorLog::to_sync)
+        {
+            let _ = self.shared.sync.file(&anchor);
+        }
+    }
+}
+
+/// Whether `entry` records a look (a read, a listing, a search): what the
+/// host knew, not a change; its line need not be durable before the answer.
+fn is_look(entry: &Entry) -> bool {
+    entry.act.kind == ActKind::Read && !entry.is_pending()
+}
+
+/// Syncs the anchor records (if any were added), then the log.
+fn sync_files(sync: &Syncer, anchor: Option<&File>, file: &File) -> io::Result<()> {
+    if let Some(anchor) = anchor {
+        // An anchor that cannot be synced leaves the earlier records, which
+        // never name a line that is not durable.
+        let _ = sync.file(anchor);
+    }
+    sync.file(file)
+}
+
+/// Syncs `open` where it is (its file lock held) and records its last line
+/// as the host's in the anchor.
+fn sync_open(sync: &Syncer, open: &mut OpenLog) -> io::Result<()> {
+    let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+    sync_files(sync, anchor.as_deref(), &open.file)?;
+    let last = (open.next_seq - 1, open.prev.clone());
+    anchor_synced(open, last, sync);
+    Ok(())
+}
+
+/// `last` (seq, hash) and every line before it are durable: recorded as the
+/// host's last line in the anchor (not synced: the next group's
+/// announcement syncs it, and until then the announcement accounts for the
+/// lines). Not where another process has appended since: its own records
+/// then say more.
+fn anchor_synced(open: &mut OpenLog, last: (u64, String), sync: &Syncer) {
+    if last.0 <= open.synced.0 {
+        return;
+    }
+    let done = ((last.0 - open.synced.0) as usize).min(open.unsynced.len());
+    open.unsynced.drain(..done);
+    open.synced = last;
+    let len = open.file.metadata().map(|m| m.len()).ok();
+    let (Some(log), Some(first)) = (open.anchor.as_mut(), open.first.clone()) else {
+        return;
+    };
+    if len != Some(open.len) || open.synced.0 < open.anchored {
+        return;
+    }
+    let anchor = Anchor {
+        file: open.name.clone(),
+        seq: open.synced.0,
+        hash: open.synced.1.clone(),
+        first,
+        next: open.unsynced.clone(),
+    };
+    // The lines are durable already; a record that cannot be written leaves
+    // the announcement, which still accounts for them.
+    if log.append(&anchor, sync).is_ok() {
+        open.anchored = open.synced.0;
     }
 }
 
@@ -530,12 +855,16 @@ fn ceiling() -> io::Error {
 fn tail(file: &File, name: &str, len: u64, anchoring: &Anchoring) -> io::Result<Tail> {
     let mut lines = Backwards::new(len);
     let mut scan = TailScan::new(name);
-    // Entries after the host's last line (but the one it announced), until
-    // it is reached.
+    let announced = match anchoring {
+        Anchoring::Anchored(anchor) => anchor.next.len(),
+        _ => 0,
+    };
+    // Entries after the host's last line, until it is reached: how many, and
+    // the earliest of them, as many as it announced (the latest first).
     let mut after = 0usize;
-    let mut announced = false;
-    // The earliest of them so far (the first after the host's last line).
-    let mut earliest: Option<(u64, String, Vec<u8>)> = None;
+    let mut earliest: VecDeque<(u64, String, Vec<u8>)> = VecDeque::new();
+    // Of them, the ones it announced, in order right after its last line.
+    let mut own = 0usize;
     let mut reached = !matches!(anchoring, Anchoring::Anchored(_));
     loop {
         let line = match lines.next_line() {
@@ -565,25 +894,13 @@ fn tail(file: &File, name: &str, len: u64, anchoring: &Anchoring) -> io::Result<
                 let hash = chain::line_hash(&line);
                 if entry.seq == anchor.seq && hash == anchor.hash {
                     reached = true;
-                    if after > 0 {
-                        // The host's own part resumes here, under the foreign
-                        // lines: from the line it announced, if that is the
-                        // first of them.
-                        scan = TailScan::new(name);
-                        if let Some((seq, hash, own)) = earliest.take()
-                            && anchor.announced(seq, &hash)
-                        {
-                            after -= 1;
-                            announced = true;
-                            scan.push(&own);
-                        }
-                    }
-                } else if after == 0 && !announced && anchor.announced(entry.seq, &hash) {
-                    // The line the host was appending when it last stopped.
-                    announced = true;
+                    own = own_announced(&mut scan, name, anchor, &earliest, after);
                 } else if entry.seq > anchor.seq {
                     after += 1;
-                    earliest = Some((entry.seq, hash, line));
+                    earliest.push_back((entry.seq, hash, line));
+                    if earliest.len() > announced {
+                        earliest.pop_front();
+                    }
                     continue;
                 } else {
                     return Ok(cut_or_replaced(name, anchor));
@@ -596,21 +913,53 @@ fn tail(file: &File, name: &str, len: u64, anchoring: &Anchoring) -> io::Result<
             break;
         }
     }
-    Ok(match anchoring {
+    if let (Anchoring::Anchored(anchor), false) = (anchoring, reached) {
         // Nothing vouched for before the announced first line.
-        Anchoring::Anchored(anchor) if !reached && !anchor.none_before() => {
-            cut_or_replaced(name, anchor)
+        if !anchor.none_before() {
+            return Ok(cut_or_replaced(name, anchor));
         }
-        Anchoring::Anchored(anchor) if after > 0 => {
+        own = own_announced(&mut scan, name, anchor, &earliest, after);
+    }
+    Ok(match anchoring {
+        Anchoring::Anchored(anchor) if after > own => {
             let why = format!(
-                "{after} entries the host did not write follow its last line (seq {}) in {AUDIT_DIR}/{name}",
-                anchor.seq + u64::from(announced)
+                "{} entries the host did not write follow its last line (seq {}) in {AUDIT_DIR}/{name}",
+                after - own,
+                anchor.seq + own as u64
             );
-            let own = Some(scan.finish());
-            Tail::Foreign { why, own }
+            Tail::Foreign {
+                why,
+                own: Some(scan.finish()),
+            }
         }
         _ => Tail::Own(scan.finish()),
     })
+}
+
+/// How many of the entries right after the host's last line (`earliest`,
+/// the latest first, of `after` in all) are the ones its anchor announced,
+/// in order; those are the host's own, and are given to `scan` (the latest
+/// first). Where others follow them, the scan starts over from them.
+fn own_announced(
+    scan: &mut TailScan,
+    name: &str,
+    anchor: &Anchor,
+    earliest: &VecDeque<(u64, String, Vec<u8>)>,
+    after: usize,
+) -> usize {
+    let in_order: Vec<_> = earliest.iter().rev().collect();
+    let own = in_order
+        .iter()
+        .enumerate()
+        .take_while(|(i, (seq, hash, _))| anchor.announced(*i, *seq, hash))
+        .count();
+    if after > own {
+        *scan = TailScan::new(name);
+    }
+    for (_, _, line) in in_order[..own].iter().rev() {
+        scan.push(line);
+    }
+    own
 }
 
 fn cut_or_replaced(name: &str, anchor: &Anchor) -> Tail {
@@ -652,13 +1001,22 @@ fn first_line_hash(file: &File, len: u64) -> io::Result<Option<String>> {
     Ok((!line.is_empty()).then(|| chain::line_hash(&line)))
 }
 
-/// The host's anchors: one small file per audit file, in a folder outside
-/// every root (the state folder), so whoever can edit a root cannot also
-/// move its anchors.
+/// The host's anchors: one small file of records per audit file, in a folder
+/// outside every root (the state folder), so whoever can edit a root cannot
+/// also move its anchors. Records are appended, one JSON line each; the last
+/// whole one is the anchor. (A file holding one record without a newline is
+/// the format before records were appended, and reads the same.)
 #[derive(Clone, Debug)]
 pub struct Anchors {
     dir: PathBuf,
 }
+
+/// How much of an anchor file's end is read for its last record: records
+/// are a few KiB at most (a group's hashes).
+const ANCHOR_TAIL: u64 = 64 * 1024;
+
+/// An anchor file past this size is rewritten as its last record alone.
+const ANCHOR_COMPACT: u64 = 1024 * 1024;
 
 impl Anchors {
     pub fn new(dir: PathBuf) -> Anchors {
@@ -672,7 +1030,16 @@ impl Anchors {
 
     /// The anchor of audit file `name`, if this host has written one.
     pub fn read(&self, name: &str) -> Option<Anchor> {
-        serde_json::from_slice(&std::fs::read(self.path(name)).ok()?).ok()
+        let file = File::open(self.path(name)).ok()?;
+        let len = file.metadata().ok()?.len();
+        let start = len.saturating_sub(ANCHOR_TAIL);
+        let mut bytes = vec![0; (len - start) as usize];
+        file.read_exact_at(&mut bytes, start).ok()?;
+        // The last record that reads whole: one torn by a crash is passed over.
+        bytes
+            .split(|&b| b == b'\n')
+            .rev()
+            .find_map(|record| serde_json::from_slice(record).ok())
     }
 
     /// Every anchor this host keeps, for every file of every root: the
@@ -700,21 +1067,86 @@ impl Anchors {
             .max()
     }
 
-    /// Replaces the anchor: a temporary file, synced with `sync`, renamed
-    /// over the old one, so a crash leaves the old anchor or the new one.
-    /// Callers hold the audit file's lock, so one temporary name per anchor
-    /// suffices. The folder is not synced: a rename lost to a power cut
-    /// leaves an older anchor, which is still never ahead of the (already
-    /// synced) log.
-    fn write(&self, anchor: &Anchor, sync: Option<&Syncer>) -> io::Result<()> {
+    /// The anchor file of audit file `name`, opened to append records (made,
+    /// and its folder synced, if new).
+    fn log(&self, name: &str, sync: &Syncer) -> io::Result<AnchorLog> {
         std::fs::create_dir_all(&self.dir)?;
-        let target = self.path(&anchor.file);
-        let tmp = self.dir.join(format!(".{}.tmp", anchor.file));
-        let mut file = File::create(&tmp)?;
-        file.write_all(&serde_json::to_vec(anchor).expect("anchors serialise"))?;
-        if let Some(sync) = sync {
-            sync.file(&file)?;
+        let path = self.path(name);
+        let made = !path.exists();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)?;
+        if made {
+            sync.folder(&File::open(&self.dir)?)?;
         }
-        std::fs::rename(&tmp, target)
+        let len = file.metadata()?.len();
+        let mut last = [0u8];
+        let whole = len == 0 || (file.read_at(&mut last, len - 1)? == 1 && last[0] == b'\n');
+        Ok(AnchorLog {
+            file: Arc::new(file),
+            path,
+            len,
+            whole,
+            dirty: false,
+        })
+    }
+}
+
+/// One audit file's anchor records, open for appending.
+struct AnchorLog {
+    file: Arc<File>,
+    path: PathBuf,
+    len: u64,
+    /// Whether the file ends in a whole record (a newline), or is empty.
+    whole: bool,
+    /// Records were appended since the file was last handed out to sync.
+    dirty: bool,
+}
+
+impl AnchorLog {
+    /// Appends `anchor` as the file's last record; not synced. A file grown
+    /// past [`ANCHOR_COMPACT`] is replaced by one holding this record alone
+    /// (a synced temporary renamed over it, its folder synced).
+    fn append(&mut self, anchor: &Anchor, sync: &Syncer) -> io::Result<()> {
+        let mut record = serde_json::to_vec(anchor).expect("anchors serialise");
+        record.push(b'\n');
+        if self.len + record.len() as u64 > ANCHOR_COMPACT {
+            return self.compact(&record, sync);
+        }
+        if !self.whole {
+            record.insert(0, b'\n');
+        }
+        self.whole = false;
+        self.dirty = true;
+        (&*self.file).write_all(&record)?;
+        self.whole = true;
+        self.len += record.len() as u64;
+        Ok(())
+    }
+
+    /// The file to sync, if records were appended since it was last handed out.
+    fn to_sync(&mut self) -> Option<Arc<File>> {
+        std::mem::take(&mut self.dirty).then(|| self.file.clone())
+    }
+
+    fn compact(&mut self, record: &[u8], sync: &Syncer) -> io::Result<()> {
+        let dir = self.path.parent().expect("anchors live in a folder");
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".tmp");
+        let mut file = File::create(&tmp)?;
+        file.write_all(record)?;
+        sync.file(&file)?;
+        std::fs::rename(&tmp, &self.path)?;
+        sync.folder(&File::open(dir)?)?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&self.path)?;
+        (self.file, self.len, self.whole) = (Arc::new(file), record.len() as u64, true);
+        Ok(())
     }
 }

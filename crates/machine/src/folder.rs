@@ -7,6 +7,7 @@
 
 mod checked;
 use checked::is_special;
+mod organise;
 mod own_files;
 mod write;
 
@@ -65,8 +66,8 @@ pub struct RootOptions {
     /// test watch the sync points).
     pub sync: Syncer,
     /// Where the host keeps its audit anchors (a folder outside every root,
-    /// under the state folder): with it, each append also rewrites this
-    /// writer's anchor, and verification sees lines cut from a log's end or
+    /// under the state folder): with it, each group of appends also adds a
+    /// record to this writer's anchor, and verification sees lines cut from a log's end or
     /// a log replaced whole. Without it, only the chain inside each file.
     pub anchors: Option<PathBuf>,
     /// Opens the audit file (and runs its `lost` sweep, closing a torn last
@@ -419,6 +420,18 @@ impl Storage for FolderStorage {
             .remove_file(name)
             .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
             .map_err(storage_error)
+    }
+
+    async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError> {
+        self.rename_entry(from, to)
+    }
+
+    async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError> {
+        self.make_folder(path)
+    }
+
+    async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
+        self.remove_folder(path)
     }
 
     async fn observe(&self, path: &RelPath) -> Observation {

@@ -619,21 +619,29 @@ fn an_act_the_host_left_pending_under_a_forged_tail_is_swept_in_its_next_file() 
     );
 }
 
+/// The anchor file of the rig's log: its records, one a line, the last one
+/// the anchor.
+fn anchor_file(rig: &Rig) -> PathBuf {
+    let name = rig.log.file_name().unwrap().to_str().unwrap();
+    rig.anchors.join(name.replace(".jsonl", ".anchor.json"))
+}
+
+/// The anchor as the host last recorded it.
+fn last_anchor(rig: &Rig) -> serde_json::Value {
+    let records = std::fs::read_to_string(anchor_file(rig)).unwrap();
+    serde_json::from_str(records.lines().last().unwrap()).unwrap()
+}
+
 #[test]
 fn a_crash_on_either_side_of_an_append_leaves_a_log_the_anchor_accounts_for() {
     let rig = rig();
-    let anchor = rig.anchors.join(
-        rig.log
-            .file_name()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .replace(".jsonl", ".anchor.json"),
-    );
-    let confirmed = std::fs::read_to_string(&anchor).unwrap();
-    let mut before: serde_json::Value = serde_json::from_str(&confirmed).unwrap();
+    let anchor = anchor_file(&rig);
+    let mut before = last_anchor(&rig);
+    assert_eq!(before["seq"], 10, "{before}");
     // Killed after announcing line 10 and before writing it: the anchor names
-    // line 9 and announces 10, and the file ends at 9.
+    // line 9 and announces 10, and the file ends at 9. Written here as a
+    // host before grouped lines wrote it (one record, `next` a string), so
+    // that format is checked too.
     let lines = rig.lines();
     before["seq"] = 9.into();
     before["hash"] = line_hash(lines[8].as_bytes()).into();
@@ -648,11 +656,13 @@ fn a_crash_on_either_side_of_an_append_leaves_a_log_the_anchor_accounts_for() {
     // Killed after writing it and before confirming it: the file ends at 10.
     rig.set_lines(&lines);
     assert!(matches!(rig.verdict(), Verdict::Ok(c) if c.last_seq == 10));
-    // Either way the host goes on in the same file.
+    // Either way the host goes on in the same file, appending its records
+    // after the old one.
     let mut host = host(&rig.root, &rig.anchors);
     assert!(host.execute(&write("next.txt", "n"), None).ok);
     assert_eq!(rig.verdicts().len(), 1);
     assert!(matches!(rig.verdict(), Verdict::Ok(c) if c.last_seq == 12));
+    assert_eq!(last_anchor(&rig)["seq"], 12);
     // Control: with the confirmed anchor, the same cut of the last line shows.
     rig.set_lines(&rig.lines()[..11]);
     assert_eq!(broken(&rig.verdict()).0, BreakKind::Truncated);
@@ -665,4 +675,51 @@ fn a_crash_on_either_side_of_an_append_leaves_a_log_the_anchor_accounts_for() {
         "{:?}",
         rig.verdict()
     );
+}
+
+#[test]
+fn a_crash_inside_a_group_leaves_any_prefix_of_it_the_hosts_and_nothing_more() {
+    let rig = rig();
+    let anchor = anchor_file(&rig);
+    let lines = rig.lines();
+    // The host announced lines 8, 9 and 10 as one group after line 7.
+    let mut group = last_anchor(&rig);
+    group["seq"] = 7.into();
+    group["hash"] = line_hash(lines[6].as_bytes()).into();
+    group["next"] = (7..10)
+        .map(|i| line_hash(lines[i].as_bytes()))
+        .collect::<Vec<_>>()
+        .into();
+    let mut records = std::fs::read_to_string(&anchor).unwrap();
+    records.push_str(&format!("{group}\n"));
+    std::fs::write(&anchor, &records).unwrap();
+    for end in 7..=10 {
+        rig.set_lines(&lines[..end]);
+        assert!(
+            matches!(rig.verdict(), Verdict::Ok(c) if c.last_seq == end as u64),
+            "cut after line {end}: {:?}",
+            rig.verdict()
+        );
+    }
+    // The host builds on a prefix of its group: the next act follows line 8.
+    rig.set_lines(&lines[..8]);
+    let mut host = self::host(&rig.root, &rig.anchors);
+    assert!(host.execute(&write("next.txt", "n"), None).ok);
+    drop(host);
+    assert_eq!(rig.verdicts().len(), 1);
+    assert!(matches!(rig.verdict(), Verdict::Ok(c) if c.last_seq == 10));
+    // Not announced: lines 8 and 9 of the group, then two that are not its
+    // 10th; nor does the host build on them: it goes on in its next file.
+    std::fs::write(&anchor, &records).unwrap();
+    rig.set_lines(&lines[..9]);
+    forge_tail(&rig, |seq| seq + 2);
+    assert!(
+        matches!(rig.verdict(), Verdict::UnanchoredTail(t) if (t.anchored_seq, t.line, t.after) == (9, 10, 2)),
+        "{:?}",
+        rig.verdict()
+    );
+    let mut host = self::host(&rig.root, &rig.anchors);
+    assert!(host.execute(&write("next.txt", "n"), None).ok);
+    let (_, next) = next_file(&rig);
+    assert!(matches!(&next, Verdict::Ok(_)), "{next:?}");
 }

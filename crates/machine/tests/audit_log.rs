@@ -13,7 +13,8 @@ use voicebox_core::audit::{
 };
 use voicebox_core::platform::Storage;
 use voicebox_core::tier::ActKind;
-use voicebox_machine::{FolderStorage, Host};
+use voicebox_machine::durable::{SyncObserver, Syncer};
+use voicebox_machine::{FolderStorage, Host, RootOptions};
 
 /// An entry of `instance`: an attempt left `Pending`, or an allowed act (`Ok`).
 fn entry(instance: &str, result: EntryResult) -> Entry {
@@ -218,5 +219,139 @@ fn two_roots_write_two_files_and_the_merged_read_orders_by_instance_and_seq() {
         view.entries
             .windows(2)
             .all(|w| (&w[0].instance, w[0].seq) > (&w[1].instance, w[1].seq))
+    );
+}
+
+/// Records each synced file's bytes by inode, and holds every sync a moment
+/// after it, as a slow disk would, so that appends made meanwhile queue.
+#[derive(Default)]
+struct SlowDisk {
+    synced: std::sync::Mutex<Vec<(u64, Vec<u8>)>>,
+}
+
+impl SyncObserver for SlowDisk {
+    fn file_synced(&self, file: &std::fs::File) {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::MetadataExt;
+        let bytes = std::fs::read(format!("/proc/self/fd/{}", file.as_raw_fd())).unwrap();
+        let ino = file.metadata().unwrap().ino();
+        self.synced.lock().unwrap().push((ino, bytes));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+
+    fn folder_synced(&self, _: &std::fs::File) {}
+}
+
+/// A root on a [`SlowDisk`], anchored; the storage and its log's inode.
+fn on_slow_disk(dir: &TempDir) -> (Arc<FolderStorage>, Arc<SlowDisk>, std::path::PathBuf) {
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let disk = Arc::new(SlowDisk::default());
+    let options = RootOptions {
+        sync: Syncer::observed(disk.clone()),
+        anchors: Some(dir.path().join("anchors")),
+        ..RootOptions::default()
+    };
+    let storage = Arc::new(FolderStorage::open_with(&root, "w", options).unwrap());
+    let log = root.join(".audit").join(storage.audit_file_name());
+    (storage, disk, log)
+}
+
+/// The seqs of the log (inode `ino`) as of each of its sync points.
+fn synced_seqs(disk: &SlowDisk, ino: u64) -> Vec<Vec<u64>> {
+    let synced = disk.synced.lock().unwrap();
+    let of_log = synced.iter().filter(|(i, _)| *i == ino);
+    of_log
+        .map(|(_, bytes)| {
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            entries_of(&text).iter().map(|e| e.seq).collect()
+        })
+        .collect()
+}
+
+#[test]
+fn concurrent_appends_share_a_sync_and_each_is_durable_before_its_answer() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = TempDir::new().unwrap();
+    let (storage, disk, log) = on_slow_disk(&dir);
+    let threads = 16;
+    let answered: Vec<(u64, usize)> = (0..threads)
+        .map(|_| {
+            let (storage, disk) = (storage.clone(), disk.clone());
+            std::thread::spawn(move || {
+                let seq =
+                    pollster::block_on(storage.append_audit(&entry("w", EntryResult::Pending)))
+                        .unwrap();
+                (seq, disk.synced.lock().unwrap().len())
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    let ino = std::fs::metadata(&log).unwrap().ino();
+    let points = synced_seqs(&disk, ino);
+    for (seq, seen) in &answered {
+        // A sync of the log recorded before the answer holds the line.
+        let synced = disk.synced.lock().unwrap()[..*seen]
+            .iter()
+            .filter(|(i, _)| *i == ino)
+            .count();
+        assert!(
+            points[..synced].iter().any(|seqs| seqs.contains(seq)),
+            "seq {seq} was answered before it was synced"
+        );
+    }
+    // Every seq once, in order, and fewer syncs of the log than appends.
+    let last = points.last().unwrap();
+    assert_eq!(*last, (1..=threads as u64).collect::<Vec<_>>());
+    assert!(
+        points.len() < threads,
+        "{} syncs of the log for {threads} appends",
+        points.len()
+    );
+    // The anchor names the last line, and the log verifies against it.
+    let anchors = pollster::block_on(storage.audit_anchors()).unwrap();
+    let name = log.file_name().unwrap().to_str().unwrap();
+    let anchor = anchors.into_iter().find(|a| a.file == name).unwrap();
+    assert_eq!((anchor.seq, anchor.next.len()), (threads as u64, 0));
+    let verified = audit::chain::verify(
+        name,
+        &std::fs::read(&log).unwrap(),
+        audit::chain::Anchoring::Anchored(anchor),
+    );
+    assert!(
+        matches!(&verified.verdict, Some(audit::chain::Verdict::Ok(c)) if c.last_seq == threads as u64),
+        "{verified:?}"
+    );
+}
+
+#[test]
+fn a_looks_line_is_on_file_at_its_answer_and_durable_by_the_next_change() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = TempDir::new().unwrap();
+    let (storage, disk, log) = on_slow_disk(&dir);
+    let mut look = entry("w", EntryResult::Ok);
+    look.act = ActRecord::new(ActKind::Read, "a.txt");
+    let seq = pollster::block_on(storage.append_audit(&look)).unwrap();
+    let written = entries_of(&std::fs::read_to_string(&log).unwrap());
+    assert_eq!(
+        written.last().map(|e| e.seq),
+        Some(seq),
+        "on file when answered"
+    );
+    // Control: a change's line is durable before its answer.
+    let change = pollster::block_on(storage.append_audit(&entry("w", EntryResult::Ok))).unwrap();
+    let ino = std::fs::metadata(&log).unwrap().ino();
+    assert!(
+        synced_seqs(&disk, ino)
+            .iter()
+            .any(|seqs| seqs.contains(&change))
+    );
+    // The look's sync followed it, before the change's group was written.
+    assert!(
+        synced_seqs(&disk, ino)
+            .iter()
+            .any(|seqs| seqs.contains(&seq))
     );
 }

@@ -76,3 +76,64 @@ fn an_unwritable_audit_folder_fails_closed_and_leaves_the_file_untouched() {
         "after"
     );
 }
+
+/// A move judges both ends where they really are: a link is never moved
+/// (where a relative link leads depends on where it sits), a host folder
+/// renamed while the host holds it is still the host's, a second name of
+/// the log is the log, and a folder on the way out through a link is out.
+/// The plain move beside them goes through.
+#[test]
+fn a_move_never_carries_a_link_a_host_folder_or_a_twin_of_the_log() {
+    use serde_json::json;
+    use std::os::unix::fs::symlink;
+    let dir = TempDir::new().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let outside = dir.path().join("outside");
+    std::fs::create_dir(&outside).unwrap();
+    let mut rig = rig_in(&root);
+    assert!(rig.run(write("a.txt", "a")).ok);
+    symlink("a.txt", root.join("link.txt")).unwrap();
+    symlink(&outside, root.join("out")).unwrap();
+    let log = root
+        .join(".audit")
+        .join(rig.ex.storage().unwrap().audit_file_name());
+    std::fs::hard_link(&log, root.join("twin.txt")).unwrap();
+    let cases = [
+        ("link.txt", "moved.txt", Rule::IsALink),
+        ("a.txt", "out/a.txt", Rule::SymlinkOut),
+        ("twin.txt", "moved.txt", Rule::ProtectedAudit),
+    ];
+    for (name, to, rule) in cases {
+        let reply = rig.run(json!({"verb": "move", "name": name, "to": to}));
+        assert_eq!(refused(&reply), rule, "{name} → {to}: {reply:?}");
+    }
+    assert!(root.join("link.txt").is_symlink());
+    assert!(!root.join("moved.txt").exists() && !outside.join("a.txt").exists());
+    // The host's own folder, renamed while the host holds it.
+    std::fs::rename(root.join(".voicebox"), root.join("pub")).unwrap();
+    let reply = rig.run(json!({"verb": "move", "name": "pub", "to": "elsewhere"}));
+    assert_eq!(refused(&reply), Rule::ProtectedAudit, "{reply:?}");
+    assert!(root.join("pub").is_dir());
+    // Positive control: the plain file moves.
+    let moved = rig.run(json!({"verb": "move", "name": "a.txt", "to": "b.txt"}));
+    assert!(moved.ok, "{moved:?}");
+    assert_eq!(std::fs::read_to_string(root.join("b.txt")).unwrap(), "a");
+}
+
+/// A folder holding only hidden files is not empty: it is not deleted.
+#[test]
+fn a_folder_with_hidden_files_is_not_empty() {
+    use serde_json::json;
+    let dir = TempDir::new().unwrap();
+    let mut rig = rig_in(dir.path());
+    std::fs::create_dir_all(dir.path().join("old")).unwrap();
+    std::fs::write(dir.path().join("old/.DS_Store"), "x").unwrap();
+    let reply = rig.run(json!({"verb": "delete", "name": "old"}));
+    assert_eq!(refused(&reply), Rule::FolderNotEmpty);
+    assert!(dir.path().join("old/.DS_Store").exists());
+    std::fs::remove_file(dir.path().join("old/.DS_Store")).unwrap();
+    let asked = rig.run(json!({"verb": "delete", "name": "old"}));
+    rig.yes_to(&asked);
+    assert!(!dir.path().join("old").exists());
+}

@@ -320,6 +320,7 @@ fn a_forged_journal_line_puts_nothing_back_and_removes_nothing() {
                 before: Some(2),
                 after: Some(journal::digest(b"v2")),
                 prior: None,
+                to: None,
             },
         );
         let reply = host.execute(&json!({"verb": "undo"}), None);

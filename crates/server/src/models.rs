@@ -6,7 +6,6 @@
 //! Dates are the vendors' published shutdown dates as of 2026-12-01
 //! (Anthropic's model deprecations page; OpenAI's deprecations page).
 
-use crate::llm::setting;
 use voicebox_machine::env::now_ms;
 
 /// One model this server uses by default.
@@ -195,6 +194,15 @@ pub fn warning(vendor: &str, model: &str, today: &str) -> Option<String> {
 /// Today's date (UTC) as YYYY-MM-DD.
 pub fn today() -> String {
     voicebox_core::time::iso8601(now_ms())[..10].to_string()
+}
+
+/// An environment setting, or its default when unset or blank.
+pub fn setting(env: &str, default: &str) -> String {
+    std::env::var(env)
+        .ok()
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| default.to_string())
 }
 
 #[cfg(test)]

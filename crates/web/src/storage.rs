@@ -114,7 +114,9 @@ impl WebStorage {
         // Operations on the root's entries name the access they need; the
         // worker asks for that permission before it touches the root.
         let access = match request["op"].as_str() {
-            Some("write" | "append" | "remove") => Some(Access::Write),
+            Some("write" | "append" | "remove" | "rename" | "mkdir" | "rmdir") => {
+                Some(Access::Write)
+            }
             Some("read" | "observe" | "list" | "readAudit") => Some(Access::Read),
             _ => None,
         };
@@ -173,6 +175,9 @@ fn storage_error(error: &Value, wanted_folder: bool) -> StorageError {
         "NotFoundError" => StorageError::NotFound,
         "TypeMismatchError" if wanted_folder => StorageError::NotADirectory,
         "TypeMismatchError" => StorageError::IsADirectory,
+        // The worker's own names for what a folder act found.
+        "NotEmptyError" | "InvalidModificationError" => StorageError::NotEmpty,
+        "ExistsError" => StorageError::Exists,
         "NotAllowedError" | "SecurityError" => StorageError::Escape(Escape::Unreachable),
         _ => StorageError::Other(format!("{name}: {message}")),
     }
@@ -227,6 +232,22 @@ impl Storage for WebStorage {
         self.ask(json!({"op": "remove", "path": path.as_str()}), Vec::new())
             .await
             .map(|_| ())
+    }
+
+    async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError> {
+        let request = json!({"op": "rename", "path": from.as_str(), "to": to.as_str()});
+        self.ask(request, Vec::new()).await.map(|_| ())
+    }
+
+    async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError> {
+        let request = json!({"op": "mkdir", "path": path.as_str()});
+        let (answer, _) = self.ask(request, Vec::new()).await?;
+        Ok(answer["made"] == true)
+    }
+
+    async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
+        let request = json!({"op": "rmdir", "path": path.as_str()});
+        self.ask(request, Vec::new()).await.map(|_| ())
     }
 
     async fn observe(&self, path: &RelPath) -> Observation {

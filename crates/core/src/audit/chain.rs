@@ -29,26 +29,48 @@ pub fn line_hash(line: &[u8]) -> String {
     crate::hex(&Sha256::digest(line))
 }
 
-/// What the host keeps of one audit file, outside the root: its last line,
-/// rewritten after each append. Before each append it also announces the
-/// line it is about to write, so a crash on either side of the append leaves
-/// a file the anchor accounts for; any other line after the last one is not
+/// What the host keeps of one audit file, outside the root: its last durable
+/// line, appended as a new record after each group of lines is synced. Before
+/// a line is written, a record also announces it (with every line written
+/// since the last sync), so a crash on either side of the write leaves a
+/// file the anchor accounts for; any other line after the last one is not
 /// the host's.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Anchor {
     /// The audit file's name.
     pub file: String,
-    /// The seq of the last line this host appended (the one before its
-    /// first, where it has appended none).
+    /// The seq of the last line this host appended and synced (the one
+    /// before its first, where it has appended none).
     pub seq: u64,
     /// That line's hash: the file's genesis where it has appended none.
     pub hash: String,
     /// The hash of the file's first line.
     pub first: String,
-    /// The hash of the line the host was about to append after it (seq + 1):
-    /// present or not, it is the host's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub next: Option<String>,
+    /// The hashes of the lines the host wrote after it, in order (seq + 1,
+    /// seq + 2, ...), not yet synced: any prefix of them present is the
+    /// host's. An anchor written before lines were grouped names one line
+    /// here as a bare string.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "one_or_many"
+    )]
+    pub next: Vec<String>,
+}
+
+/// `next` as written now (a list) or by a host that announced one line at a
+/// time (a string).
+fn one_or_many<'de, D: serde::Deserializer<'de>>(de: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Next {
+        One(String),
+        Many(Vec<String>),
+    }
+    Ok(match Next::deserialize(de)? {
+        Next::One(hash) => alloc::vec![hash],
+        Next::Many(hashes) => hashes,
+    })
 }
 
 impl Anchor {
@@ -60,13 +82,14 @@ impl Anchor {
 
     /// The seq the file's next line after the host's own takes.
     pub fn following(&self) -> Option<u64> {
-        self.seq.checked_add(1 + u64::from(self.next.is_some()))
+        self.seq.checked_add(1)?.checked_add(self.next.len() as u64)
     }
 
-    /// Whether an entry with `seq` and line `hash`, first after the last
-    /// line, is the one the host announced.
-    pub fn announced(&self, seq: u64, hash: &str) -> bool {
-        Some(seq) == self.seq.checked_add(1) && self.next.as_deref() == Some(hash)
+    /// Whether an entry with `seq` and line `hash` is the `index`-th line
+    /// (from 0) after the last one, as the host announced it.
+    pub fn announced(&self, index: usize, seq: u64, hash: &str) -> bool {
+        self.seq.checked_add(1 + index as u64) == Some(seq)
+            && self.next.get(index).is_some_and(|next| next == hash)
     }
 }
 
@@ -200,8 +223,8 @@ pub struct Verifier {
     /// Entries after the anchored line the host did not announce: the first
     /// one's line, and how many.
     tail: Option<(usize, usize)>,
-    /// Whether the line the anchor announced was seen right after it.
-    announced: bool,
+    /// How many of the lines the anchor announced were seen right after it.
+    announced: usize,
     gap: Option<Gap>,
     broken: Option<Break>,
     torn: bool,
@@ -221,7 +244,7 @@ impl Verifier {
             first: None,
             anchor_line: None,
             tail: None,
-            announced: false,
+            announced: 0,
             gap: None,
             broken: None,
             torn: false,
@@ -289,9 +312,9 @@ impl Verifier {
             let after = self.anchor_line.is_some() || anchor.none_before();
             match self.anchor_line {
                 _ if after => {
-                    let first = self.tail.is_none() && !self.announced;
-                    if first && anchor.announced(entry.seq, hash) {
-                        self.announced = true;
+                    let own = self.tail.is_none();
+                    if own && anchor.announced(self.announced, entry.seq, hash) {
+                        self.announced += 1;
                     } else {
                         let tail = self.tail.get_or_insert((self.line, 0));
                         tail.1 += 1;
@@ -418,7 +441,7 @@ impl Verifier {
             Anchoring::Anchored(anchor) => {
                 self.chain.anchored = true;
                 self.against(anchor);
-                anchor.seq + u64::from(self.announced)
+                anchor.seq + self.announced as u64
             }
             _ => 0,
         };

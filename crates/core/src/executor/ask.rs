@@ -24,14 +24,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         let record = ActRecord::new(ActKind::Delete, name);
         let seen = self.store().observe(&path).await;
-        let problem = match (seen.exists, seen.is_dir) {
-            (false, _) => Some(StorageError::NotFound),
-            (true, true) => Some(StorageError::IsADirectory),
-            _ => None,
-        };
-        if let Some(error) = problem {
-            let refusal = self.storage_refusal(error, &path);
+        if !seen.exists {
+            let refusal = self.storage_refusal(StorageError::NotFound, &path);
             return self.refuse(refusal, record, turn).await;
+        }
+        if seen.is_dir {
+            return self
+                .ask_remove_folder(record, path, verdict, &seen, turn)
+                .await;
         }
         debug_assert_eq!(verdict.decision, Decision::Confirm);
         let plan = format!("delete {path} ({})", bytes(seen.bytes));
@@ -170,6 +170,29 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     .await
             }
             Deferred::Delete => self.remove_approved(approved, ask_seq, turn).await,
+            Deferred::RemoveFolder => self.remove_folder_approved(approved, ask_seq, turn).await,
+            // The other end is contained and decided again too.
+            Deferred::Move { to } => {
+                let record = approved.record.clone().with_to(to.as_str());
+                match self
+                    .locate_at(to.as_str(), record, ActKind::Write, turn)
+                    .await
+                {
+                    Ok((to, _)) => self.move_approved(approved, &to, ask_seq, turn).await,
+                    Err(reply) => reply,
+                }
+            }
+            Deferred::Copy { from } => {
+                let record =
+                    ActRecord::new(ActKind::Write, from.as_str()).with_to(approved.path.as_str());
+                match self
+                    .locate_at(from.as_str(), record, ActKind::Read, turn)
+                    .await
+                {
+                    Ok((from, _)) => self.copy_approved(approved, &from, ask_seq, turn).await,
+                    Err(reply) => reply,
+                }
+            }
             // Boxed: carrying a checked action out may ask (and so perform) again.
             Deferred::Heard(action) | Deferred::Guessed(action) => {
                 alloc::boxed::Box::pin(self.heard_and_approved(action, ask_seq, turn)).await

@@ -9,6 +9,7 @@ use crate::audit::ActRecord;
 use crate::confirm::Deferred;
 use crate::contain::RelPath;
 use crate::journal::{self, JournalEntry, Line, Remembered};
+use crate::notes;
 use crate::platform::Abilities;
 use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
 use crate::reply::Reply;
@@ -24,6 +25,48 @@ struct Rewrite {
     updated: String,
     summary: String,
     words: String,
+}
+
+/// Why an append or an edit makes no new text: the refusal, and for list
+/// items the ones to choose from.
+pub(super) struct Unmade {
+    pub refusal: Refusal,
+    pub candidates: Option<alloc::vec::Vec<String>>,
+}
+
+impl From<Refusal> for Unmade {
+    fn from(refusal: Refusal) -> Unmade {
+        Unmade {
+            refusal,
+            candidates: None,
+        }
+    }
+}
+
+/// A change sent with `expect` (the digest of the copy the client read) is
+/// made only on that copy: `now` is what the file holds (`None`: it is gone).
+pub(super) fn as_expected(
+    path: &RelPath,
+    expect: Option<&str>,
+    now: Option<&[u8]>,
+) -> Result<(), Refusal> {
+    let Some(expect) = expect else {
+        return Ok(());
+    };
+    let now = now.map(journal::digest);
+    if now.as_deref() == Some(expect.trim().to_ascii_lowercase().as_str()) {
+        return Ok(());
+    }
+    let what = match now {
+        Some(_) => "changed since the copy you have was read",
+        None => "is gone since the copy you have was read",
+    };
+    Err(Refusal::new(
+        Rule::ChangedSinceRead,
+        format!(
+            "`{path}` {what}, so nothing was written (your change would replace the newer copy); read it again and make the change on what it holds now"
+        ),
+    ))
 }
 
 /// Whether `updated` may be what `path` holds: at most the file cap.
@@ -49,6 +92,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         name: &str,
         content: &str,
         mode: Option<WriteMode>,
+        expect: Option<&str>,
         turn: Option<&str>,
     ) -> Reply {
         let record = ActRecord::new(ActKind::Write, name);
@@ -60,6 +104,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         if seen.is_dir {
             let refusal = self.storage_refusal(StorageError::IsADirectory, &approved.path);
             return self.refuse(refusal, record, turn).await;
+        }
+        if expect.is_some() {
+            let now = match self.read_bounded(&approved.path).await {
+                Ok(bytes) => Some(bytes),
+                Err(StorageError::NotFound) => None,
+                Err(e) => {
+                    let refusal = self.storage_refusal(e, &approved.path);
+                    return self.refuse(refusal, record, turn).await;
+                }
+            };
+            if let Err(refusal) = as_expected(&approved.path, expect, now.as_deref()) {
+                return self.refuse(refusal, record, turn).await;
+            }
         }
         if seen.exists && mode == Some(WriteMode::Create) {
             let verdict = self.table.decide(&Act::replacing());
@@ -121,33 +178,82 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             .await
     }
 
-    /// Adds `content` at the end of a file (joined by a newline when the file
-    /// does not end in one), making the file if it is missing.
-    pub(super) async fn append(&self, name: &str, content: &str, turn: Option<&str>) -> Reply {
-        self.rewrite(name, Remembered::Append, turn, |path, current| {
+    /// Adds `content` at the end of a file, or of the section under the
+    /// heading `under` (see [`notes::append`]), as a list item where the
+    /// text there is a list, making the file if it is missing.
+    pub(super) async fn append(
+        &self,
+        name: &str,
+        content: &str,
+        under: Option<&str>,
+        expect: Option<&str>,
+        turn: Option<&str>,
+    ) -> Reply {
+        self.rewrite(name, Remembered::Append, expect, turn, |path, current| {
             let current = match current {
                 Ok(text) => text,
                 Err(refusal) if refusal.rule == Rule::NotFound => String::new(),
-                Err(refusal) => return Err(refusal),
+                Err(refusal) => return Err(refusal.into()),
             };
-            let joiner = if current.is_empty() || current.ends_with('\n') {
-                ""
-            } else {
-                "\n"
-            };
-            let updated = format!("{current}{joiner}{content}");
+            let updated = notes::append(&current, content, under);
             fits(path, &updated, "append less")?;
+            let place = match under {
+                Some(heading) => format!("{path} under {}", words::quoted(heading)),
+                None => format!("{path}"),
+            };
             let summary = format!(
-                "appended {} to {path} ({} → {})",
+                "appended {} to {place} ({} → {})",
                 bytes(content.len() as u64),
                 current.len(),
                 bytes(updated.len() as u64)
             );
-            let words = format!("Added {} to {path}.", words::quoted(content));
+            let words = format!("Added {} to {place}.", words::quoted(content));
             Ok(Rewrite {
                 updated,
                 summary,
                 words,
+            })
+        })
+        .await
+    }
+
+    /// Ticks (or un-ticks) the one list item whose words match `item`.
+    pub(super) async fn check_item(
+        &self,
+        name: &str,
+        item: &str,
+        done: bool,
+        expect: Option<&str>,
+        turn: Option<&str>,
+    ) -> Reply {
+        self.rewrite(name, Remembered::Check, expect, turn, |path, current| {
+            let current = current?;
+            let found = one_item(path, &current, item)?;
+            let updated = notes::set_checked(&current, found.line, done);
+            let (did, said) = match done {
+                true => ("ticked", "Ticked"),
+                false => ("un-ticked", "Un-ticked"),
+            };
+            let quoted = words::quoted(&found.text);
+            Ok(Rewrite {
+                summary: format!("{did} {quoted} in {path} (line {})", found.line + 1),
+                words: format!("{said} {quoted} in {path}."),
+                updated,
+            })
+        })
+        .await
+    }
+
+    /// Removes the one list item whose words match `item`.
+    pub(super) async fn remove_item(&self, name: &str, item: &str, turn: Option<&str>) -> Reply {
+        self.rewrite(name, Remembered::Unlist, None, turn, |path, current| {
+            let current = current?;
+            let found = one_item(path, &current, item)?;
+            let quoted = words::quoted(&found.text);
+            Ok(Rewrite {
+                updated: notes::remove_line(&current, found.line),
+                summary: format!("removed {quoted} from {path} (line {})", found.line + 1),
+                words: format!("Removed {quoted} from {path}; Undo puts it back."),
             })
         })
         .await
@@ -158,9 +264,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         name: &str,
         old_text: &str,
         new_text: &str,
+        expect: Option<&str>,
         turn: Option<&str>,
     ) -> Reply {
-        self.rewrite(name, Remembered::Edit, turn, |path, current| {
+        self.rewrite(name, Remembered::Edit, expect, turn, |path, current| {
             let current = current?;
             let found = if old_text.is_empty() {
                 0
@@ -168,7 +275,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 current.matches(old_text).count()
             };
             if found != 1 {
-                return Err(pattern_refusal(path, old_text, found));
+                return Err(pattern_refusal(path, old_text, found).into());
             }
             let updated = current.replacen(old_text, new_text, 1);
             fits(path, &updated, "replace less")?;
@@ -191,15 +298,17 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         .await
     }
 
-    /// Append and edit: `make` turns what the file holds now (or why it
-    /// could not be read) into its new text, or a refusal; the new text is
-    /// written whole, kept in the journal as `verb`.
+    /// Append, edit and the list verbs: `make` turns what the file holds
+    /// now (or why it could not be read) into its new text, or a refusal;
+    /// the new text is written whole, kept in the journal as `verb`. With
+    /// `expect`, only when the file is still the copy the client read.
     async fn rewrite(
         &self,
         name: &str,
         verb: Remembered,
+        expect: Option<&str>,
         turn: Option<&str>,
-        make: impl FnOnce(&RelPath, Result<String, Refusal>) -> Result<Rewrite, Refusal>,
+        make: impl FnOnce(&RelPath, Result<String, Refusal>) -> Result<Rewrite, Unmade>,
     ) -> Reply {
         let record = ActRecord::new(ActKind::Write, name);
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
@@ -207,14 +316,48 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let current = self.read_text(&approved.path).await;
+        let now = current.as_ref().ok().map(String::as_bytes);
+        if let Err(refusal) = as_expected(&approved.path, expect, now) {
+            return self.refuse(refusal, record, turn).await;
+        }
+        let made = make(&approved.path, current.clone());
         let Rewrite {
             updated,
             summary,
             words,
-        } = match make(&approved.path, current) {
+        } = match made {
             Ok(rewrite) => rewrite,
-            Err(refusal) => return self.refuse(refusal, record, turn).await,
+            Err(Unmade {
+                refusal,
+                candidates,
+            }) => {
+                let mut reply = self.refuse(refusal, record, turn).await;
+                reply.candidates = candidates;
+                return reply;
+            }
         };
+        if current.as_deref() == Ok(updated.as_str()) {
+            // Nothing to change (a tick on a ticked item): said, not written.
+            let seq = match self
+                .looked(
+                    record,
+                    &approved.path,
+                    approved.rule,
+                    alloc::vec::Vec::new(),
+                    None,
+                    turn,
+                )
+                .await
+            {
+                Ok(seq) => Some(seq),
+                Err(reply) => return reply,
+            };
+            let mut reply =
+                Reply::done(format!("{summary}; it was so already, nothing written")).said(words);
+            reply.file = Some(approved.path.as_str().into());
+            reply.sha256 = Some(journal::digest(updated.as_bytes()));
+            return self.answer(reply, seq);
+        }
         let write = Change::Write {
             verb,
             bytes: updated.as_bytes(),
@@ -234,9 +377,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Reply {
-        let written = match &write {
-            Change::Write { bytes, .. } => bytes.len() as u64,
-            _ => 0,
+        let (written, digest) = match &write {
+            Change::Write { bytes, .. } => (bytes.len() as u64, Some(journal::digest(bytes))),
+            _ => (0, None),
         };
         let changed = match self.change(approved, write, completes, turn).await {
             Ok(changed) => changed,
@@ -247,6 +390,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 let mut reply = Reply::done(summary).said(words);
                 reply.file = Some(approved.path.as_str().into());
                 reply.bytes = Some(written);
+                reply.sha256 = digest;
                 reply
             }
             Err(refusal) => Reply::refusal(refusal),
@@ -263,11 +407,34 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         path: &RelPath,
         after: Option<String>,
     ) -> Result<(), Refusal> {
+        let memo = journal::Memo {
+            verb,
+            named: path.as_str(),
+            to: None,
+            kept: Some(path),
+            after,
+        };
+        self.remember_entry(memo).await
+    }
+
+    /// [`Self::remember`] for any change: a move keeps the file it replaces
+    /// under its new name, a folder act keeps no bytes.
+    pub(super) async fn remember_entry(&self, memo: journal::Memo<'_>) -> Result<(), Refusal> {
+        let journal::Memo {
+            verb,
+            named,
+            to,
+            kept,
+            after,
+        } = memo;
         let store = self.store();
-        let prior = match self.read_bounded(path).await {
-            Ok(bytes) => Some(bytes),
-            Err(StorageError::NotFound) => None,
-            Err(e) => return Err(self.storage_refusal(e, path)),
+        let prior = match kept {
+            Some(path) => match self.read_bounded(path).await {
+                Ok(bytes) => Some(bytes),
+                Err(StorageError::NotFound) => None,
+                Err(e) => return Err(self.storage_refusal(e, path)),
+            },
+            None => None,
         };
         let id = self.env.random_id();
         if let Some(bytes) = &prior {
@@ -283,10 +450,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let entry = JournalEntry {
             id,
             verb,
-            path: path.as_str().into(),
+            path: named.into(),
             before: prior.as_ref().map(|b| b.len() as u64),
             after,
             prior: prior.as_deref().map(journal::digest),
+            to: to.map(String::from),
         };
         self.journal_line(&Line::Push(entry)).await?;
         // Only the line count is needed on the common path; the index is
@@ -346,6 +514,47 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         Ok(())
     }
 }
+
+/// The one list item of `text` whose words match `asked`; none or several
+/// is a refusal that lists the items to choose from.
+fn one_item(path: &RelPath, text: &str, asked: &str) -> Result<notes::Item, Unmade> {
+    let items = notes::items(text);
+    let found = notes::matching(&items, asked);
+    if let [one] = found.as_slice() {
+        return Ok((*one).clone());
+    }
+    let asked = words::quoted(asked);
+    let (rule, why, shown): (Rule, String, alloc::vec::Vec<&notes::Item>) = match found.len() {
+        0 if items.is_empty() => (
+            Rule::ItemNotFound,
+            format!("`{path}` has no list items"),
+            alloc::vec::Vec::new(),
+        ),
+        0 => (
+            Rule::ItemNotFound,
+            format!("no item of `{path}` matches {asked}; say which one"),
+            items.iter().take(MAX_CANDIDATES).collect(),
+        ),
+        n => (
+            Rule::ItemNotUnique,
+            format!("{n} items of `{path}` match {asked}; say which one"),
+            found.into_iter().take(MAX_CANDIDATES).collect(),
+        ),
+    };
+    let candidates: alloc::vec::Vec<String> = shown.iter().map(|item| item.text.clone()).collect();
+    let quoted: alloc::vec::Vec<String> = candidates.iter().map(|c| words::quoted(c)).collect();
+    let why = match quoted.is_empty() {
+        true => why,
+        false => format!("{why}: {}", words::listed(&quoted)),
+    };
+    Err(Unmade {
+        refusal: Refusal::new(rule, why),
+        candidates: Some(candidates),
+    })
+}
+
+/// The most list items a refusal offers to choose from.
+const MAX_CANDIDATES: usize = 20;
 
 fn pattern_refusal(path: &RelPath, old_text: &str, found: usize) -> Refusal {
     if found == 0 {

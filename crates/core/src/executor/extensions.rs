@@ -102,7 +102,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 reply
             }
             Primitive::ReadFile => match need("name") {
-                Ok(name) => self.read(&name, turn).await,
+                Ok(name) => self.read(&name, None, None, turn).await,
                 Err(refusal) => self.refuse(refusal, record, turn).await,
             },
             Primitive::ListFiles => self.list(text("dir").as_deref(), turn).await,
@@ -123,7 +123,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                         )
                         .await
                     }
-                    _ => self.write(&name, &content, None, turn).await,
+                    _ => self.write(&name, &content, None, None, turn).await,
                 },
                 (Err(refusal), _) | (_, Err(refusal)) => self.refuse(refusal, record, turn).await,
             },

@@ -11,6 +11,8 @@ pub use extensions::{Fetch, Step};
 mod grep;
 mod heard;
 mod housekeeping;
+mod looks;
+mod organise;
 mod pipeline;
 mod reads;
 pub mod tools;
@@ -194,22 +196,53 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Action::List { .. }
             | Action::Read { .. }
             | Action::Grep { .. }
-            | Action::Diff { .. } => {
+            | Action::Diff { .. }
+            | Action::Find { .. }
+            | Action::Info { .. } => {
                 unreachable!("looks are answered above")
             }
             Action::Write {
                 name,
                 content,
                 mode,
-            } => self.write(&name, &content, mode, turn).await,
-            Action::Append { name, content } => self.append(&name, &content, turn).await,
+                expect,
+            } => {
+                self.write(&name, &content, mode, expect.as_deref(), turn)
+                    .await
+            }
+            Action::Append {
+                name,
+                content,
+                under,
+                expect,
+            } => {
+                self.append(&name, &content, under.as_deref(), expect.as_deref(), turn)
+                    .await
+            }
             Action::Delete { name } => self.ask_delete(&name, turn).await,
             Action::Edit {
                 name,
                 old_text,
                 new_text,
-            } => self.edit(&name, &old_text, &new_text, turn).await,
-            Action::Undo => self.undo(turn).await,
+                expect,
+            } => {
+                self.edit(&name, &old_text, &new_text, expect.as_deref(), turn)
+                    .await
+            }
+            Action::Undo { name } => self.undo(name.as_deref(), turn).await,
+            Action::Move { name, to } => self.ask_move(&name, &to, turn).await,
+            Action::Copy { name, to } => self.copy(&name, &to, turn).await,
+            Action::Mkdir { name } => self.mkdir(&name, turn).await,
+            Action::CheckItem {
+                name,
+                item,
+                done,
+                expect,
+            } => {
+                self.check_item(&name, &item, done.unwrap_or(true), expect.as_deref(), turn)
+                    .await
+            }
+            Action::RemoveItem { name, item } => self.remove_item(&name, &item, turn).await,
             Action::CreateAsset { name, kind, body } => {
                 self.create_asset(&name, &kind, &body, turn).await
             }
@@ -248,7 +281,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     async fn look_at(&self, action: &Action, turn: Option<&str>) -> Option<Reply> {
         Some(match action {
             Action::List { dir } => self.list(dir.as_deref(), turn).await,
-            Action::Read { name } => self.read(name, turn).await,
+            Action::Read { name, first, last } => self.read(name, *first, *last, turn).await,
+            Action::Find { pattern, dir } => self.find(pattern, dir.as_deref(), turn).await,
+            Action::Info { name } => self.info(name, turn).await,
             Action::Diff { name, content } => self.diff(name, content, turn).await,
             Action::Grep { query, dir } => self.grep(query, dir.as_deref(), turn).await,
             _ => return None,
@@ -398,6 +433,15 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 format!("part of `{path}` is a file, not a folder; choose another name"),
             ),
             StorageError::NotARegularFile => contain::not_regular(path),
+            StorageError::NotEmpty => organise::not_empty(path, 1),
+            StorageError::Exists => Refusal::new(
+                Rule::AlreadyExists,
+                format!("`{path}` is taken (by a folder, or a file where a folder was asked for); choose another name"),
+            ),
+            StorageError::IsALink => Refusal::new(
+                Rule::IsALink,
+                format!("`{path}` is a link; a link is never moved, since where it leads depends on where it sits — move what it names instead"),
+            ),
             StorageError::TooLarge(size) => Refusal::new(
                 Rule::TooLarge,
                 format!(

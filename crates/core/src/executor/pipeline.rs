@@ -31,6 +31,21 @@ pub(super) enum Change<'a> {
     /// digest it recorded), or (`None`, the change had made the file)
     /// removes it. Not journaled: there is no redo.
     Restore(Option<&'a [u8]>),
+    /// Gives the file or folder the name `to`, keeping a file it replaces
+    /// there in the journal.
+    Rename { to: &'a RelPath },
+    /// Undoes a move: the name goes back to `back`, and a file the move had
+    /// replaced is put back (not journaled).
+    Unrename {
+        back: &'a RelPath,
+        replaced: Option<&'a [u8]>,
+    },
+    /// Makes the folder (journaled: undo removes it while it is empty).
+    MakeFolder,
+    /// Removes the empty folder (journaled: undo makes it again).
+    RemoveFolder,
+    /// Undoes a `MakeFolder` or a `RemoveFolder` (not journaled).
+    Unfold { make: bool },
 }
 
 /// How a change ended, and the seq of the entry that records it.
@@ -84,7 +99,18 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         turn: Option<&str>,
     ) -> Result<(RelPath, Verdict), Reply> {
         let name = record.target.clone();
-        let name = name.as_str();
+        self.locate_at(&name, record, kind, turn).await
+    }
+
+    /// [`Self::locate_for`] for a name other than the record's target (the
+    /// other end of a move or copy): refusals are logged with `record`.
+    pub(super) async fn locate_at(
+        &self,
+        name: &str,
+        record: ActRecord,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict), Reply> {
         let (path, place) = match contain::contain(self.store(), name).await {
             Ok(path) => (Some(path), Place::Inside),
             Err(refusal) => {
@@ -144,6 +170,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let Approved { record, path, rule } = approved;
         let attempt = self.begin(record.clone(), *rule, completes, turn).await?;
         let store = self.store();
+        // What the world is asked about afterwards: where the file now is.
+        let seen_at = match &change {
+            Change::Rename { to } => *to,
+            Change::Unrename { back, .. } => *back,
+            _ => path,
+        };
         let done = match change {
             Change::Write { verb, bytes } => {
                 match self
@@ -160,10 +192,55 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             },
             Change::Restore(Some(prior)) => store.write(path, prior).await,
             Change::Restore(None) => store.remove(path).await,
+            Change::Rename { to } => {
+                // The moved file's digest, so undo can tell it is unchanged.
+                let after = match self.read_bounded(path).await {
+                    Ok(bytes) => Some(journal::digest(&bytes)),
+                    Err(_) => None,
+                };
+                let memo = journal::Memo {
+                    verb: Remembered::Move,
+                    named: path.as_str(),
+                    to: Some(to.as_str()),
+                    kept: Some(to),
+                    after,
+                };
+                match self.remember_entry(memo).await {
+                    Ok(()) => store.rename(path, to).await,
+                    Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
+                }
+            }
+            Change::Unrename { back, replaced } => match store.rename(path, back).await {
+                Ok(()) => match replaced {
+                    Some(bytes) => store.write(path, bytes).await,
+                    None => Ok(()),
+                },
+                Err(e) => Err(e),
+            },
+            Change::MakeFolder | Change::RemoveFolder => {
+                let verb = match change {
+                    Change::MakeFolder => Remembered::Mkdir,
+                    _ => Remembered::Rmdir,
+                };
+                let memo = journal::Memo {
+                    verb,
+                    named: path.as_str(),
+                    to: None,
+                    kept: None,
+                    after: None,
+                };
+                match self.remember_entry(memo).await {
+                    Ok(()) if verb == Remembered::Mkdir => store.make_dir(path).await.map(|_| ()),
+                    Ok(()) => store.remove_dir(path).await,
+                    Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
+                }
+            }
+            Change::Unfold { make: true } => store.make_dir(path).await.map(|_| ()),
+            Change::Unfold { make: false } => store.remove_dir(path).await,
         };
         let outcome = done.map_err(|e| self.storage_refusal(e, path));
         let (outcome, _, logged) = self
-            .finish(attempt, record.clone(), path, *rule, outcome, turn)
+            .finish(attempt, record.clone(), seen_at, *rule, outcome, turn)
             .await;
         Ok(Changed { outcome, logged })
     }

@@ -6,11 +6,13 @@ use crate::audit::{ActRecord, Happened, Observed, ReadRecord};
 use crate::contain;
 use crate::contain::RelPath;
 use crate::diff;
+use crate::journal;
+use crate::notes;
 use crate::platform::Abilities;
 use crate::platform::{DirEntry, MAX_FILE_BYTES, StorageError};
 use crate::platform::{Env, Storage};
-use crate::reply::Reply;
 use crate::reply::Skipped;
+use crate::reply::{Lines, Reply};
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
 use crate::words;
@@ -54,11 +56,28 @@ pub(super) fn skipped_words(skipped: &Skipped) -> String {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    pub(super) async fn read(&self, name: &str, turn: Option<&str>) -> Reply {
+    /// `read {name, first?, last?}`: the whole file, or its first or last
+    /// lines; the answer carries the whole file's sha256 either way.
+    pub(super) async fn read(
+        &self,
+        name: &str,
+        first: Option<u64>,
+        last: Option<u64>,
+        turn: Option<&str>,
+    ) -> Reply {
         let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
             Ok(found) => found,
             Err(reply) => return reply,
         };
+        if first.is_some() && last.is_some() {
+            let refusal = Refusal::new(
+                Rule::MalformedField,
+                "ask for the first lines or the last lines, not both",
+            );
+            return self
+                .refuse(refusal, ActRecord::new(ActKind::Read, name), turn)
+                .await;
+        }
         let text = match self.read_text(&path).await {
             Ok(text) => text,
             Err(refusal) => {
@@ -82,14 +101,52 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(seq) => Some(seq),
             Err(reply) => return reply,
         };
-        let said = match words::lines(&text) {
-            0 => format!("{path} is empty."),
-            n => format!("{path} has {}:", words::count(n, "line")),
+        let sha256 = journal::digest(text.as_bytes());
+        let mut reply = match (first, last) {
+            (None, None) => {
+                let said = match words::lines(&text) {
+                    0 => format!("{path} is empty."),
+                    n => format!("{path} has {}:", words::count(n, "line")),
+                };
+                let mut reply = Reply::done(format!("read {path} ({})", bytes(size))).said(said);
+                reply.content = Some(text);
+                reply
+            }
+            _ => {
+                let part = notes::part(&text, first, last);
+                let which = if first.is_some() { "first" } else { "last" };
+                let shown = part.to + 1 - part.from.max(1);
+                let said = match (part.of, part.from) {
+                    (0, _) => format!("{path} is empty."),
+                    (of, 1) if part.to == of => {
+                        format!("{path} has {}, all shown:", words::count(of, "line"))
+                    }
+                    (of, from) => format!(
+                        "The {which} {} of {path} (lines {from}–{} of {of}):",
+                        words::count(shown, "line"),
+                        part.to
+                    ),
+                };
+                let mut reply = Reply::done(format!(
+                    "read lines {}–{} of {} of {path} ({})",
+                    part.from,
+                    part.to,
+                    part.of,
+                    bytes(size)
+                ))
+                .said(said);
+                reply.lines = Some(Lines {
+                    from: part.from,
+                    to: part.to,
+                    of: part.of,
+                });
+                reply.content = Some(part.text);
+                reply
+            }
         };
-        let mut reply = Reply::done(format!("read {path} ({})", bytes(size))).said(said);
         reply.file = Some(path.as_str().into());
         reply.bytes = Some(size);
-        reply.content = Some(text);
+        reply.sha256 = Some(sha256);
         self.answer(reply, seq)
     }
 

@@ -31,6 +31,8 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["tack", "on"], Head::Adds),
     (&["tack"], Head::Adds),
     (&["put"], Head::Places),
+    (&["put", "down"], Head::Places),
+    (&["write", "down"], Head::Places),
     (&["write"], Head::Places),
     (&["type"], Head::Places),
     (&["stick"], Head::Places),
@@ -85,6 +87,15 @@ const NOTE_IN: &[&[&str]] = &[
     &["record", "in"],
 ];
 
+/// Words between the file and what a note says.
+const SAYING: &[&[&str]] = &[
+    &["saying"],
+    &["that", "says"],
+    &["which", "says"],
+    &["reading"],
+    &["with"],
+];
+
 /// Noting heads after "FILE:" ("workout.log: log 5k run").
 const NOTING: &[&[&str]] = &[&["log"], &["note"], &["jot", "down"], &["jot"], &["record"]];
 
@@ -111,6 +122,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let at_the_end = content_then_end(rest);
     match head {
         Head::Adds => at_the_end
+            .or_else(|| described_then_colon(rest))
             .or_else(|| content_to_file(rest))
             .or_else(|| file_then_content(rest))
             .or_else(|| rest.after_any(LINE_LEADS).and_then(file_then_content)),
@@ -130,20 +142,51 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
     })
 }
 
-/// "todo.txt: add call mom": the file, a colon, then what to add.
+/// "todo.txt: add call mom", "books.md — add Dune", "standup.md, add:
+/// blocked": the file, a colon, comma or dash, then what to add. With no
+/// adding word ("groceries.md: oat milk") the words after a colon are a
+/// line to add, as a guess: a question or a request is no such line.
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
-    let colon = (0..words.len()).find(|&at| words.raw(at).ends_with(':'))?;
-    let Target::File(name) = target(words.to(colon + 1)) else {
+    let (sep, colon) = (0..words.len()).find_map(|at| {
+        let raw = words.raw(at);
+        let colon = raw.ends_with(':');
+        (colon || raw.ends_with(',') || words.gap_after(at).contains(['—', '–', '-']))
+            .then_some((at, colon))
+    })?;
+    let Target::File(name) = target(words.to(sep + 1)) else {
         return None;
     };
-    let rest = words.from(colon + 1);
+    let rest = words.from(sep + 1);
     if let Some(said) = rest.after_any(NOTING) {
         return Some(appended(name, said.trim_start(&[&["that"]])));
     }
-    match rest.after_tagged(HEADS)? {
-        (Head::Adds, said) => Some(appended(name, said)),
-        (Head::Places, _) => None,
+    match rest.after_tagged(HEADS) {
+        Some((Head::Adds, said)) => Some(appended(name, said)),
+        Some((Head::Places, _)) => None,
+        None if colon && a_line(rest) => Some(appended(name.clone(), rest).guessed(format!(
+            "I took the words after the colon as a line to add to {name}"
+        ))),
+        None => None,
     }
+}
+
+/// Whether words after "FILE:" read as a line of the file, not as a
+/// question or a request about it.
+fn a_line(words: Words<'_>) -> bool {
+    const ASKING: &[&str] = &[
+        "what", "how", "why", "where", "which", "who", "when", "is", "are", "does", "do", "can",
+        "could", "would", "will", "should", "please",
+    ];
+    // "recipe.md: less sweet please, replace …": a request after a clause.
+    let asks_later = (1..words.len()).any(|at| {
+        words.raw(at - 1).ends_with([',', ';', '.']) && super::typo::is_command_word(words.key(at))
+    });
+    !words.is_empty()
+        && !ASKING.contains(&words.key(0))
+        && !super::typo::is_command_word(words.key(0))
+        && !words.contains_any(&["please"])
+        && !asks_later
+        && !words.raw(words.len() - 1).ends_with('?')
 }
 
 /// "make a note in house.md that X", "jot in ideas.txt X": the file right
@@ -161,6 +204,8 @@ fn noted_in(words: Words<'_>) -> Option<Resolution> {
             (true, _) => rest.from(at + 1),
             _ => rest.from(at),
         };
+        // "add a note to diary.md saying went for a run".
+        let said = said.after_any(SAYING).unwrap_or(said);
         Some(appended(named, said))
     })
 }
@@ -174,14 +219,53 @@ fn described_file(words: Words<'_>) -> Option<String> {
     }
 }
 
-/// "put eggs on my shopping list": putting something on a file adds to it.
+/// Words that open a description of what is added, not the text itself
+/// ("one more idea", "a task", "this").
+const DESCRIBES: &[&str] = &[
+    "a",
+    "an",
+    "one",
+    "another",
+    "this",
+    "these",
+    "the",
+    "some",
+    "my",
+    "following",
+    "more",
+];
+
+/// "add one more idea to ideas.txt: a podcast", "add this to todo.txt: call
+/// mom": a described item, its file, then after the colon what is added.
+fn described_then_colon(words: Words<'_>) -> Option<Resolution> {
+    if !DESCRIBES.contains(&words.key(0)) {
+        return None;
+    }
+    let colon = (1..words.len() - 1).find(|&at| words.raw(at).ends_with(':'))?;
+    let to = (1..colon).rev().find(|&at| ONTO.contains(&words.key(at)))?;
+    if to > 4 {
+        return None;
+    }
+    match target(words.range(to + 1, colon + 1)) {
+        Target::File(name) => Some(appended(name, words.from(colon + 1))),
+        _ => None,
+    }
+}
+
+/// "put eggs on my shopping list", "put eggs on my list in todo.txt":
+/// putting something on a file, or on a list kept in one, adds to it.
 fn content_on_file(words: Words<'_>) -> Option<Resolution> {
     (1..words.len()).rev().find_map(|at| {
         if words.key(at) != "on" {
             return None;
         }
-        match target(words.from(at + 1)) {
+        let on = words.from(at + 1);
+        match target(on) {
             Target::File(name) => Some(appended(name, words.to(at))),
+            // "on my list in todo.txt", not "on sunday in reminder.txt".
+            _ if on.to(4).contains_any(&["list"]) => {
+                described_file(on).map(|name| appended(name, words.to(at)))
+            }
             _ => None,
         }
     })
@@ -206,9 +290,14 @@ fn content_to_file(words: Words<'_>) -> Option<Resolution> {
         if !ONTO.contains(&words.key(at)) {
             return None;
         }
-        match target(words.from(at + 1)) {
+        let on = words.from(at + 1);
+        match target(on) {
             Target::File(name) => Some(appended(name, words.to(at))),
-            _ => described_file(words.from(at + 1)).map(|name| appended(name, words.to(at))),
+            // "on my list in todo.txt", not "on sunday in reminder.txt".
+            _ if on.to(4).contains_any(&["list"]) => {
+                described_file(on).map(|name| appended(name, words.to(at)))
+            }
+            _ => None,
         }
     })
 }
@@ -234,9 +323,12 @@ fn file_then_content(words: Words<'_>) -> Option<Resolution> {
 fn appended(name: String, said: Words<'_>) -> Resolution {
     let said = said.after_any(LINE_LEADS).unwrap_or(said);
     match content::text(said) {
-        Some(content) if !content.is_empty() => {
-            Resolution::Action(Action::Append { name, content })
-        }
+        Some(content) if !content.is_empty() => Resolution::Action(Action::Append {
+            name,
+            content,
+            expect: None,
+            under: None,
+        }),
         _ => unresolved(format!(
             "What should I add to {name}? Say e.g. 'add call mom to {name}'."
         )),

@@ -77,6 +77,24 @@ const OPENINGS: &[&[&str]] = &[
     &["do", "you", "think", "you", "could"],
     &["is", "it", "possible", "to"],
     &["possibly"],
+    &["i", "mean"],
+];
+
+/// Openings a learner of English says without "to" ("i want add …", "i
+/// would like you create …", "please you put …"): dropped only when a
+/// command word follows, so "i want a new file" keeps its words.
+const LOOSE_OPENINGS: &[&[&str]] = &[
+    &["i", "want"],
+    &["i", "would", "like"],
+    &["i", "would", "like", "you"],
+    &["i", "need"],
+    &["i", "need", "you"],
+    &["you"],
+    &["you", "can"],
+    &["you", "could"],
+    &["you", "must"],
+    &["you", "should"],
+    &["you", "may"],
 ];
 
 /// Gerunds after "would you mind …" and their verbs, so families need only
@@ -106,7 +124,14 @@ const GERUNDS: &[(&str, &str)] = &[
 /// The words that carry the command: `words` without courtesy at either end.
 /// Courtesy that is all there is stays, so a lone "oops" can still mean undo.
 pub fn core(words: Words<'_>) -> Range<usize> {
-    let start = match words.trim_start(OPENINGS).len() {
+    let mut rest = words.trim_start(OPENINGS);
+    while let Some(verb) = rest
+        .after_any(LOOSE_OPENINGS)
+        .filter(|verb| super::typo::is_command_word(verb.key(0)))
+    {
+        rest = verb.trim_start(OPENINGS);
+    }
+    let start = match rest.len() {
         0 => 0,
         kept => words.len() - kept,
     };
@@ -150,22 +175,41 @@ fn closing_len(words: Words<'_>) -> usize {
         &["i", "think"],
         &["i", "guess"],
         &["if", "you", "can"],
+        &["if", "you", "could"],
+        &["if", "you", "would"],
+        &["if", "possible"],
+        &["would", "you"],
+        &["will", "you"],
+        &["could", "you"],
+        &["can", "you"],
+        &["as", "well"],
+        &["too"],
     ]
     .into_iter()
     .find(|t| words.len() > t.len() + 1 && words.ends_with(t))
     {
         return hedge.len();
     }
-    let Some(n) = [&["thanks"][..], &["thank", "you"], &["thx"], &["cheers"]]
-        .into_iter()
-        .find(|t| words.ends_with(t))
-        .map(<[&str]>::len)
-    else {
+    let Some(n) = [
+        &["thanks"][..],
+        &["thank", "you"],
+        &["thx"],
+        &["cheers"],
+        &["thanks", "a", "lot"],
+        &["thanks", "so", "much"],
+        &["thank", "you", "so", "much"],
+        &["many", "thanks"],
+    ]
+    .into_iter()
+    .find(|t| words.ends_with(t))
+    .map(<[&str]>::len) else {
         return 0;
     };
-    let after_clause = n < words.len()
-        && words
-            .raw(words.len() - n - 1)
-            .ends_with([',', '.', '!', ';']);
+    // After a quoted word the content is closed: "search for \"x\" thanks".
+    let before = words.len().checked_sub(n + 1);
+    let after_clause = before.is_some_and(|at| {
+        words.raw(at).ends_with([',', '.', '!', ';', '?'])
+            || words.get(at).is_some_and(|w| w.quoted)
+    });
     if after_clause { n } else { 0 }
 }

@@ -44,7 +44,7 @@ const FROM_HERE: &[&[&str]] = &[
 ];
 
 /// "… but keep the file": the file stays, only its text goes.
-const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
+pub const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let rest = words.after_any(HEADS)?.trim_end(FROM_HERE);
@@ -58,6 +58,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             name,
             content: String::new(),
             mode: None,
+            expect: None,
         });
     }
     if let Some(cut) = cut_from_file(rest) {
@@ -90,6 +91,7 @@ fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
             name,
             old_text,
             new_text: String::new(),
+            expect: None,
         }),
         None => claim_unresolved(format!(
             "What should I take out of {name}? Say e.g. 'remove \"milk\" from {name}'."

@@ -28,7 +28,20 @@ const HEADS: &[&[&str]] = &[
     &["show", "me", "a", "diff", "for"],
     &["show", "a", "diff", "for"],
 ];
-const JOINERS: &[&str] = &["with", "against", "to", "and", "versus", "vs"];
+const JOINERS: &[&str] = &["with", "against", "to", "and", "versus", "vs", "as"];
+
+/// "how would README.md differ from TEXT": the words that join file and text.
+const DIFFER_FROM: &[&[&str]] = &[
+    &["differ", "from"],
+    &["differs", "from"],
+    &["be", "different", "from"],
+    &["look", "different", "from"],
+    &["compare", "to"],
+    &["compare", "with"],
+    &["compare", "against"],
+    &["look", "like", "with"],
+    &["be", "like", "with"],
+];
 
 /// Words that make "… if FILE said TEXT" or "… between FILE and TEXT" a diff.
 const CHANGE_WORDS: &[&str] = &[
@@ -94,6 +107,9 @@ struct Shape<'a> {
 }
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(found) = differs_from(words) {
+        return diffed(words, found);
+    }
     let shape = shape(words)?;
     let found = joined(&shape)
         .or_else(|| proposed_write(shape.rest))
@@ -101,10 +117,45 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let Some((name, proposed)) = found else {
         return match target(shape.rest) {
             Target::File(name) => claim_unresolved(against_what(&name)),
-            _ if shape.strong => claim_unresolved(USAGE),
+            _ if shape.strong => file_then_text(shape.rest).or_else(|| claim_unresolved(USAGE)),
             _ => None,
         };
     };
+    diffed(words, (name, proposed))
+}
+
+/// "diff notes.md buy bread", as the shell has it: the file, then the text
+/// with no word between. A name said without its extension ("diff readme
+/// Hello") is a guess, for the folder to settle; a diff changes nothing.
+fn file_then_text(rest: Words<'_>) -> Option<Resolution> {
+    let (name, sure) = match target(rest.to(1)) {
+        Target::File(name) => (name, true),
+        Target::Bare(name) => (name, false),
+        _ => return None,
+    };
+    let proposed = rest.from(1);
+    // "… version.txt if it said 2.0": a condition, read as a hypothetical.
+    if proposed.is_empty() || ["if", "when", "once", "after"].contains(&proposed.key(0)) {
+        return None;
+    }
+    let diff = diffed(rest, (name, proposed))?;
+    Some(match sure {
+        true => diff,
+        false => diff.guessed("I took the first word as the file's name"),
+    })
+}
+
+/// "how would README.md differ from TEXT": the file before the joining
+/// words, the text after them.
+fn differs_from(words: Words<'_>) -> Option<(String, Words<'_>)> {
+    (1..words.len()).find_map(|at| {
+        let text = words.from(at).after_any(DIFFER_FROM)?;
+        Some((first_file(words.to(at))?, text))
+    })
+}
+
+/// The diff of `name` with the proposed words, checked.
+fn diffed(words: Words<'_>, (name, proposed): (String, Words<'_>)) -> Option<Resolution> {
     if !proposed.is_quoted() && matches!(target(proposed), Target::File(_)) {
         return claim_unresolved(
             "I compare a file with proposed text, not two files — say e.g. 'diff notes.md with hello'.",

@@ -82,6 +82,11 @@ const FILE_PREPS: &[&str] = &["in", "inside", "within"];
 /// Old text that means all of the named file's text.
 const WHOLE: &[&[&str]] = &[
     &["everything"],
+    &["whatever", "is"],
+    &["whatever"],
+    &["what", "is"],
+    &["everything", "that", "is"],
+    &["all", "that", "is"],
     &["the", "contents"],
     &["the", "content"],
     &["all", "the", "text"],
@@ -114,7 +119,12 @@ fn described_from(swap: &Swap, rest: Words<'_>) -> Option<Option<Resolution>> {
     let at = (1..rest.len()).find(|&i| rest.key(i) == "from" && !swap.joiners.contains(&"from"))?;
     let (old, new) = split(swap, rest.from(at + 1))?;
     let (new, at_end) = trailing_file(new);
-    let file = trailing_file(rest.to(at)).1.or(at_end);
+    // "bump version.txt from 1.2 to 1.3": the file itself before "from".
+    let named = match target(rest.to(at)) {
+        Target::File(name) => Some(name),
+        _ => None,
+    };
+    let file = named.or(trailing_file(rest.to(at)).1).or(at_end);
     Some(apply(file, old, new))
 }
 
@@ -277,7 +287,11 @@ fn corrected(words: Words<'_>) -> Option<Resolution> {
     let (before, new) = (words.to(at), words.from(at + len));
     (1..before.len()).find_map(|split| match target(before.to(split)) {
         Target::File(name) => {
-            let old = before.from(split).trim_start(GLUE).trim_start(&[&["so"]]);
+            let old = before
+                .from(split)
+                .trim_start(GLUE)
+                .trim_start(&[&["so"]])
+                .trim_start(WISHES);
             apply(Some(name), old, new)
         }
         _ => None,
@@ -291,6 +305,30 @@ const BECOMES: &[&[&str]] = &[
     &["becomes"],
     &["is", "now"],
     &["are", "now"],
+    &["->"],
+    &["→"],
+    &["=>"],
+    &["is", "replaced", "by"],
+    &["is", "replaced", "with"],
+    &["be", "replaced", "by"],
+    &["be", "replaced", "with"],
+    &["replaced", "by"],
+    &["replaced", "with"],
+    &["is", "changed", "to"],
+    &["be", "changed", "to"],
+    &["changed", "to"],
+];
+
+/// A wish before the old text ("in notes.md i want that milk is replaced
+/// by bread").
+const WISHES: &[&[&str]] = &[
+    &["i", "want", "that"],
+    &["i", "would", "like", "that"],
+    &["i", "want"],
+    &["i", "would", "like"],
+    &["make", "sure", "that"],
+    &["make", "sure"],
+    &["please"],
 ];
 
 /// Words between what a file says and what it should say.
@@ -384,6 +422,8 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
         true => new_text,
         false => String::from(new_text.trim_end_matches([',', ';'])),
     };
+    // "the number 555-0101", "the 0.3.1": the value, not its description.
+    let old_text = valued(old).unwrap_or(old_text);
     // "update the version to 1.3": a described text, not the words there.
     let described = !old.is_quoted()
         && old_text
@@ -394,11 +434,29 @@ fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Option<Resolut
         name,
         old_text,
         new_text,
+        expect: None,
     });
     match described {
         true => Some(edit.guessed(assumed)),
         false => Some(edit),
     }
+}
+
+/// The value a described old text ends with ("the number 555-0101" →
+/// "555-0101", "the 0.3.1" → "0.3.1"): one word with a digit after a
+/// determiner and at most two nouns, none of them with a digit.
+fn valued(old: Words<'_>) -> Option<String> {
+    let last = old.len().checked_sub(1)?;
+    let digit = |i: usize| {
+        old.get(i)
+            .is_some_and(|w| w.inner.contains(|c: char| c.is_ascii_digit()))
+    };
+    let described = !old.is_quoted()
+        && (2..=4).contains(&old.len())
+        && DESCRIBED.contains(&old.key(0))
+        && digit(last)
+        && !(0..last).any(digit);
+    described.then(|| old.from(last).literal())
 }
 
 /// Words that open a description of text rather than the text itself.
@@ -422,8 +480,13 @@ fn says(old: Words<'_>, new: Words<'_>) -> Option<Resolution> {
     Some(write::whole(name, new.after_any(SAYS)?))
 }
 
-/// The new text, where "nothing" means the empty string.
+/// The new text, where "nothing" means the empty string; a remark after a
+/// dash is no part of it ("0.3.2 — we are cutting a release").
 fn new_text(new: Words<'_>) -> Option<String> {
+    let new = match (0..new.len()).find(|&at| new.gap_after(at).contains(['—', '–', '-'])) {
+        Some(at) if !new.is_quoted() => new.to(at + 1),
+        _ => new,
+    };
     if content::is_nothing(new) {
         Some(String::new())
     } else {

@@ -42,6 +42,11 @@ const FOLDER_FIRST: &[&[&str]] = &[
 /// Words that may open a question about which files hold the query, before
 /// the noun: "which", "do any of my", "find all the", "show me".
 const FILES_ASKED: &[&[&str]] = &[
+    &["tell", "me"],
+    &["check"],
+    &["see"],
+    &["if"],
+    &["whether"],
     &["is"],
     &["a"],
     &["there"],
@@ -90,6 +95,7 @@ const MENTION: &[&[&str]] = &[
     &["discuss"],
     &["discusses"],
     &["say"],
+    &["says"],
     &["have"],
     &["has"],
     &["use"],
@@ -321,13 +327,27 @@ fn which_files(words: Words<'_>) -> Option<Search<'_>> {
         Some((place, rest)) => (Some(place), rest),
         None => (None, rest),
     };
-    let rest = rest.trim_start(&[&["are", "there", "that"], &["that"], &["which"]]);
+    let rest = rest
+        .trim_start(&[&["are", "there", "that"], &["that"], &["which"]])
+        .trim_start(STILL);
     let search = split_place(rest.after_any(MENTION)?, true);
     Some(Search {
         place: search.place.or(place),
         ..search
     })
 }
+
+/// Adverbs between the files asked about and their verb ("which files
+/// still have TODO in them").
+const STILL: &[&[&str]] = &[
+    &["still"],
+    &["also"],
+    &["currently"],
+    &["actually"],
+    &["ever"],
+    &["even"],
+    &["already"],
+];
 
 /// "in the recipes folder mention …": the folder between the files asked
 /// about and their verb, and the words from the verb on.
@@ -377,7 +397,30 @@ fn folder_first(words: Words<'_>) -> Option<Search<'_>> {
 /// "search for Q (in D)", "find Q (in D)".
 fn query_first(words: Words<'_>) -> Option<Search<'_>> {
     let rest = skip_flags(words.after_any(QUERY_FIRST)?);
+    if words.starts_with(&["grep"])
+        && let Some(search) = pattern_then_path(rest)
+    {
+        return Some(search);
+    }
     Some(split_place(rest, !words.starts_with(&["find"])))
+}
+
+/// `grep budget drafts`: as the shell reads it, a pattern and the folder
+/// to look in, each one plain word.
+fn pattern_then_path(words: Words<'_>) -> Option<Search<'_>> {
+    const NOT_PLACES: &[&str] = &["anywhere", "everywhere", "here", "there", "please", "now"];
+    let quoted = words.get(0)?.quoted || words.get(1)?.quoted;
+    if words.len() != 2 || quoted || NOT_PLACES.contains(&words.key(1)) {
+        return None;
+    }
+    let Target::Bare(dir) = target(words.from(1)) else {
+        return None;
+    };
+    Some(Search {
+        query: words.to(1),
+        place: Some(Scope::Folder(Some(dir.trim_end_matches('/').into()))),
+        loose: false,
+    })
 }
 
 /// Drops command-line flags ("grep -r TODO").
@@ -466,15 +509,29 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
             .after_any(MENTION)
     })?;
     let query = query
+        .trim_end(SEARCH_PLEASE)
         .trim_end(IN_MY_FILES)
         .trim_end(ANYWHERE)
         .trim_end(&[&["mentioned"], &["written"]]);
+    let (query, dir) = match in_place(query) {
+        Some((query, Scope::Folder(dir))) => (query, dir),
+        _ => (query, None),
+    };
     let text = content::needle(query)?;
     if !query.is_quoted() && query.len() > 4 {
         return None;
     }
     act(Action::Grep {
         query: content::unasked(text),
-        dir: None,
+        dir,
     })
 }
+
+/// A question's closing request to search ("…? please search").
+const SEARCH_PLEASE: &[&[&str]] = &[
+    &["please", "search"],
+    &["please", "check"],
+    &["please", "look"],
+    &["search", "please"],
+    &["check", "please"],
+];

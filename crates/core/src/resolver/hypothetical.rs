@@ -44,9 +44,22 @@ const TAILS: &[&str] = &[
 /// is "set X to Y"); `{}` is the rest of the clause.
 const CLAUSES: &[(&str, &str)] = &[
     ("if i replaced ", "replace {}"),
+    ("if i replace ", "replace {}"),
     ("if i set ", "set {}"),
     ("if i wrote ", "write {}"),
+    ("if i write ", "write {}"),
     ("if i changed ", "change {}"),
+    ("if i change ", "change {}"),
+    ("if i overwrote ", "overwrite {}"),
+    ("if i overwrite ", "overwrite {}"),
+    ("if i saved ", "save {}"),
+    ("if i save ", "save {}"),
+    ("if you replaced ", "replace {}"),
+    ("if you replace ", "replace {}"),
+    ("if you wrote ", "write {}"),
+    ("if you write ", "write {}"),
+    ("if you changed ", "change {}"),
+    ("if you change ", "change {}"),
     ("if we set ", "set {}"),
     ("dry run: ", "{}"),
     ("dry run, ", "{}"),
@@ -64,16 +77,20 @@ pub fn resolve(text: &str) -> Option<Resolution> {
     for (opening, request) in CLAUSES {
         if let Some(at) = lower.find(opening) {
             let rest = &text[at + opening.len()..];
-            let rest = rest.split(", how").next().unwrap_or(rest);
+            let rest = question_cut(rest);
             readings.push(request.replace("{}", &cut(rest)));
         }
     }
     // "if notes.md said buy milk", "if it said 2.0".
     if let Some(at) = lower.find(" said ").or_else(|| lower.find(" says ")) {
-        let before = &text[..at];
+        // "if todo.txt just said …": the adverb is no file.
+        let before = text[..at]
+            .trim_end_matches(" just")
+            .trim_end_matches(" only")
+            .trim_end_matches(" now");
         let file = before.rsplit(' ').next().unwrap_or("");
         let said = &text[at + 6..];
-        let said = said.split(", how").next().unwrap_or(said);
+        let said = question_cut(said);
         let said = cut(said);
         let file = match file.eq_ignore_ascii_case("it") {
             true => named_file(text)?,
@@ -103,10 +120,51 @@ pub fn resolve(text: &str) -> Option<Resolution> {
     })
 }
 
+/// Where the question after a proposed change starts ("if I wrote hi to
+/// notes.md, how …", "… what would change").
+const QUESTION: &[&str] = &[
+    ", how",
+    ", what",
+    " how would",
+    " what would",
+    " what will",
+    " what changes",
+];
+
+/// `clause` up to the question after it.
+fn question_cut(clause: &str) -> &str {
+    let lower = clause.to_lowercase();
+    let at = QUESTION
+        .iter()
+        .filter_map(|q| lower.find(q))
+        .min()
+        .filter(|_| lower.len() == clause.len())
+        .unwrap_or(clause.len());
+    &clause[..at]
+}
+
+/// Where a remark that nothing be written starts ("…, but do not write it").
+const NOT_WRITTEN: &[&str] = &[
+    ", but do not",
+    ", but don't",
+    " but do not",
+    " but don't",
+    ", don't",
+    ", do not",
+    ", without",
+];
+
 /// `text` without the words closing it that are about the question ("…
-/// instead", "…, don't save it").
+/// instead", "…, don't save it", "…, but do not write it").
 pub fn untailed(text: &str) -> String {
-    let mut text = String::from(text);
+    let lower = text.to_lowercase();
+    let cut = NOT_WRITTEN
+        .iter()
+        .filter_map(|m| lower.find(m))
+        .min()
+        .filter(|_| lower.len() == text.len())
+        .unwrap_or(text.len());
+    let mut text = String::from(&text[..cut]);
     for tail in TAILS {
         if text.to_lowercase().ends_with(tail) {
             text.truncate(text.len() - tail.len());

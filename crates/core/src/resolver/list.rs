@@ -29,6 +29,7 @@ const HEADS: &[(&[&str], Reach)] = &[
     (&["enumerate"], Reach::Any),
     (&["what", "is", "here"], Reach::Any),
     (&["what", "is", "there"], Reach::Any),
+    (&["what", "there", "is"], Reach::Any),
     (&["what", "do", "i", "have"], Reach::Any),
     (&["what", "have", "i", "got"], Reach::Any),
     (&["do", "i", "have"], Reach::Named),

@@ -181,7 +181,23 @@ pub fn target(words: Words<'_>) -> Target {
     if let Some(nested) = nested(words) {
         return nested;
     }
-    single(words)
+    described(words).unwrap_or_else(|| single(words))
+}
+
+/// What a file is to the speaker, said after its name ("the groceries.md
+/// list", "the todo.txt page").
+const ROLES: &[&str] = &["list", "page", "entry", "sheet", "log", "notes", "one"];
+
+/// "the groceries.md list": a name with its extension, then what it is.
+fn described(words: Words<'_>) -> Option<Target> {
+    let last = words.len().checked_sub(1).filter(|&n| n > 0)?;
+    if !ROLES.contains(&words.key(last)) {
+        return None;
+    }
+    match single(words.to(last)) {
+        Target::File(name) if has_extension(&name) => Some(Target::File(name)),
+        _ => None,
+    }
 }
 
 /// The longest a name found inside a sentence may be, in words ("the file
@@ -269,6 +285,11 @@ pub fn folder(words: Words<'_>) -> Option<Option<String>> {
 /// What one noun phrase without "in …" names.
 fn single(words: Words<'_>) -> Target {
     let rest = drop_determiners(words);
+    // "the recipes file recipes.md": what the file is, then its name.
+    let rest = match (1..=2).find(|&at| FILE_NOUNS.iter().any(|n| rest.key(at) == n[0])) {
+        Some(at) if rest.len() == at + 2 && has_extension(rest.raw(at + 1)) => rest.from(at),
+        _ => rest,
+    };
     let (file_noun, rest) = noun(rest, FILE_NOUNS);
     let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
     let rest = rest.trim_start(&[&["of"], &["at"]]);
@@ -283,8 +304,11 @@ fn single(words: Words<'_>) -> Target {
     if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
         return Target::Folder(None);
     }
-    let Some(name) =
-        spoken(rest, false).or_else(|| spaced_name(rest, called || titled(rest), folder_noun))
+    // "the shopping list dot txt": a name of a few words said with its
+    // article and its extension spelled, as speech has it.
+    let determined = words.len() > rest.len() && few_plain_words_then_dot(rest);
+    let Some(name) = spoken(rest, false)
+        .or_else(|| spaced_name(rest, called || determined || titled(rest), folder_noun))
     else {
         return Target::Unclear;
     };
@@ -302,6 +326,24 @@ fn single(words: Words<'_>) -> Target {
     } else {
         Target::Bare(name)
     }
+}
+
+/// "shopping list dot txt": at most two plain words, then "dot" and the
+/// extension; "count of essay dot md" is a phrase, not a name.
+fn few_plain_words_then_dot(words: Words<'_>) -> bool {
+    const GLUE: &[&str] = &[
+        "of", "in", "on", "at", "for", "to", "with", "and", "or", "from",
+    ];
+    let Some(dot) = words.keys().position(|k| k == "dot") else {
+        return false;
+    };
+    (1..=2).contains(&dot)
+        && words.to(dot).keys().all(|k| {
+            k.chars().all(char::is_alphanumeric)
+                && !GLUE.contains(&k)
+                && !NOT_NAMES.contains(&k)
+                && !MANY.contains(&k)
+        })
 }
 
 /// Drops leading determiners, but not one joined to the name ("my underscore notes").

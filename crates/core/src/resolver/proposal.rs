@@ -34,6 +34,20 @@ const HEADS: &[&[&str]] = &[
     &["i", "need"],
 ];
 
+/// Openings of a wish for a tool ("can we have a tool that …").
+const WISHED_FOR: &[&[&str]] = &[
+    &["can", "we", "have"],
+    &["could", "we", "have"],
+    &["can", "i", "have"],
+    &["could", "i", "have"],
+    &["can", "i", "get"],
+    &["it", "would", "be", "nice", "to", "have"],
+    &["i", "wish", "i", "had"],
+    &["i", "wish", "there", "was"],
+    &["we", "need"],
+    &["let", "us", "have"],
+];
+
 /// Words between the head and the noun ("make me a new tool").
 const BEFORE_NOUN: &[&[&str]] = &[&["me"], &["us"], &["a"], &["an"], &["new"], &["little"]];
 
@@ -58,8 +72,24 @@ const NOT_IN_NAME: &[&str] = &[
 /// Words that start what the tool is for.
 const PURPOSE: &[&[&str]] = &[&["that"], &["which"], &["to"], &["for"], &["who"]];
 
+/// Endings that make a described tool a wish ("a tool that shouts would be nice").
+const WISH_ENDS: &[&[&str]] = &[
+    &["would", "be", "nice"],
+    &["would", "be", "great"],
+    &["would", "be", "handy"],
+    &["would", "be", "useful"],
+    &["would", "be", "cool"],
+    &["would", "help"],
+    &["please"],
+];
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let rest = words.after_any(HEADS)?;
+    let wish = words.trim_end(WISH_ENDS);
+    let rest = match words.after_any(HEADS) {
+        Some(rest) => rest.trim_end(WISH_ENDS),
+        None if wish.len() < words.len() => wish,
+        None => words.after_any(WISHED_FOR)?,
+    };
     let mut rest = rest;
     while let Some(after) = rest.after_any(BEFORE_NOUN) {
         rest = after;
@@ -120,7 +150,8 @@ fn singular(word: &str) -> &str {
         return &word[..word.len() - 2];
     }
     match word.strip_suffix('s') {
-        Some(stem) if !stem.ends_with('s') => stem,
+        // "celsius", "analysis" are no plurals.
+        Some(stem) if !stem.ends_with(['s', 'u', 'i']) => stem,
         _ => word,
     }
 }

@@ -35,6 +35,20 @@ const WEAK: &[&[&str]] = &[
     &["what", "did", "i", "write", "in"],
     &["what", "did", "i", "put", "in"],
     &["what", "did", "i", "save", "in"],
+    &["what", "did", "we", "write", "in"],
+    &["what", "did", "we", "put", "in"],
+    &["what", "did", "we", "save", "in"],
+    &["what", "did", "i", "write", "down", "in"],
+    &["what", "did", "i", "note", "in"],
+    &["what", "have", "i", "written", "in"],
+    &["what", "have", "we", "written", "in"],
+    &["what", "is", "written", "inside"],
+    &["have", "a", "look", "at"],
+    &["take", "a", "look", "at"],
+    &["have", "a", "peek", "at"],
+    &["take", "a", "peek", "at"],
+    &["peek", "at"],
+    &["glance", "at"],
     &["show"],
     &["display"],
     &["open"],
@@ -65,6 +79,8 @@ const LEADING: &[&[&str]] = &[
     &["what", "is", "in"],
     &["what", "is", "inside"],
     &["what", "is", "written", "in"],
+    &["what", "is", "written", "inside"],
+    &["what", "is", "written", "on"],
     &["is", "in"],
     &["is", "inside"],
     &["inside"],
@@ -92,6 +108,7 @@ const TRAILING: &[&[&str]] = &[
     &["at", "the", "moment"],
     &["currently"],
     &["so", "far"],
+    &["again"],
 ];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
@@ -100,7 +117,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         None => (false, words.after_any(WEAK)?),
     };
     match target(rest.trim_start(LEADING).trim_end(TRAILING)) {
-        Target::File(name) => act(Action::Read { name }),
+        Target::File(name) => act(Action::Read {
+            name,
+            first: None,
+            last: None,
+        }),
         _ if !strong => None,
         Target::Folder(_) | Target::Files(_) => claim_unresolved(
             "I read one file at a time — say e.g. 'read notes.md', or 'list files' to see them all.",

@@ -39,14 +39,50 @@ pub fn repaired(text: &str) -> Option<String> {
     while before > 0 && FILLERS.contains(&keys[before - 1].as_str()) {
         before -= 1;
     }
+    let names_again = keys[at + len..]
+        .iter()
+        .take(6)
+        .any(|k| k == "dot" || k.contains('.'));
     let from = match (0..before).rev().find(|&i| keys[i] == *again) {
         Some(said) => said,
-        None if before > 1 => before - 1,
+        // "delete old dot txt i mean new dot txt": a name for a name.
+        None if names_again && (1..before).contains(&name_start(&keys, before)) => {
+            name_start(&keys, before)
+        }
+        None if before >= 1 => before - 1,
         None => return None,
     };
     let mut kept: Vec<&str> = words[..from].to_vec();
     kept.extend(&words[at + len..]);
     Some(kept.join(" "))
+}
+
+/// Where the file name that ends at `end` starts ("old dot t x t",
+/// "old.txt"); `end` when the words before it are no name.
+fn name_start(keys: &[String], end: usize) -> usize {
+    const JOINERS: &[&str] = &["dot", "slash", "underscore", "dash"];
+    let joiner = |i: usize| keys.get(i).is_some_and(|k| JOINERS.contains(&k.as_str()));
+    let last = match end.checked_sub(1) {
+        Some(last)
+            if keys[last].contains('.')
+                || (last > 0 && joiner(last - 1))
+                || keys[last].len() == 1 =>
+        {
+            last
+        }
+        _ => return end,
+    };
+    let mut start = last;
+    while start > 0 {
+        let prev = start - 1;
+        let linked =
+            joiner(prev) || joiner(start) || (keys[prev].len() == 1 && keys[start].len() == 1);
+        if !linked {
+            break;
+        }
+        start = prev;
+    }
+    start
 }
 
 trait StartsWithAll {
@@ -81,6 +117,15 @@ mod tests {
         ] {
             assert_eq!(repaired(said).as_deref(), Some(meant), "{said}");
         }
+        assert_eq!(
+            repaired("delete old dot t x t i mean new dot txt").as_deref(),
+            Some("delete new dot txt"),
+            "a name said again replaces the whole name"
+        );
+        assert_eq!(
+            repaired("open uh i mean read notes.md").as_deref(),
+            Some("read notes.md")
+        );
         assert_eq!(repaired("read notes.md"), None);
         assert_eq!(repaired("no wait"), None, "nothing after the marker");
     }

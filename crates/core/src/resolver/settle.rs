@@ -202,7 +202,11 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
         }
         return match mentioned(text, &folder.names) {
             Mention::One { name, .. } if contains(&tokens(name), &tokens(dir)) => {
-                Resolution::Action(Action::Read { name: name.into() })
+                Resolution::Action(Action::Read {
+                    name: name.into(),
+                    first: None,
+                    last: None,
+                })
             }
             Mention::Several(names) => ask(&names),
             _ => Resolution::Action(action),

@@ -15,11 +15,17 @@ const VIEWERS: &[&str] = &["less", "more", "head", "tail", "bat", "view"];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     match words.key(0) {
+        ">>" => redirected(words.from(1)),
+        _ if words.key(1) == "+=" => added(words),
         "echo" => echoed(words.from(1)),
         "sed" => substituted(words.from(1)),
         "list_extensions" | "list-extensions" if words.len() == 1 => act(Action::ListExtensions),
         viewer if VIEWERS.contains(&viewer) && words.len() == 2 => match target(words.from(1)) {
-            Target::File(name) => act(Action::Read { name }),
+            Target::File(name) => act(Action::Read {
+                name,
+                first: None,
+                last: None,
+            }),
             _ => None,
         },
         _ => None,
@@ -39,18 +45,66 @@ fn echoed(words: Words<'_>) -> Option<Resolution> {
         return None;
     }
     act(match words.key(at) {
-        ">>" => Action::Append { name, content },
+        ">>" => Action::Append {
+            name,
+            content,
+            expect: None,
+            under: None,
+        },
         _ => Action::Write {
             name,
             content,
             mode: None,
+            expect: None,
         },
     })
 }
 
-/// `sed s/OLD/NEW/ NAME` (one substitution, any delimiter): an edit.
+/// `>> NAME TEXT`: the redirection said first appends.
+fn redirected(words: Words<'_>) -> Option<Resolution> {
+    let Target::File(name) = target(words.to(1)) else {
+        return None;
+    };
+    let content = content::text(words.from(1))?;
+    act(Action::Append {
+        name,
+        content,
+        expect: None,
+        under: None,
+    })
+}
+
+/// `NAME += TEXT`: added to the end, as a program adds to a string.
+fn added(words: Words<'_>) -> Option<Resolution> {
+    let Target::File(name) = target(words.to(1)) else {
+        return None;
+    };
+    let content = content::text(words.from(2))?;
+    act(Action::Append {
+        name,
+        content,
+        expect: None,
+        under: None,
+    })
+}
+
+/// `sed s/OLD/NEW/ NAME` (one substitution, any delimiter, the texts with
+/// spaces or without): an edit.
 fn substituted(words: Words<'_>) -> Option<Resolution> {
-    let script = words.raw(0).trim_matches(|c| c == '\'' || c == '"');
+    // The script runs to the word that holds its third delimiter.
+    let delimiter = words
+        .raw(0)
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .nth(1)?;
+    let mut seen = 0;
+    let last = (0..words.len()).find(|&at| {
+        seen += words.raw(at).matches(delimiter).count();
+        seen >= 3
+    })?;
+    let script = words.to(last + 1).literal();
+    let words = words.from(last);
+    let script = script.trim_matches(|c| c == '\'' || c == '"');
     let mut chars = script.chars();
     let (Some('s'), Some(delimiter)) = (chars.next(), chars.next()) else {
         return None;
@@ -72,5 +126,6 @@ fn substituted(words: Words<'_>) -> Option<Resolution> {
         name,
         old_text: String::from(*old),
         new_text: String::from(*new),
+        expect: None,
     })
 }

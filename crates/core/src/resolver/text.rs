@@ -152,7 +152,9 @@ fn push_plain<'t>(words: &mut Vec<Word<'t>>, text: &'t str, start: usize, end: u
         .trim_start_matches(LEADING_PUNCT)
         .trim_end_matches(TRAILING_PUNCT);
     // Hesitations carry nothing, wherever they fall ("make a new file, um, called …").
-    if inner.is_empty() || HESITATIONS.contains(&inner.to_lowercase().as_str()) {
+    // A dash standing alone ("todo.txt - add milk") joins clauses, as "—" does.
+    let dash = inner.len() <= 2 && !inner.is_empty() && inner.chars().all(|c| c == '-');
+    if inner.is_empty() || dash || HESITATIONS.contains(&inner.to_lowercase().as_str()) {
         return;
     }
     let key = inner.to_lowercase().replace('’', "'");
@@ -290,6 +292,20 @@ impl<'a> Words<'a> {
     /// Word `i` as it stands in the utterance, with glued punctuation.
     pub fn raw(self, i: usize) -> &'a str {
         self.list.get(i).map_or("", |w| &self.text[w.start..w.end])
+    }
+
+    /// Where word `i` starts and ends in the utterance, in bytes.
+    pub fn offsets(self, i: usize) -> Option<(usize, usize)> {
+        self.list.get(i).map(|w| (w.start, w.end))
+    }
+
+    /// The text between word `i` and the next (spaces, or a dash standing
+    /// alone); empty past the end and between two keys of one contraction.
+    pub fn gap_after(self, i: usize) -> &'a str {
+        match (self.offsets(i), self.offsets(i + 1)) {
+            (Some((_, end)), Some((start, _))) => self.text.get(end..start).unwrap_or(""),
+            _ => "",
+        }
     }
 
     /// Whether any word's key is one of `keys`.

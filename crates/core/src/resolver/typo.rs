@@ -94,6 +94,14 @@ const COMMAND_WORDS: &[&str] = &[
     "checksum",
 ];
 
+/// Command words too short to be corrected to, which still open a request.
+const SHORT_COMMAND_WORDS: &[&str] = &["add", "put", "cat", "ls", "log", "rm", "set", "fix", "jot"];
+
+/// Whether `key` (lower case) is a word a request begins with.
+pub fn is_command_word(key: &str) -> bool {
+    COMMAND_WORDS.contains(&key) || SHORT_COMMAND_WORDS.contains(&key)
+}
+
 /// Words a command word is never corrected from, though one edit away:
 /// ordinary words a request or a remark is made of.
 const REAL_WORDS: &[&str] = &[
@@ -123,6 +131,8 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
     let mut rest = text;
     // Only the first words: the command comes early, content later.
     let mut words_seen = 0;
+    // Whether every word so far was courtesy: the next one opens the request.
+    let mut all_courtesy = true;
     while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
         out.push_str(&rest[..start]);
         rest = &rest[start..];
@@ -131,11 +141,14 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
         rest = after;
         words_seen += 1;
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        let opening = all_courtesy;
+        all_courtesy = opening && COURTESY.contains(&bare.to_ascii_lowercase().as_str());
         let fixed = match (
             words_seen <= LOOK_AHEAD && taken.is_empty(),
             bare.is_empty(),
         ) {
-            (true, false) if !quoted(word) => closest(bare),
+            // A three-letter word is only bent where the request starts.
+            (true, false) if !quoted(word) && (bare.len() > 3 || opening) => closest(bare),
             _ => None,
         };
         match fixed {
@@ -153,6 +166,12 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
     (!taken.is_empty()).then_some((out, taken))
 }
 
+/// Words said before a request opens ("can you lst the files").
+const COURTESY: &[&str] = &[
+    "please", "can", "could", "would", "will", "you", "just", "so", "ok", "okay", "hey", "uh",
+    "um", "now", "then", "and", "pls",
+];
+
 /// How many words from the start a command word is looked for in.
 const LOOK_AHEAD: usize = 8;
 
@@ -167,7 +186,8 @@ fn closest(word: &str) -> Option<&'static str> {
     }
     let lower = word.to_ascii_lowercase();
     let allowed = match lower.len() {
-        0..=3 => return None,
+        0..=2 => return None,
+        3 => return dropped_letter(&lower),
         4..=5 => 1,
         _ => 2,
     };
@@ -184,6 +204,34 @@ fn closest(word: &str) -> Option<&'static str> {
     let mut at_best = scored.iter().filter(|(d, _)| *d == best);
     let (_, command) = at_best.next()?;
     at_best.next().is_none().then_some(*command)
+}
+
+/// Three-letter words a four-letter command word loses a letter to, which
+/// are words of their own.
+const REAL_THREE: &[&str] = &[
+    "red", "rad", "rea", "lit", "lis", "let", "set", "see", "sow", "how", "new", "now", "not",
+    "net", "nit", "tot", "top", "did", "die", "dye", "ups", "ope", "pen", "one", "ode", "vie",
+    "vow", "fin", "fid", "tol", "too", "loo", "lok", "mae", "mak", "ake", "ave", "sae", "sav",
+    "tye", "typ", "dup", "dum", "ump", "mud", "duo", "son", "can", "sap", "rep", "ind", "dit",
+    "san", "uno", "ape", "ook",
+];
+
+/// The one four-letter command word `word` is with a letter dropped
+/// ("lst", "edt", "dif", "nte"): the only correction a three-letter word
+/// gets, and none to a word it could be of its own.
+fn dropped_letter(word: &str) -> Option<&'static str> {
+    if REAL_THREE.contains(&word) {
+        return None;
+    }
+    let mut found = COMMAND_WORDS.iter().filter(|command| {
+        command.len() == 4
+            && (0..4).any(|at| {
+                command.is_char_boundary(at)
+                    && [&command[..at], &command[at + 1..]].concat() == word
+            })
+    });
+    let command = found.next()?;
+    found.next().is_none().then_some(*command)
 }
 
 /// Whether `word` is `command` inflected ("notes", "listed") or `command`
@@ -245,9 +293,12 @@ mod tests {
 
     #[test]
     fn short_words_real_words_names_and_ties_are_left_alone() {
+        assert_eq!(closest("lst"), Some("list"));
+        assert_eq!(closest("edt"), Some("edit"));
+        assert_eq!(closest("dif"), Some("diff"));
         for word in [
             "red", "rad", "ready", "real", "wrote", "notes", "the", "todo", "hello", "file",
-            "listed",
+            "listed", "lit", "see", "how", "one",
         ] {
             assert_eq!(closest(word), None, "{word}");
         }

@@ -98,7 +98,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .keys()
         .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))
     {
-        return act(Action::Undo);
+        return act(Action::Undo { name: None });
     }
     if rest.contains_any(MANY) || rest.keys().any(|k| k.parse::<u32>().is_ok()) {
         return claim_unresolved("I undo one change at a time, the last one — say 'undo'.");

@@ -88,6 +88,9 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["clear", "out"], Head::Clear),
     (&["empty"], Head::Clear),
     (&["empty", "out"], Head::Clear),
+    (&["wipe"], Head::Clear),
+    (&["wipe", "out"], Head::Clear),
+    (&["wipe", "clean"], Head::Clear),
     (&["blank", "out"], Head::Clear),
     (&["set"], Head::Set),
 ];
@@ -107,6 +110,15 @@ const FOR_WHOM: &[&[&str]] = &[&["me"], &["us"]];
 
 /// Words that end a file's name and start its content.
 const LEAD_INS: &[&[&str]] = &[
+    &["so", "that", "it", "only", "contains"],
+    &["so", "that", "it", "only", "says"],
+    &["so", "that", "it", "contains"],
+    &["so", "that", "it", "says"],
+    &["so", "that", "it", "reads"],
+    &["so", "it", "only", "contains"],
+    &["so", "it", "only", "says"],
+    &["so", "it", "contains"],
+    &["so", "it", "says"],
     &["with"],
     &["containing"],
     &["saying"],
@@ -159,6 +171,9 @@ const USAGE: &str =
     "To write a file say e.g. 'write hello to notes.md' or 'create notes.md with hello'.";
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(said) = should_say(words) {
+        return Some(said);
+    }
     let (head, rest) = words.after_tagged(HEADS)?;
     let rest = rest.trim_start(FOR_WHOM);
     // "write a new file called …" creates, whatever the verb.
@@ -256,14 +271,86 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
     Some(written(head, name, words.to(at)))
 }
 
+/// How a wish for what a file says is joined to its file.
+const SHOULD: &[&[&str]] = &[
+    &["should"],
+    &["must"],
+    &["needs", "to"],
+    &["has", "to"],
+    &["ought", "to"],
+    &["to"],
+];
+/// Adverbs that say nothing of the content ("should just say …").
+const ONLY: &[&[&str]] = &[
+    &["just"],
+    &["only"],
+    &["now"],
+    &["simply"],
+    &["from", "now", "on"],
+];
+/// What the file should do with its content, and whether the verb can
+/// only be about content ("should read well", "should be shorter" need not be).
+const SAYING: &[(&[&str], bool)] = &[
+    (&["say"], true),
+    (&["contain"], true),
+    (&["read"], false),
+    (&["be"], false),
+    (&["show"], false),
+];
+/// Wishes said before the file ("i would like motto.txt to say …").
+const WISHED: &[&[&str]] = &[&["i", "would", "like"], &["i", "want"], &["make", "sure"]];
+
+/// "status.txt should just say shipped now", "I'd like motto.txt to
+/// contain only this: done", "status.txt should now read: out": the whole
+/// file is what it should say.
+fn should_say(words: Words<'_>) -> Option<Resolution> {
+    let wished = words.after_any(WISHED);
+    let words = wished.unwrap_or(words);
+    (1..words.len().min(12)).find_map(|at| {
+        let Target::File(name) = target(words.to(at)) else {
+            return None;
+        };
+        let joined = words.from(at).after_any(SHOULD)?;
+        // "motto.txt to say …" is a wish only after "i would like".
+        if wished.is_none() && words.key(at) == "to" {
+            return None;
+        }
+        let adverb = joined.trim_start(ONLY).len() < joined.len();
+        let (content_verb, said) = joined.trim_start(ONLY).after_tagged(SAYING)?;
+        let said_only = said.trim_start(ONLY);
+        let colon = said_only.raw(0).ends_with(':');
+        let said = match said_only.after_any(POINTERS) {
+            Some(after) if colon => after,
+            _ => said_only,
+        };
+        let marked = colon || said.is_quoted();
+        // "notes.md should be shorter" judges the file; it says nothing to write.
+        if joined.trim_start(ONLY).starts_with(&["be"]) && !marked {
+            return None;
+        }
+        let sure = content_verb || adverb || marked;
+        let said = match said.is_quoted() {
+            true => said,
+            false => said.trim_end(ONLY),
+        };
+        let written = whole(name, said);
+        Some(match sure {
+            true => written,
+            false => written.guessed("I took it as what the whole file should say"),
+        })
+    })
+}
+
 /// "clear notes.md": the file stays, its content goes.
 fn cleared(words: Words<'_>) -> Option<Resolution> {
+    let words = words.trim_end(super::delete::KEEPING);
     let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
     match target(words) {
         Target::File(name) => act(Action::Write {
             name,
             content: String::new(),
             mode: None,
+            expect: None,
         }),
         _ => None,
     }
@@ -277,8 +364,31 @@ fn set_to(words: Words<'_>) -> Option<Resolution> {
         .filter(|&at| words.key(at) == "to")
         .find_map(|at| match target(words.to(at)) {
             Target::File(name) => Some(whole(name, words.from(at + 1))),
-            _ => None,
+            _ => set_in_file(words.to(at), words.from(at + 1)),
         })
+}
+
+/// "set the version in config.txt to 2.0": what is set is described, not
+/// quoted, so the edit of those words is a guess.
+fn set_in_file(setting: Words<'_>, value: Words<'_>) -> Option<Resolution> {
+    let at = (1..setting.len())
+        .rev()
+        .find(|&at| setting.key(at) == "in")?;
+    let Target::File(name) = target(setting.from(at + 1)) else {
+        return None;
+    };
+    let old_text = content::needle(setting.to(at))?;
+    let new_text = content::text(value)?;
+    let assumed = format!("I took '{old_text}' as the exact words to change");
+    Some(
+        Resolution::Action(Action::Edit {
+            name,
+            old_text,
+            new_text,
+            expect: None,
+        })
+        .guessed(assumed),
+    )
 }
 
 /// "create NAME" with no content.
@@ -288,6 +398,7 @@ fn file_alone(head: Head, words: Words<'_>) -> Option<Resolution> {
             name,
             content: String::new(),
             mode: head.mode(),
+            expect: None,
         }),
         Target::File(name) => claim_unresolved(missing_content(&name)),
         Target::Missing if head.strong() || !words.is_empty() => claim_unresolved(NO_NAME),
@@ -319,11 +430,17 @@ fn written(head: Head, name: String, said: Words<'_>) -> Resolution {
         _ => said,
     };
     match (content::text(said), head) {
-        (Some(content), Head::Note) => Resolution::Action(Action::Append { name, content }),
+        (Some(content), Head::Note) => Resolution::Action(Action::Append {
+            name,
+            content,
+            expect: None,
+            under: None,
+        }),
         (Some(content), _) => Resolution::Action(Action::Write {
             name,
             content,
             mode: head.mode(),
+            expect: None,
         }),
         (None, _) => super::unresolved(missing_content(&name)),
     }

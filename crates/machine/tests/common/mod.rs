@@ -5,9 +5,12 @@
 
 mod heard;
 pub mod payloads;
+mod verbs;
 
 #[allow(unused_imports)] // used by `adapter_checks!`, not by every test crate
 pub use heard::heard_changes_are_asked_first;
+#[allow(unused_imports)] // used by `adapter_checks!`, not by every test crate
+pub use verbs::*;
 
 use serde_json::{Value, json};
 use voicebox_core::audit::page::{MAX_LIMIT, PageRequest};
@@ -281,11 +284,13 @@ pub fn delete_asks_first<S: Storage>(rig: &mut Rig<S>) {
         refused(&rig.run(json!({"verb":"delete","name":"old.txt"}))),
         Rule::NotFound
     );
+    // A folder is deleted only when empty (the notes verbs check the yes).
     assert!(rig.run(write("dir/x.txt", "x")).ok);
     assert_eq!(
         refused(&rig.run(json!({"verb":"delete","name":"dir"}))),
-        Rule::IsADirectory
+        Rule::FolderNotEmpty
     );
+    assert_eq!(rig.file("dir/x.txt").as_deref(), Some("x"));
 }
 
 /// A write phrased as a create asks before replacing a file that exists (no
@@ -472,6 +477,17 @@ macro_rules! adapter_checks {
             undo_reverts_and_says_what => undo_reverts_and_says_what,
             no_root_is_named => no_root_is_named,
             heard_changes_are_asked_first => heard_changes_are_asked_first,
+            move_renames_and_undo_moves_it_back => move_renames_and_undo_moves_it_back,
+            move_over_a_file_asks_first_and_undo_restores_both => move_over_a_file_asks_first_and_undo_restores_both,
+            folders_move_whole_and_never_into_themselves => folders_move_whole_and_never_into_themselves,
+            copy_makes_a_second_file_and_undo_removes_it => copy_makes_a_second_file_and_undo_removes_it,
+            mkdir_makes_folders_and_empty_ones_are_deleted_after_asking => mkdir_makes_folders_and_empty_ones_are_deleted_after_asking,
+            read_part_says_which_lines_of_how_many => read_part_says_which_lines_of_how_many,
+            find_and_info_answer_about_names => find_and_info_answer_about_names,
+            list_items_are_ticked_and_removed_by_their_words => list_items_are_ticked_and_removed_by_their_words,
+            append_under_a_heading_goes_at_the_end_of_its_section => append_under_a_heading_goes_at_the_end_of_its_section,
+            undo_of_one_file_leaves_the_others => undo_of_one_file_leaves_the_others,
+            a_change_on_an_old_copy_is_refused => a_change_on_an_old_copy_is_refused,
         );
     };
     (@each $make:expr; $($test:ident => $check:ident,)*) => {

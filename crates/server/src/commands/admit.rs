@@ -1,9 +1,9 @@
 //! `voicebox admit`: the person at the shell admits a proposed extension,
 //! audited in the root first, like every admission.
 
+use super::args::PlaceArgs;
 use super::{host, place};
 use crate::admission;
-use crate::cli::PlaceArgs;
 use serde_json::json;
 use std::process::ExitCode;
 use voicebox_core::Reply;

@@ -1,8 +1,8 @@
 //! `voicebox audit`: the root's audit log, newest first: one page, every
 //! entry (`--all`), or every file's chain checked (`--verify`).
 
+use super::args::PlaceArgs;
 use super::{place, unusable_root};
-use crate::cli::PlaceArgs;
 use crate::state_dir::StateDir;
 use serde_json::json;
 use std::io::Write;

@@ -4,8 +4,8 @@
 //! opened as a root (that would start an audit file in it).
 
 use super::refused;
+use crate::host::resolve::Resolver;
 use crate::models;
-use crate::resolve::Resolver;
 use crate::state_dir::StateDir;
 use rustix::fs::Access;
 use serde_json::{Value, json};
@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use voicebox_core::Refusal;
 
 /// The configuration `serve` would run with.
-pub type Args = crate::cli::ServeArgs;
+pub type Args = super::args::ServeArgs;
 
 /// Prints the report; an overlap of the root and the state folder is a
 /// failing check in it, then exits as the other commands do on it (2).

@@ -2,11 +2,11 @@
 //! their servers as commands (desktop apps, coding CLIs). Stdout carries
 //! the protocol and nothing else; logs and notices go to stderr.
 
+use super::args::PlaceArgs;
 use super::{apart, fatal, host_as, init_logs, made_if_missing};
-use crate::channel::Channel;
-use crate::cli::PlaceArgs;
+use crate::host::Acts;
+use crate::host::Channel;
 use crate::mcp::McpServer;
-use crate::serve::Acts;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;

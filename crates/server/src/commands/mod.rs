@@ -4,6 +4,7 @@
 //! host's state folder, admission) lives outside `serve`.
 
 pub mod admit;
+pub mod args;
 pub mod audit;
 pub mod doctor;
 pub mod export_web;
@@ -13,8 +14,8 @@ pub mod serve;
 pub mod turn;
 pub mod url;
 
-use crate::cli::{PlaceArgs, RootArgs};
 use crate::state_dir::StateDir;
+use args::{PlaceArgs, RootArgs};
 use std::path::Path;
 use std::process::ExitCode;
 use voicebox_core::rule::{Refusal, Rule};

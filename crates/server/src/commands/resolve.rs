@@ -2,8 +2,8 @@
 //! nowhere, with whether it is sure (`"sure": false` and what it assumed
 //! for a guess, which a turn would ask about before changing anything).
 
+use super::args::{ResolverArgs, RootArgs, StateArgs};
 use super::unusable_root;
-use crate::cli::{ResolverArgs, RootArgs, StateArgs};
 use serde_json::json;
 use std::process::ExitCode;
 use voicebox_core::resolver::{Folder, Resolution};

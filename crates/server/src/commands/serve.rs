@@ -1,7 +1,7 @@
 //! `voicebox serve`: the page and the API on 127.0.0.1 until SIGINT or SIGTERM.
 
+use super::args::ServeArgs;
 use super::{apart, init_logs, made_if_missing};
-use crate::cli::ServeArgs;
 use crate::live::Provider;
 use crate::mcp::McpLimits;
 use crate::serve;

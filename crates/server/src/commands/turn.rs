@@ -1,8 +1,8 @@
 //! `voicebox turn`: one turn in a folder, as `POST /api/turn` runs it.
 
+use super::args::{PlaceArgs, ResolverArgs};
 use super::{fatal, host, place};
-use crate::cli::{PlaceArgs, ResolverArgs};
-use crate::resolve::one_shot_runtime;
+use crate::host::resolve::one_shot_runtime;
 use serde_json::{Value, json};
 use std::process::ExitCode;
 use voicebox_core::Reply;

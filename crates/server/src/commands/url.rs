@@ -1,7 +1,7 @@
 //! `voicebox url`: the address that opens the page of the latest `serve` on
 //! this state folder, with its page secret (a fresh one each start).
 
-use crate::cli::StateArgs;
+use super::args::StateArgs;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]

@@ -5,7 +5,7 @@
 use super::choice::Choice;
 use super::tools::{self, Answered, Call};
 use super::vendor::{Event, LiveVendor, Who, authorised, base64, unbase64};
-use crate::llm::setting;
+use crate::models::setting;
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
 

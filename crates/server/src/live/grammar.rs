@@ -42,7 +42,14 @@ fn spoken(verb: Verb) -> Option<&'static str> {
         Verb::Grep => "search for <words>",
         Verb::Undo => "undo [that | the last change]",
         Verb::ListExtensions => "(list | what) extensions [are there] | what tools are there",
-        Verb::CreateAsset
+        Verb::Move
+        | Verb::Copy
+        | Verb::Mkdir
+        | Verb::Find
+        | Verb::Info
+        | Verb::CheckItem
+        | Verb::RemoveItem
+        | Verb::CreateAsset
         | Verb::Tool
         | Verb::MakeTool
         | Verb::ProposeExtension

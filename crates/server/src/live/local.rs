@@ -25,7 +25,7 @@ use super::moonshine::{self, Moonshine};
 use super::sphinx::{self, Model, Sphinx};
 use super::tools::{Answered, Call};
 use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
-use crate::serve::Acts;
+use crate::host::Acts;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::Mutex;

@@ -25,14 +25,15 @@ mod sphinx;
 mod tools;
 mod vendor;
 
+use crate::host::Acts;
 use crate::llm;
-use crate::serve::{Acts, ApiError, AppState};
+use crate::serve::ApiError;
 use crate::state_dir::StateDir;
 use axum::Router;
 use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::{Query, State};
+use axum::extract::{FromRef, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -316,7 +317,15 @@ impl Drop for RunningSession<'_> {
     }
 }
 
-pub fn routes() -> Router<AppState> {
+/// The route, in any router whose state holds the host's [`Acts`], the
+/// state folder and the live voice counters.
+pub fn routes<S>() -> Router<S>
+where
+    S: Clone + Send + Sync + 'static,
+    Arc<Acts>: FromRef<S>,
+    StateDir: FromRef<S>,
+    Arc<Live>: FromRef<S>,
+{
     Router::new().route("/live", get(socket))
 }
 

@@ -3,7 +3,7 @@
 //! act (turn `live`). A call is never rewritten into another action: what
 //! does not fit the command list is answered with the rule it broke.
 
-use crate::serve::Acts;
+use crate::host::Acts;
 use serde_json::{Map, Value, json};
 use std::time::Instant;
 use voicebox_core::command::{COMMANDS, Verb};
@@ -314,6 +314,7 @@ mod tests {
             name: "a.txt".into(),
             content: "hi".into(),
             mode: None,
+            expect: None,
         };
         let heard = Call::heard("local-1", write.clone());
         assert_eq!(

@@ -16,6 +16,7 @@ pub use anthropic::ANTHROPIC;
 pub use gemini::GEMINI;
 pub use openai::OPENAI;
 
+use crate::models::setting;
 use crate::provider::Provider;
 use crate::state_dir::StateDir;
 use serde::Deserialize;
@@ -221,15 +222,6 @@ impl Llm {
             note: redact(&failure.note(vendor, base, self.timeout), key),
         }
     }
-}
-
-/// An environment setting, or its default when unset or blank.
-pub fn setting(env: &str, default: &str) -> String {
-    std::env::var(env)
-        .ok()
-        .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .unwrap_or_else(|| default.to_string())
 }
 
 /// Whether `vendor`'s key can be found, or the note that says how to set it.

@@ -8,7 +8,7 @@
 //! `confirmation-unavailable`, and the pending act is left to lapse: it is
 //! never performed, and the audit does not claim the person said no.
 
-use crate::serve::Acts;
+use crate::host::Acts;
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::ElicitationMode;
 use rmcp::{Peer, RoleServer};

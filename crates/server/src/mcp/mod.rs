@@ -22,7 +22,8 @@ mod tools;
 
 pub use sessions::{McpLimits, Sessions};
 
-use crate::serve::{Acts, MAX_BODY_BYTES};
+use crate::host::Acts;
+use crate::serve::MAX_BODY_BYTES;
 use axum::Router;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListResourcesResult, ListToolsResult,

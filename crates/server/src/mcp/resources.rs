@@ -9,7 +9,7 @@
 //! an absolute path in it is refused there like any other.
 
 use super::TURN;
-use crate::serve::Acts;
+use crate::host::Acts;
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use serde_json::{Value, json};

@@ -7,7 +7,7 @@
 //! fields; the executor validates them like any other action.
 
 use super::{TURN, ask};
-use crate::serve::Acts;
+use crate::host::Acts;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations,
 };
@@ -39,16 +39,22 @@ pub async fn offered(acts: &Acts) -> Vec<Tool> {
         .collect()
 }
 
-/// One verb as a tool: its wire name, its summary, its fields' schema, and
+/// One verb as a tool: its wire name, its summary, its fields' schema,
 /// whether it only looks (the table's act kind), so a client may call a
-/// look without asking its person and knows which calls change files.
+/// look without asking its person and knows which calls change files, and
+/// whether a change may replace or remove what is there (destructive) or
+/// only adds.
 fn tool(command: &Command) -> Tool {
     let schema = match command.input_schema() {
         Value::Object(schema) => schema,
         _ => JsonObject::new(),
     };
-    let looks = ToolAnnotations::new().read_only(!command.id.changes_files());
-    Tool::new(command.verb, command.summary, Arc::new(schema)).with_annotations(looks)
+    let changes = command.id.changes_files();
+    let mut hints = ToolAnnotations::new().read_only(!changes);
+    if changes {
+        hints = hints.destructive(command.id.destroys());
+    }
+    Tool::new(command.verb, command.summary, Arc::new(schema)).with_annotations(hints)
 }
 
 /// Whether any extension stands admitted, as `list_extensions` says.

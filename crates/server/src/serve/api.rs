@@ -3,6 +3,7 @@
 //! (health). Every act goes through the same core executor as the CLI, on a
 //! blocking thread, one at a time per root.
 
+use super::answer::{Answer, result};
 use super::audit::{audit, verify_audit};
 use super::error::{ReadGuard, ReadQuery, StrictJson, StrictQuery, WriteBody, WriteGuard};
 use super::extensions;
@@ -10,9 +11,10 @@ use super::guard::Authority;
 use super::root::{declare_root, make_and_switch, root, switch_to, undeclare_root};
 use super::settings::{keys, put_keys, settings};
 use super::switch::{Answered, Switches};
-use super::{Acts, ApiError, AppState};
+use super::{ApiError, AppState};
+use crate::host::Acts;
+use crate::host::resolve::Words;
 use crate::live::Live;
-use crate::resolve::Words;
 use crate::state_dir::StateDir;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -26,8 +28,6 @@ use voicebox_core::Action;
 use voicebox_core::platform::Env;
 use voicebox_core::turn::{Proposal, TurnInput};
 use voicebox_machine::MachineEnv;
-
-pub type Answer = Result<Json<Value>, ApiError>;
 
 pub fn routes() -> Router<AppState> {
     Router::new()
@@ -54,11 +54,6 @@ pub fn routes() -> Router<AppState> {
         .route("/api/extensions/approve", post(extensions::approve))
         .route("/api/extensions/revoke", post(extensions::revoke))
         .route("/api/extensions/withdraw", post(extensions::withdraw))
-}
-
-/// A route's `{result}` answer: what an act (or a refusal before any act) came to.
-pub fn result(result: impl serde::Serialize) -> Answer {
-    Ok(Json(json!({ "result": result })))
 }
 
 fn turn_id() -> String {
@@ -204,5 +199,13 @@ pub async fn file(
     State(acts): State<Arc<Acts>>,
     StrictQuery(query): StrictQuery<FileQuery>,
 ) -> Answer {
-    page_act(&acts, Action::Read { name: query.name }).await
+    page_act(
+        &acts,
+        Action::Read {
+            name: query.name,
+            first: None,
+            last: None,
+        },
+    )
+    .await
 }

@@ -1,9 +1,10 @@
 //! The root's audit log over HTTP: one page at a time, or every file's chain
 //! checked.
 
-use super::api::Answer;
+use super::ApiError;
+use super::answer::Answer;
 use super::error::{ReadGuard, ReadQuery, StrictQuery};
-use super::{Acts, ApiError};
+use crate::host::Acts;
 use crate::state_dir::StateDir;
 use axum::Json;
 use axum::extract::State;

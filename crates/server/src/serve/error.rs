@@ -3,6 +3,7 @@
 //! whose rejections are such refusals; and the statuses the guard answers
 //! before any handler, documented once for the OpenAPI document.
 
+use crate::host::Failed;
 use crate::strict::{self, Misfit};
 use axum::Json;
 use axum::body::Bytes;
@@ -35,6 +36,16 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (self.status, Json(Reply::refusal(self.refusal))).into_response()
+    }
+}
+
+/// A host thread that failed is the server's fault: a 500, `storage-failed`.
+impl From<Failed> for ApiError {
+    fn from(failed: Failed) -> ApiError {
+        ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            refusal: failed.refusal,
+        }
     }
 }
 

@@ -3,12 +3,12 @@
 //! never in an HTTP response). Every admission and revocation is audited
 //! before it takes effect.
 
-use super::Acts;
-use super::api::{Answer, result};
+use super::answer::{Answer, result};
 use super::error::{ReadGuard, StrictJson, WriteBody};
 use super::guard::Authority;
 use crate::admission::{self, registry};
 use crate::approval::Approvals;
+use crate::host::Acts;
 use axum::extract::State;
 use axum::{Extension, Json};
 use serde::Deserialize;

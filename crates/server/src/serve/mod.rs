@@ -1,6 +1,6 @@
 //! `voicebox serve`: the turn loop over HTTP on 127.0.0.1, and the page.
 
-mod acts;
+mod answer;
 mod api;
 mod audit;
 mod early;
@@ -16,10 +16,9 @@ mod settings;
 mod switch;
 
 use crate::approval::Approvals;
-use crate::channel::Channel;
+use crate::host::{Acts, Channel, Resolver, Words};
 use crate::live::{Live, Provider};
 use crate::mcp::{McpLimits, Sessions};
-use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::Router;
 use axum::extract::FromRef;
@@ -29,7 +28,6 @@ use tokio::net::TcpListener;
 use voicebox_core::rule::Rule;
 use voicebox_machine::{Host, MachineAbilities, OpenError};
 
-pub use acts::Acts;
 pub use error::ApiError;
 pub use guard::{Guard, MAX_BODY_BYTES};
 pub use listen::{Limits, SOCKET_PING};

@@ -1,11 +1,12 @@
 //! The active root: shown, declared (a machine folder, the page's OPFS
 //! project, or a folder the page picked) and un-declared.
 
-use super::api::{Answer, result};
+use super::ApiError;
+use super::answer::{Answer, result};
 use super::error::{ReadGuard, StrictJson, WriteGuard};
 use super::guard::Authority;
 use super::switch::{Switches, folder_name};
-use super::{Acts, ApiError};
+use crate::host::Acts;
 use crate::state_dir::StateDir;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -94,8 +95,7 @@ pub async fn declare_root(
             ));
         }
     };
-    acts.with_host(|host| host.undeclare()).await?;
-    acts.channel().set_root(Some(root.clone()));
+    acts.use_page_root(root.clone()).await?;
     Ok(Json(json!({"ok": true, "declared": true, "root": root})))
 }
 
@@ -228,7 +228,7 @@ pub async fn switch_to(
         .await?;
     Ok(match declared {
         Ok((root, recorded)) => {
-            acts.channel().set_root(None);
+            acts.machine_declared();
             if let Err(e) = state.remember_folder(&folder) {
                 tracing::warn!(error = %e, "the recent folders could not be saved");
             }
@@ -252,7 +252,6 @@ pub async fn switch_to(
         WriteGuard,
     ))]
 pub async fn undeclare_root(State(acts): State<Arc<Acts>>) -> Answer {
-    acts.channel().set_root(None);
-    acts.with_host(|host| host.undeclare()).await?;
+    acts.undeclare().await?;
     Ok(Json(json!({"ok": true, "declared": false})))
 }

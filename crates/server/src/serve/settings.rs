@@ -2,11 +2,11 @@
 //! (stored in the state folder, shown masked) and the resolver in use.
 
 use super::ApiError;
-use super::api::Answer;
+use super::answer::Answer;
 use super::error::{ReadGuard, StrictJson, WriteGuard};
+use crate::host::resolve::{Resolver, Words};
 use crate::live::{Choice, Provider};
 use crate::provider::Provider as KeyProvider;
-use crate::resolve::{Resolver, Words};
 use crate::state_dir::StateDir;
 use axum::Json;
 use axum::extract::State;

@@ -5,8 +5,8 @@
 //! a root.
 
 use super::{StateDir, loudly};
+use crate::host::resolve::Resolver;
 use crate::live::{Choice, Provider};
-use crate::resolve::Resolver;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io;

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use std::path::PathBuf;
 use tempfile::TempDir;
 use tower::ServiceExt;
-use voicebox::resolve::Resolver;
+use voicebox::host::Resolver;
 use voicebox::serve::{AppState, Config, SESSION_HEADER, router};
 use voicebox::state_dir::StateDir;
 

@@ -37,6 +37,8 @@ fn append(name: &str, content: &str) -> Action {
     Action::Append {
         name: name.into(),
         content: content.into(),
+        expect: None,
+        under: None,
     }
 }
 
@@ -45,6 +47,7 @@ fn edit(name: &str, old: &str, new: &str) -> Action {
         name: name.into(),
         old_text: old.into(),
         new_text: new.into(),
+        expect: None,
     }
 }
 
@@ -52,6 +55,8 @@ fn edit(name: &str, old: &str, new: &str) -> Action {
 fn a_typo_in_the_command_word_is_a_guess_and_the_word_itself_is_sure() {
     let read = Action::Read {
         name: "notes.md".into(),
+        first: None,
+        last: None,
     };
     assert_eq!(guess("raed notes.md"), read);
     assert_eq!(sure("read notes.md"), read);
@@ -177,11 +182,11 @@ fn put_it_back_is_undo_and_putting_something_somewhere_is_not() {
         "scratch that",
         "go back to how it was before",
     ] {
-        assert_eq!(sure(said), Action::Undo, "{said}");
+        assert_eq!(sure(said), Action::Undo { name: None }, "{said}");
     }
     assert!(!matches!(
         resolve("put it back in notes.md"),
-        Resolution::Action(Action::Undo)
+        Resolution::Action(Action::Undo { .. })
     ));
 }
 
@@ -190,7 +195,9 @@ fn the_ask_inside_a_rambling_sentence_and_a_false_start_are_guesses() {
     assert_eq!(
         guess("so I was thinking, could you read todo.txt for me because I forgot"),
         Action::Read {
-            name: "todo.txt".into()
+            name: "todo.txt".into(),
+            first: None,
+            last: None
         }
     );
     assert_eq!(
@@ -199,6 +206,7 @@ fn the_ask_inside_a_rambling_sentence_and_a_false_start_are_guesses() {
             name: "plan.txt".into(),
             content: "meet at seven".into(),
             mode: None,
+            expect: None,
         }
     );
     nothing("my cat is cute and the sky is blue");

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 mod forms;
 mod guesses;
 mod settle;
+mod unseen;
 
 /// One row of a phrasing table: `sentence => verb field | field …`, the
 /// fields in the command list's order; an empty field is an empty string and

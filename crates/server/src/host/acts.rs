@@ -4,29 +4,40 @@
 //! request ([`ActiveRoot`]) and counts refusals once for `GET /api/health`.
 //! Handlers never branch on it themselves.
 
-use super::ApiError;
-use crate::channel::Channel;
-use crate::resolve::Words;
-use crate::state_dir::StateDir;
-use axum::http::StatusCode;
+use super::relay::Channel;
+use super::resolve::Words;
 use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
-use voicebox_core::audit::page::PageRequest;
 use voicebox_core::command::Verb;
 use voicebox_core::executor::Step;
 use voicebox_core::platform::{RootInfo, Storage};
 use voicebox_core::resolver::{Folder, NOTES_FILE};
 use voicebox_core::turn::{Outcome, Proposal, TurnAnswer, TurnInput, run_turn};
-use voicebox_core::worker::{Answer, AuditPage, Execute, Relayed};
+use voicebox_core::worker::{Answer, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::egress::HttpEgress;
 use voicebox_machine::{Host, MachineAbilities};
 
+/// A host thread that failed (it panicked) while acting or reading: the
+/// request answers `storage-failed`, and the next one is served normally.
+#[derive(Debug)]
+pub struct Failed {
+    pub refusal: Refusal,
+}
+
+impl Failed {
+    pub(super) fn new(why: &str) -> Failed {
+        Failed {
+            refusal: Refusal::new(Rule::StorageFailed, why),
+        }
+    }
+}
+
 /// Which root acts land in, asked once per request.
-enum ActiveRoot {
+pub(super) enum ActiveRoot {
     /// The host's declared folder (or none): the host's executor answers.
     Machine,
     /// A page-owned root: the request is relayed to the page's worker, and no
@@ -118,7 +129,7 @@ impl Acts {
         self.channel.root()
     }
 
-    fn active(&self) -> ActiveRoot {
+    pub(super) fn active(&self) -> ActiveRoot {
         match self.page_root() {
             Some(_) => ActiveRoot::Page,
             None => ActiveRoot::Machine,
@@ -130,7 +141,7 @@ impl Acts {
     pub async fn with_host<R: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Host<MachineAbilities>) -> R + Send + 'static,
-    ) -> Result<R, ApiError> {
+    ) -> Result<R, Failed> {
         let host = self.host.clone();
         on_thread(move || f(&mut host.write().unwrap_or_else(|p| p.into_inner()))).await
     }
@@ -140,7 +151,7 @@ impl Acts {
     pub async fn looking<R: Send + 'static>(
         &self,
         f: impl FnOnce(&Host<MachineAbilities>) -> R + Send + 'static,
-    ) -> Result<R, ApiError> {
+    ) -> Result<R, Failed> {
         let host = self.host.clone();
         on_thread(move || f(&host.read().unwrap_or_else(|p| p.into_inner()))).await
     }
@@ -266,7 +277,7 @@ impl Acts {
     /// alone, but for the network: an `http-get` hop is fetched with the
     /// host free, then handed back to be judged (a redirect) or recorded.
     async fn on_machine(&self, proposal: Proposal, turn: String) -> Reply {
-        let failed = |error: ApiError| Reply::refusal(error.refusal);
+        let failed = |error: Failed| Reply::refusal(error.refusal);
         let (look, label) = (proposal.clone(), turn.clone());
         match self
             .looking(move |host| host.look(&look, Some(&label)))
@@ -314,63 +325,8 @@ impl Acts {
         }
     }
 
-    /// One page of the active root's audit log. On the machine a reader of
-    /// its own reads it, so the host (and every other request) is not held
-    /// while the page is read.
-    pub async fn audit(
-        &self,
-        page: PageRequest,
-        wire: AuditPage,
-        state: StateDir,
-    ) -> Result<Value, ApiError> {
-        if let ActiveRoot::Page = self.active() {
-            return Ok(json!(self.relayed(&Relayed::Audit(wire)).await));
-        }
-        self.off_host(state, move |reader| reader.audit(&page))
-            .await
-    }
-
-    /// Every audit file of the active root checked against its chain, read
-    /// as [`Acts::audit`] reads a page: off the host.
-    pub async fn verify_audit(&self, state: StateDir) -> Result<Value, ApiError> {
-        if let ActiveRoot::Page = self.active() {
-            return Ok(json!(self.relayed(&Relayed::VerifyAudit).await));
-        }
-        self.off_host(state, |reader| reader.verify_audit()).await
-    }
-
-    /// Runs `read` on a reader of the host's root (its anchors, no writer) on
-    /// a blocking thread, holding the host only to learn which root it is.
-    async fn off_host<T: Serialize + Send + 'static>(
-        &self,
-        state: StateDir,
-        read: impl FnOnce(&Host) -> Result<T, Refusal> + Send + 'static,
-    ) -> Result<Value, ApiError> {
-        let root = self
-            .looking(|host| host.root().map(Path::to_path_buf))
-            .await?;
-        let answer = tokio::task::spawn_blocking(move || {
-            let reader = state.audit_reader(root.as_deref()).map_err(|e| {
-                Refusal::new(
-                    Rule::RootUnreachable,
-                    format!("the project root cannot be read: {e}; restore the folder or declare another root"),
-                )
-            })?;
-            read(&reader)
-        })
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                Rule::StorageFailed,
-                "the audit read failed; the next request is served normally",
-            )
-        })?;
-        Ok(answered(answer))
-    }
-
     /// The active root: the page's, or the host's folder.
-    pub async fn active_root(&self) -> Result<Option<RootInfo>, ApiError> {
+    pub async fn active_root(&self) -> Result<Option<RootInfo>, Failed> {
         if let Some(root) = self.page_root() {
             return Ok(Some(root));
         }
@@ -378,8 +334,27 @@ impl Acts {
             .await
     }
 
+    /// Makes the page's `root` the active one: the host's folder is
+    /// un-declared first, so acts never land in both.
+    pub async fn use_page_root(&self, root: RootInfo) -> Result<(), Failed> {
+        self.with_host(|host| host.undeclare()).await?;
+        self.channel.set_root(Some(root));
+        Ok(())
+    }
+
+    /// No root at all: every act then answers `root-not-declared`.
+    pub async fn undeclare(&self) -> Result<(), Failed> {
+        self.channel.set_root(None);
+        self.with_host(|host| host.undeclare()).await
+    }
+
+    /// The host's folder was just declared: it is the active root again.
+    pub fn machine_declared(&self) {
+        self.channel.set_root(None);
+    }
+
     /// The host's declared folder (even while a page owns the active root).
-    pub async fn machine_root(&self) -> Result<Option<std::path::PathBuf>, ApiError> {
+    pub async fn machine_root(&self) -> Result<Option<std::path::PathBuf>, Failed> {
         self.looking(|host| host.root().map(Path::to_path_buf))
             .await
     }
@@ -399,7 +374,7 @@ impl Acts {
 
     /// Relays one request to the page; the core's result is returned
     /// untouched but for `via: "page"`, and a missing answer is a named refusal.
-    async fn relayed(&self, request: &Relayed) -> Acted {
+    pub(super) async fn relayed(&self, request: &Relayed) -> Acted {
         let acted = match self.channel.relay(request).await {
             Ok(mut answer) => {
                 let changes = answer["changes"] == true;
@@ -428,13 +403,9 @@ impl Acts {
 }
 
 /// Runs `f` on a blocking thread; a thread that fails is `storage-failed`.
-async fn on_thread<R: Send + 'static>(
-    f: impl FnOnce() -> R + Send + 'static,
-) -> Result<R, ApiError> {
+async fn on_thread<R: Send + 'static>(f: impl FnOnce() -> R + Send + 'static) -> Result<R, Failed> {
     tokio::task::spawn_blocking(f).await.map_err(|_| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            Rule::StorageFailed,
+        Failed::new(
             "the host failed while acting; the next request is served normally — check the audit log",
         )
     })
@@ -444,12 +415,4 @@ async fn on_thread<R: Send + 'static>(
 fn names_in(answer: &Value) -> Vec<String> {
     let names = answer["names"].as_array().into_iter().flatten();
     names.filter_map(Value::as_str).map(String::from).collect()
-}
-
-/// A reader's answer, or its refusal as a reply.
-fn answered<T: Serialize>(answer: Result<T, Refusal>) -> Value {
-    match answer {
-        Ok(answer) => json!(answer),
-        Err(refusal) => json!(Reply::refusal(refusal)),
-    }
 }

@@ -1,0 +1,558 @@
+//! Kinds of sentence a blind set missed, each read by its class — a sure
+//! reading, or a guess that is asked — beside a sibling that must stay
+//! unresolved or keep its other reading.
+
+use super::super::{Resolution, resolve};
+use crate::action::{Action, WriteMode};
+use alloc::string::String;
+
+fn sure(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Action(action) => action,
+        other => panic!("{text:?} should be sure, got {other:?}"),
+    }
+}
+
+fn guess(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Guess { action, assumed } => {
+            assert!(
+                !assumed.is_empty(),
+                "{text:?}: a guess says what it assumed"
+            );
+            action
+        }
+        other => panic!("{text:?} should be a guess, got {other:?}"),
+    }
+}
+
+fn nothing(text: &str) {
+    let got = resolve(text);
+    assert!(
+        matches!(got, Resolution::Unresolved { .. }),
+        "{text:?} should not act, got {got:?}"
+    );
+}
+
+fn append(name: &str, content: &str) -> Action {
+    Action::Append {
+        name: name.into(),
+        content: content.into(),
+        expect: None,
+        under: None,
+    }
+}
+
+fn edit(name: &str, old: &str, new: &str) -> Action {
+    Action::Edit {
+        name: name.into(),
+        old_text: old.into(),
+        new_text: new.into(),
+        expect: None,
+    }
+}
+
+fn write(name: &str, content: &str) -> Action {
+    Action::Write {
+        name: name.into(),
+        content: content.into(),
+        mode: None,
+        expect: None,
+    }
+}
+
+fn delete(name: &str) -> Action {
+    Action::Delete { name: name.into() }
+}
+
+#[test]
+fn the_ask_in_the_middle_of_a_rambling_sentence_is_a_guess_unless_taken_back() {
+    assert_eq!(
+        guess("the party moved, so in party.txt please replace saturday with sunday"),
+        edit("party.txt", "saturday", "sunday")
+    );
+    assert_eq!(
+        guess("honestly that draft was awful — just bin draft.txt, it's beyond saving"),
+        delete("draft.txt")
+    );
+    // The file named in an earlier clause is where a later ask happens.
+    assert_eq!(
+        guess("In contacts.txt Bob moved house: replace Leeds with York."),
+        edit("contacts.txt", "Leeds", "York")
+    );
+    assert_eq!(
+        guess("quick one — what did I put in plan.md again?"),
+        Action::Read {
+            name: "plan.md".into(),
+            first: None,
+            last: None,
+        }
+    );
+    nothing("the party moved, so replace saturday with sunday, no wait, don't");
+    nothing("I wrote todo.txt yesterday, and it was fine");
+    nothing("my cat sat on notes.md, and then she slept");
+}
+
+#[test]
+fn tag_questions_thanks_and_learners_openings_carry_no_meaning() {
+    assert_eq!(sure("trash draft.txt would you"), delete("draft.txt"));
+    assert_eq!(
+        sure("could you save \"hi there\" in memo.md for me? thanks a lot"),
+        write("memo.md", "hi there")
+    );
+    assert_eq!(
+        sure("i want add call mom to todo.txt"),
+        append("todo.txt", "call mom")
+    );
+    assert_eq!(
+        sure("i would like you create new file ideas.md"),
+        Action::Write {
+            name: "ideas.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+            expect: None,
+        }
+    );
+    assert_eq!(
+        sure("please you put \"closed today\" inside sign.txt"),
+        write("sign.txt", "closed today")
+    );
+    // The opening stays when no command word follows it.
+    assert_eq!(
+        sure("i want a new file called x.txt"),
+        Action::Write {
+            name: "x.txt".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+            expect: None,
+        }
+    );
+    nothing("you deleted notes.md");
+    nothing("i want notes.md to be shorter someday");
+}
+
+#[test]
+fn a_reason_after_a_request_is_no_taking_back() {
+    assert_eq!(
+        sure("you can remove draft.txt, i not need it anymore"),
+        delete("draft.txt")
+    );
+    assert_eq!(sure("delete old.log, we don't use it"), delete("old.log"));
+    nothing("remove draft.txt, actually don't");
+    nothing("delete old.log, no wait");
+}
+
+#[test]
+fn an_item_described_before_its_file_is_added_as_said_after_the_colon() {
+    assert_eq!(
+        sure("add one more idea to ideas.txt: a podcast about maps"),
+        append("ideas.txt", "a podcast about maps")
+    );
+    assert_eq!(
+        sure("add a task to todo.txt: call the bank"),
+        append("todo.txt", "call the bank")
+    );
+    // With no colon the words before the file are the content.
+    assert_eq!(
+        sure("add one more idea to ideas.txt"),
+        append("ideas.txt", "one more idea")
+    );
+    assert_eq!(
+        sure("put oat milk on the groceries.md list"),
+        append("groceries.md", "oat milk")
+    );
+    nothing("put oat milk on the groceries list");
+}
+
+fn grep(query: &str, dir: Option<&str>) -> Action {
+    Action::Grep {
+        query: query.into(),
+        dir: dir.map(Into::into),
+    }
+}
+
+#[test]
+fn a_search_said_as_the_shell_or_as_a_question_finds_its_folder() {
+    assert_eq!(sure("grep budget drafts"), grep("budget", Some("drafts")));
+    assert_eq!(
+        sure("grep -i password config"),
+        grep("password", Some("config"))
+    );
+    assert_eq!(sure("grep TODO everywhere"), grep("TODO", None));
+    assert_eq!(
+        sure("which files still have FIXME in them"),
+        grep("FIXME", None)
+    );
+    assert_eq!(
+        sure("is there something about rent in bills? please search"),
+        grep("rent", Some("bills"))
+    );
+    // A command word talked about is no request.
+    nothing("grep is my favourite command");
+    nothing("delete was a strong word for it");
+}
+
+#[test]
+fn a_file_said_first_with_a_colon_dash_or_shell_sign_is_added_to() {
+    assert_eq!(sure("books.md — add Dune"), append("books.md", "Dune"));
+    assert_eq!(
+        sure("standup.md, add: blocked on review"),
+        append("standup.md", "blocked on review")
+    );
+    assert_eq!(sure(">> log.txt deployed"), append("log.txt", "deployed"));
+    assert_eq!(
+        sure("shopping.txt += two lemons"),
+        append("shopping.txt", "two lemons")
+    );
+    // With no adding word the line after the colon is a guess, asked.
+    assert_eq!(
+        guess("groceries.md: oat milk"),
+        append("groceries.md", "oat milk")
+    );
+    nothing("notes.md: show me");
+    nothing("notes.md: can we talk?");
+    nothing("x += 1");
+}
+
+#[test]
+fn a_sed_script_with_spaces_is_one_edit() {
+    assert_eq!(
+        sure("sed s/npm install/pnpm install/ docs/setup.md"),
+        edit("docs/setup.md", "npm install", "pnpm install")
+    );
+    assert_eq!(
+        sure("sed s/teh/the/ essay.md"),
+        edit("essay.md", "teh", "the")
+    );
+    // Every occurrence is not one edit.
+    nothing("sed 's/teh/the/g' essay.md");
+}
+
+#[test]
+fn an_edit_said_as_a_described_value_an_arrow_or_a_passive_is_sure() {
+    assert_eq!(
+        sure("update the number 555-0101 to 555-0199 in contacts.txt"),
+        edit("contacts.txt", "555-0101", "555-0199")
+    );
+    assert_eq!(
+        sure("in app.toml, change the 2.0.1 to 2.0.2 — it is release day"),
+        edit("app.toml", "2.0.1", "2.0.2")
+    );
+    assert_eq!(
+        sure("party.txt: saturday -> sunday"),
+        edit("party.txt", "saturday", "sunday")
+    );
+    assert_eq!(
+        sure("in notes.md i want that milk is replaced by bread"),
+        edit("notes.md", "milk", "bread")
+    );
+    // A description with no value in it is still a guess.
+    assert_eq!(
+        guess("update the version to 1.3 in config.txt"),
+        edit("config.txt", "the version", "1.3")
+    );
+    // A quoted new text keeps its dash.
+    assert_eq!(
+        sure("in notes.md replace milk with \"bread — brown\""),
+        edit("notes.md", "milk", "bread — brown")
+    );
+    nothing("milk is replaced by bread these days");
+}
+
+#[test]
+fn what_a_whole_file_should_say_is_a_write() {
+    assert_eq!(
+        sure("status.txt should just say shipped now"),
+        write("status.txt", "shipped")
+    );
+    assert_eq!(
+        sure("sign.txt should now read: closed until Monday"),
+        write("sign.txt", "closed until Monday")
+    );
+    assert_eq!(
+        sure("I'd like motto.txt to contain only this: less is more"),
+        write("motto.txt", "less is more")
+    );
+    assert_eq!(
+        sure("replace whatever is in motd.txt with back at nine"),
+        write("motd.txt", "back at nine")
+    );
+    assert_eq!(
+        sure("overwrite env.txt so that it only contains \"MODE=debug\""),
+        write("env.txt", "MODE=debug")
+    );
+    assert_eq!(
+        sure("wipe the contents of draft.txt but keep the file"),
+        write("draft.txt", "")
+    );
+    // "read" may judge the file: a guess, asked.
+    assert_eq!(
+        guess("status.txt should read done"),
+        write("status.txt", "done")
+    );
+    nothing("my notes.md should be shorter");
+    nothing("i want notes.md to be shorter someday");
+}
+
+#[test]
+fn reads_and_lists_in_loose_words() {
+    let read = |name: &str| Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    };
+    assert_eq!(
+        sure("i want to see what is written inside notes.md"),
+        read("notes.md")
+    );
+    assert_eq!(sure("can I have a look at plan.md"), read("plan.md"));
+    assert_eq!(sure("what did we put in todo.txt again"), read("todo.txt"));
+    assert_eq!(
+        sure("what there is inside folder drafts?"),
+        Action::List {
+            dir: Some("drafts".into())
+        }
+    );
+    nothing("have a look at the weather");
+    nothing("what did we put in the car");
+}
+
+fn diff(name: &str, content: &str) -> Action {
+    Action::Diff {
+        name: name.into(),
+        content: content.into(),
+    }
+}
+
+#[test]
+fn a_diff_said_as_the_shell_a_preview_or_a_hypothetical() {
+    assert_eq!(
+        sure("diff notes.md buy bread"),
+        diff("notes.md", "buy bread")
+    );
+    assert_eq!(
+        sure("how would README.md differ from \"Hello.\"?"),
+        diff("README.md", "Hello.")
+    );
+    assert_eq!(
+        sure("preview todo.txt as: nothing today"),
+        diff("todo.txt", "nothing today")
+    );
+    // A name without its extension is a guess for the folder to settle.
+    assert_eq!(guess("diff readme Hello"), diff("readme", "Hello"));
+    assert_eq!(
+        guess("show me the diff if I replace notes.md with \"buy bread\", but do not write it"),
+        diff("notes.md", "buy bread")
+    );
+    assert_eq!(
+        guess("what would be different if todo.txt just said buy milk"),
+        diff("todo.txt", "buy milk")
+    );
+    nothing("how does my cat differ from a dog");
+    nothing("diff notes.md");
+    nothing("compare notes.md and todo.txt");
+}
+
+#[test]
+fn a_three_letter_command_word_missing_a_letter_is_a_guess_where_the_request_starts() {
+    assert_eq!(guess("lst files"), Action::List { dir: None });
+    assert_eq!(guess("can you lst the files"), Action::List { dir: None });
+    assert_eq!(
+        guess("edt notes.md replace a with b"),
+        edit("notes.md", "a", "b")
+    );
+    assert_eq!(
+        guess("nte that the boiler works in house.md"),
+        append("house.md", "the boiler works")
+    );
+    // Words of their own, and words later in the sentence, are not bent.
+    nothing("see notes.md later");
+    nothing("my cat can lst");
+}
+
+#[test]
+fn a_false_start_that_names_the_file_again_replaces_the_whole_name() {
+    assert_eq!(
+        guess("delete old dot txt i mean new dot txt"),
+        delete("new.txt")
+    );
+    assert_eq!(
+        guess("open uh i mean read notes.md"),
+        Action::Read {
+            name: "notes.md".into(),
+            first: None,
+            last: None,
+        }
+    );
+    nothing("delete old dot txt i mean");
+}
+
+#[test]
+fn a_file_said_first_then_a_lone_dash_and_a_value_bumped_from_one_to_another() {
+    assert_eq!(
+        sure("todo.txt - add call mom"),
+        append("todo.txt", "call mom")
+    );
+    assert_eq!(
+        sure("bump version.txt from 1.2 to 1.3"),
+        edit("version.txt", "1.2", "1.3")
+    );
+    // A dash inside content stays in it.
+    assert_eq!(
+        sure("add 9 - 5 shift to rota.txt"),
+        append("rota.txt", "9 - 5 shift")
+    );
+}
+
+#[test]
+fn speech_shaped_names_fillers_and_false_starts() {
+    assert_eq!(
+        sure("ok so i need you to add buy bread to the shopping list dot txt"),
+        append("shopping list.txt", "buy bread")
+    );
+    assert_eq!(
+        sure("add eggs to the list dot txt"),
+        append("list.txt", "eggs")
+    );
+    assert_eq!(
+        sure("i mean read notes dot txt"),
+        Action::Read {
+            name: "notes.txt".into(),
+            first: None,
+            last: None,
+        }
+    );
+    assert_eq!(
+        sure("um can you put down ran 5k at the end of the workout dot log"),
+        append("workout.log", "ran 5k")
+    );
+    // A phrase is no name: "the word count of essay dot md" keeps its file.
+    nothing("the count of essay dot md is high");
+}
+
+#[test]
+fn notes_and_lists_said_around_their_file() {
+    assert_eq!(
+        sure("add a note to diary.md saying went for a run"),
+        append("diary.md", "went for a run")
+    );
+    assert_eq!(
+        guess("put call mom on my to do list in todo.txt"),
+        append("todo.txt", "call mom")
+    );
+    // "on sunday" is no list: a put in a file replaces it.
+    assert_eq!(
+        sure("put call mom on sunday in reminder.txt"),
+        write("reminder.txt", "call mom on sunday")
+    );
+}
+
+#[test]
+fn previews_and_settings_said_loosely() {
+    assert_eq!(
+        sure("what would notes.md look like with buy milk"),
+        diff("notes.md", "buy milk")
+    );
+    assert_eq!(
+        guess("if i wrote hello to notes.md what would change"),
+        diff("notes.md", "hello")
+    );
+    assert_eq!(
+        guess("set the version in config.txt to 2.0"),
+        edit("config.txt", "the version", "2.0")
+    );
+    assert_eq!(
+        sure("search for \"tax return\" thanks"),
+        grep("tax return", None)
+    );
+    // Unquoted, "thanks" may be what is looked for.
+    assert_eq!(sure("search for tax thanks"), grep("tax thanks", None));
+}
+
+#[test]
+fn a_tool_wished_for_without_a_name_is_proposed_as_a_guess() {
+    let id = |action: Action| match action {
+        Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
+        other => panic!("not a proposal: {other:?}"),
+    };
+    assert_eq!(
+        id(guess("a tool that shouts text would be nice")),
+        "shout-text"
+    );
+    assert_eq!(
+        id(guess("can we have a tool that counts words")),
+        "count-word"
+    );
+    assert_eq!(
+        id(guess(
+            "propose an extension that converts celsius to kelvin"
+        )),
+        "convert-celsius"
+    );
+    nothing("a tool would be nice");
+    nothing("that would be nice");
+}
+
+#[test]
+fn which_files_say_a_thing_is_a_search_and_looking_up_the_world_is_not() {
+    for said in [
+        "which file says hello",
+        "tell me which files contain hello",
+        "I need to find every file that says hello",
+        "hey can you check if any of my files mention hello",
+    ] {
+        assert_eq!(sure(said), grep("hello", None), "{said}");
+    }
+    nothing("look up the capital of Peru");
+    nothing("tell me which file you like");
+}
+
+#[test]
+fn a_file_described_before_its_name_is_placed_in_the_folder_once() {
+    assert_eq!(
+        sure("create the recipes file recipes.md in the recipes folder"),
+        Action::Write {
+            name: "recipes/recipes.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+            expect: None,
+        }
+    );
+    assert_eq!(
+        sure("create drafts/plan.md in the drafts folder"),
+        Action::Write {
+            name: "drafts/plan.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+            expect: None,
+        }
+    );
+}
+
+#[test]
+fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
+    assert_eq!(guess("delete notes.md?"), delete("notes.md"));
+    assert_eq!(sure("could you delete notes.md?"), delete("notes.md"));
+    assert_eq!(
+        guess("could you maybe just delete draft dot txt I don't need it anymore"),
+        delete("draft.txt")
+    );
+    assert_eq!(
+        sure("create a.txt saying how are you?"),
+        Action::Write {
+            name: "a.txt".into(),
+            content: "how are you?".into(),
+            mode: Some(WriteMode::Create),
+            expect: None,
+        }
+    );
+    for said in [
+        "should I delete notes.md",
+        "did you delete notes.md?",
+        "don't delete notes.md",
+        "i am going to delete notes.md",
+        "thanks for reading notes.md",
+    ] {
+        nothing(said);
+    }
+}
