@@ -92,6 +92,9 @@ async fn a_person_works_in_their_folder_from_the_page() {
             "Cancel"
         ])
     );
+    browser
+        .assert_accessible_both("the state photographed as confirm-modal")
+        .await;
     browser.screenshot("confirm-modal").await;
     browser.click("confirm-no").await;
     browser.wait_for_modal(false).await;

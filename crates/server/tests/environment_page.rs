@@ -304,6 +304,9 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
     browser
         .assert_none("#viewer svg, #viewer circle", "no inline SVG markup")
         .await;
+    browser
+        .assert_accessible_both("the state photographed as environment-files-picture")
+        .await;
     browser.screenshot("environment-files-picture").await;
     browser.close().await;
 }
@@ -375,6 +378,9 @@ async fn the_exported_site_logs_no_console_error() {
         logged.iter().any(|l| l.contains("/api/health")),
         "{logged:?}"
     );
+    browser
+        .assert_accessible_both("the state photographed as environment-exported")
+        .await;
     browser.screenshot("environment-exported").await;
     browser.close().await;
 }
@@ -435,6 +441,9 @@ async fn the_exported_page_opens_offline_once_loaded() {
         .wait_text("the project reopened", "project-chip-text", "away · ")
         .await;
     say_and_wait(&browser, "what's in plan.txt", "hello").await;
+    browser
+        .assert_accessible_both("the state photographed as environment-offline")
+        .await;
     browser.screenshot("environment-offline").await;
     browser.close().await;
 

@@ -115,6 +115,9 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
             .js("return [...document.querySelectorAll('#transcript .live-error')].map((e) => e.textContent);")
             .await;
         assert_eq!(refused, json!([]), "audio frames were refused");
+        browser
+            .assert_accessible_both("the state photographed as live-listening")
+            .await;
         browser.screenshot("live-listening").await;
 
         // A second click stops: the socket closes and the session ends.
@@ -164,6 +167,9 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         .js("return document.querySelector('#key-status [data-provider=\"openai\"]').textContent;")
         .await;
     assert!(openai.as_str().unwrap().contains("not set"), "{openai}");
+    browser
+        .assert_accessible_both("the state photographed as settings")
+        .await;
     browser.screenshot("settings").await;
 
     // A key stored from the page (its Origin is accepted); the field empties.
@@ -323,6 +329,9 @@ async fn a_spoken_command_from_the_page_is_done() {
     browser
         .wait_text("hello.txt in the file list", "files", "hello.txt")
         .await;
+    browser
+        .assert_accessible_both("the state photographed as live-spoken")
+        .await;
     browser.screenshot("live-spoken").await;
     browser.click("live").await;
     wait_status(&browser, "the end", "return s.dataset.state === 'ended';").await;
@@ -467,6 +476,9 @@ async fn stop_flushes_the_reply_and_tells_the_provider() {
             .await,
         "listening"
     );
+    browser
+        .assert_accessible_both("the state photographed as live-stopped")
+        .await;
     browser.screenshot("live-stopped").await;
     drop(server);
     browser.close().await;
@@ -549,6 +561,9 @@ async fn with_nothing_to_talk_to_live_offers_to_set_up_voice() {
             && w.contains("apt-get install -y libpocketsphinx3")),
         "{ways:?}"
     );
+    browser
+        .assert_accessible_both("the state photographed as live-set-up-voice")
+        .await;
     browser.screenshot("live-set-up-voice").await;
     assert_eq!(
         server.get("/api/health").await.1["live"]["created"],

@@ -88,6 +88,9 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
             .assert_no_sideways_overflow(viewport, "the page after a dozen turns")
             .await;
         browser
+            .assert_accessible_both(&format!("a dozen turns at {}", viewport.name))
+            .await;
+        browser
             .screenshot(&format!("page-{}-chat", viewport.name))
             .await;
         // Each view fits, and on a phone the tabs choose what shows.
@@ -107,6 +110,9 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
             );
             browser
                 .assert_no_sideways_overflow(viewport, &format!("the {view} view"))
+                .await;
+            browser
+                .assert_accessible_both(&format!("the {view} view at {}", viewport.name))
                 .await;
             if viewport.mobile && viewport.width < 721 {
                 let chat_hidden = browser
@@ -210,6 +216,9 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         browser.js("return [...document.querySelectorAll('#transcript .turn')].slice(-3, -1).some((t) => t.querySelector('img'))").await,
         false
     );
+    browser
+        .assert_accessible_both("the state photographed as page-picture")
+        .await;
     browser.screenshot("page-picture").await;
 
     // "Logged" opens the activity row of that act.
@@ -301,6 +310,9 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
         .wait_for("the timed-out card", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t.querySelector('.timed-out') && t.textContent.includes('Timed out — nothing deleted.');")
         .await;
     assert!(server.root.join("draft.txt").exists());
+    browser
+        .assert_accessible_both("a question that timed out")
+        .await;
     let asks = server
         .audit()
         .await
@@ -556,6 +568,9 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
             "admitted",
             "return !!document.querySelector('.extension[data-id=\"reader\"].state-admitted')",
         )
+        .await;
+    browser
+        .assert_accessible_both("the state photographed as page-extensions")
         .await;
     browser.screenshot("page-extensions").await;
     let listed = server.get("/api/extensions").await.1;
@@ -1094,6 +1109,42 @@ async fn file_names_are_shown_whole_at_every_width() {
     }
 }
 
+/// On a phone the header stays one row whatever the folder is called: a
+/// long name is cut in its chip (the chip's title holds it whole), and
+/// help stays beside it. The control: a short name shows whole.
+#[tokio::test]
+async fn a_long_folder_name_keeps_the_phone_header_on_one_row() {
+    if !browser::available() {
+        return;
+    }
+    for (name, whole) in [("groceries-and-weekly-plans-2026", false), ("notes", true)] {
+        let server = Server::start_with(false);
+        let parent = tempfile::TempDir::new().unwrap();
+        let folder = parent.path().join(name);
+        std::fs::create_dir(&folder).unwrap();
+        server
+            .post_with_token("/api/root", json!({"path": folder}))
+            .await;
+        let browser = Browser::start().await;
+        browser.resize(VIEWPORTS[0]).await;
+        browser.client.goto(&server.page_url).await.unwrap();
+        browser
+            .wait_for(
+                "the folder in the header",
+                &format!("return document.getElementById('folder-open').title.includes({name:?})"),
+            )
+            .await;
+        let header = browser
+            .js("const r = (id) => document.getElementById(id).getBoundingClientRect(); const n = document.getElementById('root-name'); return [r('help-open').top < r('folder-open').bottom && r('resolver-chip').top < r('folder-open').bottom, n.scrollWidth <= n.clientWidth, document.getElementById('folder-open').title.includes(n.textContent)];")
+            .await;
+        assert_eq!(header, json!([true, whole, true]), "{name}");
+        browser
+            .assert_no_sideways_overflow(VIEWPORTS[0], "the header")
+            .await;
+        browser.close().await;
+    }
+}
+
 /// Installable: the page links a manifest (standalone, with its icons
 /// served), its service worker registers and takes the page over, the
 /// shell it keeps has no API answer in it, and with the server stopped the
@@ -1239,7 +1290,8 @@ async fn tour() {
         (VIEWPORTS[0], "tour-phone.png"),
     ] {
         let server = Server::start();
-        let parent = tempfile::TempDir::new().unwrap();
+        // A parent whose name reads like a home folder in the picture.
+        let parent = tempfile::Builder::new().prefix("home-").tempdir().unwrap();
         let notes = parent.path().join("notes");
         std::fs::create_dir(&notes).unwrap();
         std::fs::write(notes.join("todo.txt"), "call the plumber\n").unwrap();

@@ -112,6 +112,9 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
             "const d = document.querySelector('#viewer-answer pre.diff'); return !!d && d.textContent.includes('-first line') && d.textContent.includes('+second line');",
         )
         .await;
+    browser
+        .assert_accessible_both("the state photographed as workspace-diff")
+        .await;
     browser.screenshot("workspace-diff").await;
     assert_eq!(
         std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
@@ -209,6 +212,9 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
         .js("const i = document.querySelector('#viewer-body img'); return [i.src.startsWith('blob:'), [...document.querySelectorAll('svg, circle')].filter((e) => !e.closest('.mic')).length, document.getElementById('viewer-download').href.startsWith('blob:')];")
         .await;
     assert_eq!(picture, json!([true, 0, true]), "{picture}");
+    browser
+        .assert_accessible_both("the state photographed as workspace-picture")
+        .await;
     browser.screenshot("workspace-picture").await;
     browser.close().await;
 }

@@ -15,6 +15,9 @@ pub struct Browser {
     pub client: Client,
     driver: Child,
     _profile: tempfile::TempDir,
+    /// Console errors read while axe-core ran, the page's own, kept for
+    /// the next [`Browser::console_errors`].
+    held: std::sync::Mutex<Vec<String>>,
 }
 
 /// Whether the browser is installed; panics under CI if it is not.
@@ -83,6 +86,7 @@ impl Browser {
             client,
             driver,
             _profile: profile,
+            held: Default::default(),
         }
     }
 
@@ -308,19 +312,38 @@ impl Browser {
     /// installed, outside CI.
     pub async fn assert_accessible(&self, state: &str) {
         let Some(axe) = axe_source() else { return };
+        let before = self.console_errors().await;
         let loaded = self.js("return typeof window.axe === 'object'").await;
         if loaded != json!(true) {
             self.js(&format!("{axe}\n;return true;")).await;
         }
         let found = self
             .js_async(
-                "const done = arguments[0]; axe.run(document, {resultTypes: ['violations']}).then((r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)), (e) => done([`axe failed: ${e}`]));",
+                "const done = arguments[0]; axe.run(document, {resultTypes: ['violations']}).then((r) => done({rules: r.passes.length + r.violations.length, milder: r.violations.filter((v) => v.impact === 'minor' || v.impact === 'moderate').map((v) => `${v.id} (${v.impact}, ${v.nodes.length})`), found: r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`)}), (e) => done({found: [`axe failed: ${e}`]}));",
                 vec![],
             )
             .await;
+        // For the record (`--nocapture`): what was checked, and what milder
+        // findings there are.
+        println!(
+            "axe-core, {state}: {} rules applied, serious or critical {}, milder {}",
+            found["rules"],
+            found["found"].as_array().map_or(0, Vec::len),
+            found["milder"]
+        );
+        let found = &found["found"];
+        // axe-core's own inline styles are refused by the page's CSP; the
+        // page's errors are kept for whoever asks next.
+        let during = self.console_errors().await.into_iter().filter(|line| {
+            !line.contains("Applying inline style violates the following Content Security Policy")
+        });
+        self.held
+            .lock()
+            .unwrap()
+            .extend(before.into_iter().chain(during));
         assert_eq!(
             found,
-            json!([]),
+            &json!([]),
             "{state}: axe-core finds serious or critical violations"
         );
     }
@@ -342,6 +365,7 @@ impl Browser {
     /// The page's console errors since the last call (chromedriver's
     /// browser log, which also holds failed loads such as a 404).
     pub async fn console_errors(&self) -> Vec<String> {
+        let held = std::mem::take(&mut *self.held.lock().unwrap());
         let log = self
             .client
             .issue_cmd(Post {
@@ -350,11 +374,14 @@ impl Browser {
             })
             .await
             .unwrap_or_else(|e| panic!("reading the browser log: {e}"));
-        log.as_array()
-            .into_iter()
-            .flatten()
-            .filter(|line| line["level"] == "SEVERE")
-            .map(|line| line["message"].as_str().unwrap_or_default().to_string())
+        held.into_iter()
+            .chain(
+                log.as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter(|line| line["level"] == "SEVERE")
+                    .map(|line| line["message"].as_str().unwrap_or_default().to_string()),
+            )
             .collect()
     }
 
