@@ -22,8 +22,8 @@ use std::sync::{Arc, Mutex};
 use tempfile::TempDir;
 use voicebox_core::audit::chain::{self, Anchoring};
 use voicebox_core::audit::{self, AuditFile, Entry, EntryResult};
-use voicebox_core::platform::Storage;
 use voicebox_core::executor::Executor;
+use voicebox_core::platform::Storage;
 use voicebox_core::tier::Placement;
 use voicebox_machine::durable::{SyncObserver, Syncer};
 use voicebox_machine::{FolderStorage, MachineEnv, RootOptions};
@@ -244,7 +244,9 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
                 None => Anchoring::Unknown,
             };
             let bytes = std::fs::read(root.join(".audit").join(&file.name)).unwrap();
-            let verdict = chain::verify(&file.name, &bytes, anchoring).verdict.unwrap();
+            let verdict = chain::verify(&file.name, &bytes, anchoring)
+                .verdict
+                .unwrap();
             assert!(!verdict.fails(), "cut {cut}: {verdict:?}");
         }
         let entries = entries_in(&root);
