@@ -763,7 +763,7 @@ impl Shared {
             return Ok(());
         };
         let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
-        let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+        let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
         drop(state);
         let synced = sync_files(&self.sync, anchor.as_deref(), &file);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
@@ -797,7 +797,7 @@ impl Drop for AuditWriter {
         if let Some(anchor) = state
             .as_mut()
             .and_then(|open| open.anchor.as_mut())
-            .and_then(AnchorLog::to_sync)
+            .and_then(AnchorLog::take_unsynced)
         {
             let _ = self.shared.sync.file(&anchor);
         }
@@ -823,7 +823,7 @@ fn sync_files(sync: &Syncer, anchor: Option<&File>, file: &File) -> io::Result<(
 /// Syncs `open` where it is (its file lock held) and records its last line
 /// as the host's in the anchor.
 fn sync_open(sync: &Syncer, open: &mut OpenLog) -> io::Result<()> {
-    let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+    let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
     sync_files(sync, anchor.as_deref(), &open.file)?;
     let last = (open.next_seq - 1, open.prev.clone());
     anchor_synced(open, last, sync);
@@ -1154,7 +1154,7 @@ impl AnchorLog {
     }
 
     /// The file to sync, if records were appended since it was last handed out.
-    fn to_sync(&mut self) -> Option<Arc<File>> {
+    fn take_unsynced(&mut self) -> Option<Arc<File>> {
         std::mem::take(&mut self.dirty).then(|| self.file.clone())
     }
 
