@@ -231,9 +231,15 @@ impl AuditWriter {
                 let take = queue.waiting.len().min(MAX_GROUP);
                 let group: Vec<_> = queue.waiting.drain(..take).collect();
                 drop(queue);
-                if self.write_group(group) {
-                    self.shared.sync_all();
-                }
+                self.write_group(group);
+                queue = self.shared.queue();
+                continue;
+            }
+            // Groups written and no sync in flight: this caller syncs them.
+            if !queue.syncing && queue.written > queue.synced {
+                queue.syncing = true;
+                drop(queue);
+                Shared::sync_written_groups(&self.shared, false);
                 queue = self.shared.queue();
                 continue;
             }
@@ -246,10 +252,10 @@ impl AuditWriter {
     }
 
     /// Writes `group` as one write. A look is answered now; any other entry
-    /// once a sync that began after its write ends. Starts that sync where
-    /// none is in flight: `true` when this caller is to run it (it waits for
-    /// it anyway); a group of looks alone has it run on a thread of its own.
-    fn write_group(&self, group: Vec<(u64, Entry)>) -> bool {
+    /// once a sync that began after its write ends (run by a caller waiting
+    /// for one). A group of looks alone, with no sync in flight, has its
+    /// sync started at once on a thread of its own.
+    fn write_group(&self, group: Vec<(u64, Entry)>) {
         let entries: Vec<&Entry> = group.iter().map(|(_, entry)| entry).collect();
         let written = self.with_open(|open| self.write_lines(open, &entries));
         let mut queue = self.shared.queue();
@@ -263,7 +269,7 @@ impl AuditWriter {
                 queue.answered.extend(failed);
                 drop(queue);
                 self.shared.turn.notify_all();
-                return false;
+                return;
             }
         };
         queue.written += 1;
@@ -277,19 +283,14 @@ impl AuditWriter {
                 waits = true;
             }
         }
-        let start = !queue.syncing;
-        queue.syncing = true;
+        let start = !queue.syncing && !waits;
+        queue.syncing |= start;
         drop(queue);
         self.shared.turn.notify_all();
-        if !start || waits {
-            return start;
+        if !start {
+            return;
         }
-        let shared = self.shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("audit-sync".into())
-            .spawn(move || shared.sync_all());
-        // No thread to be had: this caller syncs.
-        thread.is_err()
+        Shared::sync_on_a_thread(&self.shared);
     }
 
     /// Runs `f` on the open file, opening it (and running the sweep) first if
@@ -700,21 +701,30 @@ impl Shared {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Syncs until every group written is durable, answering the entries
-    /// that waited for each; then no sync is in flight.
-    fn sync_all(&self) {
+    /// Syncs the groups written (`syncing` is set), answering the entries
+    /// that waited for them. Then, with groups written meanwhile: a caller
+    /// waiting for its own line syncs those; looks' alone are synced by a
+    /// thread of their own (`on_thread`: this one).
+    fn sync_written_groups(shared: &Arc<Shared>, on_thread: bool) {
+        let mut once = false;
         loop {
-            let mut queue = self.queue();
+            let mut queue = shared.queue();
             let target = queue.written;
-            if target == queue.synced {
-                queue.syncing = false;
+            let owners = !queue.owed.is_empty();
+            if target == queue.synced || once && (owners || !on_thread) {
+                let handed_on = target > queue.synced && !owners;
+                queue.syncing = handed_on;
                 drop(queue);
-                self.turn.notify_all();
+                shared.turn.notify_all();
+                if handed_on {
+                    Shared::sync_on_a_thread(shared);
+                }
                 return;
             }
+            once = true;
             drop(queue);
-            let result = self.sync_written().map_err(|e| e.to_string());
-            let mut queue = self.queue();
+            let result = shared.sync_written().map_err(|e| e.to_string());
+            let mut queue = shared.queue();
             queue.synced = target;
             let (due, owed) = std::mem::take(&mut queue.owed)
                 .into_iter()
@@ -724,7 +734,19 @@ impl Shared {
                 queue.answered.insert(ticket, result.clone().and(answer));
             }
             drop(queue);
-            self.turn.notify_all();
+            shared.turn.notify_all();
+        }
+    }
+
+    /// Runs [`Shared::sync_written_groups`] on a thread of its own
+    /// (`syncing` is set); where no thread can be had, here.
+    fn sync_on_a_thread(shared: &Arc<Shared>) {
+        let moved = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("audit-sync".into())
+            .spawn(move || Shared::sync_written_groups(&moved, true));
+        if thread.is_err() {
+            Shared::sync_written_groups(shared, true);
         }
     }
 
@@ -741,17 +763,21 @@ impl Shared {
             return Ok(());
         };
         let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
-        let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+        let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
         drop(state);
-        sync_files(&self.sync, anchor.as_deref(), &file)?;
+        let synced = sync_files(&self.sync, anchor.as_deref(), &file);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file))
-            && open.file.lock().is_ok()
-        {
+        let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file)) else {
+            return synced;
+        };
+        if synced.is_err() {
+            // What the file holds after a failed sync is read back afresh.
+            *state = None;
+        } else if open.file.lock().is_ok() {
             anchor_synced(open, last, &self.sync);
             let _ = open.file.unlock();
         }
-        Ok(())
+        synced
     }
 }
 
@@ -771,7 +797,7 @@ impl Drop for AuditWriter {
         if let Some(anchor) = state
             .as_mut()
             .and_then(|open| open.anchor.as_mut())
-            .and_then(AnchorLog::to_sync)
+            .and_then(AnchorLog::take_unsynced)
         {
             let _ = self.shared.sync.file(&anchor);
         }
@@ -797,7 +823,7 @@ fn sync_files(sync: &Syncer, anchor: Option<&File>, file: &File) -> io::Result<(
 /// Syncs `open` where it is (its file lock held) and records its last line
 /// as the host's in the anchor.
 fn sync_open(sync: &Syncer, open: &mut OpenLog) -> io::Result<()> {
-    let anchor = open.anchor.as_mut().and_then(AnchorLog::to_sync);
+    let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
     sync_files(sync, anchor.as_deref(), &open.file)?;
     let last = (open.next_seq - 1, open.prev.clone());
     anchor_synced(open, last, sync);
@@ -1128,7 +1154,7 @@ impl AnchorLog {
     }
 
     /// The file to sync, if records were appended since it was last handed out.
-    fn to_sync(&mut self) -> Option<Arc<File>> {
+    fn take_unsynced(&mut self) -> Option<Arc<File>> {
         std::mem::take(&mut self.dirty).then(|| self.file.clone())
     }
 
