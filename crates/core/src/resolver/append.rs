@@ -52,6 +52,9 @@ const AT_THE_END: &[&[&str]] = &[
 
 /// Words before the file after an adding head.
 const ONTO: &[&str] = &["to", "onto", "into"];
+/// The same, as a learner says it ("add milk in list.txt"): read only when
+/// no file follows a word of [`ONTO`].
+const IN: &[&str] = &["in", "inside"];
 
 /// What a line is called before its text ("a line saying hi").
 const LINE_LEADS: &[&[&str]] = &[
@@ -123,7 +126,8 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     match head {
         Head::Adds => at_the_end
             .or_else(|| described_then_colon(rest))
-            .or_else(|| content_to_file(rest))
+            .or_else(|| content_to_file(rest, ONTO))
+            .or_else(|| content_to_file(rest, IN))
             .or_else(|| file_then_content(rest))
             .or_else(|| rest.after_any(LINE_LEADS).and_then(file_then_content)),
         Head::Places => at_the_end.or_else(|| content_on_file(rest)),
@@ -284,10 +288,16 @@ fn content_then_end(words: Words<'_>) -> Option<Resolution> {
     })
 }
 
+/// Words a content does not end with: a split there cut a name in two
+/// ("add X to my to do dot txt" is not "my" added to "do.txt").
+const NO_END: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "this",
+];
+
 /// "add X to NAME": the last "to" followed by a file name.
-fn content_to_file(words: Words<'_>) -> Option<Resolution> {
+fn content_to_file(words: Words<'_>, onto: &[&str]) -> Option<Resolution> {
     (1..words.len()).rev().find_map(|at| {
-        if !ONTO.contains(&words.key(at)) {
+        if !onto.contains(&words.key(at)) || NO_END.contains(&words.key(at - 1)) {
             return None;
         }
         let on = words.from(at + 1);
@@ -313,10 +323,25 @@ fn file_then_content(words: Words<'_>) -> Option<Resolution> {
     if let Some(name) = colon.and_then(|at| described_file(words.range(1, at + 1))) {
         return Some(appended(name, words.from(colon? + 1)));
     }
-    named_then_said(words.from(1), appended).or_else(|| match target(words.from(1)) {
-        Target::File(name) => Some(appended(name, words.from(words.len()))),
-        _ => None,
-    })
+    named_then_said(words.from(1), appended)
+        .or_else(|| match target(words.from(1)) {
+            Target::File(name) => Some(appended(name, words.from(words.len()))),
+            _ => None,
+        })
+        .or_else(|| name_then_words(words.from(1)))
+}
+
+/// "add to shopping dot txt two pints of milk": the longest run that is a
+/// file name, then what is added, with nothing between.
+fn name_then_words(words: Words<'_>) -> Option<Resolution> {
+    (1..words.len())
+        .rev()
+        .find_map(|end| match target(words.to(end)) {
+            Target::File(name) if !words.to(end).contains_any(&["called", "named"]) => {
+                Some(appended(name, words.from(end)))
+            }
+            _ => None,
+        })
 }
 
 /// The append of what `said` says to `name`, or a note that nothing was said.

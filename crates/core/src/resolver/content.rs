@@ -33,6 +33,7 @@ pub const WHOLE_OF: &[&[&str]] = &[
     &["the", "text", "in"],
     &["everything", "in"],
     &["all", "the", "text", "in"],
+    &["all", "in"],
 ];
 
 /// Stand-ins that point at something unsaid: not content on their own.

@@ -84,6 +84,12 @@ const OPENINGS: &[&[&str]] = &[
 /// would like you create …", "please you put …"): dropped only when a
 /// command word follows, so "i want a new file" keeps its words.
 const LOOSE_OPENINGS: &[&[&str]] = &[
+    &["to"],
+    &["is", "possible", "to"],
+    &["is", "possible"],
+    &["me", "want"],
+    &["i", "want", "that", "you"],
+    &["for", "me"],
     &["i", "want"],
     &["i", "would", "like"],
     &["i", "would", "like", "you"],

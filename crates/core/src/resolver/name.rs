@@ -338,12 +338,13 @@ fn few_plain_words_then_dot(words: Words<'_>) -> bool {
         return false;
     };
     (1..=2).contains(&dot)
-        && words.to(dot).keys().all(|k| {
+        // "to do dot txt": a recogniser's todo.
+        && (words.to(dot).keys().eq(["to", "do"]) || words.to(dot).keys().all(|k| {
             k.chars().all(char::is_alphanumeric)
                 && !GLUE.contains(&k)
                 && !NOT_NAMES.contains(&k)
                 && !MANY.contains(&k)
-        })
+        }))
 }
 
 /// Drops leading determiners, but not one joined to the name ("my underscore notes").

@@ -537,3 +537,49 @@ fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
         nothing(said);
     }
 }
+
+#[test]
+fn a_learners_word_order_and_courtesy_inside_the_request() {
+    let read = |name: &str| Action::Read { name: name.into() };
+    assert_eq!(sure("please to delete old dot txt"), delete("old.txt"));
+    assert_eq!(sure("can you to show me notes.md"), read("notes.md"));
+    assert_eq!(
+        sure("is possible to list the files"),
+        Action::List { dir: None }
+    );
+    assert_eq!(sure("me want read notes dot txt"), read("notes.txt"));
+    assert_eq!(
+        sure("i want that you write hello in notes.txt"),
+        write("notes.txt", "hello")
+    );
+    assert_eq!(sure("delete please the old.txt"), delete("old.txt"));
+    assert_eq!(sure("read for me notes.md"), read("notes.md"));
+    // "add … in FILE" adds, as "add … to FILE" does; "to my list in FILE" still wins.
+    assert_eq!(
+        sure("add milk in the list.txt please"),
+        append("list.txt", "milk")
+    );
+    assert_eq!(
+        sure("add eggs to my list in groceries.md"),
+        append("groceries.md", "eggs")
+    );
+    assert_eq!(sure("erase all in notes.md"), write("notes.md", ""));
+    nothing("to be or not to be");
+}
+
+#[test]
+fn a_split_name_is_never_cut_after_a_determiner() {
+    // Not "pick up dry cleaning to my" added to "do.txt".
+    assert_eq!(
+        sure("please add pick up dry cleaning to my to do dot txt"),
+        append("to do.txt", "pick up dry cleaning")
+    );
+    assert_eq!(
+        sure("add to shopping dot txt two pints of milk"),
+        append("shopping.txt", "two pints of milk")
+    );
+    assert_eq!(
+        sure("add to notes dot m d buy milk"),
+        append("notes.md", "buy milk")
+    );
+}
