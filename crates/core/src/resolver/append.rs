@@ -78,6 +78,14 @@ const LINE_LEADS: &[&[&str]] = &[
 /// Noting heads followed by the file, then what is noted ("make a note in
 /// house.md that the plumber comes Friday", "jot in ideas.txt a podcast").
 const NOTE_IN: &[&[&str]] = &[
+    &["jot", "this", "down", "in"],
+    &["write", "this", "down", "in"],
+    &["note", "this", "down", "in"],
+    &["put", "a", "reminder", "in"],
+    &["add", "a", "reminder", "to"],
+    &["add", "a", "reminder", "in"],
+    &["leave", "a", "note", "in"],
+    &["put", "a", "note", "in"],
     &["make", "a", "note", "in"],
     &["make", "a", "note", "on"],
     &["add", "a", "note", "in"],
@@ -97,6 +105,7 @@ const SAYING: &[&[&str]] = &[
     &["which", "says"],
     &["reading"],
     &["with"],
+    &["to"],
 ];
 
 /// Noting heads after "FILE:" ("workout.log: log 5k run").

@@ -422,6 +422,16 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
         if let Some((_, joiner)) = JOINERS.iter().find(|(k, _)| *k == word.key) {
             name.push_str(joiner);
             after_part = false;
+            if *joiner == "."
+                && let Some((said, extension)) = SPOKEN_EXTENSIONS
+                    .iter()
+                    .find(|(said, _)| words.from(i + 1).starts_with(said))
+            {
+                name.push_str(extension);
+                after_part = true;
+                i += 1 + said.len();
+                continue;
+            }
             if *joiner == "." {
                 let letters = spelled(words.from(i + 1));
                 if letters.len() > 1 {
@@ -444,6 +454,22 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
     }
     plausible(&name).then_some(name)
 }
+
+/// Extensions said as words, as a recogniser writes them ("notes dot
+/// markdown", "data dot jason").
+const SPOKEN_EXTENSIONS: &[(&[&str], &str)] = &[
+    (&["text"], "txt"),
+    (&["markdown"], "md"),
+    (&["jason"], "json"),
+    (&["jay", "son"], "json"),
+    (&["jay", "peg"], "jpg"),
+    (&["jaypeg"], "jpg"),
+    (&["yammel"], "yaml"),
+    (&["yamel"], "yaml"),
+    (&["pee", "dee", "eff"], "pdf"),
+    (&["see", "ess", "vee"], "csv"),
+    (&["python"], "py"),
+];
 
 /// An extension spelled letter by letter after "dot" ("t x t", "m d"): the
 /// letters, joined; empty when the next word is not a lone letter.

@@ -583,3 +583,27 @@ fn a_split_name_is_never_cut_after_a_determiner() {
         append("notes.md", "buy milk")
     );
 }
+
+#[test]
+fn extensions_said_as_words_and_notes_and_reminders_placed_in_a_file() {
+    let read = |name: &str| Action::Read { name: name.into() };
+    assert_eq!(sure("read data dot jason"), read("data.json"));
+    assert_eq!(sure("read notes dot markdown"), read("notes.md"));
+    assert_eq!(sure("read photo dot jay peg"), read("photo.jpg"));
+    assert_eq!(sure("write hi to notes dot text"), write("notes.txt", "hi"));
+    // Spelled letter by letter, as before.
+    assert_eq!(sure("read index dot h t m l"), read("index.html"));
+    assert_eq!(
+        sure("jot this down in ideas dot txt a robot that waters plants"),
+        append("ideas.txt", "a robot that waters plants")
+    );
+    assert_eq!(
+        sure("put a reminder in todo.txt to call the vet"),
+        append("todo.txt", "call the vet")
+    );
+    assert_eq!(
+        sure("correct the spelling of recieve to receive in letter.txt"),
+        edit("letter.txt", "recieve", "receive")
+    );
+    nothing("put a reminder in my head");
+}
