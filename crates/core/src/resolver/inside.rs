@@ -48,6 +48,10 @@ const REASONS: &[&[&str]] = &[
     &["we", "do", "not"],
     &["i", "no", "longer"],
     &["it", "is", "not"],
+    &["before"],
+    &["when"],
+    &["while"],
+    &["if"],
 ];
 
 /// Punctuation that closes a clause when it ends a word.

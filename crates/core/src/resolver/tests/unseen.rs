@@ -607,3 +607,28 @@ fn extensions_said_as_words_and_notes_and_reminders_placed_in_a_file() {
     );
     nothing("put a reminder in my head");
 }
+
+#[test]
+fn stories_with_a_verb_and_a_file_in_a_clause_do_not_act() {
+    for said in [
+        "yesterday I deleted old.txt, and today I regret it",
+        "I was going to read notes.md, but I got busy",
+        "my boss said to delete report.txt, but I'm not sure",
+        "she asked me to add milk to list.txt",
+        "the file notes.md, which I wrote last week, is long",
+        "if you delete notes.md I will be sad",
+        "tell my friend to read notes.md",
+    ] {
+        nothing(said);
+    }
+    assert_eq!(
+        guess("ok it's late and I'm tired but please read me the agenda.md before bed"),
+        Action::Read {
+            name: "agenda.md".into()
+        }
+    );
+    assert_eq!(
+        guess("before I forget — append call mom to todo.txt — thanks"),
+        append("todo.txt", "call mom")
+    );
+}
