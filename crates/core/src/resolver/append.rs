@@ -300,7 +300,7 @@ fn content_then_end(words: Words<'_>) -> Option<Resolution> {
 /// Words a content does not end with: a split there cut a name in two
 /// ("add X to my to do dot txt" is not "my" added to "do.txt").
 const NO_END: &[&str] = &[
-    "the", "a", "an", "my", "our", "your", "his", "her", "their", "this",
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "to",
 ];
 
 /// "add X to NAME": the last "to" followed by a file name.

@@ -85,6 +85,9 @@ const OPENINGS: &[&[&str]] = &[
 /// command word follows, so "i want a new file" keeps its words.
 const LOOSE_OPENINGS: &[&[&str]] = &[
     &["to"],
+    &["i", "said"],
+    &["like", "i", "said"],
+    &["i", "told", "you", "to"],
     &["is", "possible", "to"],
     &["is", "possible"],
     &["me", "want"],

@@ -286,10 +286,15 @@ pub fn folder(words: Words<'_>) -> Option<Option<String>> {
 fn single(words: Words<'_>) -> Target {
     let rest = drop_determiners(words);
     // "the recipes file recipes.md": what the file is, then its name.
-    let rest = match (1..=2).find(|&at| FILE_NOUNS.iter().any(|n| rest.key(at) == n[0])) {
-        Some(at) if rest.len() == at + 2 && has_extension(rest.raw(at + 1)) => rest.from(at),
-        _ => rest,
-    };
+    // ("temp underscore file dot txt" is one name: no joiner beside the noun).
+    if let Some(at) = (1..=2).find(|&at| FILE_NOUNS.iter().any(|n| rest.key(at) == n[0]))
+        && !is_joiner(rest.key(at - 1))
+        && !is_joiner(rest.key(at + 1))
+        && let Target::File(name) = single(rest.from(at + 1))
+        && has_extension(&name)
+    {
+        return Target::File(name);
+    }
     let (file_noun, rest) = noun(rest, FILE_NOUNS);
     let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
     let rest = rest.trim_start(&[&["of"], &["at"]]);
@@ -306,7 +311,8 @@ fn single(words: Words<'_>) -> Target {
     }
     // "the shopping list dot txt": a name of a few words said with its
     // article and its extension spelled, as speech has it.
-    let determined = words.len() > rest.len() && few_plain_words_then_dot(rest);
+    let determined = (words.len() > rest.len() || rest.starts_with(&["to", "do", "dot"]))
+        && few_plain_words_then_dot(rest);
     let Some(name) = spoken(rest, false)
         .or_else(|| spaced_name(rest, called || determined || titled(rest), folder_noun))
     else {

@@ -632,3 +632,27 @@ fn stories_with_a_verb_and_a_file_in_a_clause_do_not_act() {
         append("todo.txt", "call mom")
     );
 }
+
+#[test]
+fn stutters_a_described_file_and_a_split_todo_from_a_recogniser() {
+    assert_eq!(
+        sure("uh delete the uh the old file old dot txt"),
+        delete("old.txt")
+    );
+    assert_eq!(
+        sure("i said read notes dot txt"),
+        Action::Read {
+            name: "notes.txt".into()
+        }
+    );
+    assert_eq!(
+        sure("add call the plumber to to do dot txt"),
+        append("to do.txt", "call the plumber")
+    );
+    // A joiner beside the noun makes it part of the name.
+    assert_eq!(
+        sure("remove temp underscore file dot txt"),
+        delete("temp_file.txt")
+    );
+    nothing("i said hello to notes");
+}
