@@ -78,6 +78,8 @@ const OPENINGS: &[&[&str]] = &[
     &["is", "it", "possible", "to"],
     &["possibly"],
     &["i", "mean"],
+    &["i", "am", "trying", "to"],
+    &["i", "am", "looking", "to"],
 ];
 
 /// Openings a learner of English says without "to" ("i want add …", "i

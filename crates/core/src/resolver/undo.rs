@@ -18,6 +18,10 @@ const WEAK: &[&[&str]] = &[
     &["go", "back"],
     &["oops"],
     &["bring", "back"],
+    &["bring", "it", "back"],
+    &["bring", "that", "back"],
+    &["put", "the", "file", "back"],
+    &["put", "things", "back"],
     &["restore"],
     &["recover"],
     &["undelete"],
@@ -72,6 +76,11 @@ const FILLER: &[&str] = &[
     "way",
     "was",
     "before",
+    "there",
+    "how",
+    "as",
+    "used",
+    "be",
 ];
 
 /// Words that ask for more than the one last change.

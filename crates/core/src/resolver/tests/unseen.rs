@@ -656,3 +656,51 @@ fn stutters_a_described_file_and_a_split_todo_from_a_recogniser() {
     );
     nothing("i said hello to notes");
 }
+
+#[test]
+fn edits_said_as_what_should_be_there_instead() {
+    for said in [
+        "plan.md has tuesday but it should be wednesday",
+        "in plan.md tuesday should read wednesday",
+        "in plan.md tuesday needs to be wednesday",
+        "in plan.md, instead of tuesday write wednesday",
+        "use wednesday instead of tuesday in plan.md",
+    ] {
+        assert_eq!(
+            sure(said),
+            edit("plan.md", "tuesday", "wednesday"),
+            "{said}"
+        );
+    }
+    nothing("I'd rather have tea instead of coffee");
+    nothing("tuesday should be wednesday");
+}
+
+#[test]
+fn undo_said_as_bringing_back_and_searches_said_as_checks() {
+    for said in [
+        "put the file back",
+        "bring it back",
+        "can you restore what was there before",
+    ] {
+        assert_eq!(sure(said), Action::Undo, "{said}");
+    }
+    assert_eq!(
+        sure("I'm trying to find where I wrote down the wifi password"),
+        grep("wifi password", None)
+    );
+    assert_eq!(
+        sure("can you see if the word wifi appears anywhere"),
+        grep("wifi", None)
+    );
+    assert_eq!(
+        sure("do I have anything that talks about wifi"),
+        grep("wifi", None)
+    );
+    assert_eq!(
+        sure("search my documents for the term quarterly"),
+        grep("quarterly", None)
+    );
+    nothing("bring it on");
+    nothing("see if you can");
+}
