@@ -58,6 +58,10 @@ const IN: &[&str] = &["in", "inside"];
 
 /// What a line is called before its text ("a line saying hi").
 const LINE_LEADS: &[&[&str]] = &[
+    &["a", "line", "with"],
+    &["a", "new", "line", "with"],
+    &["a", "line", "containing"],
+    &["a", "note", "with"],
     &["a", "new", "line", "saying"],
     &["a", "line", "saying"],
     &["a", "line", "that", "says"],
@@ -139,7 +143,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             .or_else(|| content_to_file(rest, IN))
             .or_else(|| file_then_content(rest))
             .or_else(|| rest.after_any(LINE_LEADS).and_then(file_then_content)),
-        Head::Places => at_the_end.or_else(|| content_on_file(rest)),
+        Head::Places => at_the_end
+            .or_else(|| described_then_colon(rest))
+            .or_else(|| content_on_file(rest)),
     }
 }
 
@@ -176,9 +182,13 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     match rest.after_tagged(HEADS) {
         Some((Head::Adds, said)) => Some(appended(name, said)),
         Some((Head::Places, _)) => None,
-        None if colon && a_line(rest) => Some(appended(name.clone(), rest).guessed(format!(
-            "I took the words after the colon as a line to add to {name}"
-        ))),
+        // "groceries.md: oat milk", "todo.txt — call mom" (not a comma:
+        // "notes.md, please").
+        None if (colon || !words.raw(sep).ends_with(',')) && a_line(rest) => {
+            Some(appended(name.clone(), rest).guessed(format!(
+                "I took the words after the file's name as a line to add to {name}"
+            )))
+        }
         None => None,
     }
 }
@@ -254,14 +264,29 @@ fn described_then_colon(words: Words<'_>) -> Option<Resolution> {
     if !DESCRIBES.contains(&words.key(0)) {
         return None;
     }
-    let colon = (1..words.len() - 1).find(|&at| words.raw(at).ends_with(':'))?;
-    let to = (1..colon).rev().find(|&at| ONTO.contains(&words.key(at)))?;
+    let Some(colon) = (1..words.len() - 1).find(|&at| words.raw(at).ends_with(':')) else {
+        return following_then_file(words);
+    };
+    let to = (1..colon)
+        .rev()
+        .find(|&at| ONTO.contains(&words.key(at)) || words.key(at) == "on")?;
     if to > 4 {
         return None;
     }
     match target(words.range(to + 1, colon + 1)) {
         Target::File(name) => Some(appended(name, words.from(colon + 1))),
         _ => None,
+    }
+}
+
+/// "add the following line to todo.txt call mom": what follows the file
+/// is what was announced.
+fn following_then_file(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(&[&["the", "following"], &["following"]])?;
+    let rest = rest.trim_start(&[&["line"], &["lines"], &["text"], &["item"], &["entry"]]);
+    match ONTO.contains(&rest.key(0)) {
+        true => name_then_words(rest.from(1)),
+        false => None,
     }
 }
 

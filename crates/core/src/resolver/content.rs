@@ -63,7 +63,12 @@ pub fn text(words: Words<'_>) -> Option<String> {
         _ => words,
     };
     let pronoun = words.len() == 1 && PRONOUNS.contains(&words.key(0));
-    (!words.is_empty() && !pronoun).then(|| words.literal())
+    // "jot down: call mom, in todo.txt": the comma closed the clause.
+    let literal = |words: Words<'_>| match words.is_quoted() {
+        true => words.literal(),
+        false => String::from(words.literal().trim_end_matches([',', ';'])),
+    };
+    (!words.is_empty() && !pronoun).then(|| literal(words))
 }
 
 /// Text to look for: like [`text`], but never empty, since an empty pattern

@@ -704,3 +704,18 @@ fn undo_said_as_bringing_back_and_searches_said_as_checks() {
     nothing("bring it on");
     nothing("see if you can");
 }
+
+#[test]
+fn announced_lines_and_lines_after_a_files_name() {
+    for said in [
+        "jot down: call mom, in todo.txt",
+        "could you add the following line to todo.txt call mom",
+        "put this on the todo.txt: call mom",
+        "append a line with call mom to todo.txt",
+    ] {
+        assert_eq!(sure(said), append("todo.txt", "call mom"), "{said}");
+    }
+    assert_eq!(guess("todo.txt — call mom"), append("todo.txt", "call mom"));
+    nothing("notes.md - what a mess");
+    nothing("notes.md, please");
+}
