@@ -284,9 +284,11 @@ fn aside_dropped(text: &str) -> Option<Resolution> {
     if request.trim().is_empty() || takes_back(aside) {
         return None;
     }
+    // Only a sure reading: a guess from the part is left to the search
+    // for the ask inside the whole.
     match plain(request) {
-        Resolution::Unresolved { .. } => None,
-        action => Some(action),
+        sure @ Resolution::Action(_) => Some(sure),
+        _ => None,
     }
 }
 

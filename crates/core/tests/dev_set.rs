@@ -269,9 +269,9 @@ fn the_third_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-3.yaml",
         Floor {
-            offered: 422,
-            unasked: 420,
-            wrong: 3,
+            offered: 426,
+            unasked: 423,
+            wrong: 1,
         },
     );
 }
@@ -281,8 +281,8 @@ fn the_fourth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-4.yaml",
         Floor {
-            offered: 607,
-            unasked: 580,
+            offered: 616,
+            unasked: 586,
             wrong: 3,
         },
     );
@@ -293,9 +293,9 @@ fn the_fifth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-5.yaml",
         Floor {
-            offered: 362,
-            unasked: 356,
-            wrong: 5,
+            offered: 404,
+            unasked: 391,
+            wrong: 0,
         },
     );
 }

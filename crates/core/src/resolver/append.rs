@@ -52,9 +52,16 @@ const AT_THE_END: &[&[&str]] = &[
 
 /// Words before the file after an adding head.
 const ONTO: &[&str] = &["to", "onto", "into"];
+/// The same, as a learner says it ("add milk in list.txt"): read only when
+/// no file follows a word of [`ONTO`].
+const IN: &[&str] = &["in", "inside"];
 
 /// What a line is called before its text ("a line saying hi").
 const LINE_LEADS: &[&[&str]] = &[
+    &["a", "line", "with"],
+    &["a", "new", "line", "with"],
+    &["a", "line", "containing"],
+    &["a", "note", "with"],
     &["a", "new", "line", "saying"],
     &["a", "line", "saying"],
     &["a", "line", "that", "says"],
@@ -75,6 +82,14 @@ const LINE_LEADS: &[&[&str]] = &[
 /// Noting heads followed by the file, then what is noted ("make a note in
 /// house.md that the plumber comes Friday", "jot in ideas.txt a podcast").
 const NOTE_IN: &[&[&str]] = &[
+    &["jot", "this", "down", "in"],
+    &["write", "this", "down", "in"],
+    &["note", "this", "down", "in"],
+    &["put", "a", "reminder", "in"],
+    &["add", "a", "reminder", "to"],
+    &["add", "a", "reminder", "in"],
+    &["leave", "a", "note", "in"],
+    &["put", "a", "note", "in"],
     &["make", "a", "note", "in"],
     &["make", "a", "note", "on"],
     &["add", "a", "note", "in"],
@@ -94,6 +109,7 @@ const SAYING: &[&[&str]] = &[
     &["which", "says"],
     &["reading"],
     &["with"],
+    &["to"],
 ];
 
 /// Noting heads after "FILE:" ("workout.log: log 5k run").
@@ -126,10 +142,13 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     match head {
         Head::Adds => at_the_end
             .or_else(|| described_then_colon(rest))
-            .or_else(|| content_to_file(rest))
+            .or_else(|| content_to_file(rest, ONTO))
+            .or_else(|| content_to_file(rest, IN))
             .or_else(|| file_then_content(rest))
             .or_else(|| rest.after_any(LINE_LEADS).and_then(file_then_content)),
-        Head::Places => at_the_end.or_else(|| content_on_file(rest)),
+        Head::Places => at_the_end
+            .or_else(|| described_then_colon(rest))
+            .or_else(|| content_on_file(rest)),
     }
 }
 
@@ -166,9 +185,13 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     match rest.after_tagged(HEADS) {
         Some((Head::Adds, said)) => Some(appended(name, said)),
         Some((Head::Places, _)) => None,
-        None if colon && a_line(rest) => Some(appended(name.clone(), rest).guessed(format!(
-            "I took the words after the colon as a line to add to {name}"
-        ))),
+        // "groceries.md: oat milk", "todo.txt — call mom" (not a comma:
+        // "notes.md, please").
+        None if (colon || !words.raw(sep).ends_with(',')) && a_line(rest) => {
+            Some(appended(name.clone(), rest).guessed(format!(
+                "I took the words after the file's name as a line to add to {name}"
+            )))
+        }
         None => None,
     }
 }
@@ -244,14 +267,29 @@ fn described_then_colon(words: Words<'_>) -> Option<Resolution> {
     if !DESCRIBES.contains(&words.key(0)) {
         return None;
     }
-    let colon = (1..words.len() - 1).find(|&at| words.raw(at).ends_with(':'))?;
-    let to = (1..colon).rev().find(|&at| ONTO.contains(&words.key(at)))?;
+    let Some(colon) = (1..words.len() - 1).find(|&at| words.raw(at).ends_with(':')) else {
+        return following_then_file(words);
+    };
+    let to = (1..colon)
+        .rev()
+        .find(|&at| ONTO.contains(&words.key(at)) || words.key(at) == "on")?;
     if to > 4 {
         return None;
     }
     match target(words.range(to + 1, colon + 1)) {
         Target::File(name) => Some(appended(name, words.from(colon + 1))),
         _ => None,
+    }
+}
+
+/// "add the following line to todo.txt call mom": what follows the file
+/// is what was announced.
+fn following_then_file(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(&[&["the", "following"], &["following"]])?;
+    let rest = rest.trim_start(&[&["line"], &["lines"], &["text"], &["item"], &["entry"]]);
+    match ONTO.contains(&rest.key(0)) {
+        true => name_then_words(rest.from(1)),
+        false => None,
     }
 }
 
@@ -287,10 +325,16 @@ fn content_then_end(words: Words<'_>) -> Option<Resolution> {
     })
 }
 
+/// Words a content does not end with: a split there cut a name in two
+/// ("add X to my to do dot txt" is not "my" added to "do.txt").
+const NO_END: &[&str] = &[
+    "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "to",
+];
+
 /// "add X to NAME": the last "to" followed by a file name.
-fn content_to_file(words: Words<'_>) -> Option<Resolution> {
+fn content_to_file(words: Words<'_>, onto: &[&str]) -> Option<Resolution> {
     (1..words.len()).rev().find_map(|at| {
-        if !ONTO.contains(&words.key(at)) {
+        if !onto.contains(&words.key(at)) || NO_END.contains(&words.key(at - 1)) {
             return None;
         }
         let on = words.from(at + 1);
@@ -316,10 +360,25 @@ fn file_then_content(words: Words<'_>) -> Option<Resolution> {
     if let Some(name) = colon.and_then(|at| described_file(words.range(1, at + 1))) {
         return Some(appended(name, words.from(colon? + 1)));
     }
-    named_then_said(words.from(1), appended).or_else(|| match target(words.from(1)) {
-        Target::File(name) => Some(appended(name, words.from(words.len()))),
-        _ => None,
-    })
+    named_then_said(words.from(1), appended)
+        .or_else(|| match target(words.from(1)) {
+            Target::File(name) => Some(appended(name, words.from(words.len()))),
+            _ => None,
+        })
+        .or_else(|| name_then_words(words.from(1)))
+}
+
+/// "add to shopping dot txt two pints of milk": the longest run that is a
+/// file name, then what is added, with nothing between.
+fn name_then_words(words: Words<'_>) -> Option<Resolution> {
+    (1..words.len())
+        .rev()
+        .find_map(|end| match target(words.to(end)) {
+            Target::File(name) if !words.to(end).contains_any(&["called", "named"]) => {
+                Some(appended(name, words.from(end)))
+            }
+            _ => None,
+        })
 }
 
 /// The append of what `said` says to `name`, or a note that nothing was said.

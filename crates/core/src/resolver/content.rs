@@ -19,6 +19,9 @@ const TEXT_NOUNS: &[&[&str]] = &[
     &["the", "sentence"],
     &["the", "content"],
     &["the", "contents"],
+    &["the", "spelling", "of"],
+    &["the", "misspelling"],
+    &["the", "typo"],
     &["content"],
     &["contents"],
     &["text"],
@@ -33,6 +36,7 @@ pub const WHOLE_OF: &[&[&str]] = &[
     &["the", "text", "in"],
     &["everything", "in"],
     &["all", "the", "text", "in"],
+    &["all", "in"],
 ];
 
 /// Stand-ins that point at something unsaid: not content on their own.
@@ -59,7 +63,12 @@ pub fn text(words: Words<'_>) -> Option<String> {
         _ => words,
     };
     let pronoun = words.len() == 1 && PRONOUNS.contains(&words.key(0));
-    (!words.is_empty() && !pronoun).then(|| words.literal())
+    // "jot down: call mom, in todo.txt": the comma closed the clause.
+    let literal = |words: Words<'_>| match words.is_quoted() {
+        true => words.literal(),
+        false => String::from(words.literal().trim_end_matches([',', ';'])),
+    };
+    (!words.is_empty() && !pronoun).then(|| literal(words))
 }
 
 /// Text to look for: like [`text`], but never empty, since an empty pattern

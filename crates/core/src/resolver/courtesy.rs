@@ -78,12 +78,23 @@ const OPENINGS: &[&[&str]] = &[
     &["is", "it", "possible", "to"],
     &["possibly"],
     &["i", "mean"],
+    &["i", "am", "trying", "to"],
+    &["i", "am", "looking", "to"],
 ];
 
 /// Openings a learner of English says without "to" ("i want add …", "i
 /// would like you create …", "please you put …"): dropped only when a
 /// command word follows, so "i want a new file" keeps its words.
 const LOOSE_OPENINGS: &[&[&str]] = &[
+    &["to"],
+    &["i", "said"],
+    &["like", "i", "said"],
+    &["i", "told", "you", "to"],
+    &["is", "possible", "to"],
+    &["is", "possible"],
+    &["me", "want"],
+    &["i", "want", "that", "you"],
+    &["for", "me"],
     &["i", "want"],
     &["i", "would", "like"],
     &["i", "would", "like", "you"],

@@ -47,7 +47,11 @@ const FROM_HERE: &[&[&str]] = &[
 pub const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    let rest = words.after_any(HEADS)?.trim_end(FROM_HERE);
+    // "delete please the old.txt": courtesy between the verb and the file.
+    let rest = words
+        .after_any(HEADS)?
+        .trim_start(&[&["please"], &["for", "me"]])
+        .trim_end(FROM_HERE);
     // "erase everything in todo.txt (but keep the file)": its text, not the file.
     if let Some(Target::File(name)) = rest
         .trim_end(KEEPING)

@@ -98,7 +98,10 @@ const WHOLE: &[&[&str]] = &[
 const SAYS: &[&[&str]] = &[&["say"], &["read"], &["contain"], &["be"]];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    if let Some(said) = where_it_says(words).or_else(|| says_instead(words)) {
+    if let Some(said) = where_it_says(words)
+        .or_else(|| says_instead(words))
+        .or_else(|| instead_of(words))
+    {
         return Some(said);
     }
     // "update v1.2 to v1.3 in README.md": a verb that both opens a file and
@@ -255,6 +258,35 @@ fn where_it_says(words: Words<'_>) -> Option<Resolution> {
     apply(file, old, new)
 }
 
+/// Verbs that bring in the new text around "instead of".
+const INSTEAD_VERBS: &[&str] = &["write", "put", "say", "use", "have"];
+
+/// "in plan.md, instead of tuesday write wednesday", "use wednesday
+/// instead of tuesday in plan.md": the text replaced after "instead of",
+/// the new one after the verb, the file leading or trailing.
+fn instead_of(words: Words<'_>) -> Option<Resolution> {
+    let at = (0..words.len()).find(|&i| words.from(i).starts_with(&["instead", "of"]))?;
+    let (before, after) = (words.to(at), words.from(at + 2));
+    let verb_in = |w: Words<'_>| (0..w.len()).find(|&i| INSTEAD_VERBS.contains(&w.key(i)));
+    let (lead, old, new) = match verb_in(after).filter(|&v| v > 0) {
+        // "instead of X write Y".
+        Some(v) => (before, after.to(v), after.from(v + 1)),
+        // "use Y instead of X".
+        None => {
+            let v = verb_in(before)?;
+            (before.to(v), after, before.from(v + 1))
+        }
+    };
+    let (old, old_file) = trailing_file(old);
+    let (new, new_file) = trailing_file(new);
+    let leading = match target(courtesy::trim_end(lead.trim_start(SCOPES)).trim_end(GLUE)) {
+        Target::File(name) => Some(name),
+        _ => None,
+    };
+    let file = leading.or(old_file).or(new_file)?;
+    apply(Some(file), old, new)
+}
+
 /// Skips the fault in "fix the typo in essay.txt", leaving the file.
 fn past_fault(words: Words<'_>) -> Words<'_> {
     let rest = words.trim_start(&[&["the"], &["a"], &["an"]]);
@@ -303,6 +335,10 @@ const BECOMES: &[&[&str]] = &[
     &["should", "be"],
     &["should", "become"],
     &["becomes"],
+    &["should", "read"],
+    &["needs", "to", "be"],
+    &["has", "to", "be"],
+    &["must", "be"],
     &["is", "now"],
     &["are", "now"],
     &["->"],
@@ -334,6 +370,11 @@ const WISHES: &[&[&str]] = &[
 /// Words between what a file says and what it should say.
 const SHOULD_SAY: &[&[&str]] = &[
     &["but", "it", "should", "say"],
+    &["but", "it", "should", "be"],
+    &["but", "it", "should", "read"],
+    &["but", "should", "be"],
+    &["it", "should", "be"],
+    &["should", "be"],
     &["where", "it", "should", "say"],
     &["when", "it", "should", "say"],
     &["but", "should", "say"],
@@ -348,7 +389,8 @@ const SHOULD_SAY: &[&[&str]] = &[
 /// "plan.md says Tuesday but it should say Wednesday, fix that": the file,
 /// what it says, and what it should say instead (a closing remark dropped).
 fn says_instead(words: Words<'_>) -> Option<Resolution> {
-    let says = (1..words.len()).find(|&i| words.key(i) == "says")?;
+    const SAYS_NOW: &[&str] = &["says", "has", "reads", "contains", "shows"];
+    let says = (1..words.len()).find(|&i| SAYS_NOW.contains(&words.key(i)))?;
     let Target::File(name) = target(words.to(says)) else {
         return None;
     };

@@ -120,6 +120,11 @@ const QUERY_LEADING: &[&[&str]] = &[
     &["the", "words"],
     &["the", "sentence"],
     &["the", "string"],
+    &["the", "term"],
+    &["the", "keyword"],
+    &["where", "i", "wrote", "down"],
+    &["where", "i", "noted"],
+    &["where", "i", "saved"],
     // Framing around what is looked for: "where I mentioned the dentist",
     // "anything that says wifi password", "notes mentioning the dentist".
     &["where", "i", "mentioned"],
@@ -302,6 +307,7 @@ fn unsearchable(query: Words<'_>, loose: bool) -> Option<&'static str> {
 fn unscoped(words: Words<'_>) -> Option<Search<'_>> {
     which_files(words)
         .or_else(|| where_mentioned(words))
+        .or_else(|| checked(words))
         .or_else(|| folder_first(words))
         .or_else(|| query_first(words))
 }
@@ -377,6 +383,30 @@ fn where_mentioned(words: Words<'_>) -> Option<Search<'_>> {
     let bare = open.trim_end(WHERE_ENDS);
     let anywhere_in_files = asked && open.len() < search.query.len() && search.place.is_some();
     (bare.len() < open.len() || anywhere_in_files).then_some(Search {
+        query: bare,
+        ..search
+    })
+}
+
+/// Openings of a check whether some text is there ("see if the word wifi
+/// appears anywhere").
+const CHECK_IF: &[&[&str]] = &[
+    &["see", "if"],
+    &["see", "whether"],
+    &["check", "if"],
+    &["check", "whether"],
+    &["find", "out", "if"],
+    &["find", "out", "whether"],
+];
+
+/// "see if the word wifi appears anywhere": the text, then where it is.
+fn checked(words: Words<'_>) -> Option<Search<'_>> {
+    let search = split_place(words.after_any(CHECK_IF)?, true);
+    let open = search.query.trim_end(ANYWHERE);
+    let bare = open
+        .trim_end(WHERE_ENDS)
+        .trim_end(&[&["is", "there"], &["is", "in", "there"]]);
+    (bare.len() < search.query.len() && !bare.is_empty()).then_some(Search {
         query: bare,
         ..search
     })
@@ -472,6 +502,12 @@ const ASKED: &[&[&str]] = &[
     &["is", "there", "something", "about"],
     &["is", "anything", "about"],
     &["do", "i", "have", "anything", "about"],
+    &["do", "i", "have", "anything", "that", "mentions"],
+    &["do", "i", "have", "anything", "that", "says"],
+    &["do", "i", "have", "anything", "that", "talks", "about"],
+    &["is", "there", "anything", "that", "mentions"],
+    &["is", "there", "anything", "that", "says"],
+    &["is", "there", "anything", "that", "talks", "about"],
     &["anything", "about"],
 ];
 

@@ -48,6 +48,10 @@ const REASONS: &[&[&str]] = &[
     &["we", "do", "not"],
     &["i", "no", "longer"],
     &["it", "is", "not"],
+    &["before"],
+    &["when"],
+    &["while"],
+    &["if"],
 ];
 
 /// Punctuation that closes a clause when it ends a word.
@@ -56,9 +60,11 @@ const STOPS: &[char] = &[',', ';', ':', '.', '?', '!'];
 /// Dashes that stand between clauses as words of their own.
 const DASHES: &[char] = &['—', '–', '-'];
 
-/// The most boundaries looked at on each side: bounded work whatever the
-/// sentence's length.
-const MOST: usize = 12;
+/// The most boundaries looked at on each side, and the most words a
+/// stretch read alone may have (one request is short): bounded work
+/// whatever the sentence's length.
+const MOST: usize = 8;
+const LONGEST: usize = 40;
 
 /// The first reading `read` finds in a stretch of `text` (see the module
 /// doc), with the stretch read; none from a stretch that what follows it
@@ -78,7 +84,7 @@ pub fn ask<T>(
     let mut spans: Vec<(usize, usize)> = starts
         .iter()
         .flat_map(|&s| ends.iter().map(move |&e| (s, e)))
-        .filter(|&(s, e)| e > s && (s, e) != (0, n))
+        .filter(|&(s, e)| e > s && e - s <= LONGEST && (s, e) != (0, n))
         .collect();
     // Longest first; of two as long, the later (the ask comes after its
     // preamble more often than before its reasons).

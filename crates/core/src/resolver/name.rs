@@ -286,10 +286,15 @@ pub fn folder(words: Words<'_>) -> Option<Option<String>> {
 fn single(words: Words<'_>) -> Target {
     let rest = drop_determiners(words);
     // "the recipes file recipes.md": what the file is, then its name.
-    let rest = match (1..=2).find(|&at| FILE_NOUNS.iter().any(|n| rest.key(at) == n[0])) {
-        Some(at) if rest.len() == at + 2 && has_extension(rest.raw(at + 1)) => rest.from(at),
-        _ => rest,
-    };
+    // ("temp underscore file dot txt" is one name: no joiner beside the noun).
+    if let Some(at) = (1..=2).find(|&at| FILE_NOUNS.iter().any(|n| rest.key(at) == n[0]))
+        && !is_joiner(rest.key(at - 1))
+        && !is_joiner(rest.key(at + 1))
+        && let Target::File(name) = single(rest.from(at + 1))
+        && has_extension(&name)
+    {
+        return Target::File(name);
+    }
     let (file_noun, rest) = noun(rest, FILE_NOUNS);
     let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
     let rest = rest.trim_start(&[&["of"], &["at"]]);
@@ -306,7 +311,8 @@ fn single(words: Words<'_>) -> Target {
     }
     // "the shopping list dot txt": a name of a few words said with its
     // article and its extension spelled, as speech has it.
-    let determined = words.len() > rest.len() && few_plain_words_then_dot(rest);
+    let determined = (words.len() > rest.len() || rest.starts_with(&["to", "do", "dot"]))
+        && few_plain_words_then_dot(rest);
     let Some(name) = spoken(rest, false)
         .or_else(|| spaced_name(rest, called || determined || titled(rest), folder_noun))
     else {
@@ -338,12 +344,13 @@ fn few_plain_words_then_dot(words: Words<'_>) -> bool {
         return false;
     };
     (1..=2).contains(&dot)
-        && words.to(dot).keys().all(|k| {
+        // "to do dot txt": a recogniser's todo.
+        && (words.to(dot).keys().eq(["to", "do"]) || words.to(dot).keys().all(|k| {
             k.chars().all(char::is_alphanumeric)
                 && !GLUE.contains(&k)
                 && !NOT_NAMES.contains(&k)
                 && !MANY.contains(&k)
-        })
+        }))
 }
 
 /// Drops leading determiners, but not one joined to the name ("my underscore notes").
@@ -421,6 +428,16 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
         if let Some((_, joiner)) = JOINERS.iter().find(|(k, _)| *k == word.key) {
             name.push_str(joiner);
             after_part = false;
+            if *joiner == "."
+                && let Some((said, extension)) = SPOKEN_EXTENSIONS
+                    .iter()
+                    .find(|(said, _)| words.from(i + 1).starts_with(said))
+            {
+                name.push_str(extension);
+                after_part = true;
+                i += 1 + said.len();
+                continue;
+            }
             if *joiner == "." {
                 let letters = spelled(words.from(i + 1));
                 if letters.len() > 1 {
@@ -443,6 +460,22 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
     }
     plausible(&name).then_some(name)
 }
+
+/// Extensions said as words, as a recogniser writes them ("notes dot
+/// markdown", "data dot jason").
+const SPOKEN_EXTENSIONS: &[(&[&str], &str)] = &[
+    (&["text"], "txt"),
+    (&["markdown"], "md"),
+    (&["jason"], "json"),
+    (&["jay", "son"], "json"),
+    (&["jay", "peg"], "jpg"),
+    (&["jaypeg"], "jpg"),
+    (&["yammel"], "yaml"),
+    (&["yamel"], "yaml"),
+    (&["pee", "dee", "eff"], "pdf"),
+    (&["see", "ess", "vee"], "csv"),
+    (&["python"], "py"),
+];
 
 /// An extension spelled letter by letter after "dot" ("t x t", "m d"): the
 /// letters, joined; empty when the next word is not a lone letter.

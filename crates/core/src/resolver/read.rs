@@ -69,6 +69,8 @@ const WEAK: &[&[&str]] = &[
 
 /// Words between the head and the file.
 const LEADING: &[&[&str]] = &[
+    &["please"],
+    &["for", "me"],
     &["me"],
     &["to", "me"],
     &["out"],

@@ -20,6 +20,10 @@ const WEAK: &[&[&str]] = &[
     &["go", "back"],
     &["oops"],
     &["bring", "back"],
+    &["bring", "it", "back"],
+    &["bring", "that", "back"],
+    &["put", "the", "file", "back"],
+    &["put", "things", "back"],
     &["restore"],
     &["recover"],
     &["undelete"],
@@ -74,6 +78,11 @@ const FILLER: &[&str] = &[
     "way",
     "was",
     "before",
+    "there",
+    "how",
+    "as",
+    "used",
+    "be",
 ];
 
 /// Words that ask for more than the one last change.

@@ -556,3 +556,185 @@ fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
         nothing(said);
     }
 }
+
+#[test]
+fn a_learners_word_order_and_courtesy_inside_the_request() {
+    let read = |name: &str| Action::Read { name: name.into() };
+    assert_eq!(sure("please to delete old dot txt"), delete("old.txt"));
+    assert_eq!(sure("can you to show me notes.md"), read("notes.md"));
+    assert_eq!(
+        sure("is possible to list the files"),
+        Action::List { dir: None }
+    );
+    assert_eq!(sure("me want read notes dot txt"), read("notes.txt"));
+    assert_eq!(
+        sure("i want that you write hello in notes.txt"),
+        write("notes.txt", "hello")
+    );
+    assert_eq!(sure("delete please the old.txt"), delete("old.txt"));
+    assert_eq!(sure("read for me notes.md"), read("notes.md"));
+    // "add … in FILE" adds, as "add … to FILE" does; "to my list in FILE" still wins.
+    assert_eq!(
+        sure("add milk in the list.txt please"),
+        append("list.txt", "milk")
+    );
+    assert_eq!(
+        sure("add eggs to my list in groceries.md"),
+        append("groceries.md", "eggs")
+    );
+    assert_eq!(sure("erase all in notes.md"), write("notes.md", ""));
+    nothing("to be or not to be");
+}
+
+#[test]
+fn a_split_name_is_never_cut_after_a_determiner() {
+    // Not "pick up dry cleaning to my" added to "do.txt".
+    assert_eq!(
+        sure("please add pick up dry cleaning to my to do dot txt"),
+        append("to do.txt", "pick up dry cleaning")
+    );
+    assert_eq!(
+        sure("add to shopping dot txt two pints of milk"),
+        append("shopping.txt", "two pints of milk")
+    );
+    assert_eq!(
+        sure("add to notes dot m d buy milk"),
+        append("notes.md", "buy milk")
+    );
+}
+
+#[test]
+fn extensions_said_as_words_and_notes_and_reminders_placed_in_a_file() {
+    let read = |name: &str| Action::Read { name: name.into() };
+    assert_eq!(sure("read data dot jason"), read("data.json"));
+    assert_eq!(sure("read notes dot markdown"), read("notes.md"));
+    assert_eq!(sure("read photo dot jay peg"), read("photo.jpg"));
+    assert_eq!(sure("write hi to notes dot text"), write("notes.txt", "hi"));
+    // Spelled letter by letter, as before.
+    assert_eq!(sure("read index dot h t m l"), read("index.html"));
+    assert_eq!(
+        sure("jot this down in ideas dot txt a robot that waters plants"),
+        append("ideas.txt", "a robot that waters plants")
+    );
+    assert_eq!(
+        sure("put a reminder in todo.txt to call the vet"),
+        append("todo.txt", "call the vet")
+    );
+    assert_eq!(
+        sure("correct the spelling of recieve to receive in letter.txt"),
+        edit("letter.txt", "recieve", "receive")
+    );
+    nothing("put a reminder in my head");
+}
+
+#[test]
+fn stories_with_a_verb_and_a_file_in_a_clause_do_not_act() {
+    for said in [
+        "yesterday I deleted old.txt, and today I regret it",
+        "I was going to read notes.md, but I got busy",
+        "my boss said to delete report.txt, but I'm not sure",
+        "she asked me to add milk to list.txt",
+        "the file notes.md, which I wrote last week, is long",
+        "if you delete notes.md I will be sad",
+        "tell my friend to read notes.md",
+    ] {
+        nothing(said);
+    }
+    assert_eq!(
+        guess("ok it's late and I'm tired but please read me the agenda.md before bed"),
+        Action::Read {
+            name: "agenda.md".into()
+        }
+    );
+    assert_eq!(
+        guess("before I forget — append call mom to todo.txt — thanks"),
+        append("todo.txt", "call mom")
+    );
+}
+
+#[test]
+fn stutters_a_described_file_and_a_split_todo_from_a_recogniser() {
+    assert_eq!(
+        sure("uh delete the uh the old file old dot txt"),
+        delete("old.txt")
+    );
+    assert_eq!(
+        sure("i said read notes dot txt"),
+        Action::Read {
+            name: "notes.txt".into()
+        }
+    );
+    assert_eq!(
+        sure("add call the plumber to to do dot txt"),
+        append("to do.txt", "call the plumber")
+    );
+    // A joiner beside the noun makes it part of the name.
+    assert_eq!(
+        sure("remove temp underscore file dot txt"),
+        delete("temp_file.txt")
+    );
+    nothing("i said hello to notes");
+}
+
+#[test]
+fn edits_said_as_what_should_be_there_instead() {
+    for said in [
+        "plan.md has tuesday but it should be wednesday",
+        "in plan.md tuesday should read wednesday",
+        "in plan.md tuesday needs to be wednesday",
+        "in plan.md, instead of tuesday write wednesday",
+        "use wednesday instead of tuesday in plan.md",
+    ] {
+        assert_eq!(
+            sure(said),
+            edit("plan.md", "tuesday", "wednesday"),
+            "{said}"
+        );
+    }
+    nothing("I'd rather have tea instead of coffee");
+    nothing("tuesday should be wednesday");
+}
+
+#[test]
+fn undo_said_as_bringing_back_and_searches_said_as_checks() {
+    for said in [
+        "put the file back",
+        "bring it back",
+        "can you restore what was there before",
+    ] {
+        assert_eq!(sure(said), Action::Undo, "{said}");
+    }
+    assert_eq!(
+        sure("I'm trying to find where I wrote down the wifi password"),
+        grep("wifi password", None)
+    );
+    assert_eq!(
+        sure("can you see if the word wifi appears anywhere"),
+        grep("wifi", None)
+    );
+    assert_eq!(
+        sure("do I have anything that talks about wifi"),
+        grep("wifi", None)
+    );
+    assert_eq!(
+        sure("search my documents for the term quarterly"),
+        grep("quarterly", None)
+    );
+    nothing("bring it on");
+    nothing("see if you can");
+}
+
+#[test]
+fn announced_lines_and_lines_after_a_files_name() {
+    for said in [
+        "jot down: call mom, in todo.txt",
+        "could you add the following line to todo.txt call mom",
+        "put this on the todo.txt: call mom",
+        "append a line with call mom to todo.txt",
+    ] {
+        assert_eq!(sure(said), append("todo.txt", "call mom"), "{said}");
+    }
+    assert_eq!(guess("todo.txt — call mom"), append("todo.txt", "call mom"));
+    nothing("notes.md - what a mess");
+    nothing("notes.md, please");
+}
