@@ -77,6 +77,8 @@ impl Acts {
         }
         let read = Proposal::Resolved(Action::Read {
             name: NOTES_FILE.into(),
+            first: None,
+            last: None,
         });
         let notes = self.act(read, "instructions".into()).await;
         folder.with_notes(notes.into_reply().content)

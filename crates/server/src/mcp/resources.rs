@@ -117,7 +117,11 @@ pub async fn read(acts: &Acts, uri: &str) -> Result<ReadResourceResult, ErrorDat
         ));
     };
     // A name from the client is checked as any sent action is.
-    let read = Proposal::Sent(json!(Action::Read { name }));
+    let read = Proposal::Sent(json!(Action::Read {
+        name,
+        first: None,
+        last: None,
+    }));
     let reply = act(acts, read).await?;
     let text = reply.content.unwrap_or_default();
     Ok(ReadResourceResult::new(vec![

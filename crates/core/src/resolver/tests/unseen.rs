@@ -559,7 +559,11 @@ fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
 
 #[test]
 fn a_learners_word_order_and_courtesy_inside_the_request() {
-    let read = |name: &str| Action::Read { name: name.into() };
+    let read = |name: &str| Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    };
     assert_eq!(sure("please to delete old dot txt"), delete("old.txt"));
     assert_eq!(sure("can you to show me notes.md"), read("notes.md"));
     assert_eq!(
@@ -605,7 +609,11 @@ fn a_split_name_is_never_cut_after_a_determiner() {
 
 #[test]
 fn extensions_said_as_words_and_notes_and_reminders_placed_in_a_file() {
-    let read = |name: &str| Action::Read { name: name.into() };
+    let read = |name: &str| Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    };
     assert_eq!(sure("read data dot jason"), read("data.json"));
     assert_eq!(sure("read notes dot markdown"), read("notes.md"));
     assert_eq!(sure("read photo dot jay peg"), read("photo.jpg"));
@@ -643,7 +651,9 @@ fn stories_with_a_verb_and_a_file_in_a_clause_do_not_act() {
     assert_eq!(
         guess("ok it's late and I'm tired but please read me the agenda.md before bed"),
         Action::Read {
-            name: "agenda.md".into()
+            name: "agenda.md".into(),
+            first: None,
+            last: None,
         }
     );
     assert_eq!(
@@ -661,7 +671,9 @@ fn stutters_a_described_file_and_a_split_todo_from_a_recogniser() {
     assert_eq!(
         sure("i said read notes dot txt"),
         Action::Read {
-            name: "notes.txt".into()
+            name: "notes.txt".into(),
+            first: None,
+            last: None,
         }
     );
     assert_eq!(
@@ -702,7 +714,7 @@ fn undo_said_as_bringing_back_and_searches_said_as_checks() {
         "bring it back",
         "can you restore what was there before",
     ] {
-        assert_eq!(sure(said), Action::Undo, "{said}");
+        assert_eq!(sure(said), Action::Undo { name: None }, "{said}");
     }
     assert_eq!(
         sure("I'm trying to find where I wrote down the wifi password"),
