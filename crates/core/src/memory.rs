@@ -1,5 +1,5 @@
 //! An in-memory root: the second storage adapter that proves the root is an
-//! injected interface (e1-m0 check 8a), and a fake root for tests anywhere.
+//! injected interface, and a fake root for tests anywhere.
 //! It has no links, so `confine` only answers for reachability; it can be
 //! told to behave like a picked browser folder whose permission is not granted.
 

@@ -1,4 +1,4 @@
-//! The project record (e1-m0 spec §2): identity is placement + location.
+//! The project record: identity is placement + location.
 
 use crate::extension::Capability;
 use crate::platform::RootInfo;

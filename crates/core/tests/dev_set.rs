@@ -181,7 +181,7 @@ fn every_held_out_sentence_resolves_exactly() {
     );
 }
 
-/// The blind sets (written before reading the resolver, for issue 14; the
+/// The blind sets (written before reading the resolver; the
 /// second by someone who had seen neither the rules nor the first set; the
 /// later ones by someone who had not read the resolver): measured, not yet
 /// required whole. Each floor is the figure last recorded in docs/VOICE.md,

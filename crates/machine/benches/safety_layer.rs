@@ -1,5 +1,5 @@
 //! What the safety layer costs, each figure beside the floor it is measured
-//! against in the same run (issue 7; results in docs/PERFORMANCE.md):
+//! against in the same run (results in docs/PERFORMANCE.md):
 //!
 //! - the script resolver, per utterance over the dev set;
 //! - a tier-table decision and the lexical containment check;

@@ -1,4 +1,4 @@
-//! The sync-point crash test (issue 11, item 6).
+//! The sync-point crash test.
 //!
 //! A [`SyncObserver`] records, at every sync point, what the synced file or
 //! folder shows. A power cut after any sync point leaves exactly that: each

@@ -1,4 +1,4 @@
-//! The floor for the HTTP load test (issue 7): an axum handler on 127.0.0.1
+//! The floor for the HTTP load test: an axum handler on 127.0.0.1
 //! that does what a durable write turn does to the disk, with the same sync
 //! points — the attempt line appended and synced, the prior bytes kept in a
 //! new synced file (its folder synced) and an index line synced, the file

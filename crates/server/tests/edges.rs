@@ -1,4 +1,4 @@
-//! The folder's edges through HTTP (issue 11): a FIFO, a huge file and a link
+//! The folder's edges through HTTP: a FIFO, a huge file and a link
 //! into `.audit` are each answered at once with their rule, and the server
 //! serves the next request, `/api/health` included.
 

@@ -1,6 +1,6 @@
 //! The browser placement in real headless Chromium: the environment page's
 //! worker runs the core (voicebox_web.wasm) over OPFS with no server call for
-//! any act. e1-m0 §8 checks, each with its positive control, driven through
+//! any act. The acceptance checks, each with its positive control, driven through
 //! `window.voicebox.request` (glue that passes a request to the worker), so
 //! no user gesture is ever made.
 

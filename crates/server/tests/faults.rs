@@ -1,4 +1,4 @@
-//! Faults the log must survive (issue 7): the server is killed with SIGKILL
+//! Faults the log must survive: the server is killed with SIGKILL
 //! in the middle of a write storm and started again on the same folder.
 //! Afterwards every attempt has exactly one completion (its outcome, or one
 //! `lost` entry from the restart's sweep), no line is torn past a reader, no

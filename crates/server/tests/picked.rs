@@ -1,4 +1,4 @@
-//! Picked folders (e1-m0 N20) in real headless Chromium: a folder the person
+//! Picked folders in real headless Chromium: a folder the person
 //! picks or drops becomes a project root, its handle kept in IndexedDB with
 //! the person's label, the browser's permission asked before every act.
 //!
@@ -72,7 +72,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     let notes = folder.path().join("notes");
     std::fs::create_dir(&notes).unwrap();
     std::fs::write(notes.join("shopping.md"), "milk").unwrap();
-    // Links: one out of the folder, one to a file inside it (spec §7's symlink case).
+    // Links: one out of the folder, one to a file inside it (the symlink case).
     std::fs::write(folder.path().join("outside.txt"), "secret").unwrap();
     std::os::unix::fs::symlink("../outside.txt", notes.join("link-out")).unwrap();
     std::os::unix::fs::symlink("shopping.md", notes.join("link-in")).unwrap();

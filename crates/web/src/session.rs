@@ -296,7 +296,7 @@ impl Root {
     }
 
     /// A picked folder is remembered as a handle id and the person's label,
-    /// never a path: the origin cannot describe where it is (spec §2).
+    /// never a path: the origin cannot describe where it is.
     fn location(&self) -> Option<Location> {
         match self {
             Root::Opfs { .. } => None,

@@ -4,7 +4,7 @@
 //! Paths are relative to the project root and have already passed the core's
 //! containment. `confine` answers here without asking: OPFS cannot express an
 //! escape (`..` does not resolve, there are no links), and the picked-folder
-//! symlink case is an open item with a procedure in docs/ (e1-m0 spec §7).
+//! symlink case is an open item with a procedure in docs/.
 //!
 //! Every request names the access it needs (`mode`), and the worker asks the
 //! root's permission for that mode before it touches anything: a picked

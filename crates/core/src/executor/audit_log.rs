@@ -16,7 +16,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    /// One page of the declared root's audit, newest first (DESIGN §6). It
+    /// One page of the declared root's audit, newest first. It
     /// reads only what it shows, so a page costs the same at any log length;
     /// the chain is checked by [`Self::verify_audit`], which reads everything.
     pub async fn audit(&self, request: &PageRequest) -> Result<AuditView, Refusal> {

@@ -1,6 +1,6 @@
 //! The one executor: every entry point (CLI, HTTP, live voice, the browser
 //! worker) hands it an action and gets a [`Reply`]. For an act on a file the
-//! order is fixed (DESIGN §3): root → validate → resolve the path → decide →
+//! order is fixed: root → validate → resolve the path → decide →
 //! attempt entry (fail closed) → act → observe → outcome entry.
 
 mod ask;

@@ -1,4 +1,4 @@
-//! The one act pipeline (DESIGN §3): steps 3–4 — contain the name, decide
+//! The one act pipeline: steps 3–4 — contain the name, decide
 //! with the tier table, ask the root — give an [`Approved`] act; steps 5–8
 //! for every change to a file — the attempt (fail closed), the journal, the
 //! act, what the world shows, the outcome — are [`Executor::change`]. Every

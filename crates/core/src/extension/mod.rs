@@ -1,5 +1,5 @@
 //! Extensions: tools a model may *propose* as data, and only the person at the
-//! host may admit (DESIGN §7).
+//! host may admit.
 //!
 //! A descriptor names its capabilities, its bounds and its tools, each over a
 //! closed set of primitives. [`judge`] is the gate that names what is wrong

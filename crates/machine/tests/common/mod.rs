@@ -1,5 +1,5 @@
-//! The executor checks that must hold over every storage adapter (e1-m0 check
-//! 8a: the root is an injected interface). `adapter_checks!` stamps them out as
+//! The executor checks that must hold over every storage adapter (the root
+//! is an injected interface). `adapter_checks!` stamps them out as
 //! tests for one adapter; each test asserts on rule ids and on the world.
 #![allow(dead_code)]
 

@@ -2,8 +2,9 @@
 //! (or the local decoder's channel), and the executor, driven by the [`Session`] state machine. Everything the
 //! page reads passes through one place that masks the key.
 
+use super::frames::{PageFrame, Reason};
 use super::local;
-use super::session::{Outbox, PageFrame, Reason, Session};
+use super::session::{Outbox, Session};
 use super::tools;
 use super::{Choice, Live, Provider};
 use crate::host::Acts;
@@ -299,7 +300,10 @@ impl Bridge {
 
     async fn send_page(&mut self, frame: PageFrame) -> Result<(), axum::Error> {
         let message = match frame {
-            PageFrame::Json(value) => ws::Message::text(redact(&value.to_string(), &self.key)),
+            PageFrame::Json(frame) => {
+                let text = serde_json::to_string(&frame).unwrap_or_default();
+                ws::Message::text(redact(&text, &self.key))
+            }
             PageFrame::Audio(pcm) => ws::Message::Binary(pcm.into()),
         };
         self.page.send(message).await

@@ -31,8 +31,8 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use tokio::sync::{OwnedSemaphorePermit, mpsc};
 use tokio_tungstenite::tungstenite::handshake::client::Request;
+use voicebox_core::Action;
 use voicebox_core::resolver::{Folder, Resolution};
-use voicebox_core::{Action, Rule};
 
 /// The recogniser's rate; the page sends PCM16 at it.
 pub const INPUT_RATE: u32 = 16_000;
@@ -77,7 +77,7 @@ impl LiveVendor for Local {
     }
 
     fn answers(&self, batch: &[Answered]) -> Vec<Value> {
-        let text: Vec<String> = batch.iter().map(say).collect();
+        let text: Vec<String> = batch.iter().map(Answered::said).collect();
         vec![json!({"reply": text.join(" ")})]
     }
 
@@ -143,33 +143,6 @@ impl LiveVendor for Local {
             }
         }
     }
-}
-
-/// One sentence the page may speak for an answered call.
-fn say(answered: &Answered) -> String {
-    let reply = answered.result.reply();
-    if let Some(confirm) = &reply.confirm {
-        let plan = &confirm.plan;
-        return match (confirm.rule, confirm.rephrase) {
-            (Rule::HeardChange, _) => format!("{plan}. Click Yes if that is right, No if not."),
-            (_, true) => format!("{} Click Yes if so, No if not.", confirm.question),
-            (_, false) => format!("Click Yes or No on the page to {plan}."),
-        };
-    }
-    if let Some(why) = &reply.why {
-        return why.clone();
-    }
-    if let (Some(file), Some(content)) = (&reply.file, &reply.content) {
-        return format!("{file} says: {content}");
-    }
-    if let Some(files) = &reply.files {
-        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-        return match names.len() {
-            0 => "The folder is empty.".into(),
-            _ => format!("The files are {}.", names.join(", ")),
-        };
-    }
-    reply.action.clone().unwrap_or_else(|| "Done.".into())
 }
 
 /// The channel ends of a started decoder: what the bridge sends to it,
@@ -469,36 +442,4 @@ impl Recogniser {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn what_is_heard_becomes_one_call_through_the_resolver() {
-        let mut local = Local::default();
-        let events = local.read(&json!({"heard": "read hello dot txt", "action": {"verb": "read", "name": "hello.txt"}}));
-        assert_eq!(
-            events[0],
-            Event::Transcript {
-                who: Who::Person,
-                text: "read hello dot txt".into()
-            }
-        );
-        let Event::Calls(calls) = &events[1] else {
-            panic!("{events:?}");
-        };
-        assert_eq!(calls[0].name, "read");
-        assert_eq!(calls[0].args, json!({"name": "hello.txt"}));
-        let unresolved = local.read(&json!({"heard": "please", "note": "say more"}));
-        assert_eq!(unresolved.last(), Some(&Event::Reply("say more".into())));
-        assert_eq!(
-            local.read(&json!({"heard": "delete the the", "unsure": true})),
-            vec![Event::Reply(NOT_CAUGHT.into())],
-            "an unsure hearing is not acted on, nor shown as what was said"
-        );
-        assert_eq!(
-            local.read(&json!({"heard": ""})),
-            vec![Event::Reply(NOTHING_HEARD.into())]
-        );
-        assert_eq!(local.read(&json!({"ready": true})), vec![Event::Ready]);
-    }
-}
+mod tests;

@@ -14,6 +14,7 @@
 
 mod bridge;
 mod choice;
+mod frames;
 mod gemini;
 mod grammar;
 mod hearing;

@@ -12,45 +12,18 @@
 
 use super::Provider;
 use super::choice::Choice;
+use super::frames::{PageFrame, Reason, ToPage};
 use super::tools::{Answered, Call};
 use super::vendor::{Event, LiveVendor, OUTPUT_RATE, Who};
 use crate::strict::{self, Misfit};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::HashMap;
 use voicebox_core::Rule;
 
 /// The longest typed turn a session takes (the same bound as a spoken
 /// utterance's words, well past any one request).
 const MAX_TYPED: usize = 8 * 1024;
-
-/// Why a session ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
-    PageClosed,
-    UpstreamClosed,
-    UpstreamError,
-    SetupFailed,
-}
-
-impl Reason {
-    pub fn id(self) -> &'static str {
-        match self {
-            Reason::PageClosed => "page-closed",
-            Reason::UpstreamClosed => "upstream-closed",
-            Reason::UpstreamError => "upstream-error",
-            Reason::SetupFailed => "setup-failed",
-        }
-    }
-}
-
-/// A frame for the page.
-#[derive(Debug, PartialEq)]
-pub enum PageFrame {
-    Json(Value),
-    /// Model speech, PCM16 LE mono at [`OUTPUT_RATE`].
-    Audio(Vec<u8>),
-}
 
 /// What follows from one input, in the order the bridge carries it out:
 /// upstream messages, page frames, then the calls to run.
@@ -62,7 +35,7 @@ pub struct Outbox {
 }
 
 impl Outbox {
-    fn page(frame: Value) -> Outbox {
+    fn page(frame: ToPage) -> Outbox {
         Outbox {
             page: vec![PageFrame::Json(frame)],
             ..Outbox::default()
@@ -148,12 +121,11 @@ impl Session {
 
     /// The first frame the page gets: the rate to send at, and who listens.
     pub fn rate(&self) -> Outbox {
-        Outbox::page(json!({
-            "type": "rate",
-            "inputRate": self.provider.input_rate(),
-            "outputRate": OUTPUT_RATE,
-            "provider": self.provider.name(),
-        }))
+        Outbox::page(ToPage::Rate {
+            input_rate: self.provider.input_rate(),
+            output_rate: OUTPUT_RATE,
+            provider: self.provider.name(),
+        })
     }
 
     /// The provider's configuration, sent first.
@@ -216,9 +188,9 @@ impl Session {
                     upstream: vec![self.vendor.interrupt()],
                     ..Outbox::default()
                 };
-                outbox.merge(Outbox::page(
-                    json!({"type": "stopped", "stands": self.stands}),
-                ));
+                outbox.merge(Outbox::page(ToPage::Stopped {
+                    stands: self.stands.clone(),
+                }));
                 outbox
             }
             PageText::Text { text } => self.typed(&text),
@@ -272,11 +244,11 @@ impl Session {
             Event::Ready if self.ready => Outbox::default(),
             Event::Ready => {
                 self.ready = true;
-                let mut ready = json!({"type": "ready", "droppedBeforeReady": self.dropped});
-                if self.notes {
-                    ready["notes"] = json!(voicebox_core::resolver::NOTES_FILE);
-                }
-                Outbox::page(ready)
+                let notes = self.notes.then_some(voicebox_core::resolver::NOTES_FILE);
+                Outbox::page(ToPage::Ready {
+                    dropped_before_ready: self.dropped,
+                    notes,
+                })
             }
             Event::Audio(pcm) => Outbox {
                 page: vec![PageFrame::Audio(pcm)],
@@ -286,9 +258,12 @@ impl Session {
                 if who == Who::Person {
                     self.stands.clear();
                 }
-                Outbox::page(json!({"type": "transcript", "who": who.wire(), "text": text}))
+                Outbox::page(ToPage::Transcript {
+                    who: who.wire(),
+                    text,
+                })
             }
-            Event::Interrupted => Outbox::page(json!({"type": "interrupted"})),
+            Event::Interrupted => Outbox::page(ToPage::Interrupted),
             Event::Calls(calls) if calls.is_empty() => Outbox::default(),
             Event::Calls(calls) if !self.ready => {
                 let why = "the live session is not set up yet; nothing was run";
@@ -309,24 +284,24 @@ impl Session {
                 }
                 outbox
             }
-            Event::GoAway(left) => Outbox::page(json!({"type": "goaway", "timeLeft": left})),
+            Event::GoAway(time_left) => Outbox::page(ToPage::GoAway { time_left }),
             Event::Error(why) if !self.ready => self.end(Reason::SetupFailed, &why),
             Event::Error(why) => Outbox::page(error(Rule::VendorError, &why)),
-            Event::Reply(text) => Outbox::page(json!({"type": "reply", "text": text})),
+            Event::Reply(text) => Outbox::page(ToPage::Reply { text }),
         }
     }
 
     /// A withdrawn call: the calls of a batch run before the next message
     /// is read, so a cancellation always comes after the act.
-    fn cancelled(&self, id: &str) -> Value {
+    fn cancelled(&self, id: &str) -> ToPage {
         let (name, changed, why) = match self.ran.get(id) {
             Some(ran) if ran.changed => (
-                Some(ran.name.as_str()),
+                Some(ran.name.clone()),
                 true,
                 "the provider withdrew this call after it had already changed the folder; the change stands (say undo to revert it)",
             ),
             Some(ran) => (
-                Some(ran.name.as_str()),
+                Some(ran.name.clone()),
                 false,
                 "the provider withdrew this call; it had changed nothing",
             ),
@@ -337,7 +312,12 @@ impl Session {
             ),
         };
         tracing::info!(call = id, changed, "live call cancelled");
-        json!({"type": "cancelled", "id": id, "name": name, "changed": changed, "why": why})
+        ToPage::Cancelled {
+            id: id.to_string(),
+            name,
+            changed,
+            why,
+        }
     }
 
     /// A batch has been answered: the provider and the page are told.
@@ -363,7 +343,7 @@ impl Session {
         let calls: Vec<Value> = batch.iter().map(Answered::for_page).collect();
         Outbox {
             upstream: self.vendor.answers(&batch),
-            page: vec![PageFrame::Json(json!({"type": "tool", "calls": calls}))],
+            page: vec![PageFrame::Json(ToPage::Tool { calls })],
             run: Vec::new(),
         }
     }
@@ -402,7 +382,10 @@ impl Session {
             reason = reason.id(),
             "live session ended"
         );
-        Outbox::page(json!({"type": "end", "reason": reason.id(), "why": why}))
+        Outbox::page(ToPage::End {
+            reason: reason.id(),
+            why: why.to_string(),
+        })
     }
 }
 
@@ -435,104 +418,12 @@ fn check_audio(pcm: &[u8], rate: u32) -> Result<(), (Rule, String)> {
     }
 }
 
-fn error(rule: Rule, why: &str) -> Value {
-    json!({"type": "error", "refused": rule.id(), "why": why})
+fn error(rule: Rule, why: &str) -> ToPage {
+    ToPage::Error {
+        refused: rule,
+        why: why.to_string(),
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn session() -> Session {
-        Session::new(Provider::Gemini, &Choice::default())
-    }
-
-    fn frames(outbox: &Outbox) -> Vec<&Value> {
-        outbox
-            .page
-            .iter()
-            .filter_map(|f| match f {
-                PageFrame::Json(v) => Some(v),
-                PageFrame::Audio(_) => None,
-            })
-            .collect()
-    }
-
-    #[test]
-    fn audio_is_checked_then_dropped_until_ready_then_forwarded() {
-        let mut session = session();
-        for (pcm, rule) in [
-            (vec![], "audio-empty"),
-            (vec![0; 3], "audio-odd-length"),
-            (vec![0; 32_002], "audio-too-large"),
-        ] {
-            let outbox = session.page_audio(&pcm);
-            assert_eq!(frames(&outbox)[0]["refused"], rule);
-            assert!(outbox.upstream.is_empty());
-        }
-        assert!(session.page_audio(&[0; 32_000]).is_empty());
-        assert!(session.page_audio(&[1, 0]).is_empty());
-        let ready = session.upstream(&json!({"setupComplete": {}}));
-        assert_eq!(
-            frames(&ready)[0],
-            &json!({"type": "ready", "droppedBeforeReady": 2})
-        );
-        let forwarded = session.page_audio(&[1, 0]);
-        assert_eq!(
-            forwarded.upstream[0]["realtimeInput"]["audio"]["data"],
-            "AQA="
-        );
-    }
-
-    #[test]
-    fn calls_before_ready_are_refused_unrun() {
-        let mut session = session();
-        let early = json!({"toolCall": {"functionCalls": [{"id": "x", "name": "write", "args": {"name": "a", "content": "b"}}]}});
-        let outbox = session.upstream(&early);
-        assert!(outbox.run.is_empty());
-        let response = &outbox.upstream[0]["toolResponse"]["functionResponses"][0];
-        assert_eq!(response["id"], "x");
-        assert_eq!(response["response"]["error"]["refused"], "not-ready");
-    }
-
-    #[test]
-    fn a_text_frame_is_read_strictly_and_a_key_said_twice_is_named() {
-        let mut session = session();
-        session.upstream(&json!({"setupComplete": {}}));
-        for (text, rule) in [
-            (r#"{"type":"text","type":"interrupt"}"#, "duplicate-key"),
-            (r#"{"type":"interrupt","extra":1}"#, "unknown-frame"),
-            (r#"{"type":"hello"}"#, "unknown-frame"),
-            (r#"{"type":"text","text":3}"#, "malformed-frame"),
-            ("not json", "malformed-frame"),
-        ] {
-            let outbox = session.page_text(text);
-            assert_eq!(frames(&outbox)[0]["refused"], rule, "{text}");
-            assert!(outbox.upstream.is_empty(), "{text} went nowhere");
-        }
-        let stopped = session.page_text(r#"{"type":"interrupt"}"#);
-        assert_eq!(frames(&stopped)[0]["type"], "stopped");
-        let typed = session.page_text(r#"{"type":"text","text":"list the files"}"#);
-        assert_eq!(typed.upstream.len(), 1);
-    }
-
-    #[test]
-    fn a_session_ends_once() {
-        let mut session = session();
-        session.upstream(&json!({"setupComplete": {}}));
-        let first = session.upstream_closed(Some(1000), "");
-        assert_eq!(frames(&first)[0]["reason"], "upstream-closed");
-        assert!(session.end(Reason::PageClosed, "gone").is_empty());
-        assert!(session.page_audio(&[0, 0]).is_empty());
-        assert_eq!(session.ended(), Some(Reason::UpstreamClosed));
-    }
-
-    #[test]
-    fn a_close_before_ready_is_a_failed_setup() {
-        let mut session = session();
-        let outbox = session.upstream_closed(Some(1007), "API key not valid");
-        let end = frames(&outbox)[0];
-        assert_eq!(end["reason"], "setup-failed");
-        assert!(end["why"].as_str().unwrap().contains("1007"));
-    }
-}
+mod tests;

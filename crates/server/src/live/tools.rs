@@ -178,6 +178,34 @@ impl Answered {
         result
     }
 
+    /// One sentence the page may speak for this call (offline voice has
+    /// no model to say it).
+    pub fn said(&self) -> String {
+        let reply = self.result.reply();
+        if let Some(confirm) = &reply.confirm {
+            let plan = &confirm.plan;
+            return match (confirm.rule, confirm.rephrase) {
+                (Rule::HeardChange, _) => format!("{plan}. Click Yes if that is right, No if not."),
+                (_, true) => format!("{} Click Yes if so, No if not.", confirm.question),
+                (_, false) => format!("Click Yes or No on the page to {plan}."),
+            };
+        }
+        if let Some(why) = &reply.why {
+            return why.clone();
+        }
+        if let (Some(file), Some(content)) = (&reply.file, &reply.content) {
+            return format!("{file} says: {content}");
+        }
+        if let Some(files) = &reply.files {
+            let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+            return match names.len() {
+                0 => "The folder is empty.".into(),
+                _ => format!("The files are {}.", names.join(", ")),
+            };
+        }
+        reply.action.clone().unwrap_or_else(|| "Done.".into())
+    }
+
     /// What the page is told: everything, including a confirmation's id.
     pub fn for_page(&self) -> Value {
         json!({

@@ -1,4 +1,4 @@
-//! The JSON API (DESIGN §8): the route table, and the routes that act (a
+//! The JSON API: the route table, and the routes that act (a
 //! turn, its confirmation, the page's file list and viewer) or report
 //! (health). Every act goes through the same core executor as the CLI, on a
 //! blocking thread, one at a time per root.

@@ -1,4 +1,4 @@
-//! The environment page's acceptance checks (e1-m0 §8) as functions over
+//! The environment page's acceptance checks as functions over
 //! whichever project the page has open, so the same checks run over every
 //! root the browser can hold (check 8a): an OPFS project and a picked folder.
 

@@ -1,4 +1,4 @@
-//! Kinds of sentence the blind sets found missing (issue 14), each with its
+//! Kinds of sentence the blind sets found missing, each with its
 //! refused sibling beside it: the file named before the request, the end
 //! named first, the fault before the old text, fillers and trailing time,
 //! web addresses.
