@@ -58,13 +58,20 @@ export function createViewer(parts, source, hooks = {}) {
   const edit = el('button', { type: 'button', id: 'viewer-edit', class: 'ghost', text: 'Edit' });
   const download = withProps(document.createElement('a'), { id: 'viewer-download', className: 'button-link ghost', textContent: 'Download' });
   const remove = el('button', { type: 'button', id: 'viewer-delete', class: 'ghost danger-text', text: 'Delete' });
+  const rename = el('button', { type: 'button', id: 'viewer-move', class: 'ghost', text: 'Rename or move' });
+  const moveTo = el('input', { id: 'viewer-move-to', type: 'text', spellcheck: 'false', autocomplete: 'off', 'aria-label': 'New name or place' });
+  const moveForm = el('form', { id: 'viewer-move-form', class: 'new-file', autocomplete: 'off', hidden: true },
+    el('label', { class: 'field' }, el('span', { text: 'New name' }), moveTo),
+    el('div', { class: 'new-file-actions' },
+      el('button', { type: 'button', id: 'viewer-move-cancel', text: 'Cancel' }),
+      el('button', { type: 'submit', id: 'viewer-move-go', class: 'primary', text: 'Move' })));
   const save = el('button', { type: 'button', id: 'viewer-save', class: 'primary', text: 'Save' });
   const cancel = el('button', { type: 'button', id: 'viewer-cancel', text: 'Cancel' });
-  const viewTools = el('div', { class: 'viewer-tools', role: 'group', 'aria-label': 'File' }, edit, download, remove);
+  const viewTools = el('div', { class: 'viewer-tools', role: 'group', 'aria-label': 'File' }, edit, rename, download, remove);
   const editTools = el('div', { class: 'viewer-tools', role: 'group', 'aria-label': 'Editing', hidden: true }, save, cancel);
   const editor = withProps(el('textarea', { id: 'viewer-editor', class: 'editor', spellcheck: 'false', 'aria-label': 'File content' }), { rows: 8 });
   const answer = el('div', { id: 'viewer-answer', class: 'viewer-answer', 'aria-live': 'polite' });
-  viewerBody.before(viewTools, editTools);
+  viewerBody.before(viewTools, editTools, moveForm);
 
   function forgetUrl() {
     if (url) URL.revokeObjectURL(url);
@@ -86,6 +93,7 @@ export function createViewer(parts, source, hooks = {}) {
     viewer.classList.toggle('is-editing', mode === 'edit');
     viewTools.hidden = mode !== 'view';
     editTools.hidden = mode !== 'edit';
+    moveForm.hidden = true;
   }
 
   function showContent() {
@@ -282,6 +290,35 @@ export function createViewer(parts, source, hooks = {}) {
       diff && diff.ok === true ? didNode(diff) : refusalNode(diff || {}, 'Cannot compare')));
   }
 
+  /** Rename or move: the executor's `move` (it asks before replacing a file); the viewer follows the file. */
+  async function moveFile(event) {
+    event.preventDefault();
+    const target = name;
+    const to = moveTo.value.trim();
+    if (!to || to === target) {
+      moveForm.hidden = true;
+      return;
+    }
+    const go = moveForm.querySelector('#viewer-move-go');
+    go.disabled = true;
+    try {
+      const reply = await settle(source, await source.act({ verb: 'move', name: target, to }));
+      onChange();
+      if (name !== target) return;
+      if (!reply || reply.ok !== true) {
+        fill(answer, refusalNode(reply || {}, 'Not moved'));
+        return;
+      }
+      moveForm.hidden = true;
+      await show(typeof reply.to === 'string' ? reply.to : to);
+      fill(answer, didNode(reply));
+    } catch (err) {
+      fill(answer, errorNode(err, 'Not moved'));
+    } finally {
+      go.disabled = false;
+    }
+  }
+
   async function deleteFile() {
     const target = name;
     remove.disabled = true;
@@ -307,6 +344,15 @@ export function createViewer(parts, source, hooks = {}) {
   cancel.addEventListener('click', cancelEdit);
   save.addEventListener('click', saveEdit);
   remove.addEventListener('click', deleteFile);
+  rename.addEventListener('click', () => {
+    moveForm.hidden = !moveForm.hidden;
+    if (!moveForm.hidden) {
+      moveTo.value = name || '';
+      moveTo.focus();
+    }
+  });
+  moveForm.querySelector('#viewer-move-cancel').addEventListener('click', () => { moveForm.hidden = true; });
+  moveForm.addEventListener('submit', moveFile);
   // A change after the diff was shown makes that diff stale: the next Save shows a new one.
   editor.addEventListener('input', () => {
     if (!pendingDiff) return;

@@ -2,7 +2,8 @@
 //! Markdown checklist's items are checkboxes that tick through `check_item`
 //! (on disk and in the audit), and a Save made on a copy someone changed
 //! since is refused `changed-since-read`, shows the newer copy and the diff,
-//! keeps what was typed, and a second Save writes it.
+//! keeps what was typed, and a second Save writes it; a folder is made from
+//! the panel and the file renamed into it from the viewer.
 
 mod common;
 mod panel;
@@ -94,4 +95,39 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
         )
         .await;
     assert_eq!(file("note.md"), "mine\n");
+
+    // A new folder from the panel, then the open file renamed into it.
+    browser.click("files-new-folder").await;
+    browser
+        .js("document.getElementById('new-folder-name').value = 'archive';")
+        .await;
+    browser.click("new-folder-make").await;
+    browser.wait_text("the new folder listed", "files", "archive").await;
+    assert!(server.root.join("archive").is_dir());
+    browser.click("viewer-move").await;
+    browser
+        .js("document.getElementById('viewer-move-to').value = 'archive/final.md';")
+        .await;
+    browser.click("viewer-move-go").await;
+    browser
+        .wait_for(
+            "the viewer follows the file",
+            "return document.getElementById('viewer-name').textContent === 'archive/final.md';",
+        )
+        .await;
+    assert_eq!(file("archive/final.md"), "mine\n");
+    assert!(!server.root.join("note.md").exists());
+    // The refused sibling: a name outside the folder is refused by name, nothing moves.
+    browser.click("viewer-move").await;
+    browser
+        .js("document.getElementById('viewer-move-to').value = '../out.md';")
+        .await;
+    browser.click("viewer-move-go").await;
+    browser
+        .wait_for(
+            "the refusal under the file",
+            "const r = document.querySelector('#viewer-answer [data-rule]'); return !!r && r.dataset.rule === 'outside-root';",
+        )
+        .await;
+    assert_eq!(file("archive/final.md"), "mine\n");
 }
