@@ -97,6 +97,47 @@ export function createFiles(parts, source, hooks = {}) {
   up.parentElement.prepend(newButton);
   list.before(newForm);
 
+  // ---- New folder: `mkdir` in the folder shown (an existing one is fine and said so).
+  const folderButton = el('button', { type: 'button', id: 'files-new-folder', class: 'ghost', 'aria-expanded': 'false', text: 'New folder' });
+  const folderName = el('input', { id: 'new-folder-name', type: 'text', spellcheck: 'false', autocomplete: 'off', placeholder: 'folder name' });
+  const folderAnswer = el('div', { id: 'new-folder-answer', class: 'viewer-answer', 'aria-live': 'polite' });
+  const folderForm = el('form', { id: 'new-folder', class: 'new-file', autocomplete: 'off', hidden: true },
+    el('label', { class: 'field' }, el('span', { text: 'Name' }), folderName),
+    folderAnswer,
+    el('div', { class: 'new-file-actions' },
+      el('button', { type: 'button', id: 'new-folder-cancel', text: 'Cancel' }),
+      el('button', { type: 'submit', id: 'new-folder-make', class: 'primary', text: 'Make' })));
+  newButton.after(folderButton);
+  list.before(folderForm);
+  const toggleFolder = (open) => {
+    folderForm.hidden = !open;
+    folderButton.setAttribute('aria-expanded', String(open));
+    if (open) {
+      fill(folderAnswer);
+      folderName.focus();
+    }
+  };
+  folderButton.addEventListener('click', () => toggleFolder(folderForm.hidden));
+  folderForm.querySelector('#new-folder-cancel').addEventListener('click', () => toggleFolder(false));
+  folderForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const name = folderName.value.trim();
+    if (!name) return;
+    try {
+      const reply = await source.act({ verb: 'mkdir', name: join(dir, name) });
+      onChange();
+      if (!reply || reply.ok !== true) {
+        fill(folderAnswer, refusalNode(reply || {}, 'Not made'));
+        return;
+      }
+      folderName.value = '';
+      toggleFolder(false);
+      await refresh();
+    } catch (err) {
+      fill(folderAnswer, errorNode(err, 'Not made'));
+    }
+  });
+
   function toggleNew(open) {
     newForm.hidden = !open;
     newButton.setAttribute('aria-expanded', String(open));

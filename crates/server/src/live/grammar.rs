@@ -31,25 +31,27 @@ const JOINERS: &[(char, &str)] = &[
 fn spoken(verb: Verb) -> Option<&'static str> {
     Some(match verb {
         Verb::List => "(list | show [me]) [all] [the | my] files | what files are there",
-        Verb::Read => "(read | open | show [me]) [the file [called]] <file> | what is in <file>",
+        Verb::Read => {
+            "(read | open | show [me]) [the file [called]] <file> | what is in <file> | read the (first | last) (two | three | five | ten) lines of <file>"
+        }
         Verb::Write => {
             "(create | make) a file called <name> (with | containing | saying) <words> | write <words> to <name>"
         }
-        Verb::Append => "(add | append) <words> to <file>",
+        Verb::Append => "(add | append) <words> to <file> [under <word>]",
         Verb::Delete => "(delete | remove) [the file [called]] <file>",
         Verb::Edit => "replace <words> with <words> in <file>",
         Verb::Diff => "diff <file> with <words>",
         Verb::Grep => "search for <words>",
-        Verb::Undo => "undo [that | the last change]",
+        Verb::Undo => "undo [that | the last change] | undo the change to <file>",
+        Verb::Move => "(rename | move) <file> to <name>",
+        Verb::Copy => "copy <file> to <name>",
+        Verb::Mkdir => "(make | create) a folder called <word>",
+        Verb::Find => "where is the <word> file",
+        Verb::Info => "how big is <file>",
+        Verb::CheckItem => "(check off | tick) <words> in <file>",
+        Verb::RemoveItem => "cross <words> off <file>",
         Verb::ListExtensions => "(list | what) extensions [are there] | what tools are there",
-        Verb::Move
-        | Verb::Copy
-        | Verb::Mkdir
-        | Verb::Find
-        | Verb::Info
-        | Verb::CheckItem
-        | Verb::RemoveItem
-        | Verb::CreateAsset
+        Verb::CreateAsset
         | Verb::Tool
         | Verb::MakeTool
         | Verb::ProposeExtension
@@ -204,6 +206,18 @@ mod tests {
             ("diff notes dot md with hello", "diff"),
             ("search for hello", "grep"),
             ("undo the last change", "undo"),
+            ("undo the change to notes dot md", "undo"),
+            ("read the last five lines of notes dot md", "read"),
+            ("add call mom to notes dot md under today", "append"),
+            ("rename hello dot txt to notes dot md", "move"),
+            ("move notes dot md to plan dot txt", "move"),
+            ("copy hello dot txt to report dot md", "copy"),
+            ("make a folder called ideas", "mkdir"),
+            ("where is the report file", "find"),
+            ("how big is notes dot md", "info"),
+            ("check off milk in notes dot md", "check_item"),
+            ("tick call mom in notes dot md", "check_item"),
+            ("cross eggs off notes dot md", "remove_item"),
             ("what tools are there", "list_extensions"),
         ] {
             let Resolution::Action(action) = resolve(sentence) else {

@@ -1,0 +1,133 @@
+//! The page's viewer with the notes verbs, in real headless Chromium: a
+//! Markdown checklist's items are checkboxes that tick through `check_item`
+//! (on disk and in the audit), and a Save made on a copy someone changed
+//! since is refused `changed-since-read`, shows the newer copy and the diff,
+//! keeps what was typed, and a second Save writes it; a folder is made from
+//! the panel and the file renamed into it from the viewer.
+
+mod common;
+mod panel;
+
+use common::Server;
+use common::browser::{self, Browser};
+use panel::{edit_to_diff, open_entry};
+
+#[tokio::test]
+async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let file = |name: &str| std::fs::read_to_string(server.root.join(name)).unwrap();
+    std::fs::write(
+        server.root.join("list.md"),
+        "# Shop\n- [ ] milk\n- [ ] eggs\n",
+    )
+    .unwrap();
+    std::fs::write(server.root.join("note.md"), "v1\n").unwrap();
+    let browser = Browser::start().await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    browser.wait_text("the listing", "files", "list.md").await;
+
+    open_entry(&browser, "list.md").await;
+    browser
+        .wait_for(
+            "the items as checkboxes",
+            "return document.querySelectorAll('#viewer-body input.checklist-box').length === 2;",
+        )
+        .await;
+    browser
+        .js("document.querySelector('#viewer-body input.checklist-box[aria-label=\"eggs\"]').click();")
+        .await;
+    browser
+        .wait_for(
+            "the tick read back",
+            "const b = document.querySelector('#viewer-body input.checklist-box[aria-label=\"eggs\"]'); return !!b && b.checked;",
+        )
+        .await;
+    assert_eq!(file("list.md"), "# Shop\n- [ ] milk\n- [x] eggs\n");
+    let ticks = server
+        .audit()
+        .await
+        .into_iter()
+        .filter(|e| {
+            e["act"]["target"] == "list.md" && e["act"]["kind"] == "write" && e["result"] == "ok"
+        })
+        .count();
+    assert_eq!(ticks, 1, "the tick is one audited change");
+    // The sibling: the other item is untouched.
+    let milk = browser
+        .js("return document.querySelector('#viewer-body input.checklist-box[aria-label=\"milk\"]').checked;")
+        .await;
+    assert_eq!(milk, false);
+
+    open_entry(&browser, "note.md").await;
+    edit_to_diff(&browser, "mine\n", &["+mine"]).await;
+    // Someone else saves the file while the editor holds the old copy.
+    std::fs::write(server.root.join("note.md"), "theirs\n").unwrap();
+    browser.click("viewer-save").await;
+    browser
+        .wait_for(
+            "the newer copy and the diff",
+            "const n = document.getElementById('viewer-newer-copy'); const d = document.querySelector('#viewer-newer pre.diff'); return !!n && n.textContent === 'theirs\\n' && !!d && d.textContent.includes('-theirs') && d.textContent.includes('+mine');",
+        )
+        .await;
+    browser.screenshot("notes-newer-copy").await;
+    assert_eq!(file("note.md"), "theirs\n", "nothing was written over it");
+    let rule = browser
+        .js("return document.querySelector('#viewer-newer [data-rule]').dataset.rule;")
+        .await;
+    assert_eq!(rule, "changed-since-read");
+    let kept = browser
+        .js("return document.getElementById('viewer-editor').value;")
+        .await;
+    assert_eq!(kept, "mine\n", "what was typed is kept");
+    // Having seen it, the person saves again (diff, then write): it is written.
+    browser.click("viewer-save").await;
+    browser
+        .wait_for("the diff again", "return !!document.querySelector('#viewer-answer pre.diff') && document.getElementById('viewer-save').textContent.includes('write');")
+        .await;
+    browser.click("viewer-save").await;
+    browser
+        .wait_for(
+            "the save shown",
+            "const p = document.querySelector('#viewer-body pre.content'); return !!p && p.textContent === 'mine\\n';",
+        )
+        .await;
+    assert_eq!(file("note.md"), "mine\n");
+
+    // A new folder from the panel, then the open file renamed into it.
+    browser.click("files-new-folder").await;
+    browser
+        .js("document.getElementById('new-folder-name').value = 'archive';")
+        .await;
+    browser.click("new-folder-make").await;
+    browser.wait_text("the new folder listed", "files", "archive").await;
+    assert!(server.root.join("archive").is_dir());
+    browser.click("viewer-move").await;
+    browser
+        .js("document.getElementById('viewer-move-to').value = 'archive/final.md';")
+        .await;
+    browser.click("viewer-move-go").await;
+    browser
+        .wait_for(
+            "the viewer follows the file",
+            "return document.getElementById('viewer-name').textContent === 'archive/final.md';",
+        )
+        .await;
+    assert_eq!(file("archive/final.md"), "mine\n");
+    assert!(!server.root.join("note.md").exists());
+    // The refused sibling: a name outside the folder is refused by name, nothing moves.
+    browser.click("viewer-move").await;
+    browser
+        .js("document.getElementById('viewer-move-to').value = '../out.md';")
+        .await;
+    browser.click("viewer-move-go").await;
+    browser
+        .wait_for(
+            "the refusal under the file",
+            "const r = document.querySelector('#viewer-answer [data-rule]'); return !!r && r.dataset.rule === 'outside-root';",
+        )
+        .await;
+    assert_eq!(file("archive/final.md"), "mine\n");
+}
