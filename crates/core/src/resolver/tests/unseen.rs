@@ -2,7 +2,7 @@
 //! reading, or a guess that is asked — beside a sibling that must stay
 //! unresolved or keep its other reading.
 
-use super::super::{Resolution, resolve};
+use super::super::{Folder, Resolution, resolve, resolve_in};
 use crate::action::{Action, WriteMode};
 use alloc::string::String;
 
@@ -718,4 +718,33 @@ fn announced_lines_and_lines_after_a_files_name() {
     assert_eq!(guess("todo.txt — call mom"), append("todo.txt", "call mom"));
     nothing("notes.md - what a mess");
     nothing("notes.md, please");
+}
+
+#[test]
+fn a_folder_of_the_root_said_without_folder_or_in_another_case_is_listed_as_a_guess() {
+    let folder = Folder::new(alloc::vec!["Drafts/essay.md".into(), "notes.md".into()]);
+    let guessed = |said: &str| match resolve_in(said, &folder) {
+        Resolution::Guess { action, .. } => action,
+        other => panic!("{said:?} should be a guess, got {other:?}"),
+    };
+    let drafts = Action::List {
+        dir: Some("Drafts".into()),
+    };
+    assert_eq!(guessed("show me the drafts"), drafts);
+    assert_eq!(guessed("what's in the DRAFTS"), drafts);
+    // No such folder: nothing; a folder cannot be deleted.
+    for said in ["show me the planets", "delete the drafts"] {
+        assert!(
+            matches!(resolve_in(said, &folder), Resolution::Unresolved { .. }),
+            "{said}"
+        );
+    }
+    assert_eq!(
+        sure("in folder drafts create plan.md"),
+        Action::Write {
+            name: "drafts/plan.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
 }
