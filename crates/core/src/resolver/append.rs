@@ -31,6 +31,7 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["tack", "on"], Head::Adds),
     (&["tack"], Head::Adds),
     (&["put"], Head::Places),
+    (&["insert"], Head::Places),
     (&["put", "down"], Head::Places),
     (&["write", "down"], Head::Places),
     (&["write"], Head::Places),
@@ -315,12 +316,31 @@ fn content_then_end(words: Words<'_>) -> Option<Resolution> {
         let phrase = AT_THE_END
             .iter()
             .find(|phrase| words.from(at).starts_with(phrase))?;
-        match target(words.from(at + phrase.len())) {
+        let place = words.from(at + phrase.len());
+        match target(place) {
             Target::File(name) => Some(appended(name, words.to(at))),
+            // "add the following to the end of log.txt: done".
+            _ if words.to(at).trim_start(POINTED).is_empty() => {
+                let colon = (0..place.len()).find(|&i| place.raw(i).ends_with(':'))?;
+                match target(place.to(colon + 1)) {
+                    Target::File(name) => Some(appended(name, place.from(colon + 1))),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     })
 }
+
+/// Words that point at content said after the file ("the following").
+const POINTED: &[&[&str]] = &[
+    &["the", "following"],
+    &["following"],
+    &["this"],
+    &["these"],
+    &["this", "line"],
+    &["the", "following", "line"],
+];
 
 /// Words a content does not end with: a split there cut a name in two
 /// ("add X to my to do dot txt" is not "my" added to "do.txt").

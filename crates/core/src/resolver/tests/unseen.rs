@@ -748,3 +748,21 @@ fn a_folder_of_the_root_said_without_folder_or_in_another_case_is_listed_as_a_gu
         }
     );
 }
+
+#[test]
+fn a_careful_writers_announced_content_and_inserts() {
+    assert_eq!(
+        sure("Add the following to the end of log.txt: \"Backup complete.\""),
+        append("log.txt", "Backup complete.")
+    );
+    assert_eq!(
+        sure("Insert \"buy eggs\" at the end of shopping.txt."),
+        append("shopping.txt", "buy eggs")
+    );
+    assert_eq!(
+        sure("Update \"README.md\" so that \"v1\" reads \"v2\"."),
+        edit("README.md", "v1", "v2")
+    );
+    // Inserting somewhere else is not an append.
+    nothing("insert a row into data.csv");
+}
