@@ -205,8 +205,15 @@ fn a_line(words: Words<'_>) -> bool {
     let asks_later = (1..words.len()).any(|at| {
         words.raw(at - 1).ends_with([',', ';', '.']) && super::typo::is_command_word(words.key(at))
     });
+    // "notes.md: I'll look at it later", "report.pdf — that's the one":
+    // a remark about the file, said of oneself or of it.
+    const REMARKING: &[&str] = &[
+        "i", "i'll", "i'm", "i've", "we", "we'll", "you", "that", "it", "this", "its", "he", "she",
+        "they", "there",
+    ];
     !words.is_empty()
         && !ASKING.contains(&words.key(0))
+        && !REMARKING.contains(&words.key(0))
         && !super::typo::is_command_word(words.key(0))
         && !words.contains_any(&["please"])
         && !asks_later

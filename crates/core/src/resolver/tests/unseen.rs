@@ -766,3 +766,14 @@ fn a_careful_writers_announced_content_and_inserts() {
     // Inserting somewhere else is not an append.
     nothing("insert a row into data.csv");
 }
+
+#[test]
+fn a_remark_after_a_files_name_is_no_line_to_add() {
+    nothing("notes.md: I'll look at it later");
+    nothing("report.pdf — that's the one from Tuesday");
+    nothing("todo.txt: it is fine");
+    assert_eq!(
+        guess("todo.txt: buy stamps"),
+        append("todo.txt", "buy stamps")
+    );
+}
