@@ -399,6 +399,14 @@ fn folder_named(
     let last = |dir: &str| dir.rsplit('/').next().unwrap_or(dir).to_string();
     let word = |w: &str| String::from(w.trim_matches(|c: char| !c.is_alphanumeric()));
     let words: Vec<String> = text.split_whitespace().map(word).collect();
+    // "open the journal" asks for one of its files, not for the folder.
+    const READS: &[&str] = &["open", "read", "cat", "view"];
+    if words
+        .iter()
+        .any(|w| READS.contains(&w.to_lowercase().as_str()))
+    {
+        return None;
+    }
     let (said, dir) = words.iter().enumerate().find_map(|(at, said)| {
         let folder_follows = words
             .get(at + 1)

@@ -732,8 +732,13 @@ fn a_folder_of_the_root_said_without_folder_or_in_another_case_is_listed_as_a_gu
     };
     assert_eq!(guessed("show me the drafts"), drafts);
     assert_eq!(guessed("what's in the DRAFTS"), drafts);
-    // No such folder: nothing; a folder cannot be deleted.
-    for said in ["show me the planets", "delete the drafts"] {
+    // No such folder: nothing; a folder cannot be deleted, and "open" asks
+    // for one of its files.
+    for said in [
+        "show me the planets",
+        "delete the drafts",
+        "open the drafts",
+    ] {
         assert!(
             matches!(resolve_in(said, &folder), Resolution::Unresolved { .. }),
             "{said}"
