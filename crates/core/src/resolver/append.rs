@@ -30,6 +30,13 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["add"], Head::Adds),
     (&["tack", "on"], Head::Adds),
     (&["tack"], Head::Adds),
+    (&["include"], Head::Adds),
+    (&["enter"], Head::Adds),
+    (&["keep", "a", "note", "of"], Head::Adds),
+    (&["make", "a", "note", "of"], Head::Adds),
+    (&["pop"], Head::Places),
+    (&["chuck"], Head::Places),
+    (&["throw"], Head::Places),
     (&["put"], Head::Places),
     (&["insert"], Head::Places),
     (&["put", "down"], Head::Places),
@@ -302,7 +309,7 @@ fn following_then_file(words: Words<'_>) -> Option<Resolution> {
 /// putting something on a file, or on a list kept in one, adds to it.
 fn content_on_file(words: Words<'_>) -> Option<Resolution> {
     (1..words.len()).rev().find_map(|at| {
-        if words.key(at) != "on" {
+        if !["on", "onto"].contains(&words.key(at)) {
             return None;
         }
         let on = words.from(at + 1);

@@ -782,3 +782,23 @@ fn a_remark_after_a_files_name_is_no_line_to_add() {
         append("todo.txt", "buy stamps")
     );
 }
+
+#[test]
+fn more_verbs_of_adding_to_a_list() {
+    for said in [
+        "pop eggs on the shopping.txt list",
+        "chuck eggs onto shopping.txt",
+        "include eggs in shopping.txt",
+        "enter eggs in shopping.txt",
+        "keep a note of eggs in shopping.txt",
+    ] {
+        assert_eq!(sure(said), append("shopping.txt", "eggs"), "{said}");
+    }
+    assert_eq!(
+        sure("save the idea \"solar kettle\" to ideas.txt"),
+        write("ideas.txt", "solar kettle")
+    );
+    assert_eq!(sure("throw away scratch.txt"), delete("scratch.txt"));
+    nothing("throw the ball");
+    nothing("include me in the plan");
+}
