@@ -802,3 +802,24 @@ fn more_verbs_of_adding_to_a_list() {
     nothing("throw the ball");
     nothing("include me in the plan");
 }
+
+#[test]
+fn previews_said_as_dry_runs_and_comparisons_of_what_is_there() {
+    for said in [
+        "dry-run writing goodbye to notes.md",
+        "preview: write goodbye to notes.md",
+        "test writing goodbye to notes.md without saving",
+    ] {
+        assert_eq!(guess(said), diff("notes.md", "goodbye"), "{said}");
+    }
+    for said in [
+        "how different would notes.md be with goodbye",
+        "what's the diff if notes.md becomes goodbye",
+        "compare what's in notes.md to goodbye",
+    ] {
+        assert_eq!(sure(said), diff("notes.md", "goodbye"), "{said}");
+    }
+    // A command word is no file's name.
+    nothing("preview write");
+    nothing("notes.md will be with me");
+}
