@@ -37,6 +37,7 @@ pub const WHOLE_OF: &[&[&str]] = &[
     &["everything", "in"],
     &["all", "the", "text", "in"],
     &["all", "in"],
+    &["all", "of"],
 ];
 
 /// Words that open a description of a quoted text.

@@ -823,3 +823,34 @@ fn previews_said_as_dry_runs_and_comparisons_of_what_is_there() {
     nothing("preview write");
     nothing("notes.md will be with me");
 }
+
+#[test]
+fn more_ways_to_replace_a_whole_file_or_make_a_new_one() {
+    for said in [
+        "replace all of notes.txt with hello",
+        "fill notes.txt with hello",
+        "rewrite notes.txt as hello",
+        "write over notes.txt with hello",
+        "save this as notes.txt: hello",
+    ] {
+        assert_eq!(sure(said), write("notes.txt", "hello"), "{said}");
+    }
+    let created = Action::Write {
+        name: "notes.txt".into(),
+        content: "hello".into(),
+        mode: Some(WriteMode::Create),
+    };
+    assert_eq!(
+        sure("open a new file called notes.txt and write hello"),
+        created
+    );
+    assert_eq!(sure("put hello in a new file called notes.txt"), created);
+    // Opening a file that exists stays a read.
+    assert_eq!(
+        sure("open notes.txt"),
+        Action::Read {
+            name: "notes.txt".into()
+        }
+    );
+    nothing("fill the tank");
+}
