@@ -854,3 +854,17 @@ fn more_ways_to_replace_a_whole_file_or_make_a_new_one() {
     );
     nothing("fill the tank");
 }
+
+#[test]
+fn more_ways_to_delete_and_a_file_that_can_go_is_asked() {
+    for said in [
+        "toss scratch.txt",
+        "kill scratch.txt",
+        "erase scratch.txt completely",
+    ] {
+        assert_eq!(sure(said), delete("scratch.txt"), "{said}");
+    }
+    assert_eq!(guess("scratch.txt can go"), delete("scratch.txt"));
+    nothing("the kids can go");
+    nothing("kill time");
+}
