@@ -380,6 +380,19 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
 /// no comma after it, ending at the word "folder".
 fn folder_said_first(text: &str) -> Option<(&str, &str)> {
     let lower = text.to_ascii_lowercase();
+    // "in folder drafts create plan.md": the noun first, then the name.
+    if let Some(named) = [
+        "in folder ",
+        "inside folder ",
+        "in the folder ",
+        "inside the folder ",
+    ]
+    .iter()
+    .find_map(|opening| lower.starts_with(opening).then_some(opening.len()))
+    {
+        let end = text[named..].find(' ').map_or(text.len(), |at| named + at);
+        return Some((&text[..end], &text[end..]));
+    }
     if !(lower.starts_with("in ") || lower.starts_with("inside ")) {
         return None;
     }

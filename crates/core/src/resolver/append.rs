@@ -30,7 +30,15 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["add"], Head::Adds),
     (&["tack", "on"], Head::Adds),
     (&["tack"], Head::Adds),
+    (&["include"], Head::Adds),
+    (&["enter"], Head::Adds),
+    (&["keep", "a", "note", "of"], Head::Adds),
+    (&["make", "a", "note", "of"], Head::Adds),
+    (&["pop"], Head::Places),
+    (&["chuck"], Head::Places),
+    (&["throw"], Head::Places),
     (&["put"], Head::Places),
+    (&["insert"], Head::Places),
     (&["put", "down"], Head::Places),
     (&["write", "down"], Head::Places),
     (&["write"], Head::Places),
@@ -207,8 +215,15 @@ fn a_line(words: Words<'_>) -> bool {
     let asks_later = (1..words.len()).any(|at| {
         words.raw(at - 1).ends_with([',', ';', '.']) && super::typo::is_command_word(words.key(at))
     });
+    // "notes.md: I'll look at it later", "report.pdf — that's the one":
+    // a remark about the file, said of oneself or of it.
+    const REMARKING: &[&str] = &[
+        "i", "i'll", "i'm", "i've", "we", "we'll", "you", "that", "it", "this", "its", "he", "she",
+        "they", "there",
+    ];
     !words.is_empty()
         && !ASKING.contains(&words.key(0))
+        && !REMARKING.contains(&words.key(0))
         && !super::typo::is_command_word(words.key(0))
         && !words.contains_any(&["please"])
         && !asks_later
@@ -297,7 +312,7 @@ fn following_then_file(words: Words<'_>) -> Option<Resolution> {
 /// putting something on a file, or on a list kept in one, adds to it.
 fn content_on_file(words: Words<'_>) -> Option<Resolution> {
     (1..words.len()).rev().find_map(|at| {
-        if words.key(at) != "on" {
+        if !["on", "onto"].contains(&words.key(at)) {
             return None;
         }
         let on = words.from(at + 1);
@@ -318,12 +333,31 @@ fn content_then_end(words: Words<'_>) -> Option<Resolution> {
         let phrase = AT_THE_END
             .iter()
             .find(|phrase| words.from(at).starts_with(phrase))?;
-        match target(words.from(at + phrase.len())) {
+        let place = words.from(at + phrase.len());
+        match target(place) {
             Target::File(name) => Some(appended(name, words.to(at))),
+            // "add the following to the end of log.txt: done".
+            _ if words.to(at).trim_start(POINTED).is_empty() => {
+                let colon = (0..place.len()).find(|&i| place.raw(i).ends_with(':'))?;
+                match target(place.to(colon + 1)) {
+                    Target::File(name) => Some(appended(name, place.from(colon + 1))),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     })
 }
+
+/// Words that point at content said after the file ("the following").
+const POINTED: &[&[&str]] = &[
+    &["the", "following"],
+    &["following"],
+    &["this"],
+    &["these"],
+    &["this", "line"],
+    &["the", "following", "line"],
+];
 
 /// Words a content does not end with: a split there cut a name in two
 /// ("add X to my to do dot txt" is not "my" added to "do.txt").

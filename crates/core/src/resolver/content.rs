@@ -37,7 +37,11 @@ pub const WHOLE_OF: &[&[&str]] = &[
     &["everything", "in"],
     &["all", "the", "text", "in"],
     &["all", "in"],
+    &["all", "of"],
 ];
+
+/// Words that open a description of a quoted text.
+const DETERMINERS: &[&str] = &["the", "a", "an", "this", "my", "our"];
 
 /// Stand-ins that point at something unsaid: not content on their own.
 const PRONOUNS: &[&str] = &["it", "that", "this", "them", "something"];
@@ -60,6 +64,13 @@ pub fn is_nothing(words: Words<'_>) -> bool {
 pub fn text(words: Words<'_>) -> Option<String> {
     let words = match words.after_any(TEXT_NOUNS) {
         Some(rest) if !rest.is_empty() => rest,
+        _ => words,
+    };
+    // "the idea \"solar kettle\"": what is quoted, not what it is called.
+    let words = match (words.len(), words.get(words.len().saturating_sub(1))) {
+        (2..=3, Some(last)) if last.quoted && DETERMINERS.contains(&words.key(0)) => {
+            words.from(words.len() - 1)
+        }
         _ => words,
     };
     let pronoun = words.len() == 1 && PRONOUNS.contains(&words.key(0));

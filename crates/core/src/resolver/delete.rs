@@ -27,6 +27,10 @@ const HEADS: &[&[&str]] = &[
     &["get", "rid", "of"],
     &["throw", "away"],
     &["throw", "out"],
+    &["toss"],
+    &["toss", "out"],
+    &["ditch"],
+    &["kill"],
 ];
 
 /// Where a file is deleted from, which adds nothing ("remove old.txt from
@@ -40,13 +44,45 @@ const FROM_HERE: &[&[&str]] = &[
     &["from", "here"],
     &["for", "good"],
     &["permanently"],
+    &["completely"],
+    &["entirely"],
     &["now"],
 ];
 
 /// "… but keep the file": the file stays, only its text goes.
 pub const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
 
+/// Said after a file, a wish that it go ("scratch.txt can go").
+const CAN_GO: &[&[&str]] = &[
+    &["can", "go"],
+    &["should", "go"],
+    &["can", "be", "deleted"],
+    &["can", "be", "removed"],
+    &["should", "be", "deleted"],
+    &["can", "be", "trashed"],
+];
+
+/// "scratch.txt can go": a file and that it may go — a guess, asked first.
+fn can_go(words: Words<'_>) -> Option<Resolution> {
+    let at = (1..words.len()).find(|&at| {
+        words
+            .from(at)
+            .after_any(CAN_GO)
+            .is_some_and(|rest| rest.trim_start(FROM_HERE).is_empty())
+    })?;
+    match target(words.to(at)) {
+        Target::File(name) => Some(
+            Resolution::Action(Action::Delete { name })
+                .guessed("I took it that the file should be deleted"),
+        ),
+        _ => None,
+    }
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(gone) = can_go(words) {
+        return Some(gone);
+    }
     // "delete please the old.txt": courtesy between the verb and the file.
     let rest = words
         .after_any(HEADS)?

@@ -71,6 +71,7 @@ const SAID: &[&str] = &[
     "reads",
     "had",
     "became",
+    "becomes",
 ];
 /// Openings of a question, whose "?" is not part of the text.
 const QUESTIONS: &[&str] = &["what", "how", "would", "will", "could", "show"];
@@ -130,7 +131,15 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 fn file_then_text(rest: Words<'_>) -> Option<Resolution> {
     let (name, sure) = match target(rest.to(1)) {
         Target::File(name) => (name, true),
-        Target::Bare(name) => (name, false),
+        // "preview: write …" is no file called "write".
+        Target::Bare(name)
+            if !super::typo::is_command_word(rest.key(0))
+                && name
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "-_".contains(c)) =>
+        {
+            (name, false)
+        }
         _ => return None,
     };
     let proposed = rest.from(1);
@@ -149,7 +158,12 @@ fn file_then_text(rest: Words<'_>) -> Option<Resolution> {
 /// words, the text after them.
 fn differs_from(words: Words<'_>) -> Option<(String, Words<'_>)> {
     (1..words.len()).find_map(|at| {
-        let text = words.from(at).after_any(DIFFER_FROM)?;
+        // "how different would notes.md be with TEXT": only after a word of change.
+        let with = words
+            .from(at)
+            .after_any(&[&["be", "with"]])
+            .filter(|_| words.to(at).contains_any(CHANGE_WORDS));
+        let text = words.from(at).after_any(DIFFER_FROM).or(with)?;
         Some((first_file(words.to(at))?, text))
     })
 }
@@ -177,7 +191,13 @@ fn shape(words: Words<'_>) -> Option<Shape<'_>> {
     if let Some(rest) = words.after_any(HEADS) {
         return Some(Shape {
             strong: true,
-            rest: rest.after_any(&[&["between"]]).unwrap_or(rest),
+            rest: rest
+                .after_any(&[
+                    &["between"],
+                    &["what", "is", "in"],
+                    &["the", "contents", "of"],
+                ])
+                .unwrap_or(rest),
             joiners: JOINERS,
             before: words.to(0),
         });

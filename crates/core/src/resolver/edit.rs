@@ -336,6 +336,7 @@ const BECOMES: &[&[&str]] = &[
     &["should", "become"],
     &["becomes"],
     &["should", "read"],
+    &["reads"],
     &["needs", "to", "be"],
     &["has", "to", "be"],
     &["must", "be"],

@@ -122,6 +122,7 @@ pub fn settle(
         }
         Resolution::Unresolved { note } => by_mention(text, folder, &again)
             .or_else(|| pointing_back(text, folder, &again))
+            .or_else(|| folder_named(text, folder, &again))
             .unwrap_or(Resolution::Unresolved { note }),
     }
 }
@@ -383,6 +384,48 @@ fn pointing_back(
     match again(&named) {
         Resolution::Unresolved { .. } => None,
         action => Some(action),
+    }
+}
+
+/// "show me the drafts", "what's in the Drafts": a word that is one of the
+/// root's folders (in any case) said without "folder", read again as that
+/// folder — a guess, so what it assumed is said.
+fn folder_named(
+    text: &str,
+    folder: &Folder,
+    again: &impl Fn(&str) -> Resolution,
+) -> Option<Resolution> {
+    // Every folder a name is in ("a/b/c.md": "a" and "a/b").
+    let dirs = folder
+        .names
+        .iter()
+        .flat_map(|name| name.match_indices('/').map(move |(at, _)| &name[..at]));
+    let last = |dir: &str| dir.rsplit('/').next().unwrap_or(dir).to_string();
+    let word = |w: &str| String::from(w.trim_matches(|c: char| !c.is_alphanumeric()));
+    let words: Vec<String> = text.split_whitespace().map(word).collect();
+    // "open the journal" asks for one of its files, not for the folder.
+    const READS: &[&str] = &["open", "read", "cat", "view"];
+    if words
+        .iter()
+        .any(|w| READS.contains(&w.to_lowercase().as_str()))
+    {
+        return None;
+    }
+    let (said, dir) = words.iter().enumerate().find_map(|(at, said)| {
+        let folder_follows = words
+            .get(at + 1)
+            .is_some_and(|next| ["folder", "directory"].contains(&next.to_lowercase().as_str()));
+        let dir = dirs
+            .clone()
+            .find(|dir| !said.is_empty() && last(dir).eq_ignore_ascii_case(said))?;
+        (!folder_follows).then_some((said, dir))
+    })?;
+    let lower = said.to_lowercase();
+    match again(&replace_word(text, &lower, &format!("{dir} folder"))) {
+        found @ Resolution::Action(Action::List { .. } | Action::Grep { .. }) => {
+            Some(found.guessed(format!("I took '{said}' to be the folder {dir}")))
+        }
+        _ => None,
     }
 }
 

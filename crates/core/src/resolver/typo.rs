@@ -45,6 +45,7 @@ const COMMAND_WORDS: &[&str] = &[
     "note",
     "record",
     "append",
+    "insert",
     "stick",
     "clear",
     "empty",

@@ -68,6 +68,11 @@ const HEADS: &[(&[&str], Head)] = &[
     (&["save"], Head::Write),
     (&["store"], Head::Write),
     (&["overwrite"], Head::Write),
+    (&["write", "over"], Head::Write),
+    (&["rewrite"], Head::Write),
+    (&["fill"], Head::Write),
+    (&["open", "a", "new", "file"], Head::Create),
+    (&["open", "a", "new", "document"], Head::Create),
     (&["put"], Head::Put),
     (&["type"], Head::Put),
     (&["jot", "down"], Head::Note),
@@ -110,6 +115,7 @@ const FOR_WHOM: &[&[&str]] = &[&["me"], &["us"]];
 
 /// Words that end a file's name and start its content.
 const LEAD_INS: &[&[&str]] = &[
+    &["as"],
     &["so", "that", "it", "only", "contains"],
     &["so", "that", "it", "only", "says"],
     &["so", "that", "it", "contains"],
@@ -177,8 +183,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (head, rest) = words.after_tagged(HEADS)?;
     let rest = rest.trim_start(FOR_WHOM);
     // "write a new file called …" creates, whatever the verb.
+    // "put hello in a new file called notes.txt": the new file said later.
+    let new_file = (0..rest.len()).any(|at| rest.from(at).after_any(NEW_FILE).is_some());
     let head = match head {
-        Head::Write | Head::Put | Head::Note if rest.after_any(NEW_FILE).is_some() => Head::Create,
+        Head::Write | Head::Put | Head::Note if new_file => Head::Create,
         head => head,
     };
     // "New file: ideas.md": the noun before a colon is no part of the name.
@@ -211,10 +219,12 @@ pub fn named_then_said(
 ) -> Option<Resolution> {
     (0..words.len()).find_map(|at| {
         let colon = words.raw(at).ends_with(':').then_some((at + 1, at + 1));
+        // "rewrite notes.txt as hello"; "save this as notes.txt: …" names the file.
+        let as_content = words.key(at) != "as" || matches!(target(words.to(at)), Target::File(_));
         let lead_in = words
             .from(at)
             .after_any(LEAD_INS)
-            .filter(|_| words.from(at).after_any(NAMING_WITH).is_none())
+            .filter(|_| as_content && words.from(at).after_any(NAMING_WITH).is_none())
             .map(|rest| (at, words.len() - rest.len()));
         [lead_in, colon]
             .into_iter()

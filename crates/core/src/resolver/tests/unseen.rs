@@ -2,7 +2,7 @@
 //! reading, or a guess that is asked — beside a sibling that must stay
 //! unresolved or keep its other reading.
 
-use super::super::{Resolution, resolve};
+use super::super::{Folder, Resolution, resolve, resolve_in};
 use crate::action::{Action, WriteMode};
 use alloc::string::String;
 
@@ -749,4 +749,153 @@ fn announced_lines_and_lines_after_a_files_name() {
     assert_eq!(guess("todo.txt — call mom"), append("todo.txt", "call mom"));
     nothing("notes.md - what a mess");
     nothing("notes.md, please");
+}
+
+#[test]
+fn a_folder_of_the_root_said_without_folder_or_in_another_case_is_listed_as_a_guess() {
+    let folder = Folder::new(alloc::vec!["Drafts/essay.md".into(), "notes.md".into()]);
+    let guessed = |said: &str| match resolve_in(said, &folder) {
+        Resolution::Guess { action, .. } => action,
+        other => panic!("{said:?} should be a guess, got {other:?}"),
+    };
+    let drafts = Action::List {
+        dir: Some("Drafts".into()),
+    };
+    assert_eq!(guessed("show me the drafts"), drafts);
+    assert_eq!(guessed("what's in the DRAFTS"), drafts);
+    // No such folder: nothing; a folder cannot be deleted, and "open" asks
+    // for one of its files.
+    for said in [
+        "show me the planets",
+        "delete the drafts",
+        "open the drafts",
+    ] {
+        assert!(
+            matches!(resolve_in(said, &folder), Resolution::Unresolved { .. }),
+            "{said}"
+        );
+    }
+    assert_eq!(
+        sure("in folder drafts create plan.md"),
+        Action::Write {
+            name: "drafts/plan.md".into(),
+            content: "".into(),
+            mode: Some(WriteMode::Create),
+        }
+    );
+}
+
+#[test]
+fn a_careful_writers_announced_content_and_inserts() {
+    assert_eq!(
+        sure("Add the following to the end of log.txt: \"Backup complete.\""),
+        append("log.txt", "Backup complete.")
+    );
+    assert_eq!(
+        sure("Insert \"buy eggs\" at the end of shopping.txt."),
+        append("shopping.txt", "buy eggs")
+    );
+    assert_eq!(
+        sure("Update \"README.md\" so that \"v1\" reads \"v2\"."),
+        edit("README.md", "v1", "v2")
+    );
+    // Inserting somewhere else is not an append.
+    nothing("insert a row into data.csv");
+}
+
+#[test]
+fn a_remark_after_a_files_name_is_no_line_to_add() {
+    nothing("notes.md: I'll look at it later");
+    nothing("report.pdf — that's the one from Tuesday");
+    nothing("todo.txt: it is fine");
+    assert_eq!(
+        guess("todo.txt: buy stamps"),
+        append("todo.txt", "buy stamps")
+    );
+}
+
+#[test]
+fn more_verbs_of_adding_to_a_list() {
+    for said in [
+        "pop eggs on the shopping.txt list",
+        "chuck eggs onto shopping.txt",
+        "include eggs in shopping.txt",
+        "enter eggs in shopping.txt",
+        "keep a note of eggs in shopping.txt",
+    ] {
+        assert_eq!(sure(said), append("shopping.txt", "eggs"), "{said}");
+    }
+    assert_eq!(
+        sure("save the idea \"solar kettle\" to ideas.txt"),
+        write("ideas.txt", "solar kettle")
+    );
+    assert_eq!(sure("throw away scratch.txt"), delete("scratch.txt"));
+    nothing("throw the ball");
+    nothing("include me in the plan");
+}
+
+#[test]
+fn previews_said_as_dry_runs_and_comparisons_of_what_is_there() {
+    for said in [
+        "dry-run writing goodbye to notes.md",
+        "preview: write goodbye to notes.md",
+        "test writing goodbye to notes.md without saving",
+    ] {
+        assert_eq!(guess(said), diff("notes.md", "goodbye"), "{said}");
+    }
+    for said in [
+        "how different would notes.md be with goodbye",
+        "what's the diff if notes.md becomes goodbye",
+        "compare what's in notes.md to goodbye",
+    ] {
+        assert_eq!(sure(said), diff("notes.md", "goodbye"), "{said}");
+    }
+    // A command word is no file's name.
+    nothing("preview write");
+    nothing("notes.md will be with me");
+}
+
+#[test]
+fn more_ways_to_replace_a_whole_file_or_make_a_new_one() {
+    for said in [
+        "replace all of notes.txt with hello",
+        "fill notes.txt with hello",
+        "rewrite notes.txt as hello",
+        "write over notes.txt with hello",
+        "save this as notes.txt: hello",
+    ] {
+        assert_eq!(sure(said), write("notes.txt", "hello"), "{said}");
+    }
+    let created = Action::Write {
+        name: "notes.txt".into(),
+        content: "hello".into(),
+        mode: Some(WriteMode::Create),
+    };
+    assert_eq!(
+        sure("open a new file called notes.txt and write hello"),
+        created
+    );
+    assert_eq!(sure("put hello in a new file called notes.txt"), created);
+    // Opening a file that exists stays a read.
+    assert_eq!(
+        sure("open notes.txt"),
+        Action::Read {
+            name: "notes.txt".into()
+        }
+    );
+    nothing("fill the tank");
+}
+
+#[test]
+fn more_ways_to_delete_and_a_file_that_can_go_is_asked() {
+    for said in [
+        "toss scratch.txt",
+        "kill scratch.txt",
+        "erase scratch.txt completely",
+    ] {
+        assert_eq!(sure(said), delete("scratch.txt"), "{said}");
+    }
+    assert_eq!(guess("scratch.txt can go"), delete("scratch.txt"));
+    nothing("the kids can go");
+    nothing("kill time");
 }
