@@ -102,7 +102,9 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
         .js("document.getElementById('new-folder-name').value = 'archive';")
         .await;
     browser.click("new-folder-make").await;
-    browser.wait_text("the new folder listed", "files", "archive").await;
+    browser
+        .wait_text("the new folder listed", "files", "archive")
+        .await;
     assert!(server.root.join("archive").is_dir());
     browser.click("viewer-move").await;
     browser

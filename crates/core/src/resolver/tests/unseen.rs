@@ -781,6 +781,7 @@ fn a_folder_of_the_root_said_without_folder_or_in_another_case_is_listed_as_a_gu
             name: "drafts/plan.md".into(),
             content: "".into(),
             mode: Some(WriteMode::Create),
+            expect: None,
         }
     );
 }
@@ -870,6 +871,7 @@ fn more_ways_to_replace_a_whole_file_or_make_a_new_one() {
         name: "notes.txt".into(),
         content: "hello".into(),
         mode: Some(WriteMode::Create),
+        expect: None,
     };
     assert_eq!(
         sure("open a new file called notes.txt and write hello"),
@@ -880,7 +882,9 @@ fn more_ways_to_replace_a_whole_file_or_make_a_new_one() {
     assert_eq!(
         sure("open notes.txt"),
         Action::Read {
-            name: "notes.txt".into()
+            name: "notes.txt".into(),
+            first: None,
+            last: None,
         }
     );
     nothing("fill the tank");
