@@ -93,10 +93,21 @@ const COMMAND_WORDS: &[&str] = &[
     "apply",
     "propose",
     "checksum",
+    // organise and lists
+    "rename",
+    "move",
+    "copy",
+    "duplicate",
+    "mkdir",
+    "tick",
+    "untick",
+    "uncheck",
 ];
 
 /// Command words too short to be corrected to, which still open a request.
-const SHORT_COMMAND_WORDS: &[&str] = &["add", "put", "cat", "ls", "log", "rm", "set", "fix", "jot"];
+const SHORT_COMMAND_WORDS: &[&str] = &[
+    "add", "put", "cat", "ls", "log", "rm", "set", "fix", "jot", "mv", "cp",
+];
 
 /// Whether `key` (lower case) is a word a request begins with.
 pub fn is_command_word(key: &str) -> bool {
@@ -106,20 +117,22 @@ pub fn is_command_word(key: &str) -> bool {
 /// Words a command word is never corrected from, though one edit away:
 /// ordinary words a request or a remark is made of.
 const REAL_WORDS: &[&str] = &[
-    "ready", "real", "head", "lead", "road", "reed", "bread", "dread", "meal", "deal", "shot",
-    "shop", "slow", "snow", "show", "open", "oven", "over", "list", "lost", "last", "lust", "mist",
-    "fist", "wrist", "white", "wrote", "write", "site", "note", "nose", "vote", "tone", "done",
-    "none", "save", "same", "safe", "wave", "have", "make", "male", "take", "bake", "cake", "lake",
-    "wake", "fake", "sake", "made", "find", "fine", "kind", "mind", "wind", "bind", "line", "mine",
-    "five", "fire", "look", "book", "cook", "hook", "took", "lock", "loop", "food", "good", "wood",
-    "type", "tape", "typo", "edit", "exit", "diff", "differ", "stuff", "staff", "cliff", "scan",
-    "span", "scar", "clean", "clear", "store", "stone", "story", "score", "empty", "swap", "swim",
-    "swamp", "check", "cheek", "chick", "folder", "holder", "older", "solder", "filter", "files",
-    "flies", "tiles", "miles", "piles", "view", "viewed", "record", "regard", "record", "delete",
-    "deleted", "change", "charge", "chance", "changed", "update", "updated", "search", "starch",
-    "touch", "tough", "teach", "couch", "pouch", "print", "point", "paint", "pint", "dump", "jump",
-    "bump", "pump", "lump", "damp", "undo", "undone", "tools", "pools", "fools", "trash", "crash",
-    "brash", "trish", "apply", "apple", "reply", "supply", "since",
+    "more", "mode", "love", "movie", "moved", "cope", "cosy", "pick", "kick", "sick", "thick",
+    "trick", "lick", "tickle", "renamed", "ready", "real", "head", "lead", "road", "reed", "bread",
+    "dread", "meal", "deal", "shot", "shop", "slow", "snow", "show", "open", "oven", "over",
+    "list", "lost", "last", "lust", "mist", "fist", "wrist", "white", "wrote", "write", "site",
+    "note", "nose", "vote", "tone", "done", "none", "save", "same", "safe", "wave", "have", "make",
+    "male", "take", "bake", "cake", "lake", "wake", "fake", "sake", "made", "find", "fine", "kind",
+    "mind", "wind", "bind", "line", "mine", "five", "fire", "look", "book", "cook", "hook", "took",
+    "lock", "loop", "food", "good", "wood", "type", "tape", "typo", "edit", "exit", "diff",
+    "differ", "stuff", "staff", "cliff", "scan", "span", "scar", "clean", "clear", "store",
+    "stone", "story", "score", "empty", "swap", "swim", "swamp", "check", "cheek", "chick",
+    "folder", "holder", "older", "solder", "filter", "files", "flies", "tiles", "miles", "piles",
+    "view", "viewed", "record", "regard", "record", "delete", "deleted", "change", "charge",
+    "chance", "changed", "update", "updated", "search", "starch", "touch", "tough", "teach",
+    "couch", "pouch", "print", "point", "paint", "pint", "dump", "jump", "bump", "pump", "lump",
+    "damp", "undo", "undone", "tools", "pools", "fools", "trash", "crash", "brash", "trish",
+    "apply", "apple", "reply", "supply", "since",
 ];
 
 /// `text` with the first word that was a command word a letter or two off
@@ -287,6 +300,9 @@ mod tests {
             ("repalce", "replace"),
             ("lsit", "list"),
             ("wirte", "write"),
+            ("renmae", "rename"),
+            ("mvoe", "move"),
+            ("cpoy", "copy"),
         ] {
             assert_eq!(closest(typed), Some(meant), "{typed}");
         }
@@ -299,7 +315,7 @@ mod tests {
         assert_eq!(closest("dif"), Some("diff"));
         for word in [
             "red", "rad", "ready", "real", "wrote", "notes", "the", "todo", "hello", "file",
-            "listed", "lit", "see", "how", "one",
+            "listed", "lit", "see", "how", "one", "more", "movie", "pick", "renamed",
         ] {
             assert_eq!(closest(word), None, "{word}");
         }

@@ -903,3 +903,23 @@ fn more_ways_to_delete_and_a_file_that_can_go_is_asked() {
     nothing("the kids can go");
     nothing("kill time");
 }
+
+/// The organising verbs' command words, a letter or two off, are guesses
+/// like every other verb's; ordinary words near them are left alone.
+#[test]
+fn organising_words_mistyped_are_guesses() {
+    let moved = Action::Move {
+        name: "draft.md".into(),
+        to: "final.md".into(),
+    };
+    assert_eq!(sure("rename draft.md to final.md"), moved);
+    assert_eq!(guess("renmae draft.md to final.md"), moved);
+    assert_eq!(guess("mvoe draft.md to final.md"), moved);
+    let copied = Action::Copy {
+        name: "draft.md".into(),
+        to: "backup.md".into(),
+    };
+    assert_eq!(guess("cpoy draft.md to backup.md"), copied);
+    nothing("more draft.md to final.md is what I want one day");
+    nothing("I renamed draft.md to final.md yesterday");
+}
