@@ -99,10 +99,10 @@ export function createFiles(parts, source, hooks = {}) {
 
   // ---- New folder: `mkdir` in the folder shown (an existing one is fine and said so).
   const folderButton = el('button', { type: 'button', id: 'files-new-folder', class: 'ghost', 'aria-expanded': 'false', text: 'New folder' });
-  const folderName = el('input', { id: 'new-folder-name', type: 'text', spellcheck: 'false', autocomplete: 'off', placeholder: 'folder name' });
+  const newFolderName = el('input', { id: 'new-folder-name', type: 'text', spellcheck: 'false', autocomplete: 'off', placeholder: 'folder name' });
   const folderAnswer = el('div', { id: 'new-folder-answer', class: 'viewer-answer', 'aria-live': 'polite' });
   const folderForm = el('form', { id: 'new-folder', class: 'new-file', autocomplete: 'off', hidden: true },
-    el('label', { class: 'field' }, el('span', { text: 'Name' }), folderName),
+    el('label', { class: 'field' }, el('span', { text: 'Name' }), newFolderName),
     folderAnswer,
     el('div', { class: 'new-file-actions' },
       el('button', { type: 'button', id: 'new-folder-cancel', text: 'Cancel' }),
@@ -114,14 +114,14 @@ export function createFiles(parts, source, hooks = {}) {
     folderButton.setAttribute('aria-expanded', String(open));
     if (open) {
       fill(folderAnswer);
-      folderName.focus();
+      newFolderName.focus();
     }
   };
   folderButton.addEventListener('click', () => toggleFolder(folderForm.hidden));
   folderForm.querySelector('#new-folder-cancel').addEventListener('click', () => toggleFolder(false));
   folderForm.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const name = folderName.value.trim();
+    const name = newFolderName.value.trim();
     if (!name) return;
     try {
       const reply = await source.act({ verb: 'mkdir', name: join(dir, name) });
@@ -130,7 +130,7 @@ export function createFiles(parts, source, hooks = {}) {
         fill(folderAnswer, refusalNode(reply || {}, 'Not made'));
         return;
       }
-      folderName.value = '';
+      newFolderName.value = '';
       toggleFolder(false);
       await refresh();
     } catch (err) {

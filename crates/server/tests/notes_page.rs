@@ -41,10 +41,18 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
         .await;
     browser
         .wait_for(
-            "the tick read back",
-            "const b = document.querySelector('#viewer-body input.checklist-box[aria-label=\"eggs\"]'); return !!b && b.checked;",
+            "the tick's answer",
+            "return !!document.querySelector('#viewer-answer .did, #viewer-answer [data-rule]');",
         )
         .await;
+    let said = browser
+        .js("return document.getElementById('viewer-answer').textContent;")
+        .await;
+    assert!(said.as_str().unwrap().contains("Ticked"), "{said}");
+    let ticked = browser
+        .js("return document.querySelector('#viewer-body input.checklist-box[aria-label=\"eggs\"]').checked;")
+        .await;
+    assert_eq!(ticked, true, "the tick is read back from the file");
     assert_eq!(file("list.md"), "# Shop\n- [ ] milk\n- [x] eggs\n");
     let ticks = server
         .audit()

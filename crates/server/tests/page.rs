@@ -782,7 +782,7 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
         ("what's in missing.txt", "", Some("not-found")),
         (
             "make me a sandwich",
-            "I can make, read, add to, change, search, list and delete",
+            "I can make, read, add to, change, search, list, rename, move, copy and delete",
             None,
         ),
     ];
