@@ -162,7 +162,9 @@ pub fn question(text: &str, folder: &Folder) -> String {
 /// turn's file; `None` when there is nothing to say.
 pub fn folder_context(folder: &Folder) -> Option<String> {
     if folder.is_empty() {
-        return None;
+        return folder
+            .daily()
+            .map(|daily| format!("Today's note (the daily note) is {}", json!(daily)));
     }
     let names = folder.names();
     let shown = &names[..names.len().min(QUESTION_NAMES)];
@@ -174,6 +176,13 @@ pub fn folder_context(folder: &Folder) -> Option<String> {
     );
     if let Some(previous) = folder.previous() {
         let _ = write!(context, "\nThe previous turn acted on: {}", json!(previous));
+    }
+    if let Some(daily) = folder.daily() {
+        let _ = write!(
+            context,
+            "\nToday's note (the daily note) is {}",
+            json!(daily)
+        );
     }
     Some(context)
 }

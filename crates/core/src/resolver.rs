@@ -18,6 +18,7 @@ mod append;
 mod asset;
 mod content;
 mod courtesy;
+pub mod daily;
 mod delete;
 mod diff;
 mod edit;
@@ -165,6 +166,8 @@ pub use settle::{Folder, MAX_NOTES, NOTES_FILE};
 /// [`settle`]): the name said settles on the file that exists, and a name
 /// two files fit is asked about. With an empty folder, as [`resolve`].
 pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
+    let named = folder.daily().and_then(|path| daily::named(text, path));
+    let text = named.as_deref().unwrap_or(text);
     let resolution = resolve(text);
     let resolution = match folder.is_empty() {
         true => resolution,

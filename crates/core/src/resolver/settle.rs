@@ -32,6 +32,8 @@ pub struct Folder {
     /// The tools the host can run (its shelf and admitted extensions), each
     /// with what it does; `None` when the host did not say.
     tools: Option<Vec<(String, String)>>,
+    /// Today's note, as a path from the root (see [`super::daily`]).
+    daily: Option<String>,
 }
 
 impl Folder {
@@ -42,7 +44,22 @@ impl Folder {
             previous: None,
             notes: None,
             tools: None,
+            daily: None,
         }
+    }
+
+    /// The same folder, with the path of today's note: the file "today's
+    /// note" and "my daily note" name.
+    pub fn with_daily(self, path: String) -> Folder {
+        Folder {
+            daily: Some(path),
+            ..self
+        }
+    }
+
+    /// The path of today's note, when the host said.
+    pub fn daily(&self) -> Option<&str> {
+        self.daily.as_deref()
     }
 
     /// The same folder, with the tools the host can run (id, what it does):
