@@ -18,6 +18,15 @@ pub fn iso8601(ms: u64) -> String {
     )
 }
 
+/// The calendar day (`YYYY-MM-DD`) at `ms` since the Unix epoch, where the
+/// person's clock stands `offset_secs` east of UTC: the "today" of their
+/// daily note, which is not UTC's after dark in the Americas.
+pub fn day(ms: u64, offset_secs: i32) -> String {
+    let local = (ms / 1000) as i64 + i64::from(offset_secs);
+    let (year, month, day) = civil_from_days(local.div_euclid(86_400));
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 /// Days since 1970-01-01 to a (year, month, day), after Howard Hinnant's
 /// `civil_from_days`.
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
@@ -35,7 +44,18 @@ fn civil_from_days(days: i64) -> (i64, u32, u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::iso8601;
+    use super::{day, iso8601};
+
+    #[test]
+    fn the_day_is_the_persons_own() {
+        // 2026-12-02T03:00Z: still the 1st in New York, the 2nd in Tokyo.
+        let ms = 1_764_644_400_000;
+        assert_eq!(iso8601(ms), "2025-12-02T03:00:00.000Z");
+        assert_eq!(day(ms, 0), "2025-12-02");
+        assert_eq!(day(ms, -5 * 3600), "2025-12-01");
+        assert_eq!(day(ms, 9 * 3600), "2025-12-02");
+        assert_eq!(day(0, -3600), "1969-12-31");
+    }
 
     #[test]
     fn formats_known_instants() {
