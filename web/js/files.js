@@ -251,7 +251,7 @@ export function createFiles(parts, source, hooks = {}) {
     }
     const files = Array.isArray(reply.files) ? reply.files : [];
     if (!files.length) {
-      say(el('p', { class: 'note', text: dir ? 'This folder is empty.' : 'The folder is empty. Make a file with New file, or ask Voicebox to.' }));
+      say(dir ? emptyFolderNode() : el('p', { class: 'note', text: 'The folder is empty. Make a file with New file, or ask Voicebox to.' }));
     } else {
       clear(status);
       status.hidden = true;
@@ -262,6 +262,31 @@ export function createFiles(parts, source, hooks = {}) {
   function open(target) {
     dir = target;
     return refresh();
+  }
+
+  // ---- An empty folder shown can be deleted: a `delete` of the folder, which the core asks about
+  // first (and refuses while anything is in it), then back to the folder above.
+  function emptyFolderNode() {
+    const target = dir;
+    const answer = el('div', { id: 'folder-delete-answer', class: 'viewer-answer', 'aria-live': 'polite' });
+    const remove = el('button', { type: 'button', id: 'folder-delete', class: 'ghost danger-text', text: 'Delete this folder' });
+    remove.addEventListener('click', async () => {
+      remove.disabled = true;
+      try {
+        const reply = await settle(source, await source.act({ verb: 'delete', name: target }));
+        if (reply && reply.ok === true) {
+          onChange();
+          if (dir === target) await open(parent(target));
+        } else {
+          fill(answer, refusalNode(reply || {}, 'Not deleted'));
+        }
+      } catch (err) {
+        fill(answer, errorNode(err, 'Not deleted'));
+      } finally {
+        remove.disabled = false;
+      }
+    });
+    return el('div', {}, el('p', { class: 'note', text: 'This folder is empty.' }), remove, answer);
   }
 
   /** Another root (the environment page opened another project): back to its top, nothing shown. */

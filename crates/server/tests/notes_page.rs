@@ -141,3 +141,69 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
         .await;
     assert_eq!(file("archive/final.md"), "mine\n");
 }
+
+/// An empty folder shown in the panel can be deleted from it: the core asks
+/// first, a No keeps it, a Yes removes it and the panel goes up; a folder
+/// with anything in it offers no such button.
+#[tokio::test]
+async fn an_empty_folder_is_deleted_from_the_panel_after_asking() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    std::fs::create_dir(server.root.join("empty")).unwrap();
+    std::fs::create_dir(server.root.join("full")).unwrap();
+    std::fs::write(server.root.join("full/keep.md"), "kept\n").unwrap();
+    let browser = Browser::start().await;
+    browser.client.goto(&server.page_url).await.unwrap();
+
+    open_entry(&browser, "full").await;
+    browser
+        .wait_text("the full folder listed", "files", "keep.md")
+        .await;
+    let offered = browser
+        .js("return !!document.getElementById('folder-delete');")
+        .await;
+    assert_eq!(offered, false, "a folder with a file in it offers no delete");
+    browser.click("files-up").await;
+
+    open_entry(&browser, "empty").await;
+    browser
+        .wait_for(
+            "the empty folder's delete",
+            "return !!document.getElementById('folder-delete');",
+        )
+        .await;
+    browser.click("folder-delete").await;
+    browser
+        .wait_for(
+            "the question",
+            "return document.getElementById('confirm-dialog').open;",
+        )
+        .await;
+    browser.click("confirm-no").await;
+    browser
+        .wait_for(
+            "the No under the button",
+            "return document.getElementById('folder-delete-answer').textContent.length > 0;",
+        )
+        .await;
+    assert!(server.root.join("empty").is_dir(), "a No keeps the folder");
+
+    browser.click("folder-delete").await;
+    browser
+        .wait_for(
+            "the question again",
+            "return document.getElementById('confirm-dialog').open;",
+        )
+        .await;
+    browser.click("confirm-yes").await;
+    browser
+        .wait_for(
+            "back at the top, without the folder",
+            "return !document.querySelector('#files li[data-name=\"empty\"]') && !!document.querySelector('#files li[data-name=\"full\"]');",
+        )
+        .await;
+    assert!(!server.root.join("empty").exists(), "a Yes removes it");
+    assert!(server.root.join("full/keep.md").exists());
+}
