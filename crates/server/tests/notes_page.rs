@@ -164,7 +164,10 @@ async fn an_empty_folder_is_deleted_from_the_panel_after_asking() {
     let offered = browser
         .js("return !!document.getElementById('folder-delete');")
         .await;
-    assert_eq!(offered, false, "a folder with a file in it offers no delete");
+    assert_eq!(
+        offered, false,
+        "a folder with a file in it offers no delete"
+    );
     browser.click("files-up").await;
 
     open_entry(&browser, "empty").await;

@@ -1,12 +1,13 @@
 //! Where a turn is assembled, for every entry point that takes words (the
 //! page's `POST /api/turn`, `voicebox turn`, offline live voice): what a
 //! turn carries beyond its words — the active root's file names, the file
-//! the previous turn named, the project's notes (`AGENTS.md`) for a model,
+//! the previous turn named, today's note, the project's notes (`AGENTS.md`) for a model,
 //! and whether the resolver in use can work (its key) — is gathered here
 //! once, and the turn is the core's [`run_turn`].
 
 use super::acted::Acted;
 use super::acts::{ActiveRoot, Acts};
+use super::daily;
 use super::envelope::Names;
 use super::resolve::Words;
 use voicebox_core::resolver::{Folder, NOTES_FILE};
@@ -110,6 +111,6 @@ impl Acts {
                 (folder.unwrap_or_default(), None)
             }
         };
-        (folder.after(previous), refused)
+        (folder.after(previous).with_daily(daily::today()), refused)
     }
 }

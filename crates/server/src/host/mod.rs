@@ -12,6 +12,7 @@ mod acts;
 mod audit;
 pub mod call;
 mod conversation;
+pub mod daily;
 mod envelope;
 mod relay;
 pub mod resolve;

@@ -111,3 +111,51 @@ fn the_notes_verbs_from_the_command_line() {
     assert_eq!(done["result"]["ok"], true, "{done}");
     assert_eq!(file("list.md").as_deref(), Some("other"));
 }
+
+/// "today's note" names the day's file by the setting, made with its folder
+/// on the first append; a setting that leaves the root is refused by name.
+#[test]
+fn todays_note_is_the_days_file_by_the_setting() {
+    let (dir, state) = (TempDir::new().unwrap(), TempDir::new().unwrap());
+    let root = dir.path();
+    let said = |sentence: &str, pattern: &str| -> Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
+            .args(["turn", "--root", root.to_str().unwrap(), sentence])
+            .env_remove("VOICEBOX_ROOT")
+            .env("VOICEBOX_STATE_DIR", state.path())
+            .env("VOICEBOX_DAILY_NOTE", pattern)
+            .env("TZ", "UTC")
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let today = |ms: u128| voicebox_core::time::day(ms as u64, 0);
+    let now = || {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_millis()
+    };
+    let before = today(now());
+    let added = said(
+        "add pick up dry cleaning to today's note",
+        "journal/{date}.md",
+    );
+    let after = today(now());
+    assert_eq!(added["result"]["ok"], true, "{added}");
+    let named = added["action"]["name"].as_str().unwrap().to_owned();
+    assert!(
+        [format!("journal/{before}.md"), format!("journal/{after}.md")].contains(&named),
+        "{named}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join(&named)).unwrap(),
+        "pick up dry cleaning"
+    );
+    let read = said("what's in my daily note", "journal/{date}.md");
+    assert_eq!(read["result"]["content"], "pick up dry cleaning", "{read}");
+    // The sibling: a setting outside the folder names a file the executor refuses.
+    let out = said("add milk to today's note", "../{date}.md");
+    assert_eq!(out["result"]["refused"], "outside-root", "{out}");
+    assert!(!root.parent().unwrap().join(format!("{after}.md")).exists());
+}
