@@ -151,10 +151,11 @@ struct Queue {
 
 impl AuditWriter {
     /// A writer for `writer` (its instance, project and root path) in the
-    /// root whose host folders are `own`. Every append is synced with `sync` before it is
-    /// acknowledged; with `anchors`, the host's anchor of the file is
-    /// rewritten after each. With `open_now`, the file is opened and swept
-    /// now (if possible), else at the first append.
+    /// root whose host folders are `own`. Lines are synced with `sync` (a
+    /// change's before it is acknowledged); with `anchors`, each group is
+    /// announced in the file's anchor records before it is written and
+    /// recorded there once synced. With `open_now`, the file is opened and
+    /// swept now (if possible), else at the first append.
     pub(crate) fn new(
         own: Arc<OwnFolders>,
         writer: Writer,
