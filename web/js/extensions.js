@@ -30,6 +30,10 @@ export function createExtensions(section, { onChange = () => {} } = {}) {
     note,
     list);
 
+  // A refresh draws the list anew: an admit form the person opened, what
+  // they typed in it and where the focus was are kept across it.
+  const opened = new Map();
+
   async function act(run, done) {
     note.replaceChildren();
     try {
@@ -58,6 +62,9 @@ export function createExtensions(section, { onChange = () => {} } = {}) {
       try {
         const asked = await api.approvalRequest(x.id);
         if (asked && asked.ok === true) {
+          // A new code is printed: the field starts empty for it.
+          code.value = '';
+          opened.set(x.id, '');
           form.hidden = false;
           code.focus();
         } else {
@@ -69,6 +76,11 @@ export function createExtensions(section, { onChange = () => {} } = {}) {
         start.disabled = false;
       }
     });
+    if (opened.has(x.id)) {
+      code.value = opened.get(x.id);
+      form.hidden = false;
+    }
+    code.addEventListener('input', () => opened.set(x.id, code.value));
     const send = () => act(() => api.approve(x.id, code.value.trim()), `admitted ${x.id}`);
     confirm.addEventListener('click', send);
     code.addEventListener('keydown', (event) => {
@@ -115,9 +127,13 @@ export function createExtensions(section, { onChange = () => {} } = {}) {
       fill(list, el('li', {}, refusalNode(data || {}, 'No extensions')));
       return;
     }
+    const pending = new Set(data.extensions.filter((x) => x.state === 'pending').map((x) => x.id));
+    for (const id of opened.keys()) if (!pending.has(id)) opened.delete(id);
+    const focused = list.contains(document.activeElement) ? document.activeElement.id : '';
     fill(list, data.extensions.length
       ? data.extensions.map(item)
       : el('li', { class: 'note', text: 'No extension has been proposed.' }));
+    if (focused) document.getElementById(focused)?.focus();
   }
 
   refreshButton.addEventListener('click', refresh);

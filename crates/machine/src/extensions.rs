@@ -143,7 +143,7 @@ impl Registry {
         Err(Refusal::new(
             Rule::TooManyProposals,
             format!(
-                "{waiting} extension proposals ({total} bytes) are waiting for the person, and the host keeps at most {MAX_WAITING_PROPOSALS} ({MAX_WAITING_BYTES} bytes); `{id}` was not stored — withdraw some first (the Extensions panel, or POST /api/extensions/withdraw)"
+                "{waiting} extension proposals ({total} bytes) are waiting for the person, and the host keeps at most {MAX_WAITING_PROPOSALS} ({MAX_WAITING_BYTES} bytes); `{id}` was not stored — withdraw some first in the Extensions panel"
             ),
         ))
     }

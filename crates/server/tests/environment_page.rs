@@ -552,3 +552,84 @@ async fn the_environment_pages_conversation_is_kept_and_each_answer_shown() {
     );
     browser.close().await;
 }
+
+/// The notes verbs over the browser's private file system, through the
+/// worker's own executor: a folder made, a file moved into it and copied,
+/// a list item ticked and one removed, part of a file read, names found, a
+/// folder described, one file's change undone — each beside its refused
+/// sibling (a move out of the folder, a save on an old copy).
+#[tokio::test]
+async fn the_notes_verbs_over_opfs_through_the_worker() {
+    let Some((_server, browser)) = env_checks::served_page().await else {
+        return;
+    };
+    assert_eq!(env_checks::open(&browser, "errands").await["ok"], true);
+    let read = async |name: &str| act(&browser, json!({"verb": "read", "name": name})).await;
+    done(
+        &browser,
+        json!({"verb": "write", "name": "list.md", "content": "- [ ] milk\n- [ ] eggs\n"}),
+    )
+    .await;
+    done(&browser, json!({"verb": "mkdir", "name": "archive"})).await;
+    done(
+        &browser,
+        json!({"verb": "move", "name": "list.md", "to": "archive/list.md"}),
+    )
+    .await;
+    assert_eq!(read("list.md").await["refused"], "not-found");
+    assert_eq!(
+        read("archive/list.md").await["content"],
+        "- [ ] milk\n- [ ] eggs\n"
+    );
+    let out = act(
+        &browser,
+        json!({"verb": "move", "name": "archive/list.md", "to": "../list.md"}),
+    )
+    .await;
+    assert_eq!(out["refused"], "outside-root", "{out}");
+    done(
+        &browser,
+        json!({"verb": "copy", "name": "archive/list.md", "to": "copy.md"}),
+    )
+    .await;
+    done(
+        &browser,
+        json!({"verb": "check_item", "name": "archive/list.md", "item": "eggs"}),
+    )
+    .await;
+    assert_eq!(
+        read("archive/list.md").await["content"],
+        "- [ ] milk\n- [x] eggs\n"
+    );
+    done(
+        &browser,
+        json!({"verb": "remove_item", "name": "copy.md", "item": "milk"}),
+    )
+    .await;
+    assert_eq!(read("copy.md").await["content"], "- [ ] eggs\n");
+    let first = act(
+        &browser,
+        json!({"verb": "read", "name": "archive/list.md", "first": 1}),
+    )
+    .await;
+    assert_eq!(first["content"], "- [ ] milk\n", "{first}");
+    let found = act(&browser, json!({"verb": "find", "pattern": "list"})).await;
+    assert!(found.to_string().contains("archive/list.md"), "{found}");
+    let info = act(&browser, json!({"verb": "info", "name": "archive"})).await;
+    assert_eq!(info["info"]["kind"], "folder", "{info}");
+    // A save made on the copy read before the tick is refused; nothing is written.
+    let stale = act(
+        &browser,
+        json!({"verb": "write", "name": "archive/list.md", "content": "x", "expect": "0".repeat(64)}),
+    )
+    .await;
+    assert_eq!(stale["refused"], "changed-since-read", "{stale}");
+    // Undo of that one file takes back its tick, and leaves the copy's change.
+    done(&browser, json!({"verb": "undo", "name": "archive/list.md"})).await;
+    assert_eq!(
+        read("archive/list.md").await["content"],
+        "- [ ] milk\n- [ ] eggs\n"
+    );
+    assert_eq!(read("copy.md").await["content"], "- [ ] eggs\n");
+    browser.close().await;
+}

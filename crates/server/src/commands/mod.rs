@@ -79,7 +79,7 @@ fn unusable_root(e: &OpenError) -> Refusal {
         OpenError::HostFolder { .. } => Refusal::new(Rule::HostFolderNotAFolder, e.to_string()),
         _ => Refusal::new(
             Rule::RootUnreachable,
-            format!("the project root cannot be used: {e}; pass --root with an existing folder"),
+            format!("the folder cannot be used: {e}; pass --root with an existing folder"),
         ),
     }
 }

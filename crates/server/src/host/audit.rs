@@ -53,7 +53,9 @@ impl Acts {
             let reader = state.audit_reader(root.as_deref()).map_err(|e| {
                 Refusal::new(
                     Rule::RootUnreachable,
-                    format!("the project root cannot be read: {e}; restore the folder or declare another root"),
+                    format!(
+                        "your folder cannot be read: {e}; put it back, or choose another folder"
+                    ),
                 )
             })?;
             read(&reader)

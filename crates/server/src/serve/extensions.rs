@@ -28,7 +28,7 @@ fn page_owns_root(acts: &Acts) -> Option<Refusal> {
     Some(Refusal::new(
         Rule::RootIsPageOwned,
         format!(
-            "the active root is the page's ({} {}), and extensions are proposed, admitted, audited and run only in a folder of this machine; declare one with POST /api/root {{\"path\"}} (host token), then try again",
+            "the folder open now is the browser's own ({} {}), and extensions are proposed, admitted, audited and run only in a folder on this computer; switch to one (the folder switcher), then try again",
             root.kind, root.path
         ),
     ))

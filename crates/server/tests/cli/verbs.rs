@@ -145,7 +145,11 @@ fn todays_note_is_the_days_file_by_the_setting() {
     assert_eq!(added["result"]["ok"], true, "{added}");
     let named = added["action"]["name"].as_str().unwrap().to_owned();
     assert!(
-        [format!("journal/{before}.md"), format!("journal/{after}.md")].contains(&named),
+        [
+            format!("journal/{before}.md"),
+            format!("journal/{after}.md")
+        ]
+        .contains(&named),
         "{named}"
     );
     assert_eq!(
