@@ -355,6 +355,28 @@ async fn the_checks_pass_over_a_picked_folder_root() {
     );
     env_checks::no_gesture(&browser).await;
 
+    // The organising verbs over a picked folder's handles: a folder made, a
+    // file moved into it and back, a move out of the folder refused.
+    done(&browser, json!({"verb": "mkdir", "name": "box"})).await;
+    done(
+        &browser,
+        json!({"verb": "move", "name": "hello.txt", "to": "box/hello.txt"}),
+    )
+    .await;
+    let moved = act(&browser, json!({"verb": "read", "name": "box/hello.txt"})).await;
+    assert_eq!(moved["content"], "hi", "{moved}");
+    let out = act(
+        &browser,
+        json!({"verb": "move", "name": "box/hello.txt", "to": "../hello.txt"}),
+    )
+    .await;
+    assert_eq!(out["refused"], "outside-root", "{out}");
+    done(
+        &browser,
+        json!({"verb": "move", "name": "box/hello.txt", "to": "hello.txt"}),
+    )
+    .await;
+
     env_checks::root_injection_checks(&browser, "granted folder").await;
 
     // The files are in the picked folder, not in a project folder.

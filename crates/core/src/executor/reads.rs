@@ -121,6 +121,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     (of, 1) if part.to == of => {
                         format!("{path} has {}, all shown:", words::count(of, "line"))
                     }
+                    (of, from) if shown == 1 => {
+                        format!("The {which} line of {path} (line {from} of {of}):")
+                    }
                     (of, from) => format!(
                         "The {which} {} of {path} (lines {from}–{} of {of}):",
                         words::count(shown, "line"),
