@@ -168,6 +168,9 @@ const ANYWHERE: &[&[&str]] = &[
     &["everywhere"],
     &["in", "it"],
     &["in", "them"],
+    &["inside", "it"],
+    &["inside", "them"],
+    &["inside"],
 ];
 /// Endings that make "where is Q …" a search.
 const WHERE_ENDS: &[&[&str]] = &[

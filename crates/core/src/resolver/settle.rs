@@ -116,15 +116,53 @@ pub fn settle(
     again: impl Fn(&str) -> Resolution,
 ) -> Resolution {
     match resolution {
-        Resolution::Action(action) => existing(text, settled(text, action, folder), folder),
+        Resolution::Action(action) => {
+            let said = String::from(action.file().unwrap_or_default());
+            renamed_alike(
+                &said,
+                existing(text, settled(text, action, folder), folder),
+                folder,
+            )
+        }
         Resolution::Guess { action, assumed } => {
-            existing(text, settled(text, action, folder), folder).guessed(assumed)
+            let said = String::from(action.file().unwrap_or_default());
+            renamed_alike(
+                &said,
+                existing(text, settled(text, action, folder), folder),
+                folder,
+            )
+            .guessed(assumed)
         }
         Resolution::Unresolved { note } => by_mention(text, folder, &again)
             .or_else(|| pointing_back(text, folder, &again))
             .or_else(|| folder_named(text, folder, &again))
             .unwrap_or(Resolution::Unresolved { note }),
     }
+}
+
+/// A move or copy of a file said without its extension ("rename the essay
+/// to final"), settled on `essay.md`: the new name said without one keeps
+/// the file's (`final.md`), unless it is a folder that exists.
+fn renamed_alike(said: &str, mut resolution: Resolution, folder: &Folder) -> Resolution {
+    let (Resolution::Action(action) | Resolution::Guess { action, .. }) = &mut resolution else {
+        return resolution;
+    };
+    let (Action::Move { name, to } | Action::Copy { name, to }) = action else {
+        return resolution;
+    };
+    let leaf = |path: &str| String::from(path.rsplit('/').next().unwrap_or(path));
+    let is_folder = folder
+        .names
+        .iter()
+        .any(|n| n.starts_with(&format!("{to}/")));
+    if let Some((_, ext)) = leaf(name).rsplit_once('.')
+        && !leaf(said).contains('.')
+        && !leaf(to).contains('.')
+        && !is_folder
+    {
+        *to = format!("{to}.{ext}");
+    }
+    resolution
 }
 
 /// The action with its `name` replaced by the longest existing name said.
@@ -325,7 +363,22 @@ fn by_mention(
 /// trailing punctuation kept), and a following "file" or "list" folded in.
 fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> String {
     let parts: Vec<&str> = text.split(' ').collect();
-    let (first, last) = (*words.start(), *words.end());
+    let (said_first, last) = (*words.start(), *words.end());
+    let bare = |word: &str| {
+        word.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    // "recipe" or "recipes" of `Recipes/Pancakes.md`: the kind of file its folder names.
+    let kind = |word: &str| {
+        let word = bare(word);
+        let dirs = name.rsplit_once('/').map_or("", |(dirs, _)| dirs);
+        !word.is_empty()
+            && dirs.split('/').any(|dir| {
+                let dir = dir.to_lowercase();
+                dir == word || dir == format!("{word}s") || format!("{dir}s") == word
+            })
+    };
+    let first = kinded_before(&parts, said_first, &bare, &kind);
     let lead: String = parts[first]
         .chars()
         .take_while(|c| !c.is_alphanumeric() && !"./~".contains(*c))
@@ -341,7 +394,7 @@ fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> St
         let word = word
             .trim_end_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase();
-        NOUNS.contains(&word.as_str()) || extension.as_deref() == Some(word.as_str())
+        NOUNS.contains(&word.as_str()) || extension.as_deref() == Some(word.as_str()) || kind(&word)
     };
     if trail.is_empty()
         && let Some(next) = parts.get(last + 1)
@@ -359,6 +412,27 @@ fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> St
     out.push(format!("{lead}{named}{trail}"));
     out.extend(parts[end + 1..].iter().map(|p| String::from(*p)));
     out.join(" ")
+}
+
+/// Where a name said at `first` starts when its kind comes before it: "the
+/// recipe for pancakes", "the letter to the landlord".
+fn kinded_before(
+    parts: &[&str],
+    first: usize,
+    bare: &impl Fn(&str) -> String,
+    kind: &impl Fn(&str) -> bool,
+) -> usize {
+    let mut at = first;
+    if at > 0 && bare(parts[at - 1]) == "the" {
+        at -= 1;
+    }
+    if at > 0 && ["for", "to", "of", "about", "from"].contains(&bare(parts[at - 1]).as_str()) {
+        at -= 1;
+    }
+    match at > 0 && kind(parts[at - 1]) {
+        true => at - 1,
+        false => first,
+    }
 }
 
 /// Nouns a person puts after a file's name ("the groceries file").

@@ -923,3 +923,141 @@ fn organising_words_mistyped_are_guesses() {
     nothing("more draft.md to final.md is what I want one day");
     nothing("I renamed draft.md to final.md yesterday");
 }
+
+/// What a sentence comes to in `folder`, sure or guessed alike; `None`
+/// when it does nothing.
+fn in_folder(said: &str, names: &[&str]) -> Option<Action> {
+    let folder = Folder::new(names.iter().map(|n| String::from(*n)).collect());
+    match resolve_in(said, &folder) {
+        Resolution::Action(action) | Resolution::Guess { action, .. } => Some(action),
+        Resolution::Unresolved { .. } => None,
+    }
+}
+
+fn read(name: &str) -> Action {
+    Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    }
+}
+
+/// A file said without its extension and renamed or copied to a new name
+/// said without one: the new name keeps the file's extension, unless it
+/// is a folder that exists.
+#[test]
+fn a_file_said_loosely_keeps_its_extension_under_its_new_name() {
+    let names = ["report.txt", "cv.md", "archive/old.md"];
+    assert_eq!(
+        in_folder("rename the report to summary", &names),
+        Some(Action::Move {
+            name: "report.txt".into(),
+            to: "summary.txt".into(),
+        })
+    );
+    assert_eq!(
+        in_folder("copy my cv to cv-2027", &names),
+        Some(Action::Copy {
+            name: "cv.md".into(),
+            to: "cv-2027.md".into(),
+        })
+    );
+    // A new name with an extension of its own keeps it.
+    assert_eq!(
+        in_folder("rename the report to summary.md", &names),
+        Some(Action::Move {
+            name: "report.txt".into(),
+            to: "summary.md".into(),
+        })
+    );
+}
+
+/// The content of a new file announced after its name as "the content is:",
+/// "and inside write …": that content, never an empty file.
+#[test]
+fn content_announced_after_a_new_files_name_is_its_content() {
+    let created = |name: &str, content: &str| Action::Write {
+        name: name.into(),
+        content: content.into(),
+        mode: Some(WriteMode::Create),
+        expect: None,
+    };
+    assert_eq!(
+        sure("create notes.md, the text is: call the bank"),
+        created("notes.md", "call the bank")
+    );
+    assert_eq!(
+        sure("make a file todo.txt and inside put water the plants"),
+        created("todo.txt", "water the plants")
+    );
+    assert_eq!(
+        sure("create the file plan.md, the content is: ship on monday"),
+        created("plan.md", "ship on monday")
+    );
+    // Said with nothing after, it is still an empty new file.
+    assert_eq!(sure("create plan.md"), created("plan.md", ""));
+}
+
+/// "which file has X inside": where it is looked for is no part of what is.
+#[test]
+fn inside_at_the_end_of_a_search_says_where_not_what() {
+    let grep = |query: &str| Action::Grep {
+        query: query.into(),
+        dir: None,
+    };
+    assert_eq!(sure("which files have invoice inside"), grep("invoice"));
+    assert_eq!(sure("which file has Porto inside it"), grep("Porto"));
+    assert_eq!(
+        sure("which files mention \"inside\""),
+        grep("inside"),
+        "a quoted word is the query"
+    );
+}
+
+/// A name with a number in it said with the number apart, as a word or as
+/// digits: "chapter three" is `chapter3.md`, "week 1" `Week1.txt`.
+#[test]
+fn a_number_joined_to_a_name_may_be_said_apart() {
+    let book = ["part1.md", "part2.md", "part12.md", "preface.md"];
+    assert_eq!(in_folder("read part two", &book), Some(read("part2.md")));
+    assert_eq!(in_folder("open part 12", &book), Some(read("part12.md")));
+    assert_eq!(in_folder("show me part one", &book), Some(read("part1.md")));
+    assert_eq!(in_folder("read part four", &book), None);
+    let logs = ["Logs/Day3.txt", "Logs/Day4.txt", "song.mp3"];
+    assert_eq!(
+        in_folder("read day three", &logs),
+        Some(read("Logs/Day3.txt"))
+    );
+    // An extension with a digit in it stays whole.
+    assert_eq!(
+        in_folder("delete song dot mp3", &logs),
+        Some(delete("song.mp3"))
+    );
+}
+
+/// The kind of a file said beside its name, where the kind is its folder's
+/// name ("the pancakes recipe", "the recipe for pancakes" of
+/// `Recipes/Pancakes.md`).
+#[test]
+fn a_file_said_with_its_folders_kind_is_that_file() {
+    let names = [
+        "Poems/Winter.md",
+        "Poems/Spring.md",
+        "Letters/to-bank.txt",
+        "todo.txt",
+    ];
+    assert_eq!(
+        in_folder("read the winter poem", &names),
+        Some(read("Poems/Winter.md"))
+    );
+    assert_eq!(
+        in_folder("open the poem about spring", &names),
+        Some(read("Poems/Spring.md"))
+    );
+    assert_eq!(
+        in_folder("show me the letter to the bank", &names),
+        Some(read("Letters/to-bank.txt"))
+    );
+    // A kind no folder has is not folded in.
+    assert_eq!(in_folder("read the winter song", &names), None);
+}
