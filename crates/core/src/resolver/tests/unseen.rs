@@ -1061,3 +1061,26 @@ fn a_file_said_with_its_folders_kind_is_that_file() {
     // A kind no folder has is not folded in.
     assert_eq!(in_folder("read the winter song", &names), None);
 }
+
+/// A remark after the ask ("…, that'd be lovely", "…, and that's all",
+/// "…, she'll want it") comments on it; it is no part of the content.
+#[test]
+fn a_remark_after_the_ask_is_not_its_content() {
+    assert_eq!(
+        guess("long day today, could you add feed the cat to chores.txt, that'd be lovely"),
+        append("chores.txt", "feed the cat")
+    );
+    assert_eq!(
+        guess("the meeting moved, could you overwrite plan.txt with friday at ten, and that's all"),
+        write("plan.txt", "friday at ten")
+    );
+    assert_eq!(
+        guess("oops I typed it wrong, in names.txt can you change Ana to Anna, she'll notice"),
+        edit("names.txt", "Ana", "Anna")
+    );
+    // Content that goes on after its comma without a remark is kept whole.
+    assert_eq!(
+        guess("long day today, could you add eggs, flour to list.txt"),
+        append("list.txt", "eggs, flour")
+    );
+}
