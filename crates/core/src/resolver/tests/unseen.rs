@@ -1084,3 +1084,33 @@ fn a_remark_after_the_ask_is_not_its_content() {
         append("list.txt", "eggs, flour")
     );
 }
+
+/// A name taken back with "sorry" or "oops" and said again ("open a.txt,
+/// sorry, a.md"): the second name, asked or said as assumed. "sorry" as
+/// courtesy takes nothing back.
+#[test]
+fn a_name_taken_back_with_sorry_is_the_name_said_after() {
+    assert_eq!(
+        guess("read plans.txt, sorry, plans.md"),
+        Action::Read {
+            name: "plans.md".into(),
+            first: None,
+            last: None,
+        }
+    );
+    assert_eq!(guess("delete temp.txt oops temp.log"), delete("temp.log"));
+    assert_eq!(
+        guess("add eggs to list.txt sorry list.md"),
+        append("list.md", "eggs")
+    );
+    assert_eq!(
+        sure("sorry, delete temp.txt"),
+        delete("temp.txt"),
+        "a courtesy before the ask takes nothing back"
+    );
+    assert_eq!(
+        sure("write sorry for the delay to reply.txt"),
+        write("reply.txt", "sorry for the delay"),
+        "\"sorry\" in content takes nothing back"
+    );
+}
