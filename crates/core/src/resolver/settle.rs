@@ -403,6 +403,12 @@ fn quoted(text: &str, name: &str, words: core::ops::RangeInclusive<usize>) -> St
         end = last + 1;
         trail = tail_of(next);
     }
+    if trail.is_empty()
+        && let Some(after) = own_folder_after(&parts, end, name, &bare)
+    {
+        end = after;
+        trail = tail_of(parts[end]);
+    }
     let mut out: Vec<String> = parts[..first].iter().map(|p| String::from(*p)).collect();
     // A name with no extension is said as a file's name, so no verb reads it as a bare word.
     let named = match name.rsplit('/').next().unwrap_or(name).contains('.') {
@@ -433,6 +439,46 @@ fn kinded_before(
         true => at - 1,
         false => first,
     }
+}
+
+/// The last word of "in old photos", "from the Old Photos folder" said
+/// after the name at `end` of a file in that folder: where the file is,
+/// said again, so no part of the request.
+fn own_folder_after(
+    parts: &[&str],
+    end: usize,
+    name: &str,
+    bare: &impl Fn(&str) -> String,
+) -> Option<usize> {
+    let (dirs, _) = name.rsplit_once('/')?;
+    let dir = dirs.rsplit('/').next().unwrap_or(dirs);
+    let dir: Vec<String> = dir
+        .split([' ', '-', '_'])
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut at = end + 1;
+    if !["in", "from", "inside", "under"].contains(&bare(parts.get(at)?).as_str()) {
+        return None;
+    }
+    at += 1;
+    if parts.get(at).is_some_and(|w| bare(w) == "the") {
+        at += 1;
+    }
+    let said = parts.get(at..at + dir.len())?;
+    if !said.iter().zip(&dir).all(|(w, d)| bare(w) == *d) {
+        return None;
+    }
+    let last = at + dir.len() - 1;
+    // A comma after the folder closes it; "folder" after it is part of it.
+    let noun = parts
+        .get(last + 1)
+        .is_some_and(|w| ["folder", "directory"].contains(&bare(w).as_str()));
+    Some(if noun && !parts[last].ends_with(',') {
+        last + 1
+    } else {
+        last
+    })
 }
 
 /// Nouns a person puts after a file's name ("the groceries file").

@@ -1114,3 +1114,26 @@ fn a_name_taken_back_with_sorry_is_the_name_said_after() {
         "\"sorry\" in content takes nothing back"
     );
 }
+
+/// A file said with the folder it is in ("scan_07 in old scans", "from the
+/// Old Scans folder"): the folder is where it is, no part of the request.
+#[test]
+fn a_file_said_with_its_own_folder_is_that_file() {
+    let names = ["Old Scans/scan_07.png", "Old Scans/scan_08.png", "notes.md"];
+    for said in [
+        "delete scan_07 in old scans",
+        "remove scan_07 from the Old Scans folder",
+        "get rid of scan 07 inside old scans",
+    ] {
+        assert_eq!(
+            in_folder(said, &names),
+            Some(delete("Old Scans/scan_07.png")),
+            "{said}"
+        );
+    }
+    // Another folder than its own is not folded in: that file is not it.
+    assert_ne!(
+        in_folder("delete scan_07 in new scans", &names),
+        Some(delete("Old Scans/scan_07.png"))
+    );
+}
