@@ -1137,3 +1137,20 @@ fn a_file_said_with_its_own_folder_is_that_file() {
         Some(delete("Old Scans/scan_07.png"))
     );
 }
+
+/// A read said as a learner says it: the article dropped before "content
+/// of", or "write" for "written".
+#[test]
+fn a_read_in_a_learners_words_reads() {
+    let read = |name: &str| Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    };
+    assert_eq!(sure("show me content of plan.md"), read("plan.md"));
+    assert_eq!(sure("give me text of memo.txt"), read("memo.txt"));
+    assert_eq!(sure("what is write in memo.txt"), read("memo.txt"));
+    assert_eq!(sure("what is wrote in diary.md?"), read("diary.md"));
+    nothing("give me content of the week");
+    nothing("what is write in english");
+}
