@@ -1154,3 +1154,26 @@ fn a_read_in_a_learners_words_reads() {
     nothing("give me content of the week");
     nothing("what is write in english");
 }
+
+/// The file said first and an adding word right after it, with no colon or
+/// dash between, as speech writes it: the same append as with one.
+#[test]
+fn a_file_then_an_adding_word_without_a_separator_appends() {
+    assert_eq!(
+        sure("shopping dot txt add rice"),
+        append("shopping.txt", "rice")
+    );
+    assert_eq!(
+        sure("todo.md add call the vet"),
+        append("todo.md", "call the vet")
+    );
+    assert_eq!(
+        in_folder(
+            "packing list add sunscreen",
+            &["Packing List.md", "old/x.md"]
+        ),
+        Some(append("Packing List.md", "sunscreen"))
+    );
+    // A word that is no file before "add" is no file to add to.
+    nothing("salt add to taste");
+}
