@@ -1177,3 +1177,31 @@ fn a_file_then_an_adding_word_without_a_separator_appends() {
     // A word that is no file before "add" is no file to add to.
     nothing("salt add to taste");
 }
+
+/// A change asked about with the file as "it" or "its content", or as how
+/// the file would look or differ with new text: a diff, never a write.
+#[test]
+fn a_change_asked_about_by_likeness_or_by_it_is_a_diff() {
+    let diff = |name: &str, content: &str| Action::Diff {
+        name: name.into(),
+        content: content.into(),
+    };
+    assert_eq!(
+        guess("how would motto.md look different with carpe diem"),
+        diff("motto.md", "carpe diem")
+    );
+    assert_eq!(
+        guess("show me how plan dot txt would differ with rest on sunday"),
+        diff("plan.txt", "rest on sunday")
+    );
+    assert_eq!(
+        guess("preview the change to rate.txt if I set it to 4.5"),
+        diff("rate.txt", "4.5")
+    );
+    assert_eq!(
+        guess("show me a diff of readme.md if its content were \"Hello there\""),
+        diff("readme.md", "Hello there")
+    );
+    // No file named: no diff.
+    nothing("how would life look different with a dog");
+}
