@@ -1205,3 +1205,26 @@ fn a_change_asked_about_by_likeness_or_by_it_is_a_diff() {
     // No file named: no diff.
     nothing("how would life look different with a dog");
 }
+
+/// "diff NAME against TEXT" with the name said bare: the joiner is no part
+/// of the text.
+#[test]
+fn a_joiner_after_a_bare_name_to_diff_is_no_part_of_the_text() {
+    let diff = |name: &str, content: &str| Action::Diff {
+        name: name.into(),
+        content: content.into(),
+    };
+    assert_eq!(
+        guess("diff intro against hello there"),
+        diff("intro", "hello there")
+    );
+    assert_eq!(
+        guess("diff intro vs we are open"),
+        diff("intro", "we are open")
+    );
+    // Without a joiner the words after the name are the text, whole.
+    assert_eq!(
+        guess("diff intro versions differ"),
+        diff("intro", "versions differ")
+    );
+}
