@@ -212,6 +212,15 @@ const ELSEWHERE: &[&str] = &[
 ];
 /// Query openings that show the sentence is not a search ("what files have I got").
 const SUBJECTS: &[&str] = &["i", "we", "you", "there", "been"];
+/// Unquoted words that, alone, are no text to look for.
+const NO_TEXT: &[&str] = &[
+    "nothing",
+    "anything",
+    "something",
+    "everything",
+    "it",
+    "them",
+];
 /// Unquoted query openings that ask for something in the world.
 const WORLDLY: &[&str] = &["me", "us", "a", "an", "some", "out", "my", "your"];
 
@@ -243,6 +252,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     }
     .trim_end(ANYWHERE);
     if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
+        return None;
+    }
+    // "… and find nothing": an unquoted pronoun alone names no text.
+    if !query.is_quoted() && query.len() == 1 && NO_TEXT.contains(&query.key(0)) {
         return None;
     }
     if let Some(why) = out_of_reach(words)

@@ -1228,3 +1228,26 @@ fn a_joiner_after_a_bare_name_to_diff_is_no_part_of_the_text() {
         diff("intro", "versions differ")
     );
 }
+
+/// A sentence about searching that looks for a pronoun ("… and find
+/// nothing") names no text: nothing is searched; a quoted one is.
+#[test]
+fn a_search_for_a_pronoun_alone_is_no_search() {
+    nothing("it annoys me when I look everywhere and find nothing");
+    nothing("I searched all day and could not find anything");
+    nothing("find something");
+    assert_eq!(
+        sure("search for \"nothing\""),
+        Action::Grep {
+            query: "nothing".into(),
+            dir: None,
+        }
+    );
+    assert_eq!(
+        sure("search for nothing burger"),
+        Action::Grep {
+            query: "nothing burger".into(),
+            dir: None,
+        }
+    );
+}
