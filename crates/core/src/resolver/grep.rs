@@ -213,14 +213,7 @@ const ELSEWHERE: &[&str] = &[
 /// Query openings that show the sentence is not a search ("what files have I got").
 const SUBJECTS: &[&str] = &["i", "we", "you", "there", "been"];
 /// Unquoted words that, alone, are no text to look for.
-const NO_TEXT: &[&str] = &[
-    "nothing",
-    "anything",
-    "something",
-    "everything",
-    "it",
-    "them",
-];
+const NO_TEXT: &[&str] = &["nothing", "anything", "something", "everything"];
 /// Unquoted query openings that ask for something in the world.
 const WORLDLY: &[&str] = &["me", "us", "a", "an", "some", "out", "my", "your"];
 
