@@ -520,6 +520,35 @@ const ASKED: &[&[&str]] = &[
     &["anything", "about"],
 ];
 
+/// "in which files did I write Lisbon", "in which file I mentioned the
+/// dentist" (a learner's word order): the words after who wrote them.
+fn written_where(words: Words<'_>) -> Option<Words<'_>> {
+    const WHICH: &[&[&str]] = &[
+        &["in", "which", "files"],
+        &["in", "which", "file"],
+        &["in", "what", "files"],
+        &["in", "what", "file"],
+    ];
+    const WROTE: &[&[&str]] = &[
+        &["write"],
+        &["wrote"],
+        &["written"],
+        &["mention"],
+        &["mentioned"],
+        &["put"],
+        &["note"],
+        &["noted"],
+        &["save"],
+        &["saved"],
+    ];
+    words
+        .after_any(WHICH)?
+        .trim_start(&[&["did"], &["have"], &["do"]])
+        .after_any(&[&["i"], &["we"]])?
+        .trim_start(&[&["have"]])
+        .after_any(WROTE)
+}
+
 /// What may come between "find" and the verb of a files question.
 const EVERY_FILE: &[&[&str]] = &[
     &["every", "file"],
@@ -545,14 +574,17 @@ const IN_MY_FILES: &[&[&str]] = &[
 /// A search asked as a question ([`ASKED`]) or as "find every file that
 /// mentions …"; the query is the rest, quoted or up to a few plain words.
 pub fn asked(words: Words<'_>) -> Option<Resolution> {
-    let query = words.after_any(ASKED).or_else(|| {
-        let files = words
-            .after_any(&[&["find"], &["show", "me"], &["list"]])?
-            .after_any(EVERY_FILE)?;
-        files
-            .trim_start(&[&["that"], &["which"]])
-            .after_any(MENTION)
-    })?;
+    let query = words
+        .after_any(ASKED)
+        .or_else(|| written_where(words))
+        .or_else(|| {
+            let files = words
+                .after_any(&[&["find"], &["show", "me"], &["list"]])?
+                .after_any(EVERY_FILE)?;
+            files
+                .trim_start(&[&["that"], &["which"]])
+                .after_any(MENTION)
+        })?;
     let query = query
         .trim_end(SEARCH_PLEASE)
         .trim_end(IN_MY_FILES)

@@ -1251,3 +1251,21 @@ fn a_search_for_a_pronoun_alone_is_no_search() {
         }
     );
 }
+
+/// "in which files did I write X", and a learner's "in which file I
+/// mentioned X": a search for X.
+#[test]
+fn in_which_files_someone_wrote_something_is_a_search() {
+    let grep = |query: &str| Action::Grep {
+        query: query.into(),
+        dir: None,
+    };
+    assert_eq!(sure("in which files did I write Porto?"), grep("Porto"));
+    assert_eq!(
+        sure("in which file I mentioned the dentist"),
+        grep("the dentist")
+    );
+    assert_eq!(sure("in what files have we noted budget"), grep("budget"));
+    nothing("in which files did I go wrong with my life and career plans");
+    nothing("in which country did I write my thesis");
+}
