@@ -1269,3 +1269,21 @@ fn in_which_files_someone_wrote_something_is_a_search() {
     nothing("in which files did I go wrong with my life and career plans");
     nothing("in which country did I write my thesis");
 }
+
+/// A tool's id spelled letter by letter, as speech writes it ("w c",
+/// "c r c 32"): the id, run as typed.
+#[test]
+fn a_tool_id_spelled_letter_by_letter_is_that_id() {
+    let tool = |id: &str, name: &str| Action::Tool {
+        id: id.into(),
+        name: Some(name.into()),
+    };
+    assert_eq!(sure("run w c on essay dot txt"), tool("wc", "essay.txt"));
+    assert_eq!(
+        sure("use c r c 32 on backup.zip"),
+        tool("crc32", "backup.zip")
+    );
+    assert_eq!(sure("run the w c tool on notes.md"), tool("wc", "notes.md"));
+    // A single letter is no tool said letter by letter, and no file: nothing.
+    nothing("run a mile on sunday");
+}
