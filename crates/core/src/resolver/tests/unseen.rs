@@ -1287,3 +1287,20 @@ fn a_tool_id_spelled_letter_by_letter_is_that_id() {
     // A single letter is no tool said letter by letter, and no file: nothing.
     nothing("run a mile on sunday");
 }
+
+/// "edit FILE, X should become Y" where the old text opens with a word that
+/// is also a swapping verb ("turn", "change", "swap"): the change said
+/// with "become".
+#[test]
+fn old_text_opening_with_a_swapping_word_still_becomes_the_new() {
+    assert_eq!(
+        sure("edit route.md, turn north should become turn south"),
+        edit("route.md", "turn north", "turn south")
+    );
+    assert_eq!(
+        sure("edit notes.md, change later should be change now"),
+        edit("notes.md", "change later", "change now")
+    );
+    // With no "become", nothing says what it becomes: asked what to change.
+    nothing("edit route.md, turn north");
+}
