@@ -1304,3 +1304,20 @@ fn old_text_opening_with_a_swapping_word_still_becomes_the_new() {
     // With no "become", nothing says what it becomes: asked what to change.
     nothing("edit route.md, turn north");
 }
+
+/// The root said as "the folder" with no name ("show me my folder", "list
+/// the whole directory"): it is listed; a folder with a name is that one.
+#[test]
+fn the_folder_said_with_no_name_is_the_root() {
+    let root = Action::List { dir: None };
+    assert_eq!(sure("show me my folder"), root);
+    assert_eq!(sure("list the whole directory"), root);
+    assert_eq!(sure("what's in the folder"), root);
+    assert_eq!(
+        sure("show me the drafts folder"),
+        Action::List {
+            dir: Some("drafts".into())
+        }
+    );
+    nothing("show me the folder you like");
+}
