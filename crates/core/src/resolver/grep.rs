@@ -549,6 +549,16 @@ fn written_where(words: Words<'_>) -> Option<Words<'_>> {
         .after_any(WROTE)
 }
 
+/// "find every TODO in the files", "find all FIXME in my files": every
+/// occurrence of a word, said to be in the files (without them, "find every
+/// restaurant" is no search).
+fn every_in_files(words: Words<'_>) -> Option<Words<'_>> {
+    let query = words.after_any(&[&["find", "every"], &["find", "all"]])?;
+    let bare = query.trim_end(IN_MY_FILES);
+    let files = ["file", "files", "the", "my"].contains(&bare.key(0));
+    (bare.len() < query.len() && !bare.is_empty() && !files).then_some(bare)
+}
+
 /// What may come between "find" and the verb of a files question.
 const EVERY_FILE: &[&[&str]] = &[
     &["every", "file"],
@@ -577,6 +587,7 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
     let query = words
         .after_any(ASKED)
         .or_else(|| written_where(words))
+        .or_else(|| every_in_files(words))
         .or_else(|| {
             let files = words
                 .after_any(&[&["find"], &["show", "me"], &["list"]])?

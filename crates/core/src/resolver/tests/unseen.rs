@@ -1321,3 +1321,16 @@ fn the_folder_said_with_no_name_is_the_root() {
     );
     nothing("show me the folder you like");
 }
+
+/// "find every X in the files": a search for X; without the files it is
+/// no search.
+#[test]
+fn every_word_found_in_the_files_is_a_search() {
+    let grep = |query: &str| Action::Grep {
+        query: query.into(),
+        dir: None,
+    };
+    assert_eq!(sure("find every FIXME in my files"), grep("FIXME"));
+    assert_eq!(sure("find all XXX in the files"), grep("XXX"));
+    nothing("find every restaurant nearby");
+}
