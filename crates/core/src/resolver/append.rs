@@ -173,14 +173,21 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// "todo.txt: add call mom", "books.md — add Dune", "standup.md, add:
-/// blocked": the file, a colon, comma or dash, then what to add. With no
+/// blocked", "todo dot txt add call mom": the file, a colon, comma or dash
+/// (or, spoken, nothing), then what to add. With no
 /// adding word ("groceries.md: oat milk") the words after a colon are a
 /// line to add, as a guess: a question or a request is no such line.
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     let (sep, colon) = (0..words.len()).find_map(|at| {
         let raw = words.raw(at);
         let colon = raw.ends_with(':');
-        (colon || raw.ends_with(',') || words.gap_after(at).contains(['—', '–', '-']))
+        // "pantry dot txt add oat milk": speech drops the separator before
+        // an adding word.
+        let adds_next = matches!(
+            words.from(at + 1).after_tagged(HEADS),
+            Some((Head::Adds, _))
+        ) && matches!(target(words.to(at + 1)), Target::File(_));
+        (colon || adds_next || raw.ends_with(',') || words.gap_after(at).contains(['—', '–', '-']))
             .then_some((at, colon))
     })?;
     let Target::File(name) = target(words.to(sep + 1)) else {

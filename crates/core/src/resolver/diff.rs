@@ -142,7 +142,11 @@ fn file_then_text(rest: Words<'_>) -> Option<Resolution> {
         }
         _ => return None,
     };
-    let proposed = rest.from(1);
+    // "diff about against we fix bikes": a joiner after a bare name is no text.
+    let proposed = match sure || !JOINERS.contains(&rest.key(1)) {
+        true => rest.from(1),
+        false => rest.from(2),
+    };
     // "… version.txt if it said 2.0": a condition, read as a hypothetical.
     if proposed.is_empty() || ["if", "when", "once", "after"].contains(&proposed.key(0)) {
         return None;

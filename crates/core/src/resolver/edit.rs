@@ -209,7 +209,9 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
     let (swap, change) = swap_at(rest.from(at))?;
     Some(match split(swap, change) {
         Some((old, new)) => apply(Some(name), old, new),
-        None => claim_unresolved(what_to_change(&name)),
+        // "edit directions.md, turn left should become turn right": a swap
+        // word inside the old text, whose change is said with "become".
+        None => corrected(rest).or_else(|| claim_unresolved(what_to_change(&name))),
     })
 }
 

@@ -168,6 +168,9 @@ const ANYWHERE: &[&[&str]] = &[
     &["everywhere"],
     &["in", "it"],
     &["in", "them"],
+    &["inside", "it"],
+    &["inside", "them"],
+    &["inside"],
 ];
 /// Endings that make "where is Q …" a search.
 const WHERE_ENDS: &[&[&str]] = &[
@@ -209,6 +212,8 @@ const ELSEWHERE: &[&str] = &[
 ];
 /// Query openings that show the sentence is not a search ("what files have I got").
 const SUBJECTS: &[&str] = &["i", "we", "you", "there", "been"];
+/// Unquoted words that, alone, are no text to look for.
+const NO_TEXT: &[&str] = &["nothing", "anything", "something", "everything"];
 /// Unquoted query openings that ask for something in the world.
 const WORLDLY: &[&str] = &["me", "us", "a", "an", "some", "out", "my", "your"];
 
@@ -240,6 +245,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     }
     .trim_end(ANYWHERE);
     if !query.is_quoted() && SUBJECTS.contains(&query.key(0)) {
+        return None;
+    }
+    // "… and find nothing": an unquoted pronoun alone names no text.
+    if !query.is_quoted() && query.len() == 1 && NO_TEXT.contains(&query.key(0)) {
         return None;
     }
     if let Some(why) = out_of_reach(words)
@@ -511,6 +520,45 @@ const ASKED: &[&[&str]] = &[
     &["anything", "about"],
 ];
 
+/// "in which files did I write Lisbon", "in which file I mentioned the
+/// dentist" (a learner's word order): the words after who wrote them.
+fn written_where(words: Words<'_>) -> Option<Words<'_>> {
+    const WHICH: &[&[&str]] = &[
+        &["in", "which", "files"],
+        &["in", "which", "file"],
+        &["in", "what", "files"],
+        &["in", "what", "file"],
+    ];
+    const WROTE: &[&[&str]] = &[
+        &["write"],
+        &["wrote"],
+        &["written"],
+        &["mention"],
+        &["mentioned"],
+        &["put"],
+        &["note"],
+        &["noted"],
+        &["save"],
+        &["saved"],
+    ];
+    words
+        .after_any(WHICH)?
+        .trim_start(&[&["did"], &["have"], &["do"]])
+        .after_any(&[&["i"], &["we"]])?
+        .trim_start(&[&["have"]])
+        .after_any(WROTE)
+}
+
+/// "find every TODO in the files", "find all FIXME in my files": every
+/// occurrence of a word, said to be in the files (without them, "find every
+/// restaurant" is no search).
+fn every_in_files(words: Words<'_>) -> Option<Words<'_>> {
+    let query = words.after_any(&[&["find", "every"], &["find", "all"]])?;
+    let bare = query.trim_end(IN_MY_FILES);
+    let files = ["file", "files", "the", "my"].contains(&bare.key(0));
+    (bare.len() < query.len() && !bare.is_empty() && !files).then_some(bare)
+}
+
 /// What may come between "find" and the verb of a files question.
 const EVERY_FILE: &[&[&str]] = &[
     &["every", "file"],
@@ -536,14 +584,18 @@ const IN_MY_FILES: &[&[&str]] = &[
 /// A search asked as a question ([`ASKED`]) or as "find every file that
 /// mentions …"; the query is the rest, quoted or up to a few plain words.
 pub fn asked(words: Words<'_>) -> Option<Resolution> {
-    let query = words.after_any(ASKED).or_else(|| {
-        let files = words
-            .after_any(&[&["find"], &["show", "me"], &["list"]])?
-            .after_any(EVERY_FILE)?;
-        files
-            .trim_start(&[&["that"], &["which"]])
-            .after_any(MENTION)
-    })?;
+    let query = words
+        .after_any(ASKED)
+        .or_else(|| written_where(words))
+        .or_else(|| every_in_files(words))
+        .or_else(|| {
+            let files = words
+                .after_any(&[&["find"], &["show", "me"], &["list"]])?
+                .after_any(EVERY_FILE)?;
+            files
+                .trim_start(&[&["that"], &["which"]])
+                .after_any(MENTION)
+        })?;
     let query = query
         .trim_end(SEARCH_PLEASE)
         .trim_end(IN_MY_FILES)

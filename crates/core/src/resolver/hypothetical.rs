@@ -18,6 +18,9 @@ const MARKERS: &[&str] = &[
     "what would",
     "would it",
     "would look",
+    "would differ",
+    "look different",
+    "looks different",
     "hypothetically",
     "dry run",
     "dry-run",
@@ -85,8 +88,13 @@ pub fn resolve(text: &str) -> Option<Resolution> {
     for (opening, request) in CLAUSES {
         if let Some(at) = lower.find(opening) {
             let rest = &text[at + opening.len()..];
-            let rest = question_cut(rest);
-            readings.push(request.replace("{}", &cut(rest)));
+            let rest = cut(question_cut(rest));
+            // "if I set it to 12.99": "it" is the file named before.
+            let rest = match (rest.strip_prefix("it "), named_file(text)) {
+                (Some(after), Some(file)) => format!("{file} {after}"),
+                _ => rest,
+            };
+            readings.push(request.replace("{}", &rest));
         }
     }
     // "if notes.md said buy milk", "if it said 2.0".
@@ -104,11 +112,30 @@ pub fn resolve(text: &str) -> Option<Resolution> {
             true => named_file(text)?,
             false => String::from(file),
         };
-        let quoted = said.starts_with(['"', '\'', '“', '‘']);
-        readings.push(match quoted {
-            true => format!("write {said} to {file}"),
-            false => format!("write \"{said}\" to {file}"),
-        });
+        readings.push(written(&said, &file));
+    }
+    // "if its content were X", "if it contained X": the file named before.
+    for (marker, skip) in WERE {
+        if let Some(at) = lower.find(marker)
+            && let Some(file) = named_file(text)
+        {
+            let said = cut(question_cut(&text[at + skip..]));
+            readings.push(written(&said, &file));
+        }
+    }
+    // "how would notes.md look different with X", "show me how notes.md
+    // would differ with X": the file between "how" and the likeness.
+    for likeness in LIKENESS {
+        if let Some(at) = lower.find(likeness) {
+            let before = text[..at].trim_end_matches(" would");
+            let from = ["how would ", "how "]
+                .iter()
+                .find_map(|h| lower[..before.len()].rfind(h).map(|i| i + h.len()));
+            if let Some(from) = from {
+                let said = cut(question_cut(&text[at + likeness.len()..]));
+                readings.push(written(&said, &text[from..before.len()]));
+            }
+        }
     }
     // "compare status.txt with back at work, don't save it": the diff itself.
     readings.push(cut(text));
@@ -127,6 +154,34 @@ pub fn resolve(text: &str) -> Option<Resolution> {
         )))
     })
 }
+
+/// The request to write `said` (quoted unless it is) to `file`.
+fn written(said: &str, file: &str) -> String {
+    match said.starts_with(['"', '\'', '“', '‘']) {
+        true => format!("write {said} to {file}"),
+        false => format!("write \"{said}\" to {file}"),
+    }
+}
+
+/// Clauses that give the file's would-be content after "it" or "its
+/// content", and how long each is.
+const WERE: &[(&str, usize)] = &[
+    ("if its content were ", 20),
+    ("if its content was ", 19),
+    ("if its contents were ", 21),
+    ("if it were ", 11),
+    ("if it contained ", 16),
+];
+
+/// Likenesses after a file that give its would-be content ("… look
+/// different with X").
+const LIKENESS: &[&str] = &[
+    " look different with ",
+    " looks different with ",
+    " differ with ",
+    " be different with ",
+    " look with ",
+];
 
 /// Where the question after a proposed change starts ("if I wrote hi to
 /// notes.md, how …", "… what would change").

@@ -54,6 +54,29 @@ const REASONS: &[&[&str]] = &[
     &["if"],
 ];
 
+/// Remarks after a clause's stop that comment on the ask instead of
+/// continuing it ("…, that'd be great", "…, and that's it", "…, he'll be
+/// upset otherwise"): no stretch read runs across one.
+const REMARKS: &[&[&str]] = &[
+    &["that'd"],
+    &["that", "would"],
+    &["that", "will", "do"],
+    &["that", "is", "it"],
+    &["that", "is", "all"],
+    &["and", "that", "is", "it"],
+    &["and", "that", "is", "all"],
+    &["it", "would", "be"],
+    &["it'd"],
+    &["he'll"],
+    &["she'll"],
+    &["they'll"],
+    &["he", "will"],
+    &["she", "will"],
+    &["they", "will"],
+    &["i", "would", "appreciate"],
+    &["much", "appreciated"],
+];
+
 /// Punctuation that closes a clause when it ends a word.
 const STOPS: &[char] = &[',', ';', ':', '.', '?', '!'];
 
@@ -81,10 +104,15 @@ pub fn ask<T>(
         return None;
     }
     let (starts, ends) = boundaries(words);
+    let remarks: Vec<usize> = (1..n)
+        .filter(|&at| words.raw(at - 1).ends_with(STOPS))
+        .filter(|&at| REMARKS.iter().any(|r| words.from(at).starts_with(r)))
+        .collect();
     let mut spans: Vec<(usize, usize)> = starts
         .iter()
         .flat_map(|&s| ends.iter().map(move |&e| (s, e)))
         .filter(|&(s, e)| e > s && e - s <= LONGEST && (s, e) != (0, n))
+        .filter(|&(s, e)| !remarks.iter().any(|&r| s < r && r < e))
         .collect();
     // Longest first; of two as long, the later (the ask comes after its
     // preamble more often than before its reasons).

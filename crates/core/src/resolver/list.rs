@@ -56,6 +56,9 @@ const HEADS: &[(&[&str], Reach)] = &[
     (&["how", "many"], Reach::Named),
 ];
 
+/// The root said as a folder with no name.
+const FOLDER: &[&[&str]] = &[&["folder"], &["directory"], &["root", "folder"]];
+
 /// Articles that make a bare name after "what's in" a thing, not a folder.
 const ARTICLES: &[&str] = &["the", "a", "an", "my", "your", "our", "this", "that"];
 
@@ -123,6 +126,15 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         reach
     };
     let region = rest.trim_start(LEADING).trim_end(TRAILING);
+    // "show me the folder", "open my whole folder": the root itself.
+    let root = region.trim_start(&[&["the"], &["my"], &["our"], &["this"], &["your"]]);
+    if let Some(rest) = root
+        .trim_start(&[&["whole"], &["entire"]])
+        .after_any(FOLDER)
+        && rest.is_empty()
+    {
+        return act(Action::List { dir: None });
+    }
     let dir = match asked_in(region).unwrap_or_else(|| target(region)) {
         Target::Folder(dir) | Target::Files(dir) => dir,
         Target::Missing if reach != Reach::Named => None,

@@ -252,6 +252,15 @@ fn indexed_tokens(text: &str) -> Vec<(String, usize)> {
         }
         let mut part = String::new();
         for c in lower.chars() {
+            // "chapter3" is "chapter 3", as "chapter three" is said; an
+            // extension ("mp3") stays whole.
+            let boundary = part
+                .chars()
+                .last()
+                .is_some_and(|last| last.is_ascii_digit() != c.is_ascii_digit());
+            if boundary && c.is_alphanumeric() && !ends_extension(&raw, &part) {
+                raw.push((core::mem::take(&mut part), index));
+            }
             if "./_-".contains(c) {
                 if !part.is_empty() {
                     raw.push((core::mem::take(&mut part), index));
@@ -283,6 +292,11 @@ fn indexed_tokens(text: &str) -> Vec<(String, usize)> {
         }
     }
     out
+}
+
+/// Whether `part` is being read right after a dot (an extension).
+fn ends_extension(raw: &[(String, usize)], part: &str) -> bool {
+    !part.is_empty() && raw.last().is_some_and(|(t, _)| t == ".")
 }
 
 #[cfg(test)]

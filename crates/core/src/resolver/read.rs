@@ -32,6 +32,9 @@ const WEAK: &[&[&str]] = &[
     &["what", "is", "in"],
     &["what", "is", "inside"],
     &["what", "is", "written", "in"],
+    // A learner's verb form for "written" ("what is write in notes.md").
+    &["what", "is", "write", "in"],
+    &["what", "is", "wrote", "in"],
     &["what", "is", "on"],
     &["what", "did", "i", "write", "in"],
     &["what", "did", "i", "put", "in"],
@@ -79,6 +82,9 @@ const LEADING: &[&[&str]] = &[
     &["contents", "of"],
     &["the", "content", "of"],
     &["the", "text", "of"],
+    // Said without the article, as a learner or a terse typist does.
+    &["content", "of"],
+    &["text", "of"],
     &["what", "is", "in"],
     &["what", "is", "inside"],
     &["what", "is", "written", "in"],

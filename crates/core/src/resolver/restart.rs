@@ -8,12 +8,15 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-/// Words that take back what was just said.
-const MARKERS: &[&[&str]] = &[
-    &["no", "wait"],
-    &["i", "mean"],
-    &["or", "rather"],
-    &["sorry", "i", "mean"],
+/// Words that take back what was just said, and whether they do only as a
+/// name for a name ("read a.txt, sorry, b.txt": "sorry" is also courtesy).
+const MARKERS: &[(&[&str], bool)] = &[
+    (&["no", "wait"], false),
+    (&["i", "mean"], false),
+    (&["or", "rather"], false),
+    (&["sorry", "i", "mean"], false),
+    (&["sorry"], true),
+    (&["oops"], true),
 ];
 
 /// Sounds of hesitation around a false start.
@@ -27,11 +30,11 @@ pub fn repaired(text: &str) -> Option<String> {
             .to_lowercase()
     };
     let keys: Vec<String> = words.iter().map(|w| key(w)).collect();
-    let (at, len) = (1..keys.len()).rev().find_map(|at| {
+    let (at, len, names_only) = (1..keys.len()).rev().find_map(|at| {
         MARKERS
             .iter()
-            .find(|m| keys.len() > at + m.len() && keys[at..].starts_with_all(m))
-            .map(|m| (at, m.len()))
+            .find(|(m, _)| keys.len() > at + m.len() && keys[at..].starts_with_all(m))
+            .map(|(m, names_only)| (at, m.len(), *names_only))
     })?;
     let again = &keys[at + len];
     // The words before the marker, fillers dropped from their end.
@@ -43,14 +46,17 @@ pub fn repaired(text: &str) -> Option<String> {
         .iter()
         .take(6)
         .any(|k| k == "dot" || k.contains('.'));
+    let name_for_name = names_again && (1..before).contains(&name_start(&keys, before));
+    if names_only && !name_for_name {
+        return None;
+    }
     let from = match (0..before).rev().find(|&i| keys[i] == *again) {
-        Some(said) => said,
+        Some(said) if !names_only => said,
+        _ if names_only => name_start(&keys, before),
         // "delete old dot txt i mean new dot txt": a name for a name.
-        None if names_again && (1..before).contains(&name_start(&keys, before)) => {
-            name_start(&keys, before)
-        }
+        None if name_for_name => name_start(&keys, before),
         None if before >= 1 => before - 1,
-        None => return None,
+        _ => return None,
     };
     let mut kept: Vec<&str> = words[..from].to_vec();
     kept.extend(&words[at + len..]);

@@ -40,13 +40,14 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Some(rest) => (true, rest),
         None => (false, rest),
     };
-    let id = rest.key(0);
-    if rest.is_empty() || !valid_entry_id(id) {
+    let (id, used) = spelled_id(rest);
+    if rest.is_empty() || !valid_entry_id(&id) {
         return said_tool.then(|| {
             claim_unresolved("Which tool? Say e.g. 'run the wc tool on notes.md'; 'what tools do you have' lists them.")
         })?;
     }
-    let rest = rest.from(1);
+    let id = id.as_str();
+    let rest = rest.from(used);
     let (said_tool, rest) = match rest.after_any(TOOL) {
         Some(rest) => (true, rest),
         None => (said_tool, rest),
@@ -65,6 +66,22 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             "Which file should the tool run on? Say e.g. 'run the wc tool on notes.md'.",
         ),
         _ => None,
+    }
+}
+
+/// The tool's id and how many words say it: one word, or an id spelled
+/// letter by letter as speech writes it ("w c", "c r c 32").
+fn spelled_id(words: Words<'_>) -> (String, usize) {
+    let letters = (0..words.len())
+        .take_while(|&at| {
+            let key = words.key(at);
+            key.chars().count() == 1 && key.chars().all(|c| c.is_ascii_alphabetic())
+                || at > 0 && key.chars().all(|c| c.is_ascii_digit()) && !key.is_empty()
+        })
+        .count();
+    match letters {
+        0 | 1 => (String::from(words.key(0)), 1),
+        n => ((0..n).map(|at| words.key(at)).collect(), n),
     }
 }
 

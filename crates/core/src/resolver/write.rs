@@ -144,6 +144,16 @@ const LEAD_INS: &[&[&str]] = &[
     &["and", "write"],
     &["and", "put"],
     &["and", "type"],
+    &["and", "inside", "write"],
+    &["and", "inside", "put"],
+    &["and", "in", "it", "write"],
+    &["and", "in", "it", "put"],
+    &["the", "content", "is"],
+    &["the", "contents", "are"],
+    &["the", "text", "is"],
+    &["its", "content", "is"],
+    &["content", "is"],
+    &["text", "is"],
 ];
 
 /// "with the name …" names the file; it does not start content.

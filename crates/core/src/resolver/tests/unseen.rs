@@ -923,3 +923,414 @@ fn organising_words_mistyped_are_guesses() {
     nothing("more draft.md to final.md is what I want one day");
     nothing("I renamed draft.md to final.md yesterday");
 }
+
+/// What a sentence comes to in `folder`, sure or guessed alike; `None`
+/// when it does nothing.
+fn in_folder(said: &str, names: &[&str]) -> Option<Action> {
+    let folder = Folder::new(names.iter().map(|n| String::from(*n)).collect());
+    match resolve_in(said, &folder) {
+        Resolution::Action(action) | Resolution::Guess { action, .. } => Some(action),
+        Resolution::Unresolved { .. } => None,
+    }
+}
+
+fn read(name: &str) -> Action {
+    Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    }
+}
+
+/// A file said without its extension and renamed or copied to a new name
+/// said without one: the new name keeps the file's extension, unless it
+/// is a folder that exists.
+#[test]
+fn a_file_said_loosely_keeps_its_extension_under_its_new_name() {
+    let names = ["report.txt", "cv.md", "archive/old.md"];
+    assert_eq!(
+        in_folder("rename the report to summary", &names),
+        Some(Action::Move {
+            name: "report.txt".into(),
+            to: "summary.txt".into(),
+        })
+    );
+    assert_eq!(
+        in_folder("copy my cv to cv-2027", &names),
+        Some(Action::Copy {
+            name: "cv.md".into(),
+            to: "cv-2027.md".into(),
+        })
+    );
+    // A new name with an extension of its own keeps it.
+    assert_eq!(
+        in_folder("rename the report to summary.md", &names),
+        Some(Action::Move {
+            name: "report.txt".into(),
+            to: "summary.md".into(),
+        })
+    );
+}
+
+/// The content of a new file announced after its name as "the content is:",
+/// "and inside write …": that content, never an empty file.
+#[test]
+fn content_announced_after_a_new_files_name_is_its_content() {
+    let created = |name: &str, content: &str| Action::Write {
+        name: name.into(),
+        content: content.into(),
+        mode: Some(WriteMode::Create),
+        expect: None,
+    };
+    assert_eq!(
+        sure("create notes.md, the text is: call the bank"),
+        created("notes.md", "call the bank")
+    );
+    assert_eq!(
+        sure("make a file todo.txt and inside put water the plants"),
+        created("todo.txt", "water the plants")
+    );
+    assert_eq!(
+        sure("create the file plan.md, the content is: ship on monday"),
+        created("plan.md", "ship on monday")
+    );
+    // Said with nothing after, it is still an empty new file.
+    assert_eq!(sure("create plan.md"), created("plan.md", ""));
+}
+
+/// "which file has X inside": where it is looked for is no part of what is.
+#[test]
+fn inside_at_the_end_of_a_search_says_where_not_what() {
+    let grep = |query: &str| Action::Grep {
+        query: query.into(),
+        dir: None,
+    };
+    assert_eq!(sure("which files have invoice inside"), grep("invoice"));
+    assert_eq!(sure("which file has Porto inside it"), grep("Porto"));
+    assert_eq!(
+        sure("which files mention \"inside\""),
+        grep("inside"),
+        "a quoted word is the query"
+    );
+}
+
+/// A name with a number in it said with the number apart, as a word or as
+/// digits: "chapter three" is `chapter3.md`, "week 1" `Week1.txt`.
+#[test]
+fn a_number_joined_to_a_name_may_be_said_apart() {
+    let book = ["part1.md", "part2.md", "part12.md", "preface.md"];
+    assert_eq!(in_folder("read part two", &book), Some(read("part2.md")));
+    assert_eq!(in_folder("open part 12", &book), Some(read("part12.md")));
+    assert_eq!(in_folder("show me part one", &book), Some(read("part1.md")));
+    assert_eq!(in_folder("read part four", &book), None);
+    let logs = ["Logs/Day3.txt", "Logs/Day4.txt", "song.mp3"];
+    assert_eq!(
+        in_folder("read day three", &logs),
+        Some(read("Logs/Day3.txt"))
+    );
+    // An extension with a digit in it stays whole.
+    assert_eq!(
+        in_folder("delete song dot mp3", &logs),
+        Some(delete("song.mp3"))
+    );
+}
+
+/// The kind of a file said beside its name, where the kind is its folder's
+/// name ("the pancakes recipe", "the recipe for pancakes" of
+/// `Recipes/Pancakes.md`).
+#[test]
+fn a_file_said_with_its_folders_kind_is_that_file() {
+    let names = [
+        "Poems/Winter.md",
+        "Poems/Spring.md",
+        "Letters/to-bank.txt",
+        "todo.txt",
+    ];
+    assert_eq!(
+        in_folder("read the winter poem", &names),
+        Some(read("Poems/Winter.md"))
+    );
+    assert_eq!(
+        in_folder("open the poem about spring", &names),
+        Some(read("Poems/Spring.md"))
+    );
+    assert_eq!(
+        in_folder("show me the letter to the bank", &names),
+        Some(read("Letters/to-bank.txt"))
+    );
+    // A kind no folder has is not folded in.
+    assert_eq!(in_folder("read the winter song", &names), None);
+}
+
+/// A remark after the ask ("…, that'd be lovely", "…, and that's all",
+/// "…, she'll want it") comments on it; it is no part of the content.
+#[test]
+fn a_remark_after_the_ask_is_not_its_content() {
+    assert_eq!(
+        guess("long day today, could you add feed the cat to chores.txt, that'd be lovely"),
+        append("chores.txt", "feed the cat")
+    );
+    assert_eq!(
+        guess("the meeting moved, could you overwrite plan.txt with friday at ten, and that's all"),
+        write("plan.txt", "friday at ten")
+    );
+    assert_eq!(
+        guess("oops I typed it wrong, in names.txt can you change Ana to Anna, she'll notice"),
+        edit("names.txt", "Ana", "Anna")
+    );
+    // Content that goes on after its comma without a remark is kept whole.
+    assert_eq!(
+        guess("long day today, could you add eggs, flour to list.txt"),
+        append("list.txt", "eggs, flour")
+    );
+}
+
+/// A name taken back with "sorry" or "oops" and said again ("open a.txt,
+/// sorry, a.md"): the second name, asked or said as assumed. "sorry" as
+/// courtesy takes nothing back.
+#[test]
+fn a_name_taken_back_with_sorry_is_the_name_said_after() {
+    assert_eq!(
+        guess("read plans.txt, sorry, plans.md"),
+        Action::Read {
+            name: "plans.md".into(),
+            first: None,
+            last: None,
+        }
+    );
+    assert_eq!(guess("delete temp.txt oops temp.log"), delete("temp.log"));
+    assert_eq!(
+        guess("add eggs to list.txt sorry list.md"),
+        append("list.md", "eggs")
+    );
+    assert_eq!(
+        sure("sorry, delete temp.txt"),
+        delete("temp.txt"),
+        "a courtesy before the ask takes nothing back"
+    );
+    assert_eq!(
+        sure("write sorry for the delay to reply.txt"),
+        write("reply.txt", "sorry for the delay"),
+        "\"sorry\" in content takes nothing back"
+    );
+}
+
+/// A file said with the folder it is in ("scan_07 in old scans", "from the
+/// Old Scans folder"): the folder is where it is, no part of the request.
+#[test]
+fn a_file_said_with_its_own_folder_is_that_file() {
+    let names = ["Old Scans/scan_07.png", "Old Scans/scan_08.png", "notes.md"];
+    for said in [
+        "delete scan_07 in old scans",
+        "remove scan_07 from the Old Scans folder",
+        "get rid of scan 07 inside old scans",
+    ] {
+        assert_eq!(
+            in_folder(said, &names),
+            Some(delete("Old Scans/scan_07.png")),
+            "{said}"
+        );
+    }
+    // Another folder than its own is not folded in: that file is not it.
+    assert_ne!(
+        in_folder("delete scan_07 in new scans", &names),
+        Some(delete("Old Scans/scan_07.png"))
+    );
+}
+
+/// A read said as a learner says it: the article dropped before "content
+/// of", or "write" for "written".
+#[test]
+fn a_read_in_a_learners_words_reads() {
+    let read = |name: &str| Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+    };
+    assert_eq!(sure("show me content of plan.md"), read("plan.md"));
+    assert_eq!(sure("give me text of memo.txt"), read("memo.txt"));
+    assert_eq!(sure("what is write in memo.txt"), read("memo.txt"));
+    assert_eq!(sure("what is wrote in diary.md?"), read("diary.md"));
+    nothing("give me content of the week");
+    nothing("what is write in english");
+}
+
+/// The file said first and an adding word right after it, with no colon or
+/// dash between, as speech writes it: the same append as with one.
+#[test]
+fn a_file_then_an_adding_word_without_a_separator_appends() {
+    assert_eq!(
+        sure("shopping dot txt add rice"),
+        append("shopping.txt", "rice")
+    );
+    assert_eq!(
+        sure("todo.md add call the vet"),
+        append("todo.md", "call the vet")
+    );
+    assert_eq!(
+        in_folder(
+            "packing list add sunscreen",
+            &["Packing List.md", "old/x.md"]
+        ),
+        Some(append("Packing List.md", "sunscreen"))
+    );
+    // A word that is no file before "add" is no file to add to.
+    nothing("salt add to taste");
+}
+
+/// A change asked about with the file as "it" or "its content", or as how
+/// the file would look or differ with new text: a diff, never a write.
+#[test]
+fn a_change_asked_about_by_likeness_or_by_it_is_a_diff() {
+    let diff = |name: &str, content: &str| Action::Diff {
+        name: name.into(),
+        content: content.into(),
+    };
+    assert_eq!(
+        guess("how would motto.md look different with carpe diem"),
+        diff("motto.md", "carpe diem")
+    );
+    assert_eq!(
+        guess("show me how plan dot txt would differ with rest on sunday"),
+        diff("plan.txt", "rest on sunday")
+    );
+    assert_eq!(
+        guess("preview the change to rate.txt if I set it to 4.5"),
+        diff("rate.txt", "4.5")
+    );
+    assert_eq!(
+        guess("show me a diff of readme.md if its content were \"Hello there\""),
+        diff("readme.md", "Hello there")
+    );
+    // No file named: no diff.
+    nothing("how would life look different with a dog");
+}
+
+/// "diff NAME against TEXT" with the name said bare: the joiner is no part
+/// of the text.
+#[test]
+fn a_joiner_after_a_bare_name_to_diff_is_no_part_of_the_text() {
+    let diff = |name: &str, content: &str| Action::Diff {
+        name: name.into(),
+        content: content.into(),
+    };
+    assert_eq!(
+        guess("diff intro against hello there"),
+        diff("intro", "hello there")
+    );
+    assert_eq!(
+        guess("diff intro vs we are open"),
+        diff("intro", "we are open")
+    );
+    // Without a joiner the words after the name are the text, whole.
+    assert_eq!(
+        guess("diff intro versions differ"),
+        diff("intro", "versions differ")
+    );
+}
+
+/// A sentence about searching that looks for a pronoun ("… and find
+/// nothing") names no text: nothing is searched; a quoted one is.
+#[test]
+fn a_search_for_a_pronoun_alone_is_no_search() {
+    nothing("it annoys me when I look everywhere and find nothing");
+    nothing("I searched all day and could not find anything");
+    nothing("find something");
+    assert_eq!(
+        sure("search for \"nothing\""),
+        Action::Grep {
+            query: "nothing".into(),
+            dir: None,
+        }
+    );
+    assert_eq!(
+        sure("search for nothing burger"),
+        Action::Grep {
+            query: "nothing burger".into(),
+            dir: None,
+        }
+    );
+}
+
+/// "in which files did I write X", and a learner's "in which file I
+/// mentioned X": a search for X.
+#[test]
+fn in_which_files_someone_wrote_something_is_a_search() {
+    let grep = |query: &str| Action::Grep {
+        query: query.into(),
+        dir: None,
+    };
+    assert_eq!(sure("in which files did I write Porto?"), grep("Porto"));
+    assert_eq!(
+        sure("in which file I mentioned the dentist"),
+        grep("the dentist")
+    );
+    assert_eq!(sure("in what files have we noted budget"), grep("budget"));
+    nothing("in which files did I go wrong with my life and career plans");
+    nothing("in which country did I write my thesis");
+}
+
+/// A tool's id spelled letter by letter, as speech writes it ("w c",
+/// "c r c 32"): the id, run as typed.
+#[test]
+fn a_tool_id_spelled_letter_by_letter_is_that_id() {
+    let tool = |id: &str, name: &str| Action::Tool {
+        id: id.into(),
+        name: Some(name.into()),
+    };
+    assert_eq!(sure("run w c on essay dot txt"), tool("wc", "essay.txt"));
+    assert_eq!(
+        sure("use c r c 32 on backup.zip"),
+        tool("crc32", "backup.zip")
+    );
+    assert_eq!(sure("run the w c tool on notes.md"), tool("wc", "notes.md"));
+    // A single letter is no tool said letter by letter, and no file: nothing.
+    nothing("run a mile on sunday");
+}
+
+/// "edit FILE, X should become Y" where the old text opens with a word that
+/// is also a swapping verb ("turn", "change", "swap"): the change said
+/// with "become".
+#[test]
+fn old_text_opening_with_a_swapping_word_still_becomes_the_new() {
+    assert_eq!(
+        sure("edit route.md, turn north should become turn south"),
+        edit("route.md", "turn north", "turn south")
+    );
+    assert_eq!(
+        sure("edit notes.md, change later should be change now"),
+        edit("notes.md", "change later", "change now")
+    );
+    // With no "become", nothing says what it becomes: asked what to change.
+    nothing("edit route.md, turn north");
+}
+
+/// The root said as "the folder" with no name ("show me my folder", "list
+/// the whole directory"): it is listed; a folder with a name is that one.
+#[test]
+fn the_folder_said_with_no_name_is_the_root() {
+    let root = Action::List { dir: None };
+    assert_eq!(sure("show me my folder"), root);
+    assert_eq!(sure("list the whole directory"), root);
+    assert_eq!(sure("what's in the folder"), root);
+    assert_eq!(
+        sure("show me the drafts folder"),
+        Action::List {
+            dir: Some("drafts".into())
+        }
+    );
+    nothing("show me the folder you like");
+}
+
+/// "find every X in the files": a search for X; without the files it is
+/// no search.
+#[test]
+fn every_word_found_in_the_files_is_a_search() {
+    let grep = |query: &str| Action::Grep {
+        query: query.into(),
+        dir: None,
+    };
+    assert_eq!(sure("find every FIXME in my files"), grep("FIXME"));
+    assert_eq!(sure("find all XXX in the files"), grep("XXX"));
+    nothing("find every restaurant nearby");
+}
