@@ -129,7 +129,15 @@ fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
     let Target::File(name) = target(words.from(at + 1)) else {
         return None;
     };
-    Some(match content::needle(words.to(at)) {
+    // "remove the item X from …" takes out a list's line, not these words.
+    let cut = words.to(at);
+    if cut.starts_with(&["the", "item"])
+        || cut.starts_with(&["item"])
+        || cut.starts_with(&["the", "list", "item"])
+    {
+        return None;
+    }
+    Some(match content::needle(cut) {
         Some(old_text) => act(Action::Edit {
             name,
             old_text,

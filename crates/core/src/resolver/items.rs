@@ -14,9 +14,24 @@ enum Does {
     Tick,
     Untick,
     Remove,
+    /// "remove the item X from FILE": said as an item, so no "off" needed.
+    RemoveItem,
+    /// "remove X from the shopping list": a list's line, as a guess (the
+    /// words could be text inside a line).
+    RemoveFromList,
 }
 
 const HEADS: &[(&[&str], Does)] = &[
+    (&["remove", "the", "list", "item"], Does::RemoveItem),
+    (&["delete", "the", "list", "item"], Does::RemoveItem),
+    (&["remove", "the", "item"], Does::RemoveItem),
+    (&["delete", "the", "item"], Does::RemoveItem),
+    (&["drop", "the", "item"], Does::RemoveItem),
+    (&["remove", "item"], Does::RemoveItem),
+    (&["delete", "item"], Does::RemoveItem),
+    (&["remove"], Does::RemoveFromList),
+    (&["delete"], Does::RemoveFromList),
+    (&["drop"], Does::RemoveFromList),
     (&["check", "off"], Does::Tick),
     (&["tick", "off"], Does::Tick),
     (&["tick"], Does::Tick),
@@ -54,10 +69,14 @@ const PLACES: &[&str] = &["in", "on", "from", "off", "of"];
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (does, rest) = words.after_tagged(HEADS)?;
     let at = rest.keys().rposition(|k| PLACES.contains(&k))?;
-    let name = match target(rest.from(at + 1)) {
-        Target::File(name) => name,
+    let name = match (target(rest.from(at + 1)), does) {
+        (Target::File(name), _) => name,
+        (Target::Bare(name), Does::RemoveFromList) => name,
         _ => return None,
     };
+    if matches!(does, Does::RemoveFromList) && !is_a_list(&name, &rest.to(at)) {
+        return None;
+    }
     let mut item = rest.to(at);
     // "cross call mom off the list in todo.md": the item ends at "off".
     if let Some(off) = item.keys().position(|k| k == "off").filter(|&off| off > 0) {
@@ -73,7 +92,13 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             break;
         }
     }
-    let item = item.trim_start(&[&["the", "item"], &["item"], &["the"]]);
+    let item = item.trim_start(&[
+        &["the", "list", "item"],
+        &["list", "item"],
+        &["the", "item"],
+        &["item"],
+        &["the"],
+    ]);
     if item.is_empty() || item.len() > 12 {
         return None;
     }
@@ -86,6 +111,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
                 return None;
             }
             Action::RemoveItem { name, item }
+        }
+        (Does::RemoveItem, _) => Action::RemoveItem { name, item },
+        (Does::RemoveFromList, _) => {
+            let assumed = alloc::format!("I took '{item}' as an item of the list");
+            return Some(Resolution::Action(Action::RemoveItem { name, item }).guessed(assumed));
         }
         (Does::Untick, _) | (_, Some(false)) => Action::CheckItem {
             name,
@@ -101,4 +131,34 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         },
     };
     act(action)
+}
+
+/// Whether "remove X from NAME" is about a list's item: the file is called
+/// a list, and X is not said as text ("the word …", "the line …").
+fn is_a_list(name: &str, item: &Words<'_>) -> bool {
+    let name = name.to_ascii_lowercase();
+    let listish = [
+        "list",
+        "todo",
+        "to-do",
+        "groceries",
+        "shopping",
+        "checklist",
+        "chores",
+    ]
+    .iter()
+    .any(|word| name.contains(word));
+    let as_text = [
+        "word",
+        "words",
+        "text",
+        "phrase",
+        "line",
+        "lines",
+        "sentence",
+        "paragraph",
+    ]
+    .iter()
+    .any(|word| item.keys().take(2).any(|k| k == *word));
+    listish && !as_text && !item.is_empty()
 }

@@ -1334,3 +1334,50 @@ fn every_word_found_in_the_files_is_a_search() {
     assert_eq!(sure("find all XXX in the files"), grep("XXX"));
     nothing("find every restaurant nearby");
 }
+
+/// A list's line said as an item is removed as one; "remove X from" a file
+/// called a list is a guess of the same; text said as text stays an edit.
+#[test]
+fn items_said_as_items_are_removed_as_items() {
+    let removed = |name: &str, item: &str| Action::RemoveItem {
+        name: name.into(),
+        item: item.into(),
+    };
+    assert_eq!(
+        sure("delete the item rye bread from pantry.md"),
+        removed("pantry.md", "rye bread")
+    );
+    assert_eq!(
+        sure("remove the list item 'call the vet' from tasks.md"),
+        removed("tasks.md", "call the vet")
+    );
+    assert_eq!(
+        sure("remove item batteries from packing.md"),
+        removed("packing.md", "batteries")
+    );
+    assert_eq!(
+        guess("remove tinned tomatoes from grocery-list.md"),
+        removed("grocery-list.md", "tinned tomatoes")
+    );
+    assert_eq!(
+        guess("drop sunscreen from packing-list.txt"),
+        removed("packing-list.txt", "sunscreen")
+    );
+    // Text said as text, or a file not called a list, is not an item.
+    assert!(!matches!(
+        resolve("remove the word very from essay.md"),
+        Resolution::Action(Action::RemoveItem { .. })
+            | Resolution::Guess {
+                action: Action::RemoveItem { .. },
+                ..
+            }
+    ));
+    assert!(!matches!(
+        resolve("remove the second paragraph from letter.md"),
+        Resolution::Action(Action::RemoveItem { .. })
+            | Resolution::Guess {
+                action: Action::RemoveItem { .. },
+                ..
+            }
+    ));
+}
