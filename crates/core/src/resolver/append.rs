@@ -12,7 +12,7 @@ use super::name::{Target, target};
 use super::text::Words;
 use super::write::named_then_said;
 use super::{Resolution, unresolved};
-use crate::action::Action;
+use crate::action::{Action, WriteMode};
 use alloc::format;
 use alloc::string::String;
 
@@ -177,6 +177,9 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
 /// (or, spoken, nothing), then what to add. With no
 /// adding word ("groceries.md: oat milk") the words after a colon are a
 /// line to add, as a guess: a question or a request is no such line.
+/// Words that open the making of a new file, before its name and a colon.
+const MAKING: &[&[&str]] = &[&["new"], &["a", "new"], &["create"], &["make"], &["start"]];
+
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     let (sep, colon) = (0..words.len()).find_map(|at| {
         let raw = words.raw(at);
@@ -194,6 +197,17 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
         return None;
     };
     let rest = words.from(sep + 1);
+    // "new file haiku.md: an old pond" makes the file with that content.
+    if colon && words.after_any(MAKING).is_some() {
+        return content::text(rest).map(|content| {
+            Resolution::Action(Action::Write {
+                name,
+                content,
+                mode: Some(WriteMode::Create),
+                expect: None,
+            })
+        });
+    }
     if let Some(said) = rest.after_any(NOTING) {
         return Some(appended(name, said.trim_start(&[&["that"]])));
     }

@@ -99,7 +99,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         &["item"],
         &["the"],
     ]);
-    if item.is_empty() || item.len() > 12 {
+    // "untick it": which item is said elsewhere, not here.
+    let pronoun = item.len() == 1 && ["it", "that", "this", "them"].contains(&item.key(0));
+    if item.is_empty() || item.len() > 12 || pronoun {
         return None;
     }
     let item: String = item.literal();

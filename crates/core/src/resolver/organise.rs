@@ -14,6 +14,10 @@ use alloc::string::String;
 /// extension keeps the old one's ("rename draft.md to final").
 const HEADS: &[(&[&str], (Verb, bool))] = &[
     (&["rename"], (Verb::Move, true)),
+    (&["change", "the", "name", "of"], (Verb::Move, true)),
+    (&["change", "name", "of"], (Verb::Move, true)),
+    (&["change", "the", "name", "of", "file"], (Verb::Move, true)),
+    (&["change", "name", "of", "file"], (Verb::Move, true)),
     (&["move"], (Verb::Move, false)),
     (&["mv"], (Verb::Move, false)),
     (&["relocate"], (Verb::Move, false)),

@@ -1381,3 +1381,33 @@ fn items_said_as_items_are_removed_as_items() {
             }
     ));
 }
+
+/// A new file named before a colon is made with what follows; "change the
+/// name of" renames; an item said only as "it" is not taken as an item.
+#[test]
+fn new_files_before_a_colon_renames_in_words_and_items_said_as_it() {
+    assert_eq!(
+        sure("new file limerick.txt: there once was a cat"),
+        Action::Write {
+            name: "limerick.txt".into(),
+            content: "there once was a cat".into(),
+            mode: Some(WriteMode::Create),
+            expect: None,
+        }
+    );
+    assert_eq!(
+        guess("pantry.md: rolled oats"),
+        append("pantry.md", "rolled oats")
+    );
+    assert_eq!(
+        sure("change the name of plan-b.md to plan-c.md"),
+        Action::Move {
+            name: "plan-b.md".into(),
+            to: "plan-c.md".into(),
+        }
+    );
+    assert!(!matches!(
+        resolve("the vet visit is not done, untick it in pets.md"),
+        Resolution::Action(Action::CheckItem { ref item, .. }) if item == "it"
+    ));
+}
