@@ -457,12 +457,18 @@ fn under_heading(rest: Words<'_>) -> Option<Resolution> {
     let Target::File(name) = target(name) else {
         return None;
     };
-    let heading = heading.trim_start(&[&["the"], &["my"]]).trim_end(&[
-        &["heading"],
-        &["section"],
-        &["header"],
-        &["title"],
-    ]);
+    // "under the heading Spices", "under the Tuesday heading", "under my
+    // Done section": the heading's own words.
+    let heading = heading
+        .trim_start(&[
+            &["the"],
+            &["my"],
+            &["heading"],
+            &["section"],
+            &["header"],
+            &["title"],
+        ])
+        .trim_end(&[&["heading"], &["section"], &["header"], &["title"]]);
     if heading.is_empty() || said.is_empty() {
         return None;
     }

@@ -71,13 +71,25 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let at = rest.keys().rposition(|k| PLACES.contains(&k))?;
     let name = match (target(rest.from(at + 1)), does) {
         (Target::File(name), _) => name,
-        (Target::Bare(name), Does::RemoveFromList) => name,
+        // "the shopping list": a file of the folder called so; a bare
+        // "the list" names none.
+        (Target::Bare(name), Does::RemoveFromList) if !name.eq_ignore_ascii_case("list") => name,
         _ => return None,
     };
     if matches!(does, Does::RemoveFromList) && !is_a_list(&name, &rest.to(at)) {
         return None;
     }
     let mut item = rest.to(at);
+    // "remove oat milk from the list in shopping.md": the item ends at the
+    // first place word.
+    if matches!(does, Does::RemoveItem | Does::RemoveFromList)
+        && let Some(first) = item
+            .keys()
+            .position(|k| PLACES.contains(&k))
+            .filter(|&p| p > 0)
+    {
+        item = item.to(first);
+    }
     // "cross call mom off the list in todo.md": the item ends at "off".
     if let Some(off) = item.keys().position(|k| k == "off").filter(|&off| off > 0) {
         item = item.to(off + 1);
@@ -136,7 +148,8 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// Whether "remove X from NAME" is about a list's item: the file is called
-/// a list, and X is not said as text ("the word …", "the line …").
+/// a list (or the words say "the list in NAME"), and X is not said as text
+/// ("the word …", "the line …").
 fn is_a_list(name: &str, item: &Words<'_>) -> bool {
     let name = name.to_ascii_lowercase();
     let listish = [
@@ -149,7 +162,8 @@ fn is_a_list(name: &str, item: &Words<'_>) -> bool {
         "chores",
     ]
     .iter()
-    .any(|word| name.contains(word));
+    .any(|word| name.contains(word))
+        || item.keys().any(|k| k == "list");
     let as_text = [
         "word",
         "words",

@@ -317,6 +317,19 @@ const SAYING: &[(&[&str], bool)] = &[
     (&["be"], false),
     (&["show"], false),
 ];
+/// Remarks after what a whole file should say, on how it is written.
+const OVERWRITING: &[&[&str]] = &[
+    &["and", "nothing", "else"],
+    &["nothing", "else"],
+    &["overwrite", "it"],
+    &["overwrite", "whatever", "is", "there"],
+    &["overwrite", "whatever's", "there"],
+    &["overwrite", "what", "is", "there"],
+    &["overwrite", "what's", "there"],
+    &["replace", "whatever", "is", "there"],
+    &["replace", "what's", "there"],
+];
+
 /// Wishes said before the file ("i would like motto.txt to say …").
 const WISHED: &[&[&str]] = &[&["i", "would", "like"], &["i", "want"], &["make", "sure"]];
 
@@ -343,6 +356,8 @@ fn should_say(words: Words<'_>) -> Option<Resolution> {
             Some(after) if colon => after,
             _ => said_only,
         };
+        // "…, overwrite it", "… and nothing else": how, not what, to write.
+        let said = said.trim_end(OVERWRITING);
         let marked = colon || said.is_quoted();
         // "notes.md should be shorter" judges the file; it says nothing to write.
         if joined.trim_start(ONLY).starts_with(&["be"]) && !marked {

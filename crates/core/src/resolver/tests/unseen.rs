@@ -1411,3 +1411,38 @@ fn new_files_before_a_colon_renames_in_words_and_items_said_as_it() {
         Resolution::Action(Action::CheckItem { ref item, .. }) if item == "it"
     ));
 }
+
+/// Headings said with their kind ("the heading X", "the X section"), an
+/// item's end at its place word, and a remark on how a whole file is
+/// written, are not part of what is written.
+#[test]
+fn headings_items_and_remarks_keep_only_their_words() {
+    let under = |said: &str| match resolve(said) {
+        Resolution::Action(Action::Append { under, .. }) => under,
+        other => panic!("{said:?}: {other:?}"),
+    };
+    assert_eq!(
+        under("add renew passport under the heading Admin in life.md").as_deref(),
+        Some("Admin")
+    );
+    assert_eq!(
+        under("add renew passport to life.md under the Admin section").as_deref(),
+        Some("Admin")
+    );
+    assert_eq!(
+        guess("remove sunscreen from the list in packing.md"),
+        Action::RemoveItem {
+            name: "packing.md".into(),
+            item: "sunscreen".into(),
+        }
+    );
+    nothing("remove sunscreen from the list");
+    assert_eq!(
+        sure("motd.txt should say closed today and nothing else"),
+        write("motd.txt", "closed today")
+    );
+    assert_eq!(
+        sure("I want banner.txt to contain only 'sale ends friday', overwrite it"),
+        write("banner.txt", "sale ends friday")
+    );
+}
