@@ -631,5 +631,16 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
         "- [ ] milk\n- [ ] eggs\n"
     );
     assert_eq!(read("copy.md").await["content"], "- [ ] eggs\n");
+    // "today's note" is the day's file in the browser's own calendar.
+    let said = browser
+        .worker(json!({"op": "execute", "transcript": "add buy stamps to today's note"}))
+        .await;
+    assert_eq!(said["result"]["ok"], true, "{said}");
+    let today = browser
+        .js("const d = new Date(); const two = (n) => String(n).padStart(2, '0'); return `daily/${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}.md`;")
+        .await;
+    let today = today.as_str().unwrap();
+    assert_eq!(said["action"]["name"], today, "{said}");
+    assert_eq!(read(today).await["content"], "buy stamps");
     browser.close().await;
 }

@@ -40,9 +40,13 @@ impl Driver {
             Ok(request) => request,
             Err(e) => return Step::Done(malformed(&format!("the request is not JSON: {e}"))),
         };
-        self.env
-            .0
-            .update(request["now"].as_u64(), request["seed"].as_str());
+        self.env.0.update(
+            request["now"].as_u64(),
+            request["offset"]
+                .as_i64()
+                .and_then(|o| i32::try_from(o).ok()),
+            request["seed"].as_str(),
+        );
         let future = session::run(
             request,
             self.executor.take(),

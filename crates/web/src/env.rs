@@ -6,6 +6,7 @@ use sha2::{Digest, Sha256};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use voicebox_core::platform::Env;
+use voicebox_core::resolver::daily::{DEFAULT_DAILY_NOTE, daily_path};
 
 /// The env shared by the executor and the driver (which updates it per request).
 #[derive(Clone, Default)]
@@ -24,15 +25,20 @@ impl Env for SharedEnv {
 #[derive(Default)]
 pub struct WebEnv {
     now_ms: Cell<u64>,
+    /// How far the person's clock stands east of UTC, in seconds.
+    offset_secs: Cell<i32>,
     seed: RefCell<Vec<u8>>,
     counter: Cell<u64>,
 }
 
 impl WebEnv {
     /// What the worker said about the world with this request.
-    pub fn update(&self, now_ms: Option<u64>, seed: Option<&str>) {
+    pub fn update(&self, now_ms: Option<u64>, offset_secs: Option<i32>, seed: Option<&str>) {
         if let Some(now) = now_ms {
             self.now_ms.set(now);
+        }
+        if let Some(offset) = offset_secs {
+            self.offset_secs.set(offset);
         }
         if let Some(seed) = seed {
             // Fold the new randomness into the old, so the seed stays small.
@@ -41,6 +47,14 @@ impl WebEnv {
             hasher.update(seed.as_bytes());
             *self.seed.borrow_mut() = hasher.finalize().to_vec();
         }
+    }
+}
+
+impl WebEnv {
+    /// Today's note in the person's own day, by the default setting.
+    pub fn daily_note(&self) -> String {
+        let today = voicebox_core::time::day(self.now_ms.get(), self.offset_secs.get());
+        daily_path(DEFAULT_DAILY_NOTE, &today)
     }
 }
 

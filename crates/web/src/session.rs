@@ -50,16 +50,16 @@ pub async fn run(
             ),
         ),
         (request, Some(mut executor)) => {
-            let answer = in_project(&mut executor, request).await;
+            let answer = in_project(&mut executor, request, &env).await;
             (Some(executor), answer)
         }
     }
 }
 
 /// A request for the open project.
-async fn in_project(executor: &mut WebExecutor, request: WorkerRequest) -> Value {
+async fn in_project(executor: &mut WebExecutor, request: WorkerRequest, env: &SharedEnv) -> Value {
     match request {
-        WorkerRequest::Execute(request) => turn(executor, request).await,
+        WorkerRequest::Execute(request) => turn(executor, request, env).await,
         WorkerRequest::Confirm(Answer { id, approved }) => {
             json!({"result": executor.confirm(&id, approved).await})
         }
@@ -99,7 +99,7 @@ fn resolution(text: &str) -> Value {
 /// One turn through the core's [`run_turn`], answered as `POST /api/turn`
 /// answers it (with `changes`, so the page knows when to re-list); words
 /// are settled against the project's files.
-async fn turn(executor: &mut WebExecutor, request: Execute) -> Value {
+async fn turn(executor: &mut WebExecutor, request: Execute, env: &SharedEnv) -> Value {
     let input = match TurnInput::new(request.transcript, request.action) {
         Ok(input) => input,
         Err(refusal) => return json!(Reply::refusal(refusal)),
@@ -110,7 +110,9 @@ async fn turn(executor: &mut WebExecutor, request: Execute) -> Value {
         TurnInput::Words(_) => Folder::new(executor.names(MAX_NAMES).await),
         TurnInput::Action(_) => Folder::default(),
     };
-    let folder = folder.after(PREVIOUS.with_borrow(Clone::clone));
+    let folder = folder
+        .after(PREVIOUS.with_borrow(Clone::clone))
+        .with_daily(env.0.daily_note());
     let answer = run_turn(
         input,
         async |text: String| resolver::resolve_in(&text, &folder),

@@ -59,7 +59,7 @@ export async function drive(request, root) {
   const c = await coreReady();
   const seed = new Uint8Array(16);
   crypto.getRandomValues(seed);
-  const text = encoder.encode(JSON.stringify({ ...request, now: Date.now(), seed: hex(seed) }));
+  const text = encoder.encode(JSON.stringify({ ...request, now: Date.now(), offset: -new Date().getTimezoneOffset() * 60, seed: hex(seed) }));
   let state;
   try {
     const [ptr, len] = put(c, text);

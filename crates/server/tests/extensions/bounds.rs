@@ -120,7 +120,7 @@ async fn extension_acts_wait_while_a_page_owns_the_root() {
             reply["result"]["why"]
                 .as_str()
                 .unwrap()
-                .contains("the page's (opfs v1/projects/atlas)"),
+                .contains("the browser's own (opfs v1/projects/atlas)"),
             "{path}: {reply}"
         );
     }
