@@ -12,8 +12,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::ops::RangeInclusive;
 
-/// Number words read as digits ("chapter two" is `chapter 2.md`).
-const NUMBERS: &[&str] = &[
+/// Number words read as digits ("chapter two" is `chapter 2.md`, "the
+/// last ten lines" ten of them).
+pub(super) const NUMBERS: &[&str] = &[
     "zero",
     "one",
     "two",

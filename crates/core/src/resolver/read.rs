@@ -1,5 +1,6 @@
 //! `read`: "read notes.md", "show me notes.md", "what's in notes.md", "what does notes.md say".
 
+use super::mention::NUMBERS;
 use super::name::{Target, target};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
@@ -128,31 +129,6 @@ const ENDS: &[(&[&str], bool)] = &[
     (&["last"], false),
     (&["final"], false),
     (&["bottom"], false),
-];
-
-/// Numbers said as words, for "the last ten lines".
-const NUMBERS: &[&str] = &[
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
 ];
 
 /// A count said as digits or a word ("10", "ten", "twenty").
