@@ -2,36 +2,9 @@
 //! loosely beside a sibling it reads surely, or one it must not act on.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
+use super::{guess, nothing, sure};
 use crate::action::Action;
 use alloc::string::String;
-
-fn sure(text: &str) -> Action {
-    match resolve(text) {
-        Resolution::Action(action) => action,
-        other => panic!("{text:?} should be sure, got {other:?}"),
-    }
-}
-
-fn guess(text: &str) -> Action {
-    match resolve(text) {
-        Resolution::Guess { action, assumed } => {
-            assert!(
-                !assumed.is_empty(),
-                "{text:?}: a guess says what it assumed"
-            );
-            action
-        }
-        other => panic!("{text:?} should be a guess, got {other:?}"),
-    }
-}
-
-fn nothing(text: &str) {
-    assert!(
-        matches!(resolve(text), Resolution::Unresolved { .. }),
-        "{text:?} should not act, got {:?}",
-        resolve(text)
-    );
-}
 
 fn append(name: &str, content: &str) -> Action {
     Action::Append {

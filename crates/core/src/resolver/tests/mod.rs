@@ -14,6 +14,37 @@ mod notes;
 mod settle;
 mod unseen;
 
+/// The one sure reading of `text`.
+fn sure(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Action(action) => action,
+        other => panic!("{text:?} should be sure, got {other:?}"),
+    }
+}
+
+/// The guess `text` is read as; a guess always says what it assumed.
+fn guess(text: &str) -> Action {
+    match resolve(text) {
+        Resolution::Guess { action, assumed } => {
+            assert!(
+                !assumed.is_empty(),
+                "{text:?}: a guess says what it assumed"
+            );
+            action
+        }
+        other => panic!("{text:?} should be a guess, got {other:?}"),
+    }
+}
+
+/// `text` is read as no request at all.
+fn nothing(text: &str) {
+    let got = resolve(text);
+    assert!(
+        matches!(got, Resolution::Unresolved { .. }),
+        "{text:?} should not act, got {got:?}"
+    );
+}
+
 /// One row of a phrasing table: `sentence => verb field | field …`, the
 /// fields in the command list's order; an empty field is an empty string and
 /// a field left off is absent.

@@ -3,36 +3,9 @@
 //! unresolved or keep its other reading.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
+use super::{guess, nothing, sure};
 use crate::action::{Action, WriteMode};
 use alloc::string::String;
-
-fn sure(text: &str) -> Action {
-    match resolve(text) {
-        Resolution::Action(action) => action,
-        other => panic!("{text:?} should be sure, got {other:?}"),
-    }
-}
-
-fn guess(text: &str) -> Action {
-    match resolve(text) {
-        Resolution::Guess { action, assumed } => {
-            assert!(
-                !assumed.is_empty(),
-                "{text:?}: a guess says what it assumed"
-            );
-            action
-        }
-        other => panic!("{text:?} should be a guess, got {other:?}"),
-    }
-}
-
-fn nothing(text: &str) {
-    let got = resolve(text);
-    assert!(
-        matches!(got, Resolution::Unresolved { .. }),
-        "{text:?} should not act, got {got:?}"
-    );
-}
 
 fn append(name: &str, content: &str) -> Action {
     Action::Append {
