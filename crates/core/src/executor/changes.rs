@@ -339,14 +339,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         if current.as_deref() == Ok(updated.as_str()) {
             // Nothing to change (a tick on a ticked item): said, not written.
             let seq = match self
-                .looked(
-                    record,
-                    &approved.path,
-                    approved.rule,
-                    alloc::vec::Vec::new(),
-                    None,
-                    turn,
-                )
+                .nothing_changed(record, &approved.path, approved.rule, turn)
                 .await
             {
                 Ok(seq) => Some(seq),

@@ -232,14 +232,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
         if seen.is_dir {
             let seq = match self
-                .looked(
-                    record,
-                    path,
-                    approved.rule,
-                    alloc::vec::Vec::new(),
-                    None,
-                    turn,
-                )
+                .nothing_changed(record, path, approved.rule, turn)
                 .await
             {
                 Ok(seq) => Some(seq),

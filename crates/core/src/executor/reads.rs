@@ -338,6 +338,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 
     /// An allowed look that failed (not found, not text): an error entry.
+    /// A change that found nothing to do (a tick on a ticked item, a
+    /// folder already there): recorded as a look at `path`, never a write.
+    pub(super) async fn nothing_changed(
+        &self,
+        record: ActRecord,
+        path: &RelPath,
+        rule: Rule,
+        turn: Option<&str>,
+    ) -> Result<u64, Reply> {
+        self.looked(record, path, rule, Vec::new(), None, turn)
+            .await
+    }
+
     pub(super) async fn looked_and_failed(
         &self,
         record: ActRecord,
