@@ -62,11 +62,16 @@ export function createExtensions(section, { onChange = () => {} } = {}) {
       try {
         const asked = await api.approvalRequest(x.id);
         if (asked && asked.ok === true) {
-          // A new code is printed: the field starts empty for it.
-          code.value = '';
+          // A new code is printed: the field starts empty for it. A refresh
+          // may have drawn the list anew while the server answered, so the
+          // field to open is the one on the page now, not this one.
           opened.set(x.id, '');
-          form.hidden = false;
-          code.focus();
+          const field = code.isConnected ? code : document.getElementById(code.id);
+          if (field) {
+            field.value = '';
+            field.closest('.admit-form').hidden = false;
+            field.focus();
+          }
         } else {
           fill(note, refusalNode(asked || {}, 'No code was printed'));
         }
