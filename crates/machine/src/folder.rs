@@ -6,15 +6,19 @@
 //! adds the explicit real-path answer the executor needs to *name* a link out.
 
 mod checked;
+mod open;
+mod os_terms;
 use checked::is_special;
+use open::project_of;
+pub use open::{OpenError, RootOptions};
+use os_terms::{is_escape, own_error, read_capped, real_path, rel, split, storage_error};
 mod organise;
 mod own_files;
 mod write;
 
-use crate::audit_file::{Anchors, AuditWriter, Writer};
+use crate::audit_file::{Anchors, AuditWriter};
 use crate::durable::Syncer;
 use crate::own::{OwnError, OwnFolders};
-use cap_std::ambient_authority;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
@@ -24,57 +28,8 @@ use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
 use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    AuditListing, DirEntry, Escape, MAX_FILE_BYTES, Observation, Resolved, RootInfo, Storage,
-    StorageError,
+    AuditListing, DirEntry, Escape, Observation, Resolved, RootInfo, Storage, StorageError,
 };
-
-/// Why a folder could not be opened as a root.
-#[derive(Debug)]
-pub enum OpenError {
-    Missing(PathBuf),
-    NotAFolder(PathBuf),
-    /// `path`, one of the host's own folders in `root`, is `found` (a link,
-    /// a pipe, a file) instead of a folder.
-    HostFolder {
-        root: PathBuf,
-        path: String,
-        found: &'static str,
-    },
-    Io(PathBuf, io::Error),
-}
-
-impl std::fmt::Display for OpenError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            OpenError::Missing(p) => write!(f, "{} does not exist", p.display()),
-            OpenError::NotAFolder(p) => write!(f, "{} is a file, not a folder", p.display()),
-            OpenError::HostFolder { root, path, found } => write!(
-                f,
-                "{path} in {} is {found}, not a folder; Voicebox keeps its own files there and never follows a link out of them, so it did not open the folder and changed nothing in it — remove or rename {path} in {} (Voicebox makes a fresh one)",
-                root.display(),
-                root.display()
-            ),
-            OpenError::Io(p, e) => write!(f, "{} cannot be opened: {e}", p.display()),
-        }
-    }
-}
-
-/// How a root is opened; `Default` is what the host uses.
-#[derive(Clone, Default)]
-pub struct RootOptions {
-    /// Makes acts durable before they are acknowledged (and lets a crash
-    /// test watch the sync points).
-    pub sync: Syncer,
-    /// Where the host keeps its audit anchors (a folder outside every root,
-    /// under the state folder): with it, each group of appends also adds a
-    /// record to this writer's anchor, and verification sees lines cut from a log's end or
-    /// a log replaced whole. Without it, only the chain inside each file.
-    pub anchors: Option<PathBuf>,
-    /// Opens the audit file (and runs its `lost` sweep, closing a torn last
-    /// line) at the first append instead of now: for reads of the audit
-    /// (`voicebox audit`, `--verify`), which must not change the log they report.
-    pub audit_at_first_append: bool,
-}
 
 /// A folder root with its audit writer.
 pub struct FolderStorage {
@@ -96,72 +51,6 @@ pub struct FolderStorage {
 }
 
 impl FolderStorage {
-    /// Opens `path` as a root for the writer `instance`, running the audit
-    /// file's `lost` sweep.
-    pub fn open(path: &Path, instance: &str) -> Result<FolderStorage, OpenError> {
-        FolderStorage::open_with(path, instance, RootOptions::default())
-    }
-
-    /// [`FolderStorage::open`] with explicit options.
-    pub fn open_with(
-        path: &Path,
-        instance: &str,
-        options: RootOptions,
-    ) -> Result<FolderStorage, OpenError> {
-        let real = std::fs::canonicalize(path).map_err(|e| match e.kind() {
-            ErrorKind::NotFound => OpenError::Missing(path.into()),
-            _ => OpenError::Io(path.into(), e),
-        })?;
-        let meta = std::fs::metadata(&real).map_err(|e| OpenError::Io(real.clone(), e))?;
-        if !meta.is_dir() {
-            return Err(OpenError::NotAFolder(real));
-        }
-        let dir = Dir::open_ambient_dir(&real, ambient_authority())
-            .map_err(|e| OpenError::Io(real.clone(), e))?;
-        let own_root = dir
-            .try_clone()
-            .map_err(|e| OpenError::Io(real.clone(), e))?;
-        let own = Arc::new(OwnFolders::new(own_root, options.sync.clone()));
-        // A reader (`voicebox audit`) changes nothing and reads no host folder
-        // through a link: one that is not a folder is named in its report.
-        let checked = match options.audit_at_first_append {
-            true => Ok(()),
-            false => own.check(),
-        };
-        checked.map_err(|e| match e {
-            OwnError::NotAFolder { path, found } => OpenError::HostFolder {
-                root: real.clone(),
-                path,
-                found,
-            },
-            OwnError::Io(path, e) => OpenError::Io(real.join(path), e),
-        })?;
-        let root = real.to_string_lossy().into_owned();
-        let anchors = options.anchors.map(Anchors::new);
-        let writer = Writer {
-            instance: instance.into(),
-            project: project_of(&real),
-            root,
-        };
-        Ok(FolderStorage {
-            dir,
-            identity: (meta.dev(), meta.ino()),
-            own: own.clone(),
-            audit: AuditWriter::new(
-                own,
-                writer,
-                options.sync.clone(),
-                anchors.clone(),
-                !options.audit_at_first_append,
-            ),
-            anchors,
-            sync: options.sync,
-            path: real,
-            // A reader (`voicebox audit`) changes nothing in the folder it reports on.
-            sweeps: !options.audit_at_first_append,
-        })
-    }
-
     /// The root's real path.
     pub fn path(&self) -> &Path {
         &self.path
@@ -236,74 +125,6 @@ impl FolderStorage {
         }
         Ok(out)
     }
-}
-
-/// The project a root is: `<folder name>@machine`.
-fn project_of(real: &Path) -> String {
-    let name = real
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "root".into());
-    format!("{name}@machine")
-}
-
-/// Reads an open regular file of `size` bytes whole, never past the cap.
-fn read_capped(file: cap_std::fs::File, size: u64) -> Result<Vec<u8>, StorageError> {
-    if size > MAX_FILE_BYTES {
-        return Err(StorageError::TooLarge(size));
-    }
-    // The file may grow after the fstat: never read past the cap.
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(storage_error)?;
-    match bytes.len() as u64 {
-        grown if grown > MAX_FILE_BYTES => Err(StorageError::TooLarge(grown)),
-        _ => Ok(bytes),
-    }
-}
-
-/// A host folder that is not one, or cannot be opened, in storage's terms.
-fn own_error(e: OwnError) -> StorageError {
-    match e {
-        OwnError::NotAFolder { .. } => StorageError::HostFolder(e.to_string()),
-        OwnError::Io(..) => StorageError::Other(e.to_string()),
-    }
-}
-
-/// cap-std's words for a path that would leave the directory.
-fn is_escape(e: &io::Error) -> bool {
-    e.kind() == ErrorKind::PermissionDenied && e.to_string().contains("outside of the filesystem")
-}
-
-fn storage_error(e: io::Error) -> StorageError {
-    match e.kind() {
-        _ if is_escape(&e) => StorageError::Escape(Escape::LinkOut),
-        ErrorKind::NotFound => StorageError::NotFound,
-        ErrorKind::IsADirectory => StorageError::IsADirectory,
-        ErrorKind::NotADirectory => StorageError::NotADirectory,
-        _ => StorageError::Other(e.to_string()),
-    }
-}
-
-/// A path's folder and last name (`""` and the path itself for a single name).
-fn split(path: &Path) -> (&Path, &std::ffi::OsStr) {
-    (
-        path.parent().unwrap_or(Path::new("")),
-        path.file_name().unwrap_or_default(),
-    )
-}
-
-/// A real path cap-std answered (relative to the root), as the core's path.
-fn real_path(real: &Path) -> Result<RelPath, Escape> {
-    match real.to_string_lossy().as_ref() {
-        "" | "." => Ok(RelPath::root()),
-        text => contain::resolve_inside_root(text).map_err(|_| Escape::LinkOut),
-    }
-}
-
-fn rel(path: &RelPath) -> PathBuf {
-    PathBuf::from(path.as_str())
 }
 
 impl Storage for FolderStorage {
