@@ -1,6 +1,7 @@
 //! The parked-I/O slot: where a storage or tool future leaves its request for
 //! the worker, and where the worker's answer is put back.
 
+use crate::ops::Request;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::future::Future;
@@ -24,7 +25,9 @@ impl Slot {
     }
 
     /// Sends `request` to the worker and waits for its answer.
-    pub fn exchange(self: &Rc<Slot>, request: Value, data: Vec<u8>) -> Park {
+    pub fn exchange(self: &Rc<Slot>, request: Request, data: Vec<u8>) -> Park {
+        // A request is plain data: it always serialises.
+        let request = serde_json::to_value(request).unwrap_or_default();
         Park {
             slot: self.clone(),
             request: Some((request, data)),

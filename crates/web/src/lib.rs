@@ -17,6 +17,7 @@ pub mod abi;
 pub mod driver;
 pub mod env;
 pub mod io;
+pub mod ops;
 pub mod session;
 pub mod storage;
 pub mod tools;

@@ -18,7 +18,8 @@
 //! ([`AuditHome::Origin`]); the audit view reads both.
 
 use crate::io::Slot;
-use serde_json::{Value, json};
+use crate::ops::{Op, Request};
+use serde_json::Value;
 use std::cell::Cell;
 use std::rc::Rc;
 use voicebox_core::audit::{self, AuditFile, Entry};
@@ -52,12 +53,12 @@ impl AuditHome {
         }
     }
 
-    /// A worker request for `path` in this home: the origin's own files are
-    /// named with `root: "origin"` (and need no permission); the project's are not.
-    fn request(&self, op: &str, path: String) -> Value {
+    /// A worker request in this home: the origin's own files need no
+    /// permission; the project's name the access they need.
+    fn request(&self, op: Op) -> Request {
         match self {
-            AuditHome::Root => json!({"op": op, "path": path}),
-            AuditHome::Origin(_) => json!({"op": op, "root": "origin", "path": path}),
+            AuditHome::Root => Request::on_root(op),
+            AuditHome::Origin(_) => Request::on_origin(op),
         }
     }
 }
@@ -104,47 +105,21 @@ impl WebStorage {
         self.next_seq.set(last_seq.saturating_add(1));
     }
 
-    /// One request to the worker, naming the access it needs.
-    async fn ask(
-        &self,
-        mut request: Value,
-        data: Vec<u8>,
-    ) -> Result<(Value, Vec<u8>), StorageError> {
-        let wanted_folder = matches!(
-            request["op"].as_str(),
-            Some("list" | "readAudit" | "mkdir" | "rmdir" | "rename")
-        );
-        // Operations on the root's entries name the access they need; the
-        // worker asks for that permission before it touches the root.
-        let access = match request["op"].as_str() {
-            Some("write" | "append" | "remove" | "rename" | "mkdir" | "rmdir") => {
-                Some(Access::Write)
-            }
-            Some("read" | "observe" | "list" | "readAudit") => Some(Access::Read),
-            _ => None,
-        };
-        if let Some(access) = access.filter(|_| request.get("root").is_none()) {
-            request["mode"] = json!(mode(access));
-        }
+    /// One request to the worker.
+    async fn ask(&self, request: Request, data: Vec<u8>) -> Result<(Value, Vec<u8>), StorageError> {
+        let wants_folder = request.op.wants_folder();
         let (answer, bytes) = self.slot.exchange(request, data).await;
         match answer.get("error") {
             None => Ok((answer, bytes)),
-            Some(error) => Err(storage_error(error, wanted_folder)),
+            Some(error) => Err(storage_error(error, wants_folder)),
         }
     }
 
-    /// `write` or `append` (`op`): the worker puts `bytes` in `path` whole or at its end.
-    async fn put(&self, op: &str, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        let request = json!({"op": op, "path": path.as_str()});
-        self.ask(request, bytes.to_vec()).await.map(|_| ())
-    }
-}
-
-/// The permission mode the File System Access API names for an access.
-fn mode(access: Access) -> &'static str {
-    match access {
-        Access::Read => "read",
-        Access::Write => "readwrite",
+    /// `op` on the root, with no bytes to send.
+    async fn on_root(&self, op: Op) -> Result<Value, StorageError> {
+        self.ask(Request::on_root(op), Vec::new())
+            .await
+            .map(|(answer, _)| answer)
     }
 }
 
@@ -192,17 +167,14 @@ impl Storage for WebStorage {
     }
 
     async fn reachable(&self) -> bool {
-        self.ask(json!({"op": "reachable"}), Vec::new())
+        self.on_root(Op::Reachable)
             .await
-            .is_ok_and(|(answer, _)| answer["ok"] == true)
+            .is_ok_and(|answer| answer["ok"] == true)
     }
 
     async fn permit(&self, access: Access) -> Result<(), Escape> {
-        match self
-            .ask(json!({"op": "permit", "mode": mode(access)}), Vec::new())
-            .await
-        {
-            Ok((answer, _)) => withheld(answer["state"].as_str().unwrap_or("")).map_or(Ok(()), Err),
+        match self.on_root(Op::Permit { access }).await {
+            Ok(answer) => withheld(answer["state"].as_str().unwrap_or("")).map_or(Ok(()), Err),
             Err(StorageError::Escape(escape)) => Err(escape),
             Err(_) => Err(Escape::Unreachable),
         }
@@ -215,8 +187,11 @@ impl Storage for WebStorage {
     /// The worker reads at most `max` bytes: for a larger file it answers
     /// only the size, and the refusal is made here.
     async fn read(&self, path: &RelPath) -> Result<Vec<u8>, StorageError> {
-        let request = json!({"op": "read", "path": path.as_str(), "max": MAX_FILE_BYTES});
-        let (answer, bytes) = self.ask(request, Vec::new()).await?;
+        let op = Op::Read {
+            path: path.as_str().into(),
+            max: MAX_FILE_BYTES,
+        };
+        let (answer, bytes) = self.ask(Request::on_root(op), Vec::new()).await?;
         match answer["size"].as_u64() {
             Some(size) if size > MAX_FILE_BYTES => Err(StorageError::TooLarge(size)),
             _ => Ok(bytes),
@@ -224,41 +199,58 @@ impl Storage for WebStorage {
     }
 
     async fn write(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.put("write", path, bytes).await
-    }
-
-    async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
-        self.put("append", path, bytes).await
-    }
-
-    async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
-        self.ask(json!({"op": "remove", "path": path.as_str()}), Vec::new())
+        let op = Op::Write {
+            path: path.as_str().into(),
+        };
+        self.ask(Request::on_root(op), bytes.to_vec())
             .await
             .map(|_| ())
     }
 
+    async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let op = Op::Append {
+            path: path.as_str().into(),
+        };
+        self.ask(Request::on_root(op), bytes.to_vec())
+            .await
+            .map(|_| ())
+    }
+
+    async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
+        let op = Op::Remove {
+            path: path.as_str().into(),
+        };
+        self.on_root(op).await.map(|_| ())
+    }
+
     async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError> {
-        let request = json!({"op": "rename", "path": from.as_str(), "to": to.as_str()});
-        self.ask(request, Vec::new()).await.map(|_| ())
+        let op = Op::Rename {
+            path: from.as_str().into(),
+            to: to.as_str().into(),
+        };
+        self.on_root(op).await.map(|_| ())
     }
 
     async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError> {
-        let request = json!({"op": "mkdir", "path": path.as_str()});
-        let (answer, _) = self.ask(request, Vec::new()).await?;
-        Ok(answer["made"] == true)
+        let op = Op::Mkdir {
+            path: path.as_str().into(),
+        };
+        Ok(self.on_root(op).await?["made"] == true)
     }
 
     async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
-        let request = json!({"op": "rmdir", "path": path.as_str()});
-        self.ask(request, Vec::new()).await.map(|_| ())
+        let op = Op::Rmdir {
+            path: path.as_str().into(),
+        };
+        self.on_root(op).await.map(|_| ())
     }
 
     async fn observe(&self, path: &RelPath) -> Observation {
-        match self
-            .ask(json!({"op": "observe", "path": path.as_str()}), Vec::new())
-            .await
-        {
-            Ok((seen, _)) => Observation {
+        let op = Op::Observe {
+            path: path.as_str().into(),
+        };
+        match self.on_root(op).await {
+            Ok(seen) => Observation {
                 exists: seen["exists"] == true,
                 is_dir: seen["dir"] == true,
                 bytes: seen["bytes"].as_u64().unwrap_or(0),
@@ -269,9 +261,10 @@ impl Storage for WebStorage {
     }
 
     async fn list(&self, dir: &RelPath) -> Result<Vec<DirEntry>, StorageError> {
-        let (answer, _) = self
-            .ask(json!({"op": "list", "path": dir.as_str()}), Vec::new())
-            .await?;
+        let op = Op::List {
+            path: dir.as_str().into(),
+        };
+        let answer = self.on_root(op).await?;
         serde_json::from_value::<Vec<Listed>>(answer["entries"].clone())
             .map(|entries| entries.into_iter().map(Listed::into_entry).collect())
             .map_err(|e| StorageError::Other(format!("the worker's listing is malformed: {e}")))
@@ -296,7 +289,7 @@ impl Storage for WebStorage {
             )));
         }
         let path = format!("{}/{}", self.home.folder(), self.audit_file);
-        self.ask(self.home.request("append", path), line.into_bytes())
+        self.ask(self.home.request(Op::Append { path }), line.into_bytes())
             .await?;
         self.next_seq.set(seq + 1);
         Ok(seq)
@@ -305,7 +298,9 @@ impl Storage for WebStorage {
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError> {
         let mut all = Vec::new();
         for home in &self.audit_folders {
-            let request = home.request("readAudit", home.folder().into());
+            let request = home.request(Op::ReadAudit {
+                path: home.folder().into(),
+            });
             let answer = match self.ask(request, Vec::new()).await {
                 Ok((answer, _)) => answer,
                 // A picked folder not readable now (no permission, or gone):

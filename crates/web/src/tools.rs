@@ -3,7 +3,8 @@
 //! asked for — or the platform's own error words, which are named here.
 
 use crate::io::Slot;
-use serde_json::{Value, json};
+use crate::ops::{Op, Request};
+use serde_json::Value;
 use std::rc::Rc;
 use voicebox_core::executor::tools::CREATE_ASSET;
 use voicebox_core::platform::{ToolRun, ToolRunner, no_shelf};
@@ -45,7 +46,10 @@ impl ToolRunner for WebTools {
         let (answer, data) = self
             .slot
             .exchange(
-                json!({"op": "runTool", "id": id, "budgetMs": TOOL_BUDGET_MS}),
+                Request::on_root(Op::RunTool {
+                    id: id.into(),
+                    budget_ms: TOOL_BUDGET_MS,
+                }),
                 input.to_vec(),
             )
             .await;
