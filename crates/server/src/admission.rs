@@ -10,7 +10,7 @@ use voicebox_machine::extensions::Registry;
 use voicebox_machine::{Host, MachineAbilities};
 
 /// The host's extension registry; every host this binary makes has one.
-pub fn registry(host: &Host<MachineAbilities>) -> &Registry {
+pub(crate) fn registry(host: &Host<MachineAbilities>) -> &Registry {
     host.executor()
         .abilities()
         .registry()
@@ -27,7 +27,7 @@ pub fn admit(host: &Host<MachineAbilities>, id: &str, how: &str) -> Reply {
 
 /// Admits `id` at `plan_digest` (the plan a console code was bound to),
 /// audited first.
-pub fn admit_at(host: &Host<MachineAbilities>, id: &str, plan_digest: &str, how: &str) -> Reply {
+pub(crate) fn admit_at(host: &Host<MachineAbilities>, id: &str, plan_digest: &str, how: &str) -> Reply {
     host.person_act(id, PersonAct::Admit, how, || {
         registry(host).admit(id, plan_digest, now_ms())
     })

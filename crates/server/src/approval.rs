@@ -19,14 +19,14 @@ use voicebox_core::{Refusal, Rule};
 use voicebox_machine::MachineEnv;
 
 /// How long a code is valid.
-pub const CODE_TTL_MS: u64 = 120_000;
+pub(crate) const CODE_TTL_MS: u64 = 120_000;
 /// Wrong tries before a code is burned.
 pub const MAX_ATTEMPTS: u32 = 5;
 /// Wrong codes, across all codes, before approvals lock. Twice a code's own
 /// tries, so a person who mistypes one code still has another's worth.
 pub const WRONG_CODE_BUDGET: usize = 10;
 /// The window the budget is counted over.
-pub const BUDGET_WINDOW_MS: u64 = 600_000;
+pub(crate) const BUDGET_WINDOW_MS: u64 = 600_000;
 
 struct PendingCode {
     code: String,
@@ -88,7 +88,7 @@ impl Approvals {
 
     /// Issues a code for `id` at `plan_digest`, replacing any earlier one, and
     /// returns it for the console (only); none while approvals are locked.
-    pub fn issue(&self, id: &str, plan_digest: &str, now_ms: u64) -> Result<String, Refusal> {
+    pub(crate) fn issue(&self, id: &str, plan_digest: &str, now_ms: u64) -> Result<String, Refusal> {
         let mut state = self.lock();
         state.locked(now_ms)?;
         let code = new_code();
@@ -105,7 +105,7 @@ impl Approvals {
     }
 
     /// Consumes the code for `id`: `Ok(plan digest it was bound to)` once.
-    pub fn consume(&self, id: &str, code: &str, now_ms: u64) -> Result<String, Refusal> {
+    pub(crate) fn consume(&self, id: &str, code: &str, now_ms: u64) -> Result<String, Refusal> {
         let mut state = self.lock();
         state.locked(now_ms)?;
         let State { pending, wrong } = &mut *state;

@@ -4,16 +4,16 @@
 
 use include_dir::{Dir, include_dir};
 
-pub static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
+pub(crate) static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../web");
 
 /// The browser core, built by build.rs from `crates/web` (empty if the wasm32
 /// target was missing at build time).
-pub static BROWSER_CORE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/voicebox_web.wasm"));
+pub(crate) static BROWSER_CORE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/voicebox_web.wasm"));
 /// The create-asset module as the browser instantiates it (built from its .wat).
-pub static CREATE_ASSET_WASM: &[u8] = include_bytes!("../../../tools/create-asset.wasm");
+pub(crate) static CREATE_ASSET_WASM: &[u8] = include_bytes!("../../../tools/create-asset.wasm");
 
 /// Files the environment page loads besides `web/env/`.
-pub fn env_extras() -> [(&'static str, &'static [u8]); 2] {
+pub(crate) fn env_extras() -> [(&'static str, &'static [u8]); 2] {
     [
         ("voicebox_web.wasm", BROWSER_CORE),
         ("create-asset.wasm", CREATE_ASSET_WASM),

@@ -32,33 +32,33 @@ const fn usage(
     }
 }
 
-pub const ANTHROPIC_RESOLVER: Use = usage(
+pub(crate) const ANTHROPIC_RESOLVER: Use = usage(
     "anthropic",
     "resolver",
     Some("VOICEBOX_ANTHROPIC_MODEL"),
     "claude-sonnet-4-6",
 );
-pub const OPENAI_RESOLVER: Use = usage(
+pub(crate) const OPENAI_RESOLVER: Use = usage(
     "openai",
     "resolver",
     Some("VOICEBOX_OPENAI_MODEL"),
     "gpt-6-luna",
 );
-pub const GEMINI_RESOLVER: Use = usage(
+pub(crate) const GEMINI_RESOLVER: Use = usage(
     "gemini",
     "resolver",
     Some("VOICEBOX_GEMINI_MODEL"),
     "gemini-2.5-flash",
 );
-pub const OPENAI_LIVE: Use = usage(
+pub(crate) const OPENAI_LIVE: Use = usage(
     "openai",
     "live",
     Some("VOICEBOX_OPENAI_REALTIME_MODEL"),
     "gpt-realtime-2.1",
 );
-pub const OPENAI_LIVE_TRANSCRIPTION: Use =
+pub(crate) const OPENAI_LIVE_TRANSCRIPTION: Use =
     usage("openai", "live transcription", None, "gpt-live-transcribe");
-pub const GEMINI_LIVE: Use = usage(
+pub(crate) const GEMINI_LIVE: Use = usage(
     "gemini",
     "live",
     Some("VOICEBOX_GEMINI_LIVE_MODEL"),
@@ -66,7 +66,7 @@ pub const GEMINI_LIVE: Use = usage(
 );
 
 /// Every use, for `doctor`.
-pub const USES: [&Use; 6] = [
+pub(crate) const USES: [&Use; 6] = [
     &ANTHROPIC_RESOLVER,
     &OPENAI_RESOLVER,
     &GEMINI_RESOLVER,
@@ -76,7 +76,7 @@ pub const USES: [&Use; 6] = [
 ];
 
 /// A model its vendor stops serving on `shutdown` (YYYY-MM-DD).
-pub struct Retirement {
+pub(crate) struct Retirement {
     pub vendor: &'static str,
     pub model: &'static str,
     pub shutdown: &'static str,
@@ -97,7 +97,7 @@ const fn retired(
     }
 }
 
-pub const RETIREMENTS: &[Retirement] = &[
+pub(crate) const RETIREMENTS: &[Retirement] = &[
     retired(
         "anthropic",
         "claude-sonnet-4-5",
@@ -157,7 +157,7 @@ impl Use {
 /// The vendor's retirement of `model`, matching a dated snapshot of it too
 /// (`gpt-4o-mini-2024-07-18` and `claude-sonnet-4-5-20250929` are their
 /// models; `claude-sonnet-4-6` is not `claude-sonnet-4`).
-pub fn retirement(vendor: &str, model: &str) -> Option<&'static Retirement> {
+pub(crate) fn retirement(vendor: &str, model: &str) -> Option<&'static Retirement> {
     RETIREMENTS.iter().filter(|r| r.vendor == vendor).find(|r| {
         model == r.model
             || model
@@ -176,7 +176,7 @@ fn is_date(text: &str) -> bool {
 
 /// What `doctor` says of `model`: retired already, or retiring on a date,
 /// with the replacement; `None` when its vendor has announced nothing.
-pub fn warning(vendor: &str, model: &str, today: &str) -> Option<String> {
+pub(crate) fn warning(vendor: &str, model: &str, today: &str) -> Option<String> {
     let r = retirement(vendor, model)?;
     Some(if r.shutdown <= today {
         format!(

@@ -16,7 +16,7 @@ impl Provider {
     pub const ALL: [Provider; 3] = [Provider::Gemini, Provider::Openai, Provider::Anthropic];
 
     /// The name in the keys file and in `/api/keys`.
-    pub fn key_name(self) -> &'static str {
+    pub(crate) fn key_name(self) -> &'static str {
         match self {
             Provider::Gemini => "gemini",
             Provider::Openai => "openai",

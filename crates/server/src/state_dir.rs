@@ -35,7 +35,7 @@ pub struct StateDir {
 
 /// Whether a key is set, and its last four characters (never more).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct KeyStatus {
+pub(crate) struct KeyStatus {
     pub set: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last4: Option<String>,
@@ -63,7 +63,7 @@ impl StateDir {
     /// Both are compared as real paths, so a symlinked spelling is caught;
     /// a folder that does not exist yet is compared where it would be made.
     /// Called before anything is created in either folder.
-    pub fn apart_from(&self, root: &Path) -> Result<(), Refusal> {
+    pub(crate) fn apart_from(&self, root: &Path) -> Result<(), Refusal> {
         let (root, state) = (real_or_planned(root), real_or_planned(&self.path));
         if state.starts_with(&root) {
             Err(Refusal::new(
@@ -115,7 +115,7 @@ impl StateDir {
 
     /// Keeps the address that opens this start's page (with its secret,
     /// mode 0600), so `voicebox url` can print it again.
-    pub fn save_page_url(&self, url: &str) -> io::Result<()> {
+    pub(crate) fn save_page_url(&self, url: &str) -> io::Result<()> {
         self.write_private(PAGE_URL_FILE, url.as_bytes())
     }
 
@@ -141,7 +141,7 @@ impl StateDir {
 
     /// How this host opens a root: its audit anchors kept here, outside
     /// every root, so an edit to a root's log cannot also move them.
-    pub fn root_options(&self) -> RootOptions {
+    pub(crate) fn root_options(&self) -> RootOptions {
         RootOptions {
             anchors: Some(self.path.join("audit-anchors")),
             ..RootOptions::default()
@@ -152,7 +152,7 @@ impl StateDir {
     /// /api/audit/verify`: the host's anchors, no tools, and no writer, so
     /// nothing is swept, closed or appended in the log it reports on. With no
     /// root, a reader whose every read answers `root-not-declared`.
-    pub fn audit_reader(&self, root: Option<&Path>) -> Result<Host, OpenError> {
+    pub(crate) fn audit_reader(&self, root: Option<&Path>) -> Result<Host, OpenError> {
         let mut reader = Host::new(READER_INSTANCE, ());
         if let Some(root) = root {
             let options = RootOptions {
@@ -180,7 +180,7 @@ impl StateDir {
     }
 
     /// Applies changes: `Some(non-empty)` stores, `None` or `Some("")` removes.
-    pub fn update_keys(&self, changes: &BTreeMap<Provider, Option<String>>) -> io::Result<()> {
+    pub(crate) fn update_keys(&self, changes: &BTreeMap<Provider, Option<String>>) -> io::Result<()> {
         let mut keys = self.keys()?;
         for (provider, value) in changes {
             let name = provider.key_name();
@@ -194,7 +194,7 @@ impl StateDir {
     }
 
     /// Each provider's status, masked.
-    pub fn key_status(&self) -> io::Result<BTreeMap<String, KeyStatus>> {
+    pub(crate) fn key_status(&self) -> io::Result<BTreeMap<String, KeyStatus>> {
         let keys = self.keys()?;
         Ok(Provider::ALL
             .iter()
@@ -334,7 +334,7 @@ fn real_or_planned(path: &Path) -> PathBuf {
 }
 
 /// Whether a key is set, and its last four characters.
-pub fn mask(key: Option<&str>) -> KeyStatus {
+pub(crate) fn mask(key: Option<&str>) -> KeyStatus {
     match key {
         Some(k) if !k.is_empty() => KeyStatus {
             set: true,

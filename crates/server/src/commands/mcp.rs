@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 /// The writer instance of MCP acts over stdio.
-pub const MCP_INSTANCE: &str = "mcp";
+pub(crate) const MCP_INSTANCE: &str = "mcp";
 
 #[derive(clap::Args, Debug)]
 pub struct Args {

@@ -28,7 +28,7 @@ pub enum Acted {
 
 impl Acted {
     /// The page that owns the root did not answer, for `refusal`'s reason.
-    pub fn unanswered(refusal: Refusal) -> Acted {
+    pub(crate) fn unanswered(refusal: Refusal) -> Acted {
         Acted::Unanswered(Box::new(Reply::refusal(refusal)))
     }
 
@@ -38,7 +38,7 @@ impl Acted {
         }
     }
 
-    pub fn into_reply(self) -> Reply {
+    pub(crate) fn into_reply(self) -> Reply {
         match self {
             Acted::Machine(reply) | Acted::Page { reply, .. } | Acted::Unanswered(reply) => *reply,
         }

@@ -70,7 +70,7 @@ impl Acts {
     }
 
     /// The page-owned root, when the page executes the acts.
-    pub fn page_root(&self) -> Option<RootInfo> {
+    pub(crate) fn page_root(&self) -> Option<RootInfo> {
         self.channel.root()
     }
 
@@ -83,7 +83,7 @@ impl Acts {
 
     /// Runs `f` on the host, alone, on a blocking thread (the executor does
     /// file I/O).
-    pub async fn with_host<R: Send + 'static>(
+    pub(crate) async fn with_host<R: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Host<MachineAbilities>) -> R + Send + 'static,
     ) -> Result<R, Failed> {
@@ -93,7 +93,7 @@ impl Acts {
 
     /// Runs `f`, which only looks, on the host beside other looks (never
     /// beside an act that changes the folder), on a blocking thread.
-    pub async fn looking<R: Send + 'static>(
+    pub(crate) async fn looking<R: Send + 'static>(
         &self,
         f: impl FnOnce(&Host<MachineAbilities>) -> R + Send + 'static,
     ) -> Result<R, Failed> {
@@ -102,7 +102,7 @@ impl Acts {
     }
 
     /// Counts a refusal made before any executor (a call that does not fit).
-    pub fn count_refusal(&self) {
+    pub(crate) fn count_refusal(&self) {
         self.refused.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -184,7 +184,7 @@ impl Acts {
     }
 
     /// The active root: the page's, or the host's folder.
-    pub async fn active_root(&self) -> Result<Option<RootInfo>, Failed> {
+    pub(crate) async fn active_root(&self) -> Result<Option<RootInfo>, Failed> {
         if let Some(root) = self.page_root() {
             return Ok(Some(root));
         }
@@ -194,7 +194,7 @@ impl Acts {
 
     /// Makes the page's `root` the active one: the host's folder is
     /// un-declared first, so acts never land in both.
-    pub async fn use_page_root(&self, root: RootInfo) -> Result<(), Failed> {
+    pub(crate) async fn use_page_root(&self, root: RootInfo) -> Result<(), Failed> {
         self.with_host(|host| host.undeclare()).await?;
         self.channel.set_root(Some(root));
         Ok(())
@@ -207,12 +207,12 @@ impl Acts {
     }
 
     /// The host's folder was just declared: it is the active root again.
-    pub fn machine_declared(&self) {
+    pub(crate) fn machine_declared(&self) {
         self.channel.set_root(None);
     }
 
     /// The host's declared folder (even while a page owns the active root).
-    pub async fn machine_root(&self) -> Result<Option<std::path::PathBuf>, Failed> {
+    pub(crate) async fn machine_root(&self) -> Result<Option<std::path::PathBuf>, Failed> {
         self.looking(|host| host.root().map(Path::to_path_buf))
             .await
     }

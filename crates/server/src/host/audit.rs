@@ -32,7 +32,7 @@ impl Acts {
 
     /// Every audit file of the active root checked against its chain, read
     /// as [`Acts::audit`] reads a page: off the host.
-    pub async fn verify_audit(&self, state: StateDir) -> Result<Value, Failed> {
+    pub(crate) async fn verify_audit(&self, state: StateDir) -> Result<Value, Failed> {
         if let ActiveRoot::Page = self.active() {
             return Ok(self.relayed_view(&Relayed::VerifyAudit).await);
         }

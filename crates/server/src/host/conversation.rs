@@ -24,7 +24,7 @@ impl Acts {
 
     /// [`Acts::turn`], where `unusable` (a root the command line named that
     /// cannot be opened) is what every act answers instead.
-    pub async fn turn_with(
+    pub(crate) async fn turn_with(
         &self,
         words: &Words,
         input: TurnInput,
@@ -66,7 +66,7 @@ impl Acts {
     /// [`Acts::folder`] with the project's notes for a model (its
     /// `AGENTS.md`), read through the executor like any read (so contained
     /// and audited, as turn `instructions`), and only when the root has one.
-    pub async fn folder_with_notes(&self) -> Folder {
+    pub(crate) async fn folder_with_notes(&self) -> Folder {
         let folder = self.folder().await;
         self.noted(folder).await
     }

@@ -7,7 +7,7 @@ use voicebox_core::resolver::daily::{DEFAULT_DAILY_NOTE, daily_path};
 use voicebox_core::time::day;
 
 /// The setting's name in the environment.
-pub const DAILY_NOTE_ENV: &str = "VOICEBOX_DAILY_NOTE";
+pub(crate) const DAILY_NOTE_ENV: &str = "VOICEBOX_DAILY_NOTE";
 
 /// Today's note, as a path from the root. The executor contains it like
 /// any name, so a setting that leaves the root is refused when used.

@@ -32,7 +32,7 @@ impl ToPage<'_> {
 /// A frame from the page.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
-pub enum FromPage {
+pub(crate) enum FromPage {
     /// The worker's answer to act `id`, untouched.
     Result { id: u64, answer: Value },
     /// The worker itself failed on act `id` (not an answer of the core).
@@ -40,7 +40,7 @@ pub enum FromPage {
 }
 
 /// A refused frame: the rule and what to send instead.
-pub type Refused = (Rule, String);
+pub(crate) type Refused = (Rule, String);
 
 /// Parses one text frame strictly ([`crate::strict`]): a `type` the channel
 /// does not have is `unknown-frame`, a field a frame does not have is
@@ -78,7 +78,7 @@ enum ActAnswer {
 
 /// The page's reply, read as a [`Reply`], and as it came (it is passed on
 /// untouched), and whether its act changed the project's files.
-pub struct PageReply {
+pub(crate) struct PageReply {
     pub reply: Reply,
     pub wire: Value,
     pub changes: bool,
@@ -110,7 +110,7 @@ impl PageReply {
 
 /// The page's files, answering `names` (anything else: none).
 #[derive(Deserialize)]
-pub struct Names {
+pub(crate) struct Names {
     names: Vec<String>,
 }
 
@@ -122,7 +122,7 @@ impl Names {
 
 /// A page's answer that is a refusal (of a read of its audit log).
 #[derive(Deserialize)]
-pub struct PageRefused {
+pub(crate) struct PageRefused {
     refused: Rule,
 }
 

@@ -51,7 +51,7 @@ struct Page {
 
 impl Channel {
     /// Reads `VOICEBOX_PAGE_TIMEOUT_MS` (default 10 s).
-    pub fn from_env() -> Channel {
+    pub(crate) fn from_env() -> Channel {
         let timeout = match std::env::var("VOICEBOX_PAGE_TIMEOUT_MS") {
             Ok(ms) => ms
                 .trim()
@@ -81,13 +81,13 @@ impl Channel {
     }
 
     /// Makes a page-owned root active (`None` un-declares it).
-    pub fn set_root(&self, root: Option<RootInfo>) {
+    pub(crate) fn set_root(&self, root: Option<RootInfo>) {
         self.lock().root = root;
     }
 
     /// Sends `request` to the page's worker and waits for its answer, which
     /// comes back untouched; or a refusal naming why there is none.
-    pub async fn relay(&self, request: &Relayed) -> Result<Value, Refusal> {
+    pub(crate) async fn relay(&self, request: &Relayed) -> Result<Value, Refusal> {
         let (reply, answer) = oneshot::channel();
         let id = {
             let mut inner = self.lock();
@@ -135,7 +135,7 @@ impl Channel {
 
     /// Makes `outbox` the executing page; an older page is told and closed,
     /// and its unanswered acts answer `page-closed`.
-    pub fn attach(&self, outbox: mpsc::UnboundedSender<Outgoing>) -> u64 {
+    pub(crate) fn attach(&self, outbox: mpsc::UnboundedSender<Outgoing>) -> u64 {
         let mut inner = self.lock();
         inner.next += 1;
         let serial = inner.next;
@@ -152,7 +152,7 @@ impl Channel {
     }
 
     /// The page `serial` is gone: its unanswered acts answer `page-closed`.
-    pub fn detach(&self, serial: u64) {
+    pub(crate) fn detach(&self, serial: u64) {
         let mut inner = self.lock();
         if inner
             .page

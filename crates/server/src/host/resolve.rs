@@ -32,7 +32,7 @@ impl Resolver {
     }
 
     /// Whether it asks a model (which is shown the project's notes).
-    pub fn llm(self) -> bool {
+    pub(crate) fn llm(self) -> bool {
         self.vendor().is_some()
     }
 
@@ -46,7 +46,7 @@ impl Resolver {
 
     /// Every resolver with its label and whether it can work now (an LLM
     /// resolver needs its key), for the page's Settings.
-    pub fn each_ready(state: &StateDir) -> serde_json::Value {
+    pub(crate) fn each_ready(state: &StateDir) -> serde_json::Value {
         let each = <Resolver as clap::ValueEnum>::value_variants().iter().map(|r| {
             let key = r.vendor().map(|vendor| vendor.provider.key_name());
             serde_json::json!({"name": r.name(), "label": r.label(), "key": key, "ready": r.ready(state).is_ok()})
@@ -86,19 +86,19 @@ impl Resolver {
 
     /// [`Resolver::resolve`] for the one-shot commands: an LLM resolver
     /// gets a client of its own.
-    pub async fn resolve_once(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
+    pub(crate) async fn resolve_once(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
         self.resolve(&Llm::from_env(), state, text, folder).await
     }
 
     /// [`Resolver::resolve_once`] for a command with no runtime: an LLM call
     /// runs on a small current-thread one.
-    pub fn resolve_blocking(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
+    pub(crate) fn resolve_blocking(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
         one_shot_runtime().block_on(self.resolve_once(state, text, folder))
     }
 }
 
 /// The runtime a one-shot command drives its turn (and an LLM call) on.
-pub fn one_shot_runtime() -> tokio::runtime::Runtime {
+pub(crate) fn one_shot_runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -136,7 +136,7 @@ impl Words {
     }
 
     /// [`Resolver::each_ready`] with this server's keys.
-    pub fn each_ready(&self) -> serde_json::Value {
+    pub(crate) fn each_ready(&self) -> serde_json::Value {
         Resolver::each_ready(&self.state)
     }
 

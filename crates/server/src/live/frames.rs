@@ -8,7 +8,7 @@ use voicebox_core::Rule;
 
 /// Why a session ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Reason {
+pub(crate) enum Reason {
     PageClosed,
     UpstreamClosed,
     UpstreamError,
@@ -28,7 +28,7 @@ impl Reason {
 
 /// A frame for the page.
 #[derive(Debug, PartialEq)]
-pub enum PageFrame {
+pub(crate) enum PageFrame {
     Json(ToPage),
     /// Model speech, PCM16 LE mono at [`super::vendor::OUTPUT_RATE`].
     Audio(Vec<u8>),

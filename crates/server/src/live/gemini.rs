@@ -11,7 +11,7 @@ use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_GEMINI_LIVE_URL";
 const DEFAULT_URL: &str = "wss://generativelanguage.googleapis.com/ws/google.ai.generativelanguage.v1beta.GenerativeService.BidiGenerateContent";
-pub const RATE: u32 = 16_000;
+pub(crate) const RATE: u32 = 16_000;
 
 pub struct Gemini {
     url: String,
@@ -24,7 +24,7 @@ pub struct Gemini {
 impl Gemini {
     /// The endpoint from the environment, with the person's `choice` of
     /// voice and model (else the model the environment or the default names).
-    pub fn from_env(choice: &Choice) -> Gemini {
+    pub(crate) fn from_env(choice: &Choice) -> Gemini {
         let model = choice
             .model
             .clone()

@@ -61,7 +61,7 @@ fn spoken(verb: Verb) -> Option<&'static str> {
 
 /// A file name as spoken words, when every part is a plain word
 /// ("drafts/plan.md" → "drafts slash plan dot md"); `None` otherwise.
-pub fn spell(name: &str) -> Option<String> {
+pub(crate) fn spell(name: &str) -> Option<String> {
     let mut words = Vec::new();
     let mut word = String::new();
     for c in name.chars() {
@@ -84,7 +84,7 @@ pub fn spell(name: &str) -> Option<String> {
     Some(words.join(" "))
 }
 
-pub struct Grammar {
+pub(crate) struct Grammar {
     pub jsgf: String,
     /// Every word the grammar can produce (to be found in the dictionary).
     pub words: BTreeSet<String>,
@@ -142,7 +142,7 @@ pub fn grammar(files: &[String]) -> Grammar {
 
 /// Phones for a word the dictionary lacks: its letters spelled out
 /// ("txt" → T, X, T), when the dictionary has every letter.
-pub fn spelled_phones(
+pub(crate) fn spelled_phones(
     word: &str,
     dictionary: &std::collections::HashMap<String, String>,
 ) -> Option<String> {

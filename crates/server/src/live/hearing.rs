@@ -12,14 +12,14 @@ use voicebox_core::action::WriteMode;
 use voicebox_core::resolver::{Folder, Resolution, resolve_in};
 
 /// The decoders one utterance is heard with.
-pub struct Ears<'a> {
+pub(crate) struct Ears<'a> {
     pub sphinx: &'a mut Sphinx,
     pub whisper: Option<&'a mut Moonshine>,
 }
 
 /// How an utterance becomes words.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Design {
+pub(crate) enum Design {
     /// The command grammar alone: a small vocabulary, content included.
     Grammar,
     /// The full English language model, resolved as typed text.
@@ -34,7 +34,7 @@ pub enum Design {
 impl Design {
     /// `VOICEBOX_OFFLINE_DESIGN` (`grammar`, `language` or `hybrid`), for
     /// measuring; by default the one docs/VOICE.md found best.
-    pub fn from_env() -> Result<Design, String> {
+    pub(crate) fn from_env() -> Result<Design, String> {
         match std::env::var("VOICEBOX_OFFLINE_DESIGN").as_deref() {
             Err(_) | Ok("") => Ok(DEFAULT_DESIGN),
             Ok("grammar") => Ok(Design::Grammar),
@@ -100,7 +100,7 @@ const LANGUAGE_GATE: Gate = Gate {
 impl Ears<'_> {
     /// What one utterance says, as the message for the session: the words
     /// the design settles on, resolved against the folder, or `unsure`.
-    pub fn understand(
+    pub(crate) fn understand(
         &mut self,
         design: Design,
         grammar: Heard,

@@ -35,7 +35,7 @@ use voicebox_core::Action;
 use voicebox_core::resolver::{Folder, Resolution};
 
 /// The recogniser's rate; the page sends PCM16 at it.
-pub const INPUT_RATE: u32 = 16_000;
+pub(crate) const INPUT_RATE: u32 = 16_000;
 
 /// The answer when the decoder heard speech but no command in it.
 const NOTHING_HEARD: &str =
@@ -47,7 +47,7 @@ const NOT_CAUGHT: &str =
 
 /// The local vendor: resolves what the decoder heard into calls.
 #[derive(Default)]
-pub struct Local {
+pub(crate) struct Local {
     /// Calls made so far (their ids).
     calls: u64,
 }
@@ -148,7 +148,7 @@ impl LiveVendor for Local {
 /// The channel ends of a started decoder: what the bridge sends to it,
 /// and what it says back (JSON text, as a socket's frames). `from` ends
 /// when the thread has freed its decoder.
-pub struct Link {
+pub(crate) struct Link {
     pub to: mpsc::Sender<Value>,
     pub from: mpsc::UnboundedReceiver<Value>,
 }

@@ -199,7 +199,7 @@ impl Provider {
 /// that installs what is missing (for `voicebox doctor` and the health
 /// answer). `verify` also checks the Whisper-class model's pinned sha256
 /// (read once per process); without it, only that the package is there.
-pub fn offline_engines(verify: bool) -> Value {
+pub(crate) fn offline_engines(verify: bool) -> Value {
     let sphinx = sphinx::available().map(|_| ());
     let whisper = match verify {
         true => moonshine::available().map(|_| ()),
@@ -245,7 +245,7 @@ pub struct Live {
 
 /// How many offline recognisers run at once by default: a person speaks in
 /// one tab; a second covers a tab left open.
-pub const OFFLINE_DECODERS: usize = 2;
+pub(crate) const OFFLINE_DECODERS: usize = 2;
 
 impl Live {
     /// `provider`: the server's `--live-provider`, if any.
@@ -260,7 +260,7 @@ impl Live {
     }
 
     /// The same, running at most `max` offline recognisers at once.
-    pub fn with_decoders(self, max: usize) -> Live {
+    pub(crate) fn with_decoders(self, max: usize) -> Live {
         Live {
             decoders: Arc::new(Semaphore::new(max)),
             max_decoders: max,
@@ -287,7 +287,7 @@ impl Live {
     /// For `/api/health`: the sessions, the default provider, whether each
     /// provider could start now (and why not), and each remote provider's
     /// voices and models with the person's choice.
-    pub fn to_json(&self, state: &StateDir) -> Value {
+    pub(crate) fn to_json(&self, state: &StateDir) -> Value {
         let settings = state.settings();
         json!({
             "created": self.created.load(Ordering::Relaxed),

@@ -21,10 +21,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// The package and version the pins below belong to.
-pub const PACKAGE: &str = "moonshine-cpp==0.1.4";
+pub(crate) const PACKAGE: &str = "moonshine-cpp==0.1.4";
 
 /// The install step, for setup and health.
-pub fn install_step() -> String {
+pub(crate) fn install_step() -> String {
     format!("python3 -m pip install --target ~/.local/share/voicebox/moonshine {PACKAGE}")
 }
 
@@ -77,7 +77,7 @@ fn unavailable(what: &str) -> String {
 }
 
 /// The package folder, wherever it is installed (looked for once per process).
-pub fn package_dir() -> Result<PathBuf, String> {
+pub(crate) fn package_dir() -> Result<PathBuf, String> {
     static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
     FOUND.get_or_init(find_package).clone()
 }
@@ -169,7 +169,7 @@ impl Moonshine {
     }
 
     /// The words in `samples` (16 kHz mono PCM16); "" for none.
-    pub fn transcribe(&mut self, samples: &[i16]) -> Result<String, String> {
+    pub(crate) fn transcribe(&mut self, samples: &[i16]) -> Result<String, String> {
         let audio: Vec<f32> = samples.iter().map(|&s| f32::from(s) / 32_768.0).collect();
         let mut text: *mut c_char = std::ptr::null_mut();
         // SAFETY: `audio` is valid for `audio.len()` reads during the call;

@@ -16,9 +16,9 @@ use tokio_tungstenite::tungstenite::handshake::client::Request;
 
 const URL_ENV: &str = "VOICEBOX_OPENAI_REALTIME_URL";
 const DEFAULT_URL: &str = "wss://api.openai.com/v1/realtime";
-pub const RATE: u32 = 24_000;
+pub(crate) const RATE: u32 = 24_000;
 
-pub struct OpenAi {
+pub(crate) struct OpenAi {
     url: String,
     model: String,
     /// The voice chosen, if any (else the model's own).
@@ -33,7 +33,7 @@ pub struct OpenAi {
 impl OpenAi {
     /// The endpoint from the environment, with the person's `choice` of
     /// voice and model (else the model the environment or the default names).
-    pub fn from_env(choice: &Choice) -> OpenAi {
+    pub(crate) fn from_env(choice: &Choice) -> OpenAi {
         OpenAi {
             url: setting(URL_ENV, DEFAULT_URL),
             model: choice

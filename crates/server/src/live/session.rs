@@ -28,7 +28,7 @@ const MAX_TYPED: usize = 8 * 1024;
 /// What follows from one input, in the order the bridge carries it out:
 /// upstream messages, page frames, then the calls to run.
 #[derive(Debug, Default)]
-pub struct Outbox {
+pub(crate) struct Outbox {
     pub upstream: Vec<Value>,
     pub page: Vec<PageFrame>,
     pub run: Vec<Call>,
@@ -46,7 +46,7 @@ impl Outbox {
         self.upstream.is_empty() && self.page.is_empty() && self.run.is_empty()
     }
 
-    pub fn merge(&mut self, other: Outbox) {
+    pub(crate) fn merge(&mut self, other: Outbox) {
         self.upstream.extend(other.upstream);
         self.page.extend(other.page);
         self.run.extend(other.run);
@@ -137,7 +137,7 @@ impl Session {
     }
 
     /// One binary frame from the page.
-    pub fn page_audio(&mut self, pcm: &[u8]) -> Outbox {
+    pub(crate) fn page_audio(&mut self, pcm: &[u8]) -> Outbox {
         if self.ended.is_some() {
             return Outbox::default();
         }
@@ -159,7 +159,7 @@ impl Session {
     /// `{"type": "text", "text"}` (a typed user turn).
     /// The frame is read strictly ([`strict`]): a key said twice is
     /// `duplicate-key`, anything else that does not fit is named too.
-    pub fn page_text(&mut self, text: &str) -> Outbox {
+    pub(crate) fn page_text(&mut self, text: &str) -> Outbox {
         if self.ended.is_some() {
             return Outbox::default();
         }
@@ -350,7 +350,7 @@ impl Session {
 
     /// The provider closed the socket: before ready the setup failed;
     /// after, a normal close is a close and any other code an error.
-    pub fn upstream_closed(&mut self, code: Option<u16>, words: &str) -> Outbox {
+    pub(crate) fn upstream_closed(&mut self, code: Option<u16>, words: &str) -> Outbox {
         let why = match code {
             Some(code) if words.is_empty() => format!("the provider closed the session ({code})"),
             Some(code) => format!("the provider closed the session ({code}: {words})"),
@@ -365,7 +365,7 @@ impl Session {
     }
 
     /// The setup was refused before anything was sent upstream.
-    pub fn refuse_setup(&mut self, rule: Rule, why: &str) -> Outbox {
+    pub(crate) fn refuse_setup(&mut self, rule: Rule, why: &str) -> Outbox {
         let mut outbox = Outbox::page(error(rule, why));
         outbox.merge(self.end(Reason::SetupFailed, why));
         outbox

@@ -64,7 +64,7 @@ struct Api {
 
 /// The model's files.
 #[derive(Clone, Debug)]
-pub struct Model {
+pub(crate) struct Model {
     pub hmm: PathBuf,
     pub dict: PathBuf,
     /// The full English language model (free speech), when it is there.
@@ -156,7 +156,7 @@ pub fn available() -> Result<Model, String> {
 }
 
 /// The pronouncing dictionary's words and their phones (first reading).
-pub fn dictionary(path: &Path) -> &'static HashMap<String, String> {
+pub(crate) fn dictionary(path: &Path) -> &'static HashMap<String, String> {
     static DICT: OnceLock<HashMap<String, String>> = OnceLock::new();
     DICT.get_or_init(|| {
         let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -173,7 +173,7 @@ pub fn dictionary(path: &Path) -> &'static HashMap<String, String> {
 }
 
 /// One decoder, used by one thread at a time.
-pub struct Sphinx {
+pub(crate) struct Sphinx {
     api: &'static Api,
     ps: *mut Decoder,
 }
@@ -232,7 +232,7 @@ impl Sphinx {
     }
 
     /// Adds `word` with `phones` (space-separated) to the dictionary.
-    pub fn add_word(&mut self, word: &str, phones: &str) -> Result<(), String> {
+    pub(crate) fn add_word(&mut self, word: &str, phones: &str) -> Result<(), String> {
         let (w, p) = (cstring(word)?, cstring(phones)?);
         // SAFETY: `self.ps` is live; both strings are NUL-terminated and
         // copied by the call.
@@ -329,7 +329,7 @@ impl Sphinx {
     }
 
     /// Adds the full language model as the search `lm`, beside the grammar.
-    pub fn language_model(&mut self, path: &Path) -> Result<(), String> {
+    pub(crate) fn language_model(&mut self, path: &Path) -> Result<(), String> {
         let (name, file) = (cstring(LM_SEARCH)?, cstring(&path.display().to_string())?);
         // SAFETY: `self.ps` is live and not in an utterance; both strings are
         // NUL-terminated and copied by the call.
@@ -341,7 +341,7 @@ impl Sphinx {
 
     /// Decodes a whole utterance with the language model, then returns to
     /// the grammar (between utterances only).
-    pub fn free_speech(&mut self, samples: &[i16]) -> Result<Heard, String> {
+    pub(crate) fn free_speech(&mut self, samples: &[i16]) -> Result<Heard, String> {
         self.search(LM_SEARCH)?;
         self.start()?;
         // SAFETY: `self.ps` is live and in an utterance; `samples` is valid
@@ -372,7 +372,7 @@ const LM_SEARCH: &str = "lm";
 
 /// What one utterance came to.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Heard {
+pub(crate) struct Heard {
     pub text: String,
     pub confidence: Confidence,
 }
@@ -382,7 +382,7 @@ pub struct Heard {
 /// the grammar fits from speech it was forced onto is how much of the
 /// utterance its words cover, and the acoustic score per word frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Confidence {
+pub(crate) struct Confidence {
     /// The share of the utterance's frames inside words (0..=1).
     pub speech: f32,
     /// The path score per word frame (log domain, higher is better).

@@ -34,7 +34,7 @@ pub fn instruction(folder: &Folder) -> String {
 
 /// One function per verb, as JSON Schema (which both providers take): the
 /// verb's fields, strings or objects, with the required ones listed.
-pub struct Declaration {
+pub(crate) struct Declaration {
     pub name: &'static str,
     pub description: &'static str,
     pub parameters: Value,
@@ -53,7 +53,7 @@ pub fn declarations() -> Vec<Declaration> {
 
 /// A tool call as the provider sent it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Call {
+pub(crate) struct Call {
     pub id: String,
     pub name: String,
     /// The arguments: an object, or whatever the provider sent instead.
@@ -151,14 +151,14 @@ impl Answered {
     }
 
     /// Whether the result is a refusal (providers mark failures).
-    pub fn is_refusal(&self) -> bool {
+    pub(crate) fn is_refusal(&self) -> bool {
         self.result.refused()
     }
 
     /// What the model is told: the reply without the host's path and audit
     /// seq; a pending confirmation loses its id (it is the person's, for the
     /// page) and says that only a click answers it.
-    pub fn for_model(&self) -> Value {
+    pub(crate) fn for_model(&self) -> Value {
         let mut result = json!(self.result);
         if let Some(object) = result.as_object_mut() {
             object.remove("root");
@@ -207,7 +207,7 @@ impl Answered {
     }
 
     /// What the page is told: everything, including a confirmation's id.
-    pub fn for_page(&self) -> Value {
+    pub(crate) fn for_page(&self) -> Value {
         json!({
             "id": self.call.id,
             "name": self.call.name,

@@ -10,10 +10,10 @@ use tokio_tungstenite::tungstenite::handshake::client::Request;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
 
 /// The remote providers speak PCM16 LE mono at 24 kHz to the page.
-pub const OUTPUT_RATE: u32 = 24_000;
+pub(crate) const OUTPUT_RATE: u32 = 24_000;
 
 /// One provider's wire format.
-pub trait LiveVendor: Send + Sync {
+pub(crate) trait LiveVendor: Send + Sync {
     /// The upstream WebSocket request, authenticated with `key`.
     fn request(&self, key: &str) -> Result<Request, String>;
     /// The session's configuration, sent right after connecting, with the
@@ -74,7 +74,7 @@ impl Who {
 
 /// A client request for `url` with one auth header; the key travels only
 /// there, never in the URL (which errors and logs may quote).
-pub fn authorised(url: &str, header: &'static str, value: &str) -> Result<Request, String> {
+pub(crate) fn authorised(url: &str, header: &'static str, value: &str) -> Result<Request, String> {
     let mut request = url
         .into_client_request()
         .map_err(|e| format!("the live URL `{url}` cannot be used: {e}"))?;

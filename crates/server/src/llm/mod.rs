@@ -33,7 +33,7 @@ const TIMEOUT_ENV: &str = "VOICEBOX_LLM_TIMEOUT_SECS";
 const MAX_QUOTE_CHARS: usize = 300;
 
 /// What differs between vendors.
-pub struct Vendor {
+pub(crate) struct Vendor {
     /// The vendor's name in notes.
     pub label: &'static str,
     /// Whose key it needs.
@@ -133,7 +133,7 @@ impl Failure {
 }
 
 /// The shared HTTP client (one connection pool) and its timeout.
-pub struct Llm {
+pub(crate) struct Llm {
     client: reqwest::Client,
     timeout: Duration,
 }
@@ -141,7 +141,7 @@ pub struct Llm {
 impl Llm {
     /// A client with the timeout from `VOICEBOX_LLM_TIMEOUT_SECS` (seconds,
     /// fractions allowed), else 30 s.
-    pub fn from_env() -> Llm {
+    pub(crate) fn from_env() -> Llm {
         let timeout = std::env::var(TIMEOUT_ENV)
             .ok()
             .and_then(|s| s.trim().parse::<f64>().ok())
@@ -225,13 +225,13 @@ impl Llm {
 }
 
 /// Whether `vendor`'s key can be found, or the note that says how to set it.
-pub fn key_ready(vendor: &Vendor, state: &StateDir) -> Result<(), String> {
+pub(crate) fn key_ready(vendor: &Vendor, state: &StateDir) -> Result<(), String> {
     api_key(vendor, state).map(|_| ())
 }
 
 /// `vendor`'s key, found the way every resolver finds it (the live bridge
 /// uses the same keys), or the note that says how to set it.
-pub fn api_key(vendor: &Vendor, state: &StateDir) -> Result<String, String> {
+pub(crate) fn api_key(vendor: &Vendor, state: &StateDir) -> Result<String, String> {
     key(vendor, state)
         .map_err(|failure| failure.note(vendor, vendor.default_base_url, DEFAULT_TIMEOUT))
 }
@@ -322,7 +322,7 @@ pub fn quote(text: &str) -> String {
 }
 
 /// `text` with every occurrence of `key` masked (a vendor may echo it).
-pub fn redact(text: &str, key: &str) -> String {
+pub(crate) fn redact(text: &str, key: &str) -> String {
     if key.is_empty() {
         text.to_string()
     } else {

@@ -63,7 +63,7 @@ fn turn_id() -> String {
 /// A turn: words (`transcript`) or a structured action (`action`), not both.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct TurnRequest {
+pub(crate) struct TurnRequest {
     /// What the person said or typed.
     transcript: Option<String>,
     /// Or an action: `{"verb": ..., <fields>}` from the command list.
@@ -91,7 +91,7 @@ pub async fn turn(
 /// The person's answer to a tier-2 confirmation.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ConfirmBody {
+pub(crate) struct ConfirmBody {
     id: String,
     approved: bool,
 }
@@ -158,7 +158,7 @@ pub async fn health(
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
-pub struct FilesQuery {
+pub(crate) struct FilesQuery {
     /// A folder inside the root (default: the root).
     dir: Option<String>,
 }
@@ -183,7 +183,7 @@ async fn page_act(acts: &Acts, action: Action) -> Answer {
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
-pub struct FileQuery {
+pub(crate) struct FileQuery {
     /// A file inside the root.
     name: String,
 }

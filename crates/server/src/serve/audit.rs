@@ -17,7 +17,7 @@ use voicebox_core::worker::AuditPage;
 
 #[derive(Deserialize, IntoParams)]
 #[serde(deny_unknown_fields)]
-pub struct AuditQuery {
+pub(crate) struct AuditQuery {
     /// Entries per page, 1..=1000 (default 200); more is refused by name.
     #[param(minimum = 1, maximum = 1000)]
     limit: Option<usize>,
@@ -54,6 +54,6 @@ pub async fn audit(
         (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict`: `ok` or `torn` pass; `broken` (with `kind`, `line`, `why`), `missing` (a file the host's anchors name that is gone or not a file), `unanchored` (no anchor names it), `unanchored-tail` (entries after the host's last line: `anchored_seq`, `line`, `after`) and `unreadable` (an entry of the folder that is not a log file) fail. Or `{ok:false, refused, why}` with no usable root", body = Object),
         ReadGuard,
     ))]
-pub async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {
+pub(crate) async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {
     Ok(Json(acts.verify_audit(state).await?))
 }

@@ -13,7 +13,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use voicebox_core::{Refusal, Reply, Rule};
 
 /// A connection's socket whose early refusals are named.
-pub struct Named<T> {
+pub(crate) struct Named<T> {
     inner: T,
     /// A replacement being written: its bytes, how many are out, and how
     /// many of hyper's bytes it stands for.

@@ -72,7 +72,7 @@ impl From<Misfit> for ApiError {
 /// of `Json<T>`, whose rejections are plain text and do not tell an unknown
 /// field from bad JSON. The guard has already checked the content type and
 /// capped the body.
-pub struct StrictJson<T>(pub T);
+pub(crate) struct StrictJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
     type Rejection = ApiError;
@@ -92,7 +92,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for StrictJson<T> {
 /// A query string read as `T`; handlers take it instead of `Query<T>`, so
 /// a query that does not fit the route (an unknown or missing parameter, a
 /// wrong type) is a 400 `malformed-field` refusal, not axum's plain text.
-pub struct StrictQuery<T>(pub T);
+pub(crate) struct StrictQuery<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for StrictQuery<T> {
     type Rejection = ApiError;
@@ -121,23 +121,23 @@ fn query_error(rejection: QueryRejection) -> ApiError {
 /// `responses(...)` after its own statuses. (A header said twice is a 400
 /// `duplicate-header` on every route; it is not listed here because an entry
 /// here would replace the route's own 400 description.)
-pub struct ReadGuard;
+pub(crate) struct ReadGuard;
 
 /// What the guard answers on every mutating route before its handler: a
 /// foreign Host, Origin or token, an unsupported content type, a body over
 /// the cap. A route whose own 403 says more lists it after this set (later
 /// entries replace earlier ones).
-pub struct WriteGuard;
+pub(crate) struct WriteGuard;
 
 /// [`ReadGuard`] and the 400 of a route whose only query misfit is its
 /// shape (an unknown parameter). A route whose own 400 says more lists it
 /// after this set.
-pub struct ReadQuery;
+pub(crate) struct ReadQuery;
 
 /// [`WriteGuard`] and the 400 of a route whose only body misfit is its
 /// shape (a malformed body or an unknown field). A route whose own 400 says
 /// more lists it after this set.
-pub struct WriteBody;
+pub(crate) struct WriteBody;
 
 fn described(description: &str) -> RefOr<utoipa::openapi::Response> {
     ResponseBuilder::new()

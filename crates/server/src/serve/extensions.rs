@@ -62,7 +62,7 @@ pub async fn list(State(acts): State<Arc<Acts>>) -> Answer {
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ProposalRequest {
+pub(crate) struct ProposalRequest {
     #[schema(value_type = Object)]
     descriptor: Value,
 }
@@ -82,7 +82,7 @@ pub async fn propose(
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct IdRequest {
+pub(crate) struct IdRequest {
     id: String,
 }
 
@@ -112,7 +112,7 @@ pub async fn admit(
     responses((status = 200, description = "`{ok, id, planDigest, expiresInSeconds}` (never the code), or `{ok:false, refused, why}` (e.g. `approval-locked`)", body = Object),
               WriteBody
             ))]
-pub async fn approval_request(
+pub(crate) async fn approval_request(
     State(acts): State<Arc<Acts>>,
     State(approvals): State<Arc<Approvals>>,
     StrictJson(request): StrictJson<IdRequest>,
@@ -150,7 +150,7 @@ pub async fn approval_request(
 
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct ApproveRequest {
+pub(crate) struct ApproveRequest {
     id: String,
     code: String,
 }

@@ -42,7 +42,7 @@ use voicebox_core::platform::MAX_FILE_BYTES;
 pub const MAX_BODY_BYTES: usize = 8 << 20;
 const _: () = assert!(MAX_BODY_BYTES as u64 >= 6 * MAX_FILE_BYTES + (1 << 20));
 /// How long a request body may take to arrive, by default.
-pub const BODY_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Headers that must not come twice: each decides who is asking or what
 /// the body is.
 const SINGLE_HEADERS: [&str; 5] = [
@@ -53,7 +53,7 @@ const SINGLE_HEADERS: [&str; 5] = [
     SESSION_HEADER,
 ];
 /// The header that carries the host token.
-pub const TOKEN_HEADER: &str = "x-voicebox-host-token";
+pub(crate) const TOKEN_HEADER: &str = "x-voicebox-host-token";
 
 /// What requests are checked against: the host token and the port actually
 /// bound (the `Host` and `Origin` names must carry it), and how long a body
@@ -71,7 +71,7 @@ pub struct Guard {
 /// with neither has no `Authority` extension (only `GET /api/health` and the
 /// page's files are answered without one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Authority {
+pub(crate) enum Authority {
     OwnPage,
     HostToken,
 }
@@ -79,7 +79,7 @@ pub enum Authority {
 impl Authority {
     /// Some acts are for the person at the host only: without the host
     /// token they are a 403 `host-token-required`, in words `why` gives.
-    pub fn need_host_token(self, why: &str) -> Result<(), ApiError> {
+    pub(crate) fn need_host_token(self, why: &str) -> Result<(), ApiError> {
         if self == Authority::HostToken {
             Ok(())
         } else {
@@ -96,7 +96,7 @@ impl Authority {
 /// browser core and tools) without allowing any JavaScript eval.
 const CSP: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' blob: data:; connect-src 'self'; media-src 'self' blob:; worker-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
-pub async fn security_headers(request: Request, next: Next) -> Response {
+pub(crate) async fn security_headers(request: Request, next: Next) -> Response {
     let api = request.uri().path().starts_with("/api/");
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
@@ -153,7 +153,7 @@ impl Guard {
     }
 
     /// The same guard, waiting at most `timeout` for a body.
-    pub fn with_body_timeout(self, timeout: Duration) -> Guard {
+    pub(crate) fn with_body_timeout(self, timeout: Duration) -> Guard {
         Guard {
             body_timeout: timeout,
             ..self

@@ -34,7 +34,7 @@ pub use listen::{Limits, SOCKET_PING};
 pub use session::{PageSecret, SESSION_HEADER, SOCKET_PROTOCOL};
 
 /// The writer instance of the server.
-pub const SERVER_INSTANCE: &str = "machine";
+pub(crate) const SERVER_INSTANCE: &str = "machine";
 
 /// What `voicebox serve` was asked to do.
 pub struct Config {

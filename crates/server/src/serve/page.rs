@@ -21,7 +21,7 @@ pub fn routes() -> Router<AppState> {
 }
 
 /// Any route or method that does not exist: a named 404, never an empty body.
-pub async fn no_such_route(method: axum::http::Method, uri: axum::http::Uri) -> Response {
+pub(crate) async fn no_such_route(method: axum::http::Method, uri: axum::http::Uri) -> Response {
     ApiError::new(
         StatusCode::NOT_FOUND,
         Rule::NoSuchRoute,

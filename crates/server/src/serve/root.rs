@@ -38,7 +38,7 @@ pub async fn root(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) 
 /// page's OPFS project (`project`), or a folder the page picked (`label`).
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct RootRequest {
+pub(crate) struct RootRequest {
     /// `machine` (default), `opfs` or `handle`.
     #[serde(default)]
     kind: RootKind,
@@ -68,7 +68,7 @@ enum RootKind {
         (status = 400, description = "malformed body, unknown field or kind, a field that does not fit the kind, a machine path that is not absolute (or `~/...`), or an OPFS project name that is not one entry name"),
         WriteGuard,
     ))]
-pub async fn declare_root(
+pub(crate) async fn declare_root(
     State(acts): State<Arc<Acts>>,
     State(state): State<StateDir>,
     State(switches): State<Arc<Switches>>,
@@ -188,7 +188,7 @@ async fn declare_machine(
 /// Makes the folder the person said yes to making (and the folders above
 /// it), then switches to it as [`switch_to`] does; a folder that cannot be
 /// made is refused by name and nothing changes.
-pub async fn make_and_switch(
+pub(crate) async fn make_and_switch(
     acts: &Acts,
     state: &StateDir,
     folder: PathBuf,
@@ -209,7 +209,7 @@ pub async fn make_and_switch(
 /// Declares `folder` as the machine root, records the person's choice in
 /// its audit (`declared-by-person`, `how` vouching) and keeps it in the
 /// recent folders: `{ok:true, declared, root, result}` or a refusal.
-pub async fn switch_to(
+pub(crate) async fn switch_to(
     acts: &Acts,
     state: &StateDir,
     folder: PathBuf,
@@ -251,7 +251,7 @@ pub async fn switch_to(
         (status = 200, description = "`{ok:true, declared:false}`", body = Object),
         WriteGuard,
     ))]
-pub async fn undeclare_root(State(acts): State<Arc<Acts>>) -> Answer {
+pub(crate) async fn undeclare_root(State(acts): State<Arc<Acts>>) -> Answer {
     acts.undeclare().await?;
     Ok(Json(json!({"ok": true, "declared": false})))
 }

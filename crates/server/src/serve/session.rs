@@ -26,7 +26,7 @@ pub const SESSION_HEADER: &str = "x-voicebox-session";
 pub const SOCKET_PROTOCOL: &str = "voicebox";
 /// A socket's session rides in the subprotocol `voicebox.session.<session>`
 /// (a browser cannot set other headers on a WebSocket).
-pub const SESSION_PROTOCOL: &str = "voicebox.session.";
+pub(crate) const SESSION_PROTOCOL: &str = "voicebox.session.";
 
 /// This start's page secret (for the printed address) and the session the
 /// page is handed for it; both random, 64 hex characters, never written in a
@@ -58,7 +58,7 @@ impl PageSecret {
 
     /// Whether the request carries this start's session: in its header, or
     /// for a WebSocket upgrade (`socket`) in a subprotocol it offers.
-    pub fn in_session(&self, headers: &HeaderMap, socket: bool) -> bool {
+    pub(crate) fn in_session(&self, headers: &HeaderMap, socket: bool) -> bool {
         let header = headers
             .get(SESSION_HEADER)
             .is_some_and(|value| same(value.as_bytes(), &self.session));

@@ -43,7 +43,7 @@ pub async fn keys(State(state): State<StateDir>) -> Answer {
 /// Keys to store (a string) or remove (`null` or `""`).
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct KeysRequest {
+pub(crate) struct KeysRequest {
     keys: KeyChanges,
 }
 
@@ -71,7 +71,7 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
         WriteGuard,
         (status = 500, description = "the keys file cannot be written"),
     ))]
-pub async fn put_keys(
+pub(crate) async fn put_keys(
     State(state): State<StateDir>,
     StrictJson(request): StrictJson<KeysRequest>,
 ) -> Answer {
@@ -98,7 +98,7 @@ pub async fn put_keys(
 /// and model (or both at once).
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-pub struct SettingsRequest {
+pub(crate) struct SettingsRequest {
     /// `script`, `gemini`, `openai` or `claude`.
     #[schema(pattern = "^(script|gemini|openai|claude)$")]
     resolver: Option<String>,

@@ -134,7 +134,7 @@ impl Switches {
 }
 
 /// A folder's own name ("notes" for `~/notes`), the whole path when it has none.
-pub fn folder_name(folder: &Path) -> String {
+pub(crate) fn folder_name(folder: &Path) -> String {
     folder.file_name().map_or_else(
         || folder.display().to_string(),
         |name| name.to_string_lossy().into_owned(),

@@ -33,7 +33,7 @@ pub struct Settings {
 
 impl Settings {
     /// The voice and model chosen for `provider` (the defaults when none).
-    pub fn live_choice(&self, provider: Provider) -> Choice {
+    pub(crate) fn live_choice(&self, provider: Provider) -> Choice {
         self.live.get(provider.name()).cloned().unwrap_or_default()
     }
 
@@ -65,19 +65,19 @@ impl StateDir {
     }
 
     /// Saves the resolver turns use.
-    pub fn save_resolver(&self, resolver: Resolver) -> io::Result<()> {
+    pub(crate) fn save_resolver(&self, resolver: Resolver) -> io::Result<()> {
         self.change_settings(|settings| settings.resolver = Some(resolver.name().into()))
     }
 
     /// Saves the voice and model chosen for `provider`.
-    pub fn save_live_choice(&self, provider: Provider, choice: Choice) -> io::Result<()> {
+    pub(crate) fn save_live_choice(&self, provider: Provider, choice: Choice) -> io::Result<()> {
         self.change_settings(|settings| {
             settings.live.insert(provider.name().into(), choice);
         })
     }
 
     /// Puts `folder` first in the recent folders (once, at most [`MAX_RECENT`]).
-    pub fn remember_folder(&self, folder: &Path) -> io::Result<()> {
+    pub(crate) fn remember_folder(&self, folder: &Path) -> io::Result<()> {
         self.change_settings(|settings| {
             settings.recent_folders.retain(|known| known != folder);
             settings.recent_folders.insert(0, folder.to_path_buf());
