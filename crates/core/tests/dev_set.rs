@@ -7,7 +7,9 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use voicebox_core::contain;
 use voicebox_core::resolver::{Folder, Resolution, resolve_in};
+use voicebox_core::Action;
 
 #[derive(Deserialize)]
 struct Set {
@@ -323,6 +325,9 @@ enum Came {
     Asked,
     /// An action done sure.
     Acted,
+    /// An action naming a path outside the folder: the executor refuses it
+    /// by name (`outside-root`) before it touches anything.
+    RefusedOutside,
 }
 
 impl Came {
@@ -339,9 +344,21 @@ impl Came {
             (true, false, Resolution::Unresolved { .. }) => Came::NotUnderstood,
             (false, _, Resolution::Unresolved { .. }) => Came::RightlyNotActed,
             (false, _, Resolution::Guess { .. }) => Came::Asked,
+            (false, _, _) if got.action().is_some_and(leaves_the_root) => Came::RefusedOutside,
             (false, _, Resolution::Action(_)) => Came::Acted,
         }
     }
+}
+
+/// Whether an action names a path the executor's containment refuses
+/// (`outside-root` and its kin) before anything is touched.
+fn leaves_the_root(action: &Action) -> bool {
+    let json = action.to_json();
+    ["name", "to", "dir"].iter().any(|field| {
+        json[field]
+            .as_str()
+            .is_some_and(|path| contain::resolve_inside_root(path).is_err())
+    })
 }
 
 /// The share of a set's sentences in each [`Came`], and the changes done
@@ -368,7 +385,9 @@ impl Shares {
                 let got = case.resolve(sentence);
                 let came = Came::of(case, &got);
                 match came {
-                    Came::RightlyNotActed | Came::Asked | Came::Acted => shares.not_meant += 1,
+                    Came::RightlyNotActed | Came::RefusedOutside | Came::Asked | Came::Acted => {
+                        shares.not_meant += 1
+                    }
                     _ => shares.meant += 1,
                 }
                 let changes = got.action().is_some_and(|a| a.verb().changes_files());
@@ -397,6 +416,7 @@ impl Shares {
         self.count(Came::ExactSure)
             + self.count(Came::LookedRight)
             + self.count(Came::RightlyNotActed)
+            + self.count(Came::RefusedOutside)
     }
 
     /// Sentences acted on wrongly with no question.
@@ -424,6 +444,7 @@ impl Shares {
         }
         for (label, came) in [
             ("correctly not acted", Came::RightlyNotActed),
+            ("refused by the executor (outside the folder)", Came::RefusedOutside),
             ("asked", Came::Asked),
             ("acted", Came::Acted),
         ] {
@@ -457,9 +478,11 @@ fn tally(path: &str) -> String {
             let got = case.resolve(sentence);
             let row = rows.entry(group.clone()).or_default();
             row[0] += 1;
-            let exact = case.mismatch(&got).is_none();
-            let acted = matches!(got, Resolution::Action(_));
             let meant = case.expected().is_some();
+            // Nothing meant, and a path the executor refuses: nothing is done.
+            let refused = !meant && got.action().is_some_and(leaves_the_root);
+            let exact = case.mismatch(&got).is_none() || refused;
+            let acted = matches!(got, Resolution::Action(_));
             let column = match (exact, acted, meant) {
                 (true, _, _) => 1,
                 (false, true, true) => 2,
@@ -498,6 +521,18 @@ fn the_seventh_blind_set_passes_at_least_as_often_as_recorded() {
             offered: 549,
             unasked: 523,
             wrong: 11,
+        },
+    );
+}
+
+#[test]
+fn the_eighth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-8.yaml",
+        Floor {
+            offered: 581,
+            unasked: 542,
+            wrong: 16,
         },
     );
 }
