@@ -1,0 +1,162 @@
+//! The host's anchor records, one file per audit file, outside every root.
+
+use crate::durable::Syncer;
+use std::fs::File;
+use std::io;
+use std::io::Write;
+use std::os::unix::fs::FileExt;
+use std::os::unix::fs::OpenOptionsExt as _;
+use std::path::PathBuf;
+use std::sync::Arc;
+use voicebox_core::audit;
+use voicebox_core::audit::chain::Anchor;
+
+/// The host's anchors: one small file of records per audit file, in a folder
+/// outside every root (the state folder), so whoever can edit a root cannot
+/// also move its anchors. Records are appended, one JSON line each; the last
+/// whole one is the anchor. (A file holding one record without a newline is
+/// the format before records were appended, and reads the same.)
+#[derive(Clone, Debug)]
+pub struct Anchors {
+    dir: PathBuf,
+}
+
+/// How much of an anchor file's end is read for its last record: records
+/// are a few KiB at most (a group's hashes).
+const ANCHOR_TAIL: u64 = 64 * 1024;
+
+/// An anchor file past this size is rewritten as its last record alone.
+const ANCHOR_COMPACT: u64 = 1024 * 1024;
+
+impl Anchors {
+    pub fn new(dir: PathBuf) -> Anchors {
+        Anchors { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir
+            .join(format!("{}.anchor.json", name.trim_end_matches(".jsonl")))
+    }
+
+    /// The anchor of audit file `name`, if this host has written one.
+    pub fn read(&self, name: &str) -> Option<Anchor> {
+        let file = File::open(self.path(name)).ok()?;
+        let len = file.metadata().ok()?.len();
+        let start = len.saturating_sub(ANCHOR_TAIL);
+        let mut bytes = vec![0; (len - start) as usize];
+        file.read_exact_at(&mut bytes, start).ok()?;
+        // The last record that reads whole: one torn by a crash is passed over.
+        bytes
+            .split(|&b| b == b'\n')
+            .rev()
+            .find_map(|record| serde_json::from_slice(record).ok())
+    }
+
+    /// Every anchor this host keeps, for every file of every root: the
+    /// files it has written.
+    pub fn list(&self) -> Vec<Anchor> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|entry| {
+                let name = entry.ok()?.file_name();
+                let name = name.to_str()?.strip_suffix(".anchor.json")?;
+                let anchor = self.read(&format!("{name}.jsonl"))?;
+                (anchor.file == format!("{name}.jsonl")).then_some(anchor)
+            })
+            .collect()
+    }
+
+    /// The newest file of the series that starts with `first` this host has
+    /// an anchor for: its number and name.
+    pub fn newest(&self, first: &str) -> Option<(u64, String)> {
+        self.list()
+            .into_iter()
+            .filter_map(|anchor| Some((audit::number_in(first, &anchor.file)?, anchor.file)))
+            .max()
+    }
+
+    /// The anchor file of audit file `name`, opened to append records (made,
+    /// and its folder synced, if new).
+    pub(super) fn log(&self, name: &str, sync: &Syncer) -> io::Result<AnchorLog> {
+        std::fs::create_dir_all(&self.dir)?;
+        let path = self.path(name);
+        let made = !path.exists();
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&path)?;
+        if made {
+            sync.folder(&File::open(&self.dir)?)?;
+        }
+        let len = file.metadata()?.len();
+        let mut last = [0u8];
+        let whole = len == 0 || (file.read_at(&mut last, len - 1)? == 1 && last[0] == b'\n');
+        Ok(AnchorLog {
+            file: Arc::new(file),
+            path,
+            len,
+            whole,
+            dirty: false,
+        })
+    }
+}
+
+/// One audit file's anchor records, open for appending.
+pub(super) struct AnchorLog {
+    file: Arc<File>,
+    path: PathBuf,
+    len: u64,
+    /// Whether the file ends in a whole record (a newline), or is empty.
+    whole: bool,
+    /// Records were appended since the file was last handed out to sync.
+    dirty: bool,
+}
+
+impl AnchorLog {
+    /// Appends `anchor` as the file's last record; not synced. A file grown
+    /// past [`ANCHOR_COMPACT`] is replaced by one holding this record alone
+    /// (a synced temporary renamed over it, its folder synced).
+    pub(super) fn append(&mut self, anchor: &Anchor, sync: &Syncer) -> io::Result<()> {
+        let mut record = serde_json::to_vec(anchor).expect("anchors serialise");
+        record.push(b'\n');
+        if self.len + record.len() as u64 > ANCHOR_COMPACT {
+            return self.compact(&record, sync);
+        }
+        if !self.whole {
+            record.insert(0, b'\n');
+        }
+        self.whole = false;
+        self.dirty = true;
+        (&*self.file).write_all(&record)?;
+        self.whole = true;
+        self.len += record.len() as u64;
+        Ok(())
+    }
+
+    /// The file to sync, if records were appended since it was last handed out.
+    pub(super) fn take_unsynced(&mut self) -> Option<Arc<File>> {
+        std::mem::take(&mut self.dirty).then(|| self.file.clone())
+    }
+
+    fn compact(&mut self, record: &[u8], sync: &Syncer) -> io::Result<()> {
+        let dir = self.path.parent().expect("anchors live in a folder");
+        let mut tmp = self.path.clone().into_os_string();
+        tmp.push(".tmp");
+        let mut file = File::create(&tmp)?;
+        file.write_all(record)?;
+        sync.file(&file)?;
+        std::fs::rename(&tmp, &self.path)?;
+        sync.folder(&File::open(dir)?)?;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .append(true)
+            .custom_flags(libc::O_NOFOLLOW)
+            .open(&self.path)?;
+        (self.file, self.len, self.whole) = (Arc::new(file), record.len() as u64, true);
+        Ok(())
+    }
+}

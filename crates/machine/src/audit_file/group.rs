@@ -1,0 +1,258 @@
+//! Group commit: appends wait in a queue, one caller writes the waiting
+//! lines as one group, and one `fdatasync` makes every group written durable.
+
+use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, sync_files};
+use crate::durable::Syncer;
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io;
+use std::sync::Arc;
+use std::sync::Condvar;
+use std::sync::Mutex;
+use std::sync::MutexGuard;
+use voicebox_core::audit::Entry;
+use voicebox_core::tier::ActKind;
+
+/// The most entries one group writes: the announcing anchor record lists
+/// each one's hash, so a group stays a few KiB.
+const MAX_GROUP: usize = 64;
+
+/// What the caller writing a group and the thread finishing its sync share.
+pub(super) struct Shared {
+    pub(super) sync: Syncer,
+    pub(super) state: Mutex<Option<OpenLog>>,
+    /// Files left with lines not yet synced (moved on from, replaced).
+    pub(super) retired: Mutex<Vec<Arc<File>>>,
+    queue: Mutex<Queue>,
+    /// Told when answers are ready or the writing caller is done.
+    turn: Condvar,
+}
+
+/// Entries waiting to be written, and the groups written but not yet durable.
+#[derive(Default)]
+struct Queue {
+    waiting: Vec<(u64, Entry)>,
+    next_ticket: u64,
+    /// A caller is writing a group.
+    writing: bool,
+    /// A sync is in flight.
+    syncing: bool,
+    /// Groups written, and groups known durable, counted from the first.
+    written: u64,
+    synced: u64,
+    /// Answers that wait for their group's sync: (group, ticket, answer).
+    owed: Vec<(u64, u64, Result<u64, String>)>,
+    /// Answers by ticket: the entry's seq, or why it is not on record.
+    answered: BTreeMap<u64, Result<u64, String>>,
+}
+
+impl AuditWriter {
+    /// Appends one entry with the next seq and returns that seq once the
+    /// line is durable (a look's line: once it is written; its sync follows
+    /// at once, off the answer's path). The entry waits with the others; a
+    /// caller that finds no group being written writes the waiting ones as
+    /// the next group, while the one before may still be syncing: one
+    /// `fdatasync` then covers every line written before it.
+    pub fn append(&self, entry: &Entry) -> io::Result<u64> {
+        let mut queue = self.shared.queue();
+        let ticket = queue.next_ticket;
+        queue.next_ticket += 1;
+        queue.waiting.push((ticket, entry.clone()));
+        loop {
+            if let Some(answer) = queue.answered.remove(&ticket) {
+                return answer.map_err(io::Error::other);
+            }
+            // One group written at a time, and at most one written ahead
+            // of the sync in flight.
+            let ahead = queue.written - queue.synced;
+            if !queue.writing && ahead < 2 && !queue.waiting.is_empty() {
+                queue.writing = true;
+                let take = queue.waiting.len().min(MAX_GROUP);
+                let group: Vec<_> = queue.waiting.drain(..take).collect();
+                drop(queue);
+                self.write_group(group);
+                queue = self.shared.queue();
+                continue;
+            }
+            // Groups written and no sync in flight: this caller syncs them.
+            if !queue.syncing && queue.written > queue.synced {
+                queue.syncing = true;
+                drop(queue);
+                Shared::sync_written_groups(&self.shared, false);
+                queue = self.shared.queue();
+                continue;
+            }
+            queue = self
+                .shared
+                .turn
+                .wait(queue)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+    }
+
+    /// Writes `group` as one write. A look is answered now; any other entry
+    /// once a sync that began after its write ends (run by a caller waiting
+    /// for one). A group of looks alone, with no sync in flight, has its
+    /// sync started at once on a thread of its own.
+    fn write_group(&self, group: Vec<(u64, Entry)>) {
+        let entries: Vec<&Entry> = group.iter().map(|(_, entry)| entry).collect();
+        let written = self.with_open(|open| self.write_lines(open, &entries));
+        let mut queue = self.shared.queue();
+        queue.writing = false;
+        let answers = match written {
+            Ok(answers) => answers,
+            Err(e) => {
+                let failed = group
+                    .iter()
+                    .map(|(ticket, _)| (*ticket, Err(e.to_string())));
+                queue.answered.extend(failed);
+                drop(queue);
+                self.shared.turn.notify_all();
+                return;
+            }
+        };
+        queue.written += 1;
+        let number = queue.written;
+        let mut waits = false;
+        for ((ticket, entry), answer) in group.iter().zip(answers) {
+            if is_look(entry) || answer.is_err() {
+                queue.answered.insert(*ticket, answer);
+            } else {
+                queue.owed.push((number, *ticket, answer));
+                waits = true;
+            }
+        }
+        let start = !queue.syncing && !waits;
+        queue.syncing |= start;
+        drop(queue);
+        self.shared.turn.notify_all();
+        if !start {
+            return;
+        }
+        Shared::sync_on_a_thread(&self.shared);
+    }
+}
+
+impl Shared {
+    pub(super) fn new(sync: Syncer) -> Shared {
+        Shared {
+            sync,
+            state: Mutex::new(None),
+            retired: Mutex::default(),
+            queue: Mutex::default(),
+            turn: Condvar::new(),
+        }
+    }
+
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Syncs the groups written (`syncing` is set), answering the entries
+    /// that waited for them. Then, with groups written meanwhile: a caller
+    /// waiting for its own line syncs those; looks' alone are synced by a
+    /// thread of their own (`on_thread`: this one).
+    fn sync_written_groups(shared: &Arc<Shared>, on_thread: bool) {
+        let mut once = false;
+        loop {
+            let mut queue = shared.queue();
+            let target = queue.written;
+            let owners = !queue.owed.is_empty();
+            if target == queue.synced || once && (owners || !on_thread) {
+                let handed_on = target > queue.synced && !owners;
+                queue.syncing = handed_on;
+                drop(queue);
+                shared.turn.notify_all();
+                if handed_on {
+                    Shared::sync_on_a_thread(shared);
+                }
+                return;
+            }
+            once = true;
+            drop(queue);
+            let result = shared.sync_written().map_err(|e| e.to_string());
+            let mut queue = shared.queue();
+            queue.synced = target;
+            let (due, owed) = std::mem::take(&mut queue.owed)
+                .into_iter()
+                .partition(|(group, ..)| *group <= target);
+            queue.owed = owed;
+            for (_, ticket, answer) in due {
+                queue.answered.insert(ticket, result.clone().and(answer));
+            }
+            drop(queue);
+            shared.turn.notify_all();
+        }
+    }
+
+    /// Runs [`Shared::sync_written_groups`] on a thread of its own
+    /// (`syncing` is set); where no thread can be had, here.
+    fn sync_on_a_thread(shared: &Arc<Shared>) {
+        let moved = shared.clone();
+        let thread = std::thread::Builder::new()
+            .name("audit-sync".into())
+            .spawn(move || Shared::sync_written_groups(&moved, true));
+        if thread.is_err() {
+            Shared::sync_written_groups(shared, true);
+        }
+    }
+
+    /// Makes every line written so far durable (its announcing anchor
+    /// records first), then records the last of them as the host's in the
+    /// anchor. A file whose sync failed is opened afresh next time.
+    fn sync_written(&self) -> io::Result<()> {
+        let retired = std::mem::take(&mut *self.retired.lock().unwrap_or_else(|p| p.into_inner()));
+        for file in retired {
+            self.sync.file(&file)?;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(open) = state.as_mut() else {
+            return Ok(());
+        };
+        let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
+        let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
+        drop(state);
+        let synced = sync_files(&self.sync, anchor.as_deref(), &file);
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file)) else {
+            return synced;
+        };
+        if synced.is_err() {
+            // What the file holds after a failed sync is read back afresh.
+            *state = None;
+        } else if open.file.lock().is_ok() {
+            anchor_synced(open, last, &self.sync);
+            let _ = open.file.unlock();
+        }
+        synced
+    }
+}
+
+impl Drop for AuditWriter {
+    /// Waits for the groups still syncing, and makes the last anchor record durable.
+    fn drop(&mut self) {
+        let mut queue = self.shared.queue();
+        while queue.writing || queue.syncing {
+            queue = self
+                .shared
+                .turn
+                .wait(queue)
+                .unwrap_or_else(|p| p.into_inner());
+        }
+        drop(queue);
+        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(anchor) = state
+            .as_mut()
+            .and_then(|open| open.anchor.as_mut())
+            .and_then(AnchorLog::take_unsynced)
+        {
+            let _ = self.shared.sync.file(&anchor);
+        }
+    }
+}
+
+/// Whether `entry` records a look (a read, a listing, a search): what the
+/// host knew, not a change; its line need not be durable before the answer.
+fn is_look(entry: &Entry) -> bool {
+    entry.act.kind == ActKind::Read && !entry.is_pending()
+}

@@ -1,0 +1,168 @@
+//! Sealing and writing lines, and recording the synced ones in the anchor.
+
+use super::{AnchorLog, AuditWriter, OpenLog};
+use crate::durable::Syncer;
+use std::fs::File;
+use std::io;
+use std::io::Write;
+use voicebox_core::audit::Entry;
+use voicebox_core::audit::chain;
+use voicebox_core::audit::chain::Anchor;
+use voicebox_core::audit::lines::MAX_LINE;
+
+impl AuditWriter {
+    /// Writes one entry and syncs it at once, under the file's lock: the
+    /// entries a writer adds while it opens a file (the `lost` sweep, why it
+    /// moved on).
+    pub(super) fn append_locked(&self, open: &mut OpenLog, entry: &Entry) -> io::Result<u64> {
+        let before = open.len;
+        let answer = self.write_lines(open, &[entry])?.pop();
+        let synced = sync_open(&self.shared.sync, open);
+        if synced.is_err() && open.len > before {
+            let _ = open.file.set_len(before);
+        }
+        synced?;
+        answer
+            .expect("one entry, one answer")
+            .map_err(io::Error::other)
+    }
+
+    /// Seals `entries` (seq, chain, open seqs) and writes them as one write,
+    /// announced first in the anchor records; not synced. An entry that
+    /// cannot be sealed (over the line cap, past the seq ceiling) is answered
+    /// so and left out. On a failed write the file is cut back to its last
+    /// whole line.
+    pub(super) fn write_lines(
+        &self,
+        open: &mut OpenLog,
+        entries: &[&Entry],
+    ) -> io::Result<Vec<Result<u64, String>>> {
+        let (mut seq, mut prev) = (open.next_seq, open.prev.clone());
+        let mut still_open = open.open.clone();
+        let (mut bytes, mut hashes, mut answers) = (Vec::new(), Vec::new(), Vec::new());
+        for entry in entries {
+            if seq == u64::MAX {
+                answers.push(Err(ceiling().to_string()));
+                continue;
+            }
+            let mut sealed = entry.sealed(seq, prev.clone(), None);
+            let mut now_open = still_open.clone();
+            chain::track(&mut now_open, &sealed);
+            sealed.open = now_open.first().copied();
+            let line = sealed.line();
+            if line.len() > MAX_LINE {
+                answers.push(Err(format!(
+                    "the entry is {} bytes, over the log's {MAX_LINE}-byte line cap; nothing was appended",
+                    line.len()
+                )));
+                continue;
+            }
+            prev = chain::line_hash(line.as_bytes());
+            hashes.push(prev.clone());
+            bytes.extend_from_slice(line.as_bytes());
+            still_open = now_open;
+            answers.push(Ok(seq));
+            seq += 1;
+        }
+        if hashes.is_empty() {
+            return Ok(answers);
+        }
+        let first = open.first.clone().unwrap_or_else(|| hashes[0].clone());
+        if let Some(log) = open
+            .anchor
+            .as_mut()
+            .filter(|_| open.synced.0 >= open.anchored)
+        {
+            // Before the lines, the anchor announces them (with the lines
+            // still waiting for a sync), so a crash on either side of the
+            // write leaves a file the anchor accounts for. Never ahead of
+            // the durable log: its last line is the last one synced.
+            let announce = Anchor {
+                file: open.name.clone(),
+                seq: open.synced.0,
+                hash: open.synced.1.clone(),
+                first: first.clone(),
+                next: [open.unsynced.as_slice(), &hashes].concat(),
+            };
+            let _ = log.append(&announce, &self.shared.sync);
+        }
+        // `resync` has just made `len` the file's real length.
+        let before = open.len;
+        if let Err(e) = (&*open.file).write_all(&bytes) {
+            let _ = open.file.set_len(before);
+            return Err(e);
+        }
+        open.next_seq = seq;
+        open.len = before + bytes.len() as u64;
+        open.first = Some(first);
+        open.prev = prev;
+        open.open = still_open;
+        open.unsynced.extend(hashes);
+        Ok(answers)
+    }
+}
+
+/// Syncs the anchor records (if any were added), then the log.
+pub(super) fn sync_files(sync: &Syncer, anchor: Option<&File>, file: &File) -> io::Result<()> {
+    if let Some(anchor) = anchor {
+        // An anchor that cannot be synced leaves the earlier records, which
+        // never name a line that is not durable.
+        let _ = sync.file(anchor);
+    }
+    sync.file(file)
+}
+
+/// Syncs `open` where it is (its file lock held) and records its last line
+/// as the host's in the anchor.
+pub(super) fn sync_open(sync: &Syncer, open: &mut OpenLog) -> io::Result<()> {
+    let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
+    sync_files(sync, anchor.as_deref(), &open.file)?;
+    let last = (open.next_seq - 1, open.prev.clone());
+    anchor_synced(open, last, sync);
+    Ok(())
+}
+
+/// `last` (seq, hash) and every line before it are durable: recorded as the
+/// host's last line in the anchor (not synced: the next group's
+/// announcement syncs it, and until then the announcement accounts for the
+/// lines). Not where another process has appended since: its own records
+/// then say more.
+pub(super) fn anchor_synced(open: &mut OpenLog, last: (u64, String), sync: &Syncer) {
+    if last.0 <= open.synced.0 {
+        return;
+    }
+    let done = ((last.0 - open.synced.0) as usize).min(open.unsynced.len());
+    open.unsynced.drain(..done);
+    open.synced = last;
+    let len = open.file.metadata().map(|m| m.len()).ok();
+    let (Some(log), Some(first)) = (open.anchor.as_mut(), open.first.clone()) else {
+        return;
+    };
+    if len != Some(open.len) || open.synced.0 < open.anchored {
+        return;
+    }
+    let anchor = Anchor {
+        file: open.name.clone(),
+        seq: open.synced.0,
+        hash: open.synced.1.clone(),
+        first,
+        next: open.unsynced.clone(),
+    };
+    // The lines are durable already; a record that cannot be written leaves
+    // the announcement, which still accounts for them.
+    if log.append(&anchor, sync).is_ok() {
+        open.anchored = open.synced.0;
+    }
+}
+
+/// The seq after `seq`; the ceiling (2^64−1) is never written, so a file
+/// whose last seq is at it cannot be resumed.
+pub(super) fn after(seq: u64) -> io::Result<u64> {
+    seq.checked_add(1).ok_or_else(ceiling)
+}
+
+pub(super) fn ceiling() -> io::Error {
+    io::Error::other(
+        "the audit file's seq is at its ceiling (2^64−1): no seq can follow it; nothing was appended",
+    )
+}
