@@ -1,5 +1,6 @@
 //! The tier table's rows, decided both ways.
 use super::*;
+use Place::*;
 
 #[test]
 fn both_tables_load_with_their_examples_checked() {
