@@ -10,7 +10,7 @@
 use crate::action::Action;
 use crate::command::Verb;
 use crate::reply::Reply;
-use crate::resolver::Resolution;
+use crate::resolver::{Folder, Resolution};
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
 use core::future::Future;
@@ -135,6 +135,30 @@ impl<R> TurnAnswer<R> {
     }
 }
 
+/// What a conversation keeps from one turn to the next: the file the latest
+/// turn named, so that "delete it" next means that file. Every entry point
+/// that takes words keeps one, and builds each turn's folder through it.
+#[derive(Clone, Debug, Default)]
+pub struct Conversation {
+    previous: Option<String>,
+}
+
+impl Conversation {
+    /// The folder a turn's words settle against: the root's `folder`, with
+    /// the file "it" means and the path of today's note.
+    pub fn folder(&self, folder: Folder, daily: String) -> Folder {
+        folder.after(self.previous.clone()).with_daily(daily)
+    }
+
+    /// Keeps the file `answer` named for the next turn (a turn that named
+    /// none leaves "it" as it was).
+    pub fn remember<R>(&mut self, answer: &TurnAnswer<R>) {
+        if let Some(name) = answer.file() {
+            self.previous = Some(name.into());
+        }
+    }
+}
+
 /// Runs one turn: resolves words with `resolve` (an action is taken as sent),
 /// then hands the one proposal to `act` and answers in the one shape.
 pub async fn run_turn<R, Resolve, Resolving, Act, Acting>(
@@ -242,5 +266,26 @@ mod tests {
         for (got, want) in cases {
             assert_eq!(got.unwrap(), want);
         }
+    }
+
+    #[test]
+    fn it_means_the_file_the_latest_turn_named_until_another_is_named() {
+        let mut conversation = Conversation::default();
+        let names = || Folder::new(vec!["notes.md".into(), "todo.md".into()]);
+        let it = |conversation: &Conversation| {
+            let folder = conversation.folder(names(), "daily/2026-12-02.md".into());
+            crate::resolver::resolve_in("delete it", &folder)
+                .into_action()
+                .and_then(|action| action.file().map(String::from))
+        };
+        // The control: no turn yet, so "it" names nothing.
+        assert_eq!(it(&conversation), None);
+        conversation.remember(&run(TurnInput::Words("read todo.md".into())));
+        assert_eq!(it(&conversation).as_deref(), Some("todo.md"));
+        // A turn that names no file leaves "it" as it was.
+        conversation.remember(&run(TurnInput::Words("list the files".into())));
+        assert_eq!(it(&conversation).as_deref(), Some("todo.md"));
+        conversation.remember(&run(TurnInput::Words("read notes.md".into())));
+        assert_eq!(it(&conversation).as_deref(), Some("notes.md"));
     }
 }

@@ -7,9 +7,9 @@
 
 use serde::Deserialize;
 use serde_json::Value;
+use voicebox_core::Action;
 use voicebox_core::contain;
 use voicebox_core::resolver::{Folder, Resolution, resolve_in};
-use voicebox_core::Action;
 
 #[derive(Deserialize)]
 struct Set {
@@ -444,7 +444,10 @@ impl Shares {
         }
         for (label, came) in [
             ("correctly not acted", Came::RightlyNotActed),
-            ("refused by the executor (outside the folder)", Came::RefusedOutside),
+            (
+                "refused by the executor (outside the folder)",
+                Came::RefusedOutside,
+            ),
             ("asked", Came::Asked),
             ("acted", Came::Acted),
         ] {

@@ -27,7 +27,12 @@ pub fn admit(host: &Host<MachineAbilities>, id: &str, how: &str) -> Reply {
 
 /// Admits `id` at `plan_digest` (the plan a console code was bound to),
 /// audited first.
-pub(crate) fn admit_at(host: &Host<MachineAbilities>, id: &str, plan_digest: &str, how: &str) -> Reply {
+pub(crate) fn admit_at(
+    host: &Host<MachineAbilities>,
+    id: &str,
+    plan_digest: &str,
+    how: &str,
+) -> Reply {
     host.person_act(id, PersonAct::Admit, how, || {
         registry(host).admit(id, plan_digest, now_ms())
     })

@@ -88,7 +88,12 @@ impl Approvals {
 
     /// Issues a code for `id` at `plan_digest`, replacing any earlier one, and
     /// returns it for the console (only); none while approvals are locked.
-    pub(crate) fn issue(&self, id: &str, plan_digest: &str, now_ms: u64) -> Result<String, Refusal> {
+    pub(crate) fn issue(
+        &self,
+        id: &str,
+        plan_digest: &str,
+        now_ms: u64,
+    ) -> Result<String, Refusal> {
         let mut state = self.lock();
         state.locked(now_ms)?;
         let code = new_code();

@@ -8,7 +8,8 @@ pub(crate) static WEB: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../../we
 
 /// The browser core, built by build.rs from `crates/web` (empty if the wasm32
 /// target was missing at build time).
-pub(crate) static BROWSER_CORE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/voicebox_web.wasm"));
+pub(crate) static BROWSER_CORE: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/voicebox_web.wasm"));
 /// The create-asset module as the browser instantiates it (built from its .wat).
 pub(crate) static CREATE_ASSET_WASM: &[u8] = include_bytes!("../../../tools/create-asset.wasm");
 

@@ -180,7 +180,10 @@ impl StateDir {
     }
 
     /// Applies changes: `Some(non-empty)` stores, `None` or `Some("")` removes.
-    pub(crate) fn update_keys(&self, changes: &BTreeMap<Provider, Option<String>>) -> io::Result<()> {
+    pub(crate) fn update_keys(
+        &self,
+        changes: &BTreeMap<Provider, Option<String>>,
+    ) -> io::Result<()> {
         let mut keys = self.keys()?;
         for (provider, value) in changes {
             let name = provider.key_name();

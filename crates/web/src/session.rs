@@ -17,7 +17,7 @@ use voicebox_core::resolver::settle::MAX_NAMES;
 use voicebox_core::resolver::{self, Folder, Resolution};
 use voicebox_core::tier::Placement;
 use voicebox_core::time::iso8601;
-use voicebox_core::turn::{Proposal, TurnInput, run_turn};
+use voicebox_core::turn::{Conversation, Proposal, TurnInput, run_turn};
 use voicebox_core::worker::{Answer, Execute, Open, WorkerRequest};
 use voicebox_core::{Executor, Refusal, Reply, Rule};
 
@@ -110,25 +110,22 @@ async fn turn(executor: &mut WebExecutor, request: Execute, env: &SharedEnv) -> 
         TurnInput::Words(_) => Folder::new(executor.names(MAX_NAMES).await),
         TurnInput::Action(_) => Folder::default(),
     };
-    let folder = folder
-        .after(PREVIOUS.with_borrow(Clone::clone))
-        .with_daily(env.0.daily_note());
+    let folder =
+        CONVERSATION.with_borrow(|conversation| conversation.folder(folder, env.0.daily_note()));
     let answer = run_turn(
         input,
         async |text: String| resolver::resolve_in(&text, &folder),
         async |proposal: Proposal| executor.run(&proposal, turn).await,
     )
     .await;
-    if let Some(name) = answer.file() {
-        PREVIOUS.set(Some(name.into()));
-    }
+    CONVERSATION.with_borrow_mut(|conversation| conversation.remember(&answer));
     json!(answer)
 }
 
 thread_local! {
-    /// The file the worker's latest turn named, for "delete it" next (the
+    /// What the worker's turns keep for the next (the file "it" means; the
     /// worker runs one request at a time on one thread).
-    static PREVIOUS: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    static CONVERSATION: std::cell::RefCell<Conversation> = std::cell::RefCell::default();
 }
 
 /// Opens (or creates) a project: its root, the writer's audit file (seq
@@ -140,7 +137,7 @@ async fn open(
     env: SharedEnv,
 ) -> (Option<WebExecutor>, Value) {
     // "it" never reaches back into another project.
-    PREVIOUS.set(None);
+    CONVERSATION.set(Conversation::default());
     let project = &request.project;
     let (Some(name), Some(instance)) = (project["name"].as_str(), request.instance.as_deref())
     else {

@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use voicebox_core::executor::Step;
 use voicebox_core::platform::{RootInfo, Storage};
-use voicebox_core::turn::Proposal;
+use voicebox_core::turn::{Conversation, Proposal};
 use voicebox_core::worker::{Answer, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::egress::HttpEgress;
@@ -51,8 +51,8 @@ pub struct Acts {
     host: Arc<RwLock<Host<MachineAbilities>>>,
     channel: Channel,
     refused: AtomicU64,
-    /// The file the latest turn acted on, for "delete it" next.
-    pub(super) previous: Mutex<Option<String>>,
+    /// What the turns so far keep for the next (the file "it" means).
+    pub(super) conversation: Mutex<Conversation>,
 }
 
 impl Acts {
@@ -61,7 +61,7 @@ impl Acts {
             host: Arc::new(RwLock::new(host)),
             channel,
             refused: AtomicU64::new(0),
-            previous: Mutex::default(),
+            conversation: Mutex::default(),
         }
     }
 

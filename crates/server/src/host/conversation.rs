@@ -57,9 +57,10 @@ impl Acts {
             },
         )
         .await;
-        if let Some(name) = answer.file() {
-            *self.previous.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.into());
-        }
+        self.conversation
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remember(&answer);
         answer
     }
 
@@ -96,11 +97,6 @@ impl Acts {
     /// [`Acts::folder`], and the channel's refusal when the page that owns
     /// the root did not answer.
     async fn folder_or_refusal(&self) -> (Folder, Option<Refusal>) {
-        let previous = self
-            .previous
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
         let (folder, refused) = match self.active() {
             ActiveRoot::Page => match self.channel().relay(&Relayed::Names).await {
                 Ok(answer) => (Folder::new(Names::read(answer)), None),
@@ -111,6 +107,7 @@ impl Acts {
                 (folder.unwrap_or_default(), None)
             }
         };
-        (folder.after(previous).with_daily(daily::today()), refused)
+        let conversation = self.conversation.lock().unwrap_or_else(|p| p.into_inner());
+        (conversation.folder(folder, daily::today()), refused)
     }
 }

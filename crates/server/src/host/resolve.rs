@@ -86,13 +86,23 @@ impl Resolver {
 
     /// [`Resolver::resolve`] for the one-shot commands: an LLM resolver
     /// gets a client of its own.
-    pub(crate) async fn resolve_once(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
+    pub(crate) async fn resolve_once(
+        self,
+        state: &StateDir,
+        text: &str,
+        folder: &Folder,
+    ) -> Resolution {
         self.resolve(&Llm::from_env(), state, text, folder).await
     }
 
     /// [`Resolver::resolve_once`] for a command with no runtime: an LLM call
     /// runs on a small current-thread one.
-    pub(crate) fn resolve_blocking(self, state: &StateDir, text: &str, folder: &Folder) -> Resolution {
+    pub(crate) fn resolve_blocking(
+        self,
+        state: &StateDir,
+        text: &str,
+        folder: &Folder,
+    ) -> Resolution {
         one_shot_runtime().block_on(self.resolve_once(state, text, folder))
     }
 }

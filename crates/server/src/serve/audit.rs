@@ -54,6 +54,9 @@ pub async fn audit(
         (status = 200, description = "`{ok, root, files}`: per file `entries`, `torn`, `corrupt` and `verdict`: `ok` or `torn` pass; `broken` (with `kind`, `line`, `why`), `missing` (a file the host's anchors name that is gone or not a file), `unanchored` (no anchor names it), `unanchored-tail` (entries after the host's last line: `anchored_seq`, `line`, `after`) and `unreadable` (an entry of the folder that is not a log file) fail. Or `{ok:false, refused, why}` with no usable root", body = Object),
         ReadGuard,
     ))]
-pub(crate) async fn verify_audit(State(acts): State<Arc<Acts>>, State(state): State<StateDir>) -> Answer {
+pub(crate) async fn verify_audit(
+    State(acts): State<Arc<Acts>>,
+    State(state): State<StateDir>,
+) -> Answer {
     Ok(Json(acts.verify_audit(state).await?))
 }
