@@ -28,26 +28,21 @@ enum Head {
 
 const HEADS: &[(Phrases, Head)] = &[
     (
-        Phrases::new(
-            "append | add | tack on | tack | include | enter | keep a note of
-             | make a note of",
-        ),
+        Phrases::new("append | add | tack [on] | include | enter | (keep | make) a note of"),
         Head::Adds,
     ),
     (
         Phrases::new(
-            "pop | chuck | throw | put | insert | put down | write down | write | type
-             | stick | jot down",
+            "pop | chuck | throw | put [down] | insert | write [down] | type | stick
+             | jot down",
         ),
         Head::Places,
     ),
 ];
 
 /// Words before the file that mean its end.
-const AT_THE_END: Phrases = Phrases::new(
-    "at the end of | to the end of | onto the end of | on the end of | at the bottom of
-     | to the bottom of | on the bottom of",
-);
+const AT_THE_END: Phrases =
+    Phrases::new("(at | to | onto | on) the end of | (at | to | on) the bottom of");
 
 /// Words before the file after an adding head.
 const ONTO: &[&str] = &["to", "onto", "into"];
@@ -57,29 +52,27 @@ const IN: &[&str] = &["in", "inside"];
 
 /// What a line is called before its text ("a line saying hi").
 const LINE_LEADS: Phrases = Phrases::new(
-    "a line with | a new line with | a line containing | a note with | a new line saying
-     | a line saying | a line that says | a line reading | a new line | a line | another line
-     | the line | a note saying | a note | a row | a new row | an entry | a new entry
-     | an item",
+    "a [new] line [with | saying] | a line (containing | that says | reading)
+     | another line | the line | a note [with | saying] | a [new] row | an entry
+     | a new entry | an item",
 );
 
 /// Noting heads followed by the file, then what is noted ("make a note in
 /// house.md that the plumber comes Friday", "jot in ideas.txt a podcast").
 const NOTE_IN: Phrases = Phrases::new(
-    "jot this down in | write this down in | note this down in | put a reminder in
-     | add a reminder to | add a reminder in | leave a note in | put a note in
-     | make a note in | make a note on | add a note in | add a note to | note in | jot in
-     | jot down in | write down in | log in | record in",
+    "(jot | write | note) this down in | put a reminder in | add a reminder (to | in)
+     | (leave | put | make | add) a note in | make a note on | add a note to
+     | (note | jot [down] | write down | log | record) in",
 );
 
 /// Words between the file and what a note says.
-const SAYING: Phrases = Phrases::new("saying | that says | which says | reading | with | to");
+const SAYING: Phrases = Phrases::new("saying | (that | which) says | reading | with | to");
 
 /// Noting heads after "FILE:" ("workout.log: log 5k run").
-const NOTING: Phrases = Phrases::new("log | note | jot down | jot | record");
+const NOTING: Phrases = Phrases::new("log | note | jot [down] | record");
 
 /// Content that is really a new file: the sentence is a create.
-const NEW_FILE: Phrases = Phrases::new("a file | a new file | file | new file | an empty file");
+const NEW_FILE: Phrases = Phrases::new("[a] [new] file | an empty file");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(first) = end_first(words)
@@ -127,7 +120,7 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
 /// adding word ("groceries.md: oat milk") the words after a colon are a
 /// line to add, as a guess: a question or a request is no such line.
 /// Words that open the making of a new file, before its name and a colon.
-const MAKING: Phrases = Phrases::new("new | a new | create | make | start");
+const MAKING: Phrases = Phrases::new("[a] new | create | make | start");
 
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     let (sep, colon) = (0..words.len()).find_map(|at| {
@@ -317,8 +310,7 @@ fn content_then_end(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// Words that point at content said after the file ("the following").
-const POINTED: Phrases =
-    Phrases::new("the following | following | this | these | this line | the following line");
+const POINTED: Phrases = Phrases::new("[the] following | the following line | this [line] | these");
 
 /// Words a content does not end with: a split there cut a name in two
 /// ("add X to my to do dot txt" is not "my" added to "do.txt").

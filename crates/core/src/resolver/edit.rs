@@ -77,8 +77,8 @@ const FILE_PREPS: &[&str] = &["in", "inside", "within"];
 
 /// Old text that means all of the named file's text.
 const WHOLE: Phrases = Phrases::new(
-    "everything | whatever is | whatever | what is | everything that is | all that is
-     | the contents | the content | all the text | the whole thing | the whole file | it all",
+    "everything [that is] | whatever [is] | what is | all that is
+     | the (contents | content | whole thing | whole file) | all the text | it all",
 );
 /// Words that make "change notes.md to say hi" a whole-file write.
 const SAYS: Phrases = Phrases::new("say | read | contain | be");
@@ -202,12 +202,11 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
 }
 
 /// How "where it says X" is said, and how the new text is brought in.
-const WHERE_SAYS: Phrases = Phrases::new(
-    "where it says | where it said | where it reads | wherever it says | where is says",
-);
+const WHERE_SAYS: Phrases =
+    Phrases::new("where it (says | said | reads) | wherever it says | where is says");
 const MAKE_SAY: Phrases = Phrases::new(
-    "make it say | make that say | have it say | change it to | change that to
-     | replace it with | replace that with | it should say | put | write",
+    "make (it | that) say | have it say | change (it | that) to | replace (it | that) with
+     | it should say | put | write",
 );
 
 /// "in config.txt where it says 1.2 make it say 1.3", "where it says 1.2 in
@@ -304,24 +303,18 @@ fn corrected(words: Words<'_>) -> Option<Resolution> {
 
 /// Words between the old text and the new in "1.2 becomes 1.3".
 const BECOMES: Phrases = Phrases::new(
-    "should be | should become | becomes | should read | reads | needs to be | has to be
-     | must be | is now | are now | -> | → | => | is replaced by | is replaced with
-     | be replaced by | be replaced with | replaced by | replaced with | is changed to
-     | be changed to | changed to",
+    "should (be | become | read) | becomes | reads | (needs | has) to be | must be
+     | (is | are) now | -> | → | => | [is | be] (replaced (by | with) | changed to)",
 );
 
 /// A wish before the old text ("in notes.md i want that milk is replaced
 /// by bread").
-const WISHES: Phrases = Phrases::new(
-    "i want that | i would like that | i want | i would like | make sure that | make sure
-     | please",
-);
+const WISHES: Phrases = Phrases::new("i (want | would like) [that] | make sure [that] | please");
 
 /// Words between what a file says and what it should say.
 const SHOULD_SAY: Phrases = Phrases::new(
-    "but it should say | but it should be | but it should read | but should be | it should be
-     | should be | where it should say | when it should say | but should say | it should say
-     | should say | make that | make it | change it to | change that to",
+    "but it should read | [but [it] | it] should (say | be) | (where | when) it should say
+     | make (that | it) | change (it | that) to",
 );
 
 /// "plan.md says Tuesday but it should say Wednesday, fix that": the file,

@@ -15,14 +15,12 @@ use alloc::format;
 use alloc::string::String;
 
 /// Heads followed by the query ("search for TODO in drafts").
-const QUERY_FIRST: Phrases = Phrases::new(
-    "search | search for | grep | grep for | find | look for | hunt for | scan for
-     | search everywhere for",
-);
+const QUERY_FIRST: Phrases =
+    Phrases::new("search [for | everywhere for] | grep [for] | find | (look | hunt | scan) for");
 /// Heads followed by a folder, then "for" and the query ("search drafts for TODO").
 const FOLDER_FIRST: Phrases = Phrases::new(
-    "search | search through | grep | scan | check | look through | hunt through
-     | dig through | comb through | look in | go through",
+    "search [through] | grep | scan | check | (look | hunt | dig | comb | go) through
+     | look in",
 );
 /// Words that may open a question about which files hold the query, before
 /// the noun: "which", "do any of my", "find all the", "show me".
@@ -35,21 +33,20 @@ const FILES: Phrases = Phrases::new("files | file | documents | document | notes
 /// Verbs after "which files" that make it a search.
 const MENTION: Phrases = Phrases::new(
     "mention | mentions | mentioning | contain | contains | containing | include | includes
-     | including | reference | references | refer to | talk about | talks about | are about
-     | is about | discuss | discusses | say | says | have | has | use | with",
+     | including | reference | references | refer to | (talk | talks | are | is) about
+     | discuss | discusses | say | says | have | has | use | with",
 );
 /// Words before the query that say what kind of hit is wanted, and framing
 /// around it: "where I mentioned the dentist", "anything that says wifi
 /// password", "notes mentioning the dentist".
 const QUERY_LEADING: Phrases = Phrases::new(
-    "that | which | all mentions of | every mention of | any mention of | every occurrence of
-     | mentions of | all occurrences of | occurrences of | instances of | references to
-     | the word | the text | the phrase | the words | the sentence | the string | the term
-     | the keyword | where i wrote down | where i noted | where i saved | where i mentioned
-     | where i wrote about | where i wrote | where i said | where i put
-     | every place i mentioned | everywhere i mentioned | anything that says
-     | anything that mentions | anything saying | anything about | something about | about
-     | mentioning | that mention | that mentions | that say | that says",
+    "that | which | [all] mentions of | (every | any) mention of | every occurrence of
+     | [all] occurrences of | instances of | references to
+     | the (word | text | phrase | words | sentence | string | term | keyword)
+     | where i (wrote [down | about] | noted | saved | mentioned | said | put)
+     | (every place | everywhere) i mentioned | anything that (says | mentions)
+     | anything saying | (anything | something) about | about | mentioning
+     | that (mention | mentions | say | says)",
 );
 /// Articles a framed query loses ("mentioning the dentist" looks for "dentist").
 const FRAMED_ARTICLES: Phrases = Phrases::new("the | a | an | my");
@@ -57,24 +54,23 @@ const FRAMED_ARTICLES: Phrases = Phrases::new("the | a | an | my");
 const PHRASED: Phrases = Phrases::new("the phrase | the words | the sentence");
 
 /// Openings of "where is Q mentioned".
-const WHERE: Phrases = Phrases::new("where is | where are | where does | where do");
+const WHERE: Phrases = Phrases::new("where (is | are | does | do)");
 /// Openings of a yes/no question about the files: "is Q mentioned anywhere",
 /// "does Q appear", "is the word Q anywhere in my files".
 const ASKS: Phrases = Phrases::new("is | are | does | do");
 /// Words that may close a search without narrowing it ("… appear anywhere",
 /// "look for X everywhere").
 const ANYWHERE: Phrases =
-    Phrases::new("anywhere | everywhere | in it | in them | inside it | inside them | inside");
+    Phrases::new("anywhere | everywhere | (in | inside) (it | them) | inside");
 /// Endings that make "where is Q …" a search.
 const WHERE_ENDS: Phrases = Phrases::new(
-    "mentioned | used | written | referenced | appear | appears | come up | comes up
-     | show up | shows up",
+    "mentioned | used | written | referenced | appear | appears
+     | (come | comes | show | shows) up",
 );
 /// Openings followed directly by the query.
 const WHERE_MENTION: Phrases = Phrases::new(
-    "where do i mention | where did i mention | where do we mention | where did we mention
-     | do i mention | did i mention | where does it say | where did i write
-     | where do i talk about",
+    "where (do | did) (i | we) mention | (do | did) i mention | where does it say
+     | where did i write | where do i talk about",
 );
 /// Prepositions before the folder searched ("… in receipts").
 const DIR_PREPS: &[&str] = &["in", "inside", "within", "under", "across", "throughout"];
@@ -270,9 +266,7 @@ fn where_mentioned(words: Words<'_>) -> Option<Search<'_>> {
 
 /// Openings of a check whether some text is there ("see if the word wifi
 /// appears anywhere").
-const CHECK_IF: Phrases = Phrases::new(
-    "see if | see whether | check if | check whether | find out if | find out whether",
-);
+const CHECK_IF: Phrases = Phrases::new("(see | check | find out) (if | whether)");
 
 /// "see if the word wifi appears anywhere": the text, then where it is.
 fn checked(words: Words<'_>) -> Option<Search<'_>> {
@@ -370,18 +364,16 @@ fn in_place(words: Words<'_>) -> Option<(Words<'_>, Scope)> {
 /// not read: "where is the word invoice", "is there anything about coffee in
 /// my files", "find every file that mentions Paris". The query follows.
 const ASKED: Phrases = Phrases::new(
-    "where is the word | where is the phrase | where is the text | is there anything about
-     | is there something about | is anything about | do i have anything about
-     | do i have anything that mentions | do i have anything that says
-     | do i have anything that talks about | is there anything that mentions
-     | is there anything that says | is there anything that talks about | anything about",
+    "where is the (word | phrase | text) | is there (anything | something) about
+     | is anything about
+     | do i have anything (about | that (mentions | says | talks about))
+     | is there anything that (mentions | says | talks about) | anything about",
 );
 
 /// "in which files did I write Lisbon", "in which file I mentioned the
 /// dentist" (a learner's word order): the words after who wrote them.
 fn written_where(words: Words<'_>) -> Option<Words<'_>> {
-    const WHICH: Phrases =
-        Phrases::new("in which files | in which file | in what files | in what file");
+    const WHICH: Phrases = Phrases::new("in (which | what) (files | file)");
     const WROTE: Phrases = Phrases::new(
         "write | wrote | written | mention | mentioned | put | note | noted | save | saved",
     );
@@ -404,13 +396,12 @@ fn every_in_files(words: Words<'_>) -> Option<Words<'_>> {
 }
 
 /// What may come between "find" and the verb of a files question.
-const EVERY_FILE: Phrases = Phrases::new(
-    "every file | all files | all the files | any file | any files | the files | files",
-);
+const EVERY_FILE: Phrases =
+    Phrases::new("every file | all [the] files | any (file | files) | [the] files");
 
 /// Endings that only say where to look, which is everywhere.
 const IN_MY_FILES: Phrases = Phrases::new(
-    "in my files | in the files | in any file | in any of my files | in my folder | in here
+    "in (my | the) files | in any file | in any of my files | in my folder | in here
      | anywhere",
 );
 
@@ -450,4 +441,4 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
 
 /// A question's closing request to search ("…? please search").
 const SEARCH_PLEASE: Phrases =
-    Phrases::new("please search | please check | please look | search please | check please");
+    Phrases::new("please (search | check | look) | (search | check) please");

@@ -10,39 +10,36 @@ use alloc::string::String;
 
 /// Heads that can only mean reading a file.
 const STRONG: Phrases = Phrases::new(
-    "read | read out | read me | read back | cat | print | print out | dump | what does
-     | what do | what is the content of | what is the contents of | what are the contents of
-     | tell me what | the contents of | contents of",
+    "read [out | me | back] | cat | print [out] | dump | what (does | do)
+     | what is the (content | contents) of | what are the contents of | tell me what
+     | [the] contents of",
 );
 
 /// Heads that mean reading only when a file is named ("show me notes.md",
 /// but not "what's in the news"). "write" and "wrote" stand for "written" as
 /// a learner says them ("what is write in notes.md").
 const WEAK: Phrases = Phrases::new(
-    "what is in | what is inside | what is written in | what is write in | what is wrote in
-     | what is on | what did i write in | what did i put in | what did i save in
-     | what did we write in | what did we put in | what did we save in
-     | what did i write down in | what did i note in | what have i written in
-     | what have we written in | what is written inside | have a look at | take a look at
-     | have a peek at | take a peek at | peek at | glance at | show | display | open
-     | open up | pull up | bring up | view | see | let me see | look at | let me look at
-     | get | give me | tell me | check",
+    "what is (in | inside | on) | what is (written | write | wrote) in
+     | what is written inside | what did (i | we) (write | put | save) in
+     | what did i (write down | note) in | what have (i | we) written in
+     | (have | take) a (look | peek) at | peek at | glance at | show | display | open [up]
+     | (pull | bring) up | view | [let me] see | [let me] look at | get | (give | tell) me
+     | check",
 );
 
 /// Words between the head and the file; "content of" and "text of" also
 /// without the article, as a learner or a terse typist says them.
 const LEADING: Phrases = Phrases::new(
-    "please | for me | me | to me | out | back | the contents of | contents of
-     | the content of | the text of | content of | text of | what is in | what is inside
-     | what is written in | what is written inside | what is written on | is in | is inside
+    "please | [for | to] me | out | back | [the] (contents | content | text) of
+     | what is (in | inside) | what is written (in | inside | on) | is (in | inside)
      | inside | in | what",
 );
 
 /// Words after the file ("what does notes.md say").
 const TRAILING: Phrases = Phrases::new(
-    "say | says | contain | contains | has in it | have in it | has | looks like | look like
-     | out loud | aloud | to me | for me | right now | now | at the moment | currently
-     | so far | again",
+    "say | says | contain | contains | (has | have) in it | has | looks like | look like
+     | out loud | aloud | (to | for) me | [right] now | at the moment | currently | so far
+     | again",
 );
 
 /// Which end of a file a part is read from.

@@ -59,37 +59,32 @@ impl Head {
 
 const HEADS: &[(Phrases, Head)] = &[
     (
-        Phrases::new("create | touch | open a new file | open a new document"),
+        Phrases::new("create | touch | open a new (file | document)"),
         Head::Create,
     ),
     (
-        Phrases::new(
-            "make | new | a new | generate | start a | i would like a | i would like an
-             | i want a | i want an | i need a | i need an",
-        ),
+        Phrases::new("make | [a] new | generate | start a | i (would like | want | need) (a | an)"),
         Head::Make,
     ),
     (
-        Phrases::new("write | write down | save | store | overwrite | write over | rewrite | fill"),
+        Phrases::new("write [down | over] | save | store | overwrite | rewrite | fill"),
         Head::Write,
     ),
     (Phrases::new("put | type"), Head::Put),
     (
-        Phrases::new("jot down | jot | note down | note | record | log"),
+        Phrases::new("(jot | note) [down] | record | log"),
         Head::Note,
     ),
     (Phrases::new("add"), Head::Add),
     (
-        Phrases::new(
-            "clear | clear out | empty | empty out | wipe | wipe out | wipe clean | blank out",
-        ),
+        Phrases::new("(clear | empty | wipe) [out] | wipe clean | blank out"),
         Head::Clear,
     ),
     (Phrases::new("set"), Head::Set),
 ];
 
 /// A new file said as such after any writing verb.
-const NEW_FILE: Phrases = Phrases::new("a new file | new file | a brand new file");
+const NEW_FILE: Phrases = Phrases::new("[a] new file | a brand new file");
 
 /// Nouns that may stand before a colon and the name ("new file: x.md").
 const FILE_NOUNS: &[&str] = &["file", "document", "doc", "note"];
@@ -99,14 +94,10 @@ const FOR_WHOM: Phrases = Phrases::new("me | us");
 
 /// Words that end a file's name and start its content.
 const LEAD_INS: Phrases = Phrases::new(
-    "as | so that it only contains | so that it only says | so that it contains
-     | so that it says | so that it reads | so it only contains | so it only says
-     | so it contains | so it says | with | containing | saying | say | that says
-     | which says | that reads | which reads | that contains | which contains | to say
-     | and content | and contents | and text | and the content | and the text | and write
-     | and put | and type | and inside write | and inside put | and in it write
-     | and in it put | the content is | the contents are | the text is | its content is
-     | content is | text is",
+    "as | so [that] it [only] (contains | says) | so that it reads | with | containing
+     | saying | [to] say | (that | which) (says | reads | contains)
+     | and [the] (content | text) | and contents | and [inside | in it] (write | put)
+     | and type | [the | its] content is | [the] text is | the contents are",
 );
 
 /// "with the name …" names the file; it does not start content.
@@ -117,13 +108,13 @@ const NAMING_WITH: Phrases = Phrases::new("with the name | with name");
 const WRAPPING: &[&str] = &["and", "with"];
 
 /// Words after wrapped content.
-const INTO_IT: Phrases = Phrases::new("in it | into it | to it | inside it");
+const INTO_IT: Phrases = Phrases::new("(in | into | to | inside) it");
 
 /// Words before the file in "write CONTENT to NAME".
 const DESTINATIONS: &[&str] = &["to", "in", "into", "inside", "as", "onto"];
 
 /// Words pointing at content still to come ("save this to memo.txt: …").
-const POINTERS: Phrases = Phrases::new("this | that | the following | following | down");
+const POINTERS: Phrases = Phrases::new("this | that | [the] following | down");
 
 const USAGE: &str =
     "To write a file say e.g. 'write hello to notes.md' or 'create notes.md with hello'.";
@@ -234,7 +225,7 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
 }
 
 /// How a wish for what a file says is joined to its file.
-const SHOULD: Phrases = Phrases::new("should | must | needs to | has to | ought to | to");
+const SHOULD: Phrases = Phrases::new("should | must | (needs | has | ought) to | to");
 /// Adverbs that say nothing of the content ("should just say …").
 const ONLY: Phrases = Phrases::new("just | only | now | simply | from now on");
 /// What the file should do with its content, and whether the verb can
@@ -245,13 +236,13 @@ const SAYING: &[(Phrases, bool)] = &[
 ];
 /// Remarks after what a whole file should say, on how it is written.
 const OVERWRITING: Phrases = Phrases::new(
-    "and nothing else | nothing else | overwrite it | overwrite whatever is there
-     | overwrite whatever's there | overwrite what is there
+    "[and] nothing else
+     | overwrite (it | whatever is there | whatever's there | what is there)
      | replace whatever is there",
 );
 
 /// Wishes said before the file ("i would like motto.txt to say …").
-const WISHED: Phrases = Phrases::new("i would like | i want | make sure");
+const WISHED: Phrases = Phrases::new("i (would like | want) | make sure");
 
 /// "status.txt should just say shipped now", "I'd like motto.txt to
 /// contain only this: done", "status.txt should now read: out": the whole
