@@ -19,12 +19,12 @@ use alloc::string::String;
 const HEADS: Phrases = Phrases::new("create | make | generate | draw | render | add | new");
 
 /// Who it is for and which one: "make me an svg", "create a new asset".
-const FILLER: Phrases = Phrases::new("me | us | a new | an | a | the | new");
+const FILLER: Phrases = Phrases::new("me | us | a [new] | an | the | new");
 
 const KINDS: &[(Phrases, &str)] = &[
     (Phrases::new("svg"), "svg"),
     (Phrases::new("html"), "html"),
-    (Phrases::new("plain text | text"), "text"),
+    (Phrases::new("[plain] text"), "text"),
 ];
 
 const ASSET: Phrases = Phrases::new("asset | assets");

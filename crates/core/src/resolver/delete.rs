@@ -13,24 +13,22 @@ use alloc::string::String;
 
 const HEADS: Phrases = Phrases::new(
     "delete | remove | erase | trash | rm | del | discard | destroy | scrap | unlink | nuke
-     | purge | bin | get rid of | throw away | throw out | toss | toss out | ditch | kill",
+     | purge | bin | get rid of | throw (away | out) | toss [out] | ditch | kill",
 );
 
 /// Where a file is deleted from, which adds nothing ("remove old.txt from
 /// the folder").
 const FROM_HERE: Phrases = Phrases::new(
-    "from the folder | from this folder | from my folder | from the project | from my files
-     | from here | for good | permanently | completely | entirely | now",
+    "from (the folder | this folder | my folder | the project | my files | here) | for good
+     | permanently | completely | entirely | now",
 );
 
 /// "… but keep the file": the file stays, only its text goes.
-pub const KEEPING: Phrases = Phrases::new("but keep the file | but keep it");
+pub const KEEPING: Phrases = Phrases::new("but keep (the file | it)");
 
 /// Said after a file, a wish that it go ("scratch.txt can go").
-const CAN_GO: Phrases = Phrases::new(
-    "can go | should go | can be deleted | can be removed | should be deleted
-     | can be trashed",
-);
+const CAN_GO: Phrases =
+    Phrases::new("(can | should) go | can be (deleted | removed | trashed) | should be deleted");
 
 /// "scratch.txt can go": a file and that it may go — a guess, asked first.
 fn can_go(words: Words<'_>) -> Option<Resolution> {

@@ -15,16 +15,15 @@ use alloc::string::String;
 
 /// Heads followed by "FILE with TEXT".
 const HEADS: Phrases = Phrases::new(
-    "diff | compare | preview replacing | preview overwriting | preview | show me the diff of
-     | show the diff of | show me the diff for | show the diff for | show me a diff of
-     | show a diff of | show me a diff for | show a diff for",
+    "diff | compare | preview [replacing | overwriting]
+     | show [me] (the | a) diff (of | for)",
 );
 const JOINERS: &[&str] = &["with", "against", "to", "and", "versus", "vs", "as"];
 
 /// "how would README.md differ from TEXT": the words that join file and text.
 const DIFFER_FROM: Phrases = Phrases::new(
-    "differ from | differs from | be different from | look different from | compare to
-     | compare with | compare against | look like with | be like with",
+    "(differ | differs | be different | look different) from
+     | compare (to | with | against) | (look | be) like with",
 );
 
 /// Words that make "… if FILE said TEXT" or "… between FILE and TEXT" a diff.
@@ -61,9 +60,8 @@ const SAID: &[&str] = &[
 const QUESTIONS: &[&str] = &["what", "how", "would", "will", "could", "show"];
 
 /// Openings of a proposed write ("what would change if I wrote hello to notes.md").
-const WRITES: Phrases = Phrases::new(
-    "i wrote | i write | i saved | i save | i put | we wrote | writing | saving | putting",
-);
+const WRITES: Phrases =
+    Phrases::new("(i | we) wrote | i (write | saved | save | put) | writing | saving | putting");
 /// Words before the file in a proposed write.
 const DESTINATIONS: &[&str] = &["to", "in", "into"];
 /// Stand-ins for a file named before "if" ("how would notes.md change if it said …").

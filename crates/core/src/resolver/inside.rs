@@ -22,13 +22,13 @@ const LINKS: &[&str] = &["so", "and", "but", "then", "ok", "okay", "anyway"];
 
 /// Words that open an ask inside a sentence ("…, could you read …").
 const OPENERS: Phrases = Phrases::new(
-    "could you | can you | would you | will you | please | i need you to | i want you to
-     | i would like you to | go ahead and | you could | you can",
+    "(could | can | would | will) you | please | i (need | want) you to
+     | i would like you to | go ahead and | you (could | can)",
 );
 
 /// Words that close the ask and start the reasons after it.
 const REASONS: Phrases = Phrases::new(
-    "because | since | as i | as we | so that | cause | 'cause | but | i do not | we do not
+    "because | since | as (i | we) | so that | cause | but | (i | we) do not
      | i no longer | it is not | before | when | while | if",
 );
 
@@ -36,9 +36,9 @@ const REASONS: Phrases = Phrases::new(
 /// continuing it ("…, that'd be great", "…, and that's it", "…, he'll be
 /// upset otherwise"): no stretch read runs across one.
 const REMARKS: Phrases = Phrases::new(
-    "that'd | that would | that will do | that is it | that is all | and that is it
-     | and that is all | it would be | it'd | he'll | she'll | they'll | he will | she will
-     | they will | i would appreciate | much appreciated",
+    "that'd | that (would | will do) | [and] that is (it | all) | it would be | it'd
+     | he'll | she'll | they'll | (he | she | they) will | i would appreciate
+     | much appreciated",
 );
 
 /// Punctuation that closes a clause when it ends a word.

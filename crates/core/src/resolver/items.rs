@@ -24,17 +24,11 @@ enum Does {
 
 const HEADS: &[(Phrases, Does)] = &[
     (
-        Phrases::new(
-            "remove the list item | delete the list item | remove the item | delete the item
-             | drop the item | remove item | delete item",
-        ),
+        Phrases::new("(remove | delete) (the [list] item | item) | drop the item"),
         Does::RemoveItem,
     ),
     (Phrases::new("remove | delete | drop"), Does::RemoveFromList),
-    (
-        Phrases::new("check off | tick off | tick | mark off | mark | check"),
-        Does::Tick,
-    ),
+    (Phrases::new("(check | tick | mark) [off]"), Does::Tick),
     (
         Phrases::new("uncheck | untick | un-check | un-tick"),
         Does::Untick,
@@ -46,11 +40,11 @@ const HEADS: &[(Phrases, Does)] = &[
 /// Longest first: "as not done" before "done".
 const DONE: &[(Phrases, Option<bool>)] = &[
     (
-        Phrases::new("as not done | as undone | as todo | as to do | as open"),
+        Phrases::new("as (not done | undone | todo | to do | open)"),
         Some(false),
     ),
     (
-        Phrases::new("as done | as complete | as completed | as finished | done"),
+        Phrases::new("as (done | complete | completed | finished) | done"),
         Some(true),
     ),
     (Phrases::new("off"), None),

@@ -22,28 +22,28 @@ enum Reach {
 const HEADS: &[(Phrases, Reach)] = &[
     (
         Phrases::new(
-            "show me what is here | show me what is in here | tell me what is here
-             | what is in here | list | ls | browse | enumerate | what is here
-             | what is there | what there is | what do i have | what have i got",
+            "show me what is [in] here | tell me what is here | what is [in] here | list
+             | ls | browse | enumerate | what is there | what there is | what do i have
+             | what have i got",
         ),
         Reach::Any,
     ),
     (
         Phrases::new(
-            "do i have | do we have | are there | is there | show | display | view | open
-             | pull up | bring up | see | get | what | which | tell me | give me | let me see
+            "do (i | we) have | (are | is) there | show | display | view | open
+             | (pull | bring) up | [let me] see | get | what | which | (tell | give) me
              | how many",
         ),
         Reach::Named,
     ),
     (
-        Phrases::new("what is in | what is inside | look in | look inside"),
+        Phrases::new("what is (in | inside) | look (in | inside)"),
         Reach::Container,
     ),
 ];
 
 /// The root said as a folder with no name.
-const FOLDER: Phrases = Phrases::new("folder | directory | root folder");
+const FOLDER: Phrases = Phrases::new("[root] folder | directory");
 
 /// Articles that make a bare name after "what's in" a thing, not a folder.
 const ARTICLES: &[&str] = &["the", "a", "an", "my", "your", "our", "this", "that"];
@@ -51,19 +51,19 @@ const ARTICLES: &[&str] = &["the", "a", "an", "my", "your", "our", "this", "that
 /// Words that let a bare folder name follow any head ("show the contents of
 /// drafts", "show me what's in drafts").
 const CONTENTS_OF: Phrases =
-    Phrases::new("the contents of | contents of | the content of | what is in | what is inside");
+    Phrases::new("[the] contents of | the content of | what is (in | inside)");
 
 /// Words between the head and what is listed.
 const LEADING: Phrases = Phrases::new(
-    "me | out | a list of | a listing of | the list of | the contents of | contents of
-     | the content of | what is in | what | in | inside | of | under | within",
+    "me | out | (a | the) list of | a listing of | [the] contents of | the content of
+     | what is in | what | in | inside | of | under | within",
 );
 
 /// Words after what is listed ("what files are there").
 const TRAILING: Phrases = Phrases::new(
-    "are there | is there | there are | do i have | do we have | have i got | i have | exist
-     | are here | there | here | available | right now | now | please | are in the folder
-     | are in this folder | are in here | in the folder | in this folder | in here | is here",
+    "(are | is) there | there are | do (i | we) have | have i got | i have | exist
+     | are here | there | here | available | [right] now | please
+     | [are] in (the folder | this folder | here) | is here",
 );
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {

@@ -54,8 +54,8 @@ const FOLDER_NOUNS: Phrases = Phrases::new("folder | directory | dir | subfolder
 
 /// Words that introduce a name: after them, any word is a name.
 const NAMING: Phrases = Phrases::new(
-    "called | named | titled | entitled | labelled | labeled | with the name | with name
-     | by the name of | by the name",
+    "called | named | titled | entitled | labelled | labeled | with [the] name
+     | by the name [of]",
 );
 
 /// Politeness and filler that may trail a name.

@@ -15,15 +15,12 @@ use alloc::string::String;
 /// extension keeps the old one's ("rename draft.md to final").
 const HEADS: &[(Phrases, (Verb, bool))] = &[
     (
-        Phrases::new(
-            "rename | change the name of | change name of | change the name of file
-             | change name of file",
-        ),
+        Phrases::new("rename | change [the] name of [file]"),
         (Verb::Move, true),
     ),
     (Phrases::new("move | mv | relocate"), (Verb::Move, false)),
     (
-        Phrases::new("copy | cp | duplicate | make a copy of | save a copy of"),
+        Phrases::new("copy | cp | duplicate | (make | save) a copy of"),
         (Verb::Copy, true),
     ),
 ];

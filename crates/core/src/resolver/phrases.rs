@@ -12,13 +12,17 @@
 //! spelled out ("what is", never "what's"). [`Phrases::new`] checks a template
 //! when the constant is built, so a malformed one (a bracket left open or
 //! closed twice, an empty alternative, a word no key can equal) fails the
-//! build: declare every table as a `const`.
+//! build: declare every table as a `const`, and write one used in place as
+//! `phrases!("in | inside")`.
 //!
 //! Matching walks the template itself against the run of keys, backtracking
-//! through the groups without allocating; [`Phrases::expand`] lists every
-//! phrasing, for tests, help and a speech grammar.
+//! through the groups without allocating. From the front the longest phrasing
+//! wins (`Words::after_any`, `trim_start`; over a tagged table's rows,
+//! `after_tagged`); from the back, `trim_end` drops the *first* phrasing in the
+//! template's order that the run ends with, so there order is meaning.
+//! [`Phrases::expand`] lists every phrasing, for tests, help and a speech grammar.
 
-use super::text::{CONTRACTIONS, Words};
+use super::text::{CONTRACTIONS, HESITATIONS, LEADING_PUNCT, TRAILING_PUNCT, Words};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -76,7 +80,8 @@ pub enum Fault {
     EmptyAlternative,
     /// Groups nested deeper than anyone reads.
     TooDeep,
-    /// A word with a capital letter or a contraction: no key equals it.
+    /// A word no key equals: with a capital letter or with punctuation the
+    /// splitter strips, a contraction it spells out, a hesitation it drops.
     NotAKey,
 }
 
@@ -87,7 +92,9 @@ impl Fault {
             Fault::Unclosed => "phrase template: a group is not closed",
             Fault::EmptyAlternative => "phrase template: an alternative has no words",
             Fault::TooDeep => "phrase template: groups nest too deep",
-            Fault::NotAKey => "phrase template: a word is not a key (capital or contraction)",
+            Fault::NotAKey => {
+                "phrase template: no key equals a word (capital, punctuation, contraction, hesitation)"
+            }
         }
     }
 }
@@ -125,7 +132,31 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
-/// Whether `word` could be a key: no capitals, not a contraction the splitter spells out.
+/// Whether the ASCII byte `b` is one of `set`.
+const fn among(b: u8, set: &[char]) -> bool {
+    let mut i = 0;
+    while i < set.len() {
+        if b.is_ascii() && set[i] as u32 == b as u32 {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `word` is in `list`.
+const fn listed(word: &[u8], list: &[&str]) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        if same(word, list[i].as_bytes()) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether some key could equal `word` (see [`Fault::NotAKey`]).
 const fn is_key(word: &[u8]) -> bool {
     let mut i = 0;
     while i < word.len() {
@@ -141,7 +172,9 @@ const fn is_key(word: &[u8]) -> bool {
         }
         c += 1;
     }
-    true
+    !among(word[0], LEADING_PUNCT)
+        && !among(word[word.len() - 1], TRAILING_PUNCT)
+        && !listed(word, HESITATIONS)
 }
 
 impl Phrases {
@@ -504,10 +537,14 @@ mod tests {
         assert_eq!(fault("((((((((((a))))))))))"), Some(Fault::TooDeep));
         assert_eq!(fault("so it Says"), Some(Fault::NotAKey));
         assert_eq!(fault("what's there"), Some(Fault::NotAKey));
+        assert_eq!(fault("'cause"), Some(Fault::NotAKey));
+        assert_eq!(fault("done."), Some(Fault::NotAKey));
+        assert_eq!(fault("um so"), Some(Fault::NotAKey));
         // The positive control: the same shapes, well formed.
         assert_eq!(fault("a (b | c)"), None);
         assert_eq!(fault("a [b] c | (d [e | f])"), None);
         assert_eq!(fault("what is there"), None);
+        assert_eq!(fault("it'd -> so"), None);
     }
 
     /// What every way of matching finds: the lengths of the phrasings the

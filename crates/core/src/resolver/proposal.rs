@@ -22,14 +22,14 @@ use alloc::vec::Vec;
 use serde_json::{Value, json};
 
 const HEADS: Phrases = Phrases::new(
-    "create | make | build | propose | define | write | add | set up | i would like | i want
-     | i need",
+    "create | make | build | propose | define | write | add | set up
+     | i (would like | want | need)",
 );
 
 /// Openings of a wish for a tool ("can we have a tool that …").
 const WISHED_FOR: Phrases = Phrases::new(
-    "can we have | could we have | can i have | could i have | can i get
-     | it would be nice to have | i wish i had | i wish there was | we need | let us have",
+    "(can | could) (we | i) have | can i get | it would be nice to have
+     | i wish (i had | there was) | we need | let us have",
 );
 
 /// Words between the head and the noun ("make me a new tool").
@@ -37,8 +37,7 @@ const BEFORE_NOUN: Phrases = Phrases::new("me | us | a | an | new | little");
 
 const NOUNS: Phrases = Phrases::new("tool | extension | plugin");
 
-const NAMING: Phrases =
-    Phrases::new("called | named | name it | call it | with the id | with id | id");
+const NAMING: Phrases = Phrases::new("called | named | (name | call) it | [with [the]] id");
 
 /// Words a name made of a purpose leaves out.
 const NOT_IN_NAME: &[&str] = &[
@@ -50,10 +49,8 @@ const NOT_IN_NAME: &[&str] = &[
 const PURPOSE: Phrases = Phrases::new("that | which | to | for | who");
 
 /// Endings that make a described tool a wish ("a tool that shouts would be nice").
-const WISH_ENDS: Phrases = Phrases::new(
-    "would be nice | would be great | would be handy | would be useful | would be cool
-     | would help | please",
-);
+const WISH_ENDS: Phrases =
+    Phrases::new("would be (nice | great | handy | useful | cool) | would help | please");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let wish = words.trim_end(WISH_ENDS);

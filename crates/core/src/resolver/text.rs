@@ -23,11 +23,11 @@ pub struct Word<'t> {
 }
 
 /// Punctuation that may open an unquoted word without being part of it.
-const LEADING_PUNCT: &[char] = &[
+pub(super) const LEADING_PUNCT: &[char] = &[
     '(', '[', '{', '"', '\'', '“', '‘', '«', '¿', '¡', '*', '`', '—', '–',
 ];
 /// Punctuation that may close an unquoted word without being part of it.
-const TRAILING_PUNCT: &[char] = &[
+pub(super) const TRAILING_PUNCT: &[char] = &[
     ',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '”', '’', '»', '…', '*', '`', '—', '–',
 ];
 /// Punctuation that may follow a closing quote.
@@ -58,7 +58,7 @@ pub(super) const CONTRACTIONS: &[(&str, &[&str])] = &[
 ];
 
 /// Sounds of hesitation, dropped from the keys (content keeps its own words).
-const HESITATIONS: &[&str] = &["um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm"];
+pub(super) const HESITATIONS: &[&str] = &["um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm"];
 
 /// Quote families: the openers and the closers that may end them.
 const QUOTES: &[(&[char], &[char])] = &[

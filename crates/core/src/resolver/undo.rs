@@ -11,10 +11,9 @@ use alloc::string::String;
 const STRONG: Phrases = Phrases::new("undo | revert | roll back | rollback");
 /// Heads that mean undo only when nothing else follows.
 const WEAK: Phrases = Phrases::new(
-    "take that back | take it back | put it back | put that back | roll that back
-     | roll it back | reverse | go back | oops | bring back | bring it back | bring that back
-     | put the file back | put things back | restore | recover | undelete | scratch that
-     | go back to how it was | put it back how it was | make it how it was",
+    "(take | put | roll) (that | it) back | reverse | go back [to how it was] | oops
+     | bring [it | that] back | put (the file | things) back | restore | recover | undelete
+     | scratch that | put it back how it was | make it how it was",
 );
 
 /// What "bring back" / "restore" may name: the thing just changed, never a
