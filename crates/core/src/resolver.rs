@@ -32,6 +32,7 @@ mod list;
 mod mention;
 mod name;
 mod organise;
+pub mod phrases;
 mod proposal;
 mod read;
 mod restart;
@@ -51,6 +52,7 @@ mod tests;
 use crate::action::{self, Action};
 use alloc::string::String;
 use alloc::vec::Vec;
+use phrases::phrases;
 use serde::Serialize;
 use text::Words;
 
@@ -351,7 +353,7 @@ fn in_folder_first(text: &str) -> Option<Resolution> {
     let (head, request) = text.split_once(',').or_else(|| folder_said_first(text))?;
     let split = text::split(head);
     let words = Words::new(head, &split);
-    let place = words.after_any(&[&["in"], &["inside"], &["within"]])?;
+    let place = words.after_any(phrases!("in | inside | within"))?;
     if let name::Target::File(file) = name::target(place) {
         return in_file_first(text, request, &file);
     }

@@ -9,6 +9,7 @@
 use super::content;
 use super::courtesy;
 use super::name::{Target, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::write::named_then_said;
 use super::{Resolution, unresolved};
@@ -25,38 +26,23 @@ enum Head {
     Places,
 }
 
-const HEADS: &[(&[&str], Head)] = &[
-    (&["append"], Head::Adds),
-    (&["add"], Head::Adds),
-    (&["tack", "on"], Head::Adds),
-    (&["tack"], Head::Adds),
-    (&["include"], Head::Adds),
-    (&["enter"], Head::Adds),
-    (&["keep", "a", "note", "of"], Head::Adds),
-    (&["make", "a", "note", "of"], Head::Adds),
-    (&["pop"], Head::Places),
-    (&["chuck"], Head::Places),
-    (&["throw"], Head::Places),
-    (&["put"], Head::Places),
-    (&["insert"], Head::Places),
-    (&["put", "down"], Head::Places),
-    (&["write", "down"], Head::Places),
-    (&["write"], Head::Places),
-    (&["type"], Head::Places),
-    (&["stick"], Head::Places),
-    (&["jot", "down"], Head::Places),
+const HEADS: &[(Phrases, Head)] = &[
+    (
+        Phrases::new("append | add | tack [on] | include | enter | (keep | make) a note of"),
+        Head::Adds,
+    ),
+    (
+        Phrases::new(
+            "pop | chuck | throw | put [down] | insert | write [down] | type | stick
+             | jot down",
+        ),
+        Head::Places,
+    ),
 ];
 
 /// Words before the file that mean its end.
-const AT_THE_END: &[&[&str]] = &[
-    &["at", "the", "end", "of"],
-    &["to", "the", "end", "of"],
-    &["onto", "the", "end", "of"],
-    &["on", "the", "end", "of"],
-    &["at", "the", "bottom", "of"],
-    &["to", "the", "bottom", "of"],
-    &["on", "the", "bottom", "of"],
-];
+const AT_THE_END: Phrases =
+    Phrases::new("(at | to | onto | on) the end of | (at | to | on) the bottom of");
 
 /// Words before the file after an adding head.
 const ONTO: &[&str] = &["to", "onto", "into"];
@@ -65,72 +51,28 @@ const ONTO: &[&str] = &["to", "onto", "into"];
 const IN: &[&str] = &["in", "inside"];
 
 /// What a line is called before its text ("a line saying hi").
-const LINE_LEADS: &[&[&str]] = &[
-    &["a", "line", "with"],
-    &["a", "new", "line", "with"],
-    &["a", "line", "containing"],
-    &["a", "note", "with"],
-    &["a", "new", "line", "saying"],
-    &["a", "line", "saying"],
-    &["a", "line", "that", "says"],
-    &["a", "line", "reading"],
-    &["a", "new", "line"],
-    &["a", "line"],
-    &["another", "line"],
-    &["the", "line"],
-    &["a", "note", "saying"],
-    &["a", "note"],
-    &["a", "row"],
-    &["a", "new", "row"],
-    &["an", "entry"],
-    &["a", "new", "entry"],
-    &["an", "item"],
-];
+const LINE_LEADS: Phrases = Phrases::new(
+    "a [new] line [with | saying] | a line (containing | that says | reading)
+     | another line | the line | a note [with | saying] | a [new] row | an entry
+     | a new entry | an item",
+);
 
 /// Noting heads followed by the file, then what is noted ("make a note in
 /// house.md that the plumber comes Friday", "jot in ideas.txt a podcast").
-const NOTE_IN: &[&[&str]] = &[
-    &["jot", "this", "down", "in"],
-    &["write", "this", "down", "in"],
-    &["note", "this", "down", "in"],
-    &["put", "a", "reminder", "in"],
-    &["add", "a", "reminder", "to"],
-    &["add", "a", "reminder", "in"],
-    &["leave", "a", "note", "in"],
-    &["put", "a", "note", "in"],
-    &["make", "a", "note", "in"],
-    &["make", "a", "note", "on"],
-    &["add", "a", "note", "in"],
-    &["add", "a", "note", "to"],
-    &["note", "in"],
-    &["jot", "in"],
-    &["jot", "down", "in"],
-    &["write", "down", "in"],
-    &["log", "in"],
-    &["record", "in"],
-];
+const NOTE_IN: Phrases = Phrases::new(
+    "(jot | write | note) this down in | put a reminder in | add a reminder (to | in)
+     | (leave | put | make | add) a note in | make a note on | add a note to
+     | (note | jot [down] | write down | log | record) in",
+);
 
 /// Words between the file and what a note says.
-const SAYING: &[&[&str]] = &[
-    &["saying"],
-    &["that", "says"],
-    &["which", "says"],
-    &["reading"],
-    &["with"],
-    &["to"],
-];
+const SAYING: Phrases = Phrases::new("saying | (that | which) says | reading | with | to");
 
 /// Noting heads after "FILE:" ("workout.log: log 5k run").
-const NOTING: &[&[&str]] = &[&["log"], &["note"], &["jot", "down"], &["jot"], &["record"]];
+const NOTING: Phrases = Phrases::new("log | note | jot [down] | record");
 
 /// Content that is really a new file: the sentence is a create.
-const NEW_FILE: &[&[&str]] = &[
-    &["a", "file"],
-    &["a", "new", "file"],
-    &["file"],
-    &["new", "file"],
-    &["an", "empty", "file"],
-];
+const NEW_FILE: Phrases = Phrases::new("[a] [new] file | an empty file");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(first) = end_first(words)
@@ -165,7 +107,7 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
     let rest = words.after_any(AT_THE_END)?;
     (1..rest.len()).find_map(|at| {
         let (_, said) = rest.from(at).after_tagged(HEADS)?;
-        match target(courtesy::trim_end(rest.to(at)).trim_end(&[&["please"]])) {
+        match target(courtesy::trim_end(rest.to(at)).trim_end(phrases!("please"))) {
             Target::File(name) => Some(appended(name, said)),
             _ => None,
         }
@@ -178,7 +120,7 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
 /// adding word ("groceries.md: oat milk") the words after a colon are a
 /// line to add, as a guess: a question or a request is no such line.
 /// Words that open the making of a new file, before its name and a colon.
-const MAKING: &[&[&str]] = &[&["new"], &["a", "new"], &["create"], &["make"], &["start"]];
+const MAKING: Phrases = Phrases::new("[a] new | create | make | start");
 
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     let (sep, colon) = (0..words.len()).find_map(|at| {
@@ -209,7 +151,7 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
         });
     }
     if let Some(said) = rest.after_any(NOTING) {
-        return Some(appended(name, said.trim_start(&[&["that"]])));
+        return Some(appended(name, said.trim_start(phrases!("that"))));
     }
     match rest.after_tagged(HEADS) {
         Some((Head::Adds, said)) => Some(appended(name, said)),
@@ -321,8 +263,8 @@ fn described_then_colon(words: Words<'_>) -> Option<Resolution> {
 /// "add the following line to todo.txt call mom": what follows the file
 /// is what was announced.
 fn following_then_file(words: Words<'_>) -> Option<Resolution> {
-    let rest = words.after_any(&[&["the", "following"], &["following"]])?;
-    let rest = rest.trim_start(&[&["line"], &["lines"], &["text"], &["item"], &["entry"]]);
+    let rest = words.after_any(phrases!("the following | following"))?;
+    let rest = rest.trim_start(phrases!("line | lines | text | item | entry"));
     match ONTO.contains(&rest.key(0)) {
         true => name_then_words(rest.from(1)),
         false => None,
@@ -351,10 +293,7 @@ fn content_on_file(words: Words<'_>) -> Option<Resolution> {
 /// "X at the end of NAME": the last end-of phrase followed by a file name.
 fn content_then_end(words: Words<'_>) -> Option<Resolution> {
     (0..words.len()).rev().find_map(|at| {
-        let phrase = AT_THE_END
-            .iter()
-            .find(|phrase| words.from(at).starts_with(phrase))?;
-        let place = words.from(at + phrase.len());
+        let place = words.from(at).after_any(AT_THE_END)?;
         match target(place) {
             Target::File(name) => Some(appended(name, words.to(at))),
             // "add the following to the end of log.txt: done".
@@ -371,14 +310,7 @@ fn content_then_end(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// Words that point at content said after the file ("the following").
-const POINTED: &[&[&str]] = &[
-    &["the", "following"],
-    &["following"],
-    &["this"],
-    &["these"],
-    &["this", "line"],
-    &["the", "following", "line"],
-];
+const POINTED: Phrases = Phrases::new("[the] following | the following line | this [line] | these");
 
 /// Words a content does not end with: a split there cut a name in two
 /// ("add X to my to do dot txt" is not "my" added to "do.txt").
@@ -460,15 +392,8 @@ fn under_heading(rest: Words<'_>) -> Option<Resolution> {
     // "under the heading Spices", "under the Tuesday heading", "under my
     // Done section": the heading's own words.
     let heading = heading
-        .trim_start(&[
-            &["the"],
-            &["my"],
-            &["heading"],
-            &["section"],
-            &["header"],
-            &["title"],
-        ])
-        .trim_end(&[&["heading"], &["section"], &["header"], &["title"]]);
+        .trim_start(phrases!("the | my | heading | section | header | title"))
+        .trim_end(phrases!("heading | section | header | title"));
     if heading.is_empty() || said.is_empty() {
         return None;
     }

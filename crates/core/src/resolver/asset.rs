@@ -9,50 +9,28 @@
 //! text); the create-asset tool and the core check both.
 
 use super::name::{Target, target};
+use super::phrases::Phrases;
 use super::text::Words;
 use super::{Resolution, claim_unresolved, content, unresolved, write};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
 
-const HEADS: &[&[&str]] = &[
-    &["create"],
-    &["make"],
-    &["generate"],
-    &["draw"],
-    &["render"],
-    &["add"],
-    &["new"],
-];
+const HEADS: Phrases = Phrases::new("create | make | generate | draw | render | add | new");
 
 /// Who it is for and which one: "make me an svg", "create a new asset".
-const FILLER: &[&[&str]] = &[
-    &["me"],
-    &["us"],
-    &["a", "new"],
-    &["an"],
-    &["a"],
-    &["the"],
-    &["new"],
+const FILLER: Phrases = Phrases::new("me | us | a [new] | an | the | new");
+
+const KINDS: &[(Phrases, &str)] = &[
+    (Phrases::new("svg"), "svg"),
+    (Phrases::new("html"), "html"),
+    (Phrases::new("[plain] text"), "text"),
 ];
 
-const KINDS: &[(&[&str], &str)] = &[
-    (&["svg"], "svg"),
-    (&["html"], "html"),
-    (&["plain", "text"], "text"),
-    (&["text"], "text"),
-];
-
-const ASSET: &[&[&str]] = &[&["asset"], &["assets"]];
+const ASSET: Phrases = Phrases::new("asset | assets");
 
 /// What an SVG may be called instead of an asset ("draw an svg image called …").
-const PICTURES: &[&[&str]] = &[
-    &["image"],
-    &["picture"],
-    &["graphic"],
-    &["drawing"],
-    &["icon"],
-];
+const PICTURES: Phrases = Phrases::new("image | picture | graphic | drawing | icon");
 
 const USAGE: &str = "To make an asset say e.g. 'create an svg asset called logo.svg with <svg …>' or 'create a text asset called note.txt with hello'.";
 

@@ -5,40 +5,21 @@
 //! content loses a leading "the text" / "the words" and the sentence's final
 //! full stop (see [`super::text::end_sentence`]), but keeps "!" and "?".
 
+use super::phrases::Phrases;
 use super::text::Words;
 use alloc::string::String;
 
 /// Words that name the kind of text that follows ("the text Buy milk").
-const TEXT_NOUNS: &[&[&str]] = &[
-    &["the", "text"],
-    &["the", "words"],
-    &["the", "word"],
-    &["the", "phrase"],
-    &["the", "string"],
-    &["the", "line"],
-    &["the", "sentence"],
-    &["the", "content"],
-    &["the", "contents"],
-    &["the", "spelling", "of"],
-    &["the", "misspelling"],
-    &["the", "typo"],
-    &["content"],
-    &["contents"],
-    &["text"],
-];
+const TEXT_NOUNS: Phrases = Phrases::new(
+    "the (text | words | word | phrase | string | line | sentence | content | contents | spelling of | misspelling | typo)
+     | content | contents | text",
+);
 
 /// Phrases before a file that mean all of its text.
-pub const WHOLE_OF: &[&[&str]] = &[
-    &["the", "contents", "of"],
-    &["the", "content", "of"],
-    &["contents", "of"],
-    &["the", "text", "of"],
-    &["the", "text", "in"],
-    &["everything", "in"],
-    &["all", "the", "text", "in"],
-    &["all", "in"],
-    &["all", "of"],
-];
+pub const WHOLE_OF: Phrases = Phrases::new(
+    "[the] contents of | the content of | the text of | [all] the text in | everything in
+     | all (in | of)",
+);
 
 /// Words that open a description of a quoted text.
 const DETERMINERS: &[&str] = &["the", "a", "an", "this", "my", "our"];
@@ -47,13 +28,7 @@ const DETERMINERS: &[&str] = &["the", "a", "an", "this", "my", "our"];
 const PRONOUNS: &[&str] = &["it", "that", "this", "them", "something"];
 
 /// Words that, alone, mean no text at all ("replace milk with nothing").
-const NOTHING: &[&[&str]] = &[
-    &["nothing"],
-    &["empty"],
-    &["blank"],
-    &["an", "empty", "string"],
-    &["the", "empty", "string"],
-];
+const NOTHING: Phrases = Phrases::new("nothing | empty | blank | (an | the) empty string");
 
 /// Whether unquoted `words` mean no text at all.
 pub fn is_nothing(words: Words<'_>) -> bool {

@@ -1,112 +1,31 @@
 //! Courtesy around a command ("hey voicebox, could you …, please") carries no meaning here.
 
+use super::phrases::Phrases;
 use super::text::{Word, Words};
 use alloc::string::String;
 use core::ops::Range;
 
 /// Openings dropped from the front, again and again ("ok so could you please …").
-const OPENINGS: &[&[&str]] = &[
-    &["please"],
-    &["pls"],
-    &["kindly"],
-    &["hey"],
-    &["ok"],
-    &["okay"],
-    &["so"],
-    &["now"],
-    &["just"],
-    &["um"],
-    &["uh"],
-    &["and"],
-    &["also"],
-    &["then"],
-    &["voicebox"],
-    &["hi", "voicebox"],
-    &["hello", "voicebox"],
-    &["can", "you"],
-    &["could", "you"],
-    &["would", "you"],
-    &["will", "you"],
-    &["can", "u"],
-    &["can", "i"],
-    &["could", "i"],
-    &["may", "i"],
-    &["i", "want", "to"],
-    &["i", "want", "you", "to"],
-    &["i", "would", "like", "to"],
-    &["i", "would", "like", "you", "to"],
-    &["i", "need", "to"],
-    &["i", "need", "you", "to"],
-    &["go", "ahead", "and"],
-    &["let", "us"],
-    &["help", "me"],
-    &["quickly"],
-    &["like"],
-    &["be", "so", "kind", "as", "to"],
-    &["would", "you", "mind"],
-    &["do", "you", "mind"],
-    &["oops"],
-    &["whoops"],
-    &["sorry"],
-    &["actually"],
-    &["oh"],
-    &["well"],
-    &["alright"],
-    &["nevermind"],
-    &["never", "mind"],
-    &["yeah"],
-    &["yes"],
-    &["yep"],
-    &["wait"],
-    &["no"],
-    &["hmm"],
-    &["right"],
-    &["i", "did", "not", "mean", "that"],
-    &["that", "is", "wrong"],
-    &["that", "was", "wrong"],
-    &["my", "mistake"],
-    &["my", "bad"],
-    &["maybe"],
-    &["hi", "there"],
-    &["hey", "there"],
-    &["hi"],
-    &["i", "think"],
-    &["i", "guess"],
-    &["i", "was", "wondering", "if", "you", "could"],
-    &["i", "wonder", "if", "you", "could"],
-    &["do", "you", "think", "you", "could"],
-    &["is", "it", "possible", "to"],
-    &["possibly"],
-    &["i", "mean"],
-    &["i", "am", "trying", "to"],
-    &["i", "am", "looking", "to"],
-];
+const OPENINGS: Phrases = Phrases::new(
+    "please | pls | kindly | ok | okay | so | now | just | and | also | then
+     | voicebox | (hi | hello) voicebox | (can | could | would | will) you | can u
+     | (can | could | may) i | i (want | need) [you] to | i would like [you] to
+     | go ahead and | let us | help me | quickly | like | be so kind as to
+     | (would | do) you mind | oops | whoops | sorry | actually | oh | well | alright
+     | nevermind | never mind | yeah | yes | yep | wait | no | right
+     | i did not mean that | that (is | was) wrong | my (mistake | bad) | maybe
+     | (hi | hey) [there] | i (think | guess) | i (was wondering | wonder) if you could
+     | do you think you could | is it possible to | possibly | i mean
+     | i am (trying | looking) to",
+);
 
 /// Openings a learner of English says without "to" ("i want add …", "i
 /// would like you create …", "please you put …"): dropped only when a
 /// command word follows, so "i want a new file" keeps its words.
-const LOOSE_OPENINGS: &[&[&str]] = &[
-    &["to"],
-    &["i", "said"],
-    &["like", "i", "said"],
-    &["i", "told", "you", "to"],
-    &["is", "possible", "to"],
-    &["is", "possible"],
-    &["me", "want"],
-    &["i", "want", "that", "you"],
-    &["for", "me"],
-    &["i", "want"],
-    &["i", "would", "like"],
-    &["i", "would", "like", "you"],
-    &["i", "need"],
-    &["i", "need", "you"],
-    &["you"],
-    &["you", "can"],
-    &["you", "could"],
-    &["you", "must"],
-    &["you", "should"],
-    &["you", "may"],
-];
+const LOOSE_OPENINGS: Phrases = Phrases::new(
+    "to | [like] i said | i told you to | is possible [to] | me want | i want [that you]
+     | for me | i (would like | need) [you] | you [can | could | must | should | may]",
+);
 
 /// Gerunds after "would you mind …" and their verbs, so families need only
 /// the plain verb ("would you mind deleting old.txt").

@@ -4,63 +4,31 @@
 
 use super::content;
 use super::name::{Target, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
 
-const HEADS: &[&[&str]] = &[
-    &["delete"],
-    &["remove"],
-    &["erase"],
-    &["trash"],
-    &["rm"],
-    &["del"],
-    &["discard"],
-    &["destroy"],
-    &["scrap"],
-    &["unlink"],
-    &["nuke"],
-    &["purge"],
-    &["bin"],
-    &["get", "rid", "of"],
-    &["throw", "away"],
-    &["throw", "out"],
-    &["toss"],
-    &["toss", "out"],
-    &["ditch"],
-    &["kill"],
-];
+const HEADS: Phrases = Phrases::new(
+    "delete | remove | erase | trash | rm | del | discard | destroy | scrap | unlink | nuke
+     | purge | bin | get rid of | throw (away | out) | toss [out] | ditch | kill",
+);
 
 /// Where a file is deleted from, which adds nothing ("remove old.txt from
 /// the folder").
-const FROM_HERE: &[&[&str]] = &[
-    &["from", "the", "folder"],
-    &["from", "this", "folder"],
-    &["from", "my", "folder"],
-    &["from", "the", "project"],
-    &["from", "my", "files"],
-    &["from", "here"],
-    &["for", "good"],
-    &["permanently"],
-    &["completely"],
-    &["entirely"],
-    &["now"],
-];
+const FROM_HERE: Phrases = Phrases::new(
+    "from (the folder | this folder | my folder | the project | my files | here) | for good
+     | permanently | completely | entirely | now",
+);
 
 /// "… but keep the file": the file stays, only its text goes.
-pub const KEEPING: &[&[&str]] = &[&["but", "keep", "the", "file"], &["but", "keep", "it"]];
+pub const KEEPING: Phrases = Phrases::new("but keep (the file | it)");
 
 /// Said after a file, a wish that it go ("scratch.txt can go").
-const CAN_GO: &[&[&str]] = &[
-    &["can", "go"],
-    &["should", "go"],
-    &["can", "be", "deleted"],
-    &["can", "be", "removed"],
-    &["should", "be", "deleted"],
-    &["can", "be", "trashed"],
-];
+const CAN_GO: Phrases =
+    Phrases::new("(can | should) go | can be (deleted | removed | trashed) | should be deleted");
 
 /// "scratch.txt can go": a file and that it may go — a guess, asked first.
 fn can_go(words: Words<'_>) -> Option<Resolution> {
@@ -86,7 +54,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     // "delete please the old.txt": courtesy between the verb and the file.
     let rest = words
         .after_any(HEADS)?
-        .trim_start(&[&["please"], &["for", "me"]])
+        .trim_start(phrases!("please | for me"))
         .trim_end(FROM_HERE);
     // "erase everything in todo.txt (but keep the file)": its text, not the file.
     if let Some(Target::File(name)) = rest

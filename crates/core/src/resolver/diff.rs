@@ -6,6 +6,7 @@
 
 use super::content;
 use super::name::{Target, first_file, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
@@ -13,35 +14,17 @@ use alloc::format;
 use alloc::string::String;
 
 /// Heads followed by "FILE with TEXT".
-const HEADS: &[&[&str]] = &[
-    &["diff"],
-    &["compare"],
-    &["preview", "replacing"],
-    &["preview", "overwriting"],
-    &["preview"],
-    &["show", "me", "the", "diff", "of"],
-    &["show", "the", "diff", "of"],
-    &["show", "me", "the", "diff", "for"],
-    &["show", "the", "diff", "for"],
-    &["show", "me", "a", "diff", "of"],
-    &["show", "a", "diff", "of"],
-    &["show", "me", "a", "diff", "for"],
-    &["show", "a", "diff", "for"],
-];
+const HEADS: Phrases = Phrases::new(
+    "diff | compare | preview [replacing | overwriting]
+     | show [me] (the | a) diff (of | for)",
+);
 const JOINERS: &[&str] = &["with", "against", "to", "and", "versus", "vs", "as"];
 
 /// "how would README.md differ from TEXT": the words that join file and text.
-const DIFFER_FROM: &[&[&str]] = &[
-    &["differ", "from"],
-    &["differs", "from"],
-    &["be", "different", "from"],
-    &["look", "different", "from"],
-    &["compare", "to"],
-    &["compare", "with"],
-    &["compare", "against"],
-    &["look", "like", "with"],
-    &["be", "like", "with"],
-];
+const DIFFER_FROM: Phrases = Phrases::new(
+    "(differ | differs | be different | look different) from
+     | compare (to | with | against) | (look | be) like with",
+);
 
 /// Words that make "… if FILE said TEXT" or "… between FILE and TEXT" a diff.
 const CHANGE_WORDS: &[&str] = &[
@@ -77,21 +60,12 @@ const SAID: &[&str] = &[
 const QUESTIONS: &[&str] = &["what", "how", "would", "will", "could", "show"];
 
 /// Openings of a proposed write ("what would change if I wrote hello to notes.md").
-const WRITES: &[&[&str]] = &[
-    &["i", "wrote"],
-    &["i", "write"],
-    &["i", "saved"],
-    &["i", "save"],
-    &["i", "put"],
-    &["we", "wrote"],
-    &["writing"],
-    &["saving"],
-    &["putting"],
-];
+const WRITES: Phrases =
+    Phrases::new("(i | we) wrote | i (write | saved | save | put) | writing | saving | putting");
 /// Words before the file in a proposed write.
 const DESTINATIONS: &[&str] = &["to", "in", "into"];
 /// Stand-ins for a file named before "if" ("how would notes.md change if it said …").
-const PRONOUNS: &[&[&str]] = &[&["it"], &["this"], &["that"], &["the", "file"]];
+const PRONOUNS: Phrases = Phrases::new("it | this | that | the file");
 
 const USAGE: &str = "Diff which file against what? Say e.g. 'diff notes.md with the new text'.";
 
@@ -165,7 +139,7 @@ fn differs_from(words: Words<'_>) -> Option<(String, Words<'_>)> {
         // "how different would notes.md be with TEXT": only after a word of change.
         let with = words
             .from(at)
-            .after_any(&[&["be", "with"]])
+            .after_any(phrases!("be with"))
             .filter(|_| words.to(at).contains_any(CHANGE_WORDS));
         let text = words.from(at).after_any(DIFFER_FROM).or(with)?;
         Some((first_file(words.to(at))?, text))
@@ -196,11 +170,7 @@ fn shape(words: Words<'_>) -> Option<Shape<'_>> {
         return Some(Shape {
             strong: true,
             rest: rest
-                .after_any(&[
-                    &["between"],
-                    &["what", "is", "in"],
-                    &["the", "contents", "of"],
-                ])
+                .after_any(phrases!("between | what is in | the contents of"))
                 .unwrap_or(rest),
             joiners: JOINERS,
             before: words.to(0),

@@ -8,6 +8,7 @@
 use super::content;
 use super::courtesy;
 use super::name::{Target, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::write;
 use super::{Resolution, claim_unresolved};
@@ -57,45 +58,30 @@ const SWAPS: &[Swap] = &[
 ];
 
 /// Openings that name the file before the change ("in notes.md, …").
-const SCOPES: &[&[&str]] = &[&["in"], &["inside"], &["within"]];
+const SCOPES: Phrases = Phrases::new("in | inside | within");
 /// Openings that name the file to edit ("edit notes.md and …"); the flag says
 /// whether the word can only mean editing (so "open notes.md" stays a read).
-const EDITS: &[(&[&str], bool)] = &[
-    (&["edit"], true),
-    (&["modify"], true),
-    (&["update"], true),
-    (&["open"], false),
-    (&["fix"], false),
-    (&["correct"], false),
-    (&["go", "into"], false),
+const EDITS: &[(Phrases, bool)] = &[
+    (Phrases::new("edit | modify | update"), true),
+    (Phrases::new("open | fix | correct | go into"), false),
 ];
 /// What is wrong, between "fix" and the file ("fix the typo in essay.txt").
 const FAULTS: &[&str] = &[
     "typo", "typos", "mistake", "mistakes", "spelling", "error", "errors", "wording",
 ];
 /// Glue between the file and the change ("edit notes.md and then change …").
-const GLUE: &[&[&str]] = &[&["and"], &["then"], &["to"], &["by"], &["so", "that"]];
+const GLUE: Phrases = Phrases::new("and | then | to | by | so that");
 
 /// Prepositions before a trailing file ("… in notes.md").
 const FILE_PREPS: &[&str] = &["in", "inside", "within"];
 
 /// Old text that means all of the named file's text.
-const WHOLE: &[&[&str]] = &[
-    &["everything"],
-    &["whatever", "is"],
-    &["whatever"],
-    &["what", "is"],
-    &["everything", "that", "is"],
-    &["all", "that", "is"],
-    &["the", "contents"],
-    &["the", "content"],
-    &["all", "the", "text"],
-    &["the", "whole", "thing"],
-    &["the", "whole", "file"],
-    &["it", "all"],
-];
+const WHOLE: Phrases = Phrases::new(
+    "everything [that is] | whatever [is] | what is | all that is
+     | the (contents | content | whole thing | whole file) | all the text | it all",
+);
 /// Words that make "change notes.md to say hi" a whole-file write.
-const SAYS: &[&[&str]] = &[&["say"], &["read"], &["contain"], &["be"]];
+const SAYS: Phrases = Phrases::new("say | read | contain | be");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(said) = where_it_says(words)
@@ -216,25 +202,12 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
 }
 
 /// How "where it says X" is said, and how the new text is brought in.
-const WHERE_SAYS: &[&[&str]] = &[
-    &["where", "it", "says"],
-    &["where", "it", "said"],
-    &["where", "it", "reads"],
-    &["wherever", "it", "says"],
-    &["where", "is", "says"],
-];
-const MAKE_SAY: &[&[&str]] = &[
-    &["make", "it", "say"],
-    &["make", "that", "say"],
-    &["have", "it", "say"],
-    &["change", "it", "to"],
-    &["change", "that", "to"],
-    &["replace", "it", "with"],
-    &["replace", "that", "with"],
-    &["it", "should", "say"],
-    &["put"],
-    &["write"],
-];
+const WHERE_SAYS: Phrases =
+    Phrases::new("where it (says | said | reads) | wherever it says | where is says");
+const MAKE_SAY: Phrases = Phrases::new(
+    "make (it | that) say | have it say | change (it | that) to | replace (it | that) with
+     | it should say | put | write",
+);
 
 /// "in config.txt where it says 1.2 make it say 1.3", "where it says 1.2 in
 /// config.txt, change it to 1.3": an edit said by pointing at the old text.
@@ -243,10 +216,7 @@ fn where_it_says(words: Words<'_>) -> Option<Resolution> {
     let rest = words.from(at).after_any(WHERE_SAYS)?;
     let (join, new) = (1..rest.len()).find_map(|j| {
         let piece = rest.from(j);
-        MAKE_SAY
-            .iter()
-            .find(|m| piece.starts_with(m))
-            .map(|m| (j, piece.from(m.len())))
+        piece.after_any(MAKE_SAY).map(|new| (j, new))
     })?;
     let (old, mut file) = trailing_file(courtesy::trim_end(rest.to(join)).trim_end(GLUE));
     let (new, at_end) = trailing_file(new);
@@ -291,7 +261,7 @@ fn instead_of(words: Words<'_>) -> Option<Resolution> {
 
 /// Skips the fault in "fix the typo in essay.txt", leaving the file.
 fn past_fault(words: Words<'_>) -> Words<'_> {
-    let rest = words.trim_start(&[&["the"], &["a"], &["an"]]);
+    let rest = words.trim_start(phrases!("the | a | an"));
     if FAULTS.contains(&rest.key(0)) && ["in", "of"].contains(&rest.key(1)) {
         rest.from(2)
     } else {
@@ -301,7 +271,7 @@ fn past_fault(words: Words<'_>) -> Words<'_> {
 
 /// "fix the typo teh to the": the fault named before the old text.
 fn past_named_fault(words: Words<'_>) -> Words<'_> {
-    let rest = words.trim_start(&[&["the"], &["a"], &["an"], &["that"]]);
+    let rest = words.trim_start(phrases!("the | a | an | that"));
     if FAULTS.contains(&rest.key(0)) && !["in", "of"].contains(&rest.key(1)) && rest.len() > 1 {
         rest.from(1)
     } else {
@@ -314,9 +284,8 @@ fn past_named_fault(words: Words<'_>) -> Words<'_> {
 fn corrected(words: Words<'_>) -> Option<Resolution> {
     let (at, len) = (1..words.len()).find_map(|i| {
         BECOMES
-            .iter()
-            .find(|j| words.from(i).starts_with(j) && i + j.len() < words.len())
-            .map(|j| (i, j.len()))
+            .longest_where(&words.from(i), |n| i + n < words.len())
+            .map(|n| (i, n))
     })?;
     let (before, new) = (words.to(at), words.from(at + len));
     (1..before.len()).find_map(|split| match target(before.to(split)) {
@@ -324,7 +293,7 @@ fn corrected(words: Words<'_>) -> Option<Resolution> {
             let old = before
                 .from(split)
                 .trim_start(GLUE)
-                .trim_start(&[&["so"]])
+                .trim_start(phrases!("so"))
                 .trim_start(WISHES);
             apply(Some(name), old, new)
         }
@@ -333,61 +302,20 @@ fn corrected(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// Words between the old text and the new in "1.2 becomes 1.3".
-const BECOMES: &[&[&str]] = &[
-    &["should", "be"],
-    &["should", "become"],
-    &["becomes"],
-    &["should", "read"],
-    &["reads"],
-    &["needs", "to", "be"],
-    &["has", "to", "be"],
-    &["must", "be"],
-    &["is", "now"],
-    &["are", "now"],
-    &["->"],
-    &["→"],
-    &["=>"],
-    &["is", "replaced", "by"],
-    &["is", "replaced", "with"],
-    &["be", "replaced", "by"],
-    &["be", "replaced", "with"],
-    &["replaced", "by"],
-    &["replaced", "with"],
-    &["is", "changed", "to"],
-    &["be", "changed", "to"],
-    &["changed", "to"],
-];
+const BECOMES: Phrases = Phrases::new(
+    "should (be | become | read) | becomes | reads | (needs | has) to be | must be
+     | (is | are) now | -> | → | => | [is | be] (replaced (by | with) | changed to)",
+);
 
 /// A wish before the old text ("in notes.md i want that milk is replaced
 /// by bread").
-const WISHES: &[&[&str]] = &[
-    &["i", "want", "that"],
-    &["i", "would", "like", "that"],
-    &["i", "want"],
-    &["i", "would", "like"],
-    &["make", "sure", "that"],
-    &["make", "sure"],
-    &["please"],
-];
+const WISHES: Phrases = Phrases::new("i (want | would like) [that] | make sure [that] | please");
 
 /// Words between what a file says and what it should say.
-const SHOULD_SAY: &[&[&str]] = &[
-    &["but", "it", "should", "say"],
-    &["but", "it", "should", "be"],
-    &["but", "it", "should", "read"],
-    &["but", "should", "be"],
-    &["it", "should", "be"],
-    &["should", "be"],
-    &["where", "it", "should", "say"],
-    &["when", "it", "should", "say"],
-    &["but", "should", "say"],
-    &["it", "should", "say"],
-    &["should", "say"],
-    &["make", "that"],
-    &["make", "it"],
-    &["change", "it", "to"],
-    &["change", "that", "to"],
-];
+const SHOULD_SAY: Phrases = Phrases::new(
+    "but it should read | [but [it] | it] should (say | be) | (where | when) it should say
+     | make (that | it) | change (it | that) to",
+);
 
 /// "plan.md says Tuesday but it should say Wednesday, fix that": the file,
 /// what it says, and what it should say instead (a closing remark dropped).
@@ -400,9 +328,8 @@ fn says_instead(words: Words<'_>) -> Option<Resolution> {
     let rest = words.from(says + 1);
     let (at, len) = (1..rest.len()).find_map(|i| {
         SHOULD_SAY
-            .iter()
-            .find(|j| rest.from(i).starts_with(j) && i + j.len() < rest.len())
-            .map(|j| (i, j.len()))
+            .longest_where(&rest.from(i), |n| i + n < rest.len())
+            .map(|n| (i, n))
     })?;
     let new = rest.from(at + len);
     // "…, fix that": the remark after the new text.

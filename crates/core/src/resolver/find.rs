@@ -4,38 +4,20 @@
 //! `wc`, when the host has it.)
 
 use super::name::{Target, target};
+use super::phrases::Phrases;
 use super::text::Words;
 use super::{Resolution, act};
 use crate::action::Action;
 use alloc::vec::Vec;
 
 /// Heads of finding a file by its name; the rest is the name's words.
-const FIND: &[&[&str]] = &[
-    &["where", "is", "the"],
-    &["where", "is", "my"],
-    &["where", "is"],
-    &["where", "are", "the"],
-    &["where", "are", "my"],
-    &["find", "the", "file", "called"],
-    &["find", "the", "file", "named"],
-    &["find", "files", "called"],
-    &["find", "files", "named"],
-    &["find", "files", "matching"],
-    &["find", "the", "file"],
-    &["find", "my"],
-    &["find", "the"],
-    &["find"],
-    &["locate"],
-    &["look", "for", "the", "file"],
-    &["look", "for", "files", "named"],
-    &["search", "for", "the", "file", "called"],
-    &["search", "for", "the", "file", "named"],
-    &["search", "for", "files", "named"],
-    &["which", "file", "is", "called"],
-    &["which", "files", "are", "called"],
-    &["list", "files", "named"],
-    &["list", "files", "matching"],
-];
+const FIND: Phrases = Phrases::new(
+    "where is [the | my] | where are (the | my)
+     | find [the file [called | named] | files (called | named | matching) | my | the]
+     | locate | look for (the file | files named)
+     | search for (the file (called | named) | files named) | which file is called
+     | which files are called | list files (named | matching)",
+);
 
 /// Nouns said around the name ("the budget file", "my tax documents").
 const NOUNS: &[&str] = &[
@@ -75,38 +57,15 @@ const TEXT_WORDS: &[&str] = &[
 ];
 
 /// Heads that ask what a file is; the rest names it.
-const INFO: &[&[&str]] = &[
-    &["how", "big", "is"],
-    &["how", "large", "is"],
-    &["how", "long", "is"],
-    &["what", "size", "is"],
-    &["what", "is", "the", "size", "of"],
-    &["size", "of"],
-    &["when", "did", "i", "last", "change"],
-    &["when", "did", "i", "change"],
-    &["when", "was"],
-    &["info", "on"],
-    &["info", "about"],
-    &["info", "for"],
-    &["details", "of"],
-    &["details", "about"],
-    &["tell", "me", "about"],
-    &["stat"],
-];
+const INFO: Phrases = Phrases::new(
+    "how (big | large | long) is | what size is | [what is the] size of
+     | when did i [last] change | when was | info (on | about | for) | details (of | about)
+     | tell me about | stat",
+);
 
 /// Words after the name in an info question ("… last changed", "… have").
-const INFO_TAIL: &[&[&str]] = &[
-    &["last", "changed"],
-    &["last", "modified"],
-    &["last", "edited"],
-    &["changed"],
-    &["modified"],
-    &["edited"],
-    &["change"],
-    &["have"],
-    &["has"],
-    &["get"],
-];
+const INFO_TAIL: Phrases =
+    Phrases::new("[last] (changed | modified | edited) | change | have | has | get");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(rest) = words.after_any(INFO) {

@@ -7,6 +7,7 @@
 
 use super::content;
 use super::name::{Target, folder, is_joiner, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
@@ -14,189 +15,63 @@ use alloc::format;
 use alloc::string::String;
 
 /// Heads followed by the query ("search for TODO in drafts").
-const QUERY_FIRST: &[&[&str]] = &[
-    &["search"],
-    &["search", "for"],
-    &["grep"],
-    &["grep", "for"],
-    &["find"],
-    &["look", "for"],
-    &["hunt", "for"],
-    &["scan", "for"],
-    &["search", "everywhere", "for"],
-];
+const QUERY_FIRST: Phrases =
+    Phrases::new("search [for | everywhere for] | grep [for] | find | (look | hunt | scan) for");
 /// Heads followed by a folder, then "for" and the query ("search drafts for TODO").
-const FOLDER_FIRST: &[&[&str]] = &[
-    &["search"],
-    &["search", "through"],
-    &["grep"],
-    &["scan"],
-    &["check"],
-    &["look", "through"],
-    &["hunt", "through"],
-    &["dig", "through"],
-    &["comb", "through"],
-    &["look", "in"],
-    &["go", "through"],
-];
+const FOLDER_FIRST: Phrases = Phrases::new(
+    "search [through] | grep | scan | check | (look | hunt | dig | comb | go) through
+     | look in",
+);
 /// Words that may open a question about which files hold the query, before
 /// the noun: "which", "do any of my", "find all the", "show me".
-const FILES_ASKED: &[&[&str]] = &[
-    &["tell", "me"],
-    &["check"],
-    &["see"],
-    &["if"],
-    &["whether"],
-    &["is"],
-    &["a"],
-    &["there"],
-    &["which"],
-    &["what"],
-    &["do"],
-    &["does"],
-    &["are"],
-    &["find"],
-    &["show", "me"],
-    &["list"],
-    &["any"],
-    &["of"],
-    &["all"],
-    &["the"],
-    &["my"],
-    &["our"],
-    &["your"],
-];
+const FILES_ASKED: Phrases = Phrases::new(
+    "tell me | check | see | if | whether | is | a | there | which | what | do | does | are
+     | find | show me | list | any | of | all | the | my | our | your",
+);
 /// The noun of a question about which files hold the query.
-const FILES: &[&[&str]] = &[
-    &["files"],
-    &["file"],
-    &["documents"],
-    &["document"],
-    &["notes"],
-];
+const FILES: Phrases = Phrases::new("files | file | documents | document | notes");
 /// Verbs after "which files" that make it a search.
-const MENTION: &[&[&str]] = &[
-    &["mention"],
-    &["mentions"],
-    &["mentioning"],
-    &["contain"],
-    &["contains"],
-    &["containing"],
-    &["include"],
-    &["includes"],
-    &["including"],
-    &["reference"],
-    &["references"],
-    &["refer", "to"],
-    &["talk", "about"],
-    &["talks", "about"],
-    &["are", "about"],
-    &["is", "about"],
-    &["discuss"],
-    &["discusses"],
-    &["say"],
-    &["says"],
-    &["have"],
-    &["has"],
-    &["use"],
-    &["with"],
-];
-/// Words before the query that say what kind of hit is wanted.
-const QUERY_LEADING: &[&[&str]] = &[
-    &["that"],
-    &["which"],
-    &["all", "mentions", "of"],
-    &["every", "mention", "of"],
-    &["any", "mention", "of"],
-    &["every", "occurrence", "of"],
-    &["mentions", "of"],
-    &["all", "occurrences", "of"],
-    &["occurrences", "of"],
-    &["instances", "of"],
-    &["references", "to"],
-    &["the", "word"],
-    &["the", "text"],
-    &["the", "phrase"],
-    &["the", "words"],
-    &["the", "sentence"],
-    &["the", "string"],
-    &["the", "term"],
-    &["the", "keyword"],
-    &["where", "i", "wrote", "down"],
-    &["where", "i", "noted"],
-    &["where", "i", "saved"],
-    // Framing around what is looked for: "where I mentioned the dentist",
-    // "anything that says wifi password", "notes mentioning the dentist".
-    &["where", "i", "mentioned"],
-    &["where", "i", "wrote", "about"],
-    &["where", "i", "wrote"],
-    &["where", "i", "said"],
-    &["where", "i", "put"],
-    &["every", "place", "i", "mentioned"],
-    &["everywhere", "i", "mentioned"],
-    &["anything", "that", "says"],
-    &["anything", "that", "mentions"],
-    &["anything", "saying"],
-    &["anything", "about"],
-    &["something", "about"],
-    &["about"],
-    &["mentioning"],
-    &["that", "mention"],
-    &["that", "mentions"],
-    &["that", "say"],
-    &["that", "says"],
-];
+const MENTION: Phrases = Phrases::new(
+    "mention | mentions | mentioning | contain | contains | containing | include | includes
+     | including | reference | references | refer to | (talk | talks | are | is) about
+     | discuss | discusses | say | says | have | has | use | with",
+);
+/// Words before the query that say what kind of hit is wanted, and framing
+/// around it: "where I mentioned the dentist", "anything that says wifi
+/// password", "notes mentioning the dentist".
+const QUERY_LEADING: Phrases = Phrases::new(
+    "that | which | [all] mentions of | (every | any) mention of | every occurrence of
+     | [all] occurrences of | instances of | references to
+     | the (word | text | phrase | words | sentence | string | term | keyword)
+     | where i (wrote [down | about] | noted | saved | mentioned | said | put)
+     | (every place | everywhere) i mentioned | anything that (says | mentions)
+     | anything saying | (anything | something) about | about | mentioning
+     | that (mention | mentions | say | says)",
+);
 /// Articles a framed query loses ("mentioning the dentist" looks for "dentist").
-const FRAMED_ARTICLES: &[&[&str]] = &[&["the"], &["a"], &["an"], &["my"]];
+const FRAMED_ARTICLES: Phrases = Phrases::new("the | a | an | my");
 /// Leads that name the query as several words on purpose.
-const PHRASED: &[&[&str]] = &[&["the", "phrase"], &["the", "words"], &["the", "sentence"]];
+const PHRASED: Phrases = Phrases::new("the phrase | the words | the sentence");
 
 /// Openings of "where is Q mentioned".
-const WHERE: &[&[&str]] = &[
-    &["where", "is"],
-    &["where", "are"],
-    &["where", "does"],
-    &["where", "do"],
-];
+const WHERE: Phrases = Phrases::new("where (is | are | does | do)");
 /// Openings of a yes/no question about the files: "is Q mentioned anywhere",
 /// "does Q appear", "is the word Q anywhere in my files".
-const ASKS: &[&[&str]] = &[&["is"], &["are"], &["does"], &["do"]];
+const ASKS: Phrases = Phrases::new("is | are | does | do");
 /// Words that may close a search without narrowing it ("… appear anywhere",
 /// "look for X everywhere").
-const ANYWHERE: &[&[&str]] = &[
-    &["anywhere"],
-    &["everywhere"],
-    &["in", "it"],
-    &["in", "them"],
-    &["inside", "it"],
-    &["inside", "them"],
-    &["inside"],
-];
+const ANYWHERE: Phrases =
+    Phrases::new("anywhere | everywhere | (in | inside) (it | them) | inside");
 /// Endings that make "where is Q …" a search.
-const WHERE_ENDS: &[&[&str]] = &[
-    &["mentioned"],
-    &["used"],
-    &["written"],
-    &["referenced"],
-    &["appear"],
-    &["appears"],
-    &["come", "up"],
-    &["comes", "up"],
-    &["show", "up"],
-    &["shows", "up"],
-];
+const WHERE_ENDS: Phrases = Phrases::new(
+    "mentioned | used | written | referenced | appear | appears
+     | (come | comes | show | shows) up",
+);
 /// Openings followed directly by the query.
-const WHERE_MENTION: &[&[&str]] = &[
-    &["where", "do", "i", "mention"],
-    &["where", "did", "i", "mention"],
-    &["where", "do", "we", "mention"],
-    &["where", "did", "we", "mention"],
-    &["do", "i", "mention"],
-    &["did", "i", "mention"],
-    &["where", "does", "it", "say"],
-    &["where", "did", "i", "write"],
-    &["where", "do", "i", "talk", "about"],
-];
+const WHERE_MENTION: Phrases = Phrases::new(
+    "where (do | did) (i | we) mention | (do | did) i mention | where does it say
+     | where did i write | where do i talk about",
+);
 /// Prepositions before the folder searched ("… in receipts").
 const DIR_PREPS: &[&str] = &["in", "inside", "within", "under", "across", "throughout"];
 /// Places this resolver cannot search.
@@ -324,7 +199,7 @@ fn unscoped(words: Words<'_>) -> Option<Search<'_>> {
 /// "in the docs folder, search for license": the folder, then a search
 /// that names no place of its own.
 fn folder_scoped(words: Words<'_>) -> Option<Search<'_>> {
-    let rest = words.after_any(&[&["in"], &["inside"], &["within"]])?;
+    let rest = words.after_any(phrases!("in | inside | within"))?;
     (1..rest.len()).find_map(|at| {
         let dir = folder(rest.to(at))?;
         let search = unscoped(rest.from(at))?;
@@ -343,7 +218,7 @@ fn which_files(words: Words<'_>) -> Option<Search<'_>> {
         None => (None, rest),
     };
     let rest = rest
-        .trim_start(&[&["are", "there", "that"], &["that"], &["which"]])
+        .trim_start(phrases!("are there that | that | which"))
         .trim_start(STILL);
     let search = split_place(rest.after_any(MENTION)?, true);
     Some(Search {
@@ -354,15 +229,7 @@ fn which_files(words: Words<'_>) -> Option<Search<'_>> {
 
 /// Adverbs between the files asked about and their verb ("which files
 /// still have TODO in them").
-const STILL: &[&[&str]] = &[
-    &["still"],
-    &["also"],
-    &["currently"],
-    &["actually"],
-    &["ever"],
-    &["even"],
-    &["already"],
-];
+const STILL: Phrases = Phrases::new("still | also | currently | actually | ever | even | already");
 
 /// "in the recipes folder mention …": the folder between the files asked
 /// about and their verb, and the words from the verb on.
@@ -399,14 +266,7 @@ fn where_mentioned(words: Words<'_>) -> Option<Search<'_>> {
 
 /// Openings of a check whether some text is there ("see if the word wifi
 /// appears anywhere").
-const CHECK_IF: &[&[&str]] = &[
-    &["see", "if"],
-    &["see", "whether"],
-    &["check", "if"],
-    &["check", "whether"],
-    &["find", "out", "if"],
-    &["find", "out", "whether"],
-];
+const CHECK_IF: Phrases = Phrases::new("(see | check | find out) (if | whether)");
 
 /// "see if the word wifi appears anywhere": the text, then where it is.
 fn checked(words: Words<'_>) -> Option<Search<'_>> {
@@ -414,7 +274,7 @@ fn checked(words: Words<'_>) -> Option<Search<'_>> {
     let open = search.query.trim_end(ANYWHERE);
     let bare = open
         .trim_end(WHERE_ENDS)
-        .trim_end(&[&["is", "there"], &["is", "in", "there"]]);
+        .trim_end(phrases!("is there | is in there"));
     (bare.len() < search.query.len() && !bare.is_empty()).then_some(Search {
         query: bare,
         ..search
@@ -425,7 +285,7 @@ fn checked(words: Words<'_>) -> Option<Search<'_>> {
 fn folder_first(words: Words<'_>) -> Option<Search<'_>> {
     let rest = words.after_any(FOLDER_FIRST)?;
     let at = (1..rest.len()).find(|&at| rest.key(at) == "for")?;
-    let dir = folder(rest.to(at).trim_start(&[&["through"], &["in"]]))?;
+    let dir = folder(rest.to(at).trim_start(phrases!("through | in")))?;
     Some(Search {
         query: rest.from(at + 1),
         place: Some(Scope::Folder(dir)),
@@ -503,49 +363,25 @@ fn in_place(words: Words<'_>) -> Option<(Words<'_>, Scope)> {
 /// Openings of a question about where some text is that [`resolve`] does
 /// not read: "where is the word invoice", "is there anything about coffee in
 /// my files", "find every file that mentions Paris". The query follows.
-const ASKED: &[&[&str]] = &[
-    &["where", "is", "the", "word"],
-    &["where", "is", "the", "phrase"],
-    &["where", "is", "the", "text"],
-    &["is", "there", "anything", "about"],
-    &["is", "there", "something", "about"],
-    &["is", "anything", "about"],
-    &["do", "i", "have", "anything", "about"],
-    &["do", "i", "have", "anything", "that", "mentions"],
-    &["do", "i", "have", "anything", "that", "says"],
-    &["do", "i", "have", "anything", "that", "talks", "about"],
-    &["is", "there", "anything", "that", "mentions"],
-    &["is", "there", "anything", "that", "says"],
-    &["is", "there", "anything", "that", "talks", "about"],
-    &["anything", "about"],
-];
+const ASKED: Phrases = Phrases::new(
+    "where is the (word | phrase | text) | is there (anything | something) about
+     | is anything about
+     | do i have anything (about | that (mentions | says | talks about))
+     | is there anything that (mentions | says | talks about) | anything about",
+);
 
 /// "in which files did I write Lisbon", "in which file I mentioned the
 /// dentist" (a learner's word order): the words after who wrote them.
 fn written_where(words: Words<'_>) -> Option<Words<'_>> {
-    const WHICH: &[&[&str]] = &[
-        &["in", "which", "files"],
-        &["in", "which", "file"],
-        &["in", "what", "files"],
-        &["in", "what", "file"],
-    ];
-    const WROTE: &[&[&str]] = &[
-        &["write"],
-        &["wrote"],
-        &["written"],
-        &["mention"],
-        &["mentioned"],
-        &["put"],
-        &["note"],
-        &["noted"],
-        &["save"],
-        &["saved"],
-    ];
+    const WHICH: Phrases = Phrases::new("in (which | what) (files | file)");
+    const WROTE: Phrases = Phrases::new(
+        "write | wrote | written | mention | mentioned | put | note | noted | save | saved",
+    );
     words
         .after_any(WHICH)?
-        .trim_start(&[&["did"], &["have"], &["do"]])
-        .after_any(&[&["i"], &["we"]])?
-        .trim_start(&[&["have"]])
+        .trim_start(phrases!("did | have | do"))
+        .after_any(phrases!("i | we"))?
+        .trim_start(phrases!("have"))
         .after_any(WROTE)
 }
 
@@ -553,33 +389,21 @@ fn written_where(words: Words<'_>) -> Option<Words<'_>> {
 /// occurrence of a word, said to be in the files (without them, "find every
 /// restaurant" is no search).
 fn every_in_files(words: Words<'_>) -> Option<Words<'_>> {
-    let query = words.after_any(&[&["find", "every"], &["find", "all"]])?;
+    let query = words.after_any(phrases!("find every | find all"))?;
     let bare = query.trim_end(IN_MY_FILES);
     let files = ["file", "files", "the", "my"].contains(&bare.key(0));
     (bare.len() < query.len() && !bare.is_empty() && !files).then_some(bare)
 }
 
 /// What may come between "find" and the verb of a files question.
-const EVERY_FILE: &[&[&str]] = &[
-    &["every", "file"],
-    &["all", "files"],
-    &["all", "the", "files"],
-    &["any", "file"],
-    &["any", "files"],
-    &["the", "files"],
-    &["files"],
-];
+const EVERY_FILE: Phrases =
+    Phrases::new("every file | all [the] files | any (file | files) | [the] files");
 
 /// Endings that only say where to look, which is everywhere.
-const IN_MY_FILES: &[&[&str]] = &[
-    &["in", "my", "files"],
-    &["in", "the", "files"],
-    &["in", "any", "file"],
-    &["in", "any", "of", "my", "files"],
-    &["in", "my", "folder"],
-    &["in", "here"],
-    &["anywhere"],
-];
+const IN_MY_FILES: Phrases = Phrases::new(
+    "in (my | the) files | in any file | in any of my files | in my folder | in here
+     | anywhere",
+);
 
 /// A search asked as a question ([`ASKED`]) or as "find every file that
 /// mentions …"; the query is the rest, quoted or up to a few plain words.
@@ -590,17 +414,17 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
         .or_else(|| every_in_files(words))
         .or_else(|| {
             let files = words
-                .after_any(&[&["find"], &["show", "me"], &["list"]])?
+                .after_any(phrases!("find | show me | list"))?
                 .after_any(EVERY_FILE)?;
             files
-                .trim_start(&[&["that"], &["which"]])
+                .trim_start(phrases!("that | which"))
                 .after_any(MENTION)
         })?;
     let query = query
         .trim_end(SEARCH_PLEASE)
         .trim_end(IN_MY_FILES)
         .trim_end(ANYWHERE)
-        .trim_end(&[&["mentioned"], &["written"]]);
+        .trim_end(phrases!("mentioned | written"));
     let (query, dir) = match in_place(query) {
         Some((query, Scope::Folder(dir))) => (query, dir),
         _ => (query, None),
@@ -616,10 +440,5 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// A question's closing request to search ("…? please search").
-const SEARCH_PLEASE: &[&[&str]] = &[
-    &["please", "search"],
-    &["please", "check"],
-    &["please", "look"],
-    &["search", "please"],
-    &["check", "please"],
-];
+const SEARCH_PLEASE: Phrases =
+    Phrases::new("please (search | check | look) | (search | check) please");

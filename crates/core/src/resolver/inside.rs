@@ -11,6 +11,7 @@
 //! first, a look says what it took the request to be.
 
 use super::name::first_file;
+use super::phrases::Phrases;
 use super::text::{self, Words};
 use alloc::format;
 use alloc::string::String;
@@ -20,62 +21,25 @@ use alloc::vec::Vec;
 const LINKS: &[&str] = &["so", "and", "but", "then", "ok", "okay", "anyway"];
 
 /// Words that open an ask inside a sentence ("…, could you read …").
-const OPENERS: &[&[&str]] = &[
-    &["could", "you"],
-    &["can", "you"],
-    &["would", "you"],
-    &["will", "you"],
-    &["please"],
-    &["i", "need", "you", "to"],
-    &["i", "want", "you", "to"],
-    &["i", "would", "like", "you", "to"],
-    &["go", "ahead", "and"],
-    &["you", "could"],
-    &["you", "can"],
-];
+const OPENERS: Phrases = Phrases::new(
+    "(could | can | would | will) you | please | i (need | want) you to
+     | i would like you to | go ahead and | you (could | can)",
+);
 
 /// Words that close the ask and start the reasons after it.
-const REASONS: &[&[&str]] = &[
-    &["because"],
-    &["since"],
-    &["as", "i"],
-    &["as", "we"],
-    &["so", "that"],
-    &["cause"],
-    &["'cause"],
-    &["but"],
-    &["i", "do", "not"],
-    &["we", "do", "not"],
-    &["i", "no", "longer"],
-    &["it", "is", "not"],
-    &["before"],
-    &["when"],
-    &["while"],
-    &["if"],
-];
+const REASONS: Phrases = Phrases::new(
+    "because | since | as (i | we) | so that | cause | but | (i | we) do not
+     | i no longer | it is not | before | when | while | if",
+);
 
 /// Remarks after a clause's stop that comment on the ask instead of
 /// continuing it ("…, that'd be great", "…, and that's it", "…, he'll be
 /// upset otherwise"): no stretch read runs across one.
-const REMARKS: &[&[&str]] = &[
-    &["that'd"],
-    &["that", "would"],
-    &["that", "will", "do"],
-    &["that", "is", "it"],
-    &["that", "is", "all"],
-    &["and", "that", "is", "it"],
-    &["and", "that", "is", "all"],
-    &["it", "would", "be"],
-    &["it'd"],
-    &["he'll"],
-    &["she'll"],
-    &["they'll"],
-    &["he", "will"],
-    &["she", "will"],
-    &["they", "will"],
-    &["i", "would", "appreciate"],
-    &["much", "appreciated"],
-];
+const REMARKS: Phrases = Phrases::new(
+    "that'd | that (would | will do) | [and] that is (it | all) | it would be | it'd
+     | he'll | she'll | they'll | (he | she | they) will | i would appreciate
+     | much appreciated",
+);
 
 /// Punctuation that closes a clause when it ends a word.
 const STOPS: &[char] = &[',', ';', ':', '.', '?', '!'];
@@ -106,7 +70,7 @@ pub fn ask<T>(
     let (starts, ends) = boundaries(words);
     let remarks: Vec<usize> = (1..n)
         .filter(|&at| words.raw(at - 1).ends_with(STOPS))
-        .filter(|&at| REMARKS.iter().any(|r| words.from(at).starts_with(r)))
+        .filter(|&at| words.from(at).after_any(REMARKS).is_some())
         .collect();
     let mut spans: Vec<(usize, usize)> = starts
         .iter()
@@ -144,8 +108,8 @@ fn boundaries(words: Words<'_>) -> (Vec<usize>, Vec<usize>) {
         let stop = words.raw(at - 1).ends_with(STOPS);
         let dash = words.gap_after(at - 1).contains(DASHES);
         let link = LINKS.contains(&words.key(at));
-        let opener = OPENERS.iter().any(|o| words.from(at).starts_with(o));
-        let reason = REASONS.iter().any(|r| words.from(at).starts_with(r));
+        let opener = words.from(at).after_any(OPENERS).is_some();
+        let reason = words.from(at).after_any(REASONS).is_some();
         if stop || dash || link || opener {
             starts.push(at);
         }

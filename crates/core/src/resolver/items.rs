@@ -3,6 +3,7 @@
 //! shopping.md", "cross bread off shopping.md", "take milk off list.md".
 
 use super::name::{Target, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act};
 use crate::action::Action;
@@ -21,46 +22,32 @@ enum Does {
     RemoveFromList,
 }
 
-const HEADS: &[(&[&str], Does)] = &[
-    (&["remove", "the", "list", "item"], Does::RemoveItem),
-    (&["delete", "the", "list", "item"], Does::RemoveItem),
-    (&["remove", "the", "item"], Does::RemoveItem),
-    (&["delete", "the", "item"], Does::RemoveItem),
-    (&["drop", "the", "item"], Does::RemoveItem),
-    (&["remove", "item"], Does::RemoveItem),
-    (&["delete", "item"], Does::RemoveItem),
-    (&["remove"], Does::RemoveFromList),
-    (&["delete"], Does::RemoveFromList),
-    (&["drop"], Does::RemoveFromList),
-    (&["check", "off"], Does::Tick),
-    (&["tick", "off"], Does::Tick),
-    (&["tick"], Does::Tick),
-    (&["mark", "off"], Does::Tick),
-    (&["uncheck"], Does::Untick),
-    (&["untick"], Does::Untick),
-    (&["un-check"], Does::Untick),
-    (&["un-tick"], Does::Untick),
-    (&["mark"], Does::Tick),
-    (&["check"], Does::Tick),
-    (&["cross"], Does::Remove),
-    (&["take"], Does::Remove),
-    (&["strike"], Does::Remove),
+const HEADS: &[(Phrases, Does)] = &[
+    (
+        Phrases::new("(remove | delete) (the [list] item | item) | drop the item"),
+        Does::RemoveItem,
+    ),
+    (Phrases::new("remove | delete | drop"), Does::RemoveFromList),
+    (Phrases::new("(check | tick | mark) [off]"), Does::Tick),
+    (
+        Phrases::new("uncheck | untick | un-check | un-tick"),
+        Does::Untick,
+    ),
+    (Phrases::new("cross | take | strike"), Does::Remove),
 ];
 
 /// What may end the item's words, and what it then means.
 /// Longest first: "as not done" before "done".
-const DONE: &[(&[&str], Option<bool>)] = &[
-    (&["as", "not", "done"], Some(false)),
-    (&["as", "done"], Some(true)),
-    (&["as", "complete"], Some(true)),
-    (&["as", "completed"], Some(true)),
-    (&["as", "finished"], Some(true)),
-    (&["done"], Some(true)),
-    (&["as", "undone"], Some(false)),
-    (&["as", "todo"], Some(false)),
-    (&["as", "to", "do"], Some(false)),
-    (&["as", "open"], Some(false)),
-    (&["off"], None),
+const DONE: &[(Phrases, Option<bool>)] = &[
+    (
+        Phrases::new("as (not done | undone | todo | to do | open)"),
+        Some(false),
+    ),
+    (
+        Phrases::new("as (done | complete | completed | finished) | done"),
+        Some(true),
+    ),
+    (Phrases::new("off"), None),
 ];
 
 /// Words before the file ("on my list in …" is the file after "in").
@@ -97,20 +84,13 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     // "cross bread off", "take milk off", "mark milk as done": the words
     // before the place, less what says done.
     let mut done = None;
-    for (tail, means) in DONE {
-        if item.ends_with(tail) {
-            item = item.to(item.len() - tail.len());
-            done = *means;
-            break;
-        }
+    if let Some((means, before)) = item.before_tagged(DONE) {
+        item = before;
+        done = means;
     }
-    let item = item.trim_start(&[
-        &["the", "list", "item"],
-        &["list", "item"],
-        &["the", "item"],
-        &["item"],
-        &["the"],
-    ]);
+    let item = item.trim_start(phrases!(
+        "the list item | list item | the item | item | the"
+    ));
     // "untick it": which item is said elsewhere, not here.
     let pronoun = item.len() == 1 && ["it", "that", "this", "them"].contains(&item.key(0));
     if item.is_empty() || item.len() > 12 || pronoun {

@@ -1,6 +1,7 @@
 //! `list`: "list files", "what's in the drafts folder", "show me my files", "ls drafts".
 
 use super::name::{Target, folder, leaves_the_folder, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
@@ -18,108 +19,59 @@ enum Reach {
     Named,
 }
 
-const HEADS: &[(&[&str], Reach)] = &[
-    (&["show", "me", "what", "is", "here"], Reach::Any),
-    (&["show", "me", "what", "is", "in", "here"], Reach::Any),
-    (&["tell", "me", "what", "is", "here"], Reach::Any),
-    (&["what", "is", "in", "here"], Reach::Any),
-    (&["list"], Reach::Any),
-    (&["ls"], Reach::Any),
-    (&["browse"], Reach::Any),
-    (&["enumerate"], Reach::Any),
-    (&["what", "is", "here"], Reach::Any),
-    (&["what", "is", "there"], Reach::Any),
-    (&["what", "there", "is"], Reach::Any),
-    (&["what", "do", "i", "have"], Reach::Any),
-    (&["what", "have", "i", "got"], Reach::Any),
-    (&["do", "i", "have"], Reach::Named),
-    (&["do", "we", "have"], Reach::Named),
-    (&["are", "there"], Reach::Named),
-    (&["is", "there"], Reach::Named),
-    (&["what", "is", "in"], Reach::Container),
-    (&["what", "is", "inside"], Reach::Container),
-    (&["look", "in"], Reach::Container),
-    (&["look", "inside"], Reach::Container),
-    (&["show"], Reach::Named),
-    (&["display"], Reach::Named),
-    (&["view"], Reach::Named),
-    (&["open"], Reach::Named),
-    (&["pull", "up"], Reach::Named),
-    (&["bring", "up"], Reach::Named),
-    (&["see"], Reach::Named),
-    (&["get"], Reach::Named),
-    (&["what"], Reach::Named),
-    (&["which"], Reach::Named),
-    (&["tell", "me"], Reach::Named),
-    (&["give", "me"], Reach::Named),
-    (&["let", "me", "see"], Reach::Named),
-    (&["how", "many"], Reach::Named),
+const HEADS: &[(Phrases, Reach)] = &[
+    (
+        Phrases::new(
+            "show me what is [in] here | tell me what is here | what is [in] here | list
+             | ls | browse | enumerate | what is there | what there is | what do i have
+             | what have i got",
+        ),
+        Reach::Any,
+    ),
+    (
+        Phrases::new(
+            "do (i | we) have | (are | is) there | show | display | view | open
+             | (pull | bring) up | [let me] see | get | what | which | (tell | give) me
+             | how many",
+        ),
+        Reach::Named,
+    ),
+    (
+        Phrases::new("what is (in | inside) | look (in | inside)"),
+        Reach::Container,
+    ),
 ];
 
 /// The root said as a folder with no name.
-const FOLDER: &[&[&str]] = &[&["folder"], &["directory"], &["root", "folder"]];
+const FOLDER: Phrases = Phrases::new("[root] folder | directory");
 
 /// Articles that make a bare name after "what's in" a thing, not a folder.
 const ARTICLES: &[&str] = &["the", "a", "an", "my", "your", "our", "this", "that"];
 
 /// Words that let a bare folder name follow any head ("show the contents of
 /// drafts", "show me what's in drafts").
-const CONTENTS_OF: &[&[&str]] = &[
-    &["the", "contents", "of"],
-    &["contents", "of"],
-    &["the", "content", "of"],
-    &["what", "is", "in"],
-    &["what", "is", "inside"],
-];
+const CONTENTS_OF: Phrases =
+    Phrases::new("[the] contents of | the content of | what is (in | inside)");
 
 /// Words between the head and what is listed.
-const LEADING: &[&[&str]] = &[
-    &["me"],
-    &["out"],
-    &["a", "list", "of"],
-    &["a", "listing", "of"],
-    &["the", "list", "of"],
-    &["the", "contents", "of"],
-    &["contents", "of"],
-    &["the", "content", "of"],
-    &["what", "is", "in"],
-    &["what"],
-    &["in"],
-    &["inside"],
-    &["of"],
-    &["under"],
-    &["within"],
-];
+const LEADING: Phrases = Phrases::new(
+    "me | out | (a | the) list of | a listing of | [the] contents of | the content of
+     | what is in | what | in | inside | of | under | within",
+);
 
 /// Words after what is listed ("what files are there").
-const TRAILING: &[&[&str]] = &[
-    &["are", "there"],
-    &["is", "there"],
-    &["there", "are"],
-    &["do", "i", "have"],
-    &["do", "we", "have"],
-    &["have", "i", "got"],
-    &["i", "have"],
-    &["exist"],
-    &["are", "here"],
-    &["there"],
-    &["here"],
-    &["available"],
-    &["right", "now"],
-    &["now"],
-    &["please"],
-    &["are", "in", "the", "folder"],
-    &["are", "in", "this", "folder"],
-    &["are", "in", "here"],
-    &["in", "the", "folder"],
-    &["in", "this", "folder"],
-    &["in", "here"],
-    &["is", "here"],
-];
+const TRAILING: Phrases = Phrases::new(
+    "(are | is) there | there are | do (i | we) have | have i got | i have | exist
+     | are here | there | here | available | [right] now | please
+     | [are] in (the folder | this folder | here) | is here",
+);
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (reach, rest) = words.after_tagged(HEADS)?;
-    let contents = rest.trim_start(&[&["me"]]).after_any(CONTENTS_OF).is_some();
+    let contents = rest
+        .trim_start(phrases!("me"))
+        .after_any(CONTENTS_OF)
+        .is_some();
     let reach = if contents && reach == Reach::Named {
         Reach::Container
     } else {
@@ -127,9 +79,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     };
     let region = rest.trim_start(LEADING).trim_end(TRAILING);
     // "show me the folder", "open my whole folder": the root itself.
-    let root = region.trim_start(&[&["the"], &["my"], &["our"], &["this"], &["your"]]);
+    let root = region.trim_start(phrases!("the | my | our | this | your"));
     if let Some(rest) = root
-        .trim_start(&[&["whole"], &["entire"]])
+        .trim_start(phrases!("whole | entire"))
         .after_any(FOLDER)
         && rest.is_empty()
     {
@@ -164,12 +116,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 /// asking words sit between what is listed and its folder.
 fn asked_in(region: Words<'_>) -> Option<Target> {
     (1..region.len()).find_map(|at| {
-        let place = region.from(at).after_any(TRAILING)?.after_any(&[
-            &["in"],
-            &["inside"],
-            &["under"],
-            &["within"],
-        ])?;
+        let place = region
+            .from(at)
+            .after_any(TRAILING)?
+            .after_any(phrases!("in | inside | under | within"))?;
         match target(region.to(at)) {
             Target::Files(None) => Some(Target::Files(folder(place)?)),
             _ => None,

@@ -6,6 +6,7 @@
 //! words like "everything" or "it" are never taken as names unless quoted or
 //! introduced by "called".
 
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use alloc::format;
 use alloc::string::String;
@@ -43,59 +44,23 @@ pub fn is_joiner(key: &str) -> bool {
 }
 
 /// Determiners and adjectives that may precede a name or its noun.
-const DETERMINERS: &[&[&str]] = &[
-    &["the"],
-    &["a"],
-    &["an"],
-    &["my"],
-    &["our"],
-    &["your"],
-    &["this"],
-    &["that"],
-    &["new"],
-    &["empty"],
-    &["blank"],
-    &["plain"],
-    &["text"],
-    &["existing"],
-    &["current"],
-    &["whole"],
-    &["entire"],
-];
+const DETERMINERS: Phrases = Phrases::new(
+    "the | a | an | my | our | your | this | that | new | empty | blank | plain | text
+     | existing | current | whole | entire",
+);
 
-const FILE_NOUNS: &[&[&str]] = &[&["file"], &["document"], &["doc"], &["note"]];
-const FOLDER_NOUNS: &[&[&str]] = &[
-    &["folder"],
-    &["directory"],
-    &["dir"],
-    &["subfolder"],
-    &["subdirectory"],
-];
+const FILE_NOUNS: Phrases = Phrases::new("file | document | doc | note");
+const FOLDER_NOUNS: Phrases = Phrases::new("folder | directory | dir | subfolder | subdirectory");
 
 /// Words that introduce a name: after them, any word is a name.
-const NAMING: &[&[&str]] = &[
-    &["called"],
-    &["named"],
-    &["titled"],
-    &["entitled"],
-    &["labelled"],
-    &["labeled"],
-    &["with", "the", "name"],
-    &["with", "name"],
-    &["by", "the", "name", "of"],
-    &["by", "the", "name"],
-];
+const NAMING: Phrases = Phrases::new(
+    "called | named | titled | entitled | labelled | labeled | with [the] name
+     | by the name [of]",
+);
 
 /// Politeness and filler that may trail a name.
-const TRAILERS: &[&[&str]] = &[
-    &["please"],
-    &["thanks"],
-    &["thank", "you"],
-    &["for", "me"],
-    &["now"],
-    &["right", "now"],
-    &["again"],
-];
+const TRAILERS: Phrases =
+    Phrases::new("please | thanks | thank you | for me | now | right now | again");
 
 /// Words that mean many files at once.
 const MANY: &[&str] = &[
@@ -287,7 +252,7 @@ fn single(words: Words<'_>) -> Target {
     let rest = drop_determiners(words);
     // "the recipes file recipes.md": what the file is, then its name.
     // ("temp underscore file dot txt" is one name: no joiner beside the noun).
-    if let Some(at) = (1..=2).find(|&at| FILE_NOUNS.iter().any(|n| rest.key(at) == n[0]))
+    if let Some(at) = (1..=2).find(|&at| rest.range(at, at + 1).after_any(FILE_NOUNS).is_some())
         && !is_joiner(rest.key(at - 1))
         && !is_joiner(rest.key(at + 1))
         && let Target::File(name) = single(rest.from(at + 1))
@@ -297,7 +262,7 @@ fn single(words: Words<'_>) -> Target {
     }
     let (file_noun, rest) = noun(rest, FILE_NOUNS);
     let (folder_noun, rest) = noun(rest, FOLDER_NOUNS);
-    let rest = rest.trim_start(&[&["of"], &["at"]]);
+    let rest = rest.trim_start(phrases!("of | at"));
     let (called, rest) = match rest.after_any(NAMING) {
         Some(after) => (true, after),
         None => (false, rest),
@@ -366,7 +331,7 @@ fn drop_determiners(words: Words<'_>) -> Words<'_> {
 }
 
 /// A leading noun from `nouns`, and the words after it.
-fn noun<'a>(words: Words<'a>, nouns: &[&[&str]]) -> (bool, Words<'a>) {
+fn noun<'a>(words: Words<'a>, nouns: Phrases) -> (bool, Words<'a>) {
     match words.after_any(nouns) {
         Some(rest) => (true, rest),
         None => (false, words),
@@ -429,13 +394,11 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
             name.push_str(joiner);
             after_part = false;
             if *joiner == "."
-                && let Some((said, extension)) = SPOKEN_EXTENSIONS
-                    .iter()
-                    .find(|(said, _)| words.from(i + 1).starts_with(said))
+                && let Some((extension, rest)) = words.from(i + 1).after_tagged(SPOKEN_EXTENSIONS)
             {
                 name.push_str(extension);
                 after_part = true;
-                i += 1 + said.len();
+                i = words.len() - rest.len();
                 continue;
             }
             if *joiner == "." {
@@ -463,18 +426,15 @@ fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
 
 /// Extensions said as words, as a recogniser writes them ("notes dot
 /// markdown", "data dot jason").
-const SPOKEN_EXTENSIONS: &[(&[&str], &str)] = &[
-    (&["text"], "txt"),
-    (&["markdown"], "md"),
-    (&["jason"], "json"),
-    (&["jay", "son"], "json"),
-    (&["jay", "peg"], "jpg"),
-    (&["jaypeg"], "jpg"),
-    (&["yammel"], "yaml"),
-    (&["yamel"], "yaml"),
-    (&["pee", "dee", "eff"], "pdf"),
-    (&["see", "ess", "vee"], "csv"),
-    (&["python"], "py"),
+const SPOKEN_EXTENSIONS: &[(Phrases, &str)] = &[
+    (Phrases::new("text"), "txt"),
+    (Phrases::new("markdown"), "md"),
+    (Phrases::new("jason | jay son"), "json"),
+    (Phrases::new("jay peg | jaypeg"), "jpg"),
+    (Phrases::new("yammel | yamel"), "yaml"),
+    (Phrases::new("pee dee eff"), "pdf"),
+    (Phrases::new("see ess vee"), "csv"),
+    (Phrases::new("python"), "py"),
 ];
 
 /// An extension spelled letter by letter after "dot" ("t x t", "m d"): the

@@ -3,6 +3,7 @@
 //! plan.md to backup.md", "make a folder called archive", "mkdir old".
 
 use super::name::{Target, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
@@ -12,20 +13,16 @@ use alloc::string::String;
 
 /// Heads, the verb each means, and whether a new name without an
 /// extension keeps the old one's ("rename draft.md to final").
-const HEADS: &[(&[&str], (Verb, bool))] = &[
-    (&["rename"], (Verb::Move, true)),
-    (&["change", "the", "name", "of"], (Verb::Move, true)),
-    (&["change", "name", "of"], (Verb::Move, true)),
-    (&["change", "the", "name", "of", "file"], (Verb::Move, true)),
-    (&["change", "name", "of", "file"], (Verb::Move, true)),
-    (&["move"], (Verb::Move, false)),
-    (&["mv"], (Verb::Move, false)),
-    (&["relocate"], (Verb::Move, false)),
-    (&["copy"], (Verb::Copy, true)),
-    (&["cp"], (Verb::Copy, true)),
-    (&["duplicate"], (Verb::Copy, true)),
-    (&["make", "a", "copy", "of"], (Verb::Copy, true)),
-    (&["save", "a", "copy", "of"], (Verb::Copy, true)),
+const HEADS: &[(Phrases, (Verb, bool))] = &[
+    (
+        Phrases::new("rename | change [the] name of [file]"),
+        (Verb::Move, true),
+    ),
+    (Phrases::new("move | mv | relocate"), (Verb::Move, false)),
+    (
+        Phrases::new("copy | cp | duplicate | (make | save) a copy of"),
+        (Verb::Copy, true),
+    ),
 ];
 
 /// What joins the two names.
@@ -33,17 +30,10 @@ const TO: &[&str] = &["to", "into", "as", "in", "under", "onto", "called", "name
 
 /// Heads of making a folder; what follows must name a folder ("make a
 /// folder called archive"), or anything after `mkdir`.
-const MAKE: &[&[&str]] = &[
-    &["make"],
-    &["create"],
-    &["add"],
-    &["new"],
-    &["start"],
-    &["set", "up"],
-];
+const MAKE: Phrases = Phrases::new("make | create | add | new | start | set up");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    if let Some(rest) = words.after_any(&[&["mkdir"], &["md"]]) {
+    if let Some(rest) = words.after_any(phrases!("mkdir | md")) {
         return folder_made(rest, true);
     }
     if let Some(rest) = words.after_any(MAKE)
@@ -120,7 +110,7 @@ fn with_extension_of(name: &str, to: String) -> String {
 /// A folder named after a making head: `None` when the words name no
 /// folder (a file: the write family's), unless `any` (after `mkdir`).
 fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
-    let rest = rest.trim_start(&[&["me"], &["a"], &["new"], &["an"], &["empty"]]);
+    let rest = rest.trim_start(phrases!("me | a | new | an | empty"));
     match target(rest) {
         Target::Folder(Some(name)) => act(Action::Mkdir { name }),
         Target::Bare(name) | Target::File(name) if any => act(Action::Mkdir { name }),

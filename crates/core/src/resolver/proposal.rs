@@ -11,6 +11,7 @@
 //! guess (asked first, like every guessed change).
 
 use super::name::first_file;
+use super::phrases::Phrases;
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
@@ -20,48 +21,23 @@ use alloc::vec;
 use alloc::vec::Vec;
 use serde_json::{Value, json};
 
-const HEADS: &[&[&str]] = &[
-    &["create"],
-    &["make"],
-    &["build"],
-    &["propose"],
-    &["define"],
-    &["write"],
-    &["add"],
-    &["set", "up"],
-    &["i", "would", "like"],
-    &["i", "want"],
-    &["i", "need"],
-];
+const HEADS: Phrases = Phrases::new(
+    "create | make | build | propose | define | write | add | set up
+     | i (would like | want | need)",
+);
 
 /// Openings of a wish for a tool ("can we have a tool that …").
-const WISHED_FOR: &[&[&str]] = &[
-    &["can", "we", "have"],
-    &["could", "we", "have"],
-    &["can", "i", "have"],
-    &["could", "i", "have"],
-    &["can", "i", "get"],
-    &["it", "would", "be", "nice", "to", "have"],
-    &["i", "wish", "i", "had"],
-    &["i", "wish", "there", "was"],
-    &["we", "need"],
-    &["let", "us", "have"],
-];
+const WISHED_FOR: Phrases = Phrases::new(
+    "(can | could) (we | i) have | can i get | it would be nice to have
+     | i wish (i had | there was) | we need | let us have",
+);
 
 /// Words between the head and the noun ("make me a new tool").
-const BEFORE_NOUN: &[&[&str]] = &[&["me"], &["us"], &["a"], &["an"], &["new"], &["little"]];
+const BEFORE_NOUN: Phrases = Phrases::new("me | us | a | an | new | little");
 
-const NOUNS: &[&[&str]] = &[&["tool"], &["extension"], &["plugin"]];
+const NOUNS: Phrases = Phrases::new("tool | extension | plugin");
 
-const NAMING: &[&[&str]] = &[
-    &["called"],
-    &["named"],
-    &["name", "it"],
-    &["call", "it"],
-    &["with", "the", "id"],
-    &["with", "id"],
-    &["id"],
-];
+const NAMING: Phrases = Phrases::new("called | named | (name | call) it | [with [the]] id");
 
 /// Words a name made of a purpose leaves out.
 const NOT_IN_NAME: &[&str] = &[
@@ -70,18 +46,11 @@ const NOT_IN_NAME: &[&str] = &[
 ];
 
 /// Words that start what the tool is for.
-const PURPOSE: &[&[&str]] = &[&["that"], &["which"], &["to"], &["for"], &["who"]];
+const PURPOSE: Phrases = Phrases::new("that | which | to | for | who");
 
 /// Endings that make a described tool a wish ("a tool that shouts would be nice").
-const WISH_ENDS: &[&[&str]] = &[
-    &["would", "be", "nice"],
-    &["would", "be", "great"],
-    &["would", "be", "handy"],
-    &["would", "be", "useful"],
-    &["would", "be", "cool"],
-    &["would", "help"],
-    &["please"],
-];
+const WISH_ENDS: Phrases =
+    Phrases::new("would be (nice | great | handy | useful | cool) | would help | please");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let wish = words.trim_end(WISH_ENDS);

@@ -2,133 +2,50 @@
 
 use super::mention::NUMBERS;
 use super::name::{Target, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::string::String;
 
 /// Heads that can only mean reading a file.
-const STRONG: &[&[&str]] = &[
-    &["read"],
-    &["read", "out"],
-    &["read", "me"],
-    &["read", "back"],
-    &["cat"],
-    &["print"],
-    &["print", "out"],
-    &["dump"],
-    &["what", "does"],
-    &["what", "do"],
-    &["what", "is", "the", "content", "of"],
-    &["what", "is", "the", "contents", "of"],
-    &["what", "are", "the", "contents", "of"],
-    &["tell", "me", "what"],
-    &["the", "contents", "of"],
-    &["contents", "of"],
-];
+const STRONG: Phrases = Phrases::new(
+    "read [out | me | back] | cat | print [out] | dump | what (does | do)
+     | what is the (content | contents) of | what are the contents of | tell me what
+     | [the] contents of",
+);
 
 /// Heads that mean reading only when a file is named ("show me notes.md",
-/// but not "what's in the news").
-const WEAK: &[&[&str]] = &[
-    &["what", "is", "in"],
-    &["what", "is", "inside"],
-    &["what", "is", "written", "in"],
-    // A learner's verb form for "written" ("what is write in notes.md").
-    &["what", "is", "write", "in"],
-    &["what", "is", "wrote", "in"],
-    &["what", "is", "on"],
-    &["what", "did", "i", "write", "in"],
-    &["what", "did", "i", "put", "in"],
-    &["what", "did", "i", "save", "in"],
-    &["what", "did", "we", "write", "in"],
-    &["what", "did", "we", "put", "in"],
-    &["what", "did", "we", "save", "in"],
-    &["what", "did", "i", "write", "down", "in"],
-    &["what", "did", "i", "note", "in"],
-    &["what", "have", "i", "written", "in"],
-    &["what", "have", "we", "written", "in"],
-    &["what", "is", "written", "inside"],
-    &["have", "a", "look", "at"],
-    &["take", "a", "look", "at"],
-    &["have", "a", "peek", "at"],
-    &["take", "a", "peek", "at"],
-    &["peek", "at"],
-    &["glance", "at"],
-    &["show"],
-    &["display"],
-    &["open"],
-    &["open", "up"],
-    &["pull", "up"],
-    &["bring", "up"],
-    &["view"],
-    &["see"],
-    &["let", "me", "see"],
-    &["look", "at"],
-    &["let", "me", "look", "at"],
-    &["get"],
-    &["give", "me"],
-    &["tell", "me"],
-    &["check"],
-];
+/// but not "what's in the news"). "write" and "wrote" stand for "written" as
+/// a learner says them ("what is write in notes.md").
+const WEAK: Phrases = Phrases::new(
+    "what is (in | inside | on) | what is (written | write | wrote) in
+     | what is written inside | what did (i | we) (write | put | save) in
+     | what did i (write down | note) in | what have (i | we) written in
+     | (have | take) a (look | peek) at | peek at | glance at | show | display | open [up]
+     | (pull | bring) up | view | [let me] see | [let me] look at | get | (give | tell) me
+     | check",
+);
 
-/// Words between the head and the file.
-const LEADING: &[&[&str]] = &[
-    &["please"],
-    &["for", "me"],
-    &["me"],
-    &["to", "me"],
-    &["out"],
-    &["back"],
-    &["the", "contents", "of"],
-    &["contents", "of"],
-    &["the", "content", "of"],
-    &["the", "text", "of"],
-    // Said without the article, as a learner or a terse typist does.
-    &["content", "of"],
-    &["text", "of"],
-    &["what", "is", "in"],
-    &["what", "is", "inside"],
-    &["what", "is", "written", "in"],
-    &["what", "is", "written", "inside"],
-    &["what", "is", "written", "on"],
-    &["is", "in"],
-    &["is", "inside"],
-    &["inside"],
-    &["in"],
-    &["what"],
-];
+/// Words between the head and the file; "content of" and "text of" also
+/// without the article, as a learner or a terse typist says them.
+const LEADING: Phrases = Phrases::new(
+    "please | [for | to] me | out | back | [the] (contents | content | text) of
+     | what is (in | inside) | what is written (in | inside | on) | is (in | inside)
+     | inside | in | what",
+);
 
 /// Words after the file ("what does notes.md say").
-const TRAILING: &[&[&str]] = &[
-    &["say"],
-    &["says"],
-    &["contain"],
-    &["contains"],
-    &["has", "in", "it"],
-    &["have", "in", "it"],
-    &["has"],
-    &["looks", "like"],
-    &["look", "like"],
-    &["out", "loud"],
-    &["aloud"],
-    &["to", "me"],
-    &["for", "me"],
-    &["right", "now"],
-    &["now"],
-    &["at", "the", "moment"],
-    &["currently"],
-    &["so", "far"],
-    &["again"],
-];
+const TRAILING: Phrases = Phrases::new(
+    "say | says | contain | contains | (has | have) in it | has | looks like | look like
+     | out loud | aloud | (to | for) me | [right] now | at the moment | currently | so far
+     | again",
+);
 
 /// Which end of a file a part is read from.
-const ENDS: &[(&[&str], bool)] = &[
-    (&["first"], true),
-    (&["top"], true),
-    (&["opening"], true),
-    (&["last"], false),
-    (&["final"], false),
-    (&["bottom"], false),
+const ENDS: &[(Phrases, bool)] = &[
+    (Phrases::new("first | top | opening"), true),
+    (Phrases::new("last | final | bottom"), false),
 ];
 
 /// A count said as digits or a word ("10", "ten", "twenty").
@@ -147,9 +64,7 @@ fn count(key: &str) -> Option<u64> {
 /// "read the last ten lines of log.txt", "the first 5 lines of notes.md",
 /// "show me the top line of plan.md" (`tail log.txt` is the shell's).
 fn part(words: Words<'_>) -> Option<Resolution> {
-    let at = words
-        .keys()
-        .position(|k| ENDS.iter().any(|(e, _)| e[0] == k))?;
+    let at = (0..words.len()).find(|&at| words.from(at).after_tagged(ENDS).is_some())?;
     // Only a reading head may come before ("read me", "what are", "show").
     const BEFORE: &[&str] = &[
         "read", "show", "print", "display", "give", "get", "tell", "what", "are", "is", "me",
@@ -158,23 +73,16 @@ fn part(words: Words<'_>) -> Option<Resolution> {
     if !words.to(at).keys().all(|k| BEFORE.contains(&k)) {
         return None;
     }
-    let (_, first) = ENDS.iter().find(|(e, _)| e[0] == words.key(at))?;
+    let (first, _) = words.from(at).after_tagged(ENDS)?;
     let rest = words.from(at + 1);
     let (n, rest) = match count(rest.key(0)) {
         Some(n) if !rest.is_empty() => (n, rest.from(1)),
         _ => (1, rest),
     };
-    let rest = rest.after_any(&[
-        &["lines"],
-        &["line"],
-        &["entries"],
-        &["entry"],
-        &["rows"],
-        &["row"],
-    ])?;
-    let rest = rest.after_any(&[&["of"], &["in"], &["from"]])?;
+    let rest = rest.after_any(phrases!("lines | line | entries | entry | rows | row"))?;
+    let rest = rest.after_any(phrases!("of | in | from"))?;
     match target(rest.trim_end(TRAILING)) {
-        Target::File(name) if n > 0 => act(partly(name, *first, n)),
+        Target::File(name) if n > 0 => act(partly(name, first, n)),
         _ => None,
     }
 }

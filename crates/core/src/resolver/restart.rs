@@ -5,18 +5,18 @@
 //! with the marker, and the sentence read again. What comes of it is a
 //! guess: a change is asked first.
 
+use super::phrases::{self, Phrases};
 use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Words that take back what was just said, and whether they do only as a
 /// name for a name ("read a.txt, sorry, b.txt": "sorry" is also courtesy).
-const MARKERS: &[(&[&str], bool)] = &[
-    (&["no", "wait"], false),
-    (&["i", "mean"], false),
-    (&["or", "rather"], false),
-    (&["sorry", "i", "mean"], false),
-    (&["sorry"], true),
-    (&["oops"], true),
+const MARKERS: &[(Phrases, bool)] = &[
+    (
+        Phrases::new("no wait | i mean | or rather | sorry i mean"),
+        false,
+    ),
+    (Phrases::new("sorry | oops"), true),
 ];
 
 /// Sounds of hesitation around a false start.
@@ -31,10 +31,8 @@ pub fn repaired(text: &str) -> Option<String> {
     };
     let keys: Vec<String> = words.iter().map(|w| key(w)).collect();
     let (at, len, names_only) = (1..keys.len()).rev().find_map(|at| {
-        MARKERS
-            .iter()
-            .find(|(m, _)| keys.len() > at + m.len() && keys[at..].starts_with_all(m))
-            .map(|(m, names_only)| (at, m.len(), *names_only))
+        phrases::tagged(MARKERS, &keys[at..], |n| keys.len() > at + n)
+            .map(|(names_only, n)| (at, n, names_only))
     })?;
     let again = &keys[at + len];
     // The words before the marker, fillers dropped from their end.
@@ -89,16 +87,6 @@ fn name_start(keys: &[String], end: usize) -> usize {
         start = prev;
     }
     start
-}
-
-trait StartsWithAll {
-    fn starts_with_all(&self, phrase: &[&str]) -> bool;
-}
-
-impl StartsWithAll for [String] {
-    fn starts_with_all(&self, phrase: &[&str]) -> bool {
-        self.len() >= phrase.len() && self.iter().zip(phrase).all(|(a, b)| a == b)
-    }
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! A quoted stretch ("…", '…', “…”, ‘…’, «…») is one word whose key matches no
 //! keyword, so quoted content is always taken literally.
 
+use super::phrases::{self, Phrases};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -22,18 +23,18 @@ pub struct Word<'t> {
 }
 
 /// Punctuation that may open an unquoted word without being part of it.
-const LEADING_PUNCT: &[char] = &[
+pub(super) const LEADING_PUNCT: &[char] = &[
     '(', '[', '{', '"', '\'', '“', '‘', '«', '¿', '¡', '*', '`', '—', '–',
 ];
 /// Punctuation that may close an unquoted word without being part of it.
-const TRAILING_PUNCT: &[char] = &[
+pub(super) const TRAILING_PUNCT: &[char] = &[
     ',', ';', ':', '!', '?', '.', ')', ']', '}', '"', '\'', '”', '’', '»', '…', '*', '`', '—', '–',
 ];
 /// Punctuation that may follow a closing quote.
 const AFTER_QUOTE: &[char] = &[',', ';', ':', '!', '?', '.', ')', ']'];
 
 /// Contractions spelled out, so tables need only one spelling ("what is").
-const CONTRACTIONS: &[(&str, &[&str])] = &[
+pub(super) const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("what's", &["what", "is"]),
     ("whats", &["what", "is"]),
     ("where's", &["where", "is"]),
@@ -57,7 +58,7 @@ const CONTRACTIONS: &[(&str, &[&str])] = &[
 ];
 
 /// Sounds of hesitation, dropped from the keys (content keeps its own words).
-const HESITATIONS: &[&str] = &["um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm"];
+pub(super) const HESITATIONS: &[&str] = &["um", "umm", "uh", "uhh", "er", "erm", "hmm", "mm"];
 
 /// Quote families: the openers and the closers that may end them.
 const QUOTES: &[(&[char], &[char])] = &[
@@ -252,27 +253,28 @@ impl<'a> Words<'a> {
     }
 
     /// The longest of `phrases` the run begins with, and the words after it.
-    pub fn after_any(self, phrases: &[&[&str]]) -> Option<Self> {
-        phrases
-            .iter()
-            .filter(|p| self.starts_with(p))
-            .map(|p| p.len())
-            .max()
-            .map(|n| self.from(n))
+    pub fn after_any(self, phrases: Phrases) -> Option<Self> {
+        phrases.longest(&self).map(|n| self.from(n))
     }
 
     /// Like [`Words::after_any`] for phrases that carry a tag: the tag of the
-    /// longest phrase the run begins with, and the words after it.
-    pub fn after_tagged<T: Copy>(self, table: &[(&[&str], T)]) -> Option<(T, Self)> {
-        table
-            .iter()
-            .filter(|(phrase, _)| self.starts_with(phrase))
-            .max_by_key(|(phrase, _)| phrase.len())
-            .map(|(phrase, tag)| (*tag, self.from(phrase.len())))
+    /// longest phrase the run begins with (the last of equals), and the words after it.
+    pub fn after_tagged<T: Copy>(self, table: &[(Phrases, T)]) -> Option<(T, Self)> {
+        phrases::tagged(table, &self, |_| true).map(|(tag, n)| (tag, self.from(n)))
+    }
+
+    /// Like [`Words::after_tagged`] at the end: the tag of the longest phrase
+    /// the run ends with (the last of equals), and the words before it.
+    pub fn before_tagged<T: Copy>(self, table: &[(Phrases, T)]) -> Option<(T, Self)> {
+        (0..self.len()).find_map(|from| {
+            let n = self.len() - from;
+            let (tag, _) = phrases::tagged(table, &self.from(from), |m| m == n)?;
+            Some((tag, self.to(from)))
+        })
     }
 
     /// Drops any of `phrases` from the front, again and again.
-    pub fn trim_start(self, phrases: &[&[&str]]) -> Self {
+    pub fn trim_start(self, phrases: Phrases) -> Self {
         let mut rest = self;
         while let Some(shorter) = rest.after_any(phrases).filter(|r| r.len() < rest.len()) {
             rest = shorter;
@@ -280,11 +282,12 @@ impl<'a> Words<'a> {
         rest
     }
 
-    /// Drops any of `phrases` from the back, again and again.
-    pub fn trim_end(self, phrases: &[&[&str]]) -> Self {
+    /// Drops any of `phrases` from the back, again and again: each time the
+    /// first in the template's order the run ends with.
+    pub fn trim_end(self, phrases: Phrases) -> Self {
         let mut rest = self;
-        while let Some(p) = phrases.iter().find(|p| !p.is_empty() && rest.ends_with(p)) {
-            rest = rest.to(rest.len() - p.len());
+        while let Some(n) = phrases.first_suffix(rest) {
+            rest = rest.to(rest.len() - n);
         }
         rest
     }

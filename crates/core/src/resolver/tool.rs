@@ -5,31 +5,17 @@
 //! Which tools exist is the host's to say: an unknown id is refused there.
 
 use super::name::{Target, target};
+use super::phrases::Phrases;
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use crate::extension::valid_entry_id;
 use alloc::string::String;
 
-const HEADS: &[&[&str]] = &[
-    &["run"],
-    &["use"],
-    &["apply"],
-    &["execute"],
-    &["invoke"],
-    &["call"],
-    &["start"],
-];
-const THE: &[&[&str]] = &[&["the"], &["a"]];
-const TOOL: &[&[&str]] = &[&["tool"], &["extension"]];
-const ON: &[&[&str]] = &[
-    &["on"],
-    &["over"],
-    &["against"],
-    &["with"],
-    &["for"],
-    &["in"],
-];
+const HEADS: Phrases = Phrases::new("run | use | apply | execute | invoke | call | start");
+const THE: Phrases = Phrases::new("the | a");
+const TOOL: Phrases = Phrases::new("tool | extension");
+const ON: Phrases = Phrases::new("on | over | against | with | for | in");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let after_head = words.after_any(HEADS)?;

@@ -1,37 +1,20 @@
 //! `undo`: "undo", "undo that", "revert the last change", "take that back".
 
 use super::name::{Target, target};
+use super::phrases::Phrases;
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::string::String;
 
 /// Heads that can only mean undo.
-const STRONG: &[&[&str]] = &[&["undo"], &["revert"], &["roll", "back"], &["rollback"]];
+const STRONG: Phrases = Phrases::new("undo | revert | roll back | rollback");
 /// Heads that mean undo only when nothing else follows.
-const WEAK: &[&[&str]] = &[
-    &["take", "that", "back"],
-    &["take", "it", "back"],
-    &["put", "it", "back"],
-    &["put", "that", "back"],
-    &["roll", "that", "back"],
-    &["roll", "it", "back"],
-    &["reverse"],
-    &["go", "back"],
-    &["oops"],
-    &["bring", "back"],
-    &["bring", "it", "back"],
-    &["bring", "that", "back"],
-    &["put", "the", "file", "back"],
-    &["put", "things", "back"],
-    &["restore"],
-    &["recover"],
-    &["undelete"],
-    &["scratch", "that"],
-    &["go", "back", "to", "how", "it", "was"],
-    &["put", "it", "back", "how", "it", "was"],
-    &["make", "it", "how", "it", "was"],
-];
+const WEAK: Phrases = Phrases::new(
+    "(take | put | roll) (that | it) back | reverse | go back [to how it was] | oops
+     | bring [it | that] back | put (the file | things) back | restore | recover | undelete
+     | scratch that | put it back how it was | make it how it was",
+);
 
 /// What "bring back" / "restore" may name: the thing just changed, never a
 /// file by name ("restore notes.md from yesterday" is not the last change).

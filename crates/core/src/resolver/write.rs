@@ -11,6 +11,7 @@
 
 use super::content;
 use super::name::{Target, target};
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::{Action, WriteMode};
@@ -56,132 +57,64 @@ impl Head {
     }
 }
 
-const HEADS: &[(&[&str], Head)] = &[
-    (&["create"], Head::Create),
-    (&["touch"], Head::Create),
-    (&["make"], Head::Make),
-    (&["new"], Head::Make),
-    (&["a", "new"], Head::Make),
-    (&["generate"], Head::Make),
-    (&["write"], Head::Write),
-    (&["write", "down"], Head::Write),
-    (&["save"], Head::Write),
-    (&["store"], Head::Write),
-    (&["overwrite"], Head::Write),
-    (&["write", "over"], Head::Write),
-    (&["rewrite"], Head::Write),
-    (&["fill"], Head::Write),
-    (&["open", "a", "new", "file"], Head::Create),
-    (&["open", "a", "new", "document"], Head::Create),
-    (&["put"], Head::Put),
-    (&["type"], Head::Put),
-    (&["jot", "down"], Head::Note),
-    (&["jot"], Head::Note),
-    (&["note", "down"], Head::Note),
-    (&["note"], Head::Note),
-    (&["record"], Head::Note),
-    (&["log"], Head::Note),
-    (&["start", "a"], Head::Make),
-    (&["i", "would", "like", "a"], Head::Make),
-    (&["i", "would", "like", "an"], Head::Make),
-    (&["i", "want", "a"], Head::Make),
-    (&["i", "want", "an"], Head::Make),
-    (&["i", "need", "a"], Head::Make),
-    (&["i", "need", "an"], Head::Make),
-    (&["add"], Head::Add),
-    (&["clear"], Head::Clear),
-    (&["clear", "out"], Head::Clear),
-    (&["empty"], Head::Clear),
-    (&["empty", "out"], Head::Clear),
-    (&["wipe"], Head::Clear),
-    (&["wipe", "out"], Head::Clear),
-    (&["wipe", "clean"], Head::Clear),
-    (&["blank", "out"], Head::Clear),
-    (&["set"], Head::Set),
+const HEADS: &[(Phrases, Head)] = &[
+    (
+        Phrases::new("create | touch | open a new (file | document)"),
+        Head::Create,
+    ),
+    (
+        Phrases::new("make | [a] new | generate | start a | i (would like | want | need) (a | an)"),
+        Head::Make,
+    ),
+    (
+        Phrases::new("write [down | over] | save | store | overwrite | rewrite | fill"),
+        Head::Write,
+    ),
+    (Phrases::new("put | type"), Head::Put),
+    (
+        Phrases::new("(jot | note) [down] | record | log"),
+        Head::Note,
+    ),
+    (Phrases::new("add"), Head::Add),
+    (
+        Phrases::new("(clear | empty | wipe) [out] | wipe clean | blank out"),
+        Head::Clear,
+    ),
+    (Phrases::new("set"), Head::Set),
 ];
 
 /// A new file said as such after any writing verb.
-const NEW_FILE: &[&[&str]] = &[
-    &["a", "new", "file"],
-    &["new", "file"],
-    &["a", "brand", "new", "file"],
-];
+const NEW_FILE: Phrases = Phrases::new("[a] new file | a brand new file");
 
 /// Nouns that may stand before a colon and the name ("new file: x.md").
 const FILE_NOUNS: &[&str] = &["file", "document", "doc", "note"];
 
 /// Who the file is for ("make me a file …") says nothing about it.
-const FOR_WHOM: &[&[&str]] = &[&["me"], &["us"]];
+const FOR_WHOM: Phrases = Phrases::new("me | us");
 
 /// Words that end a file's name and start its content.
-const LEAD_INS: &[&[&str]] = &[
-    &["as"],
-    &["so", "that", "it", "only", "contains"],
-    &["so", "that", "it", "only", "says"],
-    &["so", "that", "it", "contains"],
-    &["so", "that", "it", "says"],
-    &["so", "that", "it", "reads"],
-    &["so", "it", "only", "contains"],
-    &["so", "it", "only", "says"],
-    &["so", "it", "contains"],
-    &["so", "it", "says"],
-    &["with"],
-    &["containing"],
-    &["saying"],
-    &["say"],
-    &["that", "says"],
-    &["which", "says"],
-    &["that", "reads"],
-    &["which", "reads"],
-    &["that", "contains"],
-    &["which", "contains"],
-    &["to", "say"],
-    &["and", "content"],
-    &["and", "contents"],
-    &["and", "text"],
-    &["and", "the", "content"],
-    &["and", "the", "text"],
-    &["and", "write"],
-    &["and", "put"],
-    &["and", "type"],
-    &["and", "inside", "write"],
-    &["and", "inside", "put"],
-    &["and", "in", "it", "write"],
-    &["and", "in", "it", "put"],
-    &["the", "content", "is"],
-    &["the", "contents", "are"],
-    &["the", "text", "is"],
-    &["its", "content", "is"],
-    &["content", "is"],
-    &["text", "is"],
-];
+const LEAD_INS: Phrases = Phrases::new(
+    "as | so [that] it [only] (contains | says) | so that it reads | with | containing
+     | saying | [to] say | (that | which) (says | reads | contains)
+     | and [the] (content | text) | and contents | and [inside | in it] (write | put)
+     | and type | [the | its] content is | [the] text is | the contents are",
+);
 
 /// "with the name …" names the file; it does not start content.
-const NAMING_WITH: &[&[&str]] = &[&["with", "the", "name"], &["with", "name"]];
+const NAMING_WITH: Phrases = Phrases::new("with the name | with name");
 
 /// Lead-ins after which content may be wrapped in "… in it" ("with apples in
 /// it", "and write apples in it").
 const WRAPPING: &[&str] = &["and", "with"];
 
 /// Words after wrapped content.
-const INTO_IT: &[&[&str]] = &[
-    &["in", "it"],
-    &["into", "it"],
-    &["to", "it"],
-    &["inside", "it"],
-];
+const INTO_IT: Phrases = Phrases::new("(in | into | to | inside) it");
 
 /// Words before the file in "write CONTENT to NAME".
 const DESTINATIONS: &[&str] = &["to", "in", "into", "inside", "as", "onto"];
 
 /// Words pointing at content still to come ("save this to memo.txt: …").
-const POINTERS: &[&[&str]] = &[
-    &["this"],
-    &["that"],
-    &["the", "following"],
-    &["following"],
-    &["down"],
-];
+const POINTERS: Phrases = Phrases::new("this | that | [the] following | down");
 
 const USAGE: &str =
     "To write a file say e.g. 'write hello to notes.md' or 'create notes.md with hello'.";
@@ -292,46 +225,24 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
 }
 
 /// How a wish for what a file says is joined to its file.
-const SHOULD: &[&[&str]] = &[
-    &["should"],
-    &["must"],
-    &["needs", "to"],
-    &["has", "to"],
-    &["ought", "to"],
-    &["to"],
-];
+const SHOULD: Phrases = Phrases::new("should | must | (needs | has | ought) to | to");
 /// Adverbs that say nothing of the content ("should just say …").
-const ONLY: &[&[&str]] = &[
-    &["just"],
-    &["only"],
-    &["now"],
-    &["simply"],
-    &["from", "now", "on"],
-];
+const ONLY: Phrases = Phrases::new("just | only | now | simply | from now on");
 /// What the file should do with its content, and whether the verb can
 /// only be about content ("should read well", "should be shorter" need not be).
-const SAYING: &[(&[&str], bool)] = &[
-    (&["say"], true),
-    (&["contain"], true),
-    (&["read"], false),
-    (&["be"], false),
-    (&["show"], false),
+const SAYING: &[(Phrases, bool)] = &[
+    (Phrases::new("say | contain"), true),
+    (Phrases::new("read | be | show"), false),
 ];
 /// Remarks after what a whole file should say, on how it is written.
-const OVERWRITING: &[&[&str]] = &[
-    &["and", "nothing", "else"],
-    &["nothing", "else"],
-    &["overwrite", "it"],
-    &["overwrite", "whatever", "is", "there"],
-    &["overwrite", "whatever's", "there"],
-    &["overwrite", "what", "is", "there"],
-    &["overwrite", "what's", "there"],
-    &["replace", "whatever", "is", "there"],
-    &["replace", "what's", "there"],
-];
+const OVERWRITING: Phrases = Phrases::new(
+    "[and] nothing else
+     | overwrite (it | whatever is there | whatever's there | what is there)
+     | replace whatever is there",
+);
 
 /// Wishes said before the file ("i would like motto.txt to say …").
-const WISHED: &[&[&str]] = &[&["i", "would", "like"], &["i", "want"], &["make", "sure"]];
+const WISHED: Phrases = Phrases::new("i (would like | want) | make sure");
 
 /// "status.txt should just say shipped now", "I'd like motto.txt to
 /// contain only this: done", "status.txt should now read: out": the whole
@@ -461,7 +372,7 @@ pub fn whole(name: String, said: Words<'_>) -> Resolution {
 fn written(head: Head, name: String, said: Words<'_>) -> Resolution {
     let said = match head {
         // "note that the boiler was serviced": what is noted follows "that".
-        Head::Note => said.trim_start(&[&["that"]]),
+        Head::Note => said.trim_start(phrases!("that")),
         _ => said,
     };
     match (content::text(said), head) {
