@@ -336,6 +336,7 @@ mod tests {
                     expired: "Timed out.".into(),
                     danger: true,
                     rephrase: false,
+                    say: None,
                 }),
                 ..Reply::default()
             }
