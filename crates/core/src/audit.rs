@@ -143,6 +143,10 @@ pub struct Entry {
     /// (`not-found`, `not-text`, …), beside the tier rule that allowed it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<Rule>,
+    /// The words of the person's answer when they answered by voice, not
+    /// by a click: on the attempt it confirmed, or on its no.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spoken: Option<String>,
     /// SHA-256 (hex) of the previous line of this file, newline included; the
     /// first line chains from [`chain::genesis`]. Absent on lines written
     /// before the chain existed (reported as unchained, never as broken).
@@ -223,6 +227,7 @@ impl Entry {
             read: None,
             why: None,
             failed: None,
+            spoken: None,
             prev: None,
             open: None,
         };

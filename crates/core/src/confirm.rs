@@ -1,5 +1,7 @@
 //! Pending tier-2 confirmations: single-use ids that expire.
 
+pub mod spoken;
+
 use crate::action::{Action, WriteMode};
 use crate::contain::RelPath;
 use crate::rule::{Refusal, Rule};
@@ -228,6 +230,8 @@ pub struct PendingAct {
     pub turn: Option<String>,
     /// The audit seq of the ask entry (if it was written).
     pub ask_seq: Option<u64>,
+    /// What a spoken answer must say (a heard change only; else a click).
+    pub challenge: Option<spoken::Challenge>,
     pub created_ms: u64,
     pub expires_ms: u64,
 }
@@ -324,6 +328,7 @@ mod tests {
             path: RelPath::root(),
             turn: None,
             ask_seq: None,
+            challenge: None,
             created_ms: created,
             expires_ms: created + CONFIRM_TTL_MS,
         }

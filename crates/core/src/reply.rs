@@ -36,6 +36,10 @@ pub struct ConfirmRequest {
     /// say again (the page keeps the sentence in the request box).
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub rephrase: bool,
+    /// The words that answer yes by voice ("delete groceries"), when the
+    /// question takes a spoken answer (a heard change); "no" declines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub say: Option<String>,
 }
 
 /// One grep hit.
@@ -329,6 +333,7 @@ mod tests {
                 expired: "Timed out — nothing deleted.".to_string(),
                 danger: true,
                 rephrase: false,
+                say: None,
             }),
             ..Reply::default()
         }

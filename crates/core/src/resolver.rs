@@ -162,6 +162,7 @@ notes.md”, “add milk to notes.md” or “list the files”.";
 /// Bounding it keeps every resolution fast whatever the input.
 pub const MAX_UTTERANCE_BYTES: usize = 8 * 1024;
 
+pub(crate) use mention::NUMBERS;
 pub use settle::{Folder, MAX_NOTES, NOTES_FILE};
 
 /// Resolves one utterance knowing the files in the folder (see

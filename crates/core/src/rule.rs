@@ -115,6 +115,13 @@ rules! {
     Declined => "declined",
     ConfirmationUnknown => "confirmation-unknown",
     ConfirmationExpired => "confirmation-expired",
+    /// A spoken answer that is not the words the question asks for (never a
+    /// bare "yes"): nothing was done and the question still waits; say the
+    /// words it shows, "no", or click.
+    SpokenAnswerMismatch => "spoken-answer-mismatch",
+    /// A spoken answer to a question only a click answers (it was not a
+    /// heard change, or its file's name has nothing to say): click instead.
+    SpokenAnswerNotTaken => "spoken-answer-not-taken",
     /// A tier-2 act asked over a channel that cannot put the question to the
     /// person (an MCP client without elicitation): not done.
     ConfirmationUnavailable => "confirmation-unavailable",

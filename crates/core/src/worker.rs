@@ -30,6 +30,10 @@ pub struct Execute {
 pub struct Answer {
     pub id: String,
     pub approved: bool,
+    /// The words of an answer said by voice: judged against the question's
+    /// challenge ([`crate::confirm::spoken`]), and `approved` is not read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spoken: Option<String>,
 }
 
 /// One page of the audit log (see [`crate::audit::page::PageRequest`]).
@@ -158,6 +162,12 @@ mod tests {
             Relayed::Confirm(Answer {
                 id: "c1".into(),
                 approved: true,
+                spoken: None,
+            }),
+            Relayed::Confirm(Answer {
+                id: "c2".into(),
+                approved: false,
+                spoken: Some("delete groceries".into()),
             }),
             Relayed::Audit(AuditPage {
                 cursor: Some("x".into()),

@@ -100,6 +100,11 @@ impl<A: Abilities> Host<A> {
         pollster::block_on(self.executor.confirm(id, approved))
     }
 
+    /// Answers a tier-2 confirmation by voice (see [`Executor::confirm_spoken`]).
+    pub fn confirm_spoken(&mut self, id: &str, heard: &str) -> Reply {
+        pollster::block_on(self.executor.confirm_spoken(id, heard))
+    }
+
     /// Records a person's decision about an extension around `act` (see
     /// [`Executor::record_person_act`]).
     pub fn person_act(

@@ -60,7 +60,12 @@ pub async fn run(
 async fn in_project(executor: &mut WebExecutor, request: WorkerRequest, env: &SharedEnv) -> Value {
     match request {
         WorkerRequest::Execute(request) => turn(executor, request, env).await,
-        WorkerRequest::Confirm(Answer { id, approved }) => {
+        WorkerRequest::Confirm(Answer {
+            id,
+            spoken: Some(heard),
+            ..
+        }) => json!({"result": executor.confirm_spoken(&id, &heard).await}),
+        WorkerRequest::Confirm(Answer { id, approved, .. }) => {
             json!({"result": executor.confirm(&id, approved).await})
         }
         WorkerRequest::Names => json!({"names": executor.names(MAX_NAMES).await}),

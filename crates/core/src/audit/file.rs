@@ -188,6 +188,7 @@ mod tests {
             read: None,
             why: None,
             failed: None,
+            spoken: None,
             prev: None,
             open: None,
         }

@@ -6,6 +6,7 @@
 
 use super::{Approved, Change, Executor, bytes};
 use crate::audit::{ActRecord, Happened};
+use crate::confirm::spoken::{Challenge, Spoken};
 use crate::confirm::{CONFIRM_TTL_MS, Deferred, PendingAct};
 use crate::contain::RelPath;
 use crate::platform::{Abilities, Env, Observation, Storage, StorageError};
@@ -74,6 +75,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let ask_seq = self.log(self.entry(record, turn, asked)).await;
         let id = self.env.random_id();
         let words = deferred.words(path.as_str());
+        // A heard change may be answered by voice, with words bound to it.
+        let challenge = match &deferred {
+            Deferred::Heard(action) => Challenge::of(action, seen.exists),
+            _ => None,
+        };
         let request = ConfirmRequest {
             id: id.clone(),
             rule: verdict.rule,
@@ -87,6 +93,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             expired: words.expired.into(),
             danger: deferred.loses_something(),
             rephrase: words.rephrase,
+            say: challenge.as_ref().map(Challenge::phrase),
         };
         self.pending.insert(
             id,
@@ -95,6 +102,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 path: path.clone(),
                 turn: turn.map(Into::into),
                 ask_seq,
+                challenge,
                 created_ms: now,
                 expires_ms: now + CONFIRM_TTL_MS,
             },
@@ -111,32 +119,93 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// Answers a pending confirmation: `approved` performs the act, otherwise
     /// it is declined. Each id answers once.
     pub async fn confirm(&mut self, id: &str, approved: bool) -> Reply {
+        match self.waiting(id).await {
+            Ok(pending) => self.answered(pending, approved, None).await,
+            Err(reply) => reply,
+        }
+    }
+
+    /// Answers a pending confirmation by voice: `heard` is what the
+    /// recogniser heard. Only the question's challenge ([`Challenge`]) says
+    /// yes and "no" / "cancel" / "stop" says no; anything else is refused
+    /// (`spoken-answer-mismatch`) and the question keeps waiting for its
+    /// answer or a click. Each id answers once, by voice or click.
+    pub async fn confirm_spoken(&mut self, id: &str, heard: &str) -> Reply {
+        let pending = match self.waiting(id).await {
+            Ok(pending) => pending,
+            Err(reply) => return reply,
+        };
+        let record = ActRecord::new(pending.deferred.kind(), pending.path.as_str());
+        let said = crate::words::quoted(heard);
+        let (rule, why) = match &pending.challenge {
+            Some(challenge) => match challenge.judge(heard) {
+                Spoken::Confirms => return self.answered(pending, true, Some(heard)).await,
+                Spoken::Declines => return self.answered(pending, false, Some(heard)).await,
+                Spoken::Mismatch => (
+                    Rule::SpokenAnswerMismatch,
+                    format!(
+                        "heard {said}, which does not answer the question, so nothing was done; say “{}” to do it, “no” to cancel, or click",
+                        challenge.phrase()
+                    ),
+                ),
+            },
+            None => (
+                Rule::SpokenAnswerNotTaken,
+                format!(
+                    "heard {said}, but this question is answered by a click only, so nothing was done; click Yes or No"
+                ),
+            ),
+        };
+        self.pending.insert(id.into(), pending);
+        let refusal = Refusal::new(rule, why);
+        let mut entry = self.entry(record, None, Happened::Refused(&refusal));
+        entry.spoken = Some(heard.into());
+        let seq = self.log(entry).await;
+        self.answer(Reply::refusal(refusal), seq)
+    }
+
+    /// The act waiting under `id`, taken (each answers once), or the
+    /// refusal that none is (answered already, expired, never asked).
+    async fn waiting(&mut self, id: &str) -> Result<PendingAct, Reply> {
         if let Err(refusal) = self.root_ready().await {
-            return Reply::refusal(refusal);
+            return Err(Reply::refusal(refusal));
         }
         let now = self.env.now_ms();
-        let pending = match self.pending.take(id, now) {
-            Ok(pending) => pending,
+        match self.pending.take(id, now) {
+            Ok(pending) => Ok(pending),
             Err(refusal) => {
                 let record = ActRecord::new(ActKind::Delete, "");
-                return self.refuse(refusal, record, None).await;
+                Err(self.refuse(refusal, record, None).await)
             }
-        };
+        }
+    }
+
+    /// The person's answer to `pending`: yes performs it, no declines it;
+    /// `spoken` is the words of an answer said by voice, for the audit.
+    async fn answered(
+        &mut self,
+        pending: PendingAct,
+        approved: bool,
+        spoken: Option<&str>,
+    ) -> Reply {
         let turn = pending.turn.as_deref();
         let name = pending.path.as_str();
         let kind = pending.deferred.kind();
         let record = ActRecord::new(kind, name);
         if let (true, Some(action)) = (approved, pending.deferred.checked()) {
             // The action's own steps contain, decide and ask the root again.
+            let spoken = spoken.map(String::from);
             return self
-                .heard_and_approved(action.clone(), pending.ask_seq, turn)
+                .heard_and_approved(action.clone(), pending.ask_seq, spoken, turn)
                 .await;
         }
         if !approved {
             let declined = Happened::Declined {
                 ask: pending.ask_seq,
             };
-            let seq = self.log(self.entry(record, turn, declined)).await;
+            let mut entry = self.entry(record, turn, declined);
+            entry.spoken = spoken.map(String::from);
+            let seq = self.log(entry).await;
             let kept = match name {
                 "" => String::from("Nothing was done."),
                 name => format!("Kept {name}."),
@@ -195,7 +264,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             }
             // Boxed: carrying a checked action out may ask (and so perform) again.
             Deferred::Heard(action) | Deferred::Guessed(action) => {
-                alloc::boxed::Box::pin(self.heard_and_approved(action, ask_seq, turn)).await
+                let spoken = self.spoken.clone();
+                alloc::boxed::Box::pin(self.heard_and_approved(action, ask_seq, spoken, turn)).await
             }
         }
     }

@@ -93,16 +93,20 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 
     /// A checked action the person said yes to: carried out as typed, with
-    /// `consent` (the ask's seq) answering any ask of its own.
+    /// `consent` (the ask's seq) answering any ask of its own; `spoken`, the
+    /// words of a yes said by voice, is written on its attempt entries.
     pub(super) async fn heard_and_approved(
         &mut self,
         action: Action,
         ask_seq: Option<u64>,
+        spoken: Option<String>,
         turn: Option<&str>,
     ) -> Reply {
         self.consent = Some(Consent { ask_seq });
+        self.spoken = spoken;
         let reply = self.execute_action(action, turn).await;
         self.consent = None;
+        self.spoken = None;
         reply
     }
 }

@@ -88,6 +88,9 @@ pub struct Executor<S, E, A = ()> {
     pending: Pending,
     /// Set while a heard action the person said yes to is carried out.
     consent: Option<Consent>,
+    /// The words of a spoken yes while the act it answered is carried out
+    /// (written on its attempt entries).
+    spoken: Option<String>,
     /// Whether `http-get` fetches at once or hands its hop to [`Self::start`]'s caller.
     fetching: extensions::Fetching,
 }
@@ -115,6 +118,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             table: TierTable::load(placement).expect("the tier table's examples hold"),
             pending: Pending::default(),
             consent: None,
+            spoken: None,
             fetching: extensions::Fetching::Inline,
         }
     }

@@ -278,7 +278,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     ) -> Result<u64, Reply> {
         // A heard act the person said yes to completes that ask.
         let completes = completes.or(self.consent.and_then(|c| c.ask_seq));
-        let entry = self.entry(act, turn, Happened::Attempt { rule, completes });
+        let mut entry = self.entry(act, turn, Happened::Attempt { rule, completes });
+        entry.spoken.clone_from(&self.spoken);
         match self.store().append_audit(&entry).await {
             Ok(seq) => Ok(seq),
             Err(e) => Err(self.unwritable(&e, "nothing was done")),

@@ -14,7 +14,7 @@ use core::ops::RangeInclusive;
 
 /// Number words read as digits ("chapter two" is `chapter 2.md`, "the
 /// last ten lines" ten of them).
-pub(super) const NUMBERS: &[&str] = &[
+pub(crate) const NUMBERS: &[&str] = &[
     "zero",
     "one",
     "two",

@@ -176,10 +176,33 @@ impl Acts {
     pub async fn confirm(&self, id: String, approved: bool) -> Acted {
         match self.active() {
             ActiveRoot::Page => {
-                self.relayed(&Relayed::Confirm(Answer { id, approved }))
-                    .await
+                let answer = Answer {
+                    id,
+                    approved,
+                    spoken: None,
+                };
+                self.relayed(&Relayed::Confirm(answer)).await
             }
             ActiveRoot::Machine => self.on_host(move |host| host.confirm(&id, approved)).await,
+        }
+    }
+
+    /// Answers a pending confirmation with the words offline voice heard;
+    /// the core judges them against the question's challenge.
+    pub async fn confirm_spoken(&self, id: String, heard: String) -> Acted {
+        match self.active() {
+            ActiveRoot::Page => {
+                let answer = Answer {
+                    id,
+                    approved: false,
+                    spoken: Some(heard),
+                };
+                self.relayed(&Relayed::Confirm(answer)).await
+            }
+            ActiveRoot::Machine => {
+                self.on_host(move |host| host.confirm_spoken(&id, &heard))
+                    .await
+            }
         }
     }
 

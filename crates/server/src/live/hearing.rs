@@ -51,15 +51,15 @@ const DEFAULT_DESIGN: Design = Design::Hybrid;
 
 /// When a decode is sure enough to act on (asked first, if a change).
 #[derive(Clone, Copy, Debug)]
-struct Gate {
+pub(super) struct Gate {
     /// At least this share of the utterance is inside words.
-    speech: f32,
+    pub(super) speech: f32,
     /// At least this path score per word frame.
-    score: f32,
+    pub(super) score: f32,
 }
 
 impl Gate {
-    fn passes(self, confidence: Confidence) -> bool {
+    pub(super) fn passes(self, confidence: Confidence) -> bool {
         confidence.speech >= self.speech && confidence.score >= self.score
     }
 }

@@ -12,20 +12,28 @@
 //! docs/VOICE.md): the command grammar, the full English model, or the
 //! grammar when it is sure and the full model when it is not.
 //!
+//! A question it asked may be answered by voice ([`answer`]): the reply
+//! carries the question (`asked`), and while it waits each utterance is also
+//! heard against the question's own words.
+//!
 //! Messages to the thread: `{"audio": base64}`, `{"text": typed}` (resolved
-//! like a typed turn), `{"reply": text}` (echoed back once the calls ran, so
-//! the grammar can follow the root's new files). From it: `{"ready": true}`,
+//! like a typed turn), `{"reply": text, "asked"?: {id, say, action}}`
+//! (echoed back once the calls ran, so the grammar can follow the root's new
+//! files). From it: `{"ready": true}`,
 //! `{"typed": text, "action" | "note"}`, `{"heard": text, "action": {...}}`,
 //! `{"heard": text, "note": why}`, `{"heard": text, "unsure": true}`,
-//! `{"reply": text}`, `{"error": why}`.
+//! `{"answer": {id, action}, "heard": text}`, `{"reply": text}`, `{"error": why}`.
+
+mod answer;
 
 use super::grammar;
 use super::hearing::{Design, Ears};
 use super::moonshine::{self, Moonshine};
 use super::sphinx::{self, Model, Sphinx};
-use super::tools::{Answered, Call};
+use super::tools::{Answered, Call, SpokenAnswer};
 use super::vendor::{Event, LiveVendor, Who, base64, unbase64};
 use crate::host::Acts;
+use answer::Question;
 use serde_json::{Value, json};
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
@@ -76,9 +84,19 @@ impl LiveVendor for Local {
         vec![json!({"text": text})]
     }
 
+    /// The reply, and the last question it asks that a spoken answer may
+    /// answer: its id, its words and the action it is about.
     fn answers(&self, batch: &[Answered]) -> Vec<Value> {
         let text: Vec<String> = batch.iter().map(Answered::said).collect();
-        vec![json!({"reply": text.join(" ")})]
+        let mut reply = json!({"reply": text.join(" ")});
+        let asked = batch.iter().rev().find_map(|answered| {
+            let confirm = answered.result.reply().confirm.as_ref()?;
+            Some(json!({"id": confirm.id, "say": confirm.say.as_ref()?, "action": answered.action}))
+        });
+        if let Some(asked) = asked {
+            reply["asked"] = asked;
+        }
+        vec![reply]
     }
 
     fn read(&mut self, message: &Value) -> Vec<Event> {
@@ -114,6 +132,22 @@ impl LiveVendor for Local {
         let Some(heard) = message["heard"].as_str() else {
             return Vec::new();
         };
+        let transcript = Event::Transcript {
+            who: Who::Person,
+            text: heard.to_string(),
+        };
+        if let (Some(question), Ok(action)) = (
+            message["answer"]["id"].as_str(),
+            Action::from_json(&message["answer"]["action"]),
+        ) {
+            self.calls += 1;
+            let answer = SpokenAnswer {
+                question: question.into(),
+                heard: heard.into(),
+            };
+            let call = Call::answer(format!("local-{}", self.calls), action, answer);
+            return vec![transcript, Event::Calls(vec![call])];
+        }
         if message["unsure"] == true || heard.trim().is_empty() {
             // Speech it could not be sure of: say so rather than act or stay mute.
             let note = if heard.trim().is_empty() {
@@ -123,10 +157,6 @@ impl LiveVendor for Local {
             };
             return vec![Event::Reply(note.into())];
         }
-        let transcript = Event::Transcript {
-            who: Who::Person,
-            text: heard.to_string(),
-        };
         match Action::from_json(&message["action"]) {
             Ok(action) => {
                 self.calls += 1;
@@ -218,6 +248,10 @@ fn files(folder: &Folder) -> Vec<String> {
     names
 }
 
+/// What the decoder thread keeps between frames: whether speech is going
+/// on, the utterance so far, and the question waiting for a spoken answer.
+type Listening<'a> = (&'a mut bool, &'a mut Vec<i16>, &'a mut Option<Question>);
+
 /// The most file names the grammar spells.
 const GRAMMAR_NAMES: usize = 200;
 
@@ -243,8 +277,16 @@ impl Recogniser {
             return Ok(());
         }
         let grammar = grammar::grammar(&files);
+        self.know(&grammar.words)?;
+        self.sphinx.grammar(&grammar.jsgf)?;
+        self.files = Some(files);
+        Ok(())
+    }
+
+    /// Adds the words the dictionary lacks, spelled letter by letter.
+    fn know<'w>(&mut self, words: impl IntoIterator<Item = &'w String>) -> Result<(), String> {
         let dictionary = sphinx::dictionary(&self.model.dict);
-        for word in &grammar.words {
+        for word in words {
             if !dictionary.contains_key(word) && !self.added.contains(word) {
                 let phones = grammar::spelled_phones(word, dictionary)
                     .ok_or_else(|| format!("`{word}` cannot be pronounced"))?;
@@ -252,8 +294,6 @@ impl Recogniser {
                 self.added.insert(word.clone());
             }
         }
-        self.sphinx.grammar(&grammar.jsgf)?;
-        self.files = Some(files);
         Ok(())
     }
 }
@@ -279,10 +319,14 @@ fn decode(
     let _ = outbox.send(json!({"ready": true}));
     let mut speaking = false;
     let mut utterance: Vec<i16> = Vec::new();
+    let mut question: Option<Question> = None;
     while let Some(message) = inbox.blocking_recv() {
         let said = if let Some(text) = message["text"].as_str() {
             Ok(Some(typed(text, &folder())))
         } else if let Some(text) = message["reply"].as_str() {
+            if let Some(asked) = Question::from_message(&message["asked"]) {
+                question = Some(asked);
+            }
             // The calls ran: between utterances, follow the root's files.
             let followed = match speaking {
                 true => Ok(()),
@@ -300,7 +344,9 @@ fn decode(
             if utterance.len() + samples.len() <= UTTERANCE_SAMPLES {
                 utterance.extend_from_slice(&samples);
             }
-            recogniser.hear(design, &samples, &mut speaking, &mut utterance, &folder)
+            question.take_if(|q| q.expired());
+            let ears = (&mut speaking, &mut utterance, &mut question);
+            recogniser.hear(design, &samples, ears, &folder)
         } else {
             Ok(None)
         };
@@ -411,13 +457,14 @@ impl Recogniser {
         self.sphinx.start()
     }
 
-    /// Feeds samples; at the silence after speech, what the utterance said.
+    /// Feeds samples; at the silence after speech, what the utterance said:
+    /// the answer to the `question` waiting, when it is one, else what the
+    /// design makes of it.
     fn hear(
         &mut self,
         design: Design,
         samples: &[i16],
-        speaking: &mut bool,
-        utterance: &mut Vec<i16>,
+        (speaking, utterance, question): Listening<'_>,
         folder: &impl Fn() -> Folder,
     ) -> Result<Option<Value>, String> {
         if self.sphinx.feed(samples)? {
@@ -429,6 +476,16 @@ impl Recogniser {
         }
         *speaking = false;
         let grammar = self.sphinx.end()?;
+        if let Some(asked) = question.as_ref()
+            && let Some((answer, settles)) = self.answered(asked, utterance)?
+        {
+            if settles {
+                *question = None;
+            }
+            utterance.clear();
+            self.sphinx.start()?;
+            return Ok(Some(answer));
+        }
         let mut ears = Ears {
             sphinx: &mut self.sphinx,
             whisper: self.whisper.as_mut(),

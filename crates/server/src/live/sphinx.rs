@@ -342,7 +342,25 @@ impl Sphinx {
     /// Decodes a whole utterance with the language model, then returns to
     /// the grammar (between utterances only).
     pub(crate) fn free_speech(&mut self, samples: &[i16]) -> Result<Heard, String> {
-        self.search(LM_SEARCH)?;
+        self.whole(LM_SEARCH, samples)
+    }
+
+    /// Decodes a whole utterance with `jsgf` (the answers to one question),
+    /// then returns to the command grammar (between utterances only).
+    pub(crate) fn answer(&mut self, jsgf: &str, samples: &[i16]) -> Result<Heard, String> {
+        let (name, text) = (cstring(ANSWER_SEARCH)?, cstring(jsgf)?);
+        // SAFETY: `self.ps` is live and not in an utterance; the strings are
+        // NUL-terminated and copied by the call.
+        if unsafe { (self.api.ps_set_jsgf_string)(self.ps, name.as_ptr(), text.as_ptr()) } < 0 {
+            return Err("pocketsphinx refused the answer grammar".into());
+        }
+        self.whole(ANSWER_SEARCH, samples)
+    }
+
+    /// Decodes a whole utterance with the search `name`, then returns to
+    /// the command grammar.
+    fn whole(&mut self, name: &str, samples: &[i16]) -> Result<Heard, String> {
+        self.search(name)?;
         self.start()?;
         // SAFETY: `self.ps` is live and in an utterance; `samples` is valid
         // for `samples.len()` reads; `full_utt` says this is all of it.
@@ -366,9 +384,11 @@ impl Sphinx {
     }
 }
 
-/// The searches one decoder holds: the command grammar and the full model.
+/// The searches one decoder holds: the command grammar, the full model and
+/// the answers to the question waiting.
 const GRAMMAR_SEARCH: &str = "voicebox";
 const LM_SEARCH: &str = "lm";
+const ANSWER_SEARCH: &str = "answer";
 
 /// What one utterance came to.
 #[derive(Clone, Debug, PartialEq)]

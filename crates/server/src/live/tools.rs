@@ -66,6 +66,17 @@ pub(crate) struct Call {
     /// was not sure of: a change is asked first as "Did you mean: …?"
     /// ([`Proposal::Guessed`]).
     pub guessed: Option<Action>,
+    /// The person's spoken answer to the question about this call's action:
+    /// the core judges it ([`Acts::confirm_spoken`]); nothing is proposed.
+    pub answer: Option<SpokenAnswer>,
+}
+
+/// What offline voice heard while a question waited for an answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpokenAnswer {
+    /// The question's confirmation id.
+    pub question: String,
+    pub heard: String,
 }
 
 impl Call {
@@ -77,6 +88,15 @@ impl Call {
             args,
             heard: None,
             guessed: None,
+            answer: None,
+        }
+    }
+
+    /// A spoken answer to the question about `action`.
+    pub fn answer(id: impl Into<String>, action: Action, answer: SpokenAnswer) -> Call {
+        Call {
+            answer: Some(answer),
+            ..Call::typed(id, action)
         }
     }
 
@@ -105,13 +125,7 @@ impl Call {
             .and_then(|fields| fields.remove("verb"))
             .and_then(|verb| verb.as_str().map(String::from))
             .unwrap_or_default();
-        Call {
-            id: id.into(),
-            name,
-            args,
-            heard: None,
-            guessed: None,
-        }
+        Call::sent(id, name, args)
     }
 
     /// What the call proposes: the typed action, or the call by name
@@ -184,10 +198,19 @@ impl Answered {
         let reply = self.result.reply();
         if let Some(confirm) = &reply.confirm {
             let plan = &confirm.plan;
-            return match (confirm.rule, confirm.rephrase) {
-                (Rule::HeardChange, _) => format!("{plan}. Click Yes if that is right, No if not."),
-                (_, true) => format!("{} Click Yes if so, No if not.", confirm.question),
-                (_, false) => format!("Click Yes or No on the page to {plan}."),
+            return match (confirm.rule, confirm.rephrase, &confirm.say) {
+                // The answer's words are shown, not spoken: the page's own
+                // voice saying them must not be heard as the answer.
+                (Rule::HeardChange, _, Some(_)) => {
+                    format!(
+                        "{plan}. To do it, say the words the question shows, or click Yes; say no if not."
+                    )
+                }
+                (Rule::HeardChange, _, None) => {
+                    format!("{plan}. Click Yes if that is right, No if not.")
+                }
+                (_, true, _) => format!("{} Click Yes if so, No if not.", confirm.question),
+                (_, false, _) => format!("Click Yes or No on the page to {plan}."),
             };
         }
         if let Some(why) = &reply.why {
@@ -208,13 +231,18 @@ impl Answered {
 
     /// What the page is told: everything, including a confirmation's id.
     pub(crate) fn for_page(&self) -> Value {
-        json!({
+        let mut page = json!({
             "id": self.call.id,
             "name": self.call.name,
             "action": self.action,
             "result": self.result,
             "ms": self.ms,
-        })
+        });
+        if let Some(answer) = &self.call.answer {
+            // The page closes the question this answered (or tried to).
+            page["answers"] = json!({"id": answer.question, "heard": answer.heard});
+        }
+        page
     }
 }
 
@@ -237,12 +265,18 @@ pub async fn run(acts: &Acts, calls: Vec<Call>) -> Vec<Answered> {
 /// One call: its action acted on, or the refusal that stopped it first.
 async fn one(acts: &Acts, call: Call) -> Answered {
     let started = Instant::now();
-    let (action, result) = match call.proposal() {
-        Ok(proposal) => {
+    let (action, result) = match (&call.answer, call.proposal()) {
+        (Some(answer), _) => {
+            let mut action = call.args.clone();
+            action["verb"] = json!(call.name);
+            let (id, heard) = (answer.question.clone(), answer.heard.clone());
+            (Some(action), acts.confirm_spoken(id, heard).await)
+        }
+        (None, Ok(proposal)) => {
             let action = proposal.to_json();
             (Some(action), acts.act(proposal, "live".into()).await)
         }
-        Err(refusal) => {
+        (None, Err(refusal)) => {
             acts.count_refusal();
             (None, Reply::refusal(refusal).into())
         }
@@ -336,6 +370,7 @@ mod tests {
                     expired: "Timed out.".into(),
                     danger: true,
                     rephrase: false,
+                    say: None,
                 }),
                 ..Reply::default()
             }

@@ -97,6 +97,7 @@ mod tests {
             expired: "Timed out.".into(),
             danger: false,
             rephrase: true,
+            say: None,
         };
         let guess = asked(
             "Did you mean: add 'eggs' to todo.txt?",

@@ -90,6 +90,7 @@ impl Switches {
             expired: "Timed out — the folder was not switched.".into(),
             danger: false,
             rephrase: false,
+            say: None,
         };
         self.pending
             .lock()

@@ -31,3 +31,31 @@ fn what_is_heard_becomes_one_call_through_the_resolver() {
     );
     assert_eq!(local.read(&json!({"ready": true})), vec![Event::Ready]);
 }
+
+#[test]
+fn an_answer_heard_becomes_a_spoken_answer_to_its_question_and_nothing_else() {
+    let mut local = Local::default();
+    let action = json!({"verb": "append", "name": "groceries.md", "content": "milk"});
+    let events =
+        local.read(&json!({"answer": {"id": "q1", "action": action}, "heard": "groceries"}));
+    let Event::Calls(calls) = &events[1] else {
+        panic!("{events:?}");
+    };
+    assert_eq!(
+        calls[0].answer,
+        Some(SpokenAnswer {
+            question: "q1".into(),
+            heard: "groceries".into()
+        })
+    );
+    assert_eq!(
+        (calls[0].heard.as_ref(), calls[0].name.as_str()),
+        (None, "append")
+    );
+    // Without a question it is heard as words, never as an answer.
+    let words = local.read(&json!({"heard": "groceries", "note": "say more"}));
+    assert!(
+        words.iter().all(|e| !matches!(e, Event::Calls(_))),
+        "{words:?}"
+    );
+}
