@@ -27,6 +27,7 @@ mod write;
 use anchors::AnchorLog;
 pub use anchors::Anchors;
 use ends::{Tail, first_line_hash, tail};
+pub(crate) use group::Owed;
 use group::Shared;
 use write::{after, anchor_synced, ceiling, sync_files};
 

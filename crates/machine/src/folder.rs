@@ -5,6 +5,7 @@
 //! operating system with no window between a check and its use. [`Storage::confine`]
 //! adds the explicit real-path answer the executor needs to *name* a link out.
 
+mod batch;
 mod checked;
 use checked::is_special;
 mod organise;
@@ -14,6 +15,8 @@ mod write;
 use crate::audit_file::{Anchors, AuditWriter, Writer};
 use crate::durable::Syncer;
 use crate::own::{OwnError, OwnFolders};
+use crate::settle;
+use batch::Durable;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Read, Write};
@@ -89,7 +92,8 @@ pub struct FolderStorage {
     own: Arc<OwnFolders>,
     audit: AuditWriter,
     anchors: Option<Anchors>,
-    sync: Syncer,
+    /// Syncs, made where asked or together at a change's barrier.
+    durable: Durable,
     /// Whether this opener removes stale temporaries (a reader changes
     /// nothing in the folder it reports on).
     sweeps: bool,
@@ -155,7 +159,7 @@ impl FolderStorage {
                 !options.audit_at_first_append,
             ),
             anchors,
-            sync: options.sync,
+            durable: Durable::new(options.sync),
             path: real,
             // A reader (`voicebox audit`) changes nothing in the folder it reports on.
             sweeps: !options.audit_at_first_append,
@@ -390,6 +394,7 @@ impl Storage for FolderStorage {
         if let Some((folder, name)) = own_files::own_file(path) {
             return self.append_own(folder, name, bytes);
         }
+        self.durable.barrier().map_err(storage_error)?;
         let path = rel(path);
         let new = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
@@ -397,7 +402,7 @@ impl Storage for FolderStorage {
         self.with_parents(&path, || self.dir.open_with(&path, &options))
             .and_then(|mut file| {
                 file.write_all(bytes)?;
-                self.sync.file(&file.into_std())
+                self.durable.file(file.into_std())
             })
             .and_then(|()| match new {
                 true => self.sync_folder(path.parent().unwrap_or(Path::new(""))),
@@ -410,6 +415,7 @@ impl Storage for FolderStorage {
         if let Some((folder, name)) = own_files::own_file(path) {
             return self.remove_own(folder, name);
         }
+        self.durable.barrier().map_err(storage_error)?;
         let spelled = rel(path);
         let (parent, name) = split(&spelled);
         let folder = self.pin(path, parent)?;
@@ -418,19 +424,22 @@ impl Storage for FolderStorage {
         }
         folder
             .remove_file(name)
-            .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
+            .and_then(|()| self.durable.folder_at(&folder, Path::new("")))
             .map_err(storage_error)
     }
 
     async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError> {
+        self.durable.barrier().map_err(storage_error)?;
         self.rename_entry(from, to)
     }
 
     async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError> {
+        self.durable.barrier().map_err(storage_error)?;
         self.make_folder(path)
     }
 
     async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
+        self.durable.barrier().map_err(storage_error)?;
         self.remove_folder(path)
     }
 
@@ -451,9 +460,23 @@ impl Storage for FolderStorage {
     }
 
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError> {
-        self.audit
-            .append(entry)
-            .map_err(|e| StorageError::Other(e.to_string()))
+        // The change before this line is durable before the line is written.
+        let appended = self.durable.close().and_then(|()| {
+            if !settle::deferred() {
+                return self.audit.append(entry);
+            }
+            let (seq, owed) = self.audit.append_written(entry)?;
+            owed.map_or(Ok(()), settle::owe).map(|()| seq)
+        });
+        appended.map_err(|e| StorageError::Other(e.to_string()))
+    }
+
+    async fn append_attempt(&self, entry: &Entry) -> Result<u64, StorageError> {
+        let opened = self.audit.append_written(entry).and_then(|(seq, owed)| {
+            let owed = owed.ok_or_else(|| io::Error::other("an attempt is no look"))?;
+            self.durable.open(owed).map(|()| seq)
+        });
+        opened.map_err(|e| StorageError::Other(e.to_string()))
     }
 
     async fn audit_files(&self) -> Result<Vec<AuditListing>, StorageError> {

@@ -31,7 +31,9 @@ pub(super) struct Shared {
 /// Entries waiting to be written, and the groups written but not yet durable.
 #[derive(Default)]
 struct Queue {
-    waiting: Vec<(u64, Entry)>,
+    /// Entries by ticket; `true`: answered once written (see
+    /// [`AuditWriter::append_written`]).
+    waiting: Vec<(u64, Entry, bool)>,
     next_ticket: u64,
     /// A caller is writing a group.
     writing: bool,
@@ -42,8 +44,45 @@ struct Queue {
     synced: u64,
     /// Answers that wait for their group's sync: (group, ticket, answer).
     owed: Vec<(u64, u64, Result<u64, String>)>,
-    /// Answers by ticket: the entry's seq, or why it is not on record.
-    answered: BTreeMap<u64, Result<u64, String>>,
+    /// Answers by ticket: the entry's seq and its group, or why it is not
+    /// on record.
+    answered: BTreeMap<u64, Result<(u64, u64), String>>,
+    /// Syncs that failed: the groups they covered (first, last), and why.
+    failed: Vec<(u64, u64, String)>,
+}
+
+/// A line written but maybe not yet durable: [`Owed::wait`] returns once a
+/// sync that began after its write has ended.
+pub(crate) struct Owed {
+    shared: Arc<Shared>,
+    group: u64,
+}
+
+impl Owed {
+    /// Waits until the line's group is durable, syncing it here where no
+    /// sync is in flight; an error if the sync that covered it failed.
+    pub(crate) fn wait(&self) -> io::Result<()> {
+        let shared = &self.shared;
+        let mut queue = shared.queue();
+        loop {
+            let covered =
+                |(first, last, _): &&(u64, u64, String)| (*first..=*last).contains(&self.group);
+            if let Some((.., why)) = queue.failed.iter().find(covered) {
+                return Err(io::Error::other(why.clone()));
+            }
+            if queue.synced >= self.group {
+                return Ok(());
+            }
+            if !queue.syncing && queue.written > queue.synced {
+                queue.syncing = true;
+                drop(queue);
+                Shared::sync_written_groups(shared, false);
+                queue = shared.queue();
+                continue;
+            }
+            queue = shared.turn.wait(queue).unwrap_or_else(|p| p.into_inner());
+        }
+    }
 }
 
 impl AuditWriter {
@@ -54,10 +93,30 @@ impl AuditWriter {
     /// the next group, while the one before may still be syncing: one
     /// `fdatasync` then covers every line written before it.
     pub fn append(&self, entry: &Entry) -> io::Result<u64> {
+        self.enqueue(entry, false).map(|(seq, _)| seq)
+    }
+
+    /// Appends one entry with the next seq and returns that seq once the
+    /// line is written, with what to wait on for it to be durable (`None`
+    /// for a look, whose sync follows off the answer's path anyway): the
+    /// group's sync starts at once, so a caller can make other files
+    /// durable meanwhile, or wait after it let others act.
+    pub(crate) fn append_written(&self, entry: &Entry) -> io::Result<(u64, Option<Owed>)> {
+        let (seq, group) = self.enqueue(entry, true)?;
+        let owed = (!is_look(entry)).then(|| Owed {
+            shared: self.shared.clone(),
+            group,
+        });
+        Ok((seq, owed))
+    }
+
+    /// Queues `entry` and answers its seq and group: once written (`now`)
+    /// or once durable.
+    fn enqueue(&self, entry: &Entry, now: bool) -> io::Result<(u64, u64)> {
         let mut queue = self.shared.queue();
         let ticket = queue.next_ticket;
         queue.next_ticket += 1;
-        queue.waiting.push((ticket, entry.clone()));
+        queue.waiting.push((ticket, entry.clone(), now));
         loop {
             if let Some(answer) = queue.answered.remove(&ticket) {
                 return answer.map_err(io::Error::other);
@@ -94,8 +153,8 @@ impl AuditWriter {
     /// once a sync that began after its write ends (run by a caller waiting
     /// for one). A group of looks alone, with no sync in flight, has its
     /// sync started at once on a thread of its own.
-    fn write_group(&self, group: Vec<(u64, Entry)>) {
-        let entries: Vec<&Entry> = group.iter().map(|(_, entry)| entry).collect();
+    fn write_group(&self, group: Vec<(u64, Entry, bool)>) {
+        let entries: Vec<&Entry> = group.iter().map(|(_, entry, _)| entry).collect();
         let written = self.with_open(|open| self.write_lines(open, &entries));
         let mut queue = self.shared.queue();
         queue.writing = false;
@@ -104,7 +163,7 @@ impl AuditWriter {
             Err(e) => {
                 let failed = group
                     .iter()
-                    .map(|(ticket, _)| (*ticket, Err(e.to_string())));
+                    .map(|(ticket, ..)| (*ticket, Err(e.to_string())));
                 queue.answered.extend(failed);
                 drop(queue);
                 self.shared.turn.notify_all();
@@ -114,9 +173,11 @@ impl AuditWriter {
         queue.written += 1;
         let number = queue.written;
         let mut waits = false;
-        for ((ticket, entry), answer) in group.iter().zip(answers) {
-            if is_look(entry) || answer.is_err() {
-                queue.answered.insert(*ticket, answer);
+        for ((ticket, entry, now), answer) in group.iter().zip(answers) {
+            if *now || is_look(entry) || answer.is_err() {
+                queue
+                    .answered
+                    .insert(*ticket, answer.map(|seq| (seq, number)));
             } else {
                 queue.owed.push((number, *ticket, answer));
                 waits = true;
@@ -172,13 +233,18 @@ impl Shared {
             drop(queue);
             let result = shared.sync_written().map_err(|e| e.to_string());
             let mut queue = shared.queue();
+            if let Err(why) = &result {
+                let first = queue.synced + 1;
+                queue.failed.push((first, target, why.clone()));
+            }
             queue.synced = target;
             let (due, owed) = std::mem::take(&mut queue.owed)
                 .into_iter()
                 .partition(|(group, ..)| *group <= target);
             queue.owed = owed;
-            for (_, ticket, answer) in due {
-                queue.answered.insert(ticket, result.clone().and(answer));
+            for (group, ticket, answer) in due {
+                let answer = result.clone().and(answer).map(|seq| (seq, group));
+                queue.answered.insert(ticket, answer);
             }
             drop(queue);
             shared.turn.notify_all();
