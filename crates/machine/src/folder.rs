@@ -15,7 +15,6 @@ mod write;
 use crate::audit_file::{Anchors, AuditWriter, Writer};
 use crate::durable::Syncer;
 use crate::own::{OwnError, OwnFolders};
-use crate::settle;
 use batch::Durable;
 use cap_std::ambient_authority;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
@@ -460,23 +459,13 @@ impl Storage for FolderStorage {
     }
 
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError> {
-        // The change before this line is durable before the line is written.
-        let appended = self.durable.close().and_then(|()| {
-            if !settle::deferred() {
-                return self.audit.append(entry);
-            }
-            let (seq, owed) = self.audit.append_written(entry)?;
-            owed.map_or(Ok(()), settle::owe).map(|()| seq)
-        });
-        appended.map_err(|e| StorageError::Other(e.to_string()))
+        self.audit_line(entry)
+            .map_err(|e| StorageError::Other(e.to_string()))
     }
 
     async fn append_attempt(&self, entry: &Entry) -> Result<u64, StorageError> {
-        let opened = self.audit.append_written(entry).and_then(|(seq, owed)| {
-            let owed = owed.ok_or_else(|| io::Error::other("an attempt is no look"))?;
-            self.durable.open(owed).map(|()| seq)
-        });
-        opened.map_err(|e| StorageError::Other(e.to_string()))
+        self.attempt_line(entry)
+            .map_err(|e| StorageError::Other(e.to_string()))
     }
 
     async fn audit_files(&self) -> Result<Vec<AuditListing>, StorageError> {

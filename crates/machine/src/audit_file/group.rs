@@ -1,7 +1,7 @@
 //! Group commit: appends wait in a queue, one caller writes the waiting
 //! lines as one group, and one `fdatasync` makes every group written durable.
 
-use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, sync_files};
+use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, dropped_groups, put_held, sync_files};
 use crate::durable::Syncer;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -65,10 +65,8 @@ impl Owed {
         let shared = &self.shared;
         let mut queue = shared.queue();
         loop {
-            let covered =
-                |(first, last, _): &&(u64, u64, String)| (*first..=*last).contains(&self.group);
-            if let Some((.., why)) = queue.failed.iter().find(covered) {
-                return Err(io::Error::other(why.clone()));
+            if let Some(why) = queue.failure(self.group) {
+                return Err(io::Error::other(why.to_string()));
             }
             if queue.synced >= self.group {
                 return Ok(());
@@ -82,6 +80,18 @@ impl Owed {
             }
             queue = shared.turn.wait(queue).unwrap_or_else(|p| p.into_inner());
         }
+    }
+}
+
+impl Queue {
+    /// Why group `group`'s lines are not durable, if a sync that covered
+    /// them failed or they never reached the file.
+    fn failure(&self, group: u64) -> Option<&str> {
+        let covers = |(first, last, _): &&(u64, u64, String)| (*first..=*last).contains(&group);
+        self.failed
+            .iter()
+            .find(covers)
+            .map(|(.., why)| why.as_str())
     }
 }
 
@@ -121,15 +131,14 @@ impl AuditWriter {
             if let Some(answer) = queue.answered.remove(&ticket) {
                 return answer.map_err(io::Error::other);
             }
-            // One group written at a time, and at most one written ahead
-            // of the sync in flight.
-            let ahead = queue.written - queue.synced;
-            if !queue.writing && ahead < 2 && !queue.waiting.is_empty() {
+            // One group written at a time (held while a sync has the file).
+            if !queue.writing && !queue.waiting.is_empty() {
                 queue.writing = true;
                 let take = queue.waiting.len().min(MAX_GROUP);
                 let group: Vec<_> = queue.waiting.drain(..take).collect();
+                let number = queue.written + 1;
                 drop(queue);
-                self.write_group(group);
+                self.write_group(group, number);
                 queue = self.shared.queue();
                 continue;
             }
@@ -153,9 +162,9 @@ impl AuditWriter {
     /// once a sync that began after its write ends (run by a caller waiting
     /// for one). A group of looks alone, with no sync in flight, has its
     /// sync started at once on a thread of its own.
-    fn write_group(&self, group: Vec<(u64, Entry, bool)>) {
+    fn write_group(&self, group: Vec<(u64, Entry, bool)>, number: u64) {
         let entries: Vec<&Entry> = group.iter().map(|(_, entry, _)| entry).collect();
-        let written = self.with_open(|open| self.write_lines(open, &entries));
+        let written = self.with_open(|open| self.write_lines(open, &entries, number));
         let mut queue = self.shared.queue();
         queue.writing = false;
         let answers = match written {
@@ -170,8 +179,7 @@ impl AuditWriter {
                 return;
             }
         };
-        queue.written += 1;
-        let number = queue.written;
+        queue.written = number;
         let mut waits = false;
         for ((ticket, entry, now), answer) in group.iter().zip(answers) {
             if *now || is_look(entry) || answer.is_err() {
@@ -209,6 +217,43 @@ impl Shared {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Forgets the open file (it is opened afresh next time).
+    pub(super) fn reset(&self, state: &mut Option<OpenLog>) {
+        if let Some(open) = state.take() {
+            self.retire(&open);
+        }
+    }
+
+    /// A file this writer leaves: where lines of it wait for their sync,
+    /// the next sync covers it too; groups it held never reach it, and
+    /// fail.
+    pub(super) fn retire(&self, open: &OpenLog) {
+        if !open.unsynced.is_empty() {
+            let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+            retired.push(open.file.clone());
+        }
+        if open.in_sync {
+            let _ = open.file.unlock();
+        }
+        self.fail_groups(
+            dropped_groups(open),
+            "the audit file changed before these lines were written; nothing was appended",
+        );
+    }
+
+    /// Records that `groups`' lines are not on file.
+    fn fail_groups(&self, groups: Vec<u64>, why: &str) {
+        if groups.is_empty() {
+            return;
+        }
+        let mut queue = self.queue();
+        for group in groups {
+            queue.failed.push((group, group, why.into()));
+        }
+        drop(queue);
+        self.turn.notify_all();
+    }
+
     /// Syncs the groups written (`syncing` is set), answering the entries
     /// that waited for them. Then, with groups written meanwhile: a caller
     /// waiting for its own line syncs those; looks' alone are synced by a
@@ -243,7 +288,11 @@ impl Shared {
                 .partition(|(group, ..)| *group <= target);
             queue.owed = owed;
             for (group, ticket, answer) in due {
-                let answer = result.clone().and(answer).map(|seq| (seq, group));
+                let result = match queue.failure(group) {
+                    Some(why) => Err(why.to_string()),
+                    None => result.clone(),
+                };
+                let answer = result.and(answer).map(|seq| (seq, group));
                 queue.answered.insert(ticket, answer);
             }
             drop(queue);
@@ -275,6 +324,11 @@ impl Shared {
         let Some(open) = state.as_mut() else {
             return Ok(());
         };
+        // Until the sync ends, this file is this writer's alone, and lines
+        // sealed meanwhile are held: the log's sync must not make a line
+        // durable before the anchor record announcing it is.
+        open.file.lock()?;
+        open.in_sync = true;
         let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
         let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
         drop(state);
@@ -283,12 +337,21 @@ impl Shared {
         let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file)) else {
             return synced;
         };
+        open.in_sync = false;
         if synced.is_err() {
             // What the file holds after a failed sync is read back afresh.
-            *state = None;
-        } else if open.file.lock().is_ok() {
-            anchor_synced(open, last, &self.sync);
-            let _ = open.file.unlock();
+            self.reset(&mut state);
+            return synced;
+        }
+        anchor_synced(open, last, &self.sync);
+        let held = put_held(&self.sync, open);
+        let _ = open.file.unlock();
+        if let Err(groups) = held {
+            self.fail_groups(
+                groups,
+                "the audit line could not be written; nothing was appended",
+            );
+            self.reset(&mut state);
         }
         synced
     }

@@ -12,14 +12,17 @@
 //! never names a change that a power cut could undo. Outside a batch every
 //! sync is made where it is asked for.
 
+use super::FolderStorage;
 use crate::audit_file::Owed;
 use crate::durable::Syncer;
+use crate::settle;
 use cap_std::fs::Dir;
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
+use voicebox_core::audit::Entry;
 
 /// One sync a batch owes.
 enum Need {
@@ -102,6 +105,29 @@ impl Durable {
             }
             None => need.meet(&self.sync),
         }
+    }
+}
+
+impl FolderStorage {
+    /// An audit line, written once the change before it is durable; in a
+    /// [`settle::settle_after`] scope its own sync is waited for by the
+    /// scope's caller.
+    pub(super) fn audit_line(&self, entry: &Entry) -> io::Result<u64> {
+        self.durable.close()?;
+        if !settle::deferred() {
+            return self.audit.append(entry);
+        }
+        let (seq, owed) = self.audit.append_written(entry)?;
+        owed.map_or(Ok(()), settle::owe)?;
+        Ok(seq)
+    }
+
+    /// A change's attempt line: written now, durable at the change's barrier.
+    pub(super) fn attempt_line(&self, entry: &Entry) -> io::Result<u64> {
+        let (seq, owed) = self.audit.append_written(entry)?;
+        let owed = owed.ok_or_else(|| io::Error::other("an attempt is no look"))?;
+        self.durable.open(owed)?;
+        Ok(seq)
     }
 }
 
