@@ -192,6 +192,14 @@ pub trait Storage {
     /// Appends one entry to this writer's audit file, assigning the next `seq`
     /// under the file's lock, and returns it. Appends never interleave.
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError>;
+    /// Appends a change's attempt entry as [`Storage::append_audit`] does,
+    /// where its durability may wait for the change's barrier: storage that
+    /// can make several syncs at once makes the line durable together with
+    /// the journal and the staged bytes, right before the root itself is
+    /// changed, and never later. By default it is durable at once.
+    async fn append_attempt(&self, entry: &Entry) -> Result<u64, StorageError> {
+        self.append_audit(entry).await
+    }
     /// Every audit file of this root, as text.
     async fn read_audit(&self) -> Result<Vec<AuditFile>, StorageError>;
     /// Every entry of the audit folder by name: a log file's length in

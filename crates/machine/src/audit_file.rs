@@ -27,8 +27,9 @@ mod write;
 use anchors::AnchorLog;
 pub use anchors::Anchors;
 use ends::{Tail, first_line_hash, tail};
+pub(crate) use group::Owed;
 use group::Shared;
-use write::{after, anchor_synced, ceiling, sync_files};
+use write::{Held, after, anchor_synced, ceiling, dropped_groups, put_held, sync_files};
 
 use crate::durable::Syncer;
 use crate::own::OwnFolders;
@@ -67,6 +68,10 @@ struct OpenLog {
     /// Length after this writer's last append: a different length means another
     /// process appended, and the tail must be re-read.
     len: u64,
+    /// A sync has taken the file (and holds its lock) and not yet ended:
+    /// groups sealed meanwhile are held, and written when it ends.
+    in_sync: bool,
+    held: Vec<Held>,
     /// A shared lock on its file in the host's own folder (so the audit
     /// folder holds only logs), held while this writer lives: it tells
     /// another process opening the same file that this one may have acts in
@@ -151,10 +156,9 @@ impl AuditWriter {
     /// needed, under the process mutex and the file lock.
     fn with_open<R>(&self, f: impl FnOnce(&mut OpenLog) -> io::Result<R>) -> io::Result<R> {
         let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(open) = state.as_ref().filter(|open| !self.still_at_path(open)) {
+        if state.as_ref().is_some_and(|open| !self.still_at_path(open)) {
             // Removed or replaced under us: never append to an unlinked file.
-            self.retire(open);
-            *state = None;
+            self.shared.reset(&mut state);
         }
         if state.is_none() {
             *state = Some(self.open()?);
@@ -162,26 +166,14 @@ impl AuditWriter {
         let open = state.as_mut().expect("opened above");
         open.file.lock()?;
         let result = self.settle(open, false).and_then(|()| f(open));
-        let _ = open.file.unlock();
+        if !open.in_sync {
+            let _ = open.file.unlock();
+        }
         if result.is_err() {
             // Re-open next time: the file may have been fixed or replaced.
-            self.retire(open);
-            *state = None;
+            self.shared.reset(&mut state);
         }
         result
-    }
-
-    /// A file this writer leaves while lines of it wait for their sync:
-    /// the next sync covers it too.
-    fn retire(&self, open: &OpenLog) {
-        if !open.unsynced.is_empty() {
-            let mut retired = self
-                .shared
-                .retired
-                .lock()
-                .unwrap_or_else(|p| p.into_inner());
-            retired.push(open.file.clone());
-        }
     }
 
     /// Whether the file at the log's path is still the one this writer holds.

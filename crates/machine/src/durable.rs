@@ -48,6 +48,11 @@ impl Syncer {
     /// folder is opened for reading: cap-std's own folder handles are
     /// `O_PATH`, which cannot be synced.
     pub fn folder_at(&self, dir: &Dir, path: &Path) -> io::Result<()> {
+        self.folder(&Syncer::open_folder(dir, path)?)
+    }
+
+    /// The folder `path` of `dir` opened to be synced.
+    pub(crate) fn open_folder(dir: &Dir, path: &Path) -> io::Result<File> {
         let path = if path.as_os_str().is_empty() {
             Path::new(".")
         } else {
@@ -55,7 +60,7 @@ impl Syncer {
         };
         let mut options = OpenOptions::new();
         options.read(true).custom_flags(libc::O_DIRECTORY);
-        self.folder(&dir.open_with(path, &options)?.into_std())
+        Ok(dir.open_with(path, &options)?.into_std())
     }
 
     /// `fsync` of an open folder.

@@ -5,6 +5,7 @@
 //! operating system with no window between a check and its use. [`Storage::confine`]
 //! adds the explicit real-path answer the executor needs to *name* a link out.
 
+mod batch;
 mod checked;
 mod open;
 mod os_terms;
@@ -17,8 +18,8 @@ mod own_files;
 mod write;
 
 use crate::audit_file::{Anchors, AuditWriter};
-use crate::durable::Syncer;
 use crate::own::{OwnError, OwnFolders};
+use batch::Durable;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
@@ -44,7 +45,8 @@ pub struct FolderStorage {
     own: Arc<OwnFolders>,
     audit: AuditWriter,
     anchors: Option<Anchors>,
-    sync: Syncer,
+    /// Syncs, made where asked or together at a change's barrier.
+    durable: Durable,
     /// Whether this opener removes stale temporaries (a reader changes
     /// nothing in the folder it reports on).
     sweeps: bool,
@@ -211,6 +213,7 @@ impl Storage for FolderStorage {
         if let Some((folder, name)) = own_files::own_file(path) {
             return self.append_own(folder, name, bytes);
         }
+        self.durable.barrier().map_err(storage_error)?;
         let path = rel(path);
         let new = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
@@ -218,7 +221,7 @@ impl Storage for FolderStorage {
         self.with_parents(&path, || self.dir.open_with(&path, &options))
             .and_then(|mut file| {
                 file.write_all(bytes)?;
-                self.sync.file(&file.into_std())
+                self.durable.file(file.into_std())
             })
             .and_then(|()| match new {
                 true => self.sync_folder(path.parent().unwrap_or(Path::new(""))),
@@ -231,6 +234,7 @@ impl Storage for FolderStorage {
         if let Some((folder, name)) = own_files::own_file(path) {
             return self.remove_own(folder, name);
         }
+        self.durable.barrier().map_err(storage_error)?;
         let spelled = rel(path);
         let (parent, name) = split(&spelled);
         let folder = self.pin(path, parent)?;
@@ -239,19 +243,22 @@ impl Storage for FolderStorage {
         }
         folder
             .remove_file(name)
-            .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
+            .and_then(|()| self.durable.folder_at(&folder, Path::new("")))
             .map_err(storage_error)
     }
 
     async fn rename(&self, from: &RelPath, to: &RelPath) -> Result<(), StorageError> {
+        self.durable.barrier().map_err(storage_error)?;
         self.rename_entry(from, to)
     }
 
     async fn make_dir(&self, path: &RelPath) -> Result<bool, StorageError> {
+        self.durable.barrier().map_err(storage_error)?;
         self.make_folder(path)
     }
 
     async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
+        self.durable.barrier().map_err(storage_error)?;
         self.remove_folder(path)
     }
 
@@ -272,8 +279,12 @@ impl Storage for FolderStorage {
     }
 
     async fn append_audit(&self, entry: &Entry) -> Result<u64, StorageError> {
-        self.audit
-            .append(entry)
+        self.audit_line(entry)
+            .map_err(|e| StorageError::Other(e.to_string()))
+    }
+
+    async fn append_attempt(&self, entry: &Entry) -> Result<u64, StorageError> {
+        self.attempt_line(entry)
             .map_err(|e| StorageError::Other(e.to_string()))
     }
 

@@ -18,7 +18,7 @@ use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 use tempfile::TempDir;
 use voicebox_core::audit::chain::{self, Anchoring};
 use voicebox_core::audit::{self, AuditFile, Entry, EntryResult};
@@ -26,7 +26,8 @@ use voicebox_core::executor::Executor;
 use voicebox_core::platform::Storage;
 use voicebox_core::tier::Placement;
 use voicebox_machine::durable::{SyncObserver, Syncer};
-use voicebox_machine::{FolderStorage, MachineEnv, RootOptions};
+use voicebox_machine::settle::settle_after;
+use voicebox_machine::{FolderStorage, Host, MachineEnv, RootOptions};
 
 /// What one sync point made durable.
 #[derive(Clone)]
@@ -172,6 +173,100 @@ fn acts() -> Vec<(Value, &'static str, Option<String>)> {
     acts
 }
 
+/// Rebuilds what a power cut after the first `cut` sync points leaves of
+/// the root and the anchors (each where it was), boots a host on it (the
+/// `lost` sweep), checks the log verifies against the cut anchors, and
+/// answers the entries before the boot and after it.
+fn reboot_at(
+    points: &[Synced],
+    cut: usize,
+    folders: [(&Path, u64); 2],
+) -> (Vec<Entry>, Vec<Entry>) {
+    // The image goes where the root was: the writer's file name depends on it.
+    for (folder, ino) in folders {
+        std::fs::remove_dir_all(folder).unwrap();
+        std::fs::create_dir(folder).unwrap();
+        image(points, cut, ino, folder);
+    }
+    let [(root, _), (anchors, _)] = folders;
+    let before_boot = entries_in(root);
+    // The reboot: opening the root runs the `lost` sweep.
+    let options = RootOptions {
+        anchors: Some(anchors.to_path_buf()),
+        ..RootOptions::default()
+    };
+    let booted = FolderStorage::open_with(root, "crash", options).unwrap();
+    let kept = pollster::block_on(booted.audit_anchors()).unwrap();
+    let files = pollster::block_on(booted.audit_files()).unwrap();
+    drop(booted);
+    // One file, which the host built on, and it verifies against the anchors.
+    assert!(files.len() <= 1, "cut {cut}: the host moved on: {files:?}");
+    for file in files {
+        let anchoring = match kept.iter().find(|a| a.file == file.name) {
+            Some(anchor) => Anchoring::Anchored(anchor.clone()),
+            None => Anchoring::Unknown,
+        };
+        let bytes = std::fs::read(root.join(".audit").join(&file.name)).unwrap();
+        let verdict = chain::verify(&file.name, &bytes, anchoring)
+            .verdict
+            .unwrap();
+        assert!(!verdict.fails(), "cut {cut}: {verdict:?}");
+    }
+    (before_boot, entries_in(root))
+}
+
+/// At cut `cut`: every act acknowledged before it is on record with `ok`
+/// and its bytes (or those of a later act on the same name, not yet
+/// acknowledged), every attempt is completed, and at most `in_flight` acts
+/// were swept as `lost`.
+fn check_cut(
+    cut: usize,
+    root: &Path,
+    before_boot: &[Entry],
+    entries: &[Entry],
+    acked: &[Acked],
+    in_flight: usize,
+) {
+    let outcome = |seq: u64| {
+        entries
+            .iter()
+            .find(|e| e.seq == seq && e.instance == "crash")
+    };
+    let mut latest: BTreeMap<&str, &Option<String>> = BTreeMap::new();
+    for act in acked.iter().filter(|a| a.after_point <= cut) {
+        let entry = outcome(act.logged)
+            .unwrap_or_else(|| panic!("cut {cut}: acknowledged entry {} is gone", act.logged));
+        assert_eq!(entry.result, EntryResult::Ok, "cut {cut}: {entry:?}");
+        if let Some((name, leaves)) = &act.leaves {
+            latest.insert(name, leaves);
+        }
+    }
+    for (name, leaves) in latest {
+        let now = std::fs::read_to_string(root.join(name)).ok();
+        // The next, unacknowledged act on the same name may have landed whole.
+        let next = acked
+            .iter()
+            .filter(|a| a.after_point > cut)
+            .filter_map(|a| a.leaves.as_ref())
+            .find(|(n, _)| n == name)
+            .map(|(_, leaves)| leaves);
+        assert!(
+            &now == leaves || next == Some(&now),
+            "cut {cut}: {name} holds {now:?}, acknowledged {leaves:?}"
+        );
+    }
+    // Every attempt is completed after the boot: by its outcome, or `lost`.
+    assert!(
+        audit::lost_completions(entries, "now").is_empty(),
+        "cut {cut}: pending attempts remain"
+    );
+    let swept = entries.len() - before_boot.len();
+    assert!(
+        swept <= in_flight,
+        "cut {cut}: at most the acts in flight are lost"
+    );
+}
+
 #[test]
 fn no_acknowledged_act_is_lost_at_any_sync_point() {
     let dir = TempDir::new().unwrap();
@@ -220,71 +315,8 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
 
     let mut cuts = 0;
     for cut in 0..=points.len() {
-        // The image goes where the root was: the writer's file name depends on it.
-        for (folder, ino) in [(&root, root_ino), (&anchors, anchors_ino)] {
-            std::fs::remove_dir_all(folder).unwrap();
-            std::fs::create_dir(folder).unwrap();
-            image(&points, cut, ino, folder);
-        }
-        let before_boot = entries_in(&root);
-        // The reboot: opening the root runs the `lost` sweep.
-        let options = RootOptions {
-            anchors: Some(anchors.clone()),
-            ..RootOptions::default()
-        };
-        let booted = FolderStorage::open_with(&root, "crash", options).unwrap();
-        let kept = pollster::block_on(booted.audit_anchors()).unwrap();
-        let files = pollster::block_on(booted.audit_files()).unwrap();
-        drop(booted);
-        // One file, which the host built on, and it verifies against the anchors.
-        assert!(files.len() <= 1, "cut {cut}: the host moved on: {files:?}");
-        for file in files {
-            let anchoring = match kept.iter().find(|a| a.file == file.name) {
-                Some(anchor) => Anchoring::Anchored(anchor.clone()),
-                None => Anchoring::Unknown,
-            };
-            let bytes = std::fs::read(root.join(".audit").join(&file.name)).unwrap();
-            let verdict = chain::verify(&file.name, &bytes, anchoring)
-                .verdict
-                .unwrap();
-            assert!(!verdict.fails(), "cut {cut}: {verdict:?}");
-        }
-        let entries = entries_in(&root);
-        let outcome = |seq: u64| {
-            entries
-                .iter()
-                .find(|e| e.seq == seq && e.instance == "crash")
-        };
-        let mut latest: BTreeMap<&str, &Option<String>> = BTreeMap::new();
-        for act in acked.iter().filter(|a| a.after_point <= cut) {
-            let entry = outcome(act.logged)
-                .unwrap_or_else(|| panic!("cut {cut}: acknowledged entry {} is gone", act.logged));
-            assert_eq!(entry.result, EntryResult::Ok, "cut {cut}: {entry:?}");
-            if let Some((name, leaves)) = &act.leaves {
-                latest.insert(name, leaves);
-            }
-        }
-        for (name, leaves) in latest {
-            let now = std::fs::read_to_string(root.join(name)).ok();
-            // The next, unacknowledged act on the same name may have landed whole.
-            let next = acked
-                .iter()
-                .filter(|a| a.after_point > cut)
-                .filter_map(|a| a.leaves.as_ref())
-                .find(|(n, _)| n == name)
-                .map(|(_, leaves)| leaves);
-            assert!(
-                &now == leaves || next == Some(&now),
-                "cut {cut}: {name} holds {now:?}, acknowledged {leaves:?}"
-            );
-        }
-        // Every attempt is completed after the boot: by its outcome, or `lost`.
-        assert!(
-            audit::lost_completions(&entries, "now").is_empty(),
-            "cut {cut}: pending attempts remain"
-        );
-        let swept = entries.len() - before_boot.len();
-        assert!(swept <= 1, "cut {cut}: at most the act in flight is lost");
+        let entries = reboot_at(&points, cut, [(&root, root_ino), (&anchors, anchors_ino)]);
+        check_cut(cut, &root, &entries.0, &entries.1, &acked, 1);
         cuts += 1;
     }
     assert_eq!(cuts, points.len() + 1);
@@ -292,5 +324,107 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
         "{} acts, {} sync points, {cuts} power cuts checked",
         acked.len(),
         points.len()
+    );
+}
+
+/// Thread `i`'s acts: (name, content), each content its own.
+fn concurrent_acts(i: usize) -> Vec<(String, String)> {
+    let names = [
+        format!("c{i}-a.txt"),
+        format!("c{i}-b.txt"),
+        format!("c{i}-a.txt"),
+        format!("d{i}/e/x.txt"),
+    ];
+    names
+        .into_iter()
+        .enumerate()
+        .map(|(k, name)| (name, format!("t{i}-v{k}")))
+        .collect()
+}
+
+const THREADS: usize = 4;
+
+#[test]
+fn no_acknowledged_act_is_lost_when_concurrent_acts_share_syncs() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let root_ino = std::fs::metadata(&root).unwrap().ino();
+    let anchors = dir.path().join("anchors");
+    std::fs::create_dir(&anchors).unwrap();
+    let anchors_ino = std::fs::metadata(&anchors).unwrap().ino();
+    let recorder = Arc::new(Recorder::default());
+    let options = RootOptions {
+        sync: Syncer::observed(recorder.clone()),
+        anchors: Some(anchors.clone()),
+        ..RootOptions::default()
+    };
+    let mut host = Host::new("crash", ());
+    host.declare_with(&root, options).unwrap();
+    // As the server runs acts: one at a time under the host's lock, each
+    // answered once its lines are durable, waited for after the lock.
+    let host = RwLock::new(host);
+    let acked = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for i in 0..THREADS {
+            let (host, acked, recorder) = (&host, &acked, &recorder);
+            scope.spawn(move || {
+                for (name, content) in concurrent_acts(i) {
+                    let action = json!({"verb": "write", "name": name, "content": content});
+                    let (reply, settle) =
+                        settle_after(|| host.write().unwrap().execute(&action, None));
+                    settle.wait().unwrap();
+                    assert!(reply.ok, "{action}: {reply:?}");
+                    acked.lock().unwrap().push(Acked {
+                        after_point: recorder.points.lock().unwrap().len(),
+                        logged: reply.logged.expect("an answered act is on record"),
+                        leaves: Some((name, Some(content))),
+                    });
+                }
+            });
+        }
+    });
+    drop(host);
+    let acked = acked.into_inner().unwrap();
+    let points = recorder.points.lock().unwrap().clone();
+
+    for cut in 0..=points.len() {
+        let (before_boot, entries) =
+            reboot_at(&points, cut, [(&root, root_ino), (&anchors, anchors_ino)]);
+        check_cut(cut, &root, &before_boot, &entries, &acked, THREADS);
+        // Nothing lands before its attempt is on record: a file holds no
+        // bytes but an act's, and only one whose attempt (and those of the
+        // acts before it on that name) the log holds.
+        for i in 0..THREADS {
+            let acts = concurrent_acts(i);
+            for (name, _) in &acts {
+                let Ok(now) = std::fs::read_to_string(root.join(name)) else {
+                    continue;
+                };
+                let k = acts
+                    .iter()
+                    .position(|(n, c)| n == name && *c == now)
+                    .unwrap_or_else(|| panic!("cut {cut}: {name} holds {now:?}, no act's bytes"));
+                let needed = acts[..=k].iter().filter(|(n, _)| n == name).count();
+                let attempts = before_boot
+                    .iter()
+                    .filter(|e| e.result == EntryResult::Pending && e.act.target == *name)
+                    .count();
+                assert!(
+                    attempts >= needed,
+                    "cut {cut}: {name} holds {now:?} with {attempts} attempts on record"
+                );
+            }
+        }
+    }
+    let logs = points
+        .iter()
+        .filter(|p| matches!(p, Synced::File { bytes, .. } if bytes.starts_with(b"{\"seq\"")))
+        .count();
+    eprintln!(
+        "{} concurrent acts, {} sync points ({logs} of the log), {} power cuts checked",
+        acked.len(),
+        points.len(),
+        points.len() + 1
     );
 }

@@ -168,7 +168,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         turn: Option<&str>,
     ) -> Result<Changed, Reply> {
         let Approved { record, path, rule } = approved;
-        let attempt = self.begin(record.clone(), *rule, completes, turn).await?;
+        let attempt = self
+            .attempt(record.clone(), *rule, completes, turn, true)
+            .await?;
         let store = self.store();
         // What the world is asked about afterwards: where the file now is.
         let seen_at = match &change {
@@ -267,8 +269,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         Ok(Changed { outcome, logged })
     }
 
-    /// Step 5: the attempt entry. If the log cannot be written the act does not
-    /// happen (`audit-unwritable`).
+    /// Step 5: the attempt entry, durable before anything is done. If the
+    /// log cannot be written the act does not happen (`audit-unwritable`).
     pub(super) async fn begin(
         &self,
         act: ActRecord,
@@ -276,11 +278,29 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Result<u64, Reply> {
+        self.attempt(act, rule, completes, turn, false).await
+    }
+
+    /// [`Self::begin`]; for a change to the root (`change`), its line may
+    /// be made durable at the storage's barrier, right before the root is
+    /// changed, together with the journal (see [`Storage::append_attempt`]).
+    async fn attempt(
+        &self,
+        act: ActRecord,
+        rule: Rule,
+        completes: Option<u64>,
+        turn: Option<&str>,
+        change: bool,
+    ) -> Result<u64, Reply> {
         // A heard act the person said yes to completes that ask.
         let completes = completes.or(self.consent.and_then(|c| c.ask_seq));
         let mut entry = self.entry(act, turn, Happened::Attempt { rule, completes });
         entry.spoken.clone_from(&self.spoken);
-        match self.store().append_audit(&entry).await {
+        let appended = match change {
+            true => self.store().append_attempt(&entry).await,
+            false => self.store().append_audit(&entry).await,
+        };
+        match appended {
             Ok(seq) => Ok(seq),
             Err(e) => Err(self.unwritable(&e, "nothing was done")),
         }

@@ -1,7 +1,7 @@
 //! Group commit: appends wait in a queue, one caller writes the waiting
 //! lines as one group, and one `fdatasync` makes every group written durable.
 
-use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, sync_files};
+use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, dropped_groups, put_held, sync_files};
 use crate::durable::Syncer;
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -31,7 +31,9 @@ pub(super) struct Shared {
 /// Entries waiting to be written, and the groups written but not yet durable.
 #[derive(Default)]
 struct Queue {
-    waiting: Vec<(u64, Entry)>,
+    /// Entries by ticket; `true`: answered once written (see
+    /// [`AuditWriter::append_written`]).
+    waiting: Vec<(u64, Entry, bool)>,
     next_ticket: u64,
     /// A caller is writing a group.
     writing: bool,
@@ -42,8 +44,55 @@ struct Queue {
     synced: u64,
     /// Answers that wait for their group's sync: (group, ticket, answer).
     owed: Vec<(u64, u64, Result<u64, String>)>,
-    /// Answers by ticket: the entry's seq, or why it is not on record.
-    answered: BTreeMap<u64, Result<u64, String>>,
+    /// Answers by ticket: the entry's seq and its group, or why it is not
+    /// on record.
+    answered: BTreeMap<u64, Result<(u64, u64), String>>,
+    /// Syncs that failed: the groups they covered (first, last), and why.
+    failed: Vec<(u64, u64, String)>,
+}
+
+/// A line written but maybe not yet durable: [`Owed::wait`] returns once a
+/// sync that began after its write has ended.
+pub(crate) struct Owed {
+    shared: Arc<Shared>,
+    group: u64,
+}
+
+impl Owed {
+    /// Waits until the line's group is durable, syncing it here where no
+    /// sync is in flight; an error if the sync that covered it failed.
+    pub(crate) fn wait(&self) -> io::Result<()> {
+        let shared = &self.shared;
+        let mut queue = shared.queue();
+        loop {
+            if let Some(why) = queue.failure(self.group) {
+                return Err(io::Error::other(why.to_string()));
+            }
+            if queue.synced >= self.group {
+                return Ok(());
+            }
+            if !queue.syncing && queue.written > queue.synced {
+                queue.syncing = true;
+                drop(queue);
+                Shared::sync_written_groups(shared, false);
+                queue = shared.queue();
+                continue;
+            }
+            queue = shared.turn.wait(queue).unwrap_or_else(|p| p.into_inner());
+        }
+    }
+}
+
+impl Queue {
+    /// Why group `group`'s lines are not durable, if a sync that covered
+    /// them failed or they never reached the file.
+    fn failure(&self, group: u64) -> Option<&str> {
+        let covers = |(first, last, _): &&(u64, u64, String)| (*first..=*last).contains(&group);
+        self.failed
+            .iter()
+            .find(covers)
+            .map(|(.., why)| why.as_str())
+    }
 }
 
 impl AuditWriter {
@@ -54,23 +103,42 @@ impl AuditWriter {
     /// the next group, while the one before may still be syncing: one
     /// `fdatasync` then covers every line written before it.
     pub fn append(&self, entry: &Entry) -> io::Result<u64> {
+        self.enqueue(entry, false).map(|(seq, _)| seq)
+    }
+
+    /// Appends one entry with the next seq and returns that seq once the
+    /// line is written, with what to wait on for it to be durable (`None`
+    /// for a look, whose sync follows off the answer's path anyway): the
+    /// group's sync starts at once, so a caller can make other files
+    /// durable meanwhile, or wait after it let others act.
+    pub(crate) fn append_written(&self, entry: &Entry) -> io::Result<(u64, Option<Owed>)> {
+        let (seq, group) = self.enqueue(entry, true)?;
+        let owed = (!is_look(entry)).then(|| Owed {
+            shared: self.shared.clone(),
+            group,
+        });
+        Ok((seq, owed))
+    }
+
+    /// Queues `entry` and answers its seq and group: once written (`now`)
+    /// or once durable.
+    fn enqueue(&self, entry: &Entry, now: bool) -> io::Result<(u64, u64)> {
         let mut queue = self.shared.queue();
         let ticket = queue.next_ticket;
         queue.next_ticket += 1;
-        queue.waiting.push((ticket, entry.clone()));
+        queue.waiting.push((ticket, entry.clone(), now));
         loop {
             if let Some(answer) = queue.answered.remove(&ticket) {
                 return answer.map_err(io::Error::other);
             }
-            // One group written at a time, and at most one written ahead
-            // of the sync in flight.
-            let ahead = queue.written - queue.synced;
-            if !queue.writing && ahead < 2 && !queue.waiting.is_empty() {
+            // One group written at a time (held while a sync has the file).
+            if !queue.writing && !queue.waiting.is_empty() {
                 queue.writing = true;
                 let take = queue.waiting.len().min(MAX_GROUP);
                 let group: Vec<_> = queue.waiting.drain(..take).collect();
+                let number = queue.written + 1;
                 drop(queue);
-                self.write_group(group);
+                self.write_group(group, number);
                 queue = self.shared.queue();
                 continue;
             }
@@ -94,9 +162,9 @@ impl AuditWriter {
     /// once a sync that began after its write ends (run by a caller waiting
     /// for one). A group of looks alone, with no sync in flight, has its
     /// sync started at once on a thread of its own.
-    fn write_group(&self, group: Vec<(u64, Entry)>) {
-        let entries: Vec<&Entry> = group.iter().map(|(_, entry)| entry).collect();
-        let written = self.with_open(|open| self.write_lines(open, &entries));
+    fn write_group(&self, group: Vec<(u64, Entry, bool)>, number: u64) {
+        let entries: Vec<&Entry> = group.iter().map(|(_, entry, _)| entry).collect();
+        let written = self.with_open(|open| self.write_lines(open, &entries, number));
         let mut queue = self.shared.queue();
         queue.writing = false;
         let answers = match written {
@@ -104,19 +172,20 @@ impl AuditWriter {
             Err(e) => {
                 let failed = group
                     .iter()
-                    .map(|(ticket, _)| (*ticket, Err(e.to_string())));
+                    .map(|(ticket, ..)| (*ticket, Err(e.to_string())));
                 queue.answered.extend(failed);
                 drop(queue);
                 self.shared.turn.notify_all();
                 return;
             }
         };
-        queue.written += 1;
-        let number = queue.written;
+        queue.written = number;
         let mut waits = false;
-        for ((ticket, entry), answer) in group.iter().zip(answers) {
-            if is_look(entry) || answer.is_err() {
-                queue.answered.insert(*ticket, answer);
+        for ((ticket, entry, now), answer) in group.iter().zip(answers) {
+            if *now || is_look(entry) || answer.is_err() {
+                queue
+                    .answered
+                    .insert(*ticket, answer.map(|seq| (seq, number)));
             } else {
                 queue.owed.push((number, *ticket, answer));
                 waits = true;
@@ -148,6 +217,43 @@ impl Shared {
         self.queue.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Forgets the open file (it is opened afresh next time).
+    pub(super) fn reset(&self, state: &mut Option<OpenLog>) {
+        if let Some(open) = state.take() {
+            self.retire(&open);
+        }
+    }
+
+    /// A file this writer leaves: where lines of it wait for their sync,
+    /// the next sync covers it too; groups it held never reach it, and
+    /// fail.
+    pub(super) fn retire(&self, open: &OpenLog) {
+        if !open.unsynced.is_empty() {
+            let mut retired = self.retired.lock().unwrap_or_else(|p| p.into_inner());
+            retired.push(open.file.clone());
+        }
+        if open.in_sync {
+            let _ = open.file.unlock();
+        }
+        self.fail_groups(
+            dropped_groups(open),
+            "the audit file changed before these lines were written; nothing was appended",
+        );
+    }
+
+    /// Records that `groups`' lines are not on file.
+    fn fail_groups(&self, groups: Vec<u64>, why: &str) {
+        if groups.is_empty() {
+            return;
+        }
+        let mut queue = self.queue();
+        for group in groups {
+            queue.failed.push((group, group, why.into()));
+        }
+        drop(queue);
+        self.turn.notify_all();
+    }
+
     /// Syncs the groups written (`syncing` is set), answering the entries
     /// that waited for them. Then, with groups written meanwhile: a caller
     /// waiting for its own line syncs those; looks' alone are synced by a
@@ -172,13 +278,22 @@ impl Shared {
             drop(queue);
             let result = shared.sync_written().map_err(|e| e.to_string());
             let mut queue = shared.queue();
+            if let Err(why) = &result {
+                let first = queue.synced + 1;
+                queue.failed.push((first, target, why.clone()));
+            }
             queue.synced = target;
             let (due, owed) = std::mem::take(&mut queue.owed)
                 .into_iter()
                 .partition(|(group, ..)| *group <= target);
             queue.owed = owed;
-            for (_, ticket, answer) in due {
-                queue.answered.insert(ticket, result.clone().and(answer));
+            for (group, ticket, answer) in due {
+                let result = match queue.failure(group) {
+                    Some(why) => Err(why.to_string()),
+                    None => result.clone(),
+                };
+                let answer = result.and(answer).map(|seq| (seq, group));
+                queue.answered.insert(ticket, answer);
             }
             drop(queue);
             shared.turn.notify_all();
@@ -209,6 +324,11 @@ impl Shared {
         let Some(open) = state.as_mut() else {
             return Ok(());
         };
+        // Until the sync ends, this file is this writer's alone, and lines
+        // sealed meanwhile are held: the log's sync must not make a line
+        // durable before the anchor record announcing it is.
+        open.file.lock()?;
+        open.in_sync = true;
         let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
         let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
         drop(state);
@@ -217,12 +337,21 @@ impl Shared {
         let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file)) else {
             return synced;
         };
+        open.in_sync = false;
         if synced.is_err() {
             // What the file holds after a failed sync is read back afresh.
-            *state = None;
-        } else if open.file.lock().is_ok() {
-            anchor_synced(open, last, &self.sync);
-            let _ = open.file.unlock();
+            self.reset(&mut state);
+            return synced;
+        }
+        anchor_synced(open, last, &self.sync);
+        let held = put_held(&self.sync, open);
+        let _ = open.file.unlock();
+        if let Err(groups) = held {
+            self.fail_groups(
+                groups,
+                "the audit line could not be written; nothing was appended",
+            );
+            self.reset(&mut state);
         }
         synced
     }

@@ -123,6 +123,8 @@ impl AuditWriter {
             unsynced: Vec::new(),
             anchor,
             len: u64::MAX,
+            in_sync: false,
+            held: Vec::new(),
             _alive: alive,
         };
         if let Anchoring::Anchored(anchor) = self.anchoring(name) {
@@ -150,7 +152,7 @@ impl AuditWriter {
                 // writer of the series finds the next file anchored.
                 let next = self.move_on(&open.name, why, own, sweep)?;
                 let _ = open.file.unlock();
-                self.retire(open);
+                self.shared.retire(open);
                 *open = next;
                 open.file.lock()?;
                 return Ok(());

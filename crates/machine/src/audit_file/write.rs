@@ -16,7 +16,8 @@ impl AuditWriter {
     /// moved on).
     pub(super) fn append_locked(&self, open: &mut OpenLog, entry: &Entry) -> io::Result<u64> {
         let before = open.len;
-        let answer = self.write_lines(open, &[entry])?.pop();
+        // A file being opened has no sync in flight: its lines are never held.
+        let answer = self.write_lines(open, &[entry], 0)?.pop();
         let synced = sync_open(&self.shared.sync, open);
         if synced.is_err() && open.len > before {
             let _ = open.file.set_len(before);
@@ -27,15 +28,17 @@ impl AuditWriter {
             .map_err(io::Error::other)
     }
 
-    /// Seals `entries` (seq, chain, open seqs) and writes them as one write,
-    /// announced first in the anchor records; not synced. An entry that
-    /// cannot be sealed (over the line cap, past the seq ceiling) is answered
-    /// so and left out. On a failed write the file is cut back to its last
-    /// whole line.
+    /// Seals `entries` (seq, chain, open seqs) as group `group` and writes
+    /// them as one write, announced first in the anchor records; not synced.
+    /// While a sync has the file, they are held and written when it ends
+    /// (see [`put_held`]). An entry that cannot be sealed (over the line
+    /// cap, past the seq ceiling) is answered so and left out. On a failed
+    /// write the file is cut back to its last whole line.
     pub(super) fn write_lines(
         &self,
         open: &mut OpenLog,
         entries: &[&Entry],
+        group: u64,
     ) -> io::Result<Vec<Result<u64, String>>> {
         let (mut seq, mut prev) = (open.next_seq, open.prev.clone());
         let mut still_open = open.open.clone();
@@ -68,38 +71,86 @@ impl AuditWriter {
             return Ok(answers);
         }
         let first = open.first.clone().unwrap_or_else(|| hashes[0].clone());
-        if let Some(log) = open
-            .anchor
-            .as_mut()
-            .filter(|_| open.synced.0 >= open.anchored)
-        {
-            // Before the lines, the anchor announces them (with the lines
-            // still waiting for a sync), so a crash on either side of the
-            // write leaves a file the anchor accounts for. Never ahead of
-            // the durable log: its last line is the last one synced.
-            let announce = Anchor {
-                file: open.name.clone(),
-                seq: open.synced.0,
-                hash: open.synced.1.clone(),
-                first: first.clone(),
-                next: [open.unsynced.as_slice(), &hashes].concat(),
-            };
-            let _ = log.append(&announce, &self.shared.sync);
-        }
-        // `resync` has just made `len` the file's real length.
-        let before = open.len;
-        if let Err(e) = (&*open.file).write_all(&bytes) {
-            let _ = open.file.set_len(before);
-            return Err(e);
+        if !open.in_sync {
+            put(&self.shared.sync, open, &first, &bytes, hashes)?;
+        } else {
+            open.held.push(Held {
+                group,
+                bytes,
+                hashes,
+            });
         }
         open.next_seq = seq;
-        open.len = before + bytes.len() as u64;
         open.first = Some(first);
         open.prev = prev;
         open.open = still_open;
-        open.unsynced.extend(hashes);
         Ok(answers)
     }
+}
+
+/// A group sealed while a sync had the file: written when it ends, so
+/// that sync never makes a line durable before the record announcing it.
+pub(super) struct Held {
+    group: u64,
+    bytes: Vec<u8>,
+    hashes: Vec<String>,
+}
+
+/// Writes `bytes` (lines hashed `hashes`) at the file's end, announced first
+/// in the anchor records.
+fn put(
+    sync: &Syncer,
+    open: &mut OpenLog,
+    first: &str,
+    bytes: &[u8],
+    hashes: Vec<String>,
+) -> io::Result<()> {
+    if let Some(log) = open
+        .anchor
+        .as_mut()
+        .filter(|_| open.synced.0 >= open.anchored)
+    {
+        // Before the lines, the anchor announces them (with the lines
+        // still waiting for a sync), so a crash on either side of the
+        // write leaves a file the anchor accounts for. Never ahead of
+        // the durable log: its last line is the last one synced.
+        let announce = Anchor {
+            file: open.name.clone(),
+            seq: open.synced.0,
+            hash: open.synced.1.clone(),
+            first: first.into(),
+            next: [open.unsynced.as_slice(), &hashes].concat(),
+        };
+        let _ = log.append(&announce, sync);
+    }
+    // `resync` has just made `len` the file's real length.
+    let before = open.len;
+    if let Err(e) = (&*open.file).write_all(bytes) {
+        let _ = open.file.set_len(before);
+        return Err(e);
+    }
+    open.len = before + bytes.len() as u64;
+    open.unsynced.extend(hashes);
+    Ok(())
+}
+
+/// Writes the groups held while a sync had the file, as one write; the
+/// groups' numbers where that failed (their lines are not on file).
+pub(super) fn put_held(sync: &Syncer, open: &mut OpenLog) -> Result<(), Vec<u64>> {
+    let held = std::mem::take(&mut open.held);
+    let (Some(first), false) = (open.first.clone(), held.is_empty()) else {
+        return Ok(());
+    };
+    let groups = held.iter().map(|h| h.group).collect();
+    let bytes: Vec<u8> = held.iter().flat_map(|h| h.bytes.iter().copied()).collect();
+    let hashes = held.into_iter().flat_map(|h| h.hashes).collect();
+    put(sync, open, &first, &bytes, hashes).map_err(|_| groups)
+}
+
+/// The numbers of the groups `open` holds, dropped with it: their lines
+/// never reach the file.
+pub(super) fn dropped_groups(open: &OpenLog) -> Vec<u64> {
+    open.held.iter().map(|h| h.group).collect()
 }
 
 /// Syncs the anchor records (if any were added), then the log.

@@ -3,6 +3,7 @@
 //! audit writer that goes with it.
 
 use super::FolderStorage;
+use super::batch::Durable;
 use crate::audit_file::{Anchors, AuditWriter, Writer};
 use crate::durable::Syncer;
 use crate::own::{OwnError, OwnFolders};
@@ -121,7 +122,7 @@ impl FolderStorage {
                 !options.audit_at_first_append,
             ),
             anchors,
-            sync: options.sync,
+            durable: Durable::new(options.sync),
             path: real,
             // A reader (`voicebox audit`) changes nothing in the folder it reports on.
             sweeps: !options.audit_at_first_append,

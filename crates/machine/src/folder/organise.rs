@@ -50,9 +50,9 @@ impl FolderStorage {
         source
             .rename(from_name, &target, to_name)
             .map_err(folder_error)?;
-        self.sync
+        self.durable
             .folder_at(&source, Path::new(""))
-            .and_then(|()| self.sync.folder_at(&target, Path::new("")))
+            .and_then(|()| self.durable.folder_at(&target, Path::new("")))
             .and_then(|()| self.sync_created(&created))
             .map_err(storage_error)
     }
@@ -69,7 +69,7 @@ impl FolderStorage {
             Err(e) => return Err(storage_error(e)),
         }
         folder.create_dir(name).map_err(folder_error)?;
-        self.sync
+        self.durable
             .folder_at(&folder, Path::new(""))
             .and_then(|()| self.sync_created(&created))
             .map_err(storage_error)?;
@@ -91,7 +91,7 @@ impl FolderStorage {
             .remove_dir(name)
             .map_err(folder_error)
             .and_then(|()| {
-                self.sync
+                self.durable
                     .folder_at(&folder, Path::new(""))
                     .map_err(storage_error)
             })

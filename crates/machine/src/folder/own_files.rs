@@ -80,9 +80,9 @@ impl FolderStorage {
             return Err(StorageError::NotARegularFile);
         }
         file.write_all(bytes)
-            .and_then(|()| self.sync.file(&file.into_std()))
+            .and_then(|()| self.durable.file(file.into_std()))
             .and_then(|()| match new {
-                true => self.sync.folder_at(&dir, Path::new("")),
+                true => self.durable.folder_at(&dir, Path::new("")),
                 false => Ok(()),
             })
             .map_err(storage_error)
@@ -107,7 +107,7 @@ impl FolderStorage {
             let _ = staging.remove_file(&tmp);
         }
         written
-            .and_then(|()| self.sync.folder_at(&dir, Path::new("")))
+            .and_then(|()| self.durable.folder_at(&dir, Path::new("")))
             .map_err(storage_error)
     }
 
@@ -122,7 +122,7 @@ impl FolderStorage {
             return Err(StorageError::NotARegularFile);
         }
         dir.remove_file(name)
-            .and_then(|()| self.sync.folder_at(&dir, Path::new("")))
+            .and_then(|()| self.durable.folder_at(&dir, Path::new("")))
             .map_err(storage_error)
     }
 }

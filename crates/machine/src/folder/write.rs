@@ -81,7 +81,7 @@ impl FolderStorage {
         }
         staging
             .remove_file(name)
-            .and_then(|()| self.sync.folder_at(&staging, Path::new("")))
+            .and_then(|()| self.durable.folder_at(&staging, Path::new("")))
             .map_err(storage_error)
     }
 
@@ -94,6 +94,10 @@ impl FolderStorage {
     pub(super) fn write_file(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
         let rel = rel(path);
         let (parent, name) = split(&rel);
+        if !parent.as_os_str().is_empty() && !self.dir.is_dir(parent) {
+            // Folders made for the file are a change too: the barrier first.
+            self.durable.barrier().map_err(storage_error)?;
+        }
         let created = self.create_folders(parent).map_err(storage_error)?;
         let folder = self.pin(path, parent)?;
         let meta = folder.symlink_metadata(name);
@@ -117,6 +121,7 @@ impl FolderStorage {
         let tmp = staged_name(&MachineEnv.random_id());
         let written = self
             .write_synced(&staging, Path::new(&tmp), bytes)
+            .and_then(|()| self.durable.barrier())
             .and_then(|()| staging.rename(&tmp, &folder, name));
         let written = match written {
             // The target is on another filesystem mounted inside the root: a
@@ -126,6 +131,7 @@ impl FolderStorage {
                 let beside = format!(".voicebox-tmp-{}", MachineEnv.random_id());
                 let moved = self
                     .write_synced(&folder, Path::new(&beside), bytes)
+                    .and_then(|()| self.durable.barrier())
                     .and_then(|()| folder.rename(&beside, &folder, name));
                 if moved.is_err() {
                     let _ = folder.remove_file(&beside);
@@ -139,7 +145,7 @@ impl FolderStorage {
             ok => ok,
         };
         written
-            .and_then(|()| self.sync.folder_at(&folder, Path::new("")))
+            .and_then(|()| self.durable.folder_at(&folder, Path::new("")))
             .and_then(|()| self.sync_created(&created))
             .map_err(storage_error)
     }
@@ -150,7 +156,7 @@ impl FolderStorage {
         options.write(true).create_new(true);
         let mut file = self.with_parents(path, || dir.open_with(path, &options))?;
         file.write_all(bytes)?;
-        self.sync.file(&file.into_std())
+        self.durable.file(file.into_std())
     }
 
     /// Creates the missing folders of `path`, returning those it created,
@@ -182,7 +188,7 @@ impl FolderStorage {
 
     /// Syncs one folder of the root (`""` is the root itself).
     pub(super) fn sync_folder(&self, folder: &Path) -> io::Result<()> {
-        self.sync.folder_at(&self.dir, folder)
+        self.durable.folder_at(&self.dir, folder)
     }
 
     /// Runs `open`; where a folder on the way is missing, creates the

@@ -18,6 +18,7 @@ use voicebox_core::turn::{Conversation, Proposal};
 use voicebox_core::worker::{Answer, Execute, Relayed};
 use voicebox_core::{Refusal, Reply, Rule};
 use voicebox_machine::egress::HttpEgress;
+use voicebox_machine::settle::settle_after;
 use voicebox_machine::{Host, MachineAbilities};
 
 /// A host thread that failed (it panicked) while acting or reading: the
@@ -45,8 +46,9 @@ pub(super) enum ActiveRoot {
 }
 
 /// The host (one writer: what changes the folder is serialised by its lock,
-/// looks share it, and no act holds it while the network answers), the page
-/// channel, and the refusals answered since start.
+/// looks share it, and no act holds it while the network answers or while
+/// its audit lines are synced), the page channel, and the refusals answered
+/// since start.
 pub struct Acts {
     host: Arc<RwLock<Host<MachineAbilities>>>,
     channel: Channel,
@@ -82,13 +84,24 @@ impl Acts {
     }
 
     /// Runs `f` on the host, alone, on a blocking thread (the executor does
-    /// file I/O).
+    /// file I/O). The audit lines `f` writes last (an act's outcome) are made
+    /// durable after the host is released, so the next act runs meanwhile
+    /// and their lines share one sync; the answer waits for them.
     pub(crate) async fn with_host<R: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Host<MachineAbilities>) -> R + Send + 'static,
     ) -> Result<R, Failed> {
         let host = self.host.clone();
-        on_thread(move || f(&mut host.write().unwrap_or_else(|p| p.into_inner()))).await
+        let acted = on_thread(move || {
+            let (result, settle) =
+                settle_after(|| f(&mut host.write().unwrap_or_else(|p| p.into_inner())));
+            settle.wait().map(|()| result)
+        });
+        acted.await?.map_err(|e| {
+            Failed::new(&format!(
+                "the act's audit line could not be made durable ({e}), so it is not reported done; check the audit log and free space"
+            ))
+        })
     }
 
     /// Runs `f`, which only looks, on the host beside other looks (never
