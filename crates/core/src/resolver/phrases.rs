@@ -67,7 +67,12 @@ pub fn tagged<T: Copy, K: Keys + ?Sized>(
 
 /// A checked phrase template (see the module doc).
 #[derive(Clone, Copy, Debug)]
-pub struct Phrases(&'static str);
+pub struct Phrases {
+    template: &'static str,
+    /// The words a phrasing may begin with, as bits of [`Firsts`]: most runs
+    /// a table is tried on begin with none of them, and are turned away here.
+    firsts: Firsts,
+}
 
 /// Why a template is malformed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,7 +186,10 @@ impl Phrases {
     /// The template, checked; a malformed one stops the build of the constant.
     pub const fn new(template: &'static str) -> Phrases {
         match Phrases::check(template) {
-            Ok(()) => Phrases(template),
+            Ok(()) => Phrases {
+                template,
+                firsts: Firsts::of(template.as_bytes()),
+            },
             Err(fault) => panic!("{}", fault.message()),
         }
     }
@@ -260,6 +268,9 @@ impl Phrases {
         keys: &K,
         keep: impl Fn(usize) -> bool,
     ) -> Option<usize> {
+        if !self.firsts.may_begin(keys.key_at(0)) {
+            return None;
+        }
         let mut best = None;
         self.each_prefix(keys, &mut |n| {
             if keep(n) {
@@ -295,12 +306,12 @@ impl Phrases {
         let mut at = 0;
         loop {
             Matcher {
-                t: self.0,
+                t: self.template,
                 keys,
                 found: &mut *found,
             }
             .seq(at, 0, None);
-            match bar(self.0.as_bytes(), at) {
+            match bar(self.template.as_bytes(), at) {
                 Some(next) => at = next + 1,
                 None => return,
             }
@@ -330,14 +341,14 @@ impl Phrases {
         let mut at = 0;
         loop {
             if (Speller {
-                t: self.0,
+                t: self.template,
                 each: &mut *each,
             })
             .seq(at, None, None)
             {
                 return;
             }
-            match bar(self.0.as_bytes(), at) {
+            match bar(self.template.as_bytes(), at) {
                 Some(next) => at = next + 1,
                 None => return,
             }
@@ -459,11 +470,91 @@ impl<K: Keys + ?Sized> Matcher<'_, K> {
     }
 }
 
+/// A set of words kept as bits of their hashes: it may say yes to a word
+/// not in it, never no to one that is.
+#[derive(Clone, Copy, Debug)]
+struct Firsts([u64; 4]);
+
+impl Firsts {
+    /// The words that may begin a phrasing of the (checked) template `t`;
+    /// every word when a phrasing may be empty.
+    const fn of(t: &[u8]) -> Firsts {
+        let mut set = Firsts([0; 4]);
+        let mut at = 0;
+        loop {
+            if set.add_leading(t, at) {
+                return Firsts([u64::MAX; 4]);
+            }
+            match bar(t, at) {
+                Some(next) => at = next + 1,
+                None => return set,
+            }
+        }
+    }
+
+    /// Adds the words that may begin the alternative from `at` (and what
+    /// follows it where it may be empty); whether all of it may be empty.
+    const fn add_leading(&mut self, t: &[u8], mut at: usize) -> bool {
+        loop {
+            while at < t.len() && is_space(t[at]) {
+                at += 1;
+            }
+            if at == t.len() || matches!(t[at], b'|' | b')' | b']') {
+                return true;
+            }
+            if !matches!(t[at], b'(' | b'[') {
+                let (word, _) = t.split_at(word_end(t, at));
+                let (_, word) = word.split_at(at);
+                self.add(word);
+                return false;
+            }
+            let mut empty = t[at] == b'[';
+            let mut alt = at + 1;
+            loop {
+                if self.add_leading(t, alt) {
+                    empty = true;
+                }
+                match bar(t, alt) {
+                    Some(next) => alt = next + 1,
+                    None => break,
+                }
+            }
+            if !empty {
+                return false;
+            }
+            at = close_of(t, at) + 1;
+        }
+    }
+
+    const fn bit(word: &[u8]) -> (usize, u64) {
+        // FNV-1a.
+        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut i = 0;
+        while i < word.len() {
+            hash = (hash ^ word[i] as u64).wrapping_mul(0x0100_0000_01b3);
+            i += 1;
+        }
+        (((hash >> 6) & 3) as usize, 1 << (hash & 63))
+    }
+
+    const fn add(&mut self, word: &[u8]) {
+        let (at, bit) = Firsts::bit(word);
+        self.0[at] |= bit;
+    }
+
+    /// Whether a run beginning with `key` (`None`: an empty run) may match.
+    fn may_begin(self, key: Option<&str>) -> bool {
+        let (at, bit) = Firsts::bit(key.unwrap_or("").as_bytes());
+        self.0 == [u64::MAX; 4] || (key.is_some() && self.0[at] & bit != 0)
+    }
+}
+
 /// The closing bracket of the group opened at `open`.
-fn close_of(t: &[u8], open: usize) -> usize {
+const fn close_of(t: &[u8], open: usize) -> usize {
     let mut depth = 0;
-    for (at, b) in t.iter().enumerate().skip(open) {
-        match b {
+    let mut at = open;
+    while at < t.len() {
+        match t[at] {
             b'(' | b'[' => depth += 1,
             b')' | b']' => {
                 depth -= 1;
@@ -473,21 +564,24 @@ fn close_of(t: &[u8], open: usize) -> usize {
             }
             _ => {}
         }
+        at += 1;
     }
     t.len()
 }
 
 /// The bar after the alternative starting at `from`, if its group has another.
-fn bar(t: &[u8], from: usize) -> Option<usize> {
+const fn bar(t: &[u8], from: usize) -> Option<usize> {
     let mut depth = 0;
-    for (at, b) in t.iter().enumerate().skip(from) {
-        match b {
+    let mut at = from;
+    while at < t.len() {
+        match t[at] {
             b'(' | b'[' => depth += 1,
             b')' | b']' if depth == 0 => return None,
             b')' | b']' => depth -= 1,
             b'|' if depth == 0 => return Some(at),
             _ => {}
         }
+        at += 1;
     }
     None
 }
@@ -560,8 +654,8 @@ mod tests {
 
     #[test]
     fn matching_agrees_with_the_expansion() {
-        let template =
-            "so [that] it [only] (contains | says) | so | with [the] (text | words) | a [b] [b c]";
+        let template = "so [that] it [only] (contains | says) | so | with [the] (text | words)
+            | a [b] [b c] | [(x | [y] z)] w";
         for text in [
             "so that it only says hi",
             "so it says",
@@ -571,6 +665,11 @@ mod tests {
             "a b c d",
             "a b b c",
             "b",
+            "x w",
+            "y z w",
+            "z w",
+            "w",
+            "y w",
             "",
         ] {
             let keys: Vec<String> = split(text).iter().map(|w| w.key.clone()).collect();
@@ -585,7 +684,22 @@ mod tests {
             expected.sort_unstable_by(|a, b| b.cmp(a));
             expected.dedup();
             assert_eq!(prefixes(template, text), expected, "{text}");
+            // The first-word filter turns away no run a phrasing begins.
+            let list = split(text);
+            let longest = Phrases::new(template).longest(&Words::new(text, &list));
+            assert_eq!(longest, expected.first().copied(), "{text}");
         }
+    }
+
+    #[test]
+    fn a_template_that_may_say_nothing_matches_every_run() {
+        let list = split("zzz");
+        let words = Words::new("zzz", &list);
+        assert_eq!(Phrases::new("[a] | b").longest(&words), Some(0));
+        assert_eq!(Phrases::new("[a] | b").longest(&words.to(0)), Some(0));
+        // The positive control's opposite: a template that must say something.
+        assert_eq!(Phrases::new("a | b").longest(&words), None);
+        assert_eq!(Phrases::new("a | b").longest(&words.to(0)), None);
     }
 
     #[test]
