@@ -22,9 +22,13 @@
 //! template's order that the run ends with, so there order is meaning.
 //! [`Phrases::expand`] lists every phrasing, for tests, help and a speech grammar.
 
-use super::text::{CONTRACTIONS, HESITATIONS, LEADING_PUNCT, TRAILING_PUNCT, Words};
+use super::text::Words;
 use alloc::string::String;
 use alloc::vec::Vec;
+pub use check::Fault;
+use check::Firsts;
+
+mod check;
 
 /// A template checked where it stands in code: `phrases!("in | inside")`.
 macro_rules! phrases {
@@ -74,39 +78,6 @@ pub struct Phrases {
     firsts: Firsts,
 }
 
-/// Why a template is malformed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// A group closed that was not open, or closed by the other bracket.
-    Unopened,
-    /// A group still open at the end.
-    Unclosed,
-    /// An alternative (or a whole group, or the template) with no words.
-    EmptyAlternative,
-    /// Groups nested deeper than anyone reads.
-    TooDeep,
-    /// A word no key equals: with a capital letter or with punctuation the
-    /// splitter strips, a contraction it spells out, a hesitation it drops.
-    NotAKey,
-}
-
-impl Fault {
-    const fn message(self) -> &'static str {
-        match self {
-            Fault::Unopened => "phrase template: a bracket closes a group that is not open",
-            Fault::Unclosed => "phrase template: a group is not closed",
-            Fault::EmptyAlternative => "phrase template: an alternative has no words",
-            Fault::TooDeep => "phrase template: groups nest too deep",
-            Fault::NotAKey => {
-                "phrase template: no key equals a word (capital, punctuation, contraction, hesitation)"
-            }
-        }
-    }
-}
-
-/// How deep groups may nest.
-const MAX_DEPTH: usize = 8;
-
 const fn is_space(b: u8) -> bool {
     b.is_ascii_whitespace()
 }
@@ -123,65 +94,6 @@ const fn word_end(t: &[u8], mut at: usize) -> usize {
     at
 }
 
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// Whether the ASCII byte `b` is one of `set`.
-const fn among(b: u8, set: &[char]) -> bool {
-    let mut i = 0;
-    while i < set.len() {
-        if b.is_ascii() && set[i] as u32 == b as u32 {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Whether `word` is in `list`.
-const fn listed(word: &[u8], list: &[&str]) -> bool {
-    let mut i = 0;
-    while i < list.len() {
-        if same(word, list[i].as_bytes()) {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Whether some key could equal `word` (see [`Fault::NotAKey`]).
-const fn is_key(word: &[u8]) -> bool {
-    let mut i = 0;
-    while i < word.len() {
-        if word[i].is_ascii_uppercase() {
-            return false;
-        }
-        i += 1;
-    }
-    let mut c = 0;
-    while c < CONTRACTIONS.len() {
-        if same(word, CONTRACTIONS[c].0.as_bytes()) {
-            return false;
-        }
-        c += 1;
-    }
-    !among(word[0], LEADING_PUNCT)
-        && !among(word[word.len() - 1], TRAILING_PUNCT)
-        && !listed(word, HESITATIONS)
-}
-
 impl Phrases {
     /// The template, checked; a malformed one stops the build of the constant.
     pub const fn new(template: &'static str) -> Phrases {
@@ -192,69 +104,6 @@ impl Phrases {
             },
             Err(fault) => panic!("{}", fault.message()),
         }
-    }
-
-    /// Whether `template` is well formed (see [`Fault`]).
-    pub const fn check(template: &str) -> Result<(), Fault> {
-        let t = template.as_bytes();
-        let mut open = [0u8; MAX_DEPTH];
-        let mut depth = 0;
-        // Whether the alternative being read has a word or a group yet.
-        let mut filled = false;
-        let mut at = 0;
-        while at < t.len() {
-            let b = t[at];
-            if is_space(b) {
-                at += 1;
-                continue;
-            }
-            match b {
-                b'(' | b'[' => {
-                    if depth == MAX_DEPTH {
-                        return Err(Fault::TooDeep);
-                    }
-                    open[depth] = b;
-                    depth += 1;
-                    filled = false;
-                }
-                b')' | b']' => {
-                    let opener = if b == b')' { b'(' } else { b'[' };
-                    if depth == 0 || open[depth - 1] != opener {
-                        return Err(Fault::Unopened);
-                    }
-                    if !filled {
-                        return Err(Fault::EmptyAlternative);
-                    }
-                    depth -= 1;
-                    filled = true;
-                }
-                b'|' => {
-                    if !filled {
-                        return Err(Fault::EmptyAlternative);
-                    }
-                    filled = false;
-                }
-                _ => {
-                    let end = word_end(t, at);
-                    let (word, _) = t.split_at(end);
-                    let (_, word) = word.split_at(at);
-                    if !is_key(word) {
-                        return Err(Fault::NotAKey);
-                    }
-                    filled = true;
-                    at = end;
-                    continue;
-                }
-            }
-            at += 1;
-        }
-        if depth > 0 {
-            return Err(Fault::Unclosed);
-        }
-        if !filled {
-            return Err(Fault::EmptyAlternative);
-        }
-        Ok(())
     }
 
     /// The number of keys of the longest phrasing `keys` begin with.
@@ -470,85 +319,6 @@ impl<K: Keys + ?Sized> Matcher<'_, K> {
     }
 }
 
-/// A set of words kept as bits of their hashes: it may say yes to a word
-/// not in it, never no to one that is.
-#[derive(Clone, Copy, Debug)]
-struct Firsts([u64; 4]);
-
-impl Firsts {
-    /// The words that may begin a phrasing of the (checked) template `t`;
-    /// every word when a phrasing may be empty.
-    const fn of(t: &[u8]) -> Firsts {
-        let mut set = Firsts([0; 4]);
-        let mut at = 0;
-        loop {
-            if set.add_leading(t, at) {
-                return Firsts([u64::MAX; 4]);
-            }
-            match bar(t, at) {
-                Some(next) => at = next + 1,
-                None => return set,
-            }
-        }
-    }
-
-    /// Adds the words that may begin the alternative from `at` (and what
-    /// follows it where it may be empty); whether all of it may be empty.
-    const fn add_leading(&mut self, t: &[u8], mut at: usize) -> bool {
-        loop {
-            while at < t.len() && is_space(t[at]) {
-                at += 1;
-            }
-            if at == t.len() || matches!(t[at], b'|' | b')' | b']') {
-                return true;
-            }
-            if !matches!(t[at], b'(' | b'[') {
-                let (word, _) = t.split_at(word_end(t, at));
-                let (_, word) = word.split_at(at);
-                self.add(word);
-                return false;
-            }
-            let mut empty = t[at] == b'[';
-            let mut alt = at + 1;
-            loop {
-                if self.add_leading(t, alt) {
-                    empty = true;
-                }
-                match bar(t, alt) {
-                    Some(next) => alt = next + 1,
-                    None => break,
-                }
-            }
-            if !empty {
-                return false;
-            }
-            at = close_of(t, at) + 1;
-        }
-    }
-
-    const fn bit(word: &[u8]) -> (usize, u64) {
-        // FNV-1a.
-        let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut i = 0;
-        while i < word.len() {
-            hash = (hash ^ word[i] as u64).wrapping_mul(0x0100_0000_01b3);
-            i += 1;
-        }
-        (((hash >> 6) & 3) as usize, 1 << (hash & 63))
-    }
-
-    const fn add(&mut self, word: &[u8]) {
-        let (at, bit) = Firsts::bit(word);
-        self.0[at] |= bit;
-    }
-
-    /// Whether a run beginning with `key` (`None`: an empty run) may match.
-    fn may_begin(self, key: Option<&str>) -> bool {
-        let (at, bit) = Firsts::bit(key.unwrap_or("").as_bytes());
-        self.0 == [u64::MAX; 4] || (key.is_some() && self.0[at] & bit != 0)
-    }
-}
-
 /// The closing bracket of the group opened at `open`.
 const fn close_of(t: &[u8], open: usize) -> usize {
     let mut depth = 0;
@@ -587,132 +357,4 @@ const fn bar(t: &[u8], from: usize) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::resolver::text::split;
-
-    fn phrasings(template: &'static str) -> Vec<String> {
-        Phrases::new(template)
-            .expand()
-            .iter()
-            .map(|p| p.join(" "))
-            .collect()
-    }
-
-    #[test]
-    fn groups_and_options_expand_in_order() {
-        assert_eq!(
-            phrasings("so [that] it (says | reads) | with"),
-            [
-                "so that it says",
-                "so that it reads",
-                "so it says",
-                "so it reads",
-                "with"
-            ]
-        );
-        assert_eq!(
-            phrasings("a [b (c | d [e])]\n  | f"),
-            ["a b c", "a b d e", "a b d", "a", "f"]
-        );
-    }
-
-    #[test]
-    fn malformed_templates_are_faults() {
-        let fault = |t| Phrases::check(t).err();
-        assert_eq!(fault("a (b | c"), Some(Fault::Unclosed));
-        assert_eq!(fault("a b) c"), Some(Fault::Unopened));
-        assert_eq!(fault("a (b ] c"), Some(Fault::Unopened));
-        assert_eq!(fault("a | | b"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("a | b |"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("a (b | ) c"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("a [] c"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault(" "), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("((((((((((a))))))))))"), Some(Fault::TooDeep));
-        assert_eq!(fault("so it Says"), Some(Fault::NotAKey));
-        assert_eq!(fault("what's there"), Some(Fault::NotAKey));
-        assert_eq!(fault("'cause"), Some(Fault::NotAKey));
-        assert_eq!(fault("done."), Some(Fault::NotAKey));
-        assert_eq!(fault("um so"), Some(Fault::NotAKey));
-        // The positive control: the same shapes, well formed.
-        assert_eq!(fault("a (b | c)"), None);
-        assert_eq!(fault("a [b] c | (d [e | f])"), None);
-        assert_eq!(fault("what is there"), None);
-        assert_eq!(fault("it'd -> so"), None);
-    }
-
-    /// What every way of matching finds: the lengths of the phrasings the
-    /// text begins with, longest first.
-    fn prefixes(template: &'static str, text: &str) -> Vec<usize> {
-        let list = split(text);
-        let mut found = Vec::new();
-        Phrases::new(template).each_prefix(&Words::new(text, &list), &mut |n| found.push(n));
-        found.sort_unstable_by(|a, b| b.cmp(a));
-        found.dedup();
-        found
-    }
-
-    #[test]
-    fn matching_agrees_with_the_expansion() {
-        let template = "so [that] it [only] (contains | says) | so | with [the] (text | words)
-            | a [b] [b c] | [(x | [y] z)] w";
-        for text in [
-            "so that it only says hi",
-            "so it says",
-            "so that it",
-            "with the words x",
-            "with words",
-            "a b c d",
-            "a b b c",
-            "b",
-            "x w",
-            "y z w",
-            "z w",
-            "w",
-            "y w",
-            "",
-        ] {
-            let keys: Vec<String> = split(text).iter().map(|w| w.key.clone()).collect();
-            let mut expected: Vec<usize> = Phrases::new(template)
-                .expand()
-                .iter()
-                .filter(|p| {
-                    keys.starts_with(&p.iter().map(|w| String::from(*w)).collect::<Vec<_>>())
-                })
-                .map(|p| p.len())
-                .collect();
-            expected.sort_unstable_by(|a, b| b.cmp(a));
-            expected.dedup();
-            assert_eq!(prefixes(template, text), expected, "{text}");
-            // The first-word filter turns away no run a phrasing begins.
-            let list = split(text);
-            let longest = Phrases::new(template).longest(&Words::new(text, &list));
-            assert_eq!(longest, expected.first().copied(), "{text}");
-        }
-    }
-
-    #[test]
-    fn a_template_that_may_say_nothing_matches_every_run() {
-        let list = split("zzz");
-        let words = Words::new("zzz", &list);
-        assert_eq!(Phrases::new("[a] | b").longest(&words), Some(0));
-        assert_eq!(Phrases::new("[a] | b").longest(&words.to(0)), Some(0));
-        // The positive control's opposite: a template that must say something.
-        assert_eq!(Phrases::new("a | b").longest(&words), None);
-        assert_eq!(Phrases::new("a | b").longest(&words.to(0)), None);
-    }
-
-    #[test]
-    fn longest_prefix_and_first_suffix() {
-        let p = Phrases::new("in it | it | into it | is (in | inside) there");
-        let text = "hello in it";
-        let list = split(text);
-        let words = Words::new(text, &list);
-        assert_eq!(p.longest(&words.from(1)), Some(2));
-        assert_eq!(p.longest(&words), None);
-        // The first phrasing in order wins at the end: "in it" before "it".
-        assert_eq!(p.first_suffix(words), Some(2));
-        assert_eq!(Phrases::new("it | in it").first_suffix(words), Some(1));
-        assert_eq!(p.first_suffix(words.to(2)), None);
-    }
-}
+mod tests;
