@@ -100,39 +100,20 @@ fn closing_len(words: Words<'_>) -> usize {
     if words.ends_with(&["please"]) {
         return 1;
     }
-    if let Some(hedge) = [
-        &["for", "me"][..],
-        &["i", "think"],
-        &["i", "guess"],
-        &["if", "you", "can"],
-        &["if", "you", "could"],
-        &["if", "you", "would"],
-        &["if", "possible"],
-        &["would", "you"],
-        &["will", "you"],
-        &["could", "you"],
-        &["can", "you"],
-        &["as", "well"],
-        &["too"],
-    ]
-    .into_iter()
-    .find(|t| words.len() > t.len() + 1 && words.ends_with(t))
-    {
-        return hedge.len();
+    const HEDGES: Phrases = Phrases::new(
+        "for me | i (think | guess) | if you (can | could | would) | if possible
+         | (would | will | could | can) you | as well | too",
+    );
+    // No hedge ends another, so the first that ends the words is the only one.
+    if let Some(n) = HEDGES.first_suffix(words).filter(|n| words.len() > n + 1) {
+        return n;
     }
-    let Some(n) = [
-        &["thanks"][..],
-        &["thank", "you"],
-        &["thx"],
-        &["cheers"],
-        &["thanks", "a", "lot"],
-        &["thanks", "so", "much"],
-        &["thank", "you", "so", "much"],
-        &["many", "thanks"],
-    ]
-    .into_iter()
-    .find(|t| words.ends_with(t))
-    .map(<[&str]>::len) else {
+    // The first that ends the words wins: for "… many thanks", "thanks".
+    const THANKS: Phrases = Phrases::new(
+        "thanks | thank you | thx | cheers | thanks (a lot | so much) | thank you so much
+         | many thanks",
+    );
+    let Some(n) = THANKS.first_suffix(words) else {
         return 0;
     };
     // After a quoted word the content is closed: "search for \"x\" thanks".

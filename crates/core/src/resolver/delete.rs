@@ -99,9 +99,9 @@ fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
     };
     // "remove the item X from …" takes out a list's line, not these words.
     let cut = words.to(at);
-    if cut.starts_with(&["the", "item"])
-        || cut.starts_with(&["item"])
-        || cut.starts_with(&["the", "list", "item"])
+    if cut
+        .after_any(phrases!("[the] item | the list item"))
+        .is_some()
     {
         return None;
     }

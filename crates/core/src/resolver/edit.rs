@@ -16,44 +16,47 @@ use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
 
-/// A replacing verb, the words between old and new text, and which of those
+/// Replacing verbs, the words between old and new text, and which of those
 /// put the new text first ("substitute bread for milk").
 struct Swap {
-    verb: &'static [&'static str],
+    verb: Phrases,
     joiners: &'static [&'static str],
     new_first: &'static [&'static str],
+    /// Whether, with no file to edit in, a named file is what is replaced
+    /// ("replace notes.txt with hi" writes its whole content).
+    whole: bool,
 }
 
-const fn swap(verb: &'static [&'static str], joiners: &'static [&'static str]) -> Swap {
+const fn swap(verb: Phrases, joiners: &'static [&'static str]) -> Swap {
     Swap {
         verb,
         joiners,
         new_first: &[],
+        whole: false,
     }
 }
 
 const SWAPS: &[Swap] = &[
-    swap(&["replace"], &["with", "by"]),
-    swap(&["replacing"], &["with", "by"]),
-    swap(&["find", "and", "replace"], &["with", "by"]),
-    swap(&["changing"], &["to", "into", "with"]),
-    swap(&["change"], &["to", "into", "with"]),
-    swap(&["swap"], &["for", "with"]),
-    swap(&["swap", "out"], &["for", "with"]),
-    swap(&["switch"], &["to", "for", "with"]),
-    swap(&["turn"], &["into"]),
-    swap(&["correct"], &["to"]),
-    swap(&["fix"], &["to", "into"]),
-    swap(&["update"], &["to"]),
-    swap(&["bump"], &["to"]),
-    swap(&["raise"], &["to"]),
-    swap(&["lower"], &["to"]),
-    swap(&["increase"], &["to"]),
-    swap(&["decrease"], &["to"]),
     Swap {
-        verb: &["substitute"],
-        joiners: &["with", "for"],
+        whole: true,
+        ..swap(Phrases::new("replace"), &["with", "by"])
+    },
+    swap(
+        Phrases::new("replacing | find and replace"),
+        &["with", "by"],
+    ),
+    swap(Phrases::new("changing | change"), &["to", "into", "with"]),
+    swap(Phrases::new("swap [out]"), &["for", "with"]),
+    swap(Phrases::new("switch"), &["to", "for", "with"]),
+    swap(Phrases::new("turn"), &["into"]),
+    swap(Phrases::new("fix"), &["to", "into"]),
+    swap(
+        Phrases::new("correct | update | bump | raise | lower | increase | decrease"),
+        &["to"],
+    ),
+    Swap {
         new_first: &["for"],
+        ..swap(Phrases::new("substitute"), &["with", "for"])
     },
 ];
 
@@ -135,7 +138,7 @@ fn swapped(swap: &Swap, rest: Words<'_>) -> Option<Resolution> {
     };
 
     if file.is_none()
-        && swap.verb.starts_with(&["replace"])
+        && swap.whole
         && let Some(name) = named_file(old)
     {
         // "replace notes.txt with hi": with no file to edit in, a named
@@ -161,9 +164,9 @@ fn named_file(words: Words<'_>) -> Option<String> {
 fn swap_at(words: Words<'_>) -> Option<(&'static Swap, Words<'_>)> {
     SWAPS
         .iter()
-        .filter(|s| words.starts_with(s.verb))
-        .max_by_key(|s| s.verb.len())
-        .map(|s| (s, words.from(s.verb.len())))
+        .filter_map(|s| Some((s, s.verb.longest(&words)?)))
+        .max_by_key(|(_, n)| *n)
+        .map(|(s, n)| (s, words.from(n)))
 }
 
 /// "in notes.md replace …", "edit notes.md and change …", "notes.md: change …":

@@ -22,9 +22,13 @@
 //! template's order that the run ends with, so there order is meaning.
 //! [`Phrases::expand`] lists every phrasing, for tests, help and a speech grammar.
 
-use super::text::{CONTRACTIONS, HESITATIONS, LEADING_PUNCT, TRAILING_PUNCT, Words};
+use super::text::Words;
 use alloc::string::String;
 use alloc::vec::Vec;
+pub use check::Fault;
+use check::Firsts;
+
+mod check;
 
 /// A template checked where it stands in code: `phrases!("in | inside")`.
 macro_rules! phrases {
@@ -67,40 +71,12 @@ pub fn tagged<T: Copy, K: Keys + ?Sized>(
 
 /// A checked phrase template (see the module doc).
 #[derive(Clone, Copy, Debug)]
-pub struct Phrases(&'static str);
-
-/// Why a template is malformed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fault {
-    /// A group closed that was not open, or closed by the other bracket.
-    Unopened,
-    /// A group still open at the end.
-    Unclosed,
-    /// An alternative (or a whole group, or the template) with no words.
-    EmptyAlternative,
-    /// Groups nested deeper than anyone reads.
-    TooDeep,
-    /// A word no key equals: with a capital letter or with punctuation the
-    /// splitter strips, a contraction it spells out, a hesitation it drops.
-    NotAKey,
+pub struct Phrases {
+    template: &'static str,
+    /// The words a phrasing may begin with, as bits of [`Firsts`]: most runs
+    /// a table is tried on begin with none of them, and are turned away here.
+    firsts: Firsts,
 }
-
-impl Fault {
-    const fn message(self) -> &'static str {
-        match self {
-            Fault::Unopened => "phrase template: a bracket closes a group that is not open",
-            Fault::Unclosed => "phrase template: a group is not closed",
-            Fault::EmptyAlternative => "phrase template: an alternative has no words",
-            Fault::TooDeep => "phrase template: groups nest too deep",
-            Fault::NotAKey => {
-                "phrase template: no key equals a word (capital, punctuation, contraction, hesitation)"
-            }
-        }
-    }
-}
-
-/// How deep groups may nest.
-const MAX_DEPTH: usize = 8;
 
 const fn is_space(b: u8) -> bool {
     b.is_ascii_whitespace()
@@ -118,135 +94,16 @@ const fn word_end(t: &[u8], mut at: usize) -> usize {
     at
 }
 
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
-/// Whether the ASCII byte `b` is one of `set`.
-const fn among(b: u8, set: &[char]) -> bool {
-    let mut i = 0;
-    while i < set.len() {
-        if b.is_ascii() && set[i] as u32 == b as u32 {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Whether `word` is in `list`.
-const fn listed(word: &[u8], list: &[&str]) -> bool {
-    let mut i = 0;
-    while i < list.len() {
-        if same(word, list[i].as_bytes()) {
-            return true;
-        }
-        i += 1;
-    }
-    false
-}
-
-/// Whether some key could equal `word` (see [`Fault::NotAKey`]).
-const fn is_key(word: &[u8]) -> bool {
-    let mut i = 0;
-    while i < word.len() {
-        if word[i].is_ascii_uppercase() {
-            return false;
-        }
-        i += 1;
-    }
-    let mut c = 0;
-    while c < CONTRACTIONS.len() {
-        if same(word, CONTRACTIONS[c].0.as_bytes()) {
-            return false;
-        }
-        c += 1;
-    }
-    !among(word[0], LEADING_PUNCT)
-        && !among(word[word.len() - 1], TRAILING_PUNCT)
-        && !listed(word, HESITATIONS)
-}
-
 impl Phrases {
     /// The template, checked; a malformed one stops the build of the constant.
     pub const fn new(template: &'static str) -> Phrases {
         match Phrases::check(template) {
-            Ok(()) => Phrases(template),
+            Ok(()) => Phrases {
+                template,
+                firsts: Firsts::of(template.as_bytes()),
+            },
             Err(fault) => panic!("{}", fault.message()),
         }
-    }
-
-    /// Whether `template` is well formed (see [`Fault`]).
-    pub const fn check(template: &str) -> Result<(), Fault> {
-        let t = template.as_bytes();
-        let mut open = [0u8; MAX_DEPTH];
-        let mut depth = 0;
-        // Whether the alternative being read has a word or a group yet.
-        let mut filled = false;
-        let mut at = 0;
-        while at < t.len() {
-            let b = t[at];
-            if is_space(b) {
-                at += 1;
-                continue;
-            }
-            match b {
-                b'(' | b'[' => {
-                    if depth == MAX_DEPTH {
-                        return Err(Fault::TooDeep);
-                    }
-                    open[depth] = b;
-                    depth += 1;
-                    filled = false;
-                }
-                b')' | b']' => {
-                    let opener = if b == b')' { b'(' } else { b'[' };
-                    if depth == 0 || open[depth - 1] != opener {
-                        return Err(Fault::Unopened);
-                    }
-                    if !filled {
-                        return Err(Fault::EmptyAlternative);
-                    }
-                    depth -= 1;
-                    filled = true;
-                }
-                b'|' => {
-                    if !filled {
-                        return Err(Fault::EmptyAlternative);
-                    }
-                    filled = false;
-                }
-                _ => {
-                    let end = word_end(t, at);
-                    let (word, _) = t.split_at(end);
-                    let (_, word) = word.split_at(at);
-                    if !is_key(word) {
-                        return Err(Fault::NotAKey);
-                    }
-                    filled = true;
-                    at = end;
-                    continue;
-                }
-            }
-            at += 1;
-        }
-        if depth > 0 {
-            return Err(Fault::Unclosed);
-        }
-        if !filled {
-            return Err(Fault::EmptyAlternative);
-        }
-        Ok(())
     }
 
     /// The number of keys of the longest phrasing `keys` begin with.
@@ -260,6 +117,9 @@ impl Phrases {
         keys: &K,
         keep: impl Fn(usize) -> bool,
     ) -> Option<usize> {
+        if !self.firsts.may_begin(keys.key_at(0)) {
+            return None;
+        }
         let mut best = None;
         self.each_prefix(keys, &mut |n| {
             if keep(n) {
@@ -295,12 +155,12 @@ impl Phrases {
         let mut at = 0;
         loop {
             Matcher {
-                t: self.0,
+                t: self.template,
                 keys,
                 found: &mut *found,
             }
             .seq(at, 0, None);
-            match bar(self.0.as_bytes(), at) {
+            match bar(self.template.as_bytes(), at) {
                 Some(next) => at = next + 1,
                 None => return,
             }
@@ -330,14 +190,14 @@ impl Phrases {
         let mut at = 0;
         loop {
             if (Speller {
-                t: self.0,
+                t: self.template,
                 each: &mut *each,
             })
             .seq(at, None, None)
             {
                 return;
             }
-            match bar(self.0.as_bytes(), at) {
+            match bar(self.template.as_bytes(), at) {
                 Some(next) => at = next + 1,
                 None => return,
             }
@@ -460,10 +320,11 @@ impl<K: Keys + ?Sized> Matcher<'_, K> {
 }
 
 /// The closing bracket of the group opened at `open`.
-fn close_of(t: &[u8], open: usize) -> usize {
+const fn close_of(t: &[u8], open: usize) -> usize {
     let mut depth = 0;
-    for (at, b) in t.iter().enumerate().skip(open) {
-        match b {
+    let mut at = open;
+    while at < t.len() {
+        match t[at] {
             b'(' | b'[' => depth += 1,
             b')' | b']' => {
                 depth -= 1;
@@ -473,132 +334,27 @@ fn close_of(t: &[u8], open: usize) -> usize {
             }
             _ => {}
         }
+        at += 1;
     }
     t.len()
 }
 
 /// The bar after the alternative starting at `from`, if its group has another.
-fn bar(t: &[u8], from: usize) -> Option<usize> {
+const fn bar(t: &[u8], from: usize) -> Option<usize> {
     let mut depth = 0;
-    for (at, b) in t.iter().enumerate().skip(from) {
-        match b {
+    let mut at = from;
+    while at < t.len() {
+        match t[at] {
             b'(' | b'[' => depth += 1,
             b')' | b']' if depth == 0 => return None,
             b')' | b']' => depth -= 1,
             b'|' if depth == 0 => return Some(at),
             _ => {}
         }
+        at += 1;
     }
     None
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::resolver::text::split;
-
-    fn phrasings(template: &'static str) -> Vec<String> {
-        Phrases::new(template)
-            .expand()
-            .iter()
-            .map(|p| p.join(" "))
-            .collect()
-    }
-
-    #[test]
-    fn groups_and_options_expand_in_order() {
-        assert_eq!(
-            phrasings("so [that] it (says | reads) | with"),
-            [
-                "so that it says",
-                "so that it reads",
-                "so it says",
-                "so it reads",
-                "with"
-            ]
-        );
-        assert_eq!(
-            phrasings("a [b (c | d [e])]\n  | f"),
-            ["a b c", "a b d e", "a b d", "a", "f"]
-        );
-    }
-
-    #[test]
-    fn malformed_templates_are_faults() {
-        let fault = |t| Phrases::check(t).err();
-        assert_eq!(fault("a (b | c"), Some(Fault::Unclosed));
-        assert_eq!(fault("a b) c"), Some(Fault::Unopened));
-        assert_eq!(fault("a (b ] c"), Some(Fault::Unopened));
-        assert_eq!(fault("a | | b"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("a | b |"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("a (b | ) c"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("a [] c"), Some(Fault::EmptyAlternative));
-        assert_eq!(fault(" "), Some(Fault::EmptyAlternative));
-        assert_eq!(fault("((((((((((a))))))))))"), Some(Fault::TooDeep));
-        assert_eq!(fault("so it Says"), Some(Fault::NotAKey));
-        assert_eq!(fault("what's there"), Some(Fault::NotAKey));
-        assert_eq!(fault("'cause"), Some(Fault::NotAKey));
-        assert_eq!(fault("done."), Some(Fault::NotAKey));
-        assert_eq!(fault("um so"), Some(Fault::NotAKey));
-        // The positive control: the same shapes, well formed.
-        assert_eq!(fault("a (b | c)"), None);
-        assert_eq!(fault("a [b] c | (d [e | f])"), None);
-        assert_eq!(fault("what is there"), None);
-        assert_eq!(fault("it'd -> so"), None);
-    }
-
-    /// What every way of matching finds: the lengths of the phrasings the
-    /// text begins with, longest first.
-    fn prefixes(template: &'static str, text: &str) -> Vec<usize> {
-        let list = split(text);
-        let mut found = Vec::new();
-        Phrases::new(template).each_prefix(&Words::new(text, &list), &mut |n| found.push(n));
-        found.sort_unstable_by(|a, b| b.cmp(a));
-        found.dedup();
-        found
-    }
-
-    #[test]
-    fn matching_agrees_with_the_expansion() {
-        let template =
-            "so [that] it [only] (contains | says) | so | with [the] (text | words) | a [b] [b c]";
-        for text in [
-            "so that it only says hi",
-            "so it says",
-            "so that it",
-            "with the words x",
-            "with words",
-            "a b c d",
-            "a b b c",
-            "b",
-            "",
-        ] {
-            let keys: Vec<String> = split(text).iter().map(|w| w.key.clone()).collect();
-            let mut expected: Vec<usize> = Phrases::new(template)
-                .expand()
-                .iter()
-                .filter(|p| {
-                    keys.starts_with(&p.iter().map(|w| String::from(*w)).collect::<Vec<_>>())
-                })
-                .map(|p| p.len())
-                .collect();
-            expected.sort_unstable_by(|a, b| b.cmp(a));
-            expected.dedup();
-            assert_eq!(prefixes(template, text), expected, "{text}");
-        }
-    }
-
-    #[test]
-    fn longest_prefix_and_first_suffix() {
-        let p = Phrases::new("in it | it | into it | is (in | inside) there");
-        let text = "hello in it";
-        let list = split(text);
-        let words = Words::new(text, &list);
-        assert_eq!(p.longest(&words.from(1)), Some(2));
-        assert_eq!(p.longest(&words), None);
-        // The first phrasing in order wins at the end: "in it" before "it".
-        assert_eq!(p.first_suffix(words), Some(2));
-        assert_eq!(Phrases::new("it | in it").first_suffix(words), Some(1));
-        assert_eq!(p.first_suffix(words.to(2)), None);
-    }
-}
+mod tests;
