@@ -108,7 +108,10 @@ async fn four_spoken_commands_act_through_the_executor() {
     let confirm = &delete.calls[0]["result"]["confirm"];
     assert!(confirm["id"].is_string(), "{delete:?}");
     assert!(delete.reply.contains("click Yes"), "{delete:?}");
-    assert_eq!(confirm["say"], "delete hello", "the words that confirm it: {delete:?}");
+    assert_eq!(
+        confirm["say"], "delete hello",
+        "the words that confirm it: {delete:?}"
+    );
     assert!(hello.exists(), "a spoken delete waits for the click");
 }
 

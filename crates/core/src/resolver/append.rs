@@ -6,6 +6,8 @@
 //! content would be "a file …" is left to `write`. "put X in NAME" replaces
 //! (`write`); only "at / to the end of NAME" makes a put an append.
 
+mod heading;
+
 use super::content;
 use super::courtesy;
 use super::name::{Target, target};
@@ -76,6 +78,7 @@ const NEW_FILE: Phrases = Phrases::new("[a] [new] file | an empty file");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(first) = end_first(words)
+        .or_else(|| heading::named_first(words))
         .or_else(|| file_colon_first(words))
         .or_else(|| noted_in(words))
     {
@@ -85,7 +88,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if rest.after_any(NEW_FILE).is_some() {
         return None;
     }
-    if let Some(under) = under_heading(rest) {
+    if let Some(under) = heading::under(rest).or_else(|| heading::section_of(rest)) {
         return Some(under);
     }
     let at_the_end = content_then_end(rest);
@@ -369,51 +372,6 @@ fn name_then_words(words: Words<'_>) -> Option<Resolution> {
 }
 
 /// The append of what `said` says to `name`, or a note that nothing was said.
-/// "add call Sam under Tuesday in week.md", "add milk to list.md under
-/// Shopping": the text goes at the end of that heading's section.
-fn under_heading(rest: Words<'_>) -> Option<Resolution> {
-    let at = rest.keys().position(|k| k == "under")?;
-    let file_at = rest.keys().rposition(|k| ONTO.contains(&k) || k == "in")?;
-    let (said, name, heading) = match file_at > at {
-        true => (
-            rest.to(at),
-            rest.from(file_at + 1),
-            rest.range(at + 1, file_at),
-        ),
-        false => (
-            rest.to(file_at),
-            rest.range(file_at + 1, at),
-            rest.from(at + 1),
-        ),
-    };
-    let Target::File(name) = target(name) else {
-        return None;
-    };
-    // "under the heading Spices", "under the Tuesday heading", "under my
-    // Done section": the heading's own words.
-    let heading = heading
-        .trim_start(phrases!("the | my | heading | section | header | title"))
-        .trim_end(phrases!("heading | section | header | title"));
-    if heading.is_empty() || said.is_empty() {
-        return None;
-    }
-    let heading = String::from(heading.literal().trim());
-    match appended(name, said) {
-        Resolution::Action(Action::Append {
-            name,
-            content,
-            expect,
-            ..
-        }) => Some(Resolution::Action(Action::Append {
-            name,
-            content,
-            under: Some(heading),
-            expect,
-        })),
-        other => Some(other),
-    }
-}
-
 fn appended(name: String, said: Words<'_>) -> Resolution {
     let said = said.after_any(LINE_LEADS).unwrap_or(said);
     match content::text(said) {

@@ -157,6 +157,32 @@ fn one_file_is_undone_and_appended_under_a_heading() {
 }
 
 #[test]
+fn a_heading_named_before_the_text_or_as_a_section() {
+    assert_table(
+        "in plan.md under the Monday heading add water the ferns => append plan.md|water the ferns|Monday
+         in plan.md under Monday, put water the ferns => append plan.md|water the ferns|Monday
+         under Later in plan.md add: sort the shed => append plan.md|sort the shed|Later
+         plan.md, under Next Week: sort the shed => append plan.md|sort the shed|Next Week
+         add sort the shed to the Later section of plan.md => append plan.md|sort the shed|Later
+         put 'sort the shed' in the To Do part of plan.md => append plan.md|sort the shed|To Do
+         append sort the shed to the Later heading of plan dot md => append plan.md|sort the shed|Later",
+    );
+    // The controls: "under" that names no heading of a file stays what it was.
+    for (said, verb) in [
+        ("search for under the sea", "grep"),
+        ("create under.md with the sea", "write"),
+        ("add the Later section to plan.md", "append"),
+    ] {
+        let got = resolve(said);
+        let action = got.action().unwrap_or_else(|| panic!("{said}: {got:?}"));
+        assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
+        if let Action::Append { under, .. } = action {
+            assert_eq!(under, &None, "{said}: {got:?}");
+        }
+    }
+}
+
+#[test]
 fn near_misses_stay_what_they_were() {
     for (said, verb) in [
         ("remove milk from notes.md", "edit"),

@@ -1,0 +1,129 @@
+//! An addition under a heading of a Markdown file, however the heading is
+//! said: after the text ("add call Sam under Tuesday in week.md"), before
+//! it with the file ("in garden.md under Weekend add repot the chilli",
+//! "under Friday in trip.md add: train at 9:40", "bike.md, under To Do: fix
+//! the mudguard"), or as a section ("add Hey Ya to the Encore section of
+//! setlist.md").
+
+use super::super::name::{Target, target};
+use super::super::phrases::{Phrases, phrases};
+use super::super::text::Words;
+use super::{HEADS, ONTO, appended};
+use crate::action::Action;
+use crate::resolver::Resolution;
+use alloc::string::String;
+
+/// What a heading may be called around its own words.
+const KINDS: Phrases = phrases!("heading | section | header | title | part");
+
+/// "add call Sam under Tuesday in week.md", "add milk to list.md under
+/// Shopping": `rest` is what follows the adding word.
+pub(super) fn under(rest: Words<'_>) -> Option<Resolution> {
+    let at = rest.keys().position(|k| k == "under")?;
+    let file_at = rest.keys().rposition(|k| ONTO.contains(&k) || k == "in")?;
+    let (said, name, heading) = match file_at > at {
+        true => (
+            rest.to(at),
+            rest.from(file_at + 1),
+            rest.range(at + 1, file_at),
+        ),
+        false => (
+            rest.to(file_at),
+            rest.range(file_at + 1, at),
+            rest.from(at + 1),
+        ),
+    };
+    let Target::File(name) = target(name) else {
+        return None;
+    };
+    Some(appended_under(name, said, heading)?)
+}
+
+/// "in garden.md under Weekend add repot the chilli", "under Friday in
+/// trip.md add: train to Porto", "bike.md, under To Do: fix the mudguard":
+/// the file and the heading first, then the adding (a word of adding, or a
+/// colon after the heading).
+pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
+    let at = words.keys().position(|k| k == "under")?;
+    let (end, said) = (at + 2..words.len()).find_map(|end| {
+        if let Some((_, said)) = words.from(end).after_tagged(HEADS) {
+            return Some((end, said));
+        }
+        // "under To Do: fix the mudguard": the colon ends the heading.
+        words
+            .raw(end - 1)
+            .ends_with(':')
+            .then(|| (end, words.from(end)))
+    })?;
+    let before = words.to(at).trim_start(phrases!("in | inside | into"));
+    let between = words.range(at + 1, end);
+    let (name, heading) = match target(before) {
+        Target::File(name) => (name, between),
+        _ if before.is_empty() => {
+            // "under Friday in trip.md add …": the file after the heading.
+            let of = between.keys().rposition(|k| k == "in" || k == "of")?;
+            let Target::File(name) = target(between.from(of + 1)) else {
+                return None;
+            };
+            (name, between.to(of))
+        }
+        _ => return None,
+    };
+    appended_under(name, said, heading)
+}
+
+/// "add Hey Ya to the Encore section of setlist.md", "put 'fix the
+/// mudguard' in the To Do section of bike.md": `rest` is what follows the
+/// adding word.
+pub(super) fn section_of(rest: Words<'_>) -> Option<Resolution> {
+    let of = rest.keys().rposition(|k| k == "of")?;
+    let Target::File(name) = target(rest.from(of + 1)) else {
+        return None;
+    };
+    let before = rest.to(of);
+    let kind = (1..before.len()).find(|&at| {
+        before
+            .from(at)
+            .after_any(KINDS)
+            .is_some_and(|r| r.is_empty())
+    })?;
+    // "to the To Do section": the joiner is the one before "the" or "my",
+    // not a word of the heading.
+    let joiners = before.to(kind);
+    let joins = |at: usize| {
+        let key = joiners.key(at);
+        ONTO.contains(&key) || key == "in"
+    };
+    let into = (1..joiners.len())
+        .rev()
+        .find(|&at| joins(at) && matches!(joiners.key(at + 1), "the" | "my"))
+        .or_else(|| (1..joiners.len()).rev().find(|&at| joins(at)))?;
+    appended_under(name, before.to(into), before.range(into + 1, kind))
+}
+
+/// The append of `said` to `name` at the end of the section under the
+/// heading `heading` says ("the Tuesday heading", "my Done section": the
+/// heading's own words); `None` when either says nothing.
+fn appended_under(name: String, said: Words<'_>, heading: Words<'_>) -> Option<Resolution> {
+    let heading = heading
+        .trim_start(phrases!("the | my | heading | section | header | title"))
+        .trim_end(KINDS);
+    if heading.is_empty() || said.is_empty() {
+        return None;
+    }
+    let heading = String::from(heading.literal().trim().trim_end_matches([':', ',']));
+    match appended(name, said) {
+        Resolution::Action(Action::Append {
+            name,
+            content,
+            expect,
+            ..
+        }) => Some(Resolution::Action(Action::Append {
+            name,
+            content,
+            under: Some(heading),
+            expect,
+        })),
+        other => Some(other),
+    }
+}
