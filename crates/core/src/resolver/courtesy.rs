@@ -108,10 +108,10 @@ fn closing_len(words: Words<'_>) -> usize {
     if let Some(n) = HEDGES.first_suffix(words).filter(|n| words.len() > n + 1) {
         return n;
     }
-    // The first that ends the words wins: for "… many thanks", "thanks".
+    // The first that ends the words wins, so the longer come first.
     const THANKS: Phrases = Phrases::new(
-        "thanks | thank you | thx | cheers | thanks (a lot | so much) | thank you so much
-         | many thanks",
+        "thank you so much | thanks (a lot | so much) | many thanks | thank you | thanks
+         | thx | cheers | ta",
     );
     let Some(n) = THANKS.first_suffix(words) else {
         return 0;

@@ -94,10 +94,11 @@ const FOR_WHOM: Phrases = Phrases::new("me | us");
 
 /// Words that end a file's name and start its content.
 const LEAD_INS: Phrases = Phrases::new(
-    "as | so [that] it [only] (contains | says) | so that it reads | with | containing
+    "as | so [that] it [only | just] (contains | says) | so that it reads | with | containing
      | saying | [to] say | (that | which) (says | reads | contains)
      | and [the] (content | text) | and contents | and [inside | in it] (write | put)
-     | and type | [the | its] content is | [the] text is | the contents are",
+     | and type | [the | its] content is | [the] text is | the contents are
+     | content | contents",
 );
 
 /// "with the name …" names the file; it does not start content.
@@ -289,6 +290,9 @@ fn should_say(words: Words<'_>) -> Option<Resolution> {
 
 /// "clear notes.md": the file stays, its content goes.
 fn cleared(words: Words<'_>) -> Option<Resolution> {
+    if let Some(refilled) = cleared_then_written(words) {
+        return Some(refilled);
+    }
     let words = words.trim_end(super::delete::KEEPING);
     let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
     match target(words) {
@@ -300,6 +304,31 @@ fn cleared(words: Words<'_>) -> Option<Resolution> {
         }),
         _ => None,
     }
+}
+
+/// "wipe the rota and write Mon Ana", "clear out stock.csv and put item,qty
+/// as its only content": emptied and written again is one write of what
+/// follows, never an empty file with the rest dropped.
+fn cleared_then_written(words: Words<'_>) -> Option<Resolution> {
+    (1..words.len())
+        .filter(|&at| words.key(at) == "and")
+        .find_map(|at| {
+            let said = words.from(at + 1).after_any(phrases!(
+                "(write | put | type | add) [in | into] [it | there]"
+            ))?;
+            let said = said.trim_end(phrases!(
+                "as [its | the] only (content | contents | text) | (in | into) it | instead"
+            ));
+            match target(
+                words
+                    .to(at)
+                    .after_any(content::WHOLE_OF)
+                    .unwrap_or(words.to(at)),
+            ) {
+                Target::File(name) if !said.is_empty() => Some(whole(name, said)),
+                _ => None,
+            }
+        })
 }
 
 /// "set the contents of notes.md to hi", "set status.txt to done": the first

@@ -144,3 +144,22 @@ fn hedges_asides_and_hesitations_carry_no_meaning_but_a_taking_back_does() {
     assert!(note.contains("planets folder"), "{note}");
     assert_table("list the planets folder => list planets");
 }
+
+/// A file emptied and written again is one write of what follows; content
+/// after a bare "content"; a British "ta" closes a request. Beside each, the
+/// plain emptying stays an empty write.
+#[test]
+fn emptied_then_written_and_content_said_bare() {
+    assert_table(
+        r#"
+        wipe plan.txt and write Mon Ana, Tue Ben => write plan.txt | Mon Ana, Tue Ben
+        clear out stock.csv and put item,qty as its only content => write stock.csv | item,qty
+        empty notes.md and type fresh start in it => write notes.md | fresh start
+        create tyres.md, content: front 2.1 rear 2.25 => write tyres.md | front 2.1 rear 2.25 | create
+        overwrite menu.txt so it just says soup for 6 => write menu.txt | soup for 6
+        create colours.md with sage green. Ta => write colours.md | sage green | create
+        wipe plan.txt => write plan.txt |
+        clear out stock.csv please => write stock.csv |
+        "#,
+    );
+}
