@@ -57,6 +57,13 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         }
         _ => return None,
     };
+    if elsewhere(rest.from(at + 1)) {
+        return claim_unresolved(format!(
+            "I only work inside your folder, so I can't {} {name} out of it — name a place in the folder, e.g. '{} {name} to old/{name}'.",
+            verb.wire(),
+            verb.wire()
+        ));
+    }
     let to = match target(rest.from(at + 1)) {
         // "into the archive folder": inside it, whether or not it exists yet.
         Target::Folder(Some(dir)) => super::name::within(&dir, String::from(leaf(&name))),
@@ -71,6 +78,19 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         }
     };
     act(organised(verb, name, to))
+}
+
+/// Places outside the folder said in words ("to my desktop", "to the
+/// parent folder", "up one level"): never read as folders inside it.
+fn elsewhere(place: Words<'_>) -> bool {
+    const ELSEWHERE: Phrases = Phrases::new(
+        "[the | my] (parent | enclosing) (folder | directory) | the (folder | directory) above
+         | up [one | a] level | one level up | outside [the | this | my] (folder | directory)
+         | [the | my] (desktop | home (folder | directory) | computer | usb [stick | drive])",
+    );
+    place
+        .after_any(ELSEWHERE)
+        .is_some_and(|rest| rest.is_empty())
 }
 
 /// "mv a.txt b.txt": two plain names with nothing between them.

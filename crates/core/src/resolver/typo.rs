@@ -147,6 +147,8 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
     let mut words_seen = 0;
     // Whether every word so far was courtesy: the next one opens the request.
     let mut all_courtesy = true;
+    // Whether a command word was said whole before this word.
+    let mut commanded = false;
     while let Some(start) = rest.find(|c: char| !c.is_whitespace()) {
         out.push_str(&rest[..start]);
         rest = &rest[start..];
@@ -156,9 +158,10 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
         words_seen += 1;
         let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
         let opening = all_courtesy;
-        all_courtesy = opening && COURTESY.contains(&bare.to_ascii_lowercase().as_str());
+        let key = bare.to_ascii_lowercase();
+        all_courtesy = opening && COURTESY.contains(&key.as_str());
         let fixed = match (
-            words_seen <= LOOK_AHEAD && taken.is_empty(),
+            words_seen <= LOOK_AHEAD && taken.is_empty() && !commanded,
             bare.is_empty(),
         ) {
             // A three-letter word is only bent where the request starts.
@@ -175,6 +178,9 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
             }
             None => out.push_str(word),
         }
+        // Once a command word is said whole, the words after it are the
+        // request's own ("move x to the parent folder" is no "print").
+        commanded = commanded || is_command_word(&key);
     }
     out.push_str(rest);
     (!taken.is_empty()).then_some((out, taken))

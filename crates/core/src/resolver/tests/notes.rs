@@ -197,3 +197,23 @@ fn near_misses_stay_what_they_were() {
         assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
     }
 }
+
+/// A place outside the folder said in words is never a folder inside it;
+/// the same words naming a folder that is said as one stay a move.
+#[test]
+fn a_move_out_of_the_folder_in_words_is_not_read_as_a_folder_inside_it() {
+    for said in [
+        "move stock.csv to the parent folder",
+        "copy thesis/draft.md to my Desktop",
+        "move notes.md up one level",
+        "copy plan.md to my usb stick",
+        "move plan.md outside the folder",
+    ] {
+        let got = resolve(said);
+        assert!(got.action().is_none(), "{said}: {got:?}");
+    }
+    assert_table(
+        "move stock.csv to the desktop folder => move stock.csv|desktop/stock.csv
+         copy plan.md to the parents folder => copy plan.md|parents/plan.md",
+    );
+}
