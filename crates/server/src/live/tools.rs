@@ -226,7 +226,12 @@ impl Answered {
                 _ => format!("The files are {}.", names.join(", ")),
             };
         }
-        reply.action.clone().unwrap_or_else(|| "Done.".into())
+        // Short by design: the sentence in a person's words, else the account.
+        reply
+            .words
+            .clone()
+            .or_else(|| reply.action.clone())
+            .unwrap_or_else(|| "Done.".into())
     }
 
     /// What the page is told: everything, including a confirmation's id.
@@ -239,8 +244,14 @@ impl Answered {
             "ms": self.ms,
         });
         if let Some(answer) = &self.call.answer {
-            // The page closes the question this answered (or tried to).
-            page["answers"] = json!({"id": answer.question, "heard": answer.heard});
+            // Whether the question is settled (done, declined, gone) or
+            // still waits for its words or a click: the page closes it or not.
+            let waits = matches!(
+                self.result.reply().refused,
+                Some(Rule::SpokenAnswerMismatch | Rule::SpokenAnswerNotTaken)
+            );
+            page["answers"] =
+                json!({"id": answer.question, "heard": answer.heard, "settled": !waits});
         }
         page
     }
