@@ -203,7 +203,7 @@ impl Answered {
                 // voice saying them must not be heard as the answer.
                 (Rule::HeardChange, _, Some(_)) => {
                     format!(
-                        "{plan}. To do it, say the words the question shows, or click Yes; say no if not."
+                        "{plan}. Click Yes or say the words the question shows to do it; No if not."
                     )
                 }
                 (Rule::HeardChange, _, None) => {
