@@ -13,6 +13,7 @@ import { setupDictation } from './js/dictation.js';
 import { createSettings } from './js/settings.js';
 import { setupResolverSetting } from './js/resolver-setting.js';
 import { createLive } from './js/live.js';
+import { createSpeech } from './js/live-speech.js';
 import { setupPip } from './js/pip.js';
 import { setupViews } from './js/views.js';
 import { createFolders } from './js/folders.js';
@@ -128,6 +129,8 @@ async function loadHealth() {
  */
 async function answerConfirmation(turn, request) {
   const answer = await confirmer.answer(request);
+  // Answered by voice: the spoken answer's own call shows what it did.
+  if (answer === 'spoken') return;
   // A guess at the person's words that was not what they meant: their
   // sentence goes back into the box to say again (nothing typed is lost).
   if (answer !== 'yes' && request.rephrase && turn.input?.text && !input.value.trim()) {
@@ -252,6 +255,8 @@ createFolders({
 
 /** One call of a live `tool` frame, shown like a typed turn (a delete asks here). */
 function showLiveCall(call) {
+  // A spoken answer that settled a question closes it (the server says which).
+  if (call.answers && call.answers.settled === true) confirmer.settle(String(call.answers.id));
   const said = call.action != null ? actionWords(call.action) : String(call.name);
   const turn = transcript.add(said, 'live');
   const request = turn.showReply(call.result);
@@ -264,6 +269,7 @@ const live = createLive({
   status: $('live-status'),
   transcript,
   provider: settings.provider,
+  speech: createSpeech({ toggle: $('live-speak'), note: $('live-speak-note') }),
   onCall: showLiveCall,
   onTool: refreshSide,
   setUp: () => settings.show('live'),

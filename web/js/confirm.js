@@ -17,6 +17,7 @@ function buildDialog() {
   el('form', { method: 'dialog' },
     el('h2', { id: 'confirm-title', text: 'Are you sure?' }),
     el('p', { id: 'confirm-why', class: 'confirm-why' }),
+    el('p', { id: 'confirm-say', class: 'confirm-say', hidden: true }),
     el('p', { id: 'confirm-expiry', class: 'confirm-expiry' }),
     el('details', { class: 'answer-details confirm-details' },
       el('summary', { text: 'Details' }),
@@ -36,10 +37,12 @@ function left(ms) {
 }
 
 /**
- * createConfirm() → { ask(request) → Promise<boolean>, answer(request) → Promise<'yes'|'no'|'expired'> }
+ * createConfirm() → { ask(request) → Promise<boolean>, answer(request) → Promise<'yes'|'no'|'expired'|'spoken'>, settle(id) }
  * Builds the page's confirmation dialog; requests are asked one at a time, in
  * order. A question whose time runs out closes itself as 'expired' (nothing is
  * sent: the server's id has stopped working anyway); `ask` reads that as a No.
+ * A question answered by voice (`settle`) closes as 'spoken': the answer was
+ * the server's already, so nothing is sent.
  */
 export function createConfirm() {
   const dialog = buildDialog();
@@ -50,7 +53,11 @@ export function createConfirm() {
   const no = dialog.querySelector('#confirm-no');
   const yes = dialog.querySelector('#confirm-yes');
   const title = dialog.querySelector('#confirm-title');
+  const say = dialog.querySelector('#confirm-say');
   let queue = Promise.resolve();
+  // Questions answered by voice (their ids), and the one on screen.
+  const spoken = new Set();
+  let showing = null;
 
   function askNow(request) {
     return new Promise((resolve) => {
@@ -61,8 +68,16 @@ export function createConfirm() {
         answered = true;
         clearInterval(timer);
         dialog.removeEventListener('close', finish);
-        resolve(dialog.returnValue === 'yes' ? 'yes' : dialog.returnValue === 'expired' ? 'expired' : 'no');
+        showing = null;
+        const how = dialog.returnValue;
+        resolve(how === 'yes' ? 'yes' : how === 'expired' || how === 'spoken' ? how : 'no');
       };
+      if (spoken.has(request.id)) {
+        // Answered by voice before its turn on screen came.
+        resolve('spoken');
+        return;
+      }
+      showing = request.id;
       title.textContent = String(request.question ?? 'Are you sure?');
       plan.textContent = String(request.plan ?? '');
       why.textContent = String(request.consequence ?? request.why ?? '');
@@ -72,6 +87,9 @@ export function createConfirm() {
       dialog.querySelector('.confirm-details').open = false;
       yes.textContent = String(request.yes ?? 'Yes');
       no.textContent = String(request.no ?? 'No');
+      // A heard change may be answered by voice, with the core's words.
+      say.hidden = request.say == null;
+      say.textContent = request.say == null ? '' : `Or say “${request.say}” to do it; “no” cancels.`;
       expiry.textContent = '';
       const at = request.expiresAt ? new Date(request.expiresAt).getTime() : NaN;
       if (!Number.isNaN(at)) {
@@ -103,8 +121,15 @@ export function createConfirm() {
     return answered;
   }
 
+  /** The question `id` was answered by voice: it closes, and sends nothing. */
+  function settle(id) {
+    spoken.add(id);
+    if (showing === id && dialog.open) dialog.close('spoken');
+  }
+
   return {
     answer,
+    settle,
     ask: (request) => answer(request).then((a) => a === 'yes'),
   };
 }

@@ -9,15 +9,8 @@ import { refusalNode } from './transcript.js';
 import { missingAudio, newContext, capture, player, loudness, bargeIn } from './live-audio.js';
 
 const WHO = { person: 'You', model: 'Model' };
-
-function speak(text) {
-  if (!text || !('speechSynthesis' in window) || typeof window.SpeechSynthesisUtterance !== 'function') return;
-  window.speechSynthesis.speak(new window.SpeechSynthesisUtterance(text));
-}
-
-function hush() {
-  if ('speechSynthesis' in window) window.speechSynthesis.cancel();
-}
+/** The providers with no voice of their own: the page speaks their answers. */
+const OFFLINE = new Set(['local', 'whisper']);
 
 /** The one line a call's result comes to, for the picture-in-picture widget. */
 function resultText(call) {
@@ -29,15 +22,17 @@ function resultText(call) {
 }
 
 /**
- * createLive({button, stop, status, transcript, provider, onCall, onTool, setUp})
+ * createLive({button, stop, status, transcript, provider, speech, onCall, onTool, setUp})
  * `provider()` is the page's choice ('' lets the server choose); `onCall(call)`
  * shows one call of a `tool` frame; `onTool()` runs after each `tool` frame;
  * `stop` is the Stop button (it stops the model's reply, not the session);
+ * `speech` speaks offline voice's answers (see live-speech.js);
  * `setUp()` opens Settings when no provider can start here.
  * Returns {toggle, stopReply, sendText(text), available(providers), subscribe(fn)}:
  * fn gets {state, provider, text, last, turns}.
  */
-export function createLive({ button, stop, status, transcript, provider, onCall, onTool, setUp = () => {} }) {
+export function createLive({ button, stop, status, transcript, provider, speech, onCall, onTool, setUp = () => {} }) {
+  const { speak, hush } = speech;
   const label = button.querySelector('.live-label');
   const listeners = new Set();
   const view = { state: 'idle', provider: '', text: 'Live voice is off.', last: '', turns: [] };
@@ -85,7 +80,8 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
   function listening(s) {
     const setup = s.ready ? '' : ' (getting ready)';
     const notes = s.notes ? `, with the folder's ${s.notes}` : '';
-    return `Listening${setup} — ${named(s.provider)}${notes}${s.goaway}`;
+    const spoken = OFFLINE.has(s.provider) ? `; answers spoken by ${speech.voiceName()}` : '';
+    return `Listening${setup} — ${named(s.provider)}${notes}${spoken}${s.goaway}`;
   }
 
   function finish(s, why) {
@@ -103,6 +99,8 @@ export function createLive({ button, stop, status, transcript, provider, onCall,
     let stop;
     try {
       stop = await capture(s.context, rate, (chunk) => {
+        // The page's own voice is not sent: it must never be heard as the person.
+        if (speech.speaking()) return;
         if (s.ws.readyState === WebSocket.OPEN) s.ws.send(chunk);
         // Talking over the model stops its reply, as with a person.
         if (s.hear(loudness(chunk), Boolean(s.player && s.player.queued))) stopReply('you spoke');

@@ -25,6 +25,7 @@ mod edit;
 mod extensions;
 mod find;
 mod grep;
+pub mod heard;
 mod hypothetical;
 mod inside;
 mod items;

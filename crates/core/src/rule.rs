@@ -122,6 +122,10 @@ rules! {
     /// A spoken answer to a question only a click answers (it was not a
     /// heard change, or its file's name has nothing to say): click instead.
     SpokenAnswerNotTaken => "spoken-answer-not-taken",
+    /// The words heard to change fit several places in the file (in another
+    /// case, or a letter or two off): nothing was asked; say which, with
+    /// more of its words.
+    HeardTextUnsure => "heard-text-unsure",
     /// A tier-2 act asked over a channel that cannot put the question to the
     /// person (an MCP client without elicitation): not done.
     ConfirmationUnavailable => "confirmation-unavailable",

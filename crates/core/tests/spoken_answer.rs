@@ -208,3 +208,40 @@ fn a_stale_answer_is_refused_and_a_question_not_heard_takes_none() {
     assert!(pollster::block_on(rig.ex.confirm(&request.id, true)).ok);
     assert!(rig.file().is_none());
 }
+
+/// A heard edit's old text settles on the file's own text: in another case
+/// or a letter off it is the file's words the question shows (and yes
+/// changes); two places that fit are refused by name with both, never chosen.
+#[test]
+fn a_heard_edit_settles_on_the_files_text_and_two_places_are_asked() {
+    let mut rig = Rig::new();
+    let write =
+        json!({"verb": "write", "name": "groceries.md", "content": "Oat Milk\ncall the plumber\n"});
+    assert!(pollster::block_on(rig.ex.execute(&write, Some("t"))).ok);
+    let (id, asked) = rig.hear(
+        json!({"verb": "edit", "name": "groceries.md", "oldText": "oat milk", "newText": "soy milk"}),
+    );
+    let plan = &asked.confirm.as_ref().unwrap().plan;
+    assert!(plan.contains("'Oat Milk'"), "the file's words: {plan}");
+    assert!(pollster::block_on(rig.ex.confirm(&id, true)).ok);
+    assert_eq!(rig.file().as_deref(), Some("soy milk\ncall the plumber\n"));
+    let (id, _) = rig.hear(
+        json!({"verb": "edit", "name": "groceries.md", "oldText": "call the plumer", "newText": "call Ann"}),
+    );
+    assert!(pollster::block_on(rig.ex.confirm(&id, true)).ok);
+    assert_eq!(rig.file().as_deref(), Some("soy milk\ncall Ann\n"));
+
+    let twice = json!({"verb": "write", "name": "groceries.md", "content": "Milk\nmilk\n"});
+    assert!(pollster::block_on(rig.ex.execute(&twice, Some("t"))).ok);
+    let action = Action::from_json(
+        &json!({"verb": "edit", "name": "groceries.md", "oldText": "MILK", "newText": "tea"}),
+    )
+    .unwrap();
+    let unsure = pollster::block_on(rig.ex.run(&Proposal::Heard(action), Some("live")));
+    assert_eq!(refused(&unsure), Rule::HeardTextUnsure);
+    assert_eq!(
+        unsure.candidates,
+        Some(vec!["Milk".to_string(), "milk".to_string()])
+    );
+    assert_eq!(rig.file().as_deref(), Some("Milk\nmilk\n"));
+}

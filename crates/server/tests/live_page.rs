@@ -615,3 +615,69 @@ async fn typed_words_in_a_live_session_are_done() {
     browser.click("live").await;
     browser.close().await;
 }
+
+/// Offline voice's answers are spoken by the browser (observed by stubbing
+/// `speechSynthesis`: the test fails if nothing is spoken), short, in a voice
+/// the page names; Stop cancels the speech, and the setting turns it off.
+#[tokio::test]
+async fn offline_answers_are_spoken_short_and_stop_cancels_them() {
+    if !browser::available() || !common::spoken::sphinx_here() {
+        return;
+    }
+    let _one = ONE_BROWSER.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
+    let browser = with_mic(&server, &silent_wav(dir.path())).await;
+    browser
+        .js("window.__spoken = []; window.__cancelled = 0;
+             speechSynthesis.speak = (u) => { window.__spoken.push(u.text); };
+             speechSynthesis.cancel = () => { window.__cancelled += 1; };
+             return true;")
+        .await;
+    browser.click("live").await;
+    wait_status(
+        &browser,
+        "ready, naming the voice",
+        "return s.dataset.state === 'listening' && !s.textContent.includes('getting ready') && s.textContent.includes('answers spoken by');",
+    )
+    .await;
+    browser
+        .say("create a file called spoken.txt with hello")
+        .await;
+    browser
+        .wait_for("the answer spoken", "return window.__spoken.length > 0;")
+        .await;
+    let spoken = browser.js("return window.__spoken;").await;
+    let said = spoken[0].as_str().unwrap();
+    assert!(said.contains("spoken.txt"), "{spoken}");
+    assert!(
+        said.len() < 60 && !said.contains("bytes"),
+        "a short sentence, no sizes: {said}"
+    );
+
+    let before = browser.js("return window.__cancelled;").await;
+    browser.click("live-stop").await;
+    let after = browser.js("return window.__cancelled;").await;
+    assert!(
+        after.as_u64() > before.as_u64(),
+        "Stop cancels: {before} → {after}"
+    );
+
+    // Off: the next answer is shown, not spoken.
+    browser
+        .js(
+            "const t = document.getElementById('live-speak'); t.checked = false;
+             t.dispatchEvent(new Event('change')); return true;",
+        )
+        .await;
+    browser.say("read spoken.txt").await;
+    browser
+        .wait_for(
+            "the read shown",
+            "return [...document.querySelectorAll('#transcript .live-reply')].some((l) => l.textContent.includes('hello'));",
+        )
+        .await;
+    assert_eq!(browser.js("return window.__spoken.length;").await, 1);
+    browser.click("live").await;
+    browser.close().await;
+}

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::spoken::{Answer, Page, available, server, speak};
+use common::spoken::{Answer, Page, available, server, speak, whisper_available};
 use serde_json::{Value, json};
 
 /// One recogniser at a time (as in `offline_voice.rs`): two decoders on two
@@ -118,6 +118,22 @@ async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
     assert!(!groceries.exists());
 }
 
+/// Asks `request` until the question that takes `answer` waits.
+async fn ask(page: &mut Page, groceries: &std::path::Path, request: &str, answer: &str) -> Answer {
+    std::fs::write(groceries, "eggs\n").unwrap();
+    for _ in 0..4 {
+        let asked = page.request(request).await;
+        let say = asked.calls.first().map(|c| &c["result"]["confirm"]["say"]);
+        if say == Some(&json!(answer)) {
+            return asked;
+        }
+        if say.is_some_and(Value::is_string) {
+            page.say(&speak("no", "en-gb")).await;
+        }
+    }
+    panic!("{request:?} was never heard");
+}
+
 /// What people and rooms say that is not the answer: assent, other names,
 /// the name without the verb, the verb without the name, talk.
 const NOT_ANSWERS: &[&str] = &[
@@ -148,7 +164,9 @@ const VOICES: &[&str] = &["en-us", "en-gb", "en-us+m3", "en+f3"];
 /// Measures false confirmations: a heard append (answer "groceries") and a
 /// heard delete (answer "delete groceries") wait, and every voice says
 /// every non-answer (and, for the delete, the bare name) and then the page's
-/// own spoken question; each confirmation is counted. Then the answers
+/// own spoken question; each confirmation is counted (the Whisper-class
+/// design, which hears the requests surely; answers are heard by the same
+/// answer grammar in every offline design). Then the answers
 /// themselves, to show how often the right words are heard. Printed as the
 /// table in docs/VOICE.md:
 /// `cargo test -p voicebox --test spoken_answer -- --ignored --nocapture`
@@ -156,7 +174,7 @@ const VOICES: &[&str] = &["en-us", "en-gb", "en-us+m3", "en+f3"];
 #[ignore = "a measurement (several minutes); its figures are in docs/VOICE.md"]
 async fn false_confirmations_on_recorded_non_answers() {
     let _one = ONE_DECODER.lock().await;
-    if !available() {
+    if !available() || !whisper_available() {
         return;
     }
     let server = server();
@@ -164,7 +182,7 @@ async fn false_confirmations_on_recorded_non_answers() {
     for name in ["notes.md", "todo.txt", "plan.md"] {
         std::fs::write(server.root.join(name), "x\n").unwrap();
     }
-    let mut page = Page::open(&server, "?provider=local").await;
+    let mut page = Page::open(&server, "?provider=whisper").await;
     page.expect("rate").await;
     page.expect("ready").await;
     let (mut said, mut false_yes, mut heard_as_answer) = (0, 0, 0);
@@ -178,24 +196,27 @@ async fn false_confirmations_on_recorded_non_answers() {
             not_answers.push("groceries".into());
         }
         for voice in VOICES {
-            std::fs::write(&groceries, "eggs\n").unwrap();
-            let asked = page.request(request).await;
-            assert!(!asked.calls.is_empty(), "{asked:?}");
+            let asked = ask(&mut page, &groceries, request, answer).await;
             not_answers.push(asked.reply.clone());
             for words in &not_answers {
                 let heard = page.say(&speak(words, voice)).await;
                 said += 1;
                 if let Some(call) = answer_call(&heard) {
                     heard_as_answer += 1;
+                    println!(
+                        "ATTEMPT {voice} {words:?} heard {:?}: {}",
+                        heard.heard, call["result"]["refused"]
+                    );
                     if call["result"]["ok"] == true {
                         false_yes += 1;
                         println!("FALSE YES {voice} {words:?} heard {:?}", heard.heard);
-                        std::fs::write(&groceries, "eggs\n").unwrap();
-                        page.request(request).await;
+                        ask(&mut page, &groceries, request, answer).await;
                     }
                 }
             }
             not_answers.pop();
+            // Asked afresh: a non-answer heard as "no" settled the question.
+            ask(&mut page, &groceries, request, answer).await;
             let heard = page.say(&speak(answer, voice)).await;
             answers += 1;
             let done = answer_call(&heard).is_some_and(|c| c["result"]["ok"] == true);

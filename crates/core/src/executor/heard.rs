@@ -17,9 +17,12 @@ use crate::confirm::{Deferred, in_words};
 use crate::contain::{self, RelPath};
 use crate::platform::{Abilities, Env, Storage};
 use crate::reply::Reply;
+use crate::resolver::heard::{OldText, old_text};
+use crate::rule::{Refusal, Rule};
 use crate::tier::{Act, ActKind};
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
 
 /// Why the words behind an action are checked with the person.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,6 +83,31 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             },
             None => RelPath::root(),
         };
+        let action = match (check, action) {
+            (
+                Check::Heard,
+                Action::Edit {
+                    name,
+                    old_text,
+                    new_text,
+                    expect,
+                },
+            ) => match self.settled_old_text(&path, old_text).await {
+                Ok(old_text) => Action::Edit {
+                    name,
+                    old_text,
+                    new_text,
+                    expect,
+                },
+                Err((refusal, candidates)) => {
+                    let record = ActRecord::new(kind, target.as_deref().unwrap_or(""));
+                    let mut reply = self.refuse(refusal, record, turn).await;
+                    reply.candidates = Some(candidates);
+                    return reply;
+                }
+            },
+            (_, action) => action,
+        };
         let verdict = self.table.decide(&check.act(kind));
         let seen = self.store().observe(&path).await;
         let ask = Ask {
@@ -90,6 +118,34 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             deferred: check.deferred(action),
         };
         self.ask(ask, &seen, turn).await
+    }
+
+    /// A heard edit's old text, settled on the file's own text (see
+    /// [`old_text`]): in another case or a letter or two off, the file's
+    /// words are what the question shows; several places are refused by
+    /// name with them as candidates; a file that cannot be read, or nothing
+    /// like the words, leaves them as heard (the edit says why on yes).
+    async fn settled_old_text(
+        &self,
+        path: &RelPath,
+        heard: String,
+    ) -> Result<String, (Refusal, Vec<String>)> {
+        let Ok(content) = self.read_text(path).await else {
+            return Ok(heard);
+        };
+        match old_text(&content, &heard) {
+            OldText::Found(found) => Ok(found),
+            OldText::Missing => Ok(heard),
+            OldText::Candidates(candidates) => {
+                let refusal = Refusal::new(
+                    Rule::HeardTextUnsure,
+                    format!(
+                        "I heard '{heard}', which fits more than one place in {path}; nothing was done. Say the change again with more of the words you mean"
+                    ),
+                );
+                Err((refusal, candidates))
+            }
+        }
     }
 
     /// A checked action the person said yes to: carried out as typed, with

@@ -267,7 +267,7 @@ fn inflected(word: &str, command: &str) -> bool {
 
 /// Edits between `a` and `b` (insert, delete, substitute, or swap two
 /// neighbours), as optimal string alignment.
-fn distance(a: &str, b: &str) -> usize {
+pub(super) fn distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<u8>, Vec<u8>) = (a.bytes().collect(), b.bytes().collect());
     let mut rows = alloc::vec![alloc::vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in rows.iter_mut().enumerate() {

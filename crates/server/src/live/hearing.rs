@@ -9,7 +9,14 @@ use super::sphinx::{Confidence, Heard, Sphinx};
 use serde_json::{Value, json};
 use voicebox_core::Action;
 use voicebox_core::action::WriteMode;
+use voicebox_core::resolver::heard::settle_heard;
 use voicebox_core::resolver::{Folder, Resolution, resolve_in};
+
+/// Heard words resolved, their file settled on the folder by sound and a
+/// new name in the case a person types (see [`settle_heard`]).
+fn heard_in(text: &str, folder: &Folder) -> Resolution {
+    settle_heard(resolve_in(text, folder), folder)
+}
 
 /// The decoders one utterance is heard with.
 pub(crate) struct Ears<'a> {
@@ -112,7 +119,7 @@ impl Ears<'_> {
             score = grammar.confidence.score,
             "offline grammar confidence"
         );
-        let framed = resolve_in(&grammar.text, folder);
+        let framed = heard_in(&grammar.text, folder);
         let grammar_sure = gate_for(&framed).passes(grammar.confidence);
         let (text, resolution) = match design {
             Design::Whisper => return self.whispered(grammar, framed, audio, folder),
@@ -120,7 +127,7 @@ impl Ears<'_> {
             Design::Grammar => return unsure(grammar.text),
             Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
                 Ok(free) if LANGUAGE_GATE.passes(free.confidence) => {
-                    let resolution = resolve_in(&free.text, folder);
+                    let resolution = heard_in(&free.text, folder);
                     (free.text, resolution)
                 }
                 Ok(_) => return unsure(grammar.text),
@@ -249,7 +256,7 @@ impl Ears<'_> {
         let words = words.trim().trim_end_matches(['.', '!']).to_string();
         let exists = |file: &str| folder.names().iter().any(|n| n == file);
         // A change heard is asked first however sure the resolver is.
-        let heard = |text: &str| resolve_in(text, folder).into_action();
+        let heard = |text: &str| heard_in(text, folder).into_action();
         let framed = framed.into_action();
         // Moonshine hears words better than file names ("notes not M. D."):
         // the file the grammar heard, put in for the words that mangled it.
@@ -257,14 +264,27 @@ impl Ears<'_> {
         // Held to the strict gate even for a look: Moonshine heard words, so
         // a grammar that heard a different command was likely forced onto it.
         let framed = framed.filter(|_| GRAMMAR_GATE.passes(grammar.confidence));
-        let whispered = readings(&words).into_iter().find_map(|said| {
-            heard(&said).or_else(|| {
-                let file = named.as_deref()?;
-                renamed(&said, file, |text| {
-                    heard(text).filter(|a| a.file() == Some(file))
-                })
-            })
-        });
+        // A reading that made a sound into a verb ("and" → "add") changed
+        // what is asked: unsure, so asked as a guess.
+        let mut assumed = None;
+        let whispered = readings(&words)
+            .into_iter()
+            .enumerate()
+            .find_map(|(at, said)| {
+                let action = heard(&said).or_else(|| {
+                    let file = named.as_deref()?;
+                    renamed(&said, file, |text| {
+                        heard(text).filter(|a| a.file() == Some(file))
+                    })
+                })?;
+                if at > 0 {
+                    assumed = Some(format!(
+                        "heard '{words}' and took its first word as '{}'",
+                        said.split(' ').next().unwrap_or_default()
+                    ));
+                }
+                Some(action)
+            });
         let known = |action: &Action| action.file().is_none_or(exists);
         let chosen = match (whispered, framed) {
             (Some(w), Some(g)) if w.verb() != g.verb() && !known(&w) => Some(g),
@@ -280,9 +300,12 @@ impl Ears<'_> {
             words
         };
         match chosen {
-            Some(action) => json!({"heard": text, "action": action}),
+            Some(action) => match assumed {
+                Some(assumed) => json!({"heard": text, "action": action, "assumed": assumed}),
+                None => json!({"heard": text, "action": action}),
+            },
             None if text.is_empty() => json!({"heard": "", "unsure": true}),
-            None => match resolve_in(&text, folder) {
+            None => match heard_in(&text, folder) {
                 Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
                 Resolution::Action(_) | Resolution::Guess { .. } => {
                     json!({"heard": text, "unsure": true})

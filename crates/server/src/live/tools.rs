@@ -203,7 +203,7 @@ impl Answered {
                 // voice saying them must not be heard as the answer.
                 (Rule::HeardChange, _, Some(_)) => {
                     format!(
-                        "{plan}. To do it, say the words the question shows, or click Yes; say no if not."
+                        "{plan}. Click Yes or say the words the question shows to do it; No if not."
                     )
                 }
                 (Rule::HeardChange, _, None) => {
@@ -226,7 +226,12 @@ impl Answered {
                 _ => format!("The files are {}.", names.join(", ")),
             };
         }
-        reply.action.clone().unwrap_or_else(|| "Done.".into())
+        // Short by design: the sentence in a person's words, else the account.
+        reply
+            .words
+            .clone()
+            .or_else(|| reply.action.clone())
+            .unwrap_or_else(|| "Done.".into())
     }
 
     /// What the page is told: everything, including a confirmation's id.
@@ -239,8 +244,14 @@ impl Answered {
             "ms": self.ms,
         });
         if let Some(answer) = &self.call.answer {
-            // The page closes the question this answered (or tried to).
-            page["answers"] = json!({"id": answer.question, "heard": answer.heard});
+            // Whether the question is settled (done, declined, gone) or
+            // still waits for its words or a click: the page closes it or not.
+            let waits = matches!(
+                self.result.reply().refused,
+                Some(Rule::SpokenAnswerMismatch | Rule::SpokenAnswerNotTaken)
+            );
+            page["answers"] =
+                json!({"id": answer.question, "heard": answer.heard, "settled": !waits});
         }
         page
     }
