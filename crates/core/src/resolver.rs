@@ -209,9 +209,14 @@ pub fn resolve(text: &str) -> Resolution {
     }
     let read = match read(text) {
         // "how would notes.md differ if it said milk instead": not "instead".
-        Resolution::Action(Action::Diff { name, content }) => Resolution::Action(Action::Diff {
+        Resolution::Action(Action::Diff {
             name,
-            content: hypothetical::untailed(&content),
+            content: Some(content),
+            against: None,
+        }) => Resolution::Action(Action::Diff {
+            name,
+            content: Some(hypothetical::untailed(&content)),
+            against: None,
         }),
         read => match hypothetical::resolve(text) {
             Some(diff) => return diff,

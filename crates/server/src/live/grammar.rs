@@ -51,6 +51,10 @@ fn spoken(verb: Verb) -> Option<&'static str> {
         Verb::CheckItem => "(check off | tick) <words> in <file>",
         Verb::RemoveItem => "cross <words> off <file>",
         Verb::ListExtensions => "(list | what) extensions [are there] | what tools are there",
+        Verb::Changes => {
+            "what (did I change | has changed | changed) [today | since yesterday | this week | since the last commit]"
+        }
+        Verb::History => "show [me] the history [of <file>]",
         Verb::CreateAsset
         | Verb::Tool
         | Verb::MakeTool
