@@ -9,6 +9,7 @@ mod checked;
 use checked::is_special;
 mod organise;
 mod own_files;
+mod repo;
 mod write;
 
 use crate::audit_file::{Anchors, AuditWriter, Writer};
@@ -307,6 +308,10 @@ fn rel(path: &RelPath) -> PathBuf {
 }
 
 impl Storage for FolderStorage {
+    fn repository(&self) -> Option<&dyn voicebox_core::history::Repository> {
+        Some(self)
+    }
+
     fn root_info(&self) -> RootInfo {
         RootInfo {
             kind: "machine".into(),
