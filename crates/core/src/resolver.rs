@@ -25,6 +25,7 @@ mod edit;
 mod extensions;
 mod find;
 mod grep;
+mod history;
 mod hypothetical;
 mod inside;
 mod items;
@@ -131,6 +132,7 @@ type Family = fn(Words<'_>) -> Option<Resolution>;
 const FAMILIES: &[Family] = &[
     shell::resolve,
     proposal::resolve,
+    history::resolve,
     undo::resolve,
     organise::resolve,
     items::resolve,
@@ -153,7 +155,8 @@ const FAMILIES: &[Family] = &[
 
 /// What the resolver can do, for sentences nothing claims.
 const HELP: &str = "I can make, read, add to, change, search, list, rename, move, copy and delete \
-the files in your folder, make folders, tick items off lists, and undo changes. Try “what's in \
+the files in your folder, make folders, tick items off lists, undo changes, and say what changed \
+since a commit or a day. Try “what's in \
 notes.md”, “add milk to notes.md” or “list the files”.";
 
 /// The longest utterance the resolver reads: one request, not a document.
