@@ -127,6 +127,9 @@ pub struct Reply {
     /// none when there was no commit yet then).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<Commit>,
+    /// The branch checked out (`changes`); absent for a detached HEAD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
     /// The audit seq of the entry that records this answer (null if none was written).
     pub logged: Option<u64>,
 }

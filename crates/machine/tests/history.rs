@@ -208,6 +208,7 @@ fn changes_name_each_file_with_its_lines_and_the_look_is_audited() {
         "{said}"
     );
     assert_eq!(reply.commit.as_ref().unwrap().message, "Start the notes");
+    assert_eq!(reply.branch.as_deref(), Some("main"));
 
     let look = entry(&host, &reply);
     assert_eq!(look.act.kind, ActKind::Read);

@@ -140,6 +140,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         reply.total = Some(changes.total);
         reply.truncated = Some(changes.total > changes.files.len() || changes.bounded);
         reply.commit = changes.base;
+        reply.branch = changes.branch;
         reply.changes = Some(changes.files);
         self.answer(reply, seq)
     }

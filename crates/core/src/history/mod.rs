@@ -81,6 +81,8 @@ pub struct Changes {
     pub total: usize,
     /// The walk for the base stopped at [`MAX_WALK`] commits.
     pub bounded: bool,
+    /// The branch checked out; `None` for a detached HEAD.
+    pub branch: Option<String>,
 }
 
 /// The commits that touched the folder or one file, newest first.

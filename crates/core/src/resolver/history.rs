@@ -253,7 +253,7 @@ fn restored(words: Words<'_>) -> Option<Resolution> {
     };
     version(rest.from(to + 1)).or_else(|| moment_at_end(rest.from(to)).map(|(_, m)| m))?;
     claim_unresolved(format!(
-        "I can show you {name} as it was ('read {name} as it was yesterday') and what changed since ('what did I change in {name}'); to restore it, write that content back (the Changes view has a Restore button), and undo can take it back."
+        "I can show you {name} as it was ('read {name} as it was yesterday') and what changed since ('what did I change in {name}'); to restore it, write that content back, and undo can take it back."
     ))
 }
 

@@ -32,12 +32,14 @@ impl Reader {
         Ok(Reader { repo, root })
     }
 
+    /// The branch checked out; `None` for a detached HEAD.
+    fn branch(&self) -> Result<Option<String>, Refusal> {
+        let name = self.repo.head_name().map_err(|e| open::unreadable(&e))?;
+        Ok(name.map(|name| name.shorten().to_string()))
+    }
+
     pub fn state(&self) -> Result<RepoState, Refusal> {
-        let branch = self
-            .repo
-            .head_name()
-            .map_err(|e| open::unreadable(&e))?
-            .map(|name| name.shorten().to_string());
+        let branch = self.branch()?;
         let head = commits::head(&self.repo)?;
         let changes = work::changes(&self.repo, &self.root, head.as_ref())?;
         Ok(RepoState {
@@ -51,6 +53,7 @@ impl Reader {
         let (base, bounded) = commits::at(&self.repo, since)?;
         let mut changes = work::changes(&self.repo, &self.root, base.as_ref())?;
         changes.bounded = bounded;
+        changes.branch = self.branch()?;
         Ok(changes)
     }
 

@@ -66,6 +66,7 @@ pub fn changes(
         files,
         total,
         bounded: false,
+        branch: None,
     })
 }
 
