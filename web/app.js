@@ -18,6 +18,7 @@ import { setupPip } from './js/pip.js';
 import { setupViews } from './js/views.js';
 import { createFolders } from './js/folders.js';
 import { createExtensions } from './js/extensions.js';
+import { createChanges } from './js/changes.js';
 import { setupTheme } from './js/theme.js';
 import { keepForOffline } from './js/offline.js';
 
@@ -36,6 +37,7 @@ const confirmer = createConfirm();
 const audit = createAudit($('audit'),
   { page: (cursor) => api.audit(cursor), verify: () => api.verifyAudit() });
 const extensions = createExtensions($('extensions'), { onChange: () => audit.refresh() });
+const changes = createChanges($('changes'), $('branch'), $('changes-tab'), { act: (action) => api.act(action) });
 
 const transcript = createTranscript($('transcript'), $('transcript-empty'), {
   scroller: $('transcript-scroll'),
@@ -59,7 +61,7 @@ $('files-refresh').addEventListener('click', () => files.refresh());
 
 function refreshSide() {
   files.refresh();
-  audit.refresh();
+  changes.refresh().then(() => audit.refresh());
 }
 
 function afterTurn() {

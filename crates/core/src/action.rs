@@ -28,6 +28,9 @@ macro_rules! named_file {
             | Action::CheckItem { name, .. }
             | Action::RemoveItem { name, .. }
             | Action::Undo { name: Some(name) }
+            | Action::History {
+                name: Some(name), ..
+            }
             | Action::Tool {
                 name: Some(name), ..
             } => Some(name),
@@ -51,6 +54,8 @@ pub enum Action {
         first: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         last: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
     },
     #[serde(rename = "write")]
     Write {
@@ -83,7 +88,13 @@ pub enum Action {
         expect: Option<String>,
     },
     #[serde(rename = "diff")]
-    Diff { name: String, content: String },
+    Diff {
+        name: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        content: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        against: Option<String>,
+    },
     #[serde(rename = "grep")]
     Grep {
         query: String,
@@ -144,6 +155,18 @@ pub enum Action {
         tool: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         args: Option<Value>,
+    },
+    #[serde(rename = "changes")]
+    Changes {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        since: Option<String>,
+    },
+    #[serde(rename = "history")]
+    History {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<u64>,
     },
 }
 
@@ -239,6 +262,8 @@ impl Action {
             Action::MakeTool { .. } => Verb::MakeTool,
             Action::ProposeExtension { .. } => Verb::ProposeExtension,
             Action::CallExtension { .. } => Verb::CallExtension,
+            Action::Changes { .. } => Verb::Changes,
+            Action::History { .. } => Verb::History,
         }
     }
 }

@@ -37,6 +37,20 @@ pub fn unified(name: &str, old: &str, new: &str) -> String {
     out
 }
 
+/// How many lines going from `old` to `new` adds and removes, as the
+/// unified diff of the two counts them.
+pub fn line_counts(old: &str, new: &str) -> (usize, usize) {
+    if old == new {
+        return (0, 0);
+    }
+    let a: Vec<&str> = old.split_inclusive('\n').collect();
+    let b: Vec<&str> = new.split_inclusive('\n').collect();
+    let script = edit_script(&a, &b);
+    let added = script.iter().filter(|s| s.op == Op::Add).count();
+    let removed = script.iter().filter(|s| s.op == Op::Remove).count();
+    (added, removed)
+}
+
 /// One step of the edit script, with the indices it consumed.
 #[derive(Clone, Copy, Debug)]
 struct Step {
@@ -156,11 +170,19 @@ fn render_hunk(out: &mut String, steps: &[Step], a: &[&str], b: &[&str]) {
 
 #[cfg(test)]
 mod tests {
-    use super::unified;
+    use super::{line_counts, unified};
 
     #[test]
     fn equal_texts_have_no_diff() {
         assert_eq!(unified("a", "x\n", "x\n"), "");
+        assert_eq!(line_counts("x\n", "x\n"), (0, 0));
+    }
+
+    #[test]
+    fn line_counts_are_the_diffs_own() {
+        assert_eq!(line_counts("1\n2\n3\n", "1\ntwo\n3\n4\n"), (2, 1));
+        assert_eq!(line_counts("", "a\nb\n"), (2, 0));
+        assert_eq!(line_counts("a\nb\n", ""), (0, 2));
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod executor;
 pub mod extension;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod history;
 pub mod journal;
 pub mod memory;
 pub mod notes;

@@ -249,6 +249,11 @@ pub trait Storage {
     async fn remove_temporary(&self, _path: &str) -> Result<(), StorageError> {
         Err(StorageError::NotFound)
     }
+    /// The root's own git repository, read only: `None` where this
+    /// placement has no reader for one (the executor refuses by name).
+    fn repository(&self) -> Option<&dyn crate::history::Repository> {
+        None
+    }
 }
 
 /// One entry of a root's audit folder.
@@ -266,6 +271,11 @@ pub trait Env {
     /// A fresh unguessable id (for confirmations and undo blobs): 16 random
     /// bytes in lowercase hex, the only shape the undo journal accepts.
     fn random_id(&self) -> String;
+    /// How far the person's clock stands east of UTC, in seconds: where
+    /// "today" and "yesterday" start for them.
+    fn offset_secs(&self) -> i32 {
+        0
+    }
 }
 
 /// What a tool run asked for. The tool only *records* writes; the host

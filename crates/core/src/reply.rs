@@ -3,6 +3,7 @@
 
 use crate::command::Verb;
 use crate::extension::ExtensionState;
+use crate::history::{Commit, FileChange};
 use crate::platform::{DirEntry, RootInfo};
 use crate::rule::{Refusal, Rule};
 use alloc::string::String;
@@ -120,6 +121,19 @@ pub struct Reply {
     pub notes: Option<Vec<String>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub root: Option<RootInfo>,
+    /// The files that changed (`changes`), by path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes: Option<Vec<FileChange>>,
+    /// Commits, newest first (`history`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commits: Option<Vec<Commit>>,
+    /// The commit an answer read from or compared against (for `changes`,
+    /// none when there was no commit yet then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<Commit>,
+    /// The branch checked out (`changes`); absent for a detached HEAD.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub branch: Option<String>,
     /// The audit seq of the entry that records this answer (null if none was written).
     pub logged: Option<u64>,
 }

@@ -26,6 +26,7 @@ mod extensions;
 mod find;
 mod grep;
 pub mod heard;
+mod history;
 mod hypothetical;
 mod inside;
 mod items;
@@ -134,6 +135,7 @@ type Family = fn(Words<'_>) -> Option<Resolution>;
 const FAMILIES: &[Family] = &[
     shell::resolve,
     proposal::resolve,
+    history::resolve,
     undo::resolve,
     organise::resolve,
     items::resolve,
@@ -156,7 +158,8 @@ const FAMILIES: &[Family] = &[
 
 /// What the resolver can do, for sentences nothing claims.
 const HELP: &str = "I can make, read, add to, change, search, list, rename, move, copy and delete \
-the files in your folder, make folders, tick items off lists, and undo changes. Try “what's in \
+the files in your folder, make folders, tick items off lists, undo changes, and say what changed \
+since a commit or a day. Try “what's in \
 notes.md”, “add milk to notes.md” or “list the files”.";
 
 /// The longest utterance the resolver reads: one request, not a document.
@@ -213,9 +216,14 @@ pub fn resolve(text: &str) -> Resolution {
     }
     let read = match read(text) {
         // "how would notes.md differ if it said milk instead": not "instead".
-        Resolution::Action(Action::Diff { name, content }) => Resolution::Action(Action::Diff {
+        Resolution::Action(Action::Diff {
             name,
-            content: hypothetical::untailed(&content),
+            content: Some(content),
+            against: None,
+        }) => Resolution::Action(Action::Diff {
+            name,
+            content: Some(hypothetical::untailed(&content)),
+            against: None,
         }),
         read => match hypothetical::resolve(text) {
             Some(diff) => return diff,

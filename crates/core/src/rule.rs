@@ -63,6 +63,14 @@ rules! {
     // Containment beyond the lexical check.
     DotfileRefused => "dotfile-refused",
     ProtectedAudit => "protected-audit",
+    // The folder's own git repository (read only, never run).
+    /// The folder has no `.git` of its own: changes and history need one
+    /// (`git init` in the folder, then commit); the files still read as usual.
+    NotARepository => "not-a-repository",
+    /// The folder's `.git` is a link, or a file naming a git folder, that
+    /// leads outside the folder (or holds a link, or borrows objects from
+    /// elsewhere): nothing of it is read; keep the repository inside the folder.
+    RepositoryOutside => "repository-outside",
     // The root itself.
     RootNotDeclared => "root-not-declared",
     RootUnreachable => "root-unreachable",

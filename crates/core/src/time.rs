@@ -27,6 +27,18 @@ pub fn day(ms: u64, offset_secs: i32) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// A (year, month, day) to days since 1970-01-01, after Howard Hinnant's
+/// `days_from_civil`: [`civil_from_days`] backwards.
+pub fn days_from_civil(year: i64, month: u32, day: u32) -> i64 {
+    let year = year - i64::from(month <= 2);
+    let era = year.div_euclid(400);
+    let yoe = year.rem_euclid(400);
+    let mp = i64::from((month + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(day) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// Days since 1970-01-01 to a (year, month, day), after Howard Hinnant's
 /// `civil_from_days`.
 fn civil_from_days(days: i64) -> (i64, u32, u32) {
@@ -62,5 +74,9 @@ mod tests {
         assert_eq!(iso8601(0), "1970-01-01T00:00:00.000Z");
         assert_eq!(iso8601(951_782_400_000), "2000-02-29T00:00:00.000Z");
         assert_eq!(iso8601(1_789_830_000_123), "2026-09-19T15:00:00.123Z");
+        for days in [-1, 0, 11_016, 20_789, 60_000] {
+            let (y, m, d) = super::civil_from_days(days);
+            assert_eq!(super::days_from_civil(y, m, d), days);
+        }
     }
 }

@@ -17,6 +17,11 @@ impl Env for MachineEnv {
         getrandom::fill(&mut bytes).expect("the OS has randomness");
         voicebox_core::hex(&bytes)
     }
+
+    /// This computer's own offset from UTC, as today's note takes it.
+    fn offset_secs(&self) -> i32 {
+        chrono::Local::now().offset().local_minus_utc()
+    }
 }
 
 /// Milliseconds since the Unix epoch.

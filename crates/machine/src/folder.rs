@@ -15,6 +15,7 @@ pub use open::{OpenError, RootOptions};
 use os_terms::{is_escape, own_error, read_capped, real_path, rel, split, storage_error};
 mod organise;
 mod own_files;
+mod repo;
 mod write;
 
 use crate::audit_file::{Anchors, AuditWriter};
@@ -130,6 +131,10 @@ impl FolderStorage {
 }
 
 impl Storage for FolderStorage {
+    fn repository(&self) -> Option<&dyn voicebox_core::history::Repository> {
+        Some(self)
+    }
+
     fn root_info(&self) -> RootInfo {
         RootInfo {
             kind: "machine".into(),

@@ -19,6 +19,7 @@ pub mod extensions;
 mod folder;
 mod host;
 mod own;
+mod repo;
 pub mod settle;
 pub mod tools;
 

@@ -167,3 +167,26 @@ fn a_look_that_cannot_be_logged_withholds_what_it_read() {
     let read = rig.run(json!({"verb": "read", "name": "notes.md"}));
     assert_eq!(read.content.as_deref(), Some("secret"));
 }
+
+/// A root with no repository reader (the in-memory root, as the browser
+/// worker's): every look at the history is refused by name and logged,
+/// while the same file reads as usual.
+#[test]
+fn a_placement_with_no_repository_reader_refuses_history_by_name() {
+    use serde_json::json;
+    use voicebox_core::Rule;
+    let mut rig = rig();
+    assert!(rig.run(common::write("notes.md", "milk\n")).ok);
+    for look in [
+        json!({"verb": "changes"}),
+        json!({"verb": "history", "name": "notes.md"}),
+        json!({"verb": "read", "name": "notes.md", "at": "yesterday"}),
+        json!({"verb": "diff", "name": "notes.md", "against": "last commit"}),
+    ] {
+        let reply = rig.run(look.clone());
+        assert_eq!(common::refused(&reply), Rule::AbsentCapability, "{look}");
+        assert_eq!(rig.entry(reply.logged).failed, Some(Rule::AbsentCapability));
+    }
+    let read = rig.run(json!({"verb": "read", "name": "notes.md"}));
+    assert_eq!(read.content.as_deref(), Some("milk\n"));
+}

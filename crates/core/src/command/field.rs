@@ -25,6 +25,10 @@ pub enum Field {
     Done,
     Under,
     Expect,
+    Since,
+    Limit,
+    Against,
+    At,
 }
 
 /// What kind of JSON value a field carries.
@@ -62,6 +66,10 @@ impl Field {
             Field::Done => "done",
             Field::Under => "under",
             Field::Expect => "expect",
+            Field::Since => "since",
+            Field::Limit => "limit",
+            Field::Against => "against",
+            Field::At => "at",
         }
     }
 
@@ -74,7 +82,7 @@ impl Field {
     pub const fn kind(self) -> Kind {
         match self {
             Field::Descriptor | Field::Args => Kind::Object,
-            Field::First | Field::Last => Kind::Count,
+            Field::First | Field::Last | Field::Limit => Kind::Count,
             Field::Done => Kind::Flag,
             _ => Kind::Text,
         }
@@ -92,9 +100,12 @@ impl Field {
             | Field::Pattern
             | Field::Item
             | Field::Under
-            | Field::Expect => MAX_QUERY_BYTES,
+            | Field::Expect
+            | Field::Since
+            | Field::Against
+            | Field::At => MAX_QUERY_BYTES,
             // Counts and flags are checked by value, not by size.
-            Field::First | Field::Last | Field::Done => MAX_QUERY_BYTES,
+            Field::First | Field::Last | Field::Limit | Field::Done => MAX_QUERY_BYTES,
             Field::Descriptor | Field::Args => MAX_OBJECT_BYTES,
             Field::Content | Field::OldText | Field::NewText | Field::Body => MAX_CONTENT_BYTES,
         }

@@ -43,6 +43,8 @@ pub enum Verb {
     MakeTool,
     ProposeExtension,
     CallExtension,
+    Changes,
+    History,
 }
 
 impl Verb {
@@ -90,7 +92,9 @@ impl Verb {
             | Verb::Info
             | Verb::ListExtensions
             | Verb::Tool
-            | Verb::CallExtension => false,
+            | Verb::CallExtension
+            | Verb::Changes
+            | Verb::History => false,
         }
     }
 }

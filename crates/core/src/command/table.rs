@@ -65,6 +65,10 @@ pub static COMMANDS: &[Command] = &[
             NAME,
             opt(Field::First, "return only this many lines from the start"),
             opt(Field::Last, "return only this many lines from the end"),
+            opt(
+                Field::At,
+                "read the file as it was then, from the folder's git history: a commit's id, `last commit`, `yesterday`, a date like 2026-05-01",
+            ),
         ],
     },
     Command {
@@ -119,9 +123,19 @@ pub static COMMANDS: &[Command] = &[
     Command {
         id: Verb::Diff,
         verb: "diff",
-        summary: "Show the unified diff between a file and proposed content, without writing.",
+        summary: "Show the unified diff between a file and proposed content, or between its committed version and the file now (against), without writing.",
         act: Some(ActKind::Read),
-        params: &[NAME, req(Field::Content, "the proposed new content")],
+        params: &[
+            NAME,
+            opt(
+                Field::Content,
+                "the proposed new content (default: the file as it is now)",
+            ),
+            opt(
+                Field::Against,
+                "compare with the file as the folder's git history holds it: `last commit`, a commit's id, `yesterday`, a date",
+            ),
+        ],
     },
     Command {
         id: Verb::Grep,
@@ -266,6 +280,29 @@ pub static COMMANDS: &[Command] = &[
                 Field::Args,
                 "the tool's arguments, e.g. {\"url\": ...} or {\"name\": ...}",
             ),
+        ],
+    },
+    Command {
+        id: Verb::Changes,
+        verb: "changes",
+        summary: "Say what changed in the folder (files added, modified, removed, with line counts) since the last commit of its git repository, or since a day or commit.",
+        act: Some(ActKind::Read),
+        params: &[opt(
+            Field::Since,
+            "since when: `last commit` (the default), `today`, `yesterday`, `this week`, `3 days ago`, a date like 2026-05-01, or a commit's id",
+        )],
+    },
+    Command {
+        id: Verb::History,
+        verb: "history",
+        summary: "List the commits of the folder's git repository that touched the folder or one file: who, when, the message (newest first).",
+        act: Some(ActKind::Read),
+        params: &[
+            opt(
+                Field::Name,
+                "a file whose commits to list (default: the whole folder)",
+            ),
+            opt(Field::Limit, "how many commits at most (default 10)"),
         ],
     },
 ];

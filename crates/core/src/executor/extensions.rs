@@ -102,7 +102,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 reply
             }
             Primitive::ReadFile => match need("name") {
-                Ok(name) => self.read(&name, None, None, turn).await,
+                Ok(name) => self.read(&name, None, None, None, turn).await,
                 Err(refusal) => self.refuse(refusal, record, turn).await,
             },
             Primitive::ListFiles => self.list(text("dir").as_deref(), turn).await,

@@ -6,10 +6,12 @@
 mod ask;
 mod audit_log;
 mod changes;
+mod compare;
 mod extensions;
 pub use extensions::{Fetch, Step};
 mod grep;
 mod heard;
+mod history;
 mod housekeeping;
 mod looks;
 mod organise;
@@ -202,7 +204,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             | Action::Grep { .. }
             | Action::Diff { .. }
             | Action::Find { .. }
-            | Action::Info { .. } => {
+            | Action::Info { .. }
+            | Action::Changes { .. }
+            | Action::History { .. } => {
                 unreachable!("looks are answered above")
             }
             Action::Write {
@@ -285,10 +289,24 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     async fn look_at(&self, action: &Action, turn: Option<&str>) -> Option<Reply> {
         Some(match action {
             Action::List { dir } => self.list(dir.as_deref(), turn).await,
-            Action::Read { name, first, last } => self.read(name, *first, *last, turn).await,
+            Action::Read {
+                name,
+                first,
+                last,
+                at,
+            } => self.read(name, *first, *last, at.as_deref(), turn).await,
             Action::Find { pattern, dir } => self.find(pattern, dir.as_deref(), turn).await,
             Action::Info { name } => self.info(name, turn).await,
-            Action::Diff { name, content } => self.diff(name, content, turn).await,
+            Action::Diff {
+                name,
+                content,
+                against,
+            } => {
+                self.diff(name, content.as_deref(), against.as_deref(), turn)
+                    .await
+            }
+            Action::Changes { since } => self.changes(since.as_deref(), turn).await,
+            Action::History { name, limit } => self.history(name.as_deref(), *limit, turn).await,
             Action::Grep { query, dir } => self.grep(query, dir.as_deref(), turn).await,
             _ => return None,
         })

@@ -1,11 +1,11 @@
 //! Verbs that only look: `read`, `list`, `diff`. One entry each, recording
 //! what was looked at.
 
+use super::history::{HISTORY, commit_words};
 use super::{Executor, bytes};
 use crate::audit::{ActRecord, Happened, Observed, ReadRecord};
 use crate::contain;
 use crate::contain::RelPath;
-use crate::diff;
 use crate::journal;
 use crate::notes;
 use crate::platform::Abilities;
@@ -56,16 +56,23 @@ pub(super) fn skipped_words(skipped: &Skipped) -> String {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    /// `read {name, first?, last?}`: the whole file, or its first or last
-    /// lines; the answer carries the whole file's sha256 either way.
+    /// `read {name, first?, last?, at?}`: the whole file, or its first or
+    /// last lines, as it is or as a commit `at` names held it; the answer
+    /// carries the sha256 of the file as it is now (none for an old copy,
+    /// which no save may be checked against).
     pub(super) async fn read(
         &self,
         name: &str,
         first: Option<u64>,
         last: Option<u64>,
+        at: Option<&str>,
         turn: Option<&str>,
     ) -> Reply {
-        let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
+        let record = match at {
+            Some(_) => ActRecord::new(ActKind::Read, name).with_tool(HISTORY),
+            None => ActRecord::new(ActKind::Read, name),
+        };
+        let (path, verdict) = match self.locate_for(record.clone(), ActKind::Read, turn).await {
             Ok(found) => found,
             Err(reply) => return reply,
         };
@@ -74,22 +81,31 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 Rule::MalformedField,
                 "ask for the first lines or the last lines, not both",
             );
-            return self
-                .refuse(refusal, ActRecord::new(ActKind::Read, name), turn)
-                .await;
+            return self.refuse(refusal, record, turn).await;
         }
-        let text = match self.read_text(&path).await {
-            Ok(text) => text,
-            Err(refusal) => {
-                return self
-                    .looked_and_failed(ActRecord::new(ActKind::Read, name), &path, refusal, turn)
-                    .await;
-            }
+        let found = match at {
+            None => self.read_text(&path).await.map(|text| (text, None)),
+            Some(at) => self
+                .text_at(&path, at)
+                .and_then(|(text, commit)| match text {
+                    Some(text) => Ok((text, Some(commit))),
+                    None => Err(Refusal::new(
+                        Rule::NotFound,
+                        format!(
+                            "`{path}` was not in your folder at {}",
+                            commit_words(&commit, self.env.offset_secs())
+                        ),
+                    )),
+                }),
+        };
+        let (text, then) = match found {
+            Ok(found) => found,
+            Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
         };
         let size = text.len() as u64;
         let seq = match self
             .looked(
-                ActRecord::new(ActKind::Read, name),
+                record,
                 &path,
                 verdict.rule,
                 vec![(path.clone(), size)],
@@ -149,7 +165,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         reply.file = Some(path.as_str().into());
         reply.bytes = Some(size);
-        reply.sha256 = Some(sha256);
+        match then {
+            None => reply.sha256 = Some(sha256),
+            Some(commit) => {
+                let then = commit_words(&commit, self.env.offset_secs());
+                reply.words = reply.words.map(|said| format!("As of {then}: {said}"));
+                reply.commit = Some(commit);
+            }
+        }
         self.answer(reply, seq)
     }
 
@@ -216,60 +239,6 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         reply.total = Some(total);
         reply.skipped = skipped.any().then_some(skipped);
         reply.files = Some(entries);
-        self.answer(reply, seq)
-    }
-
-    pub(super) async fn diff(&self, name: &str, proposed: &str, turn: Option<&str>) -> Reply {
-        let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
-            Ok(found) => found,
-            Err(reply) => return reply,
-        };
-        let (current, exists) = match self.read_text(&path).await {
-            Ok(text) => (text, true),
-            Err(refusal) if refusal.rule == Rule::NotFound => (String::new(), false),
-            Err(refusal) => {
-                return self
-                    .looked_and_failed(ActRecord::new(ActKind::Read, name), &path, refusal, turn)
-                    .await;
-            }
-        };
-        let looked = if exists {
-            vec![(path.clone(), current.len() as u64)]
-        } else {
-            Vec::new()
-        };
-        let seq = match self
-            .looked(
-                ActRecord::new(ActKind::Read, name),
-                &path,
-                verdict.rule,
-                looked,
-                None,
-                turn,
-            )
-            .await
-        {
-            Ok(seq) => Some(seq),
-            Err(reply) => return reply,
-        };
-        let patch = diff::unified(path.as_str(), &current, proposed);
-        let (summary, said) = match (exists, patch.is_empty()) {
-            (_, true) => (
-                format!("{path} already says exactly that; nothing would change"),
-                format!("{path} already says exactly that."),
-            ),
-            (false, false) => (
-                format!("{path} does not exist yet; it would be created"),
-                format!("{path} does not exist yet; it would be made."),
-            ),
-            (true, false) => (
-                format!("diff of {path} against the proposed content (nothing written)"),
-                format!("How {path} would change (nothing is written yet):"),
-            ),
-        };
-        let mut reply = Reply::done(summary).said(said);
-        reply.file = Some(path.as_str().into());
-        reply.diff = Some(patch);
         self.answer(reply, seq)
     }
 

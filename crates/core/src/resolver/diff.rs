@@ -161,7 +161,11 @@ fn diffed(words: Words<'_>, (name, proposed): (String, Words<'_>)) -> Option<Res
         Some(text) => text,
         None => return claim_unresolved(against_what(&name)),
     };
-    act(Action::Diff { name, content })
+    act(Action::Diff {
+        name,
+        content: Some(content),
+        against: None,
+    })
 }
 
 /// Finds the shape of a diff sentence, if it is one.

@@ -145,10 +145,18 @@ pub fn resolve(text: &str) -> Option<Resolution> {
         let (name, content) = match action {
             // The sentence whole is only ever a diff with its tail cut.
             Action::Write { name, content, .. } if !whole(reading) => (name, content),
-            Action::Diff { name, content } if whole(reading) => (name, content),
+            Action::Diff {
+                name,
+                content: Some(content),
+                against: None,
+            } if whole(reading) => (name, content),
             _ => return None,
         };
-        let diff = Resolution::Action(Action::Diff { name, content });
+        let diff = Resolution::Action(Action::Diff {
+            name,
+            content: Some(content),
+            against: None,
+        });
         Some(diff.guessed(format!(
             "I took it as showing, not making, the change '{reading}'"
         )))

@@ -94,11 +94,13 @@ fn partly(name: String, first: bool, n: u64) -> Action {
             name,
             first: Some(n),
             last: None,
+            at: None,
         },
         false => Action::Read {
             name,
             first: None,
             last: Some(n),
+            at: None,
         },
     }
 }
@@ -116,6 +118,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             name,
             first: None,
             last: None,
+            at: None,
         }),
         _ if !strong => None,
         Target::Folder(_) | Target::Files(_) => claim_unresolved(

@@ -262,6 +262,7 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
                     name: name.into(),
                     first: None,
                     last: None,
+                    at: None,
                 })
             }
             Mention::Several(names) => ask(&names),

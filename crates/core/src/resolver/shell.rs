@@ -26,6 +26,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
                 name,
                 first: (viewer == "head").then_some(10),
                 last: (viewer == "tail").then_some(10),
+                at: None,
             }),
             _ => None,
         },

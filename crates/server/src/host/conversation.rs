@@ -81,6 +81,7 @@ impl Acts {
             name: NOTES_FILE.into(),
             first: None,
             last: None,
+            at: None,
         });
         let notes = self.act(read, "instructions".into()).await;
         folder.with_notes(notes.into_reply().content)

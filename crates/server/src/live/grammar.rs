@@ -51,6 +51,10 @@ fn spoken(verb: Verb) -> Option<&'static str> {
         Verb::CheckItem => "(check off | tick) <words> in <file>",
         Verb::RemoveItem => "cross <words> off <file>",
         Verb::ListExtensions => "(list | what) extensions [are there] | what tools are there",
+        Verb::Changes => {
+            "what (did i change | has changed | changed) [today | since yesterday | this week | since the last commit]"
+        }
+        Verb::History => "show [me] the history [of <file>]",
         Verb::CreateAsset
         | Verb::Tool
         | Verb::MakeTool
@@ -219,6 +223,9 @@ mod tests {
             ("tick call mom in notes dot md", "check_item"),
             ("cross eggs off notes dot md", "remove_item"),
             ("what tools are there", "list_extensions"),
+            ("what did i change today", "changes"),
+            ("what has changed since the last commit", "changes"),
+            ("show me the history of notes dot md", "history"),
         ] {
             let Resolution::Action(action) = resolve(sentence) else {
                 panic!("{sentence} did not resolve");

@@ -121,6 +121,7 @@ pub async fn read(acts: &Acts, uri: &str) -> Result<ReadResourceResult, ErrorDat
         name,
         first: None,
         last: None,
+        at: None,
     }));
     let reply = act(acts, read).await?;
     let text = reply.content.unwrap_or_default();

@@ -205,6 +205,7 @@ pub async fn file(
             name: query.name,
             first: None,
             last: None,
+            at: None,
         },
     )
     .await

@@ -2,6 +2,7 @@
 //! object and exits 0 unless the command line itself is wrong.
 
 mod admin;
+mod history;
 mod state_folder;
 mod understanding;
 mod verbs;

@@ -97,6 +97,7 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
         names,
         [
             "append",
+            "changes",
             "check_item",
             "copy",
             "create_asset",
@@ -105,6 +106,7 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
             "edit",
             "find",
             "grep",
+            "history",
             "info",
             "list",
             "list_extensions",
@@ -134,10 +136,19 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
         [
             looks("read"),
             looks("grep"),
+            looks("changes"),
+            looks("history"),
             looks("write"),
             looks("delete")
         ],
-        [Some(true), Some(true), Some(false), Some(false)]
+        [
+            Some(true),
+            Some(true),
+            Some(true),
+            Some(true),
+            Some(false),
+            Some(false)
+        ]
     );
     // A change that may replace or remove what is there is destructive;
     // one that only adds is not; a look carries no such hint.

@@ -30,6 +30,7 @@ fn a_typo_in_the_command_word_is_a_guess_and_the_word_itself_is_sure() {
         name: "notes.md".into(),
         first: None,
         last: None,
+        at: None,
     };
     assert_eq!(guess("raed notes.md"), read);
     assert_eq!(sure("read notes.md"), read);
@@ -110,7 +111,8 @@ fn search_framing_is_no_part_of_the_query_and_quotes_keep_it() {
 fn a_change_asked_about_is_a_diff_and_the_change_asked_for_is_itself() {
     let diff = Action::Diff {
         name: "version.txt".into(),
-        content: "2.0".into(),
+        content: Some("2.0".into()),
+        against: None,
     };
     assert_eq!(guess("what would change if I set version.txt to 2.0"), diff);
     assert_eq!(
@@ -170,7 +172,8 @@ fn the_ask_inside_a_rambling_sentence_and_a_false_start_are_guesses() {
         Action::Read {
             name: "todo.txt".into(),
             first: None,
-            last: None
+            last: None,
+            at: None,
         }
     );
     assert_eq!(

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 mod forms;
 mod guesses;
+mod history;
 mod notes;
 mod settle;
 mod unseen;

@@ -84,6 +84,7 @@ fn parts_of_a_file_are_read_in_a_dozen_ways() {
             name: name.into(),
             first: None,
             last: Some(n),
+            at: None,
         })
     };
     let first = |name: &str, n: u64| {
@@ -91,6 +92,7 @@ fn parts_of_a_file_are_read_in_a_dozen_ways() {
             name: name.into(),
             first: Some(n),
             last: None,
+            at: None,
         })
     };
     for (said, want) in [

@@ -59,6 +59,7 @@ fn the_ask_in_the_middle_of_a_rambling_sentence_is_a_guess_unless_taken_back() {
             name: "plan.md".into(),
             first: None,
             last: None,
+            at: None,
         }
     );
     nothing("the party moved, so replace saturday with sunday, no wait, don't");
@@ -273,6 +274,7 @@ fn reads_and_lists_in_loose_words() {
         name: name.into(),
         first: None,
         last: None,
+        at: None,
     };
     assert_eq!(
         sure("i want to see what is written inside notes.md"),
@@ -293,7 +295,8 @@ fn reads_and_lists_in_loose_words() {
 fn diff(name: &str, content: &str) -> Action {
     Action::Diff {
         name: name.into(),
-        content: content.into(),
+        content: Some(content.into()),
+        against: None,
     }
 }
 
@@ -355,6 +358,7 @@ fn a_false_start_that_names_the_file_again_replaces_the_whole_name() {
             name: "notes.md".into(),
             first: None,
             last: None,
+            at: None,
         }
     );
     nothing("delete old dot txt i mean");
@@ -393,6 +397,7 @@ fn speech_shaped_names_fillers_and_false_starts() {
             name: "notes.txt".into(),
             first: None,
             last: None,
+            at: None,
         }
     );
     assert_eq!(
@@ -536,6 +541,7 @@ fn a_learners_word_order_and_courtesy_inside_the_request() {
         name: name.into(),
         first: None,
         last: None,
+        at: None,
     };
     assert_eq!(sure("please to delete old dot txt"), delete("old.txt"));
     assert_eq!(sure("can you to show me notes.md"), read("notes.md"));
@@ -586,6 +592,7 @@ fn extensions_said_as_words_and_notes_and_reminders_placed_in_a_file() {
         name: name.into(),
         first: None,
         last: None,
+        at: None,
     };
     assert_eq!(sure("read data dot jason"), read("data.json"));
     assert_eq!(sure("read notes dot markdown"), read("notes.md"));
@@ -627,6 +634,7 @@ fn stories_with_a_verb_and_a_file_in_a_clause_do_not_act() {
             name: "agenda.md".into(),
             first: None,
             last: None,
+            at: None,
         }
     );
     assert_eq!(
@@ -647,6 +655,7 @@ fn stutters_a_described_file_and_a_split_todo_from_a_recogniser() {
             name: "notes.txt".into(),
             first: None,
             last: None,
+            at: None,
         }
     );
     assert_eq!(
@@ -858,6 +867,7 @@ fn more_ways_to_replace_a_whole_file_or_make_a_new_one() {
             name: "notes.txt".into(),
             first: None,
             last: None,
+            at: None,
         }
     );
     nothing("fill the tank");
@@ -912,6 +922,7 @@ fn read(name: &str) -> Action {
         name: name.into(),
         first: None,
         last: None,
+        at: None,
     }
 }
 
@@ -1069,6 +1080,7 @@ fn a_name_taken_back_with_sorry_is_the_name_said_after() {
             name: "plans.md".into(),
             first: None,
             last: None,
+            at: None,
         }
     );
     assert_eq!(guess("delete temp.txt oops temp.log"), delete("temp.log"));
@@ -1119,6 +1131,7 @@ fn a_read_in_a_learners_words_reads() {
         name: name.into(),
         first: None,
         last: None,
+        at: None,
     };
     assert_eq!(sure("show me content of plan.md"), read("plan.md"));
     assert_eq!(sure("give me text of memo.txt"), read("memo.txt"));
@@ -1157,7 +1170,8 @@ fn a_file_then_an_adding_word_without_a_separator_appends() {
 fn a_change_asked_about_by_likeness_or_by_it_is_a_diff() {
     let diff = |name: &str, content: &str| Action::Diff {
         name: name.into(),
-        content: content.into(),
+        content: Some(content.into()),
+        against: None,
     };
     assert_eq!(
         guess("how would motto.md look different with carpe diem"),
@@ -1185,7 +1199,8 @@ fn a_change_asked_about_by_likeness_or_by_it_is_a_diff() {
 fn a_joiner_after_a_bare_name_to_diff_is_no_part_of_the_text() {
     let diff = |name: &str, content: &str| Action::Diff {
         name: name.into(),
-        content: content.into(),
+        content: Some(content.into()),
+        against: None,
     };
     assert_eq!(
         guess("diff intro against hello there"),
