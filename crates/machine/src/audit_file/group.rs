@@ -158,10 +158,12 @@ impl AuditWriter {
         }
     }
 
-    /// Writes `group` as one write. A look is answered now; any other entry
-    /// once a sync that began after its write ends (run by a caller waiting
-    /// for one). A group of looks alone, with no sync in flight, has its
-    /// sync started at once on a thread of its own.
+    /// Writes `group` as one write. A look (or an entry appended with
+    /// [`AuditWriter::append_written`]) is answered now; any other entry once
+    /// a sync that began after its write ends. Whoever waits for a line syncs
+    /// it on their own thread (no thread to start and schedule); a group of
+    /// looks alone, with no sync in flight, has its sync started at once on
+    /// a thread of its own.
     fn write_group(&self, group: Vec<(u64, Entry, bool)>, number: u64) {
         let entries: Vec<&Entry> = group.iter().map(|(_, entry, _)| entry).collect();
         let written = self.with_open(|open| self.write_lines(open, &entries, number));
@@ -182,13 +184,13 @@ impl AuditWriter {
         queue.written = number;
         let mut waits = false;
         for ((ticket, entry, now), answer) in group.iter().zip(answers) {
+            waits |= !is_look(entry) && answer.is_ok();
             if *now || is_look(entry) || answer.is_err() {
                 queue
                     .answered
                     .insert(*ticket, answer.map(|seq| (seq, number)));
             } else {
                 queue.owed.push((number, *ticket, answer));
-                waits = true;
             }
         }
         let start = !queue.syncing && !waits;
