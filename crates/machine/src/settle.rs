@@ -33,10 +33,29 @@ impl Settle {
 /// Runs `f` (an act on this thread), collecting the audit lines it wrote
 /// without waiting for them: the caller waits with [`Settle::wait`].
 pub fn settle_after<R>(f: impl FnOnce() -> R) -> (R, Settle) {
-    let outer = OWED.with(|owed| owed.borrow_mut().replace(Vec::new()));
+    let scope = Scope(OWED.with(|owed| owed.borrow_mut().replace(Vec::new())));
     let result = f();
-    let owed = OWED.with(|owed| std::mem::replace(&mut *owed.borrow_mut(), outer));
-    (result, Settle(owed.unwrap_or_default()))
+    (result, Settle(scope.end()))
+}
+
+/// An open scope; ended (the outer one back) even when the act panics, so
+/// a thread that runs other work next never collects lines nobody waits for.
+struct Scope(Option<Vec<Owed>>);
+
+impl Scope {
+    /// The lines the act owes; the outer scope is back once `self` drops.
+    fn end(self) -> Vec<Owed> {
+        let owed = OWED.with(|owed| owed.borrow_mut().take());
+        drop(self);
+        owed.unwrap_or_default()
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let outer = self.0.take();
+        OWED.with(|owed| *owed.borrow_mut() = outer);
+    }
 }
 
 /// Whether this thread runs in a [`settle_after`] scope.
@@ -54,4 +73,21 @@ pub(crate) fn owe(owed: Owed) -> io::Result<()> {
         None => Some(owed),
     });
     unclaimed.map_or(Ok(()), |owed| owed.wait())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panicking_act_leaves_no_scope_behind_on_its_thread() {
+        let caught = std::panic::catch_unwind(|| settle_after(|| panic!("the act failed")));
+        assert!(caught.is_err());
+        assert!(!deferred(), "the scope ended with the act");
+        // Control: inside a scope, lines are left to the caller.
+        let (inside, settle) = settle_after(deferred);
+        assert!(inside);
+        settle.wait().unwrap();
+        assert!(!deferred());
+    }
 }

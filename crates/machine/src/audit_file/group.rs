@@ -3,7 +3,7 @@
 
 use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, dropped_groups, put_held, sync_files};
 use crate::durable::Syncer;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io;
 use std::sync::Arc;
@@ -49,6 +49,11 @@ struct Queue {
     answered: BTreeMap<u64, Result<(u64, u64), String>>,
     /// Syncs that failed: the groups they covered (first, last), and why.
     failed: Vec<(u64, u64, String)>,
+    /// Looks whose group was held: answered once it is on file, as a look
+    /// is (group, ticket, answer).
+    after_put: Vec<(u64, u64, Result<u64, String>)>,
+    /// Held groups put on file before their looks were queued above.
+    put_early: BTreeSet<u64>,
 }
 
 /// A line written but maybe not yet durable: [`Owed::wait`] returns once a
@@ -158,17 +163,22 @@ impl AuditWriter {
         }
     }
 
-    /// Writes `group` as one write. A look is answered now; any other entry
-    /// once a sync that began after its write ends (run by a caller waiting
-    /// for one). A group of looks alone, with no sync in flight, has its
-    /// sync started at once on a thread of its own.
+    /// Writes `group` as one write. A look (or an entry appended with
+    /// [`AuditWriter::append_written`]) is answered now; any other entry once
+    /// a sync that began after its write ends. Whoever waits for a line syncs
+    /// it on their own thread (no thread to start and schedule); a group of
+    /// looks alone, with no sync in flight, has its sync started at once on
+    /// a thread of its own.
     fn write_group(&self, group: Vec<(u64, Entry, bool)>, number: u64) {
         let entries: Vec<&Entry> = group.iter().map(|(_, entry, _)| entry).collect();
-        let written = self.with_open(|open| self.write_lines(open, &entries, number));
+        let written = self.with_open(|open| {
+            let answers = self.write_lines(open, &entries, number)?;
+            Ok((answers, open.in_sync))
+        });
         let mut queue = self.shared.queue();
         queue.writing = false;
-        let answers = match written {
-            Ok(answers) => answers,
+        let (answers, held) = match written {
+            Ok(written) => written,
             Err(e) => {
                 let failed = group
                     .iter()
@@ -181,14 +191,32 @@ impl AuditWriter {
         };
         queue.written = number;
         let mut waits = false;
+        let mut looks_held = Vec::new();
         for ((ticket, entry, now), answer) in group.iter().zip(answers) {
-            if *now || is_look(entry) || answer.is_err() {
+            waits |= !is_look(entry) && answer.is_ok();
+            if held && !*now && is_look(entry) && answer.is_ok() {
+                looks_held.push((number, *ticket, answer));
+            } else if *now || is_look(entry) || answer.is_err() {
                 queue
                     .answered
                     .insert(*ticket, answer.map(|seq| (seq, number)));
             } else {
                 queue.owed.push((number, *ticket, answer));
-                waits = true;
+            }
+        }
+        // A look held behind a sync is answered once its line is on file.
+        if !looks_held.is_empty() {
+            let failure = queue.failure(number).map(str::to_string);
+            if failure.is_none() && !queue.put_early.remove(&number) {
+                queue.after_put.extend(looks_held);
+            } else {
+                for (_, ticket, answer) in looks_held {
+                    let answer = match &failure {
+                        Some(why) => Err(why.clone()),
+                        None => answer.map(|seq| (seq, number)),
+                    };
+                    queue.answered.insert(ticket, answer);
+                }
             }
         }
         let start = !queue.syncing && !waits;
@@ -247,8 +275,36 @@ impl Shared {
             return;
         }
         let mut queue = self.queue();
+        for group in &groups {
+            queue.failed.push((*group, *group, why.into()));
+        }
+        let (failed, rest) = std::mem::take(&mut queue.after_put)
+            .into_iter()
+            .partition(|(group, ..)| groups.contains(group));
+        queue.after_put = rest;
+        for (_, ticket, _) in failed {
+            queue.answered.insert(ticket, Err(why.into()));
+        }
+        drop(queue);
+        self.turn.notify_all();
+    }
+
+    /// Held `groups` are on file now: their looks are answered.
+    fn groups_put(&self, groups: Vec<u64>) {
+        let mut queue = self.queue();
         for group in groups {
-            queue.failed.push((group, group, why.into()));
+            let (due, rest): (Vec<_>, _) = std::mem::take(&mut queue.after_put)
+                .into_iter()
+                .partition(|(held, ..)| *held == group);
+            queue.after_put = rest;
+            if due.is_empty() {
+                queue.put_early.insert(group);
+            }
+            for (_, ticket, answer) in due {
+                queue
+                    .answered
+                    .insert(ticket, answer.map(|seq| (seq, group)));
+            }
         }
         drop(queue);
         self.turn.notify_all();
@@ -346,12 +402,15 @@ impl Shared {
         anchor_synced(open, last, &self.sync);
         let held = put_held(&self.sync, open);
         let _ = open.file.unlock();
-        if let Err(groups) = held {
-            self.fail_groups(
-                groups,
-                "the audit line could not be written; nothing was appended",
-            );
-            self.reset(&mut state);
+        match held {
+            Ok(groups) => self.groups_put(groups),
+            Err(groups) => {
+                self.fail_groups(
+                    groups,
+                    "the audit line could not be written; nothing was appended",
+                );
+                self.reset(&mut state);
+            }
         }
         synced
     }

@@ -134,17 +134,20 @@ fn put(
     Ok(())
 }
 
-/// Writes the groups held while a sync had the file, as one write; the
-/// groups' numbers where that failed (their lines are not on file).
-pub(super) fn put_held(sync: &Syncer, open: &mut OpenLog) -> Result<(), Vec<u64>> {
+/// Writes the groups held while a sync had the file, as one write: their
+/// numbers, put on file or (the error) not.
+pub(super) fn put_held(sync: &Syncer, open: &mut OpenLog) -> Result<Vec<u64>, Vec<u64>> {
     let held = std::mem::take(&mut open.held);
     let (Some(first), false) = (open.first.clone(), held.is_empty()) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
-    let groups = held.iter().map(|h| h.group).collect();
+    let groups: Vec<u64> = held.iter().map(|h| h.group).collect();
     let bytes: Vec<u8> = held.iter().flat_map(|h| h.bytes.iter().copied()).collect();
     let hashes = held.into_iter().flat_map(|h| h.hashes).collect();
-    put(sync, open, &first, &bytes, hashes).map_err(|_| groups)
+    match put(sync, open, &first, &bytes, hashes) {
+        Ok(()) => Ok(groups),
+        Err(_) => Err(groups),
+    }
 }
 
 /// The numbers of the groups `open` holds, dropped with it: their lines
