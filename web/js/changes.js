@@ -58,11 +58,11 @@ export function createChanges(section, badge, tab, { act }) {
   function item(change) {
     const counts = change.binary ? 'binary' : `+${change.added} −${change.removed}`;
     const from = change.from ? ` (from ${change.from})` : '';
-    const button = el('button', { type: 'button', class: 'file', 'data-kind': change.kind },
-      el('span', { class: 'name', text: `${change.path}${from}` }),
-      el('span', { class: 'meta', text: `${KINDS[change.kind] ?? change.kind} · ${counts}` }));
+    const button = el('button', { type: 'button', class: 'file-button', title: `What changed in ${change.path}` },
+      el('span', { class: 'file-name', text: `${change.path}${from}` }),
+      el('span', { class: 'file-size', text: `${KINDS[change.kind] ?? change.kind} · ${counts}` }));
     button.addEventListener('click', () => open(change));
-    return el('li', {}, button);
+    return el('li', { class: 'file is-file', 'data-kind': change.kind }, button);
   }
 
   let absent = false;
