@@ -248,6 +248,7 @@ createFolders({
     const said = reply.words ?? reply.action;
     transcript.note('folder-switched', el('span', { class: 'live-text', text: String(said ?? 'Switched folders.') }));
     files.reset?.();
+    changes.reset();
     refreshSide();
     extensions.refresh();
     // The request box opens once the server says a folder is chosen.

@@ -4,7 +4,8 @@
 // the last commit. The server reads the repository and decides everything
 // (which files, their counts, the refusals); this only shows and relays.
 // A folder with no repository, or a page with no reader for one, shows
-// neither the badge nor the view.
+// neither the badge nor the view, and is not asked again (each ask is an
+// audited look) until the page loads or the folder is switched.
 
 import { el, fill } from './dom.js';
 import { refusalNode, errorNode, prose } from './transcript.js';
@@ -14,7 +15,7 @@ const ABSENT = ['not-a-repository', 'absent-capability', 'root-not-declared'];
 
 const KINDS = { added: 'new', modified: 'changed', removed: 'removed', renamed: 'renamed' };
 
-/** createChanges(section, badge, tab, {act}) → { refresh() } */
+/** createChanges(section, badge, tab, {act}) → { refresh(), reset() } */
 export function createChanges(section, badge, tab, { act }) {
   const refreshButton = el('button', { id: 'changes-refresh', type: 'button', class: 'ghost', text: 'Refresh' });
   const note = el('div', { id: 'changes-note', class: 'audit-notes', role: 'status' });
@@ -57,18 +58,22 @@ export function createChanges(section, badge, tab, { act }) {
   function item(change) {
     const counts = change.binary ? 'binary' : `+${change.added} −${change.removed}`;
     const from = change.from ? ` (from ${change.from})` : '';
-    const button = el('button', { type: 'button', class: 'file', 'data-kind': change.kind },
-      el('span', { class: 'name', text: `${change.path}${from}` }),
-      el('span', { class: 'meta', text: `${KINDS[change.kind] ?? change.kind} · ${counts}` }));
+    const button = el('button', { type: 'button', class: 'file-button', title: `What changed in ${change.path}` },
+      el('span', { class: 'file-name', text: `${change.path}${from}` }),
+      el('span', { class: 'file-size', text: `${KINDS[change.kind] ?? change.kind} · ${counts}` }));
     button.addEventListener('click', () => open(change));
-    return el('li', {}, button);
+    return el('li', { class: 'file is-file', 'data-kind': change.kind }, button);
   }
 
+  let absent = false;
+
   async function refresh() {
+    if (absent) return;
     const reply = await ask({ verb: 'changes' });
     if (!reply) return;
     if (reply.ok !== true) {
-      shown(!ABSENT.includes(String(reply.refused)));
+      absent = ABSENT.includes(String(reply.refused));
+      shown(!absent);
       fill(note, refusalNode(reply, 'Not read'));
       return;
     }
@@ -82,6 +87,12 @@ export function createChanges(section, badge, tab, { act }) {
     diff.hidden = true;
   }
 
+  /** Another folder: ask it afresh. */
+  function reset() {
+    absent = false;
+    shown(false);
+  }
+
   shown(false);
-  return { refresh };
+  return { refresh, reset };
 }

@@ -14,10 +14,9 @@ use std::path::Path;
 use tempfile::TempDir;
 use voicebox_core::audit::page::PageRequest;
 use voicebox_core::history::{ChangeKind, MAX_WALK};
-use voicebox_core::platform::Storage;
 use voicebox_core::tier::ActKind;
 use voicebox_core::{Reply, Rule};
-use voicebox_machine::{FolderStorage, Host};
+use voicebox_machine::Host;
 
 /// A repository made in `root`, committing trees of `(path, bytes)`.
 struct Repo {
@@ -339,16 +338,16 @@ fn a_detached_head_is_read_as_its_commit_with_no_branch() {
     let (dir, repo) = changed_folder();
     let id = repo.parent.unwrap();
     std::fs::write(dir.path().join(".git/HEAD"), format!("{id}\n")).unwrap();
-    let storage = FolderStorage::open(dir.path(), "t").unwrap();
-    let state = storage.repository().unwrap().state().unwrap();
-    assert_eq!(state.branch, None);
-    assert!(state.dirty);
-    assert_eq!(state.head.unwrap().id, id.to_string());
+    let mut host = host(dir.path());
+    let detached = run(&mut host, json!({"verb": "changes"}));
+    assert_eq!(detached.branch, None, "{detached:?}");
+    assert_eq!(detached.total, Some(5));
+    assert_eq!(detached.commit.unwrap().id, id.to_string());
 
-    // The control: on the branch, the badge names it.
+    // The control: on the branch, the answer names it.
     std::fs::write(dir.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-    let state = storage.repository().unwrap().state().unwrap();
-    assert_eq!(state.branch.as_deref(), Some("main"));
+    let on_main = run(&mut host, json!({"verb": "changes"}));
+    assert_eq!(on_main.branch.as_deref(), Some("main"));
 }
 
 #[test]

@@ -103,24 +103,11 @@ pub struct FileAt {
     pub bytes: Option<Vec<u8>>,
 }
 
-/// Where the folder's repository stands: what the page's badge shows.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RepoState {
-    /// The branch checked out; `None` for a detached HEAD.
-    pub branch: Option<String>,
-    /// The commit checked out; `None` before the first commit.
-    pub head: Option<Commit>,
-    /// Whether the folder's files differ from that commit.
-    pub dirty: bool,
-}
-
 /// A reader of the root's own repository. Every path is one the core has
 /// contained; every answer is bounded as the constants above say. A
 /// folder with no repository answers `not-a-repository`, one whose
 /// repository leads outside it `repository-outside`.
 pub trait Repository {
-    /// Where it stands, for the page's badge.
-    fn state(&self) -> Result<RepoState, Refusal>;
     /// The working files against the commit `since` names.
     fn changes(&self, since: &Moment) -> Result<Changes, Refusal>;
     /// The commits that touched `name` (or anything), newest first, at most `limit`.

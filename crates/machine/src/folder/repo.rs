@@ -4,7 +4,7 @@
 use super::FolderStorage;
 use crate::repo::Reader;
 use voicebox_core::contain::RelPath;
-use voicebox_core::history::{Changes, FileAt, History, Moment, RepoState, Repository};
+use voicebox_core::history::{Changes, FileAt, History, Moment, Repository};
 use voicebox_core::rule::Refusal;
 
 impl FolderStorage {
@@ -14,10 +14,6 @@ impl FolderStorage {
 }
 
 impl Repository for FolderStorage {
-    fn state(&self) -> Result<RepoState, Refusal> {
-        self.reader()?.state()
-    }
-
     fn changes(&self, since: &Moment) -> Result<Changes, Refusal> {
         self.reader()?.changes(since)
     }

@@ -11,7 +11,7 @@ mod work;
 use cap_std::fs::Dir;
 use std::path::Path;
 use voicebox_core::contain::RelPath;
-use voicebox_core::history::{Changes, FileAt, History, Moment, RepoState};
+use voicebox_core::history::{Changes, FileAt, History, Moment};
 use voicebox_core::rule::Refusal;
 
 /// One look at the repository, opened for it and dropped after.
@@ -36,17 +36,6 @@ impl Reader {
     fn branch(&self) -> Result<Option<String>, Refusal> {
         let name = self.repo.head_name().map_err(|e| open::unreadable(&e))?;
         Ok(name.map(|name| name.shorten().to_string()))
-    }
-
-    pub fn state(&self) -> Result<RepoState, Refusal> {
-        let branch = self.branch()?;
-        let head = commits::head(&self.repo)?;
-        let changes = work::changes(&self.repo, &self.root, head.as_ref())?;
-        Ok(RepoState {
-            branch,
-            head: head.map(|c| commits::described(&c)).transpose()?,
-            dirty: changes.total > 0,
-        })
     }
 
     pub fn changes(&self, since: &Moment) -> Result<Changes, Refusal> {

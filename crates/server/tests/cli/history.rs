@@ -4,50 +4,18 @@
 //! binary's own. Without strace the test skips loudly, except under CI.
 
 use super::voicebox;
-use gix::bstr::BString;
-use gix::objs::tree::{Entry, EntryKind};
 use std::path::Path;
 use std::process::Command;
 use tempfile::TempDir;
+
+#[path = "../common/repo.rs"]
+mod repo;
 
 /// A folder whose repository committed `notes.md` three days ago; the
 /// note has changed since.
 fn changed_repository() -> TempDir {
     let dir = TempDir::new().unwrap();
-    let repo = gix::init(dir.path()).unwrap();
-    let blob = repo.write_blob("milk\n").unwrap().detach();
-    let tree = gix::objs::Tree {
-        entries: vec![Entry {
-            mode: EntryKind::Blob.into(),
-            filename: BString::from("notes.md"),
-            oid: blob,
-        }],
-    };
-    let tree = repo.write_object(&tree).unwrap().detach();
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_secs() as i64
-        - 3 * 86_400;
-    let who = gix::actor::Signature {
-        name: "Ana".into(),
-        email: "ana@example.org".into(),
-        time: gix::date::Time::new(secs, 0),
-    };
-    let commit = gix::objs::Commit {
-        tree,
-        parents: Default::default(),
-        author: who.clone(),
-        committer: who,
-        encoding: None,
-        message: "Start\n".into(),
-        extra_headers: Vec::new(),
-    };
-    let id = repo.write_object(&commit).unwrap().detach();
-    let head = gix::refs::transaction::PreviousValue::Any;
-    repo.reference("refs/heads/main", id, head, "test").unwrap();
-    std::fs::write(dir.path().join(".git/HEAD"), "ref: refs/heads/main\n").unwrap();
-    std::fs::write(dir.path().join("notes.md"), "milk\neggs\n").unwrap();
+    repo::changed_repository(dir.path());
     dir
 }
 

@@ -5,6 +5,7 @@ pub mod browser;
 pub mod env_checks;
 pub mod live_fake;
 pub mod page_channel;
+pub mod repo;
 pub mod spoken;
 
 use serde_json::Value;

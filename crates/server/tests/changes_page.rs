@@ -1,0 +1,60 @@
+//! The page's branch badge and Changes view, in real headless Chromium,
+//! over a repository the test builds: the badge names the branch and says
+//! the folder has uncommitted changes, the view lists the changed file and
+//! opens its diff against the last commit. The control: a folder with no
+//! repository shows neither.
+
+mod common;
+
+use common::Server;
+use common::browser::{self, Browser};
+
+#[tokio::test]
+async fn the_badge_and_the_changes_view_show_what_is_uncommitted() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    common::repo::changed_repository(&server.root);
+    let browser = Browser::start().await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    browser
+        .wait_text("the badge", "branch", "main · 1 uncommitted")
+        .await;
+    browser
+        .wait_text("the changed file", "changes-list", "notes.md")
+        .await;
+    browser
+        .js("document.querySelector('#changes-list button').click();")
+        .await;
+    browser
+        .wait_text("its diff against the last commit", "changes-diff", "+eggs")
+        .await;
+    // Each look went through the executor and is in the audit log.
+    let logs = std::fs::read_dir(server.root.join(".audit")).unwrap();
+    let audit: String = logs
+        .map(|log| std::fs::read_to_string(log.unwrap().path()).unwrap_or_default())
+        .collect();
+    assert!(audit.contains("\"tool\":\"history\""), "{audit}");
+}
+
+#[tokio::test]
+async fn a_folder_with_no_repository_shows_no_badge_and_no_view() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    std::fs::write(server.root.join("notes.md"), "milk\n").unwrap();
+    let browser = Browser::start().await;
+    browser.client.goto(&server.page_url).await.unwrap();
+    browser.wait_text("the listing", "files", "notes.md").await;
+    browser
+        .wait_for(
+            "the refusal seen and nothing shown",
+            "return document.getElementById('changes-note').textContent.length > 0 \
+             && document.getElementById('branch').hidden \
+             && document.getElementById('changes').hidden \
+             && document.getElementById('changes-tab').hidden;",
+        )
+        .await;
+}
