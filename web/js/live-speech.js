@@ -33,8 +33,6 @@ const supported = () => 'speechSynthesis' in window && typeof window.SpeechSynth
  */
 export function createSpeech({ toggle, note }) {
   let on = stored();
-  // Set from speak() until the utterance ends (speechSynthesis.speaking lags).
-  let talking = false;
 
   /** The voice answers are spoken in: the browser's default, else its first English one. */
   function voice() {
@@ -76,22 +74,18 @@ export function createSpeech({ toggle, note }) {
     const utterance = new window.SpeechSynthesisUtterance(text);
     const v = voice();
     if (v) utterance.voice = v;
-    talking = true;
-    const done = () => { talking = false; };
-    utterance.addEventListener('end', done);
-    utterance.addEventListener('error', done);
     window.speechSynthesis.speak(utterance);
   }
 
   function hush() {
-    talking = false;
     if (supported()) window.speechSynthesis.cancel();
   }
 
   return {
     speak,
     hush,
-    speaking: () => talking || Boolean(supported() && window.speechSynthesis.speaking),
+    // Queued or saying: `pending` covers the moment before it starts.
+    speaking: () => supported() && Boolean(window.speechSynthesis.speaking || window.speechSynthesis.pending),
     voiceName,
   };
 }

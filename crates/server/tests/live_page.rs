@@ -681,3 +681,79 @@ async fn offline_answers_are_spoken_short_and_stop_cancels_them() {
     browser.click("live").await;
     browser.close().await;
 }
+
+/// A heard change answered by voice through the page: the fake microphone
+/// says the request and then the question's words; the question closes as
+/// answered by voice (no click is sent) and the change is done.
+#[tokio::test]
+async fn a_question_answered_by_voice_closes_on_the_page() {
+    if !browser::available() || !common::spoken::available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let part = |text: &str, name: &str| {
+        let (raw, wav) = (
+            dir.path().join(format!("{name}.raw.wav")),
+            dir.path().join(format!("{name}.wav")),
+        );
+        let spoke = Command::new("espeak-ng")
+            .args(["-v", "en-gb", "-w"])
+            .arg(&raw)
+            .arg(text)
+            .status();
+        assert!(spoke.is_ok_and(|s| s.success()));
+        let made = Command::new("sox")
+            .arg(&raw)
+            .args(["-r", "48000", "-c", "1", "-b", "16", "-e", "signed-integer"])
+            .arg(&wav)
+            .args(["pad", "1", "2"])
+            .status();
+        assert!(made.is_ok_and(|s| s.success()));
+        wav
+    };
+    let (ask, answer) = (
+        part("append milk to groceries dot md", "ask"),
+        part("groceries", "answer"),
+    );
+    let mic = dir.path().join("mic.wav");
+    let joined = Command::new("sox")
+        .arg(&ask)
+        .arg(&answer)
+        .arg(&mic)
+        .status();
+    assert!(joined.is_ok_and(|s| s.success()));
+    let _one = ONE_BROWSER.lock().await;
+    let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
+    let groceries = server.root.join("groceries.md");
+    std::fs::write(&groceries, "eggs\n").unwrap();
+    let browser = with_mic(&server, &mic).await;
+    browser
+        .js("window.__closes = [];
+             document.getElementById('confirm-dialog').addEventListener('close', (e) => window.__closes.push(e.target.returnValue));
+             return true;")
+        .await;
+    browser.click("live").await;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    // No click: only the spoken words can do it.
+    while !std::fs::read_to_string(&groceries)
+        .unwrap()
+        .contains("milk")
+    {
+        let shown = browser
+            .js("return document.getElementById('transcript').textContent;")
+            .await;
+        assert!(
+            Instant::now() < deadline,
+            "the spoken answer never did the append: {shown}"
+        );
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    browser
+        .wait_for(
+            "the question closed as answered by voice",
+            "return window.__closes.includes('spoken');",
+        )
+        .await;
+    browser.click("live").await;
+    browser.close().await;
+}

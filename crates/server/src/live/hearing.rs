@@ -189,7 +189,9 @@ const SOUNDS_LIKE: &[(&str, &str)] = &[
 ];
 
 /// `words` as heard, then with a first word that sounds like a verb read as
-/// that verb.
+/// that verb, then each of those with its last "and" read as the place
+/// word it sounds like ("replace eggs with bread and notes.md": "in").
+/// Only the first that resolves is taken, and any but the first is a guess.
 fn readings(words: &str) -> Vec<String> {
     let mut readings = vec![String::from(words)];
     let (first, rest) = words.split_once(' ').unwrap_or((words, ""));
@@ -199,6 +201,14 @@ fn readings(words: &str) -> Vec<String> {
     if let Some((_, verb)) = SOUNDS_LIKE.iter().find(|(sound, _)| *sound == bare) {
         readings.push(format!("{verb} {rest}"));
     }
+    let placed: Vec<String> = readings
+        .iter()
+        .filter_map(|reading| {
+            let (before, after) = reading.rsplit_once(" and ")?;
+            Some(format!("{before} in {after}"))
+        })
+        .collect();
+    readings.extend(placed);
     readings
 }
 
@@ -264,8 +274,8 @@ impl Ears<'_> {
         // Held to the strict gate even for a look: Moonshine heard words, so
         // a grammar that heard a different command was likely forced onto it.
         let framed = framed.filter(|_| GRAMMAR_GATE.passes(grammar.confidence));
-        // A reading that made a sound into a verb ("and" → "add") changed
-        // what is asked: unsure, so asked as a guess.
+        // A reading that made a sound into another word ("and" → "add",
+        // "and" → "in") changed what is asked: unsure, so asked as a guess.
         let mut assumed = None;
         let whispered = readings(&words)
             .into_iter()
@@ -278,10 +288,7 @@ impl Ears<'_> {
                     })
                 })?;
                 if at > 0 {
-                    assumed = Some(format!(
-                        "heard '{words}' and took its first word as '{}'",
-                        said.split(' ').next().unwrap_or_default()
-                    ));
+                    assumed = Some(format!("heard '{words}' and read it as '{said}'"));
                 }
                 Some(action)
             });
@@ -312,5 +319,30 @@ impl Ears<'_> {
                 }
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readings;
+
+    #[test]
+    fn a_sound_is_read_as_the_word_its_sentence_needs_after_the_words_as_heard() {
+        assert_eq!(
+            readings("and oat milk to groceries.md"),
+            [
+                "and oat milk to groceries.md",
+                "add oat milk to groceries.md"
+            ]
+        );
+        assert_eq!(
+            readings("replace eggs with bread and notes.md"),
+            [
+                "replace eggs with bread and notes.md",
+                "replace eggs with bread in notes.md"
+            ]
+        );
+        // Words with no sound-alike are read only as heard.
+        assert_eq!(readings("read notes.md"), ["read notes.md"]);
     }
 }
