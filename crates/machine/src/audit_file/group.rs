@@ -112,10 +112,11 @@ impl AuditWriter {
     }
 
     /// Appends one entry with the next seq and returns that seq once the
-    /// line is written, with what to wait on for it to be durable (`None`
-    /// for a look, whose sync follows off the answer's path anyway): the
-    /// group's sync starts at once, so a caller can make other files
-    /// durable meanwhile, or wait after it let others act.
+    /// line has its place in the chain (written, or held behind a sync in
+    /// flight), with what to wait on for it to be durable (`None` for a
+    /// look, whose sync follows off the answer's path anyway): the caller
+    /// makes other files durable meanwhile, or lets others act, and then
+    /// waits ([`Owed::wait`] syncs it where no sync is in flight).
     pub(crate) fn append_written(&self, entry: &Entry) -> io::Result<(u64, Option<Owed>)> {
         let (seq, group) = self.enqueue(entry, true)?;
         let owed = (!is_look(entry)).then(|| Owed {
