@@ -107,7 +107,10 @@ async fn four_spoken_commands_act_through_the_executor() {
     assert_eq!(delete.calls[0]["name"], "delete", "{delete:?}");
     let confirm = &delete.calls[0]["result"]["confirm"];
     assert!(confirm["id"].is_string(), "{delete:?}");
-    assert!(delete.reply.to_lowercase().contains("click yes"), "{delete:?}");
+    assert!(
+        delete.reply.to_lowercase().contains("click yes"),
+        "{delete:?}"
+    );
     assert_eq!(
         confirm["say"], "delete hello",
         "the words that confirm it: {delete:?}"

@@ -3,12 +3,13 @@
 //! the undo journal.
 
 use super::ask::Ask;
+use super::refusals::pattern_refusal;
 use super::{Approved, Change, Executor, bytes};
 use crate::action::WriteMode;
 use crate::audit::ActRecord;
 use crate::confirm::Deferred;
 use crate::contain::RelPath;
-use crate::journal::{self, JournalEntry, Line, Remembered};
+use crate::journal::{self, Remembered};
 use crate::notes;
 use crate::platform::Abilities;
 use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
@@ -390,122 +391,6 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         self.answer(reply, changed.logged)
     }
-
-    /// Keeps the bytes `path` holds now in the undo journal, so the change
-    /// about to happen can be reverted. `after` is the digest the change will
-    /// leave (`None` when it leaves no file).
-    pub(super) async fn remember(
-        &self,
-        verb: Remembered,
-        path: &RelPath,
-        after: Option<String>,
-    ) -> Result<(), Refusal> {
-        let memo = journal::Memo {
-            verb,
-            named: path.as_str(),
-            to: None,
-            kept: Some(path),
-            after,
-        };
-        self.remember_entry(memo).await
-    }
-
-    /// [`Self::remember`] for any change: a move keeps the file it replaces
-    /// under its new name, a folder act keeps no bytes.
-    pub(super) async fn remember_entry(&self, memo: journal::Memo<'_>) -> Result<(), Refusal> {
-        let journal::Memo {
-            verb,
-            named,
-            to,
-            kept,
-            after,
-        } = memo;
-        let store = self.store();
-        let prior = match kept {
-            Some(path) => match self.read_bounded(path).await {
-                Ok(bytes) => Some(bytes),
-                Err(StorageError::NotFound) => None,
-                Err(e) => return Err(self.storage_refusal(e, path)),
-            },
-            None => None,
-        };
-        let id = self.env.random_id();
-        if let Some(bytes) = &prior {
-            let blob = journal::blob_path(&id).ok_or_else(|| {
-                journal_refusal(&StorageError::Other(format!("`{id}` is not an id")))
-            })?;
-            // A fresh, uniquely named blob: appending creates it whole.
-            store
-                .append(&blob, bytes)
-                .await
-                .map_err(|e| journal_refusal(&e))?;
-        }
-        let entry = JournalEntry {
-            id,
-            verb,
-            path: named.into(),
-            before: prior.as_ref().map(|b| b.len() as u64),
-            after,
-            prior: prior.as_deref().map(journal::digest),
-            to: to.map(String::from),
-        };
-        self.journal_line(&Line::Push(entry)).await?;
-        // Only the line count is needed on the common path; the index is
-        // replayed (and trimmed to the newest entries) only when it is compacted.
-        if self.journal_length().await > journal::COMPACT_AFTER_LINES {
-            let (mut entries, _) = self.journal().await;
-            let forget = entries.len().saturating_sub(journal::MAX_ENTRIES);
-            for forgotten in entries.drain(..forget) {
-                // A blob that outlives its entry is harmless; the index is what counts.
-                if let Some(blob) = journal::blob_path(&forgotten.id) {
-                    let _ = store.remove(&blob).await;
-                }
-            }
-            store
-                .write(
-                    &journal::index_path(),
-                    journal::compacted(&entries).as_bytes(),
-                )
-                .await
-                .map_err(|e| journal_refusal(&e))?;
-            self.project().journal_lines.set(Some(entries.len()));
-        }
-        Ok(())
-    }
-
-    /// The journal's entries, oldest first, and how many lines its index has.
-    pub(super) async fn journal(&self) -> (alloc::vec::Vec<JournalEntry>, usize) {
-        let (entries, lines) = match self.store().read(&journal::index_path()).await {
-            Ok(bytes) => journal::replay(&String::from_utf8_lossy(&bytes)),
-            Err(_) => (alloc::vec::Vec::new(), 0),
-        };
-        self.project().journal_lines.set(Some(lines));
-        (entries, lines)
-    }
-
-    /// How many lines the index has, read once and then counted.
-    async fn journal_length(&self) -> usize {
-        if let Some(lines) = self.project().journal_lines.get() {
-            return lines;
-        }
-        let lines = match self.store().read(&journal::index_path()).await {
-            Ok(bytes) => bytes.iter().filter(|&&b| b == b'\n').count(),
-            Err(_) => 0,
-        };
-        self.project().journal_lines.set(Some(lines));
-        lines
-    }
-
-    /// Appends one line to the journal's index.
-    pub(super) async fn journal_line(&self, line: &Line) -> Result<(), Refusal> {
-        self.store()
-            .append(&journal::index_path(), line.text().as_bytes())
-            .await
-            .map_err(|e| journal_refusal(&e))?;
-        let known = &self.project().journal_lines;
-        known.set(known.get().map(|lines| lines + 1));
-        Ok(())
-    }
 }
 
 /// The one list item of `text` whose words match `asked`; none or several
@@ -548,33 +433,3 @@ fn one_item(path: &RelPath, text: &str, asked: &str) -> Result<notes::Item, Unma
 
 /// The most list items a refusal offers to choose from.
 const MAX_CANDIDATES: usize = 20;
-
-fn pattern_refusal(path: &RelPath, old_text: &str, found: usize) -> Refusal {
-    if found == 0 {
-        Refusal::new(
-            Rule::PatternNotFound,
-            format!(
-                "`{path}` does not contain {old_text:?}; read the file and quote the text exactly"
-            ),
-        )
-    } else {
-        Refusal::new(
-            Rule::PatternNotUnique,
-            format!(
-                "{old_text:?} occurs {found} times in `{path}`; quote more of the surrounding text so it occurs once"
-            ),
-        )
-    }
-}
-
-fn journal_refusal(error: &StorageError) -> Refusal {
-    if let StorageError::HostFolder(words) = error {
-        return super::host_folder(words);
-    }
-    Refusal::new(
-        Rule::StorageFailed,
-        format!(
-            "the undo journal could not be written ({error:?}), so nothing was changed; free space and try again"
-        ),
-    )
-}
