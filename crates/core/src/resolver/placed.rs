@@ -1,0 +1,117 @@
+//! A request whose place is said first: "in the drafts folder, read
+//! plan.md", "in memo.txt, write hi", and folders written "drafts/". The
+//! request is read alone, then placed.
+
+use super::phrases::phrases;
+use super::text::{self, Words};
+use super::{Resolution, name, plain};
+use crate::action::Action;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// "in the drafts folder, read plan.md": the folder said first, then the
+/// request, which is resolved alone and then placed in that folder.
+pub(super) fn in_folder_first(text: &str) -> Option<Resolution> {
+    let (head, request) = text.split_once(',').or_else(|| folder_said_first(text))?;
+    let split = text::split(head);
+    let words = Words::new(head, &split);
+    let place = words.after_any(phrases!("in | inside | within"))?;
+    if let name::Target::File(file) = name::target(place) {
+        return in_file_first(text, request, &file);
+    }
+    let dir = name::folder(place)??;
+    if request.trim().is_empty() || name::leaves_the_folder(&dir) {
+        return None;
+    }
+    let within = |name: &mut String| *name = name::within(&dir, core::mem::take(name));
+    // Read once, without looking for another folder first: bounded however
+    // many commas the sentence has.
+    let Resolution::Action(mut action) = plain(request) else {
+        return None;
+    };
+    if let Some(name) = action.file_mut() {
+        within(name);
+        return Some(Resolution::Action(action));
+    }
+    match &mut action {
+        Action::List { dir: inner @ None }
+        | Action::Grep {
+            dir: inner @ None, ..
+        } => *inner = Some(dir.clone()),
+        _ => return None,
+    }
+    Some(Resolution::Action(action))
+}
+
+/// "in the drafts folder create plan.md": the folder phrase said first with
+/// no comma after it, ending at the word "folder".
+fn folder_said_first(text: &str) -> Option<(&str, &str)> {
+    let lower = text.to_ascii_lowercase();
+    // "in folder drafts create plan.md": the noun first, then the name.
+    if let Some(named) = [
+        "in folder ",
+        "inside folder ",
+        "in the folder ",
+        "inside the folder ",
+    ]
+    .iter()
+    .find_map(|opening| lower.starts_with(opening).then_some(opening.len()))
+    {
+        let end = text[named..].find(' ').map_or(text.len(), |at| named + at);
+        return Some((&text[..end], &text[end..]));
+    }
+    if !(lower.starts_with("in ") || lower.starts_with("inside ")) {
+        return None;
+    }
+    let at = lower.find(" folder ")? + " folder".len();
+    Some((&text[..at], &text[at..]))
+}
+
+/// "drafts/" said for a folder: "the drafts folder", as the families read
+/// folders; `None` when no word is one.
+pub(super) fn folders_said(text: &str) -> Option<String> {
+    let is_folder = |word: &str| {
+        let bare = word.trim_end_matches([',', '.', '?', '!', ':']);
+        bare.len() > 1
+            && bare.ends_with('/')
+            && !bare.starts_with(['/', '~', '.'])
+            // "s/teh/the/" is an expression, not a folder.
+            && bare.split('/').next().is_some_and(|first| first.chars().count() > 1)
+            && bare[..bare.len() - 1]
+                .chars()
+                .all(|c| c.is_alphanumeric() || "-_/ ".contains(c))
+    };
+    // A sed script's delimiters are no folders ("sed s/npm i/pnpm i/ f").
+    let sed = text
+        .get(..4)
+        .is_some_and(|w| w.eq_ignore_ascii_case("sed "));
+    if sed || !text.split(' ').any(is_folder) {
+        return None;
+    }
+    let words: Vec<String> = text
+        .split(' ')
+        .map(|word| match is_folder(word) {
+            true => {
+                let bare = word.trim_end_matches([',', '.', '?', '!', ':']);
+                let tail = &word[bare.len()..];
+                alloc::format!("the {} folder{tail}", bare.trim_end_matches('/'))
+            }
+            false => String::from(word),
+        })
+        .collect();
+    Some(words.join(" "))
+}
+
+/// "in memo.txt, write hi": when the sentence read whole is no action (as
+/// "in notes.md, replace milk with bread" is), the request said with its
+/// file after it.
+fn in_file_first(text: &str, request: &str, file: &str) -> Option<Resolution> {
+    let whole = plain(text);
+    if let Resolution::Action(_) = whole {
+        return Some(whole);
+    }
+    match plain(&alloc::format!("{} to \"{file}\"", request.trim())) {
+        Resolution::Unresolved { .. } => Some(whole),
+        action => Some(action),
+    }
+}
