@@ -24,6 +24,7 @@ mod diff;
 mod edit;
 mod extensions;
 mod find;
+mod folder;
 mod grep;
 pub mod heard;
 mod history;

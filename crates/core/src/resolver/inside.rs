@@ -123,6 +123,32 @@ fn boundaries(words: Words<'_>) -> (Vec<usize>, Vec<usize>) {
     (starts, ends)
 }
 
+/// Whether a remark after a request takes it back ("no wait", "actually
+/// don't"); "I don't need it anymore" gives a reason instead.
+pub(super) fn takes_back(aside: &str) -> bool {
+    const TAKES_BACK: &[&str] = &[
+        "no", "not", "don't", "dont", "wait", "actually", "never", "cancel", "stop", "instead",
+    ];
+    let words: Vec<String> = aside
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
+                .to_lowercase()
+        })
+        .collect();
+    words.iter().enumerate().any(|(at, w)| {
+        TAKES_BACK.contains(&w.as_str())
+            && !words[at + 1..]
+                .iter()
+                .take(2)
+                .any(|next| NO_LONGER_WANTED.contains(&next.as_str()))
+    })
+}
+
+/// Verbs after a negation that give a reason rather than take the request
+/// back ("I don't need it anymore", "we no longer use it").
+const NO_LONGER_WANTED: &[&str] = &["need", "want", "use", "care", "like", "needed", "used"];
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,29 +185,3 @@ mod tests {
         );
     }
 }
-
-/// Whether a remark after a request takes it back ("no wait", "actually
-/// don't"); "I don't need it anymore" gives a reason instead.
-pub(super) fn takes_back(aside: &str) -> bool {
-    const TAKES_BACK: &[&str] = &[
-        "no", "not", "don't", "dont", "wait", "actually", "never", "cancel", "stop", "instead",
-    ];
-    let words: Vec<String> = aside
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'')
-                .to_lowercase()
-        })
-        .collect();
-    words.iter().enumerate().any(|(at, w)| {
-        TAKES_BACK.contains(&w.as_str())
-            && !words[at + 1..]
-                .iter()
-                .take(2)
-                .any(|next| NO_LONGER_WANTED.contains(&next.as_str()))
-    })
-}
-
-/// Verbs after a negation that give a reason rather than take the request
-/// back ("I don't need it anymore", "we no longer use it").
-const NO_LONGER_WANTED: &[&str] = &["need", "want", "use", "care", "like", "needed", "used"];

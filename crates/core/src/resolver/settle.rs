@@ -11,119 +11,16 @@
 //! - A name that matches nothing is kept as said: a write makes it, the
 //!   other verbs answer `not-found` from the executor.
 
+pub use super::folder::{Folder, MAX_NAMES, MAX_NOTES, NOTES_FILE};
 use super::mention::{Mention, contains, mentioned, tokens};
 use super::{Resolution, unresolved};
+
+mod again;
 use crate::action::Action;
+use again::{folder_named, pointing_back};
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
-
-/// The most names the resolver is given (the host bounds its walk too).
-pub const MAX_NAMES: usize = 5000;
-
-/// The files in the folder, as paths from its root, and the file the
-/// previous turn acted on ("delete it" right after a write means that file).
-#[derive(Clone, Debug, Default)]
-pub struct Folder {
-    names: Vec<String>,
-    previous: Option<String>,
-    /// The project's own notes for a model (its `AGENTS.md`), bounded.
-    notes: Option<String>,
-    /// The tools the host can run (its shelf and admitted extensions), each
-    /// with what it does; `None` when the host did not say.
-    tools: Option<Vec<(String, String)>>,
-    /// Today's note, as a path from the root (see [`super::daily`]).
-    daily: Option<String>,
-}
-
-impl Folder {
-    pub fn new(mut names: Vec<String>) -> Folder {
-        names.truncate(MAX_NAMES);
-        Folder {
-            names,
-            previous: None,
-            notes: None,
-            tools: None,
-            daily: None,
-        }
-    }
-
-    /// The same folder, with the path of today's note: the file "today's
-    /// note" and "my daily note" name.
-    pub fn with_daily(self, path: String) -> Folder {
-        Folder {
-            daily: Some(path),
-            ..self
-        }
-    }
-
-    /// The path of today's note, when the host said.
-    pub fn daily(&self) -> Option<&str> {
-        self.daily.as_deref()
-    }
-
-    /// The same folder, with the tools the host can run (id, what it does):
-    /// the only ids a sentence's tool is settled on.
-    pub fn with_tools(self, tools: impl IntoIterator<Item = (String, String)>) -> Folder {
-        Folder {
-            tools: Some(tools.into_iter().collect()),
-            ..self
-        }
-    }
-
-    /// The tools the host can run, when it said.
-    pub fn tools(&self) -> Option<&[(String, String)]> {
-        self.tools.as_deref()
-    }
-
-    /// The same folder, with the project's notes for a model (see
-    /// [`crate::prompt::system_for`]); cut to [`MAX_NOTES`] bytes.
-    pub fn with_notes(self, notes: Option<String>) -> Folder {
-        let notes = notes.map(|mut notes| {
-            if notes.len() > MAX_NOTES {
-                let mut end = MAX_NOTES;
-                while !notes.is_char_boundary(end) {
-                    end -= 1;
-                }
-                notes.truncate(end);
-            }
-            notes
-        });
-        Folder { notes, ..self }
-    }
-
-    /// The project's notes for a model, if it has any.
-    pub fn notes(&self) -> Option<&str> {
-        self.notes.as_deref()
-    }
-
-    /// The same folder, with the file the previous turn acted on.
-    pub fn after(self, previous: Option<String>) -> Folder {
-        Folder { previous, ..self }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty() && self.previous.is_none()
-    }
-
-    /// The files, as paths from the root.
-    pub fn names(&self) -> &[String] {
-        &self.names
-    }
-
-    /// The file the previous turn acted on.
-    pub fn previous(&self) -> Option<&str> {
-        self.previous.as_deref()
-    }
-}
-
-/// The name of the project's notes for a model, read from the root.
-pub const NOTES_FILE: &str = "AGENTS.md";
-/// The most of them a model is shown (32 KiB).
-pub const MAX_NOTES: usize = 32 * 1024;
-
-/// Words that point back at the previous turn's file.
-const POINTERS: &[&str] = &["it", "that"];
 
 /// `resolution` with its file names settled against `folder`.
 pub fn settle(
@@ -169,7 +66,7 @@ fn renamed_alike(said: &str, mut resolution: Resolution, folder: &Folder) -> Res
     };
     let leaf = |path: &str| String::from(path.rsplit('/').next().unwrap_or(path));
     let is_folder = folder
-        .names
+        .names()
         .iter()
         .any(|n| n.starts_with(&format!("{to}/")));
     if let Some((_, ext)) = leaf(name).rsplit_once('.')
@@ -191,7 +88,7 @@ pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action
     };
     let parsed = tokens(name);
     let best = folder
-        .names
+        .names()
         .iter()
         .map(|existing| (existing, tokens(existing)))
         .filter(|(_, spoken)| contains(&said, spoken) && contains(spoken, &parsed))
@@ -207,7 +104,7 @@ pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action
 /// case, spelled as it is. Two that fit, or one spelled exactly, leave it.
 fn in_its_case(action: &mut Action, folder: &Folder) {
     if let Some(name) = action.file_mut() {
-        if let Some(found) = one_ignoring_case(folder.names.iter().map(String::as_str), name) {
+        if let Some(found) = one_ignoring_case(folder.names().iter().map(String::as_str), name) {
             *name = found.into();
         }
         return;
@@ -217,7 +114,7 @@ fn in_its_case(action: &mut Action, folder: &Folder) {
         _ => return,
     };
     let folders = folder
-        .names
+        .names()
         .iter()
         .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]));
     if let Some(found) = one_ignoring_case(folders, dir) {
@@ -249,14 +146,14 @@ fn one_ignoring_case<'n>(names: impl Iterator<Item = &'n str>, said: &str) -> Op
 fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
     if let Action::List { dir: Some(dir) } = &action {
         let is_folder = folder
-            .names
+            .names()
             .iter()
             .any(|n| n.starts_with(&format!("{dir}/")));
         let about_a_folder = tokens(text).iter().any(|t| LISTING.contains(&t.as_str()));
         if is_folder || about_a_folder {
             return Resolution::Action(action);
         }
-        return match mentioned(text, &folder.names) {
+        return match mentioned(text, folder.names()) {
             Mention::One { name, .. } if contains(&tokens(name), &tokens(dir)) => {
                 Resolution::Action(Action::Read {
                     name: name.into(),
@@ -279,14 +176,14 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
     let Some(name) = action.file_mut().filter(|_| !creates) else {
         return Resolution::Action(action);
     };
-    if folder.names.iter().any(|n| n == name) {
+    if folder.names().iter().any(|n| n == name) {
         return Resolution::Action(action);
     }
     // "recipes/recipes" for `recipes/recipes.md`: the one file that is the
     // path said with an extension (in any case). A bare stem is left to the
     // mention below, which asks when a longer stem fits too.
     let with_extension: Vec<&String> = folder
-        .names
+        .names()
         .iter()
         .filter(|n| {
             n.rsplit_once('.')
@@ -297,7 +194,7 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
         *name = (*one).clone();
         return Resolution::Action(action);
     }
-    match mentioned(text, &folder.names) {
+    match mentioned(text, folder.names()) {
         Mention::One { name: found, .. } if contains(&tokens(found), &tokens(name)) => {
             *name = found.into();
             Resolution::Action(action)
@@ -360,7 +257,7 @@ fn by_mention(
     folder: &Folder,
     again: &impl Fn(&str) -> Resolution,
 ) -> Option<Resolution> {
-    match mentioned(text, &folder.names) {
+    match mentioned(text, folder.names()) {
         Mention::Nothing => None,
         Mention::Several(names) => Some(ask(&names)),
         Mention::One { name, words } => match again(&quoted(text, name, words)) {
@@ -501,84 +398,3 @@ fn own_folder_after(
 
 /// Nouns a person puts after a file's name ("the groceries file").
 const NOUNS: &[&str] = &["file", "list", "document", "doc", "note"];
-
-/// "delete it", "what's in that" right after a turn on a file: the pointer
-/// replaced by that file's name, and the sentence read again; only an
-/// action counts.
-fn pointing_back(
-    text: &str,
-    folder: &Folder,
-    again: &impl Fn(&str) -> Resolution,
-) -> Option<Resolution> {
-    let previous = folder.previous.as_deref()?;
-    let pointer = text
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .find(|w| POINTERS.contains(&w.as_str()))?;
-    let named = replace_word(text, &pointer, &format!("\"{previous}\""));
-    match again(&named) {
-        Resolution::Unresolved { .. } => None,
-        action => Some(action),
-    }
-}
-
-/// "show me the drafts", "what's in the Drafts": a word that is one of the
-/// root's folders (in any case) said without "folder", read again as that
-/// folder — a guess, so what it assumed is said.
-fn folder_named(
-    text: &str,
-    folder: &Folder,
-    again: &impl Fn(&str) -> Resolution,
-) -> Option<Resolution> {
-    // Every folder a name is in ("a/b/c.md": "a" and "a/b").
-    let dirs = folder
-        .names
-        .iter()
-        .flat_map(|name| name.match_indices('/').map(move |(at, _)| &name[..at]));
-    let last = |dir: &str| dir.rsplit('/').next().unwrap_or(dir).to_string();
-    let word = |w: &str| String::from(w.trim_matches(|c: char| !c.is_alphanumeric()));
-    let words: Vec<String> = text.split_whitespace().map(word).collect();
-    // "open the journal" asks for one of its files, not for the folder.
-    const READS: &[&str] = &["open", "read", "cat", "view"];
-    if words
-        .iter()
-        .any(|w| READS.contains(&w.to_lowercase().as_str()))
-    {
-        return None;
-    }
-    let (said, dir) = words.iter().enumerate().find_map(|(at, said)| {
-        let folder_follows = words
-            .get(at + 1)
-            .is_some_and(|next| ["folder", "directory"].contains(&next.to_lowercase().as_str()));
-        let dir = dirs
-            .clone()
-            .find(|dir| !said.is_empty() && last(dir).eq_ignore_ascii_case(said))?;
-        (!folder_follows).then_some((said, dir))
-    })?;
-    let lower = said.to_lowercase();
-    match again(&replace_word(text, &lower, &format!("{dir} folder"))) {
-        found @ Resolution::Action(Action::List { .. } | Action::Grep { .. }) => {
-            Some(found.guessed(format!("I took '{said}' to be the folder {dir}")))
-        }
-        _ => None,
-    }
-}
-
-/// `text` with the first whole-word `word` (any case) replaced by `name`.
-fn replace_word(text: &str, word: &str, name: &str) -> String {
-    let mut out = Vec::new();
-    let mut done = false;
-    for part in text.split(' ') {
-        let bare = part.trim_matches(|c: char| !c.is_alphanumeric());
-        if !done && bare.to_lowercase() == word {
-            out.push(part.replacen(bare, name, 1));
-            done = true;
-        } else {
-            out.push(part.to_string());
-        }
-    }
-    out.join(" ")
-}

@@ -36,7 +36,7 @@ pub(super) fn under(rest: Words<'_>) -> Option<Resolution> {
     let Target::File(name) = target(name) else {
         return None;
     };
-    Some(appended_under(name, said, heading)?)
+    appended_under(name, said, heading)
 }
 
 /// "in garden.md under Weekend add repot the chilli", "under Friday in
