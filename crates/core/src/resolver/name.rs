@@ -11,6 +11,9 @@ use super::text::Words;
 use alloc::format;
 use alloc::string::String;
 
+mod spoken;
+use spoken::spoken;
+
 /// What a noun phrase refers to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
@@ -373,77 +376,6 @@ fn titled(words: Words<'_>) -> bool {
 /// a folder's needs none ("the Work Projects folder").
 fn spaced_name(words: Words<'_>, called: bool, folder: bool) -> Option<String> {
     spoken(words, true).filter(|name| called && (folder || has_extension(name)))
-}
-
-/// Joins one spoken name: a lone quoted word, or words linked by joiners
-/// ("hello dot txt", "drafts/plan dot md"). Two plain words side by side are
-/// one name only when `spaced`, kept apart by a space.
-fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
-    if words.is_quoted() {
-        return words
-            .get(0)
-            .map(|w| String::from(w.inner))
-            .filter(|name| plausible(name));
-    }
-    let mut name = String::new();
-    let mut after_part = false;
-    let mut i = 0;
-    while i < words.len() {
-        let word = words.get(i)?;
-        if let Some((_, joiner)) = JOINERS.iter().find(|(k, _)| *k == word.key) {
-            name.push_str(joiner);
-            after_part = false;
-            if *joiner == "."
-                && let Some((extension, rest)) = words.from(i + 1).after_tagged(SPOKEN_EXTENSIONS)
-            {
-                name.push_str(extension);
-                after_part = true;
-                i = words.len() - rest.len();
-                continue;
-            }
-            if *joiner == "." {
-                let letters = spelled(words.from(i + 1));
-                if letters.len() > 1 {
-                    name.push_str(&letters);
-                    after_part = true;
-                    i += 1 + letters.len();
-                    continue;
-                }
-            }
-        } else if word.quoted || (after_part && !spaced) {
-            return None;
-        } else {
-            if after_part {
-                name.push(' ');
-            }
-            name.push_str(word.inner);
-            after_part = true;
-        }
-        i += 1;
-    }
-    plausible(&name).then_some(name)
-}
-
-/// Extensions said as words, as a recogniser writes them ("notes dot
-/// markdown", "data dot jason").
-const SPOKEN_EXTENSIONS: &[(Phrases, &str)] = &[
-    (Phrases::new("text"), "txt"),
-    (Phrases::new("markdown"), "md"),
-    (Phrases::new("jason | jay son"), "json"),
-    (Phrases::new("jay peg | jaypeg"), "jpg"),
-    (Phrases::new("yammel | yamel"), "yaml"),
-    (Phrases::new("pee dee eff"), "pdf"),
-    (Phrases::new("see ess vee"), "csv"),
-    (Phrases::new("python"), "py"),
-];
-
-/// An extension spelled letter by letter after "dot" ("t x t", "m d"): the
-/// letters, joined; empty when the next word is not a lone letter.
-fn spelled(words: Words<'_>) -> String {
-    words
-        .keys()
-        .take_while(|key| key.len() == 1 && key.bytes().all(|b| b.is_ascii_alphanumeric()))
-        .collect()
 }
 
 /// A path that reaches outside the folder as it is written (absolute, from
