@@ -202,7 +202,7 @@ impl Acts {
 
     /// Answers a pending confirmation with the words offline voice heard;
     /// the core judges them against the question's challenge.
-    pub async fn confirm_spoken(&self, id: String, heard: String) -> Acted {
+    pub(crate) async fn confirm_spoken(&self, id: String, heard: String) -> Acted {
         match self.active() {
             ActiveRoot::Page => {
                 let answer = Answer {

@@ -73,7 +73,7 @@ pub(crate) struct Call {
 
 /// What offline voice heard while a question waited for an answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SpokenAnswer {
+pub(crate) struct SpokenAnswer {
     /// The question's confirmation id.
     pub question: String,
     pub heard: String,

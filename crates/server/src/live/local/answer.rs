@@ -129,7 +129,7 @@ const ANSWER_GATE: Gate = Gate {
 /// A question waiting for its answer: its confirmation id, the words that
 /// say yes, the action it is about (echoed with the answer), and until when
 /// it is listened for (the core refuses a late one anyway).
-pub struct Question {
+pub(crate) struct Question {
     id: String,
     say: Vec<String>,
     action: Value,
@@ -138,7 +138,7 @@ pub struct Question {
 
 impl Question {
     /// The question in a `reply` message's `asked` (see `Local::answers`).
-    pub fn from_message(asked: &Value) -> Option<Question> {
+    pub(crate) fn from_message(asked: &Value) -> Option<Question> {
         let say: Vec<String> = asked["say"]
             .as_str()?
             .split_whitespace()
@@ -152,7 +152,7 @@ impl Question {
         })
     }
 
-    pub fn expired(&self) -> bool {
+    pub(crate) fn expired(&self) -> bool {
         Instant::now() >= self.until
     }
 
