@@ -691,13 +691,16 @@ async fn a_question_answered_by_voice_closes_on_the_page() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let part = |text: &str, name: &str| {
+    // The answer is one word: said a little slower, as a person says a
+    // name they are asked for.
+    let part = |text: &str, name: &str, voice: &[&str]| {
         let (raw, wav) = (
             dir.path().join(format!("{name}.raw.wav")),
             dir.path().join(format!("{name}.wav")),
         );
         let spoke = Command::new("espeak-ng")
-            .args(["-v", "en-gb", "-w"])
+            .args(voice)
+            .arg("-w")
             .arg(&raw)
             .arg(text)
             .status();
@@ -712,8 +715,8 @@ async fn a_question_answered_by_voice_closes_on_the_page() {
         wav
     };
     let (ask, answer) = (
-        part("append milk to groceries dot md", "ask"),
-        part("groceries", "answer"),
+        part("append milk to groceries dot md", "ask", &["-v", "en-gb"]),
+        part("groceries", "answer", &["-v", "en-us", "-s", "140"]),
     );
     let mic = dir.path().join("mic.wav");
     let joined = Command::new("sox")
