@@ -4,7 +4,7 @@
 //! `wc`, when the host has it.)
 
 use super::name::{Target, target};
-use super::phrases::Phrases;
+use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act};
 use crate::action::Action;
@@ -67,12 +67,50 @@ const INFO: Phrases = Phrases::new(
 const INFO_TAIL: Phrases =
     Phrases::new("[last] (changed | modified | edited) | change | have | has | get");
 
+/// Heads of asking which files a name has in it.
+const NAME_HAS_HEADS: Phrases = Phrases::new(
+    "(which | what) [of my] files (have | has | contain) | (find | list | show [me] | locate)
+     [me] [every | all] [the] (file | files) with | look for [a | the] (file | files) with
+     | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
+     whose (name | names) (has | have | contains | contain | includes | include)",
+);
+
+/// Words that close it: "… in their name" ("… in them" asks about text).
+const NAME_HAS_TAIL: Phrases =
+    Phrases::new("in (their | the | its) (name | names | filename | filenames)");
+
+/// "which files have invoice in their name", "find every file with setlist
+/// in the name", "look for a file whose name has 2026 in it": the words a
+/// name holds, found by name (a look, so a loose reading costs nothing).
+fn name_has(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(NAME_HAS_HEADS)?;
+    let whose = words.keys().any(|k| k == "whose");
+    let said = rest.trim_end(phrases!("please"));
+    let said = match said.trim_end(NAME_HAS_TAIL) {
+        trimmed if trimmed.len() < said.len() => trimmed,
+        // "… whose name has 2026 [in it]": after "whose" it is the name's.
+        trimmed if whose => trimmed.trim_end(phrases!("in it")),
+        _ => return None,
+    };
+    let kept: Vec<&str> = said.keys().collect();
+    if kept.is_empty() || kept.len() > 3 || kept.iter().any(|k| matches!(*k, "in" | "inside")) {
+        return None;
+    }
+    act(Action::Find {
+        pattern: kept.join(" "),
+        dir: None,
+    })
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(rest) = words.after_any(INFO) {
         return match target(rest.trim_end(INFO_TAIL)) {
             Target::File(name) | Target::Folder(Some(name)) => act(Action::Info { name }),
             _ => None,
         };
+    }
+    if let Some(found) = name_has(words) {
+        return Some(found);
     }
     let rest = words.after_any(FIND)?;
     // "where is the budget file": a "where" question ends in its noun

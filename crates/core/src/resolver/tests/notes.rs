@@ -219,3 +219,24 @@ fn a_move_out_of_the_folder_in_words_is_not_read_as_a_folder_inside_it() {
          copy plan.md to the parents folder => copy plan.md|parents/plan.md",
     );
 }
+
+/// Files asked for by what their names hold; the same words about what
+/// files say stay a search of their text.
+#[test]
+fn files_found_by_what_their_names_hold() {
+    assert_table(
+        "which files have invoice in their name => find invoice
+         find every file with setlist in the name => find setlist
+         look for a file whose name has 2026 in it => find 2026
+         show me all files whose names contain draft => find draft
+         locate the file with receipt in the name => find receipt",
+    );
+    for (said, verb) in [
+        ("which files have invoice in them", "grep"),
+        ("which files mention invoice", "grep"),
+    ] {
+        let got = resolve(said);
+        let action = got.action().unwrap_or_else(|| panic!("{said}: {got:?}"));
+        assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
+    }
+}
