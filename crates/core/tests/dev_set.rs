@@ -539,3 +539,15 @@ fn the_eighth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_ninth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-9.yaml",
+        Floor {
+            offered: 0,
+            unasked: 0,
+            wrong: 693,
+        },
+    );
+}
