@@ -277,10 +277,9 @@ fn single(words: Words<'_>) -> Target {
     if !called && !file_noun && rest.keys().all(|k| ROOT.contains(&k)) {
         return Target::Folder(None);
     }
-    // "the shopping list dot txt": a name of a few words said with its
-    // article and its extension spelled, as speech has it.
-    let determined = (words.len() > rest.len() || rest.starts_with(&["to", "do", "dot"]))
-        && few_plain_words_then_dot(rest);
+    // "the shopping list dot txt", "hive log dot md": a name of a few words
+    // said with its extension spelled, as speech has it.
+    let determined = few_plain_words_then_dot(rest);
     let Some(name) = spoken(rest, false)
         .or_else(|| spaced_name(rest, called || determined || titled(rest), folder_noun))
     else {
@@ -306,7 +305,9 @@ fn single(words: Words<'_>) -> Target {
 /// extension; "count of essay dot md" is a phrase, not a name.
 fn few_plain_words_then_dot(words: Words<'_>) -> bool {
     const GLUE: &[&str] = &[
-        "of", "in", "on", "at", "for", "to", "with", "and", "or", "from",
+        "of", "in", "on", "at", "for", "to", "with", "and", "or", "from", "is", "does", "did",
+        "would", "will", "could", "should", "can", "how", "what", "when", "where", "why", "who",
+        "which", "if", "it", "so",
     ];
     let Some(dot) = words.keys().position(|k| k == "dot") else {
         return false;

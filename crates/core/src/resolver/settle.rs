@@ -13,7 +13,7 @@
 
 pub use super::folder::{Folder, MAX_NAMES, MAX_NOTES, NOTES_FILE};
 use super::mention::{Mention, contains, mentioned, tokens};
-use super::{Resolution, unresolved};
+use super::{NUMBERS, Resolution, unresolved};
 
 mod again;
 use crate::action::Action;
@@ -81,30 +81,37 @@ fn renamed_alike(said: &str, mut resolution: Resolution, folder: &Folder) -> Res
 
 /// The action with its `name` replaced by the longest existing name said.
 pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
-    in_its_case(&mut action, folder);
+    as_on_disk(&mut action, folder);
     let said = tokens(text);
     let Some(name) = action.file_mut() else {
         return action;
     };
     let parsed = tokens(name);
-    let best = folder
+    let fits: Vec<(&String, usize)> = folder
         .names()
         .iter()
         .map(|existing| (existing, tokens(existing)))
         .filter(|(_, spoken)| contains(&said, spoken) && contains(spoken, &parsed))
-        .max_by_key(|(_, spoken)| spoken.len());
-    if let Some((existing, _)) = best {
-        *name = existing.clone();
+        .map(|(existing, spoken)| (existing, spoken.len()))
+        .collect();
+    let longest = fits.iter().map(|(_, n)| *n).max().unwrap_or(0);
+    let mut best = fits.iter().filter(|(_, n)| *n == longest).map(|(e, _)| *e);
+    // Two names as long are left as said: the one said exactly stays, and
+    // two others are asked about.
+    if let (Some(one), None) = (best.next(), best.next()) {
+        *name = one.clone();
     }
     action
 }
 
-/// A file or folder said in another case than it has on disk ("notes/ideas.md"
-/// for `Notes/ideas.md`, "list NOTES"): the one name that differs only in
-/// case, spelled as it is. Two that fit, or one spelled exactly, leave it.
-fn in_its_case(action: &mut Action, folder: &Folder) {
+/// A file or folder said in another case or with other separators than it
+/// has on disk ("notes/ideas.md" for `Notes/ideas.md`, "list NOTES", "hive
+/// log.md" for `hive-log.md`, "to-do.txt" for `todo.txt`): the one name that
+/// differs only so, spelled as it is. Two that fit, or one spelled exactly,
+/// leave it.
+fn as_on_disk(action: &mut Action, folder: &Folder) {
     if let Some(name) = action.file_mut() {
-        if let Some(found) = one_ignoring_case(folder.names().iter().map(String::as_str), name) {
+        if let Some(found) = one_alike(folder.names().iter().map(String::as_str), name) {
             *name = found.into();
         }
         return;
@@ -117,17 +124,41 @@ fn in_its_case(action: &mut Action, folder: &Folder) {
         .names()
         .iter()
         .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]));
-    if let Some(found) = one_ignoring_case(folders, dir) {
+    if let Some(found) = one_alike(folders, dir) {
         *dir = found.into();
     }
 }
 
-/// The one of `names` that is `said` in another case, if exactly one is and
-/// none is `said` exactly.
-fn one_ignoring_case<'n>(names: impl Iterator<Item = &'n str>, said: &str) -> Option<&'n str> {
-    let mut fits = names.filter(|n| n.eq_ignore_ascii_case(said));
+/// The one of `names` that is `said` but for case and word separators, if
+/// exactly one is and none is `said` exactly.
+fn one_alike<'n>(names: impl Iterator<Item = &'n str>, said: &str) -> Option<&'n str> {
+    // Lower case, separators dropped, a number said in words as its digits.
+    let key = |name: &str| -> String {
+        let mut key = String::new();
+        let mut word = String::new();
+        let mut flush = |word: &mut String, key: &mut String| {
+            match NUMBERS.iter().position(|n| *n == word.as_str()) {
+                Some(n) => key.push_str(&format!("{n}")),
+                None => key.push_str(word),
+            }
+            word.clear();
+        };
+        for c in name.chars() {
+            match c {
+                ' ' | '-' | '_' => flush(&mut word, &mut key),
+                '.' | '/' => {
+                    flush(&mut word, &mut key);
+                    key.push(c);
+                }
+                c => word.extend(c.to_lowercase()),
+            }
+        }
+        flush(&mut word, &mut key);
+        key
+    };
+    let said_key = key(said);
     let mut found: Option<&str> = None;
-    for name in fits.by_ref() {
+    for name in names.filter(|n| key(n) == said_key) {
         if name == said {
             return None;
         }

@@ -44,7 +44,9 @@ pub(super) fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
         } else if word.quoted || (after_part && !spaced) {
             return None;
         } else {
-            if after_part {
+            // "to do dot txt" is how a recogniser writes todo.txt.
+            let todo = word.key == "do" && (name == "to" || name.ends_with("/to"));
+            if after_part && !todo {
                 name.push(' ');
             }
             name.push_str(word.inner);

@@ -144,3 +144,28 @@ fn a_name_said_by_some_of_its_words_is_the_one_file_that_has_them() {
     );
     assert_eq!(named("open the budget", &["notes.md"]), None);
 }
+
+#[test]
+fn a_name_said_with_other_separators_or_a_number_in_words_is_the_file_on_disk() {
+    let files = ["hive-log.md", "todo.txt", "chapter3.md", "Vows_v2.md"];
+    for (text, name) in [
+        ("what's in hive log dot md", "hive-log.md"),
+        ("how large is hive log dot md", "hive-log.md"),
+        ("add buy grout to to do dot txt", "todo.txt"),
+        ("read to-do.txt", "todo.txt"),
+        ("open chapter three dot md", "chapter3.md"),
+        ("delete vows v2 dot md", "Vows_v2.md"),
+    ] {
+        assert_eq!(named(text, &files).as_deref(), Some(name), "{text}");
+    }
+    // Two files alike but for separators: neither is taken for the other.
+    let both = ["hive-log.md", "hive_log.md"];
+    assert_eq!(named("read hive-log.md", &both).as_deref(), Some("hive-log.md"));
+    assert_ne!(named("read hive log dot md", &both).as_deref(), Some("hive-log.md"));
+    assert_ne!(named("read hive log dot md", &both).as_deref(), Some("hive_log.md"));
+    // Other words are another file: "hive logs" is not `hive-log.md`.
+    assert_eq!(
+        named("read hive logs dot md", &files).as_deref(),
+        Some("hive logs.md")
+    );
+}

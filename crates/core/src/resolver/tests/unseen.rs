@@ -574,7 +574,7 @@ fn a_split_name_is_never_cut_after_a_determiner() {
     // Not "pick up dry cleaning to my" added to "do.txt".
     assert_eq!(
         sure("please add pick up dry cleaning to my to do dot txt"),
-        append("to do.txt", "pick up dry cleaning")
+        append("todo.txt", "pick up dry cleaning")
     );
     assert_eq!(
         sure("add to shopping dot txt two pints of milk"),
@@ -660,7 +660,7 @@ fn stutters_a_described_file_and_a_split_todo_from_a_recogniser() {
     );
     assert_eq!(
         sure("add call the plumber to to do dot txt"),
-        append("to do.txt", "call the plumber")
+        append("todo.txt", "call the plumber")
     );
     // A joiner beside the noun makes it part of the name.
     assert_eq!(
