@@ -14,8 +14,8 @@ use alloc::vec::Vec;
 const FIND: Phrases = Phrases::new(
     "where is [the | my] | where are (the | my)
      | find [the file [called | named] | files (called | named | matching) | my | the]
-     | locate | look for (the file | files named)
-     | search for (the file (called | named) | files named) | which file is called
+     | locate | look for ([a | the] file [called | named] | files named)
+     | search for ([a | the] file (called | named) | files named) | which file is called
      | which files are called | list files (named | matching)",
 );
 
@@ -59,20 +59,27 @@ const TEXT_WORDS: &[&str] = &[
 /// Heads that ask what a file is; the rest names it.
 const INFO: Phrases = Phrases::new(
     "how (big | large | long) is | what size is | [what is the] size of
-     | when did i [last] change | when was | info (on | about | for) | details (of | about)
-     | tell me about | stat",
+     | when did i [last] change | when (was | did) | [(give | show) me | get] [the]
+     (info | information | details) (on | about | for | of) | tell me about | stat",
 );
 
 /// Words after the name in an info question ("… last changed", "… have").
 const INFO_TAIL: Phrases =
-    Phrases::new("[last] (changed | modified | edited) | change | have | has | get");
+    Phrases::new("[last] (changed | modified | edited | change) | have | has | get");
 
 /// Heads of asking which files a name has in it.
 const NAME_HAS_HEADS: Phrases = Phrases::new(
     "(which | what) [of my] files (have | has | contain) | (find | list | show [me] | locate)
      [me] [every | all] [the] (file | files) with | look for [a | the] (file | files) with
      | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
-     whose (name | names) (has | have | contains | contain | includes | include)",
+     whose (name | names) (has | have | contains | contain | includes | include)
+     | is there [a | any] file with | are there [any] files with",
+);
+
+/// Heads that say the words are in the names, so need no closing words:
+/// "find file names with swarm".
+const NAMES_WITH: Phrases = Phrases::new(
+    "(find | list | show [me] | search) [the | all] [file] names (with | containing | that contain)",
 );
 
 /// Words that close it: "… in their name" ("… in them" asks about text).
@@ -83,8 +90,13 @@ const NAME_HAS_TAIL: Phrases =
 /// in the name", "look for a file whose name has 2026 in it": the words a
 /// name holds, found by name (a look, so a loose reading costs nothing).
 fn name_has(words: Words<'_>) -> Option<Resolution> {
-    let rest = words.after_any(NAME_HAS_HEADS)?;
-    let whose = words.keys().any(|k| k == "whose");
+    let (rest, whose) = match words.after_any(NAMES_WITH) {
+        Some(rest) => (rest, true),
+        None => (
+            words.after_any(NAME_HAS_HEADS)?,
+            words.keys().any(|k| k == "whose"),
+        ),
+    };
     let said = rest.trim_end(phrases!("please"));
     let said = match said.trim_end(NAME_HAS_TAIL) {
         trimmed if trimmed.len() < said.len() => trimmed,
@@ -113,6 +125,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return Some(found);
     }
     let rest = words.after_any(FIND)?;
+    if let Some(found) = glob(rest) {
+        return Some(found);
+    }
     // "where is the budget file": a "where" question ends in its noun
     // ("where are my files stored" asks something else).
     if words.key(0) == "where" && !rest.keys().last().is_some_and(|k| FILE_NOUNS.contains(&k)) {
@@ -149,4 +164,38 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         pattern: kept.join(" "),
         dir: None,
     })
+}
+
+/// A pattern of names, with words about files around it and perhaps the
+/// folder to look in: "all the *.md files", "ep*.md in episodes", "*.txt
+/// files in the walks folder".
+fn glob(rest: Words<'_>) -> Option<Resolution> {
+    let at = (0..rest.len()).find(|&i| is_glob(rest.raw(i)))?;
+    let before_ok = rest
+        .to(at)
+        .keys()
+        .all(|k| matches!(k, "all" | "the" | "my" | "every" | "any" | "of"));
+    let after = rest.from(at + 1).trim_start(phrases!("file | files"));
+    let dir = match after.after_any(phrases!("in | inside | under")) {
+        Some(place) => match target(place) {
+            Target::Folder(Some(dir)) | Target::Bare(dir) => Some(dir),
+            _ => return None,
+        },
+        None if after.trim_end(phrases!("please")).is_empty() => None,
+        None => return None,
+    };
+    if !before_ok {
+        return None;
+    }
+    act(Action::Find {
+        pattern: rest.raw(at).trim_end_matches(['?', '.', ',', '!']).into(),
+        dir,
+    })
+}
+
+/// A name pattern: a `*`, or a `?` inside the word (one at its end closes a
+/// question).
+fn is_glob(raw: &str) -> bool {
+    let raw = raw.trim_end_matches(['?', '.', ',', '!']);
+    raw.contains('*') || raw.contains('?')
 }

@@ -136,7 +136,7 @@ fn one_alike<'n>(names: impl Iterator<Item = &'n str>, said: &str) -> Option<&'n
     let key = |name: &str| -> String {
         let mut key = String::new();
         let mut word = String::new();
-        let mut flush = |word: &mut String, key: &mut String| {
+        let flush = |word: &mut String, key: &mut String| {
             match NUMBERS.iter().position(|n| *n == word.as_str()) {
                 Some(n) => key.push_str(&format!("{n}")),
                 None => key.push_str(word),

@@ -1,7 +1,7 @@
 //! The notes verbs, each said a dozen ways (none of them in the dev set),
 //! and their near misses that must stay something else.
 
-use super::{assert_table, resolve};
+use super::{assert_table, guess, nothing, resolve};
 use crate::action::Action;
 use crate::resolver::Resolution;
 
@@ -141,6 +141,36 @@ fn names_are_found_and_files_described_in_a_dozen_ways() {
          tell me about report.md => info report.md
          when was todo.txt last modified => info todo.txt",
     );
+}
+
+/// A pattern anywhere in a finding is about names, with the folder it is
+/// looked in; the same words about text, or a pattern with other words
+/// around it, are not taken for one.
+#[test]
+fn a_pattern_or_words_said_of_names_find_by_name() {
+    assert_table(
+        "find all the *.md files => find *.md
+         find *.txt in walks => find *.txt|walks
+         find all *.txt files in the walks folder => find *.txt|walks
+         find ep*.md in episodes => find ep*.md|episodes
+         find file names with swarm => find swarm
+         search for a file named swarm => find swarm
+         is there a file with quote in its name? => find quote
+         when did budget.md last change? => info budget.md
+         give me the info for vocab/french.md => info vocab/french.md
+         show me the details of plan.md => info plan.md
+         find milk in the recipes folder => grep milk|recipes
+         is there a file with quotes in it => grep quotes",
+    );
+    // Two requests in one: the look is offered, never sure.
+    assert_eq!(
+        guess("find *.md and delete them"),
+        Action::Find {
+            pattern: "*.md".into(),
+            dir: None
+        }
+    );
+    nothing("when did the bees swarm");
 }
 
 #[test]

@@ -160,9 +160,18 @@ fn a_name_said_with_other_separators_or_a_number_in_words_is_the_file_on_disk() 
     }
     // Two files alike but for separators: neither is taken for the other.
     let both = ["hive-log.md", "hive_log.md"];
-    assert_eq!(named("read hive-log.md", &both).as_deref(), Some("hive-log.md"));
-    assert_ne!(named("read hive log dot md", &both).as_deref(), Some("hive-log.md"));
-    assert_ne!(named("read hive log dot md", &both).as_deref(), Some("hive_log.md"));
+    assert_eq!(
+        named("read hive-log.md", &both).as_deref(),
+        Some("hive-log.md")
+    );
+    assert_ne!(
+        named("read hive log dot md", &both).as_deref(),
+        Some("hive-log.md")
+    );
+    assert_ne!(
+        named("read hive log dot md", &both).as_deref(),
+        Some("hive_log.md")
+    );
     // Other words are another file: "hive logs" is not `hive-log.md`.
     assert_eq!(
         named("read hive logs dot md", &files).as_deref(),
