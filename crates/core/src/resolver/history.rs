@@ -26,17 +26,15 @@ const CHANGED: Phrases = Phrases::new(
      | show me what changed | show me what i changed | show what changed
      | show me my changes | show me the changes | show my changes | show the changes
      | show changes | list my changes | list the changes | list changes | my changes
-     | any changes | are there any changes | uncommitted changes | git status
-     | git diff | how has | how did",
+     | [are there] any [uncommitted] changes | uncommitted changes | git status
+     | git diff | how has | how did | (which | what) files [have] (changed | were changed)
+     | show me what i have changed | show me what i have edited",
 );
 
 /// Heads asking for commits; the rest may name a file.
 const HISTORY: Phrases = Phrases::new(
-    "show me the history | show the history | show history
-     | show me the commit history | show the commit history | the history | history
-     | commit history | the commit history | git log | show me the commits
-     | show the commits | list the commits | list commits | what are the commits
-     | recent commits | the recent commits | who changed | who edited",
+    "[show [me] | list | what are | give me] [the | my] [recent | latest]
+     (commits | commit history | history | git log) | who changed | who edited",
 );
 
 /// "show me the last 5 commits": heads before a count of commits.

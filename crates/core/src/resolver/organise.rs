@@ -26,11 +26,29 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
 ];
 
 /// What joins the two names.
-const TO: &[&str] = &["to", "into", "as", "in", "under", "onto", "called", "named"];
+const TO: &[&str] = &[
+    "to", "into", "as", "in", "under", "onto", "called", "named", "at",
+];
+
+/// Words between a name and where it goes: "move a.md over to b/".
+const ON_ITS_WAY: Phrases = Phrases::new("over | across | back");
+
+/// A request said with the change after the name: "I'd like draft.md
+/// renamed to episode-32.md", "get notes.md moved into archive".
+const WISHED: Phrases = Phrases::new(
+    "(i | we) (would like | want | need) | can you get | could you get | please get | get",
+);
+const DONE_TO: &[(Phrases, Verb)] = &[
+    (Phrases::new("renamed"), Verb::Move),
+    (Phrases::new("moved"), Verb::Move),
+    (Phrases::new("copied"), Verb::Copy),
+];
 
 /// Heads of making a folder; what follows must name a folder ("make a
 /// folder called archive"), or anything after `mkdir`.
-const MAKE: Phrases = Phrases::new("make | create | add | new | start | set up");
+const MAKE: Phrases = Phrases::new(
+    "make | create | add | new | start | set up | [and] (i | we) (need | want | would like)",
+);
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(rest) = words.after_any(phrases!("mkdir | md")) {
@@ -41,12 +59,24 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     {
         return Some(made);
     }
-    let ((verb, keeps_extension), rest) = words.after_tagged(HEADS)?;
+    let Some(((verb, keeps_extension), rest)) = words.after_tagged(HEADS) else {
+        return wished(words);
+    };
     let Some(at) = rest.keys().rposition(|k| TO.contains(&k)) else {
         // "mv a.txt b.txt", "cp todo.txt todo.bak": two names side by side.
         return side_by_side(rest, verb);
     };
-    let name = match target(rest.to(at)) {
+    organise(verb, keeps_extension, rest.to(at), rest.from(at + 1))
+}
+
+/// `verb` of what `what` names to where `place` says.
+fn organise(
+    verb: Verb,
+    keeps_extension: bool,
+    what: Words<'_>,
+    place: Words<'_>,
+) -> Option<Resolution> {
+    let name = match target(what.trim_end(ON_ITS_WAY)) {
         Target::File(name) | Target::Folder(Some(name)) | Target::Bare(name) => name,
         Target::Files(_) => {
             return claim_unresolved(format!(
@@ -57,14 +87,14 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         }
         _ => return None,
     };
-    if elsewhere(rest.from(at + 1)) {
+    if elsewhere(place) {
         return claim_unresolved(format!(
             "I only work inside your folder, so I can't {} {name} out of it — name a place in the folder, e.g. '{} {name} to old/{name}'.",
             verb.wire(),
             verb.wire()
         ));
     }
-    let to = match target(rest.from(at + 1)) {
+    let to = match target(place) {
         // "into the archive folder": inside it, whether or not it exists yet.
         Target::Folder(Some(dir)) => super::name::within(&dir, String::from(leaf(&name))),
         Target::File(to) => to,
@@ -91,6 +121,18 @@ fn elsewhere(place: Words<'_>) -> bool {
     place
         .after_any(ELSEWHERE)
         .is_some_and(|rest| rest.is_empty())
+}
+
+/// "I'd like draft.md renamed to final.md": the name said before the verb.
+fn wished(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(WISHED)?;
+    let at = (1..rest.len()).find(|&i| rest.from(i).after_tagged(DONE_TO).is_some())?;
+    let (verb, after) = rest.from(at).after_tagged(DONE_TO)?;
+    if !TO.contains(&after.key(0)) || !matches!(target(rest.to(at)), Target::File(_)) {
+        return None;
+    }
+    let keeps_extension = verb == Verb::Copy || rest.key(at) == "renamed";
+    organise(verb, keeps_extension, rest.to(at), after.from(1))
 }
 
 /// "mv a.txt b.txt": two plain names with nothing between them.
@@ -131,6 +173,12 @@ fn with_extension_of(name: &str, to: String) -> String {
 /// folder (a file: the write family's), unless `any` (after `mkdir`).
 fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
     let rest = rest.trim_start(phrases!("me | a | new | an | empty"));
+    // "a folder quotes for the builders' quotes": what it is for is no part
+    // of its name.
+    let rest = match rest.keys().position(|k| k == "for") {
+        Some(at) if at > 0 && matches!(target(rest.to(at)), Target::Folder(Some(_))) => rest.to(at),
+        _ => rest,
+    };
     match target(rest) {
         Target::Folder(Some(name)) => act(Action::Mkdir { name }),
         Target::Bare(name) | Target::File(name) if any => act(Action::Mkdir { name }),

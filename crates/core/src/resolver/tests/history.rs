@@ -44,6 +44,9 @@ fn what_changed_is_asked_a_dozen_ways() {
         ("what haven't I committed", None),
         ("what changed in my folder today", Some("today")),
         ("what changed since 3fa9c2e", Some("3fa9c2e")),
+        ("which files changed this week?", Some("this week")),
+        ("any uncommitted changes?", None),
+        ("show me what I've changed since I last committed", None),
     ] {
         assert_eq!(sure(said), changes(since), "{said}");
     }
@@ -101,8 +104,13 @@ fn the_history_of_the_folder_or_a_file() {
          show me the commit history => history
          who edited notes.md => history notes.md
          who changed todo.md => history todo.md
-         the last three commits to notes.md => history notes.md|3",
+         the last three commits to notes.md => history notes.md|3
+         show me the git log => history
+         list recent commits => history
+         list the commits to notes.md => history notes.md",
     );
+    // A list of something else is not the history.
+    nothing("list recent purchases");
     assert_eq!(
         sure("show me the last 5 commits"),
         Action::History {

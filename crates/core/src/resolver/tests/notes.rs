@@ -19,8 +19,18 @@ fn moves_and_renames_in_a_dozen_ways() {
          rename the drafts folder to archive => move drafts|archive
          move the file called shopping list dot txt to lists => move shopping list.txt|lists
          rename Meeting Notes.md to Minutes.md => move Meeting Notes.md|Minutes.md
-         move budget.xlsx to the finance folder => move budget.xlsx|finance/budget.xlsx",
+         move budget.xlsx to the finance folder => move budget.xlsx|finance/budget.xlsx
+         could you move session-4.md over to campaign/session-4.md please => move session-4.md|campaign/session-4.md
+         I'd like draft.md renamed to episode-32.md => move draft.md|episode-32.md
+         I want notes.md moved into the archive folder => move notes.md|archive/notes.md
+         make a copy of template.md at campaign/session-5.md => copy template.md|campaign/session-5.md
+         I need a folder called quotes => mkdir quotes
+         could you create a folder quotes for the builders' quotes => mkdir quotes",
     );
+    // A wish with no file, or a move of no file, is no request.
+    nothing("I'd like the gig moved to Friday");
+    nothing("we need to move the gig to Friday");
+    nothing("I need a holiday");
 }
 
 #[test]
