@@ -116,11 +116,23 @@ fn closing_len(words: Words<'_>) -> usize {
     let Some(n) = THANKS.first_suffix(words) else {
         return 0;
     };
-    // After a quoted word the content is closed: "search for \"x\" thanks".
+    // After a quoted word or a file's name the content is closed: "search
+    // for \"x\" thanks", "add tape to shopping.md cheers".
     let before = words.len().checked_sub(n + 1);
     let after_clause = before.is_some_and(|at| {
         words.raw(at).ends_with([',', '.', '!', ';', '?'])
             || words.get(at).is_some_and(|w| w.quoted)
+            || names_a_file(words.raw(at))
     });
     if after_clause { n } else { 0 }
+}
+
+/// Whether a word as written is a file's name with its extension ("notes.md").
+fn names_a_file(raw: &str) -> bool {
+    raw.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && (1..=5).contains(&ext.len())
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && ext.chars().any(|c| c.is_ascii_alphabetic())
+    })
 }

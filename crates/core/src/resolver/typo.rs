@@ -132,7 +132,7 @@ const REAL_WORDS: &[&str] = &[
     "chance", "changed", "update", "updated", "search", "starch", "touch", "tough", "teach",
     "couch", "pouch", "print", "point", "paint", "pint", "dump", "jump", "bump", "pump", "lump",
     "damp", "undo", "undone", "tools", "pools", "fools", "trash", "crash", "brash", "trish",
-    "apply", "apple", "reply", "supply", "since",
+    "apply", "apple", "reply", "supply", "since", "putt",
 ];
 
 /// `text` with the first word that was a command word a letter or two off
@@ -205,6 +205,9 @@ fn closest(word: &str) -> Option<&'static str> {
         return None;
     }
     let lower = word.to_ascii_lowercase();
+    if let Some(command) = held_key(&lower) {
+        return Some(command);
+    }
     let allowed = match lower.len() {
         0..=2 => return None,
         3 => return dropped_letter(&lower),
@@ -224,6 +227,20 @@ fn closest(word: &str) -> Option<&'static str> {
     let mut at_best = scored.iter().filter(|(d, _)| *d == best);
     let (_, command) = at_best.next()?;
     at_best.next().is_none().then_some(*command)
+}
+
+/// The short command word `word` is with one letter typed twice ("addd");
+/// not a word of its own ("putt").
+fn held_key(word: &str) -> Option<&'static str> {
+    SHORT_COMMAND_WORDS.iter().copied().find(|command| {
+        command.len() > 2
+            && word.len() == command.len() + 1
+            && !REAL_WORDS.contains(&word)
+            && (1..word.len()).any(|at| {
+                word.as_bytes()[at] == word.as_bytes()[at - 1]
+                    && [&word[..at], &word[at + 1..]].concat() == *command
+            })
+    })
 }
 
 /// Three-letter words a four-letter command word loses a letter to, which
@@ -258,9 +275,12 @@ fn dropped_letter(word: &str) -> Option<&'static str> {
 /// is `word` made plural ("file" of "files"): another word, not a typo.
 fn inflected(word: &str, command: &str) -> bool {
     const ENDINGS: &[&str] = &["s", "es", "d", "ed", "ing", "r", "er"];
+    // "-d" and "-r" inflect a stem that ends in "e" ("saved", "writer"):
+    // "addd" is a key held too long, not a form of "add".
     let stem_of = |long: &str, short: &str| {
-        long.strip_prefix(short)
-            .is_some_and(|ending| ENDINGS.contains(&ending))
+        long.strip_prefix(short).is_some_and(|ending| {
+            ENDINGS.contains(&ending) && (!matches!(ending, "d" | "r") || short.ends_with('e'))
+        })
     };
     stem_of(word, command) || stem_of(command, word)
 }
@@ -309,6 +329,8 @@ mod tests {
             ("renmae", "rename"),
             ("mvoe", "move"),
             ("cpoy", "copy"),
+            ("addd", "add"),
+            ("appendd", "append"),
         ] {
             assert_eq!(closest(typed), Some(meant), "{typed}");
         }
@@ -321,7 +343,8 @@ mod tests {
         assert_eq!(closest("dif"), Some("diff"));
         for word in [
             "red", "rad", "ready", "real", "wrote", "notes", "the", "todo", "hello", "file",
-            "listed", "lit", "see", "how", "one", "more", "movie", "pick", "renamed",
+            "listed", "lit", "see", "how", "one", "more", "movie", "pick", "renamed", "putt",
+            "saved", "added",
         ] {
             assert_eq!(closest(word), None, "{word}");
         }

@@ -181,6 +181,10 @@ fn append_phrasings() {
         tack on remember the milk to list.md => append list.md | remember the milk
         add a file called ideas.txt with fly => write ideas.txt | fly | create
         put the meeting notes in plan.md => write plan.md | the meeting notes
+        add sandpaper 120 grit to shopping.md cheers => append shopping.md | sandpaper 120 grit
+        add tape to shopping.md thank you => append shopping.md | tape
+        add thank you to card.md => append card.md | thank you
+        add many thanks to card.md => append card.md | many thanks
         "#,
     );
 }
