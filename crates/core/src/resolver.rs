@@ -43,6 +43,7 @@ mod restart;
 pub mod settle;
 mod shelf;
 mod shell;
+pub mod spoken;
 mod text;
 mod tool;
 mod typo;

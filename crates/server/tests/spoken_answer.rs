@@ -64,7 +64,13 @@ async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
     page.expect("rate").await;
     page.expect("ready").await;
 
-    let add = ask(&mut page, &groceries, "append milk to groceries dot md", "groceries").await;
+    let add = ask(
+        &mut page,
+        &groceries,
+        "append milk to groceries dot md",
+        "groceries",
+    )
+    .await;
     let confirm = &add.calls[0]["result"]["confirm"];
     assert_eq!(
         (&confirm["rule"], &confirm["say"]),
@@ -97,7 +103,13 @@ async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
     assert_eq!(attempt["spoken"], "groceries", "{attempt}");
     assert_eq!(attempt["act"]["target"], "groceries.md", "{attempt}");
 
-    let delete = ask(&mut page, &groceries, "delete groceries dot md", "delete groceries").await;
+    let delete = ask(
+        &mut page,
+        &groceries,
+        "delete groceries dot md",
+        "delete groceries",
+    )
+    .await;
     let confirm = &delete.calls[0]["result"]["confirm"];
     assert_eq!(confirm["say"], "delete groceries", "{delete:?}");
 

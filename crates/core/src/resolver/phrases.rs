@@ -167,6 +167,11 @@ impl Phrases {
         }
     }
 
+    /// The template as written (a JSGF rule body when its slots are rules).
+    pub fn template(self) -> &'static str {
+        self.template
+    }
+
     /// Every phrasing, in the template's order (an optional group's words
     /// before their absence).
     pub fn expand(self) -> Vec<Vec<&'static str>> {

@@ -13,6 +13,7 @@ mod guesses;
 mod history;
 mod notes;
 mod settle;
+mod spoken;
 mod unseen;
 
 /// The one sure reading of `text`.
