@@ -143,8 +143,14 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
 /// `server.log` (its extension said as a noun); a tie is several, so it is
 /// asked. Only a file holding at least one such word counts.
 fn loosely<'f>(tokens_said: &[(String, usize)], names: &'f [String]) -> Mention<'f> {
-    // A word said with an extension of its own names that file, not this one.
-    let named = |i: usize| tokens_said.get(i + 1).is_some_and(|(t, _)| t == ".");
+    // A word said with an extension of its own names that file, not this
+    // one; and that extension is its own, no hint at every file that has it.
+    let named = |i: usize| {
+        tokens_said.get(i + 1).is_some_and(|(t, _)| t == ".")
+            || i.checked_sub(1)
+                .and_then(|before| tokens_said.get(before))
+                .is_some_and(|(t, _)| t == ".")
+    };
     let said: Vec<(&str, usize)> = tokens_said
         .iter()
         .enumerate()

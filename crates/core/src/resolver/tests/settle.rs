@@ -178,3 +178,22 @@ fn a_name_said_with_other_separators_or_a_number_in_words_is_the_file_on_disk() 
         Some("hive logs.md")
     );
 }
+
+/// A sentence naming a file the folder lacks is not asked about every file
+/// that shares its extension; the control: a stem it does say is found.
+#[test]
+fn a_name_not_in_the_folder_is_no_question_about_its_extension() {
+    let files = ["budget.md", "plan.md", "members.md"];
+    let got = resolve_in(
+        "let me peek at the final lines of transcript.md",
+        &folder(&files),
+    );
+    assert!(
+        !matches!(&got, Resolution::Unresolved { note } if note.contains("budget.md")),
+        "{got:?}"
+    );
+    assert_eq!(
+        named("show me the budget", &files).as_deref(),
+        Some("budget.md")
+    );
+}
