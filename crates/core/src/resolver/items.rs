@@ -84,6 +84,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     // "cross bread off", "take milk off", "mark milk as done": the words
     // before the place, less what says done.
     let mut done = None;
+    item = item.trim_end(phrases!("again | now | please"));
     if let Some((means, before)) = item.before_tagged(DONE) {
         item = before;
         done = means;

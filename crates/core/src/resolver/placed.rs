@@ -12,12 +12,15 @@ use alloc::vec::Vec;
 /// "in the drafts folder, read plan.md": the folder said first, then the
 /// request, which is resolved alone and then placed in that folder.
 pub(super) fn in_folder_first(text: &str) -> Option<Resolution> {
-    let (head, request) = text.split_once(',').or_else(|| folder_said_first(text))?;
+    let (head, request) = text
+        .split_once(',')
+        .or_else(|| folder_said_first(text))
+        .or_else(|| file_said_first(text))?;
     let split = text::split(head);
     let words = Words::new(head, &split);
     let place = words.after_any(phrases!("in | inside | within"))?;
     if let name::Target::File(file) = name::target(place) {
-        return in_file_first(text, request, &file);
+        return in_file_first(text, request, &file, text[head.len()..].starts_with(','));
     }
     let dir = name::folder(place)??;
     if request.trim().is_empty() || name::leaves_the_folder(&dir) {
@@ -105,13 +108,38 @@ pub(super) fn folders_said(text: &str) -> Option<String> {
 /// "in memo.txt, write hi": when the sentence read whole is no action (as
 /// "in notes.md, replace milk with bread" is), the request said with its
 /// file after it.
-fn in_file_first(text: &str, request: &str, file: &str) -> Option<Resolution> {
+fn in_file_first(text: &str, request: &str, file: &str, comma: bool) -> Option<Resolution> {
     let whole = plain(text);
     if let Resolution::Action(_) = whole {
         return Some(whole);
     }
-    match plain(&alloc::format!("{} to \"{file}\"", request.trim())) {
-        Resolution::Unresolved { .. } => Some(whole),
-        action => Some(action),
+    // "in todo.md, milk" adds to it; "in todo.md tick off milk" changes a
+    // line in it (what is said "in" a file: an item, an edit).
+    // Without a comma the file may run on into the request: only a line
+    // said "in" it is read so.
+    let to = plain(&alloc::format!("{} to \"{file}\"", request.trim()));
+    if comma && !matches!(to, Resolution::Unresolved { .. }) {
+        return Some(to);
     }
+    match plain(&alloc::format!("{} in \"{file}\"", request.trim())) {
+        read @ Resolution::Action(
+            Action::CheckItem { .. } | Action::RemoveItem { .. } | Action::Edit { .. },
+        ) => Some(read),
+        _ => Some(whole),
+    }
+}
+
+/// "in plan.md tick off long run": a file's name said first with no comma
+/// after it, split off where the name ends.
+fn file_said_first(text: &str) -> Option<(&str, &str)> {
+    let lower = text.to_ascii_lowercase();
+    let opening = ["in ", "inside "]
+        .iter()
+        .find_map(|opening| lower.starts_with(opening).then_some(opening.len()))?;
+    let end = text[opening..].find(' ').map(|at| opening + at)?;
+    let name = &text[opening..end];
+    let extension = name.rsplit_once('.').map(|(_, ext)| ext)?;
+    let plain_extension =
+        (1..=5).contains(&extension.len()) && extension.chars().all(|c| c.is_ascii_alphanumeric());
+    plain_extension.then(|| (&text[..end], &text[end..]))
 }

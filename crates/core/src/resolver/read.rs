@@ -61,6 +61,9 @@ fn count(key: &str) -> Option<u64> {
     }
 }
 
+/// Words a reading head may end with before a part ("let me see the …").
+const BEFORE_END: Phrases = Phrases::new("the | just | only");
+
 /// "read the last ten lines of log.txt", "the first 5 lines of notes.md",
 /// "show me the top line of plan.md" (`tail log.txt` is the shell's).
 fn part(words: Words<'_>) -> Option<Resolution> {
@@ -70,7 +73,10 @@ fn part(words: Words<'_>) -> Option<Resolution> {
         "read", "show", "print", "display", "give", "get", "tell", "what", "are", "is", "me",
         "the", "out", "just", "only",
     ];
-    if !words.to(at).keys().all(|k| BEFORE.contains(&k)) {
+    let head = words.to(at);
+    let said = head.trim_end(BEFORE_END);
+    let whole = |heads: Phrases| heads.longest(&said) == Some(said.len());
+    if !head.keys().all(|k| BEFORE.contains(&k)) && !whole(STRONG) && !whole(WEAK) {
         return None;
     }
     let (first, _) = words.from(at).after_tagged(ENDS)?;

@@ -120,6 +120,14 @@ fn parts_of_a_file_are_read_in_a_dozen_ways() {
             last("plan.md", 2),
         ),
         ("read the first 5 lines of notes.md", first("notes.md", 5)),
+        (
+            "let me see the final 50 lines of transcript.md",
+            last("transcript.md", 50),
+        ),
+        (
+            "have a look at the first 3 lines of plan.md",
+            first("plan.md", 3),
+        ),
         ("show me the top line of plan.md", first("plan.md", 1)),
         ("head notes.md", first("notes.md", 10)),
         (
@@ -181,6 +189,29 @@ fn a_pattern_or_words_said_of_names_find_by_name() {
         }
     );
     nothing("when did the bees swarm");
+}
+
+/// A line ticked in a file said first without a comma; what trails "as
+/// done" is no part of the item.
+#[test]
+fn items_in_a_file_said_first_without_a_comma() {
+    assert_table(
+        "in plan.md tick off long run => check_item plan.md|long run
+         in todo.md cross eggs off => remove_item todo.md|eggs
+         in notes.md replace milk with bread => edit notes.md|milk|bread",
+    );
+    assert_eq!(
+        resolve("in todo.md mark call Sam as not done again"),
+        Resolution::Action(Action::CheckItem {
+            name: "todo.md".into(),
+            item: "call Sam".into(),
+            done: Some(false),
+            expect: None,
+        })
+    );
+    // Without a comma, a file said first is no target for words run on.
+    nothing("in notes.md the milk is off");
+    nothing("let me see the final whistle of the match");
 }
 
 #[test]
