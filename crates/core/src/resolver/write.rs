@@ -124,6 +124,13 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(said) = should_say(words) {
         return Some(said);
     }
+    // "erase npcs.md and put … in it": erased and written again is one
+    // write; "erase npcs.md" alone is the delete family's.
+    if let Some(rest) = words.after_any(phrases!("erase | delete everything in"))
+        && let Some(refilled) = cleared_then_written(rest)
+    {
+        return Some(refilled);
+    }
     let (head, rest) = words.after_tagged(HEADS)?;
     let rest = rest.trim_start(FOR_WHOM);
     // "write a new file called …" creates, whatever the verb.

@@ -160,6 +160,8 @@ fn emptied_then_written_and_content_said_bare() {
         create colours.md with sage green. Ta => write colours.md | sage green | create
         wipe plan.txt => write plan.txt |
         clear out stock.csv please => write stock.csv |
+        erase npcs.md and put Old Marrow the ferryman in it => write npcs.md | Old Marrow the ferryman
+        erase npcs.md => delete npcs.md
         "#,
     );
 }
