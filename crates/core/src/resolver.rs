@@ -340,9 +340,13 @@ fn command(text: &str, answer: impl FnOnce(Words<'_>) -> Option<Resolution>) -> 
     let mut words = text::split(text);
     let kept = courtesy::core(Words::new(text, &words));
     courtesy::plain_verb_after_mind(&mut words, &kept);
+    let asked = courtesy::asked(Words::new(text, &words[..kept.start]));
     words.truncate(kept.end);
     words.drain(..kept.start);
     text::end_sentence(&mut words, text);
+    if asked {
+        text::end_question(&mut words, text);
+    }
     let words = Words::new(text, &words);
     if words.is_empty() || about_a_command_word(words) {
         return None;

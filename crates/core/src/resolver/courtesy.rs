@@ -76,6 +76,15 @@ pub fn core(words: Words<'_>) -> Range<usize> {
     start..end
 }
 
+/// Whether the courtesy before a request made it a question ("could you
+/// …?", "can you …").
+pub fn asked(opening: Words<'_>) -> bool {
+    (0..opening.len()).any(|at| {
+        matches!(opening.key(at), "can" | "could" | "would" | "will")
+            && opening.key(at + 1) == "you"
+    })
+}
+
 /// Courtesy openings dropped from the end of a clause ("in notes.md could you …").
 pub fn trim_end(words: Words<'_>) -> Words<'_> {
     words.trim_end(OPENINGS)

@@ -193,6 +193,19 @@ pub fn end_sentence(words: &mut [Word<'_>], text: &str) {
     }
 }
 
+/// Drops a question mark closing the last word: for a request asked as a
+/// question ("could you create a.txt that says hi? thanks"), it is the
+/// request's, not the content's.
+pub fn end_question(words: &mut [Word<'_>], text: &str) {
+    if let Some(last) = words.last_mut()
+        && let Some(kept) = text[last.start..last.end]
+            .strip_suffix('?')
+            .filter(|kept| !kept.is_empty())
+    {
+        last.end = last.start + kept.len();
+    }
+}
+
 /// A run of words of one utterance: the unit every family matches on.
 #[derive(Clone, Copy, Debug)]
 pub struct Words<'a> {

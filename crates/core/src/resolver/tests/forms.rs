@@ -162,6 +162,9 @@ fn emptied_then_written_and_content_said_bare() {
         clear out stock.csv please => write stock.csv |
         erase npcs.md and put Old Marrow the ferryman in it => write npcs.md | Old Marrow the ferryman
         erase npcs.md => delete npcs.md
+        Could you create a file named clients.txt that says two spaniels, Tuesdays? Thanks! => write clients.txt | two spaniels, Tuesdays | create
+        can you add call the vet? to notes.md => append notes.md | call the vet?
+        create a.txt saying how are you? => write a.txt | how are you? | create
         "#,
     );
 }
