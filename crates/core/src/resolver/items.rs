@@ -56,14 +56,19 @@ const PLACES: &[&str] = &["in", "on", "from", "off", "of"];
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (does, rest) = words.after_tagged(HEADS)?;
     let at = rest.keys().rposition(|k| PLACES.contains(&k))?;
-    let name = match (target(rest.from(at + 1)), does) {
-        (Target::File(name), _) => name,
+    let place = rest.from(at + 1);
+    let called_a_list = list_called(place);
+    let said_a_list = called_a_list.is_some();
+    let name = match (target(place), does, called_a_list) {
+        (Target::File(name), _, _) => name,
         // "the shopping list": a file of the folder called so; a bare
         // "the list" names none.
-        (Target::Bare(name), Does::RemoveFromList) if !name.eq_ignore_ascii_case("list") => name,
+        (Target::Bare(name), Does::RemoveFromList, _) if !name.eq_ignore_ascii_case("list") => name,
+        // "the members list": the file the folder settles "members" on.
+        (_, _, Some(stem)) => stem,
         _ => return None,
     };
-    if matches!(does, Does::RemoveFromList) && !is_a_list(&name, &rest.to(at)) {
+    if matches!(does, Does::RemoveFromList) && !said_a_list && !is_a_list(&name, &rest.to(at)) {
         return None;
     }
     let mut item = rest.to(at);
@@ -126,6 +131,18 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         },
     };
     act(action)
+}
+
+/// "the members list", "my packing list": the words that name which list,
+/// for the folder to settle on its file; `None` for any other place.
+fn list_called(place: Words<'_>) -> Option<String> {
+    let place = place.trim_start(phrases!("the | my | our | your"));
+    let words = place.to(place.len().checked_sub(1)?);
+    let plain = (1..=3).contains(&words.len())
+        && words
+            .keys()
+            .all(|k| k.chars().all(char::is_alphanumeric) && k != "list");
+    (place.keys().last() == Some("list") && plain).then(|| words.literal())
 }
 
 /// Whether "remove X from NAME" is about a list's item: the file is called

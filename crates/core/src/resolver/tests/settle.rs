@@ -197,3 +197,26 @@ fn a_name_not_in_the_folder_is_no_question_about_its_extension() {
         Some("budget.md")
     );
 }
+
+/// "the members list" names the list file the folder has for "members":
+/// its item is taken off (asked, as a list's line is a guess); a bare
+/// "the list" names no file.
+#[test]
+fn a_list_said_by_what_it_lists_is_its_file() {
+    let files = ["members.md", "loans.md", "packing-list.md"];
+    let got = resolve_in("remove Gerald from the members list", &folder(&files));
+    assert_eq!(
+        got.action(),
+        Some(&Action::RemoveItem {
+            name: "members.md".into(),
+            item: "Gerald".into()
+        }),
+        "{got:?}"
+    );
+    assert!(matches!(got, Resolution::Guess { .. }));
+    assert_eq!(
+        named("cross eggs off the packing list", &files).as_deref(),
+        Some("packing-list.md")
+    );
+    assert_eq!(named("remove Gerald from the list", &files), None);
+}
