@@ -94,9 +94,20 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         item = before;
         done = means;
     }
+    // "The Dispossessed" said mid-sentence is a title: its "The" is kept.
+    let titled = item.get(0).is_some_and(|w| w.inner == "The");
     let item = item.trim_start(phrases!(
-        "the list item | list item | the item | item | the"
+        "the list item | list item | the item | item | the box (for | next to) | the line (for | with)"
     ));
+    let item = match titled {
+        false => item.trim_start(phrases!("the")),
+        true => item,
+    };
+    // "remove the sun cream line": the line is named by its words.
+    let item = match item.len() > 1 && item.key(item.len() - 1) == "line" {
+        true => item.to(item.len() - 1),
+        false => item,
+    };
     // "untick it": which item is said elsewhere, not here.
     let pronoun = item.len() == 1 && ["it", "that", "this", "them"].contains(&item.key(0));
     if item.is_empty() || item.len() > 12 || pronoun {
@@ -161,7 +172,8 @@ fn is_a_list(name: &str, item: &Words<'_>) -> bool {
     ]
     .iter()
     .any(|word| name.contains(word))
-        || item.keys().any(|k| k == "list");
+        || item.keys().any(|k| k == "list")
+        || (item.len() > 2 && item.keys().last() == Some("line"));
     let as_text = [
         "word",
         "words",

@@ -62,12 +62,22 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let Some(((verb, keeps_extension), rest)) = words.after_tagged(HEADS) else {
         return wished(words);
     };
+    // "change the name of pancakes.txt, new name is waffles.txt".
+    if let Some(at) = (1..rest.len()).find(|&at| rest.from(at).after_any(NEW_NAME).is_some()) {
+        let place = rest.from(at).after_any(NEW_NAME)?;
+        return organise(verb, keeps_extension, rest.to(at), place);
+    }
     let Some(at) = rest.keys().rposition(|k| TO.contains(&k)) else {
         // "mv a.txt b.txt", "cp todo.txt todo.bak": two names side by side.
         return side_by_side(rest, verb);
     };
     organise(verb, keeps_extension, rest.to(at), rest.from(at + 1))
 }
+
+/// The new name announced after the old: "…, new name is waffles.txt".
+const NEW_NAME: Phrases = Phrases::new(
+    "[and] [the | its] new name (is | will be | should be) | [and] [the | its] new name",
+);
 
 /// `verb` of what `what` names to where `place` says.
 fn organise(
@@ -179,6 +189,19 @@ fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
         Some(at) if at > 0 && matches!(target(rest.to(at)), Target::Folder(Some(_))) => rest.to(at),
         _ => rest,
     };
+    // "a folder called breakfast inside recipes": the folder it goes in,
+    // said after its name.
+    if let Some(at) = rest
+        .keys()
+        .rposition(|k| matches!(k, "inside" | "in" | "within"))
+        && let Target::Folder(Some(name)) = target(rest.to(at))
+        && let Some(Some(dir)) = super::name::folder(rest.from(at + 1))
+        && !super::name::leaves_the_folder(&dir)
+    {
+        return act(Action::Mkdir {
+            name: super::name::within(&dir, name),
+        });
+    }
     match target(rest) {
         Target::Folder(Some(name)) => act(Action::Mkdir { name }),
         Target::Bare(name) | Target::File(name) if any => act(Action::Mkdir { name }),

@@ -82,6 +82,9 @@ fn renamed_alike(said: &str, mut resolution: Resolution, folder: &Folder) -> Res
 /// The action with its `name` replaced by the longest existing name said.
 pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
     as_on_disk(&mut action, folder);
+    if let Action::Mkdir { name } | Action::Write { name, .. } = &mut action {
+        in_folders_as_on_disk(name, folder);
+    }
     let said = tokens(text);
     let Some(name) = action.file_mut() else {
         return action;
@@ -126,6 +129,26 @@ fn as_on_disk(action: &mut Action, folder: &Folder) {
         .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]));
     if let Some(found) = one_alike(folders, dir) {
         *dir = found.into();
+    }
+}
+
+/// A new path whose folders exist in another case ("Recipes/desserts" for
+/// `recipes/`): those folders spelled as they are on disk, when exactly one
+/// fits.
+fn in_folders_as_on_disk(path: &mut String, folder: &Folder) {
+    let Some((dir, leaf)) = path.rsplit_once('/') else {
+        return;
+    };
+    let folders = folder
+        .names()
+        .iter()
+        .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]));
+    let mut fits = folders.filter(|f| f.eq_ignore_ascii_case(dir));
+    if let Some(found) = fits.next()
+        && found != dir
+        && fits.all(|other| other == found)
+    {
+        *path = format!("{found}/{leaf}");
     }
 }
 

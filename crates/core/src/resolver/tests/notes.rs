@@ -27,6 +27,13 @@ fn moves_and_renames_in_a_dozen_ways() {
          I need a folder called quotes => mkdir quotes
          could you create a folder quotes for the builders' quotes => mkdir quotes",
     );
+    assert_table(
+        "please change name of file pancakes.txt, new name is waffles.txt => move pancakes.txt|waffles.txt
+         rename notes.md, the new name should be ideas.md => move notes.md|ideas.md
+         make a folder called breakfast inside recipes => mkdir recipes/breakfast
+         create a folder named 2026 in the archive folder => mkdir archive/2026
+         make a folder called in => mkdir in",
+    );
     // A wish with no file, or a move of no file, is no request.
     nothing("I'd like the gig moved to Friday");
     nothing("we need to move the gig to Friday");
@@ -208,6 +215,27 @@ fn items_in_a_file_said_first_without_a_comma() {
             done: Some(false),
             expect: None,
         })
+    );
+    assert_table(
+        "take The Dispossessed off my list in reading-list.md => remove_item reading-list.md|The Dispossessed
+         take the milk off my list in list.md => remove_item list.md|milk",
+    );
+    // "check" may also mean a search: the tick is offered, not done.
+    assert_eq!(
+        guess("check the box for sun cream in packing.md"),
+        Action::CheckItem {
+            name: "packing.md".into(),
+            item: "sun cream".into(),
+            done: None,
+            expect: None
+        }
+    );
+    assert_eq!(
+        guess("remove the sun cream line from packing.md"),
+        Action::RemoveItem {
+            name: "packing.md".into(),
+            item: "sun cream".into()
+        }
     );
     // Without a comma, a file said first is no target for words run on.
     nothing("in notes.md the milk is off");

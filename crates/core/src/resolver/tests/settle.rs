@@ -220,3 +220,28 @@ fn a_list_said_by_what_it_lists_is_its_file() {
     );
     assert_eq!(named("remove Gerald from the list", &files), None);
 }
+
+/// A new folder or file inside a folder said in another case is made in
+/// the folder as it is on disk; the control: a folder that is not there
+/// keeps the case it was said in.
+#[test]
+fn a_new_path_goes_in_its_folder_as_on_disk() {
+    let files = ["recipes/pho.md", "shopping.md"];
+    let made = |text: &str| {
+        resolve_in(text, &folder(&files))
+            .into_action()
+            .and_then(|a| a.to_json()["name"].as_str().map(String::from))
+    };
+    assert_eq!(
+        made("make a desserts folder inside Recipes").as_deref(),
+        Some("recipes/desserts")
+    );
+    assert_eq!(
+        made("create a file called RECIPES/dal.md with lentils").as_deref(),
+        Some("recipes/dal.md")
+    );
+    assert_eq!(
+        made("make a folder called 2026 in Invoices").as_deref(),
+        Some("Invoices/2026")
+    );
+}
