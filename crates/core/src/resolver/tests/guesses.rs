@@ -2,27 +2,9 @@
 //! loosely beside a sibling it reads surely, or one it must not act on.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{guess, nothing, sure};
+use super::{append, edit, guess, nothing, sure};
 use crate::action::Action;
 use alloc::string::String;
-
-fn append(name: &str, content: &str) -> Action {
-    Action::Append {
-        name: name.into(),
-        content: content.into(),
-        expect: None,
-        under: None,
-    }
-}
-
-fn edit(name: &str, old: &str, new: &str) -> Action {
-    Action::Edit {
-        name: name.into(),
-        old_text: old.into(),
-        new_text: new.into(),
-        expect: None,
-    }
-}
 
 #[test]
 fn a_typo_in_the_command_word_is_a_guess_and_the_word_itself_is_sure() {

@@ -15,6 +15,26 @@ mod notes;
 mod settle;
 mod unseen;
 
+/// An append of `content` to `name`, as a sentence's wanted reading.
+fn append(name: &str, content: &str) -> Action {
+    Action::Append {
+        name: name.into(),
+        content: content.into(),
+        expect: None,
+        under: None,
+    }
+}
+
+/// An edit of `old` to `new` in `name`, as a sentence's wanted reading.
+fn edit(name: &str, old: &str, new: &str) -> Action {
+    Action::Edit {
+        name: name.into(),
+        old_text: old.into(),
+        new_text: new.into(),
+        expect: None,
+    }
+}
+
 /// The one sure reading of `text`.
 fn sure(text: &str) -> Action {
     match resolve(text) {

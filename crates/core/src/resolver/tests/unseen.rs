@@ -3,27 +3,9 @@
 //! unresolved or keep its other reading.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{guess, nothing, sure};
+use super::{append, edit, guess, nothing, sure};
 use crate::action::{Action, WriteMode};
 use alloc::string::String;
-
-fn append(name: &str, content: &str) -> Action {
-    Action::Append {
-        name: name.into(),
-        content: content.into(),
-        expect: None,
-        under: None,
-    }
-}
-
-fn edit(name: &str, old: &str, new: &str) -> Action {
-    Action::Edit {
-        name: name.into(),
-        old_text: old.into(),
-        new_text: new.into(),
-        expect: None,
-    }
-}
 
 fn write(name: &str, content: &str) -> Action {
     Action::Write {
