@@ -18,7 +18,6 @@ use crate::time::day;
 use crate::words;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 
 /// The tool a look through the repository names in its audit entry.
@@ -84,22 +83,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let found = self
             .moment(since, Edge::Start)
             .and_then(|moment| self.repository()?.changes(&moment));
-        let changes = match found {
-            Ok(changes) => changes,
-            Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
-        };
-        let seq = match self
-            .looked(
-                record,
-                &path,
-                verdict.rule,
-                vec![(path.clone(), 0)],
-                Some(changes.total),
-                turn,
-            )
+        let (changes, seq) = match self
+            .looked_over(record, &path, verdict.rule, found, |c| c.total, turn)
             .await
         {
-            Ok(seq) => Some(seq),
+            Ok(done) => done,
             Err(reply) => return reply,
         };
         let when = since_words(since);
@@ -142,7 +130,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         reply.commit = changes.base;
         reply.branch = changes.branch;
         reply.changes = Some(changes.files);
-        self.answer(reply, seq)
+        self.answer(reply, Some(seq))
     }
 
     /// `history {name?, limit?}`: the newest commits that touched the
@@ -162,22 +150,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             usize::try_from(n).unwrap_or(MAX_HISTORY).min(MAX_HISTORY)
         });
         let of = (!path.is_root()).then_some(&path);
-        let history = match self.repository().and_then(|repo| repo.history(of, limit)) {
-            Ok(history) => history,
-            Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
-        };
-        let seq = match self
-            .looked(
+        let found = self.repository().and_then(|repo| repo.history(of, limit));
+        let (history, seq) = match self
+            .looked_over(
                 record,
                 &path,
                 verdict.rule,
-                vec![(path.clone(), 0)],
-                Some(history.commits.len()),
+                found,
+                |h| h.commits.len(),
                 turn,
             )
             .await
         {
-            Ok(seq) => Some(seq),
+            Ok(done) => done,
             Err(reply) => return reply,
         };
         let place = match of {
@@ -209,7 +194,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
         reply.truncated = Some(history.bounded || n == limit);
         reply.commits = Some(history.commits);
-        self.answer(reply, seq)
+        self.answer(reply, Some(seq))
     }
 }
 
