@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::spoken::{Answer, Page, available, server, speak, whisper_available};
+use common::spoken::{Answer, Page, available, pcm16, server, speak, whisper_available};
 use serde_json::{Value, json};
 
 /// One recogniser at a time (as in `offline_voice.rs`): two decoders on two
@@ -64,7 +64,13 @@ async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
     page.expect("rate").await;
     page.expect("ready").await;
 
-    let add = ask(&mut page, &groceries, "append milk to groceries dot md", "groceries").await;
+    let add = ask(
+        &mut page,
+        &groceries,
+        "append milk to groceries dot md",
+        "groceries",
+    )
+    .await;
     let confirm = &add.calls[0]["result"]["confirm"];
     assert_eq!(
         (&confirm["rule"], &confirm["say"]),
@@ -97,7 +103,13 @@ async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
     assert_eq!(attempt["spoken"], "groceries", "{attempt}");
     assert_eq!(attempt["act"]["target"], "groceries.md", "{attempt}");
 
-    let delete = ask(&mut page, &groceries, "delete groceries dot md", "delete groceries").await;
+    let delete = ask(
+        &mut page,
+        &groceries,
+        "delete groceries dot md",
+        "delete groceries",
+    )
+    .await;
     let confirm = &delete.calls[0]["result"]["confirm"];
     assert_eq!(confirm["say"], "delete groceries", "{delete:?}");
 
@@ -182,24 +194,7 @@ fn voiced(text: &str, voice: &str) -> Vec<u8> {
         .arg(&wav)
         .status();
     assert!(spoke.is_ok_and(|s| s.success()), "flite -voice {flite}");
-    let converted = std::process::Command::new("sox")
-        .arg(&wav)
-        .args([
-            "-r",
-            "16000",
-            "-c",
-            "1",
-            "-b",
-            "16",
-            "-e",
-            "signed-integer",
-            "-t",
-            "raw",
-        ])
-        .arg(&raw)
-        .status();
-    assert!(converted.is_ok_and(|s| s.success()));
-    std::fs::read(raw).unwrap()
+    pcm16(&wav, &raw)
 }
 
 /// Measures false confirmations: a heard append (answer "groceries") and a
