@@ -13,7 +13,7 @@ use crate::history::{
 use crate::platform::{Abilities, Env, MAX_FILE_BYTES, Storage};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::ActKind;
+use crate::tier::{ActKind, Verdict};
 use crate::time::day;
 use crate::words;
 use alloc::format;
@@ -23,10 +23,39 @@ use alloc::vec::Vec;
 /// The tool a look through the repository names in its audit entry.
 pub(super) const HISTORY: &str = "history";
 
+/// The record of a read of `name`: as it is now, or (`at` given) as the
+/// folder's history held it, which the history tool reads.
+pub(super) fn read_record(name: &str, at: Option<&str>) -> ActRecord {
+    let record = ActRecord::new(ActKind::Read, name);
+    match at {
+        Some(_) => record.with_tool(HISTORY),
+        None => record,
+    }
+}
+
 /// How many changed files or commits a sentence names before "and N more".
 const NAMED: usize = 5;
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
+    /// A read of `name` (now, or as the history held it `at`) located for
+    /// reading, with its verdict and record; or its answer: where it cannot
+    /// be read, or the refusal `odd` of the request's own fields, put on
+    /// record once the read is placed.
+    pub(super) async fn locate_read(
+        &self,
+        name: &str,
+        at: Option<&str>,
+        odd: Option<Refusal>,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict, ActRecord), Reply> {
+        let record = read_record(name, at);
+        let (path, verdict) = self.locate_for(record.clone(), ActKind::Read, turn).await?;
+        match odd {
+            Some(refusal) => Err(self.refuse(refusal, record, turn).await),
+            None => Ok((path, verdict, record)),
+        }
+    }
+
     /// The root's repository reader, or the refusal of a placement with none.
     fn repository(&self) -> Result<&dyn Repository, Refusal> {
         self.store().repository().ok_or_else(|| {

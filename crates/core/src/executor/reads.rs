@@ -1,7 +1,7 @@
 //! Verbs that only look: `read`, `list`, `diff`. One entry each, recording
 //! what was looked at.
 
-use super::history::{HISTORY, commit_words};
+use super::history::commit_words;
 use super::{Executor, bytes};
 use crate::audit::{ActRecord, Happened, Observed, ReadRecord};
 use crate::contain;
@@ -68,21 +68,16 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         at: Option<&str>,
         turn: Option<&str>,
     ) -> Reply {
-        let record = match at {
-            Some(_) => ActRecord::new(ActKind::Read, name).with_tool(HISTORY),
-            None => ActRecord::new(ActKind::Read, name),
-        };
-        let (path, verdict) = match self.locate_for(record.clone(), ActKind::Read, turn).await {
-            Ok(found) => found,
-            Err(reply) => return reply,
-        };
-        if first.is_some() && last.is_some() {
-            let refusal = Refusal::new(
+        let odd = (first.is_some() && last.is_some()).then(|| {
+            Refusal::new(
                 Rule::MalformedField,
                 "ask for the first lines or the last lines, not both",
-            );
-            return self.refuse(refusal, record, turn).await;
-        }
+            )
+        });
+        let (path, verdict, record) = match self.locate_read(name, at, odd, turn).await {
+            Ok(located) => located,
+            Err(reply) => return reply,
+        };
         let found = match at {
             None => self.read_text(&path).await.map(|text| (text, None)),
             Some(at) => self
