@@ -35,6 +35,14 @@ fn edit(name: &str, old: &str, new: &str) -> Action {
     }
 }
 
+/// The id of the tool `action` proposes.
+fn proposed_id(action: Action) -> String {
+    match action {
+        Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
+        other => panic!("not a proposal: {other:?}"),
+    }
+}
+
 /// The one sure reading of `text`.
 fn sure(text: &str) -> Action {
     match resolve(text) {
