@@ -8,7 +8,7 @@
 
 import { el, fill } from './dom.js';
 import * as api from './api.js';
-import { refusalNode, errorNode, prose } from './transcript.js';
+import { refusalNode, errorNode, prose, pressed } from './transcript.js';
 
 const STATES = {
   admitted: 'Admitted',
@@ -57,30 +57,23 @@ export function createExtensions(section, { onChange = () => {} } = {}) {
     const form = el('div', { class: 'admit-form', hidden: true },
       el('span', { class: 'note', text: 'Type the code printed on the server’s console:' }), code, confirm);
     const start = el('button', { type: 'button', class: 'primary admit', text: 'Admit…' });
-    start.addEventListener('click', async () => {
-      start.disabled = true;
-      try {
-        const asked = await api.approvalRequest(x.id);
-        if (asked && asked.ok === true) {
-          // A new code is printed: the field starts empty for it. A refresh
-          // may have drawn the list anew while the server answered, so the
-          // field to open is the one on the page now, not this one.
-          opened.set(x.id, '');
-          const field = code.isConnected ? code : document.getElementById(code.id);
-          if (field) {
-            field.value = '';
-            field.closest('.admit-form').hidden = false;
-            field.focus();
-          }
-        } else {
-          fill(note, refusalNode(asked || {}, 'No code was printed'));
+    start.addEventListener('click', () => pressed(start, note, {
+      act: () => api.approvalRequest(x.id),
+      done: () => {
+        // A new code is printed: the field starts empty for it. A refresh
+        // may have drawn the list anew while the server answered, so the
+        // field to open is the one on the page now, not this one.
+        opened.set(x.id, '');
+        const field = code.isConnected ? code : document.getElementById(code.id);
+        if (field) {
+          field.value = '';
+          field.closest('.admit-form').hidden = false;
+          field.focus();
         }
-      } catch (err) {
-        fill(note, errorNode(err, 'The server did not answer'));
-      } finally {
-        start.disabled = false;
-      }
-    });
+      },
+      refused: 'No code was printed',
+      failed: 'The server did not answer',
+    }));
     if (opened.has(x.id)) {
       code.value = opened.get(x.id);
       form.hidden = false;

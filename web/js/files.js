@@ -7,13 +7,25 @@
 // Names are shown and sent back exactly as they were given.
 
 import { el, clear, fill, formatBytes } from './dom.js';
-import { refusalNode, errorNode } from './transcript.js';
+import { refusalNode, errorNode, pressed } from './transcript.js';
 import { createViewer, settle } from './viewer.js';
 
 /**
  * The main page's source over its JSON API (`api.js`), for `createFiles`:
  * `ask(request) → Promise<boolean>` is the shared confirmation dialog's.
  */
+/** Opens (focusing `input`, the last answer cleared) or closes `form`, which `button` shows. */
+function toggler(form, button, answer, input) {
+  return (open) => {
+    form.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    if (open) {
+      fill(answer);
+      input.focus();
+    }
+  };
+}
+
 export function serverSource(api, ask) {
   return {
     list: (dir) => api.files(dir),
@@ -96,6 +108,7 @@ export function createFiles(parts, source, hooks = {}) {
       el('button', { type: 'submit', id: 'new-file-create', class: 'primary', text: 'Create' })));
   up.parentElement.prepend(newButton);
   list.before(newForm);
+  const toggleNew = toggler(newForm, newButton, newAnswer, newName);
 
   // ---- New folder: `mkdir` in the folder shown (an existing one is fine and said so).
   const folderButton = el('button', { type: 'button', id: 'files-new-folder', class: 'ghost', 'aria-expanded': 'false', text: 'New folder' });
@@ -109,14 +122,7 @@ export function createFiles(parts, source, hooks = {}) {
       el('button', { type: 'submit', id: 'new-folder-make', class: 'primary', text: 'Make' })));
   newButton.after(folderButton);
   list.before(folderForm);
-  const toggleFolder = (open) => {
-    folderForm.hidden = !open;
-    folderButton.setAttribute('aria-expanded', String(open));
-    if (open) {
-      fill(folderAnswer);
-      newFolderName.focus();
-    }
-  };
+  const toggleFolder = toggler(folderForm, folderButton, folderAnswer, newFolderName);
   folderButton.addEventListener('click', () => toggleFolder(folderForm.hidden));
   folderForm.querySelector('#new-folder-cancel').addEventListener('click', () => toggleFolder(false));
   folderForm.addEventListener('submit', async (event) => {
@@ -138,15 +144,6 @@ export function createFiles(parts, source, hooks = {}) {
     }
   });
 
-  function toggleNew(open) {
-    newForm.hidden = !open;
-    newButton.setAttribute('aria-expanded', String(open));
-    if (open) {
-      fill(newAnswer);
-      newName.focus();
-    }
-  }
-
   newButton.addEventListener('click', () => toggleNew(newForm.hidden));
   newForm.querySelector('#new-file-cancel').addEventListener('click', () => toggleNew(false));
   newForm.addEventListener('submit', async (event) => {
@@ -157,26 +154,22 @@ export function createFiles(parts, source, hooks = {}) {
       return;
     }
     const path = join(dir, name);
-    const create = newForm.querySelector('#new-file-create');
-    create.disabled = true;
-    try {
-      const reply = await settle(source, await source.act({ verb: 'write', name: path, content: newContent.value, mode: 'create' }));
-      onChange();
-      if (!reply || reply.ok !== true) {
-        // Refused (or the person said No to replacing): what was typed stays in the form.
-        fill(newAnswer, refusalNode(reply || {}, 'Not created'));
-        return;
-      }
-      newName.value = '';
-      newContent.value = '';
-      toggleNew(false);
-      await refresh();
-      viewer.show(path);
-    } catch (err) {
-      fill(newAnswer, errorNode(err, 'Not created'));
-    } finally {
-      create.disabled = false;
-    }
+    // Refused (or the person said No to replacing): what was typed stays in the form.
+    await pressed(newForm.querySelector('#new-file-create'), newAnswer, {
+      act: async () => {
+        const reply = await settle(source, await source.act({ verb: 'write', name: path, content: newContent.value, mode: 'create' }));
+        onChange();
+        return reply;
+      },
+      done: async () => {
+        newName.value = '';
+        newContent.value = '';
+        toggleNew(false);
+        await refresh();
+        viewer.show(path);
+      },
+      refused: 'Not created',
+    });
   });
 
   // ---- The listing.
@@ -270,22 +263,14 @@ export function createFiles(parts, source, hooks = {}) {
     const target = dir;
     const answer = el('div', { id: 'folder-delete-answer', class: 'viewer-answer', 'aria-live': 'polite' });
     const remove = el('button', { type: 'button', id: 'folder-delete', class: 'ghost danger-text', text: 'Delete this folder' });
-    remove.addEventListener('click', async () => {
-      remove.disabled = true;
-      try {
-        const reply = await settle(source, await source.act({ verb: 'delete', name: target }));
-        if (reply && reply.ok === true) {
-          onChange();
-          if (dir === target) await open(parent(target));
-        } else {
-          fill(answer, refusalNode(reply || {}, 'Not deleted'));
-        }
-      } catch (err) {
-        fill(answer, errorNode(err, 'Not deleted'));
-      } finally {
-        remove.disabled = false;
-      }
-    });
+    remove.addEventListener('click', () => pressed(remove, answer, {
+      act: async () => settle(source, await source.act({ verb: 'delete', name: target })),
+      done: async () => {
+        onChange();
+        if (dir === target) await open(parent(target));
+      },
+      refused: 'Not deleted',
+    }));
     return el('div', {}, el('p', { class: 'note', text: 'This folder is empty.' }), remove, answer);
   }
 

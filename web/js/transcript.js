@@ -90,6 +90,27 @@ export function errorNode(err, lead) {
     el('p', { class: 'error-text', text: message }));
 }
 
+/**
+ * A press that asks for something and shows the answer under it: `button`
+ * is disabled until the answer is in, so one press is one request. `act`
+ * returns the reply (or nothing, when there is no longer anything to show it
+ * on); an ok reply goes to `done`, any other is shown in `note` as a refusal
+ * under `refused`, and a failure under `failed`.
+ */
+export async function pressed(button, note, { act, done, refused, failed = refused }) {
+  button.disabled = true;
+  try {
+    const reply = await act();
+    if (reply === undefined) return;
+    if (reply && reply.ok === true) await done(reply);
+    else fill(note, refusalNode(reply || {}, refused));
+  } catch (err) {
+    fill(note, errorNode(err, failed));
+  } finally {
+    button.disabled = false;
+  }
+}
+
 function diffNode(diff) {
   // It may scroll sideways: focusable, so a keyboard can scroll it too.
   const pre = el('pre', { class: 'diff', tabindex: '0', 'aria-label': 'Changes' });

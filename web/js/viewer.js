@@ -15,7 +15,7 @@
 // `check_item` (audited, undoable) — the executor finds the item, not this file.
 
 import { el, fill } from './dom.js';
-import { refusalNode, errorNode, didNode } from './transcript.js';
+import { refusalNode, errorNode, didNode, pressed } from './transcript.js';
 import { pictureType } from './picture.js';
 
 const baseName = (name) => String(name).slice(String(name).lastIndexOf('/') + 1);
@@ -299,45 +299,36 @@ export function createViewer(parts, source, hooks = {}) {
       moveForm.hidden = true;
       return;
     }
-    const go = moveForm.querySelector('#viewer-move-go');
-    go.disabled = true;
-    try {
-      const reply = await settle(source, await source.act({ verb: 'move', name: target, to }));
-      onChange();
-      if (name !== target) return;
-      if (!reply || reply.ok !== true) {
-        fill(answer, refusalNode(reply || {}, 'Not moved'));
-        return;
-      }
-      moveForm.hidden = true;
-      await show(typeof reply.to === 'string' ? reply.to : to);
-      fill(answer, didNode(reply));
-    } catch (err) {
-      fill(answer, errorNode(err, 'Not moved'));
-    } finally {
-      go.disabled = false;
-    }
+    await pressed(moveForm.querySelector('#viewer-move-go'), answer, {
+      act: async () => {
+        const reply = await settle(source, await source.act({ verb: 'move', name: target, to }));
+        onChange();
+        return name === target ? reply : undefined;
+      },
+      done: async (reply) => {
+        moveForm.hidden = true;
+        await show(typeof reply.to === 'string' ? reply.to : to);
+        fill(answer, didNode(reply));
+      },
+      refused: 'Not moved',
+    });
   }
 
-  async function deleteFile() {
+  function deleteFile() {
     const target = name;
-    remove.disabled = true;
-    try {
-      const reply = await settle(source, await source.act({ verb: 'delete', name: target }));
-      onChange();
-      if (name !== target) return;
-      if (reply && reply.ok === true) {
+    // The person's No (declined) or a refusal: the file stays shown, with the answer under it.
+    return pressed(remove, answer, {
+      act: async () => {
+        const reply = await settle(source, await source.act({ verb: 'delete', name: target }));
+        onChange();
+        return name === target ? reply : undefined;
+      },
+      done: (reply) => {
         close();
         fill(viewerBody, didNode(reply));
-      } else {
-        // The person's No (declined) or a refusal: the file stays shown, with the answer under it.
-        fill(answer, refusalNode(reply || {}, 'Not deleted'));
-      }
-    } catch (err) {
-      fill(answer, errorNode(err, 'Not deleted'));
-    } finally {
-      remove.disabled = false;
-    }
+      },
+      refused: 'Not deleted',
+    });
   }
 
   edit.addEventListener('click', startEdit);

@@ -17,7 +17,7 @@ use std::ffi::OsString;
 use std::fs::File;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use tempfile::TempDir;
 use voicebox_core::audit::chain::{self, Anchoring};
@@ -267,24 +267,54 @@ fn check_cut(
     );
 }
 
+/// A root and an anchors folder beside it, each with its inode (the rebuilt
+/// image must keep them), watched by one recorder of every sync point.
+struct Watched {
+    _dir: TempDir,
+    root: PathBuf,
+    anchors: PathBuf,
+    inos: (u64, u64),
+    recorder: Arc<Recorder>,
+}
+
+impl Watched {
+    fn new() -> Watched {
+        let dir = TempDir::new().unwrap();
+        let (root, anchors) = (dir.path().join("root"), dir.path().join("anchors"));
+        std::fs::create_dir(&root).unwrap();
+        std::fs::create_dir(&anchors).unwrap();
+        let ino = |path: &Path| std::fs::metadata(path).unwrap().ino();
+        Watched {
+            inos: (ino(&root), ino(&anchors)),
+            _dir: dir,
+            root,
+            anchors,
+            recorder: Arc::new(Recorder::default()),
+        }
+    }
+
+    /// The root's options: its syncs recorded, its anchors in the folder beside it.
+    fn options(&self) -> RootOptions {
+        RootOptions {
+            sync: Syncer::observed(self.recorder.clone()),
+            anchors: Some(self.anchors.clone()),
+            ..RootOptions::default()
+        }
+    }
+
+    /// The two folders a power cut rebuilds, with their inodes.
+    fn folders(&self) -> [(&Path, u64); 2] {
+        [(&self.root, self.inos.0), (&self.anchors, self.inos.1)]
+    }
+}
+
 #[test]
 fn no_acknowledged_act_is_lost_at_any_sync_point() {
-    let dir = TempDir::new().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir(&root).unwrap();
-    let root_ino = std::fs::metadata(&root).unwrap().ino();
-    let anchors = dir.path().join("anchors");
-    std::fs::create_dir(&anchors).unwrap();
-    let anchors_ino = std::fs::metadata(&anchors).unwrap().ino();
-    let recorder = Arc::new(Recorder::default());
-    let options = RootOptions {
-        sync: Syncer::observed(recorder.clone()),
-        anchors: Some(anchors.clone()),
-        ..RootOptions::default()
-    };
+    let watched = Watched::new();
+    let (root, recorder) = (&watched.root, &watched.recorder);
     let mut ex = Executor::new(Placement::Machine, "crash", MachineEnv, ());
     ex.declare(
-        FolderStorage::open_with(&root, "crash", options).unwrap(),
+        FolderStorage::open_with(root, "crash", watched.options()).unwrap(),
         "root@machine",
     );
 
@@ -315,8 +345,8 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
 
     let mut cuts = 0;
     for cut in 0..=points.len() {
-        let entries = reboot_at(&points, cut, [(&root, root_ino), (&anchors, anchors_ino)]);
-        check_cut(cut, &root, &entries.0, &entries.1, &acked, 1);
+        let entries = reboot_at(&points, cut, watched.folders());
+        check_cut(cut, root, &entries.0, &entries.1, &acked, 1);
         cuts += 1;
     }
     assert_eq!(cuts, points.len() + 1);
@@ -346,28 +376,17 @@ const THREADS: usize = 4;
 
 #[test]
 fn no_acknowledged_act_is_lost_when_concurrent_acts_share_syncs() {
-    let dir = TempDir::new().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir(&root).unwrap();
-    let root_ino = std::fs::metadata(&root).unwrap().ino();
-    let anchors = dir.path().join("anchors");
-    std::fs::create_dir(&anchors).unwrap();
-    let anchors_ino = std::fs::metadata(&anchors).unwrap().ino();
-    let recorder = Arc::new(Recorder::default());
-    let options = RootOptions {
-        sync: Syncer::observed(recorder.clone()),
-        anchors: Some(anchors.clone()),
-        ..RootOptions::default()
-    };
+    let watched = Watched::new();
+    let (root, recorder) = (&watched.root, &watched.recorder);
     let mut host = Host::new("crash", ());
-    host.declare_with(&root, options).unwrap();
+    host.declare_with(root, watched.options()).unwrap();
     // As the server runs acts: one at a time under the host's lock, each
     // answered once its lines are durable, waited for after the lock.
     let host = RwLock::new(host);
     let acked = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for i in 0..THREADS {
-            let (host, acked, recorder) = (&host, &acked, &recorder);
+            let (host, acked) = (&host, &acked);
             scope.spawn(move || {
                 for (name, content) in concurrent_acts(i) {
                     let action = json!({"verb": "write", "name": name, "content": content});
@@ -389,9 +408,8 @@ fn no_acknowledged_act_is_lost_when_concurrent_acts_share_syncs() {
     let points = recorder.points.lock().unwrap().clone();
 
     for cut in 0..=points.len() {
-        let (before_boot, entries) =
-            reboot_at(&points, cut, [(&root, root_ino), (&anchors, anchors_ino)]);
-        check_cut(cut, &root, &before_boot, &entries, &acked, THREADS);
+        let (before_boot, entries) = reboot_at(&points, cut, watched.folders());
+        check_cut(cut, root, &before_boot, &entries, &acked, THREADS);
         // Nothing lands before its attempt is on record: a file holds no
         // bytes but an act's, and only one whose attempt (and those of the
         // acts before it on that name) the log holds.

@@ -6,26 +6,17 @@
 //! removes only the host's own stale temporaries, each removal audited. Each
 //! refusal sits beside the ordinary folder that works.
 
+mod common;
+
+use common::{host_on, refused, write, written_through};
 use serde_json::json;
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 use tempfile::TempDir;
+use voicebox_core::Rule;
 use voicebox_core::journal::{self, JournalEntry, Line, Remembered};
-use voicebox_core::{Reply, Rule};
 use voicebox_machine::{Host, OpenError};
-
-fn host(root: &Path) -> Host {
-    let mut host = Host::new("owner", ());
-    host.declare(root).unwrap();
-    host
-}
-
-fn rule(reply: &Reply) -> Rule {
-    reply
-        .refused
-        .unwrap_or_else(|| panic!("expected a refusal, got {reply:?}"))
-}
 
 /// Sets `path`'s modification time `ago` in the past (not following a link).
 fn aged(path: &Path, ago: Duration) {
@@ -97,7 +88,7 @@ fn a_link_in_the_staging_folder_refuses_the_root_and_removes_nothing() {
     }
     // Positive control: the link gone, the root opens and the old files stay.
     std::fs::remove_file(root.join(".voicebox/tmp")).unwrap();
-    let mut host = host(root);
+    let mut host = host_on("owner", root);
     assert!(host.execute(&json!({"verb": "list"}), None).ok);
     assert_eq!(std::fs::read_to_string(root.join("a.txt")).unwrap(), "keep");
     assert_eq!(
@@ -198,26 +189,13 @@ fn ordinary_host_folders_and_a_link_elsewhere_in_the_root_work() {
     }
     std::fs::create_dir(root.join("pub")).unwrap();
     symlink("pub", root.join("docs")).unwrap();
-    let mut host = host(root);
-    let wrote = host.execute(
-        &json!({"verb": "write", "name": "docs/n.txt", "content": "v1"}),
-        None,
-    );
-    assert!(wrote.ok, "{wrote:?}");
-    assert_eq!(
-        std::fs::read_to_string(root.join("pub/n.txt")).unwrap(),
-        "v1"
-    );
-    let read = host.execute(&json!({"verb": "read", "name": "docs/n.txt"}), None);
-    assert_eq!(read.content.as_deref(), Some("v1"));
+    let mut host = host_on("owner", root);
+    written_through(&mut host, "docs/n.txt", &root.join("pub/n.txt"), "v1");
     assert!(
         host.execute(&json!({"verb": "list", "dir": "docs"}), None)
             .ok
     );
-    let again = host.execute(
-        &json!({"verb": "write", "name": "docs/n.txt", "content": "v2"}),
-        None,
-    );
+    let again = host.execute(&write("docs/n.txt", "v2"), None);
     assert!(again.ok);
     assert!(host.execute(&json!({"verb": "undo"}), None).ok);
     assert_eq!(
@@ -230,14 +208,8 @@ fn ordinary_host_folders_and_a_link_elsewhere_in_the_root_work() {
 fn the_log_folder_moved_under_another_name_is_still_the_host_s() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
-    let mut host = host(root);
-    assert!(
-        host.execute(
-            &json!({"verb": "write", "name": "a.txt", "content": "x"}),
-            None
-        )
-        .ok
-    );
+    let mut host = host_on("owner", root);
+    assert!(host.execute(&write("a.txt", "x"), None).ok);
     let log = std::fs::read_dir(root.join(".audit"))
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -257,7 +229,7 @@ fn the_log_folder_moved_under_another_name_is_still_the_host_s() {
         json!({"verb": "write", "name": "kept/undo/journal.jsonl", "content": "{}"}),
     ] {
         let reply = host.execute(&action, None);
-        assert_eq!(rule(&reply), Rule::ProtectedAudit, "{action}: {reply:?}");
+        assert_eq!(refused(&reply), Rule::ProtectedAudit, "{action}: {reply:?}");
     }
     assert_eq!(
         std::fs::read(root.join("pub").join(&log)).unwrap(),
@@ -265,13 +237,7 @@ fn the_log_folder_moved_under_another_name_is_still_the_host_s() {
         "the moved log was not changed"
     );
     // Positive control: the person's own files and folders still work.
-    assert!(
-        host.execute(
-            &json!({"verb": "write", "name": "other/b.txt", "content": "y"}),
-            None
-        )
-        .ok
-    );
+    assert!(host.execute(&write("other/b.txt", "y"), None).ok);
     assert_eq!(
         host.execute(&json!({"verb": "read", "name": "a.txt"}), None)
             .content
@@ -282,7 +248,7 @@ fn the_log_folder_moved_under_another_name_is_still_the_host_s() {
 
 /// Two writes of `w.txt` (v1, then v2): the journal's last entry keeps v1.
 fn written_twice(root: &Path) -> (Host, JournalEntry) {
-    let mut host = host(root);
+    let mut host = host_on("owner", root);
     for content in ["v1", "v2"] {
         let reply = host.execute(
             &json!({"verb": "write", "name": "w.txt", "content": content}),
@@ -324,7 +290,7 @@ fn a_forged_journal_line_puts_nothing_back_and_removes_nothing() {
             },
         );
         let reply = host.execute(&json!({"verb": "undo"}), None);
-        assert_eq!(rule(&reply), Rule::UndoStale, "{id}: {reply:?}");
+        assert_eq!(refused(&reply), Rule::UndoStale, "{id}: {reply:?}");
         assert_eq!(std::fs::read_to_string(root.join("w.txt")).unwrap(), "v2");
         assert!(root.join("victim.bin").exists() && root.join(".secret/k.bin").exists());
     }
@@ -339,7 +305,7 @@ fn a_blob_that_is_not_what_the_journal_kept_is_undo_stale_and_stays() {
     // Same length, other bytes: only the digest tells.
     std::fs::write(&blob, "XX").unwrap();
     let reply = host.execute(&json!({"verb": "undo"}), None);
-    assert_eq!(rule(&reply), Rule::UndoStale, "{reply:?}");
+    assert_eq!(refused(&reply), Rule::UndoStale, "{reply:?}");
     assert_eq!(std::fs::read_to_string(root.join("w.txt")).unwrap(), "v2");
     assert!(blob.exists(), "the blob was not removed");
     // A link where the blob was names nothing the host wrote.
@@ -347,7 +313,7 @@ fn a_blob_that_is_not_what_the_journal_kept_is_undo_stale_and_stays() {
     std::fs::remove_file(&blob).unwrap();
     symlink("../../elsewhere.bin", &blob).unwrap();
     assert_eq!(
-        rule(&host.execute(&json!({"verb": "undo"}), None)),
+        refused(&host.execute(&json!({"verb": "undo"}), None)),
         Rule::UndoStale
     );
     assert!(root.join("elsewhere.bin").exists());
@@ -376,7 +342,7 @@ fn a_line_from_before_digests_undoes_when_its_blob_has_its_size() {
     let blob = root.join(format!(".voicebox/undo/{}.bin", last.id));
     std::fs::write(&blob, "v1-and-more").unwrap();
     assert_eq!(
-        rule(&host.execute(&json!({"verb": "undo"}), None)),
+        refused(&host.execute(&json!({"verb": "undo"}), None)),
         Rule::UndoStale
     );
     std::fs::write(&blob, "v1").unwrap();
@@ -403,7 +369,7 @@ fn the_sweep_removes_only_the_host_s_own_stale_temporaries_each_audited() {
         aged(&tmp.join(old), HOUR);
     }
     aged(&root.join("mine.txt"), HOUR);
-    let host = host(root);
+    let host = host_on("owner", root);
     let mut left: Vec<String> = std::fs::read_dir(&tmp)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -444,7 +410,7 @@ fn host_folders_swapped_for_links_while_open_are_never_written_through() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
     std::fs::create_dir(root.join("pub")).unwrap();
-    let mut host = host(root);
+    let mut host = host_on("owner", root);
     let write = |name: &str| json!({"verb": "write", "name": name, "content": "x"});
     assert!(host.execute(&write("a.txt"), None).ok);
     for folder in [".voicebox", ".audit"] {
@@ -457,7 +423,7 @@ fn host_folders_swapped_for_links_while_open_are_never_written_through() {
             ".voicebox" => Rule::HostFolderNotAFolder,
             _ => Rule::AuditUnwritable,
         };
-        assert_eq!(rule(&reply), expected, "{folder}: {reply:?}");
+        assert_eq!(refused(&reply), expected, "{folder}: {reply:?}");
         assert!(
             reply
                 .why

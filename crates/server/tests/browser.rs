@@ -71,8 +71,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await;
 
     // Delete asks; No keeps the file.
-    browser.say("delete hello.txt").await;
-    browser.wait_for_modal(true).await;
+    browser.say_and_ask("delete hello.txt").await;
     // The exact plan is one tap away, behind Details.
     let plan = browser
         .js("const p = document.getElementById('confirm-plan'); return [p.checkVisibility(), p.textContent];")
@@ -92,12 +91,8 @@ async fn a_person_works_in_their_folder_from_the_page() {
             "Cancel"
         ])
     );
-    browser
-        .assert_accessible_both("the state photographed as confirm-modal")
-        .await;
-    browser.screenshot("confirm-modal").await;
-    browser.click("confirm-no").await;
-    browser.wait_for_modal(false).await;
+    browser.photograph("confirm-modal").await;
+    browser.answer(false).await;
     // The person's own No is a neutral "Kept", not a refusal.
     browser
         .wait_for(
@@ -108,8 +103,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     assert!(server.root.join("hello.txt").exists(), "No keeps the file");
 
     // Escape is also No.
-    browser.say("delete hello.txt").await;
-    browser.wait_for_modal(true).await;
+    browser.say_and_ask("delete hello.txt").await;
     page.active_element()
         .await
         .unwrap()
@@ -126,8 +120,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     );
 
     // Yes removes it.
-    browser.say("delete hello.txt").await;
-    browser.wait_for_modal(true).await;
+    browser.say_and_ask("delete hello.txt").await;
     browser.click("confirm-yes").await;
     browser
         .wait_for("the delete", &last_turn_has("deleted hello.txt"))
@@ -440,14 +433,12 @@ async fn a_guess_is_asked_as_did_you_mean_and_no_keeps_the_sentence() {
     std::fs::write(server.root.join("todo.txt"), "milk\n").unwrap();
     let browser = Browser::open_page(&server, browser::VIEWPORTS[2]).await;
     let typed = "apend eggs to todo.txt";
-    browser.say(typed).await;
-    browser.wait_for_modal(true).await;
+    browser.say_and_ask(typed).await;
     let title = browser
         .js("return document.getElementById('confirm-title').textContent")
         .await;
     assert_eq!(title, "Did you mean: add 'eggs' to todo.txt?");
-    browser.click("confirm-no").await;
-    browser.wait_for_modal(false).await;
+    browser.answer(false).await;
     browser
         .wait_for(
             "the sentence back in the box",
@@ -460,8 +451,7 @@ async fn a_guess_is_asked_as_did_you_mean_and_no_keeps_the_sentence() {
         "No does nothing"
     );
     // Yes does it; a sure request asks nothing (the control).
-    browser.say(typed).await;
-    browser.wait_for_modal(true).await;
+    browser.say_and_ask(typed).await;
     browser.click("confirm-yes").await;
     browser
         .wait_for("the append", &last_turn_has("appended"))

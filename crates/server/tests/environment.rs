@@ -110,8 +110,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         ("confirm-no", true, "Kept hello.txt."),
         ("confirm-yes", false, "deleted hello.txt"),
     ] {
-        browser.say("delete hello.txt").await;
-        browser.wait_for_modal(true).await;
+        browser.say_and_ask("delete hello.txt").await;
         let plan = browser
             .js("return document.getElementById('confirm-plan').textContent")
             .await;
@@ -242,11 +241,10 @@ async fn a_bad_tool_module_is_named_and_the_worker_serves_the_next_request() {
 
 #[tokio::test]
 async fn two_tabs_write_two_files_and_the_reader_merges_them() {
-    let Some((server, browser)) = env_checks::served_page().await else {
+    let Some((server, browser)) = env_checks::served_project("shared").await else {
         return;
     };
     let page = &browser.client;
-    assert_eq!(open(&browser, "shared").await["ok"], true);
     let first = browser.js("return window.voicebox.instance").await;
     done(
         &browser,
@@ -307,10 +305,9 @@ async fn two_tabs_write_two_files_and_the_reader_merges_them() {
 #[tokio::test]
 #[ignore = "a measurement, run by hand"]
 async fn worker_latency() {
-    let Some((_server, browser)) = env_checks::served_page().await else {
+    let Some((_server, browser)) = env_checks::served_project("bench").await else {
         return;
     };
-    assert_eq!(open(&browser, "bench").await["ok"], true);
     done(
         &browser,
         json!({"verb": "write", "name": "r.txt", "content": "read me"}),

@@ -128,16 +128,12 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         browser
             .assert_no_sideways_overflow(size, "the page after a few turns")
             .await;
-        for dark in [false, true] {
-            browser.dark(dark).await;
-            browser
-                .assert_accessible(&format!(
-                    "the environment page after a few turns at {}{}",
-                    size.name,
-                    if dark { ", dark" } else { "" }
-                ))
-                .await;
-        }
+        browser
+            .assert_accessible_both(&format!(
+                "the environment page after a few turns at {}",
+                size.name
+            ))
+            .await;
         browser.js("window.scrollTo(0, 0)").await;
         browser
             .screenshot(&format!("environment-{}-top", size.name))
@@ -174,16 +170,12 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         browser
             .assert_no_sideways_overflow(size, "the page with every part open")
             .await;
-        for dark in [true, false] {
-            browser.dark(dark).await;
-            browser
-                .assert_accessible(&format!(
-                    "the environment page with every part open at {}{}",
-                    size.name,
-                    if dark { ", dark" } else { "" }
-                ))
-                .await;
-        }
+        browser
+            .assert_accessible_both(&format!(
+                "the environment page with every part open at {}",
+                size.name
+            ))
+            .await;
         browser
             .screenshot(&format!("environment-{}", size.name))
             .await;
@@ -215,10 +207,9 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
 
 #[tokio::test]
 async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
-    let Some((_server, browser)) = env_checks::served_page().await else {
+    let Some((_server, browser)) = env_checks::served_project("desk").await else {
         return;
     };
-    assert_eq!(env_checks::open(&browser, "desk").await["ok"], true);
     browser
         .wait_text("the folder's name in the breadcrumb", "breadcrumb", "desk")
         .await;
@@ -258,8 +249,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
 
     // Delete asks in the shared dialog: No keeps the file, Yes removes it.
     for (answer, kept) in [("confirm-no", true), ("confirm-yes", false)] {
-        browser.click("viewer-delete").await;
-        browser.wait_for_modal(true).await;
+        browser.click_and_ask("viewer-delete").await;
         browser.click(answer).await;
         browser.wait_for_modal(false).await;
         let read = if kept {
@@ -304,10 +294,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
     browser
         .assert_none("#viewer svg, #viewer circle", "no inline SVG markup")
         .await;
-    browser
-        .assert_accessible_both("the state photographed as environment-files-picture")
-        .await;
-    browser.screenshot("environment-files-picture").await;
+    browser.photograph("environment-files-picture").await;
     browser.close().await;
 }
 
@@ -378,10 +365,7 @@ async fn the_exported_site_logs_no_console_error() {
         logged.iter().any(|l| l.contains("/api/health")),
         "{logged:?}"
     );
-    browser
-        .assert_accessible_both("the state photographed as environment-exported")
-        .await;
-    browser.screenshot("environment-exported").await;
+    browser.photograph("environment-exported").await;
     browser.close().await;
 }
 
@@ -441,10 +425,7 @@ async fn the_exported_page_opens_offline_once_loaded() {
         .wait_text("the project reopened", "project-chip-text", "away · ")
         .await;
     say_and_wait(&browser, "what's in plan.txt", "hello").await;
-    browser
-        .assert_accessible_both("the state photographed as environment-offline")
-        .await;
-    browser.screenshot("environment-offline").await;
+    browser.photograph("environment-offline").await;
     browser.close().await;
 
     let stranger = Browser::start().await;
@@ -534,22 +515,12 @@ async fn the_environment_pages_conversation_is_kept_and_each_answer_shown() {
         )
         .await;
     browser.click("transcript-clear").await;
-    assert_eq!(
-        browser
-            .js("return document.querySelectorAll('#transcript .turn').length")
-            .await,
-        0
-    );
+    assert_eq!(browser.turns().await, 0);
     browser.client.refresh().await.unwrap();
     browser
         .wait_for("the page again", "return !!window.voicebox")
         .await;
-    assert_eq!(
-        browser
-            .js("return document.querySelectorAll('#transcript .turn').length")
-            .await,
-        0
-    );
+    assert_eq!(browser.turns().await, 0);
     browser.close().await;
 }
 
@@ -560,10 +531,9 @@ async fn the_environment_pages_conversation_is_kept_and_each_answer_shown() {
 /// sibling (a move out of the folder, a save on an old copy).
 #[tokio::test]
 async fn the_notes_verbs_over_opfs_through_the_worker() {
-    let Some((_server, browser)) = env_checks::served_page().await else {
+    let Some((_server, browser)) = env_checks::served_project("errands").await else {
         return;
     };
-    assert_eq!(env_checks::open(&browser, "errands").await["ok"], true);
     let read = async |name: &str| act(&browser, json!({"verb": "read", "name": name})).await;
     done(
         &browser,

@@ -108,23 +108,17 @@ async fn delete_asks_and_the_answer_decides() {
             .unwrap()
             .contains("notes.md")
     );
-    let (_, no) = server
-        .post("/api/confirm", json!({"id": id, "approved": false}))
-        .await;
+    let (_, no) = server.confirm(&id, false).await;
     assert_eq!(no["result"]["refused"], "declined");
     assert!(server.root.join("notes.md").exists());
-    let (_, again) = server
-        .post("/api/confirm", json!({"id": id, "approved": true}))
-        .await;
+    let (_, again) = server.confirm(&id, true).await;
     assert_eq!(
         again["result"]["refused"], "confirmation-unknown",
         "an id answers once"
     );
     let ask = server.say("delete notes.md").await;
     let id = ask["result"]["confirm"]["id"].as_str().unwrap();
-    let (_, yes) = server
-        .post("/api/confirm", json!({"id": id, "approved": true}))
-        .await;
+    let (_, yes) = server.confirm(&id, true).await;
     assert_eq!(yes["result"]["ok"], true);
     assert!(!server.root.join("notes.md").exists());
 }

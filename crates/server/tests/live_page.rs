@@ -115,10 +115,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
             .js("return [...document.querySelectorAll('#transcript .live-error')].map((e) => e.textContent);")
             .await;
         assert_eq!(refused, json!([]), "audio frames were refused");
-        browser
-            .assert_accessible_both("the state photographed as live-listening")
-            .await;
-        browser.screenshot("live-listening").await;
+        browser.photograph("live-listening").await;
 
         // A second click stops: the socket closes and the session ends.
         browser.click("live").await;
@@ -167,10 +164,7 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
         .js("return document.querySelector('#key-status [data-provider=\"openai\"]').textContent;")
         .await;
     assert!(openai.as_str().unwrap().contains("not set"), "{openai}");
-    browser
-        .assert_accessible_both("the state photographed as settings")
-        .await;
-    browser.screenshot("settings").await;
+    browser.photograph("settings").await;
 
     // A key stored from the page (its Origin is accepted); the field empties.
     select(&browser, "key-provider", "anthropic").await;
@@ -378,6 +372,36 @@ fn silent_wav(dir: &Path) -> std::path::PathBuf {
     path
 }
 
+/// What an offline-voice page with a silent microphone (a quiet room)
+/// holds while it lasts: this file's one browser, and the microphone's file.
+struct Quiet {
+    _one: tokio::sync::MutexGuard<'static, ()>,
+    _dir: tempfile::TempDir,
+}
+
+impl Quiet {
+    /// A server on offline voice and its page in a quiet room, for what is
+    /// typed or stubbed in a live session rather than heard; `None` where
+    /// the browser or pocketsphinx is missing.
+    async fn offline() -> Option<(Server, Browser, Quiet)> {
+        if !browser::available() || !common::spoken::sphinx_here() {
+            return None;
+        }
+        let one = ONE_BROWSER.lock().await;
+        let dir = tempfile::tempdir().unwrap();
+        let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
+        let browser = with_mic(&server, &silent_wav(dir.path())).await;
+        Some((
+            server,
+            browser,
+            Quiet {
+                _one: one,
+                _dir: dir,
+            },
+        ))
+    }
+}
+
 /// A server whose Gemini Live is `fake`, and a browser whose microphone plays `wav`.
 async fn gemini_page(fake: &common::live_fake::Fake, wav: &Path) -> (Server, Browser) {
     let url = fake.url("/ws/live");
@@ -478,10 +502,7 @@ async fn stop_flushes_the_reply_and_tells_the_provider() {
             .await,
         "listening"
     );
-    browser
-        .assert_accessible_both("the state photographed as live-stopped")
-        .await;
-    browser.screenshot("live-stopped").await;
+    browser.photograph("live-stopped").await;
     drop(server);
     browser.close().await;
 }
@@ -563,10 +584,7 @@ async fn with_nothing_to_talk_to_live_offers_to_set_up_voice() {
             && w.contains("apt-get install -y libpocketsphinx3")),
         "{ways:?}"
     );
-    browser
-        .assert_accessible_both("the state photographed as live-set-up-voice")
-        .await;
-    browser.screenshot("live-set-up-voice").await;
+    browser.photograph("live-set-up-voice").await;
     assert_eq!(
         server.get("/api/health").await.1["live"]["created"],
         0,
@@ -579,13 +597,9 @@ async fn with_nothing_to_talk_to_live_offers_to_set_up_voice() {
 /// (offline voice: through the resolver and the executor).
 #[tokio::test]
 async fn typed_words_in_a_live_session_are_done() {
-    if !browser::available() || !common::spoken::sphinx_here() {
+    let Some((server, browser, _quiet)) = Quiet::offline().await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
-    let browser = with_mic(&server, &silent_wav(dir.path())).await;
+    };
     browser.click("live").await;
     wait_status(
         &browser,
@@ -621,13 +635,9 @@ async fn typed_words_in_a_live_session_are_done() {
 /// the page names; Stop cancels the speech, and the setting turns it off.
 #[tokio::test]
 async fn offline_answers_are_spoken_short_and_stop_cancels_them() {
-    if !browser::available() || !common::spoken::sphinx_here() {
+    let Some((_server, browser, _quiet)) = Quiet::offline().await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
-    let browser = with_mic(&server, &silent_wav(dir.path())).await;
+    };
     browser
         .js("window.__spoken = []; window.__cancelled = 0;
              speechSynthesis.speak = (u) => { window.__spoken.push(u.text); };

@@ -49,9 +49,7 @@ async fn organise_and_lists_over_http() {
     assert_eq!(made["ok"], true);
     let asked = act(&server, json!({"verb": "delete", "name": "empty"})).await;
     let id = asked["confirm"]["id"].as_str().unwrap();
-    let (_, yes) = server
-        .post("/api/confirm", json!({"id": id, "approved": true}))
-        .await;
+    let (_, yes) = server.confirm(&id, true).await;
     assert_eq!(yes["result"]["ok"], true, "{yes}");
     assert!(!server.root.join("empty").exists());
     let entries = server.audit().await;

@@ -71,12 +71,7 @@ async fn four_spoken_commands_act_through_the_executor() {
     );
     assert!(write.reply.starts_with("I heard:"), "{write:?}");
     assert!(!hello.exists(), "a heard change waits for the click");
-    let (status, yes) = server
-        .post(
-            "/api/confirm",
-            json!({"id": confirm["id"], "approved": true}),
-        )
-        .await;
+    let (status, yes) = server.confirm(&confirm["id"], true).await;
     assert_eq!((status, &yes["result"]["ok"]), (200, &json!(true)), "{yes}");
     assert_eq!(std::fs::read_to_string(&hello).unwrap(), "hello");
 

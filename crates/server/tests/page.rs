@@ -15,11 +15,7 @@ use serde_json::{Value, json};
 
 /// Sends `text` and waits until its turn has an answer (not "Working…").
 async fn turn(browser: &Browser, text: &str) {
-    let before = browser
-        .js("return document.querySelectorAll('#transcript .turn').length")
-        .await
-        .as_u64()
-        .unwrap();
+    let before = browser.turns().await;
     browser.say(text).await;
     browser
         .wait_for(
@@ -216,10 +212,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         browser.js("return [...document.querySelectorAll('#transcript .turn')].slice(-3, -1).some((t) => t.querySelector('img'))").await,
         false
     );
-    browser
-        .assert_accessible_both("the state photographed as page-picture")
-        .await;
-    browser.screenshot("page-picture").await;
+    browser.photograph("page-picture").await;
 
     // "Logged" opens the activity row of that act.
     browser
@@ -230,9 +223,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         .await;
 
     // A reload keeps the conversation; Clear forgets it.
-    let turns = browser
-        .js("return document.querySelectorAll('#transcript .turn').length")
-        .await;
+    let turns = browser.turns().await;
     browser.client.refresh().await.unwrap();
     browser
         .wait_for(
@@ -256,12 +247,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
     );
     browser.click("transcript-menu").await;
     browser.click("transcript-clear").await;
-    assert_eq!(
-        browser
-            .js("return document.querySelectorAll('#transcript .turn').length")
-            .await,
-        0
-    );
+    assert_eq!(browser.turns().await, 0);
     browser.client.refresh().await.unwrap();
     browser
         .wait_text(
@@ -270,12 +256,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
             &server.root.file_name().unwrap().to_string_lossy(),
         )
         .await;
-    assert_eq!(
-        browser
-            .js("return document.querySelectorAll('#transcript .turn').length")
-            .await,
-        0
-    );
+    assert_eq!(browser.turns().await, 0);
     browser.close().await;
 }
 
@@ -289,8 +270,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
     let server = Server::start();
     std::fs::write(server.root.join("draft.txt"), "x").unwrap();
     let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
-    browser.say("delete draft.txt").await;
-    browser.wait_for_modal(true).await;
+    browser.say_and_ask("delete draft.txt").await;
     let countdown = browser
         .js("return document.getElementById('confirm-expiry').textContent")
         .await;
@@ -448,16 +428,14 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
             .await;
         browser.assert_accessible_both("the folder switcher").await;
         type_into(&browser, "folders-path", &other.path().to_string_lossy()).await;
-        browser.click("folders-use").await;
-        browser.wait_for_modal(true).await;
+        browser.click_and_ask("folders-use").await;
     };
     choose().await;
     let question = browser
         .js("return document.getElementById('confirm-title').textContent")
         .await;
     assert_eq!(question, format!("Work in {other_name}?"));
-    browser.click("confirm-no").await;
-    browser.wait_for_modal(false).await;
+    browser.answer(false).await;
     browser
         .wait_text("the No", "folders-note", "Kept working in")
         .await;
@@ -569,10 +547,7 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
             "return !!document.querySelector('.extension[data-id=\"reader\"].state-admitted')",
         )
         .await;
-    browser
-        .assert_accessible_both("the state photographed as page-extensions")
-        .await;
-    browser.screenshot("page-extensions").await;
+    browser.photograph("page-extensions").await;
     let listed = server.get("/api/extensions").await.1;
     assert!(
         listed["extensions"]
@@ -672,8 +647,7 @@ async fn a_first_run_goes_from_nothing_to_a_written_file() {
             browser.assert_accessible("the first screen").await;
 
             type_into(&browser, "folders-path", &notes.to_string_lossy()).await;
-            browser.click("folders-use").await;
-            browser.wait_for_modal(true).await;
+            browser.click_and_ask("folders-use").await;
             let question = browser
                 .js("const yes = document.getElementById('confirm-yes'); return [document.getElementById('confirm-title').textContent, yes.textContent, yes.classList.contains('danger'), document.getElementById('folders').open, document.getElementById('confirm-rule').checkVisibility()];")
                 .await;
@@ -851,15 +825,13 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
         );
         browser.assert_accessible("ten answers, one opened").await;
         // Delete asks in one sentence, red because something is lost, no rule shown.
-        browser.say("delete groceries.txt").await;
-        browser.wait_for_modal(true).await;
+        browser.say_and_ask("delete groceries.txt").await;
         let asked = browser
             .js("const yes = document.getElementById('confirm-yes'); return [document.getElementById('confirm-title').textContent, yes.classList.contains('danger'), document.getElementById('confirm-dialog').innerText.includes('delete')];")
             .await;
         assert_eq!(asked, json!(["Delete groceries.txt?", true, false]));
         browser.assert_accessible("the delete question").await;
-        browser.click("confirm-yes").await;
-        browser.wait_for_modal(false).await;
+        browser.answer(true).await;
         browser
             .wait_for(
                 "the delete's answer",

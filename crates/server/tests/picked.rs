@@ -225,10 +225,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         false,
         "no gesture was made, so none could have been used"
     );
-    browser
-        .assert_accessible_both("the state photographed as picked-read-only")
-        .await;
-    browser.screenshot("picked-read-only").await;
+    browser.photograph("picked-read-only").await;
 
     // Dropping the same folder again opens the same project, not a second one.
     browser

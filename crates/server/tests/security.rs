@@ -149,43 +149,22 @@ async fn the_page_asks_to_switch_folders_and_only_a_yes_switches() {
         (Some("Switch"), Some("Cancel"))
     );
     assert_eq!(current().await, before, "asking changes nothing");
-    let no = server
-        .post(
-            "/api/confirm",
-            json!({"id": question["id"], "approved": false}),
-        )
-        .await
-        .1;
+    let no = server.confirm(&question["id"], false).await.1;
     assert_eq!(no["result"]["refused"], "declined", "{no}");
     assert_eq!(current().await, before, "a No keeps the folder");
-    let spent = server
-        .post(
-            "/api/confirm",
-            json!({"id": question["id"], "approved": true}),
-        )
-        .await
-        .1;
+    let spent = server.confirm(&question["id"], true).await.1;
     assert_eq!(
         spent["result"]["refused"], "confirmation-unknown",
         "{spent}"
     );
-    let made_up = server
-        .post(
-            "/api/confirm",
-            json!({"id": "switch-made-up", "approved": true}),
-        )
-        .await
-        .1;
+    let made_up = server.confirm(&"switch-made-up", true).await.1;
     assert_eq!(made_up["result"]["refused"], "confirmation-unknown");
     assert_eq!(current().await, before);
 
     // Asked again and answered yes: the folder is the root, the choice is in its audit.
     let (_, asked) = server.post("/api/root", body.clone()).await;
     let id = asked["result"]["confirm"]["id"].clone();
-    let yes = server
-        .post("/api/confirm", json!({"id": id, "approved": true}))
-        .await
-        .1;
+    let yes = server.confirm(&id, true).await.1;
     assert_eq!(yes["declared"], true, "{yes}");
     assert_eq!(yes["result"]["ok"], true, "{yes}");
     assert_ne!(current().await, before);
@@ -215,21 +194,12 @@ async fn the_page_asks_to_switch_folders_and_only_a_yes_switches() {
         question["question"], "Make notes and work there?",
         "{offered}"
     );
-    let no = server
-        .post(
-            "/api/confirm",
-            json!({"id": question["id"], "approved": false}),
-        )
-        .await
-        .1;
+    let no = server.confirm(&question["id"], false).await.1;
     assert_eq!(no["result"]["refused"], "declined", "{no}");
     assert!(!wanted.exists(), "a No makes nothing");
     let (_, offered) = ask_to_make().await;
     let made = server
-        .post(
-            "/api/confirm",
-            json!({"id": offered["result"]["confirm"]["id"], "approved": true}),
-        )
+        .confirm(&offered["result"]["confirm"]["id"], true)
         .await
         .1;
     assert_eq!(made["declared"], true, "{made}");

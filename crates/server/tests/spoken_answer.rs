@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::spoken::{Answer, Page, available, server, speak, whisper_available};
+use common::spoken::{Answer, Page, available, pcm16, server, speak, whisper_available};
 use serde_json::{Value, json};
 
 /// One recogniser at a time (as in `offline_voice.rs`): two decoders on two
@@ -194,24 +194,7 @@ fn voiced(text: &str, voice: &str) -> Vec<u8> {
         .arg(&wav)
         .status();
     assert!(spoke.is_ok_and(|s| s.success()), "flite -voice {flite}");
-    let converted = std::process::Command::new("sox")
-        .arg(&wav)
-        .args([
-            "-r",
-            "16000",
-            "-c",
-            "1",
-            "-b",
-            "16",
-            "-e",
-            "signed-integer",
-            "-t",
-            "raw",
-        ])
-        .arg(&raw)
-        .status();
-    assert!(converted.is_ok_and(|s| s.success()));
-    std::fs::read(raw).unwrap()
+    pcm16(&wav, &raw)
 }
 
 /// Measures false confirmations: a heard append (answer "groceries") and a

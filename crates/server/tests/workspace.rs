@@ -74,10 +74,8 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     browser.click("files-new").await;
     type_into(&browser, "new-file-name", "keep.txt").await;
     type_into(&browser, "new-file-content", "new").await;
-    browser.click("new-file-create").await;
-    browser.wait_for_modal(true).await;
-    browser.click("confirm-no").await;
-    browser.wait_for_modal(false).await;
+    browser.click_and_ask("new-file-create").await;
+    browser.answer(false).await;
     browser
         .wait_for(
             "the declined answer in the form",
@@ -112,10 +110,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
             "const d = document.querySelector('#viewer-answer pre.diff'); return !!d && d.textContent.includes('-first line') && d.textContent.includes('+second line');",
         )
         .await;
-    browser
-        .assert_accessible_both("the state photographed as workspace-diff")
-        .await;
-    browser.screenshot("workspace-diff").await;
+    browser.photograph("workspace-diff").await;
     assert_eq!(
         std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
         "first line\n",
@@ -168,14 +163,12 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     browser.click("viewer-cancel").await;
 
     // Delete asks in the shared dialog: No keeps the file …
-    browser.click("viewer-delete").await;
-    browser.wait_for_modal(true).await;
+    browser.click_and_ask("viewer-delete").await;
     let plan = browser
         .js("return document.getElementById('confirm-plan').textContent")
         .await;
     assert!(plan.as_str().unwrap().contains("notes.txt"), "{plan}");
-    browser.click("confirm-no").await;
-    browser.wait_for_modal(false).await;
+    browser.answer(false).await;
     browser
         .wait_for(
             "the declined answer",
@@ -184,10 +177,8 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
         .await;
     assert!(server.root.join("notes.txt").exists(), "No keeps the file");
     // … Yes removes it, and the list follows.
-    browser.click("viewer-delete").await;
-    browser.wait_for_modal(true).await;
-    browser.click("confirm-yes").await;
-    browser.wait_for_modal(false).await;
+    browser.click_and_ask("viewer-delete").await;
+    browser.answer(true).await;
     browser
         .wait_for(
             "the file gone from the list",
@@ -212,9 +203,6 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
         .js("const i = document.querySelector('#viewer-body img'); return [i.src.startsWith('blob:'), [...document.querySelectorAll('svg, circle')].filter((e) => !e.closest('.mic')).length, document.getElementById('viewer-download').href.startsWith('blob:')];")
         .await;
     assert_eq!(picture, json!([true, 0, true]), "{picture}");
-    browser
-        .assert_accessible_both("the state photographed as workspace-picture")
-        .await;
-    browser.screenshot("workspace-picture").await;
+    browser.photograph("workspace-picture").await;
     browser.close().await;
 }

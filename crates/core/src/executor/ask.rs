@@ -280,16 +280,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(changed) => changed,
             Err(reply) => return reply,
         };
-        let reply = match changed.outcome {
-            Ok(()) => {
-                let mut reply = Reply::done(format!("deleted {}", approved.path))
-                    .said(format!("Deleted {}; Undo brings it back.", approved.path));
-                reply.file = Some(approved.path.as_str().into());
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        };
-        self.answer(reply, changed.logged)
+        self.answer_changed(changed, || {
+            let mut reply = Reply::done(format!("deleted {}", approved.path))
+                .said(format!("Deleted {}; Undo brings it back.", approved.path));
+            reply.file = Some(approved.path.as_str().into());
+            reply
+        })
     }
 }
 

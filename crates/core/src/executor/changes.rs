@@ -379,17 +379,13 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(changed) => changed,
             Err(reply) => return reply,
         };
-        let reply = match changed.outcome {
-            Ok(()) => {
-                let mut reply = Reply::done(summary).said(words);
-                reply.file = Some(approved.path.as_str().into());
-                reply.bytes = Some(written);
-                reply.sha256 = digest;
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        };
-        self.answer(reply, changed.logged)
+        self.answer_changed(changed, || {
+            let mut reply = Reply::done(summary).said(words);
+            reply.file = Some(approved.path.as_str().into());
+            reply.bytes = Some(written);
+            reply.sha256 = digest;
+            reply
+        })
     }
 }
 

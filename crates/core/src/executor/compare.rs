@@ -2,13 +2,11 @@
 //! against the file now (or against proposed content); nothing is written.
 
 use super::Executor;
-use super::history::{HISTORY, commit_words};
-use crate::audit::ActRecord;
+use super::history::commit_words;
 use crate::diff;
 use crate::platform::{Abilities, Env, Storage};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::ActKind;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec;
@@ -25,21 +23,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         against: Option<&str>,
         turn: Option<&str>,
     ) -> Reply {
-        let record = match against {
-            Some(_) => ActRecord::new(ActKind::Read, name).with_tool(HISTORY),
-            None => ActRecord::new(ActKind::Read, name),
-        };
-        let (path, verdict) = match self.locate_for(record.clone(), ActKind::Read, turn).await {
-            Ok(found) => found,
+        let odd = (proposed.is_none() && against.is_none()).then(|| Refusal::new(Rule::MissingArgument, "`diff` needs `content` (what the file would hold) or `against` (a commit or day to compare with)"));
+        let (path, verdict, record) = match self.locate_read(name, against, odd, turn).await {
+            Ok(located) => located,
             Err(reply) => return reply,
         };
-        if proposed.is_none() && against.is_none() {
-            let refusal = Refusal::new(
-                Rule::MissingArgument,
-                "`diff` needs `content` (what the file would hold) or `against` (a commit or day to compare with)",
-            );
-            return self.refuse(refusal, record, turn).await;
-        }
         let (current, exists) = match self.read_text(&path).await {
             Ok(text) => (text, true),
             Err(refusal) if refusal.rule == Rule::NotFound => (String::new(), false),

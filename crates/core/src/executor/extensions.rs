@@ -344,16 +344,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let outcome = act();
-        let entry = self.entry(
-            record,
-            None,
-            Happened::Done {
-                rule,
-                attempt,
-                observed: None,
-                failed: outcome.as_ref().err(),
-            },
-        );
+        let entry = self.closing_entry(record, rule, attempt, outcome.as_ref().err());
         let reply = match outcome {
             Ok(()) => Reply::done(match person {
                 PersonAct::Admit => format!("admitted extension `{id}` ({how})"),

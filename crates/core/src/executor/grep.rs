@@ -12,7 +12,7 @@ use crate::contain::{self, RelPath};
 use crate::platform::{Abilities, Env, MAX_FILE_BYTES, Storage};
 use crate::reply::{Match, Reply, Searched, Skipped};
 use crate::rule::{Refusal, Rule};
-use crate::tier::ActKind;
+use crate::tier::{ActKind, Verdict};
 use crate::words;
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -64,23 +64,44 @@ impl Search {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    pub(super) async fn grep(&self, query: &str, dir: Option<&str>, turn: Option<&str>) -> Reply {
+    /// Where a search (`grep`, `find`) starts: the folder `dir` (the root
+    /// by default) located for reading with its verdict, the look's record,
+    /// and the folder's real path; or the answer where there is no search to
+    /// make (a blank `wanted`, refused as `blank` says, or a folder out of
+    /// bounds), its refusal put on record.
+    pub(super) async fn search_from(
+        &self,
+        dir: Option<&str>,
+        wanted: &str,
+        blank: &str,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict, ActRecord, RelPath), Reply> {
         let name = dir.unwrap_or(".");
-        let (start, verdict) = match self.locate(name, ActKind::Read, turn).await {
-            Ok(found) => found,
-            Err(reply) => return reply,
-        };
+        let (start, verdict) = self.locate(name, ActKind::Read, turn).await?;
         let record = ActRecord::new(ActKind::Read, name);
-        if query.trim().is_empty() {
-            let refusal = Refusal::new(
-                Rule::MalformedField,
+        let refused = if wanted.trim().is_empty() {
+            Refusal::new(Rule::MalformedField, blank)
+        } else {
+            match contain::confine(self.store(), &start).await {
+                Ok(real) => return Ok((start, verdict, record, real.path)),
+                Err(refusal) => refusal,
+            }
+        };
+        Err(self.looked_and_failed(record, &start, refused, turn).await)
+    }
+
+    pub(super) async fn grep(&self, query: &str, dir: Option<&str>, turn: Option<&str>) -> Reply {
+        let (start, verdict, record, real) = match self
+            .search_from(
+                dir,
+                query,
                 "`query` is empty; say what text to look for",
-            );
-            return self.looked_and_failed(record, &start, refusal, turn).await;
-        }
-        let real = match contain::confine(self.store(), &start).await {
-            Ok(real) => real.path,
-            Err(refusal) => return self.looked_and_failed(record, &start, refusal, turn).await,
+                turn,
+            )
+            .await
+        {
+            Ok(from) => from,
+            Err(reply) => return reply,
         };
         let mut search = Search::default();
         search.first_visit(&real);

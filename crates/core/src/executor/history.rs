@@ -13,21 +13,49 @@ use crate::history::{
 use crate::platform::{Abilities, Env, MAX_FILE_BYTES, Storage};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
-use crate::tier::ActKind;
+use crate::tier::{ActKind, Verdict};
 use crate::time::day;
 use crate::words;
 use alloc::format;
 use alloc::string::String;
-use alloc::vec;
 use alloc::vec::Vec;
 
 /// The tool a look through the repository names in its audit entry.
 pub(super) const HISTORY: &str = "history";
 
+/// The record of a read of `name`: as it is now, or (`at` given) as the
+/// folder's history held it, which the history tool reads.
+pub(super) fn read_record(name: &str, at: Option<&str>) -> ActRecord {
+    let record = ActRecord::new(ActKind::Read, name);
+    match at {
+        Some(_) => record.with_tool(HISTORY),
+        None => record,
+    }
+}
+
 /// How many changed files or commits a sentence names before "and N more".
 const NAMED: usize = 5;
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
+    /// A read of `name` (now, or as the history held it `at`) located for
+    /// reading, with its verdict and record; or its answer: where it cannot
+    /// be read, or the refusal `odd` of the request's own fields, put on
+    /// record once the read is placed.
+    pub(super) async fn locate_read(
+        &self,
+        name: &str,
+        at: Option<&str>,
+        odd: Option<Refusal>,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict, ActRecord), Reply> {
+        let record = read_record(name, at);
+        let (path, verdict) = self.locate_for(record.clone(), ActKind::Read, turn).await?;
+        match odd {
+            Some(refusal) => Err(self.refuse(refusal, record, turn).await),
+            None => Ok((path, verdict, record)),
+        }
+    }
+
     /// The root's repository reader, or the refusal of a placement with none.
     fn repository(&self) -> Result<&dyn Repository, Refusal> {
         self.store().repository().ok_or_else(|| {
@@ -84,22 +112,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let found = self
             .moment(since, Edge::Start)
             .and_then(|moment| self.repository()?.changes(&moment));
-        let changes = match found {
-            Ok(changes) => changes,
-            Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
-        };
-        let seq = match self
-            .looked(
-                record,
-                &path,
-                verdict.rule,
-                vec![(path.clone(), 0)],
-                Some(changes.total),
-                turn,
-            )
+        let (changes, seq) = match self
+            .looked_over(record, &path, verdict.rule, found, |c| c.total, turn)
             .await
         {
-            Ok(seq) => Some(seq),
+            Ok(done) => done,
             Err(reply) => return reply,
         };
         let when = since_words(since);
@@ -142,7 +159,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         reply.commit = changes.base;
         reply.branch = changes.branch;
         reply.changes = Some(changes.files);
-        self.answer(reply, seq)
+        self.answer(reply, Some(seq))
     }
 
     /// `history {name?, limit?}`: the newest commits that touched the
@@ -162,22 +179,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             usize::try_from(n).unwrap_or(MAX_HISTORY).min(MAX_HISTORY)
         });
         let of = (!path.is_root()).then_some(&path);
-        let history = match self.repository().and_then(|repo| repo.history(of, limit)) {
-            Ok(history) => history,
-            Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
-        };
-        let seq = match self
-            .looked(
+        let found = self.repository().and_then(|repo| repo.history(of, limit));
+        let (history, seq) = match self
+            .looked_over(
                 record,
                 &path,
                 verdict.rule,
-                vec![(path.clone(), 0)],
-                Some(history.commits.len()),
+                found,
+                |h| h.commits.len(),
                 turn,
             )
             .await
         {
-            Ok(seq) => Some(seq),
+            Ok(done) => done,
             Err(reply) => return reply,
         };
         let place = match of {
@@ -209,7 +223,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
         reply.truncated = Some(history.bounded || n == limit);
         reply.commits = Some(history.commits);
-        self.answer(reply, seq)
+        self.answer(reply, Some(seq))
     }
 }
 

@@ -3,7 +3,7 @@
 //! removal an act of the host with its two entries, like every change.
 
 use super::Executor;
-use crate::audit::{ActRecord, Happened};
+use crate::audit::ActRecord;
 use crate::platform::{Abilities, Env, Storage};
 use crate::rule::{Refusal, Rule};
 use crate::tier::ActKind;
@@ -37,16 +37,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 )
             });
             removed += usize::from(failed.is_none());
-            let entry = self.entry(
-                record,
-                None,
-                Happened::Done {
-                    rule,
-                    attempt,
-                    observed: None,
-                    failed: failed.as_ref(),
-                },
-            );
+            let entry = self.closing_entry(record, rule, attempt, failed.as_ref());
             self.log(entry).await;
         }
         removed

@@ -10,7 +10,7 @@ use crate::audit::ActRecord;
 use crate::contain;
 use crate::platform::{Abilities, DirEntry, Env, Storage, StorageError};
 use crate::reply::{Info, InfoKind, Reply, Searched, Skipped};
-use crate::rule::{Refusal, Rule};
+use crate::rule::Rule;
 use crate::tier::ActKind;
 use crate::time::iso8601;
 use crate::words;
@@ -66,22 +66,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// `find {pattern, dir?}`: breadth first from `dir`, at most
     /// [`MAX_MATCHES`] names, [`MAX_ENTRIES`] entries, [`MAX_DEPTH`] deep.
     pub(super) async fn find(&self, pattern: &str, dir: Option<&str>, turn: Option<&str>) -> Reply {
-        let name = dir.unwrap_or(".");
-        let (start, verdict) = match self.locate(name, ActKind::Read, turn).await {
-            Ok(found) => found,
+        let blank = "`pattern` is empty; say words of the name, or a pattern like *.md";
+        let (start, verdict, record, real) = match self.search_from(dir, pattern, blank, turn).await
+        {
+            Ok(from) => from,
             Err(reply) => return reply,
-        };
-        let record = ActRecord::new(ActKind::Read, name);
-        if pattern.trim().is_empty() {
-            let refusal = Refusal::new(
-                Rule::MalformedField,
-                "`pattern` is empty; say words of the name, or a pattern like *.md",
-            );
-            return self.looked_and_failed(record, &start, refusal, turn).await;
-        }
-        let real = match contain::confine(self.store(), &start).await {
-            Ok(real) => real.path,
-            Err(refusal) => return self.looked_and_failed(record, &start, refusal, turn).await,
         };
         let mut found: Vec<DirEntry> = Vec::new();
         let mut searched = Searched::default();

@@ -375,6 +375,25 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         }
     }
 
+    /// The entry that closes the attempt `attempt` of an act at the host
+    /// itself (a person's act, the start-up sweep: no turn, nothing
+    /// observed), done or `failed`.
+    fn closing_entry(
+        &self,
+        act: ActRecord,
+        rule: Rule,
+        attempt: u64,
+        failed: Option<&Refusal>,
+    ) -> Entry {
+        let done = Happened::Done {
+            rule,
+            attempt,
+            observed: None,
+            failed,
+        };
+        self.entry(act, None, done)
+    }
+
     /// The entry recording `act` as `happened`, for this host and project.
     fn entry(&self, act: ActRecord, turn: Option<&str>, happened: Happened<'_>) -> Entry {
         let project = self.project();

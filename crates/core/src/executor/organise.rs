@@ -68,10 +68,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             if there.is_dir || seen.is_dir {
                 return self.refuse(taken(&to, &there), record, turn).await;
             }
-            let plan = format!(
-                "move {from} to {to}, replacing what {to} holds ({}); undo would restore it",
-                bytes(there.bytes)
-            );
+            let plan = replacing(format!("move {from} to {to}"), &to, &there);
             let deferred = Deferred::Move { to: to.clone() };
             return self
                 .ask_over(record, from, plan, deferred, &there, turn)
@@ -102,21 +99,17 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let from = &approved.path;
-        let reply = match changed.outcome {
-            Ok(()) => {
-                let did = match folder_of(from) == folder_of(to) {
-                    true => "Renamed",
-                    false => "Moved",
-                };
-                let mut reply = Reply::done(format!("{} {from} to {to}", did.to_lowercase()))
-                    .said(format!("{did} {from} to {to}; Undo moves it back."));
-                reply.file = Some(to.as_str().into());
-                reply.to = Some(to.as_str().into());
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        };
-        self.answer(reply, changed.logged)
+        self.answer_changed(changed, || {
+            let did = match folder_of(from) == folder_of(to) {
+                true => "Renamed",
+                false => "Moved",
+            };
+            let mut reply = Reply::done(format!("{} {from} to {to}", did.to_lowercase()))
+                .said(format!("{did} {from} to {to}; Undo moves it back."));
+            reply.file = Some(to.as_str().into());
+            reply.to = Some(to.as_str().into());
+            reply
+        })
     }
 
     /// `copy {name, to}`: a file; asks first when a file holds the new name.
@@ -149,10 +142,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return self.refuse(taken(&to, &there), record, turn).await;
         }
         if there.exists {
-            let plan = format!(
-                "copy {from} to {to}, replacing what {to} holds ({}); undo would restore it",
-                bytes(there.bytes)
-            );
+            let plan = replacing(format!("copy {from} to {to}"), &to, &there);
             let deferred = Deferred::Copy { from: from.clone() };
             return self
                 .ask_over(record, to, plan, deferred, &there, turn)
@@ -196,25 +186,21 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(changed) => changed,
             Err(reply) => return reply,
         };
-        let reply = match changed.outcome {
-            Ok(()) => {
-                let undo = match replaced {
-                    true => format!("Undo brings back what {to} held"),
-                    false => String::from("Undo removes the copy"),
-                };
-                let mut reply = Reply::done(format!(
-                    "copied {from} to {to} ({})",
-                    bytes(content.len() as u64)
-                ))
-                .said(format!("Copied {from} to {to}; {undo}."));
-                reply.file = Some(to.as_str().into());
-                reply.to = Some(to.as_str().into());
-                reply.bytes = Some(content.len() as u64);
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        };
-        self.answer(reply, changed.logged)
+        self.answer_changed(changed, || {
+            let undo = match replaced {
+                true => format!("Undo brings back what {to} held"),
+                false => String::from("Undo removes the copy"),
+            };
+            let mut reply = Reply::done(format!(
+                "copied {from} to {to} ({})",
+                bytes(content.len() as u64)
+            ))
+            .said(format!("Copied {from} to {to}; {undo}."));
+            reply.file = Some(to.as_str().into());
+            reply.to = Some(to.as_str().into());
+            reply.bytes = Some(content.len() as u64);
+            reply
+        })
     }
 
     /// `mkdir {name}`: a folder and any missing above it; one that is there
@@ -247,16 +233,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(changed) => changed,
             Err(reply) => return reply,
         };
-        let reply = match changed.outcome {
-            Ok(()) => {
-                let mut reply = Reply::done(format!("made the folder {path}"))
-                    .said(format!("Made the folder {path}."));
-                reply.file = Some(path.as_str().into());
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        };
-        self.answer(reply, changed.logged)
+        self.answer_changed(changed, || {
+            let mut reply = Reply::done(format!("made the folder {path}"))
+                .said(format!("Made the folder {path}."));
+            reply.file = Some(path.as_str().into());
+            reply
+        })
     }
 
     /// The delete of a folder: only an empty one, asked first like a file.
@@ -312,16 +294,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Err(reply) => return reply,
         };
         let path = &approved.path;
-        let reply = match changed.outcome {
-            Ok(()) => {
-                let mut reply = Reply::done(format!("deleted the empty folder {path}"))
-                    .said(format!("Deleted the folder {path}; Undo brings it back."));
-                reply.file = Some(path.as_str().into());
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        };
-        self.answer(reply, changed.logged)
+        self.answer_changed(changed, || {
+            let mut reply = Reply::done(format!("deleted the empty folder {path}"))
+                .said(format!("Deleted the folder {path}; Undo brings it back."));
+            reply.file = Some(path.as_str().into());
+            reply
+        })
     }
 
     /// What a move or copy may start from: something there, and not the
@@ -404,6 +382,15 @@ fn taken(path: &RelPath, there: &Observation) -> Refusal {
     Refusal::new(
         Rule::AlreadyExists,
         format!("`{path}` is {what} already, which this would not replace; choose another name"),
+    )
+}
+
+/// The question for a move or copy `act` onto `to`, a file that exists:
+/// what it would replace, and that undo brings it back.
+fn replacing(act: String, to: &RelPath, there: &Observation) -> String {
+    format!(
+        "{act}, replacing what {to} holds ({}); undo would restore it",
+        bytes(there.bytes)
     )
 }
 

@@ -55,6 +55,16 @@ pub(super) struct Changed {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
+    /// The answer to a change once carried out: the reply `done` makes of
+    /// it, or the refusal that stopped it, with the entry that records it.
+    pub(super) fn answer_changed(&self, changed: Changed, done: impl FnOnce() -> Reply) -> Reply {
+        let reply = match changed.outcome {
+            Ok(()) => done(),
+            Err(refusal) => Reply::refusal(refusal),
+        };
+        self.answer(reply, changed.logged)
+    }
+
     /// The rule the tier table gives an act of `kind` inside the root, for
     /// entries of acts that were allowed without a path of their own (a tool
     /// run on no file, a look that failed): every allowed act's rule is the

@@ -1,7 +1,7 @@
 //! Verbs that only look: `read`, `list`, `diff`. One entry each, recording
 //! what was looked at.
 
-use super::history::{HISTORY, commit_words};
+use super::history::commit_words;
 use super::{Executor, bytes};
 use crate::audit::{ActRecord, Happened, Observed, ReadRecord};
 use crate::contain;
@@ -68,21 +68,16 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         at: Option<&str>,
         turn: Option<&str>,
     ) -> Reply {
-        let record = match at {
-            Some(_) => ActRecord::new(ActKind::Read, name).with_tool(HISTORY),
-            None => ActRecord::new(ActKind::Read, name),
-        };
-        let (path, verdict) = match self.locate_for(record.clone(), ActKind::Read, turn).await {
-            Ok(found) => found,
-            Err(reply) => return reply,
-        };
-        if first.is_some() && last.is_some() {
-            let refusal = Refusal::new(
+        let odd = (first.is_some() && last.is_some()).then(|| {
+            Refusal::new(
                 Rule::MalformedField,
                 "ask for the first lines or the last lines, not both",
-            );
-            return self.refuse(refusal, record, turn).await;
-        }
+            )
+        });
+        let (path, verdict, record) = match self.locate_read(name, at, odd, turn).await {
+            Ok(located) => located,
+            Err(reply) => return reply,
+        };
         let found = match at {
             None => self.read_text(&path).await.map(|text| (text, None)),
             Some(at) => self
@@ -191,27 +186,20 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 .map_err(|e| self.storage_refusal(e, &path)),
             Err(refusal) => Err(refusal),
         };
-        let mut entries: Vec<DirEntry> = match listed {
-            Ok(seen) => seen.into_iter().map(|seen| seen.entry).collect(),
-            Err(refusal) => return self.looked_and_failed(record, &path, refusal, turn).await,
-        };
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
-        let total = entries.len();
-        entries.truncate(MAX_LIST_ENTRIES);
-        let seq = match self
-            .looked(
-                record,
-                &path,
-                verdict.rule,
-                vec![(path.clone(), 0)],
-                Some(total),
-                turn,
-            )
+        let listed = listed.map(|seen| {
+            let mut entries: Vec<DirEntry> = seen.into_iter().map(|seen| seen.entry).collect();
+            entries.sort_by(|a, b| a.name.cmp(&b.name));
+            entries
+        });
+        let (mut entries, seq) = match self
+            .looked_over(record, &path, verdict.rule, listed, Vec::len, turn)
             .await
         {
-            Ok(seq) => Some(seq),
+            Ok(done) => done,
             Err(reply) => return reply,
         };
+        let total = entries.len();
+        entries.truncate(MAX_LIST_ENTRIES);
         let place = if path.is_root() {
             String::from("your folder")
         } else {
@@ -239,7 +227,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         reply.total = Some(total);
         reply.skipped = skipped.any().then_some(skipped);
         reply.files = Some(entries);
-        self.answer(reply, seq)
+        self.answer(reply, Some(seq))
     }
 
     /// Reads a file of at most [`MAX_FILE_BYTES`], with failures named. The
@@ -265,6 +253,30 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 format!("`{path}` is not UTF-8 text, so it cannot be shown or edited here"),
             )
         })
+    }
+
+    /// A look over the folder or file `path` as a whole (a listing, a
+    /// history), put on record either way: what it `found` and the entry's
+    /// seq, with `count` of the things found; or, where it failed, the
+    /// audited refusal as the answer.
+    pub(super) async fn looked_over<T>(
+        &self,
+        record: ActRecord,
+        path: &RelPath,
+        rule: Rule,
+        found: Result<T, Refusal>,
+        count: impl FnOnce(&T) -> usize,
+        turn: Option<&str>,
+    ) -> Result<(T, u64), Reply> {
+        let found = match found {
+            Ok(found) => found,
+            Err(refusal) => return Err(self.looked_and_failed(record, path, refusal, turn).await),
+        };
+        let entries = Some(count(&found));
+        let seq = self
+            .looked(record, path, rule, vec![(path.clone(), 0)], entries, turn)
+            .await?;
+        Ok((found, seq))
     }
 
     /// The entry for a successful look: what was read, and what the world

@@ -74,21 +74,17 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(changed) => changed,
             Err(reply) => return reply,
         };
-        let reply = match changed.outcome {
-            Ok(()) => {
-                let mut reply = Reply::done(format!(
-                    "created {kind} asset {path} ({})",
-                    bytes(bytes_out.len() as u64)
-                ))
-                .said(format!("Made {path}."));
-                reply.file = Some(path.as_str().into());
-                reply.bytes = Some(bytes_out.len() as u64);
-                reply.notes = Some(run.notes);
-                reply
-            }
-            Err(refusal) => Reply::refusal(refusal),
-        };
-        self.answer(reply, changed.logged)
+        self.answer_changed(changed, || {
+            let mut reply = Reply::done(format!(
+                "created {kind} asset {path} ({})",
+                bytes(bytes_out.len() as u64)
+            ))
+            .said(format!("Made {path}."));
+            reply.file = Some(path.as_str().into());
+            reply.bytes = Some(bytes_out.len() as u64);
+            reply.notes = Some(run.notes);
+            reply
+        })
     }
 
     /// The host's re-check: the tool must ask for exactly one write, and the

@@ -78,6 +78,28 @@ pub fn refused(reply: &Reply) -> Rule {
         .unwrap_or_else(|| panic!("expected a refusal, got {reply:?}"))
 }
 
+/// A host called `name` on the folder `root`.
+pub fn host_on(name: &str, root: &std::path::Path) -> voicebox_machine::Host {
+    let mut host = voicebox_machine::Host::new(name, ());
+    host.declare(root).unwrap();
+    host
+}
+
+/// Writes `content` to `name`, a path through a link in the root, and reads
+/// it back by the same name: it lands in `real`, where the link leads.
+pub fn written_through(
+    host: &mut voicebox_machine::Host,
+    name: &str,
+    real: &std::path::Path,
+    content: &str,
+) {
+    let wrote = host.execute(&write(name, content), None);
+    assert!(wrote.ok, "{wrote:?}");
+    assert_eq!(std::fs::read_to_string(real).unwrap(), content);
+    let read = host.execute(&json!({"verb": "read", "name": name}), None);
+    assert_eq!(read.content.as_deref(), Some(content));
+}
+
 /// Check 2: the tier table both ways, as audit entries.
 pub fn tier_table_both_ways<S: Storage>(rig: &mut Rig<S>) {
     let ok = rig.run(write("inside.txt", "hi"));

@@ -45,7 +45,7 @@ fn reads_over_the_cap_are_refused_by_size_and_the_cap_itself_reads() {
     let big = vec![b'a'; 32 << 20];
     std::fs::write(root.join("big.txt"), &big).unwrap();
     std::fs::write(root.join("edge.txt"), vec![b'b'; 1 << 20]).unwrap();
-    let mut host = host(root);
+    let mut host = host_on("edge", root);
     for action in [
         json!({"verb": "read", "name": "big.txt"}),
         json!({"verb": "diff", "name": "big.txt", "content": "x"}),
@@ -55,7 +55,7 @@ fn reads_over_the_cap_are_refused_by_size_and_the_cap_itself_reads() {
         json!({"verb": "write", "name": "big.txt", "content": "small"}),
     ] {
         let reply = host.execute(&action, None);
-        assert_eq!(rule(&reply), Rule::TooLarge, "{action}");
+        assert_eq!(refused(&reply), Rule::TooLarge, "{action}");
         assert!(
             reply.why.as_ref().unwrap().contains("33554432 bytes"),
             "{reply:?}"
@@ -72,7 +72,7 @@ fn reads_over_the_cap_are_refused_by_size_and_the_cap_itself_reads() {
     half.push_str(&"h".repeat(900 << 10));
     std::fs::write(root.join("half.txt"), &half).unwrap();
     let grow = json!({"verb": "edit", "name": "half.txt", "oldText": "MARK", "newText": "g".repeat(900 << 10)});
-    assert_eq!(rule(&host.execute(&grow, None)), Rule::TooLarge);
+    assert_eq!(refused(&host.execute(&grow, None)), Rule::TooLarge);
     assert_eq!(
         std::fs::read_to_string(root.join("half.txt")).unwrap(),
         half
@@ -96,7 +96,7 @@ fn a_listing_returns_at_most_a_page_and_says_how_many_there_are() {
     for i in 0..10 {
         std::fs::write(root.join(format!("few/f{i}")), "").unwrap();
     }
-    let mut host = host(root);
+    let mut host = host_on("edge", root);
     let many = host.execute(&json!({"verb": "list", "dir": "many"}), None);
     assert_eq!(many.files.as_ref().unwrap().len(), 1_000);
     assert_eq!((many.total, many.truncated), (Some(2_500), Some(true)));
@@ -109,7 +109,7 @@ fn a_listing_returns_at_most_a_page_and_says_how_many_there_are() {
 fn writes_leave_no_temporary_in_the_folder_and_leftovers_are_swept_at_start() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
-    let mut host = host(root);
+    let mut host = host_on("edge", root);
     for i in 0..50 {
         let reply = host.execute(
             &json!({"verb": "write", "name": format!("sub/n{}.txt", i % 5), "content": "x".repeat(i)}),
@@ -146,7 +146,7 @@ fn writes_leave_no_temporary_in_the_folder_and_leftovers_are_swept_at_start() {
         .set_modified(hour_ago)
         .unwrap();
     drop(host);
-    let _again = self::host(root);
+    let _again = host_on("edge", root);
     assert!(!stale.exists());
     assert!(
         fresh.exists(),

@@ -5,6 +5,10 @@
 
 mod bounds;
 
+#[path = "../common/mod.rs"]
+mod common;
+
+use common::{host_on, refused, write, written_through};
 use serde_json::{Value, json};
 use std::os::unix::fs::{FileTypeExt, symlink};
 use std::path::Path;
@@ -12,19 +16,6 @@ use std::sync::mpsc;
 use std::time::Duration;
 use tempfile::TempDir;
 use voicebox_core::{Reply, Rule};
-use voicebox_machine::Host;
-
-fn host(root: &Path) -> Host {
-    let mut host = Host::new("edge", ());
-    host.declare(root).unwrap();
-    host
-}
-
-fn rule(reply: &Reply) -> Rule {
-    reply
-        .refused
-        .unwrap_or_else(|| panic!("expected a refusal, got {reply:?}"))
-}
 
 fn names(reply: &Reply) -> Vec<String> {
     reply
@@ -42,7 +33,7 @@ fn answered(root: &Path, action: Value) -> Reply {
     let (tx, rx) = mpsc::channel();
     let root = root.to_path_buf();
     std::thread::spawn(move || {
-        let reply = host(&root).execute(&action, None);
+        let reply = host_on("edge", &root).execute(&action, None);
         let _ = tx.send(reply);
     });
     rx.recv_timeout(Duration::from_secs(20))
@@ -65,14 +56,8 @@ fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works
     std::fs::write(root.join(".env"), "SECRET=hunter2\n").unwrap();
     voicebox_test_support::put_file(root, ".git/config", "[core] secret\n");
     std::fs::create_dir(root.join("docs")).unwrap();
-    let mut host = host(root);
-    assert!(
-        host.execute(
-            &json!({"verb": "write", "name": "a.txt", "content": "x"}),
-            None
-        )
-        .ok
-    );
+    let mut host = host_on("edge", root);
+    assert!(host.execute(&write("a.txt", "x"), None).ok);
     let log = audit_file(root);
     let writer = log.file_name().unwrap().to_string_lossy().into_owned();
     let history = std::fs::read_to_string(&log).unwrap();
@@ -130,7 +115,7 @@ fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works
         ),
     ] {
         let reply = host.execute(&action, None);
-        assert_eq!(rule(&reply), expected, "{action}");
+        assert_eq!(refused(&reply), expected, "{action}");
     }
     // History intact: the old lines are still there, and seq goes on.
     let after = std::fs::read_to_string(&log).unwrap();
@@ -150,17 +135,12 @@ fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works
     assert_eq!(listed.skipped.as_ref().unwrap().links, 4, "{listed:?}");
 
     // Positive control: a link to an ordinary folder inside works both ways.
-    let wrote = host.execute(
-        &json!({"verb": "write", "name": "d/plan.md", "content": "secret plan"}),
-        None,
+    written_through(
+        &mut host,
+        "d/plan.md",
+        &root.join("docs/plan.md"),
+        "secret plan",
     );
-    assert!(wrote.ok, "{wrote:?}");
-    assert_eq!(
-        std::fs::read_to_string(root.join("docs/plan.md")).unwrap(),
-        "secret plan"
-    );
-    let read = host.execute(&json!({"verb": "read", "name": "d/plan.md"}), None);
-    assert_eq!(read.content.as_deref(), Some("secret plan"));
     assert!(
         std::fs::symlink_metadata(root.join("d"))
             .unwrap()
@@ -174,7 +154,7 @@ fn links_into_protected_and_dot_folders_are_refused_while_an_ordinary_link_works
     // The asset folder is a name like any other: a link from it into the log is refused.
     symlink(".audit", root.join("assets")).unwrap();
     let asset = json!({"verb": "create_asset", "name": writer, "kind": "text", "body": "forged"});
-    assert_eq!(rule(&host.execute(&asset, None)), Rule::ProtectedAudit);
+    assert_eq!(refused(&host.execute(&asset, None)), Rule::ProtectedAudit);
     assert!(!std::fs::read_to_string(&log).unwrap().contains("forged"));
 }
 
@@ -184,14 +164,11 @@ fn a_replaced_hard_link_leaves_the_other_name_untouched_and_a_twin_of_the_log_is
     let root = dir.path();
     std::fs::write(root.join("orig.txt"), "original").unwrap();
     std::fs::hard_link(root.join("orig.txt"), root.join("twin.txt")).unwrap();
-    let mut host = host(root);
+    let mut host = host_on("edge", root);
     // A read sees the shared bytes: the person made both names.
     let read = host.execute(&json!({"verb": "read", "name": "twin.txt"}), None);
     assert_eq!(read.content.as_deref(), Some("original"));
-    let wrote = host.execute(
-        &json!({"verb": "write", "name": "twin.txt", "content": "new"}),
-        None,
-    );
+    let wrote = host.execute(&write("twin.txt", "new"), None);
     assert!(wrote.ok, "{wrote:?}");
     assert_eq!(
         std::fs::read_to_string(root.join("twin.txt")).unwrap(),
@@ -217,7 +194,7 @@ fn a_replaced_hard_link_leaves_the_other_name_untouched_and_a_twin_of_the_log_is
         json!({"verb": "tool", "id": "wc", "name": "copy.jsonl"}),
     ] {
         assert_eq!(
-            rule(&host.execute(&action, None)),
+            refused(&host.execute(&action, None)),
             Rule::ProtectedAudit,
             "{action}"
         );
@@ -258,7 +235,7 @@ fn special_files_are_refused_at_once_and_the_next_request_is_served() {
         json!({"verb": "tool", "id": "wc", "name": "pipe"}),
     ] {
         assert_eq!(
-            rule(&answered(root, action.clone())),
+            refused(&answered(root, action.clone())),
             Rule::NotARegularFile,
             "{action}"
         );
@@ -318,7 +295,7 @@ fn a_folder_swapped_for_a_link_into_the_log_mid_act_never_reaches_it() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
     voicebox_test_support::put_file(root, "sub/plain.txt", "plain");
-    let mut host = host(root);
+    let mut host = host_on("edge", root);
     assert!(
         host.execute(&json!({"verb": "read", "name": "sub/plain.txt"}), None)
             .ok

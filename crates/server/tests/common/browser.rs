@@ -205,6 +205,35 @@ impl Browser {
         self.wait_for(what, script).await;
     }
 
+    /// Says `text`, a request the page must ask about first, and waits for
+    /// the question.
+    pub async fn say_and_ask(&self, text: &str) {
+        self.say(text).await;
+        self.wait_for_modal(true).await;
+    }
+
+    /// Clicks the control with this id, which asks first, and waits for the
+    /// question.
+    pub async fn click_and_ask(&self, id: &str) {
+        self.click(id).await;
+        self.wait_for_modal(true).await;
+    }
+
+    /// Answers the open question Yes or No with a click and waits for it to close.
+    pub async fn answer(&self, yes: bool) {
+        self.click(if yes { "confirm-yes" } else { "confirm-no" })
+            .await;
+        self.wait_for_modal(false).await;
+    }
+
+    /// How many turns the transcript shows.
+    pub async fn turns(&self) -> u64 {
+        self.js("return document.querySelectorAll('#transcript .turn').length")
+            .await
+            .as_u64()
+            .unwrap()
+    }
+
     /// Types a request into the composer and sends it. The input is clicked
     /// first, as a person would: after a modal dialog closes and the page
     /// focuses the input by script, chromedriver's typing into the already
@@ -443,6 +472,14 @@ impl Browser {
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// Checks the page as it is now with axe-core, light and dark, and then
+    /// saves its screenshot as `name`: what is photographed is checked.
+    pub async fn photograph(&self, name: &str) -> std::path::PathBuf {
+        self.assert_accessible_both(&format!("the state photographed as {name}"))
+            .await;
+        self.screenshot(name).await
     }
 
     /// Saves a screenshot in this test binary's output folder.

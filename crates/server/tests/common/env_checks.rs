@@ -20,6 +20,14 @@ pub async fn served_page() -> Option<(Server, Browser)> {
     Some((server, browser))
 }
 
+/// [`served_page`] with the browser's project `name` open in the worker.
+pub async fn served_project(name: &str) -> Option<(Server, Browser)> {
+    let (server, browser) = served_page().await?;
+    let opened = open(&browser, name).await;
+    assert_eq!(opened["ok"], true, "{opened}");
+    Some((server, browser))
+}
+
 pub async fn open(browser: &Browser, name: &str) -> Value {
     browser
         .worker(json!({"op": "open", "project": {"name": name, "kind": "opfs"}}))

@@ -8,7 +8,7 @@ pub mod page_channel;
 pub mod repo;
 pub mod spoken;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -157,6 +157,12 @@ impl Server {
     /// A POST from this server's own page (its session and its Origin).
     pub async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         self.send(By::Page, reqwest::Method::POST, path, body).await
+    }
+
+    /// The page's answer to the question `id` (`POST /api/confirm`).
+    pub async fn confirm(&self, id: impl serde::Serialize, approved: bool) -> (u16, Value) {
+        self.post("/api/confirm", json!({"id": id, "approved": approved}))
+            .await
     }
 
     /// A PUT from this server's own page (e.g. its settings or keys).

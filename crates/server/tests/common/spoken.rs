@@ -79,8 +79,14 @@ pub fn speak(text: &str, voice: &str) -> Vec<u8> {
         .status()
         .unwrap();
     assert!(spoke.success(), "espeak-ng -v {voice} {text:?}");
+    pcm16(&wav, &raw)
+}
+
+/// The sound file `wav` converted by sox to 16 kHz mono PCM16 LE, by way of
+/// `raw` (a path in the caller's scratch folder).
+pub fn pcm16(wav: &Path, raw: &Path) -> Vec<u8> {
     let converted = Command::new("sox")
-        .arg(&wav)
+        .arg(wav)
         .args([
             "-r",
             "16000",
@@ -93,7 +99,7 @@ pub fn speak(text: &str, voice: &str) -> Vec<u8> {
             "-t",
             "raw",
         ])
-        .arg(&raw)
+        .arg(raw)
         .status()
         .unwrap();
     assert!(converted.success(), "sox {}", wav.display());

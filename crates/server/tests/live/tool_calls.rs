@@ -250,9 +250,7 @@ async fn a_delete_waits_for_the_persons_click_not_a_spoken_yes() {
         "nothing is deleted by the call"
     );
 
-    let (status, answer) = server
-        .post("/api/confirm", json!({"id": id, "approved": true}))
-        .await;
+    let (status, answer) = server.confirm(&id, true).await;
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["result"]["ok"], true, "{answer}");
     assert!(!server.root.join("draft.txt").exists());

@@ -36,6 +36,21 @@ impl Folder {
         }
     }
 
+    /// `voicebox mcp` on this folder, as a client app starts it: its root
+    /// and state named, none taken from the environment.
+    fn command(&self) -> tokio::process::Command {
+        let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_voicebox"));
+        command
+            .arg("mcp")
+            .arg("--root")
+            .arg(&self.root)
+            .arg("--state-dir")
+            .arg(&self.state)
+            .env_remove("VOICEBOX_ROOT")
+            .env("RUST_LOG", "warn");
+        command
+    }
+
     fn file(&self, name: &str) -> Option<String> {
         std::fs::read_to_string(self.root.join(name)).ok()
     }
@@ -64,6 +79,30 @@ async fn call<H: ClientHandler>(
         line: result.content[0].as_text().unwrap().text.clone(),
         reply: result.structured_content.unwrap_or(Value::Null),
     }
+}
+
+/// A call that must be done: a tool error fails with its line.
+async fn call_ok<H: ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+    tool: &'static str,
+    args: Value,
+) -> Called {
+    let called = call(client, tool, args).await;
+    assert!(!called.error, "{tool}: {}", called.line);
+    called
+}
+
+/// A call that must be refused, by `rule`, as a tool error.
+async fn call_refused<H: ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+    tool: &'static str,
+    args: Value,
+    rule: &str,
+) -> Called {
+    let called = call(client, tool, args).await;
+    assert!(called.error, "{tool} is refused: {}", called.line);
+    assert_eq!(called.reply["refused"], rule, "{tool}: {}", called.reply);
+    called
 }
 
 /// Every entry of the root's audit files, in file order.
@@ -184,30 +223,27 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
 async fn write_read_edit_grep_and_undo_land_in_the_folder() {
     let folder = Folder::new();
     let client = connect(&folder, Person::none()).await;
-    let wrote = call(
+    let wrote = call_ok(
         &client,
         "write",
         json!({"name": "a.txt", "content": "hello world"}),
     )
     .await;
-    assert!(!wrote.error, "{}", wrote.line);
     assert_eq!(wrote.line, "wrote a.txt (11 bytes)");
     assert_eq!(folder.file("a.txt").as_deref(), Some("hello world"));
     let read = call(&client, "read", json!({"name": "a.txt"})).await;
     assert_eq!(read.reply["content"], "hello world");
-    let edited = call(
+    call_ok(
         &client,
         "edit",
         json!({"name": "a.txt", "oldText": "world", "newText": "there"}),
     )
     .await;
-    assert!(!edited.error, "{}", edited.line);
     assert_eq!(folder.file("a.txt").as_deref(), Some("hello there"));
     let found = call(&client, "grep", json!({"query": "THERE"})).await;
     assert_eq!(found.reply["matches"][0]["file"], "a.txt");
     assert_eq!(found.reply["matches"][0]["line"], 1);
-    let undone = call(&client, "undo", json!({})).await;
-    assert!(!undone.error, "{}", undone.line);
+    call_ok(&client, "undo", json!({})).await;
     assert_eq!(folder.file("a.txt").as_deref(), Some("hello world"));
     // Every act is the executor's, written as instance `mcp`.
     let entries = audit_entries(&folder.root);
@@ -242,8 +278,7 @@ async fn an_escape_is_refused_by_its_rule_and_an_inside_name_is_not() {
         smuggled.line
     );
     // The control: the same write, inside.
-    let inside = call(&client, "write", json!({"name": "x", "content": "in"})).await;
-    assert!(!inside.error, "{}", inside.line);
+    call_ok(&client, "write", json!({"name": "x", "content": "in"})).await;
     assert_eq!(folder.file("x").as_deref(), Some("in"));
     let refusals = audit_entries(&folder.root);
     assert!(
@@ -277,21 +312,19 @@ async fn a_delete_asks_the_person_and_is_done_only_if_they_accept() {
     let person = Person::answering(ElicitationAction::Accept);
     let client = connect(&folder, person.clone()).await;
     // A create over a file that exists asks too; accepted, it replaces it.
-    let replaced = call(
+    call_ok(
         &client,
         "write",
         json!({"name": "draft.txt", "content": "new", "mode": "create"}),
     )
     .await;
-    assert!(!replaced.error, "{}", replaced.line);
     assert!(
         person.asked()[0].starts_with("Replace draft.txt?"),
         "{:?}",
         person.asked()
     );
     assert_eq!(folder.file("draft.txt").as_deref(), Some("new"));
-    let gone = call(&client, "delete", json!({"name": "draft.txt"})).await;
-    assert!(!gone.error, "{}", gone.line);
+    call_ok(&client, "delete", json!({"name": "draft.txt"})).await;
     assert!(!folder.root.join("draft.txt").exists());
     // Each answer is in the audit: two noes, then the yeses performed.
     let entries = audit_entries(&folder.root);
@@ -324,8 +357,7 @@ async fn a_client_that_cannot_ask_is_refused_by_name_and_nothing_is_deleted() {
     client.cancel().await.unwrap();
     // The control: the same delete from a client that can ask, accepted.
     let client = connect(&folder, Person::answering(ElicitationAction::Accept)).await;
-    let gone = call(&client, "delete", json!({"name": "keep.txt"})).await;
-    assert!(!gone.error, "{}", gone.line);
+    call_ok(&client, "delete", json!({"name": "keep.txt"})).await;
     assert!(!folder.root.join("keep.txt").exists());
     client.cancel().await.unwrap();
 }
@@ -465,14 +497,8 @@ struct Raw {
 
 impl Raw {
     fn start(folder: &Folder) -> Raw {
-        let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_voicebox"))
-            .arg("mcp")
-            .arg("--root")
-            .arg(&folder.root)
-            .arg("--state-dir")
-            .arg(&folder.state)
-            .env_remove("VOICEBOX_ROOT")
-            .env("RUST_LOG", "warn")
+        let mut child = folder
+            .command()
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
             .kill_on_drop(true)

@@ -69,16 +69,7 @@ impl ClientHandler for Person {
 /// `voicebox mcp --root <folder> --state-dir <state>`, started as a client
 /// app starts it, and the client connected to it.
 pub async fn connect(folder: &Folder, person: Person) -> RunningService<RoleClient, Person> {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_voicebox"));
-    command
-        .arg("mcp")
-        .arg("--root")
-        .arg(&folder.root)
-        .arg("--state-dir")
-        .arg(&folder.state)
-        .env_remove("VOICEBOX_ROOT")
-        .env("RUST_LOG", "warn");
-    let (transport, _) = TokioChildProcess::builder(command)
+    let (transport, _) = TokioChildProcess::builder(folder.command())
         .stderr(Stdio::inherit())
         .spawn()
         .unwrap();

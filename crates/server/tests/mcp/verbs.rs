@@ -3,7 +3,7 @@
 //! old copy (`expect`) is refused and writes nothing.
 
 use super::person::{Person, connect};
-use super::{Folder, audit_entries, call};
+use super::{Folder, audit_entries, call, call_ok, call_refused};
 use rmcp::model::ElicitationAction;
 use serde_json::json;
 use voicebox_test_support::put_file;
@@ -13,62 +13,62 @@ async fn organise_read_part_find_and_info_through_mcp() {
     let folder = Folder::new();
     put_file(&folder.root, "draft.md", "1\n2\n3\n4\n");
     let client = connect(&folder, Person::none()).await;
-    let moved = call(
+    call_ok(
         &client,
         "move",
         json!({"name": "draft.md", "to": "final.md"}),
     )
     .await;
-    assert!(!moved.error, "{}", moved.line);
     assert_eq!(folder.file("final.md").as_deref(), Some("1\n2\n3\n4\n"));
-    let out = call(
+    call_refused(
         &client,
         "move",
         json!({"name": "final.md", "to": "../x.md"}),
+        "outside-root",
     )
     .await;
-    assert!(out.error);
-    assert_eq!(out.reply["refused"], "outside-root");
     assert!(folder.file("final.md").is_some());
 
-    let made = call(&client, "mkdir", json!({"name": "archive"})).await;
-    assert!(!made.error, "{}", made.line);
+    call_ok(&client, "mkdir", json!({"name": "archive"})).await;
     assert!(folder.root.join("archive").is_dir());
-    let copied = call(
+    let copied = call_ok(
         &client,
         "copy",
         json!({"name": "final.md", "to": "archive"}),
     )
     .await;
-    assert!(!copied.error, "{}", copied.line);
     assert_eq!(copied.reply["to"], "archive/final.md");
-    let hidden = call(
+    call_refused(
         &client,
         "copy",
         json!({"name": "final.md", "to": ".final.md"}),
+        "dotfile-refused",
     )
     .await;
-    assert_eq!(hidden.reply["refused"], "dotfile-refused");
 
     let tail = call(&client, "read", json!({"name": "final.md", "last": 2})).await;
     assert_eq!(tail.reply["content"], "3\n4\n");
     assert_eq!(tail.reply["lines"], json!({"from": 3, "to": 4, "of": 4}));
-    let both = call(
+    call_refused(
         &client,
         "read",
         json!({"name": "final.md", "first": 1, "last": 1}),
+        "malformed-field",
     )
     .await;
-    assert_eq!(both.reply["refused"], "malformed-field");
 
     let found = call(&client, "find", json!({"pattern": "FINAL*"})).await;
     assert_eq!(found.reply["total"], 2, "{}", found.reply);
-    let escape = call(&client, "find", json!({"pattern": "x", "dir": "/etc"})).await;
-    assert_eq!(escape.reply["refused"], "outside-root");
+    call_refused(
+        &client,
+        "find",
+        json!({"pattern": "x", "dir": "/etc"}),
+        "outside-root",
+    )
+    .await;
     let info = call(&client, "info", json!({"name": "final.md"})).await;
     assert_eq!(info.reply["info"]["lines"], 4);
-    let missing = call(&client, "info", json!({"name": "nope.md"})).await;
-    assert_eq!(missing.reply["refused"], "not-found");
+    call_refused(&client, "info", json!({"name": "nope.md"}), "not-found").await;
     let entries = audit_entries(&folder.root);
     assert!(entries.iter().any(|e| e["act"]["to"] == "final.md"));
     client.cancel().await.unwrap();
@@ -91,8 +91,7 @@ async fn a_move_over_a_file_asks_the_person_first() {
     assert_eq!(folder.file("b.md").as_deref(), Some("old"));
     client.cancel().await.unwrap();
     let client = connect(&folder, Person::answering(ElicitationAction::Accept)).await;
-    let moved = call(&client, "move", json!({"name": "a.md", "to": "b.md"})).await;
-    assert!(!moved.error, "{}", moved.line);
+    call_ok(&client, "move", json!({"name": "a.md", "to": "b.md"})).await;
     assert_eq!(folder.file("b.md").as_deref(), Some("new"));
     assert!(folder.file("a.md").is_none());
     client.cancel().await.unwrap();
@@ -105,52 +104,54 @@ async fn lists_and_an_edit_on_an_old_copy_through_mcp() {
     let client = connect(&folder, Person::none()).await;
     let read = call(&client, "read", json!({"name": "todo.md"})).await;
     let held = read.reply["sha256"].as_str().unwrap().to_string();
-    let ticked = call(
+    call_ok(
         &client,
         "check_item",
         json!({"name": "todo.md", "item": "milk", "expect": held}),
     )
     .await;
-    assert!(!ticked.error, "{}", ticked.line);
     assert_eq!(
         folder.file("todo.md").as_deref(),
         Some("- [x] milk\n- [ ] call Sam\n")
     );
     // The copy read before the tick is old now: nothing is written.
-    let stale = call(
+    call_refused(
         &client,
         "edit",
         json!({"name": "todo.md", "oldText": "Sam", "newText": "Ann", "expect": held}),
+        "changed-since-read",
     )
     .await;
-    assert_eq!(stale.reply["refused"], "changed-since-read");
     assert_eq!(
         folder.file("todo.md").as_deref(),
         Some("- [x] milk\n- [ ] call Sam\n")
     );
-    let unknown = call(
+    let unknown = call_refused(
         &client,
         "check_item",
         json!({"name": "todo.md", "item": "bread"}),
+        "item-not-found",
     )
     .await;
-    assert_eq!(unknown.reply["refused"], "item-not-found");
     assert_eq!(unknown.reply["candidates"], json!(["milk", "call Sam"]));
-    let removed = call(
+    call_ok(
         &client,
         "remove_item",
         json!({"name": "todo.md", "item": "sam"}),
     )
     .await;
-    assert!(!removed.error, "{}", removed.line);
     assert_eq!(folder.file("todo.md").as_deref(), Some("- [x] milk\n"));
-    let undone = call(&client, "undo", json!({"name": "todo.md"})).await;
-    assert!(!undone.error, "{}", undone.line);
+    call_ok(&client, "undo", json!({"name": "todo.md"})).await;
     assert_eq!(
         folder.file("todo.md").as_deref(),
         Some("- [x] milk\n- [ ] call Sam\n")
     );
-    let nothing = call(&client, "undo", json!({"name": "other.md"})).await;
-    assert_eq!(nothing.reply["refused"], "nothing-to-undo");
+    call_refused(
+        &client,
+        "undo",
+        json!({"name": "other.md"}),
+        "nothing-to-undo",
+    )
+    .await;
     client.cancel().await.unwrap();
 }

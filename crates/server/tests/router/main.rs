@@ -121,6 +121,12 @@ impl App {
         self.send(request).await
     }
 
+    /// The page's answer to the question `id` (`POST /api/confirm`).
+    async fn confirm(&self, id: &str, approved: bool) -> Answer {
+        let body = json!({"id": id, "approved": approved}).to_string();
+        self.post("/api/confirm", &body).await
+    }
+
     /// `builder` as this server's own page sends JSON: its Origin, its
     /// session and the JSON content type.
     fn as_page(&self, builder: axum::http::request::Builder) -> axum::http::request::Builder {
@@ -404,13 +410,7 @@ async fn a_guessed_change_is_asked_with_the_guess_and_one_yes_does_it() {
     );
     assert_eq!(confirm["rephrase"], true);
     let id = confirm["id"].as_str().unwrap();
-    let done = app
-        .post(
-            "/api/confirm",
-            &json!({"id": id, "approved": true}).to_string(),
-        )
-        .await
-        .json();
+    let done = app.confirm(id, true).await.json();
     assert_eq!(done["result"]["ok"], true, "{done}");
     assert_eq!(
         std::fs::read_to_string(app.root.join("house.md")).unwrap(),
@@ -419,13 +419,7 @@ async fn a_guessed_change_is_asked_with_the_guess_and_one_yes_does_it() {
     // A no leaves the file as it was.
     let again = app.post("/api/turn", said).await.json();
     let id = again["result"]["confirm"]["id"].as_str().unwrap();
-    let declined = app
-        .post(
-            "/api/confirm",
-            &json!({"id": id, "approved": false}).to_string(),
-        )
-        .await
-        .json();
+    let declined = app.confirm(id, false).await.json();
     assert_eq!(declined["result"]["refused"], "declined", "{declined}");
     assert_eq!(
         std::fs::read_to_string(app.root.join("house.md")).unwrap(),

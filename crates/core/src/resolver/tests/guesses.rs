@@ -2,27 +2,9 @@
 //! loosely beside a sibling it reads surely, or one it must not act on.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{guess, nothing, sure};
+use super::{append, edit, guess, nothing, proposed_id, sure};
 use crate::action::Action;
 use alloc::string::String;
-
-fn append(name: &str, content: &str) -> Action {
-    Action::Append {
-        name: name.into(),
-        content: content.into(),
-        expect: None,
-        under: None,
-    }
-}
-
-fn edit(name: &str, old: &str, new: &str) -> Action {
-    Action::Edit {
-        name: name.into(),
-        old_text: old.into(),
-        new_text: new.into(),
-        expect: None,
-    }
-}
 
 #[test]
 fn a_typo_in_the_command_word_is_a_guess_and_the_word_itself_is_sure() {
@@ -191,22 +173,18 @@ fn the_ask_inside_a_rambling_sentence_and_a_false_start_are_guesses() {
 
 #[test]
 fn a_proposal_is_named_as_said_or_after_its_purpose_as_a_guess() {
-    let id = |action: Action| match action {
-        Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
-        other => panic!("not a proposal: {other:?}"),
-    };
     assert_eq!(
-        id(sure("make a tool, name it clock, that tells the time")),
+        proposed_id(sure("make a tool, name it clock, that tells the time")),
         "clock"
     );
     assert_eq!(
-        id(sure(
+        proposed_id(sure(
             "propose an extension with the id today that returns the date"
         )),
         "today"
     );
     assert_eq!(
-        id(guess("I want a new tool that reverses the lines of a file")),
+        proposed_id(guess("I want a new tool that reverses the lines of a file")),
         "reverse-line"
     );
     nothing("make a tool");

@@ -5,6 +5,14 @@ use super::{assert_table, guess, nothing, resolve};
 use crate::action::Action;
 use crate::resolver::Resolution;
 
+/// What `said` resolves to, which must be a `verb`.
+fn read_as(said: &str, verb: &str) -> Action {
+    let got = resolve(said);
+    let action = got.action().unwrap_or_else(|| panic!("{said}: {got:?}"));
+    assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
+    action.clone()
+}
+
 #[test]
 fn moves_and_renames_in_a_dozen_ways() {
     assert_table(
@@ -274,11 +282,9 @@ fn a_heading_named_before_the_text_or_as_a_section() {
         ("create under.md with the sea", "write"),
         ("add the Later section to plan.md", "append"),
     ] {
-        let got = resolve(said);
-        let action = got.action().unwrap_or_else(|| panic!("{said}: {got:?}"));
-        assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
-        if let Action::Append { under, .. } = action {
-            assert_eq!(under, &None, "{said}: {got:?}");
+        let action = read_as(said, verb);
+        if let Action::Append { under, .. } = &action {
+            assert_eq!(under, &None, "{said}: {action:?}");
         }
     }
 }
@@ -293,9 +299,7 @@ fn near_misses_stay_what_they_were() {
         ("delete the old folder", "delete"),
         ("create a file called hello.txt with hi", "write"),
     ] {
-        let got = resolve(said);
-        let action = got.action().unwrap_or_else(|| panic!("{said}: {got:?}"));
-        assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
+        read_as(said, verb);
     }
 }
 
@@ -334,8 +338,6 @@ fn files_found_by_what_their_names_hold() {
         ("which files have invoice in them", "grep"),
         ("which files mention invoice", "grep"),
     ] {
-        let got = resolve(said);
-        let action = got.action().unwrap_or_else(|| panic!("{said}: {got:?}"));
-        assert_eq!(action.verb().wire(), verb, "{said}: {got:?}");
+        read_as(said, verb);
     }
 }

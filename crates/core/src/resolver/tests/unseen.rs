@@ -3,27 +3,9 @@
 //! unresolved or keep its other reading.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{guess, nothing, sure};
+use super::{append, edit, guess, nothing, proposed_id, sure};
 use crate::action::{Action, WriteMode};
 use alloc::string::String;
-
-fn append(name: &str, content: &str) -> Action {
-    Action::Append {
-        name: name.into(),
-        content: content.into(),
-        expect: None,
-        under: None,
-    }
-}
-
-fn edit(name: &str, old: &str, new: &str) -> Action {
-    Action::Edit {
-        name: name.into(),
-        old_text: old.into(),
-        new_text: new.into(),
-        expect: None,
-    }
-}
 
 fn write(name: &str, content: &str) -> Action {
     Action::Write {
@@ -449,20 +431,16 @@ fn previews_and_settings_said_loosely() {
 
 #[test]
 fn a_tool_wished_for_without_a_name_is_proposed_as_a_guess() {
-    let id = |action: Action| match action {
-        Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
-        other => panic!("not a proposal: {other:?}"),
-    };
     assert_eq!(
-        id(guess("a tool that shouts text would be nice")),
+        proposed_id(guess("a tool that shouts text would be nice")),
         "shout-text"
     );
     assert_eq!(
-        id(guess("can we have a tool that counts words")),
+        proposed_id(guess("can we have a tool that counts words")),
         "count-word"
     );
     assert_eq!(
-        id(guess(
+        proposed_id(guess(
             "propose an extension that converts celsius to kelvin"
         )),
         "convert-celsius"
