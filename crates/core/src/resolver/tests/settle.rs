@@ -227,21 +227,14 @@ fn a_list_said_by_what_it_lists_is_its_file() {
 #[test]
 fn a_new_path_goes_in_its_folder_as_on_disk() {
     let files = ["recipes/pho.md", "shopping.md"];
-    let made = |text: &str| {
-        resolve_in(text, &folder(&files))
-            .into_action()
-            .and_then(|a| a.to_json()["name"].as_str().map(String::from))
-    };
-    assert_eq!(
-        made("make a desserts folder inside Recipes").as_deref(),
-        Some("recipes/desserts")
-    );
-    assert_eq!(
-        made("create a file called RECIPES/dal.md with lentils").as_deref(),
-        Some("recipes/dal.md")
-    );
-    assert_eq!(
-        made("make a folder called 2026 in Invoices").as_deref(),
-        Some("Invoices/2026")
-    );
+    for (text, made) in [
+        ("make a desserts folder inside Recipes", "recipes/desserts"),
+        (
+            "create a file called RECIPES/dal.md with lentils",
+            "recipes/dal.md",
+        ),
+        ("make a folder called 2026 in Invoices", "Invoices/2026"),
+    ] {
+        assert_eq!(named(text, &files).as_deref(), Some(made), "{text}");
+    }
 }
