@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::spoken::{Answer, Page, available, server, speak, whisper_available};
+use common::spoken::{Answer, Page, Voice, available, server, speak, whisper_available};
 use serde_json::{Value, json};
 
 /// One recogniser at a time (as in `offline_voice.rs`): two decoders on two
@@ -64,7 +64,13 @@ async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
     page.expect("rate").await;
     page.expect("ready").await;
 
-    let add = ask(&mut page, &groceries, "append milk to groceries dot md", "groceries").await;
+    let add = ask(
+        &mut page,
+        &groceries,
+        "append milk to groceries dot md",
+        "groceries",
+    )
+    .await;
     let confirm = &add.calls[0]["result"]["confirm"];
     assert_eq!(
         (&confirm["rule"], &confirm["say"]),
@@ -97,7 +103,13 @@ async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
     assert_eq!(attempt["spoken"], "groceries", "{attempt}");
     assert_eq!(attempt["act"]["target"], "groceries.md", "{attempt}");
 
-    let delete = ask(&mut page, &groceries, "delete groceries dot md", "delete groceries").await;
+    let delete = ask(
+        &mut page,
+        &groceries,
+        "delete groceries dot md",
+        "delete groceries",
+    )
+    .await;
     let confirm = &delete.calls[0]["result"]["confirm"];
     assert_eq!(confirm["say"], "delete groceries", "{delete:?}");
 
@@ -158,48 +170,17 @@ const NOT_ANSWERS: &[&str] = &[
     "and now the news at six",
 ];
 
-/// The voices the measure speaks with: espeak-ng's, and with
-/// `VOICEBOX_FLITE=1` Debian's flite voices (`apt-get install -y flite`),
-/// recorded natural voices rather than formant synthesis.
-fn voices() -> Vec<&'static str> {
-    let mut voices = vec!["en-us", "en-gb", "en-us+m3", "en+f3"];
-    if std::env::var_os("VOICEBOX_FLITE").is_some() {
-        voices = vec!["flite:rms", "flite:awb", "flite:slt", "flite:kal16"];
+/// The voices the measure speaks with: espeak-ng's, or those
+/// `VOICEBOX_VOICES` names (comma-separated, as [`Voice::parse`] reads them:
+/// `flite:rms,flite:awb,festival:slt,piper:joe` for voices closer to a
+/// person than formant synthesis).
+fn voices() -> Vec<String> {
+    match std::env::var("VOICEBOX_VOICES") {
+        Ok(names) => names.split(',').map(String::from).collect(),
+        Err(_) => ["en-us", "en-gb", "en-us+m3", "en+f3"]
+            .map(String::from)
+            .to_vec(),
     }
-    voices
-}
-
-/// `text` in `voice`: espeak-ng's, or flite's for `flite:NAME`, as 16 kHz
-/// mono PCM16 LE.
-fn voiced(text: &str, voice: &str) -> Vec<u8> {
-    let Some(flite) = voice.strip_prefix("flite:") else {
-        return speak(text, voice);
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let (wav, raw) = (dir.path().join("in.wav"), dir.path().join("out.raw"));
-    let spoke = std::process::Command::new("flite")
-        .args(["-voice", flite, "-t", text, "-o"])
-        .arg(&wav)
-        .status();
-    assert!(spoke.is_ok_and(|s| s.success()), "flite -voice {flite}");
-    let converted = std::process::Command::new("sox")
-        .arg(&wav)
-        .args([
-            "-r",
-            "16000",
-            "-c",
-            "1",
-            "-b",
-            "16",
-            "-e",
-            "signed-integer",
-            "-t",
-            "raw",
-        ])
-        .arg(&raw)
-        .status();
-    assert!(converted.is_ok_and(|s| s.success()));
-    std::fs::read(raw).unwrap()
 }
 
 /// Measures false confirmations: a heard append (answer "groceries") and a
@@ -215,7 +196,8 @@ fn voiced(text: &str, voice: &str) -> Vec<u8> {
 #[ignore = "a measurement (several minutes); its figures are in docs/VOICE.md"]
 async fn false_confirmations_on_recorded_non_answers() {
     let _one = ONE_DECODER.lock().await;
-    if !available() || !whisper_available() {
+    let voices = voices();
+    if !available() || !whisper_available() || !voices.iter().all(|v| Voice::parse(v).here()) {
         return;
     }
     let server = server();
@@ -236,11 +218,11 @@ async fn false_confirmations_on_recorded_non_answers() {
         if answer.starts_with("delete") {
             not_answers.push("groceries".into());
         }
-        for voice in voices() {
+        for voice in &voices {
             let asked = ask(&mut page, &groceries, request, answer).await;
             not_answers.push(asked.reply.clone());
             for words in &not_answers {
-                let heard = page.say(&voiced(words, voice)).await;
+                let heard = page.say(&speak(words, voice)).await;
                 said += 1;
                 // A non-answer that is itself a request ("add milk to
                 // groceries") asks a question of its own, whose answer the
@@ -269,7 +251,7 @@ async fn false_confirmations_on_recorded_non_answers() {
             not_answers.pop();
             // Asked afresh: a non-answer heard as "no" settled the question.
             ask(&mut page, &groceries, request, answer).await;
-            let heard = page.say(&voiced(answer, voice)).await;
+            let heard = page.say(&speak(answer, voice)).await;
             answers += 1;
             let done = answer_call(&heard).is_some_and(|c| c["result"]["ok"] == true);
             answered += usize::from(done);
@@ -279,7 +261,7 @@ async fn false_confirmations_on_recorded_non_answers() {
             );
             if !done {
                 // Cleared for the next voice: a no settles the question.
-                page.say(&voiced("no", voice)).await;
+                page.say(&speak("no", voice)).await;
             }
         }
     }
