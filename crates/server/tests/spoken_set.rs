@@ -257,7 +257,7 @@ async fn measure(
 fn report(design: &str, voice: &str, tally: &Tally) {
     println!("\n### `{design}` × `{voice}`\n");
     println!(
-        "| verb | utterances | WER | exact | wrong, asked | wrong, done | wrong, refused | nothing |"
+        "| verb | utterances | WER | exact | wrong, asked | wrong, acted | wrong, refused | nothing |"
     );
     println!("|---|---|---|---|---|---|---|---|");
     for (verb, row) in &tally.verbs {
@@ -337,7 +337,7 @@ async fn blind_spoken_set() {
         }
     }
     println!(
-        "\n| engine | voice | utterances | WER | exact | wrong, asked | wrong, done | wrong, refused | nothing | latency p50 | p95 |"
+        "\n| engine | voice | utterances | WER | exact | wrong, asked | wrong, acted | wrong, refused | nothing | latency p50 | p95 |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|");
     for (design, voice, tally) in &table {

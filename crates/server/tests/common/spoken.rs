@@ -78,9 +78,12 @@ pub fn whisper_runs_here() -> bool {
 }
 
 fn avx512() -> bool {
-    std::arch::is_x86_feature_detected!("avx512f")
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx512f")
         && std::arch::is_x86_feature_detected!("avx512vl")
-        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512bw");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// A voice the tests speak with, named as `espeak:NAME` (or a bare espeak-ng
