@@ -255,7 +255,11 @@ async fn measure(
 
 /// The per-verb table of one engine and voice.
 fn report(design: &str, voice: &str, tally: &Tally) {
-    println!("\n### `{design}` × `{voice}`\n");
+    println!(
+        "\n### `{design}` × `{voice}` (latency p50 {:.2} s, p95 {:.2} s)\n",
+        percentile(&tally.latencies, 50.0).as_secs_f64(),
+        percentile(&tally.latencies, 95.0).as_secs_f64()
+    );
     println!(
         "| verb | utterances | WER | exact | wrong, asked | wrong, acted | wrong, refused | nothing |"
     );

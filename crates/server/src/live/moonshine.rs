@@ -83,7 +83,7 @@ pub(crate) fn package_dir() -> Result<PathBuf, String> {
 }
 
 fn find_package() -> Result<PathBuf, String> {
-    let lacking = lacking_features(|feature| cpu_has(feature));
+    let lacking = lacking_features(cpu_has);
     if !lacking.is_empty() {
         return Err(format!(
             "the Whisper-class recogniser cannot run on this processor: {PACKAGE}'s libmoonshine.so (every published version) uses AVX-512 instructions, and this processor lacks {}",
