@@ -396,7 +396,7 @@ const TESTDATA: &str = "/usr/share/pocketsphinx/test/data";
 /// commands, so it is not measured on free speech). A recording with pauses
 /// may be cut into several utterances: their words are joined.
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "a report: run with --ignored --nocapture human_recordings"]
+#[ignore = "a report: run with --ignored --nocapture human_recordings; VOICEBOX_DESIGNS picks engines"]
 async fn human_recordings() {
     if !available()
         || !voicebox_test_support::present_or_skip(
@@ -409,7 +409,8 @@ async fn human_recordings() {
     }
     let recordings = recordings();
     let mut rows = Vec::new();
-    for design in ["language", "whisper"].into_iter().filter(|d| runs_here(d)) {
+    let designs = std::env::var("VOICEBOX_DESIGNS").unwrap_or_else(|_| "language,whisper".into());
+    for design in designs.split(',').filter(|d| runs_here(d)) {
         let (server, mut page) = engine(design).await;
         let (mut edits, mut words, mut latencies) = (0, 0, Vec::new());
         for recording in &recordings {
