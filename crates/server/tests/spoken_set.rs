@@ -456,3 +456,43 @@ async fn human_recordings() {
         println!("{row}");
     }
 }
+
+/// What silence before a request costs: the same request (Piper's joe
+/// asking to add to a file) said after 0, 10 and 40 s of silence (sent at
+/// once), each engine of `VOICEBOX_DESIGNS`
+/// (default `hybrid,whisper`); what was heard and the time from the end of
+/// the speech to the answer. A page streams the room's silence between
+/// requests, so this is what a request after a pause meets.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "a report: run with --ignored --nocapture silence_before"]
+async fn silence_before() {
+    if !available() {
+        return;
+    }
+    let designs = std::env::var("VOICEBOX_DESIGNS").unwrap_or_else(|_| SET_DESIGNS.into());
+    if !Voice::Piper.here() {
+        return;
+    }
+    let request = speak("add fresh eggs to notes dot md", "piper:joe");
+    for design in designs.split(',').filter(|d| runs_here(d)) {
+        let (server, mut page) = engine(design).await;
+        std::fs::write(server.root.join("notes.md"), "milk").unwrap();
+        // The first request settles the decoder's levels.
+        page.say_timed(&request).await;
+        for seconds in [0, 10, 40, 0] {
+            let silence = vec![0u8; seconds * 16_000 * 2];
+            let mut audio = silence;
+            audio.extend_from_slice(&request);
+            let (answer, latency) = page.say_timed(&audio).await;
+            println!(
+                "  {design} after {seconds:>2} s of silence: {:.2} s, heard {:?} → {}",
+                latency.as_secs_f64(),
+                answer.heard,
+                answer
+                    .calls
+                    .first()
+                    .map_or(Value::Null, |c| c["action"].clone())
+            );
+        }
+    }
+}
