@@ -1,9 +1,10 @@
 //! Offline voice: `/live?provider=local` recognises speech with pocketsphinx
 //! (loaded at run time) against a grammar made from the command list and the
 //! root's file names, and acts through the same executor as every tool call.
-//! The speech is espeak-ng's, resampled by sox to 16 kHz mono PCM16.
+//! The speech is espeak-ng's (and in one test flite's), resampled by sox to
+//! 16 kHz mono PCM16.
 //!
-//! Outside CI a missing espeak-ng, sox or pocketsphinx skips LOUDLY; under
+//! Outside CI a missing espeak-ng, flite, sox or pocketsphinx skips LOUDLY; under
 //! `CI=true` it fails (`./scripts/test` installs them).
 //!
 //! A change it heard is asked first (`heard-change`) and done on the click;
@@ -14,7 +15,7 @@ mod common;
 
 use common::Server;
 use common::spoken::{
-    Page, available, moonshine_dir, server, speak, sphinx_here, whisper_available,
+    Page, available, avx512, server, speak, sphinx_here, whisper_available, whisper_runs_here,
 };
 use serde_json::json;
 
@@ -32,7 +33,7 @@ async fn four_spoken_commands_act_through_the_executor() {
     let server = server();
     // No provider named and no key set: an offline one, the Whisper-class
     // one when it is installed.
-    let offline = match moonshine_dir().join("moonshine_cpp").is_dir() {
+    let offline = match whisper_runs_here() {
         true => "whisper",
         false => "local",
     };
@@ -148,6 +149,60 @@ async fn the_whisper_class_recogniser_reads_at_once_and_asks_before_a_change() {
     );
 }
 
+/// A voice nearer a person's than espeak-ng's formant synthesis: flite's
+/// recorded `rms` and `slt` (Debian's flite, which `./scripts/test`
+/// installs) are heard as espeak-ng's are — a read done at once, a delete
+/// asked and not done. Each is said again if not caught, as a person would:
+/// the decoder settles its levels on a session's first words.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_natural_voice_is_heard_a_look_done_and_a_change_asked() {
+    let _one = ONE_DECODER.lock().await;
+    if !available() {
+        return;
+    }
+    let server = server();
+    let notes = server.root.join("notes.md");
+    std::fs::write(&notes, "eggs and milk").unwrap();
+    let mut page = Page::open(&server, "?provider=local").await;
+    page.expect("rate").await;
+    page.expect("ready").await;
+
+    let mut read = page.say(&speak("read notes dot md", "flite:rms")).await;
+    for _ in 0..2 {
+        if !read.calls.is_empty() {
+            break;
+        }
+        read = page.say(&speak("read notes dot md", "flite:rms")).await;
+    }
+    assert_eq!(
+        read.calls.first().map(|c| &c["action"]),
+        Some(&json!({"verb": "read", "name": "notes.md"})),
+        "{read:?}"
+    );
+    assert_eq!(
+        read.calls[0]["result"]["content"], "eggs and milk",
+        "{read:?}"
+    );
+
+    let mut delete = page.say(&speak("delete notes dot md", "flite:slt")).await;
+    for _ in 0..2 {
+        if !delete.calls.is_empty() {
+            break;
+        }
+        delete = page.say(&speak("delete notes dot md", "flite:slt")).await;
+    }
+    assert_eq!(
+        delete.calls.first().map(|c| &c["action"]),
+        Some(&json!({"verb": "delete", "name": "notes.md"})),
+        "{delete:?}"
+    );
+    assert_eq!(
+        delete.calls[0]["result"]["confirm"]["rule"], "heard-change",
+        "{delete:?}"
+    );
+    assert!(notes.exists(), "a heard delete waits for the click");
+}
+
 /// Speech that is no command, and noise, do nothing: no call, no change.
 #[tokio::test(flavor = "multi_thread")]
 async fn what_it_cannot_be_sure_of_does_nothing() {
@@ -221,6 +276,27 @@ async fn a_missing_model_is_refused_by_name_with_the_packages_to_install() {
             .starts_with("apt-get install -y libpocketsphinx3"),
         "{health}"
     );
+}
+
+/// On a processor the Whisper-class library cannot run on (no AVX-512),
+/// asking for it is refused by name before the library is loaded, and the
+/// server stays up for the next session; where it can run, the whisper
+/// test above is the other side.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_whisper_class_recogniser_is_refused_by_name_where_it_cannot_run() {
+    if avx512() || !sphinx_here() {
+        return;
+    }
+    let server = server();
+    let mut page = Page::open(&server, "?provider=whisper").await;
+    let error = page.expect("error").await;
+    assert_eq!(error["refused"], "offline-voice-unavailable", "{error}");
+    assert!(
+        error["why"].as_str().unwrap().contains("AVX-512"),
+        "{error}"
+    );
+    let (status, _) = server.get("/api/health").await;
+    assert_eq!(status, 200, "the server is still up");
 }
 
 /// Offline recognisers are bounded (each is tens of MB of C memory): past

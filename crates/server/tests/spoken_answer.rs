@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::spoken::{Answer, Page, available, pcm16, server, speak, whisper_available};
+use common::spoken::{Answer, Page, Voice, available, server, speak, whisper_available};
 use serde_json::{Value, json};
 
 /// One recogniser at a time (as in `offline_voice.rs`): two decoders on two
@@ -170,31 +170,17 @@ const NOT_ANSWERS: &[&str] = &[
     "and now the news at six",
 ];
 
-/// The voices the measure speaks with: espeak-ng's, and with
-/// `VOICEBOX_FLITE=1` Debian's flite voices (`apt-get install -y flite`),
-/// recorded natural voices rather than formant synthesis.
-fn voices() -> Vec<&'static str> {
-    let mut voices = vec!["en-us", "en-gb", "en-us+m3", "en+f3"];
-    if std::env::var_os("VOICEBOX_FLITE").is_some() {
-        voices = vec!["flite:rms", "flite:awb", "flite:slt", "flite:kal16"];
+/// The voices the measure speaks with: espeak-ng's, or those
+/// `VOICEBOX_VOICES` names (comma-separated, as [`Voice::parse`] reads them:
+/// `flite:rms,flite:awb,festival:slt,piper:joe` for voices closer to a
+/// person than formant synthesis).
+fn voices() -> Vec<String> {
+    match std::env::var("VOICEBOX_VOICES") {
+        Ok(names) => names.split(',').map(String::from).collect(),
+        Err(_) => ["en-us", "en-gb", "en-us+m3", "en+f3"]
+            .map(String::from)
+            .to_vec(),
     }
-    voices
-}
-
-/// `text` in `voice`: espeak-ng's, or flite's for `flite:NAME`, as 16 kHz
-/// mono PCM16 LE.
-fn voiced(text: &str, voice: &str) -> Vec<u8> {
-    let Some(flite) = voice.strip_prefix("flite:") else {
-        return speak(text, voice);
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let (wav, raw) = (dir.path().join("in.wav"), dir.path().join("out.raw"));
-    let spoke = std::process::Command::new("flite")
-        .args(["-voice", flite, "-t", text, "-o"])
-        .arg(&wav)
-        .status();
-    assert!(spoke.is_ok_and(|s| s.success()), "flite -voice {flite}");
-    pcm16(&wav, &raw)
 }
 
 /// Measures false confirmations: a heard append (answer "groceries") and a
@@ -210,7 +196,8 @@ fn voiced(text: &str, voice: &str) -> Vec<u8> {
 #[ignore = "a measurement (several minutes); its figures are in docs/VOICE.md"]
 async fn false_confirmations_on_recorded_non_answers() {
     let _one = ONE_DECODER.lock().await;
-    if !available() || !whisper_available() {
+    let voices = voices();
+    if !available() || !whisper_available() || !voices.iter().all(|v| Voice::parse(v).here()) {
         return;
     }
     let server = server();
@@ -231,11 +218,11 @@ async fn false_confirmations_on_recorded_non_answers() {
         if answer.starts_with("delete") {
             not_answers.push("groceries".into());
         }
-        for voice in voices() {
+        for voice in &voices {
             let asked = ask(&mut page, &groceries, request, answer).await;
             not_answers.push(asked.reply.clone());
             for words in &not_answers {
-                let heard = page.say(&voiced(words, voice)).await;
+                let heard = page.say(&speak(words, voice)).await;
                 said += 1;
                 // A non-answer that is itself a request ("add milk to
                 // groceries") asks a question of its own, whose answer the
@@ -264,7 +251,7 @@ async fn false_confirmations_on_recorded_non_answers() {
             not_answers.pop();
             // Asked afresh: a non-answer heard as "no" settled the question.
             ask(&mut page, &groceries, request, answer).await;
-            let heard = page.say(&voiced(answer, voice)).await;
+            let heard = page.say(&speak(answer, voice)).await;
             answers += 1;
             let done = answer_call(&heard).is_some_and(|c| c["result"]["ok"] == true);
             answered += usize::from(done);
@@ -274,7 +261,7 @@ async fn false_confirmations_on_recorded_non_answers() {
             );
             if !done {
                 // Cleared for the next voice: a no settles the question.
-                page.say(&voiced("no", voice)).await;
+                page.say(&speak("no", voice)).await;
             }
         }
     }

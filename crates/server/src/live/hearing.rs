@@ -126,7 +126,7 @@ impl Ears<'_> {
             Design::Grammar | Design::Hybrid if grammar_sure => (grammar.text, framed),
             Design::Grammar => return unsure(grammar.text),
             Design::Language | Design::Hybrid => match self.sphinx.free_speech(audio) {
-                Ok(free) if LANGUAGE_GATE.passes(free.confidence) => {
+                Ok(free) if log_free(&free) && LANGUAGE_GATE.passes(free.confidence) => {
                     let resolution = heard_in(&free.text, folder);
                     (free.text, resolution)
                 }
@@ -145,6 +145,13 @@ impl Ears<'_> {
             Resolution::Unresolved { note } => json!({"heard": text, "note": note}),
         }
     }
+}
+
+/// Logs the full model's words, gated or not: what it hears of free speech
+/// is measured on recordings of people (`spoken_set.rs`). Always true.
+fn log_free(free: &Heard) -> bool {
+    tracing::info!("full model heard: {}", free.text);
+    true
 }
 
 /// The message for an utterance nothing may be done on.

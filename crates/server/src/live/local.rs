@@ -259,6 +259,21 @@ const GRAMMAR_NAMES: usize = 200;
 /// The most audio one utterance keeps for a second decode (30 s).
 const UTTERANCE_SAMPLES: usize = 30 * INPUT_RATE as usize;
 
+/// The audio kept before the decoder hears speech begin (1 s): its voice
+/// detector says so a few frames after the first sound, and the page's
+/// frames are a quarter second.
+const PRE_ROLL_SAMPLES: usize = INPUT_RATE as usize;
+
+/// Drops all but the last [`PRE_ROLL_SAMPLES`] while no one speaks. The
+/// page streams the room's silence between requests: kept, it was decoded
+/// again with every utterance (Moonshine's whole-utterance decode and the
+/// full model's), and after 30 s it filled the buffer so that the speech
+/// that followed was not kept at all.
+fn keep_pre_roll(utterance: &mut Vec<i16>) {
+    let over = utterance.len().saturating_sub(PRE_ROLL_SAMPLES);
+    utterance.drain(..over);
+}
+
 /// A decoder with the grammar for the root's current files.
 struct Recogniser {
     design: Design,
@@ -319,7 +334,11 @@ fn decode(
             }
             question.take_if(|q| q.expired());
             let ears = (&mut speaking, &mut utterance, &mut question);
-            recogniser.hear(design, &samples, ears, &folder)
+            let heard = recogniser.hear(design, &samples, ears, &folder);
+            if !speaking {
+                keep_pre_roll(&mut utterance);
+            }
+            heard
         } else {
             Ok(None)
         };

@@ -83,6 +83,13 @@ pub(crate) fn package_dir() -> Result<PathBuf, String> {
 }
 
 fn find_package() -> Result<PathBuf, String> {
+    let lacking = lacking_features(cpu_has);
+    if !lacking.is_empty() {
+        return Err(format!(
+            "the Whisper-class recogniser cannot run on this processor: {PACKAGE}'s libmoonshine.so (every published version) uses AVX-512 instructions, and this processor lacks {}",
+            lacking.join(", ")
+        ));
+    }
     let mut tried = Vec::new();
     let mut candidates: Vec<PathBuf> = Vec::new();
     if let Some(dir) = std::env::var_os("VOICEBOX_MOONSHINE_DIR") {
@@ -99,6 +106,37 @@ fn find_package() -> Result<PathBuf, String> {
         tried.push(dir.display().to_string());
     }
     Err(unavailable(&format!("it is not in {}", tried.join(", "))))
+}
+
+/// The instruction set extensions libmoonshine.so was compiled for beyond
+/// x86-64's baseline (its EVEX-encoded instructions: `vpbroadcastq` from a
+/// register, `vpermt2q` and `vmovdqu8` on 256-bit registers). Without them
+/// its first call stops the whole server with an illegal instruction, so
+/// it is refused before it is loaded.
+const NEEDED: &[&str] = &["avx512f", "avx512vl", "avx512bw"];
+
+/// Which of [`NEEDED`] the processor lacks, by `has`.
+fn lacking_features(has: impl Fn(&str) -> bool) -> Vec<&'static str> {
+    NEEDED.iter().copied().filter(|f| !has(f)).collect()
+}
+
+/// Whether this processor has the extension `feature` names.
+fn cpu_has(feature: &str) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        match feature {
+            "avx512f" => std::arch::is_x86_feature_detected!("avx512f"),
+            "avx512vl" => std::arch::is_x86_feature_detected!("avx512vl"),
+            "avx512bw" => std::arch::is_x86_feature_detected!("avx512bw"),
+            _ => false,
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        // The package ships an x86-64 library only: nothing else runs it.
+        let _ = feature;
+        false
+    }
 }
 
 /// Where `python3` would import `moonshine_cpp` from, without importing it.
@@ -223,5 +261,20 @@ impl Drop for Moonshine {
     fn drop(&mut self) {
         // SAFETY: the handle came from moonshine_load_model and is freed once.
         unsafe { (self.api.free_model)(self.handle) };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lacking_features;
+
+    #[test]
+    fn a_processor_without_avx512_is_named_by_what_it_lacks() {
+        assert_eq!(
+            lacking_features(|f| f == "avx512f"),
+            ["avx512vl", "avx512bw"]
+        );
+        // With all three, nothing is lacking and the package is looked for.
+        assert!(lacking_features(|_| true).is_empty());
     }
 }

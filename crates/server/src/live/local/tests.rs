@@ -59,3 +59,20 @@ fn an_answer_heard_becomes_a_spoken_answer_to_its_question_and_nothing_else() {
         "{words:?}"
     );
 }
+
+#[test]
+fn silence_before_speech_is_not_kept_beyond_the_pre_roll() {
+    // A second and a half, each sample its own index.
+    let mut utterance: Vec<i16> = (0..3 * INPUT_RATE / 2).map(|i| i as i16).collect();
+    keep_pre_roll(&mut utterance);
+    assert_eq!(utterance.len(), PRE_ROLL_SAMPLES);
+    assert_eq!(
+        utterance.first(),
+        Some(&(INPUT_RATE as i16 / 2)),
+        "the last second is kept"
+    );
+    // Less than the pre-roll is kept whole.
+    let mut short = vec![7i16; 100];
+    keep_pre_roll(&mut short);
+    assert_eq!(short, vec![7i16; 100]);
+}
