@@ -34,7 +34,7 @@ pub(super) fn apply(file: Option<String>, old: Words<'_>, new: Words<'_>) -> Opt
         true => old_text,
         false => String::from(old_text.trim_end_matches([',', ';'])),
     };
-    let Some(new_text) = new_text(new) else {
+    let Some(new_text) = new_text(new, old_text.contains(" - ")) else {
         return claim_unresolved(format!(
             "Replace it with what? Say e.g. 'in {name} replace milk with bread'."
         ));
@@ -102,10 +102,12 @@ fn says(old: Words<'_>, new: Words<'_>) -> Option<Resolution> {
 }
 
 /// The new text, where "nothing" means the empty string; a remark after a
-/// dash is no part of it ("0.3.2 — we are cutting a release").
-fn new_text(new: Words<'_>) -> Option<String> {
+/// dash is no part of it ("0.3.2 — we are cutting a release"), unless the
+/// old text has a dash of its own there (`dashed`: "la abeja - the wasp"
+/// becomes "la abeja - the bee").
+fn new_text(new: Words<'_>, dashed: bool) -> Option<String> {
     let new = match (0..new.len()).find(|&at| new.gap_after(at).contains(['—', '–', '-'])) {
-        Some(at) if !new.is_quoted() => new.to(at + 1),
+        Some(at) if !new.is_quoted() && !dashed => new.to(at + 1),
         _ => new,
     };
     if content::is_nothing(new) {

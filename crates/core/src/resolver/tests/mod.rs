@@ -317,6 +317,9 @@ fn edit_phrasings() {
         replace notes.txt with nothing much => write notes.txt | nothing much
         replace the notes.md file with buy milk => write notes.md | buy milk
         replace v1.2 with v1.3 in notes.md => edit notes.md | v1.2 | v1.3
+        in spanish.md replace la abeja - the wasp with la abeja - the bee => edit spanish.md | la abeja - the wasp | la abeja - the bee
+        in notes.md change 9 - 5 to 10 - 6 => edit notes.md | 9 - 5 | 10 - 6
+        in notes.md change 0.3.1 to 0.3.2 - we are cutting a release => edit notes.md | 0.3.1 | 0.3.2
         "#,
     );
     // A named file with no extension is not taken for the file (the control).
