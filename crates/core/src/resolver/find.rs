@@ -8,6 +8,7 @@ use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act};
 use crate::action::Action;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 /// Heads of finding a file by its name; the rest is the name's words.
@@ -124,8 +125,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(found) = name_has(words) {
         return Some(found);
     }
+    if let Some(rest) = words.after_any(phrases!("(which | what) of my files are")) {
+        return of_kind(rest);
+    }
     let rest = words.after_any(FIND)?;
-    if let Some(found) = glob(rest) {
+    if let Some(found) = glob(rest).or_else(|| of_kind(rest)) {
         return Some(found);
     }
     // "where is the budget file": a "where" question ends in its noun
@@ -175,15 +179,7 @@ fn glob(rest: Words<'_>) -> Option<Resolution> {
         .to(at)
         .keys()
         .all(|k| matches!(k, "all" | "the" | "my" | "every" | "any" | "of"));
-    let after = rest.from(at + 1).trim_start(phrases!("file | files"));
-    let dir = match after.after_any(phrases!("in | inside | under")) {
-        Some(place) => match target(place) {
-            Target::Folder(Some(dir)) | Target::Bare(dir) => Some(dir),
-            _ => return None,
-        },
-        None if after.trim_end(phrases!("please")).is_empty() => None,
-        None => return None,
-    };
+    let dir = looked_in(rest.from(at + 1).trim_start(phrases!("file | files")))?;
     if !before_ok {
         return None;
     }
@@ -198,4 +194,40 @@ fn glob(rest: Words<'_>) -> Option<Resolution> {
 fn is_glob(raw: &str) -> bool {
     let raw = raw.trim_end_matches(['?', '.', ',', '!']);
     raw.contains('*') || raw.contains('?')
+}
+
+/// Kinds of file said by name, and the pattern each is.
+const KINDS: &[(Phrases, &str)] = &[
+    (Phrases::new("markdown | md"), "*.md"),
+    (Phrases::new("text | txt"), "*.txt"),
+    (Phrases::new("csv | spreadsheet"), "*.csv"),
+    (Phrases::new("pdf"), "*.pdf"),
+    (Phrases::new("json"), "*.json"),
+];
+
+/// "all the markdown files", "csv files in the shop folder": a kind of
+/// file found by its extension, in the folder said.
+fn of_kind(rest: Words<'_>) -> Option<Resolution> {
+    let rest = rest.trim_start(phrases!("all | the | my | every | of"));
+    let (pattern, after) = rest.after_tagged(KINDS)?;
+    let dir = looked_in(after.after_any(phrases!("files | documents | ones"))?)?;
+    act(Action::Find {
+        pattern: pattern.into(),
+        dir,
+    })
+}
+
+/// What may follow what is looked for: nothing, or the folder to look in
+/// ("in the walks folder"); `None` for any other words.
+fn looked_in(after: Words<'_>) -> Option<Option<String>> {
+    match after.after_any(phrases!("in | inside | under")) {
+        Some(place) => match target(place) {
+            Target::Folder(Some(dir)) | Target::Bare(dir) => Some(Some(dir)),
+            _ => None,
+        },
+        None => after
+            .trim_end(phrases!("please | here"))
+            .is_empty()
+            .then_some(None),
+    }
 }

@@ -20,7 +20,7 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
     ),
     (Phrases::new("move | mv | relocate"), (Verb::Move, false)),
     (
-        Phrases::new("copy | cp | duplicate | (make | save) a copy of"),
+        Phrases::new("copy | cp | duplicate | (make | save) a copy of | back up"),
         (Verb::Copy, true),
     ),
 ];
@@ -60,7 +60,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return Some(made);
     }
     let Some(((verb, keeps_extension), rest)) = words.after_tagged(HEADS) else {
-        return wished(words);
+        return wished(words).or_else(|| renamed_to_be(words));
     };
     // "change the name of pancakes.txt, new name is waffles.txt".
     if let Some(at) = (1..rest.len()).find(|&at| rest.from(at).after_any(NEW_NAME).is_some()) {
@@ -131,6 +131,26 @@ fn elsewhere(place: Words<'_>) -> bool {
     place
         .after_any(ELSEWHERE)
         .is_some_and(|rest| rest.is_empty())
+}
+
+/// "rota.md should be called rota-2026.md": a file and the name it should
+/// have from now on.
+fn renamed_to_be(words: Words<'_>) -> Option<Resolution> {
+    const SHOULD_BE: Phrases = Phrases::new(
+        "(should | will | must) be (called | named | renamed [to | as]) | is to be (called | named)",
+    );
+    let at = (1..words.len()).find(|&at| words.from(at).after_any(SHOULD_BE).is_some())?;
+    let place = words
+        .from(at)
+        .after_any(SHOULD_BE)?
+        .trim_end(phrases!("from now on | please"));
+    // A file's name on one side at least: "the meeting should be called
+    // off" renames nothing.
+    let file = |said: Words<'_>| matches!(target(said), Target::File(_));
+    if !file(words.to(at)) && !file(place) {
+        return None;
+    }
+    organise(Verb::Move, true, words.to(at), place)
 }
 
 /// "I'd like draft.md renamed to final.md": the name said before the verb.

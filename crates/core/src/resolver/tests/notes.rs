@@ -40,8 +40,14 @@ fn moves_and_renames_in_a_dozen_ways() {
          rename notes.md, the new name should be ideas.md => move notes.md|ideas.md
          make a folder called breakfast inside recipes => mkdir recipes/breakfast
          create a folder named 2026 in the archive folder => mkdir archive/2026
-         make a folder called in => mkdir in",
+         make a folder called in => mkdir in
+         back up trip.md to backup/trip.md => copy trip.md|backup/trip.md
+         notes.md should be renamed to ideas.md => move notes.md|ideas.md
+         rota.md should be called rota-2026 from now on => move rota.md|rota-2026.md",
     );
+    // Neither side a file's name: no rename of anything.
+    nothing("the meeting should be called off");
+    nothing("this file should be called something better");
     // A wish with no file, or a move of no file, is no request.
     nothing("I'd like the gig moved to Friday");
     nothing("we need to move the gig to Friday");
@@ -189,6 +195,9 @@ fn a_pattern_or_words_said_of_names_find_by_name() {
          find file names with swarm => find swarm
          search for a file named swarm => find swarm
          is there a file with quote in its name? => find quote
+         find all the markdown files => find *.md
+         which of my files are csv files => find *.csv
+         find the pdf files in the shop folder => find *.pdf|shop
          when did budget.md last change? => info budget.md
          give me the info for vocab/french.md => info vocab/french.md
          show me the details of plan.md => info plan.md
