@@ -131,17 +131,7 @@ fn closing_len(words: Words<'_>) -> usize {
     let after_clause = before.is_some_and(|at| {
         words.raw(at).ends_with([',', '.', '!', ';', '?'])
             || words.get(at).is_some_and(|w| w.quoted)
-            || names_a_file(words.raw(at))
+            || super::name::has_extension(words.raw(at))
     });
     if after_clause { n } else { 0 }
-}
-
-/// Whether a word as written is a file's name with its extension ("notes.md").
-fn names_a_file(raw: &str) -> bool {
-    raw.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty()
-            && (1..=5).contains(&ext.len())
-            && ext.chars().all(|c| c.is_ascii_alphanumeric())
-            && ext.chars().any(|c| c.is_ascii_alphabetic())
-    })
 }

@@ -400,7 +400,7 @@ fn plausible(name: &str) -> bool {
 }
 
 /// Whether the last path segment ends in an extension like ".md" or ".tar.gz".
-fn has_extension(name: &str) -> bool {
+pub(super) fn has_extension(name: &str) -> bool {
     let segment = name.rsplit('/').next().unwrap_or(name);
     segment.rsplit_once('.').is_some_and(|(_, ext)| {
         (1..=10).contains(&ext.chars().count())

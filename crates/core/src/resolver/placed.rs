@@ -138,8 +138,5 @@ fn file_said_first(text: &str) -> Option<(&str, &str)> {
         .find_map(|opening| lower.starts_with(opening).then_some(opening.len()))?;
     let end = text[opening..].find(' ').map(|at| opening + at)?;
     let name = &text[opening..end];
-    let extension = name.rsplit_once('.').map(|(_, ext)| ext)?;
-    let plain_extension =
-        (1..=5).contains(&extension.len()) && extension.chars().all(|c| c.is_ascii_alphanumeric());
-    plain_extension.then(|| (&text[..end], &text[end..]))
+    name::has_extension(name).then(|| (&text[..end], &text[end..]))
 }
