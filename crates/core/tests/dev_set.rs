@@ -551,3 +551,15 @@ fn the_ninth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_tenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-10.yaml",
+        Floor {
+            offered: 631,
+            unasked: 613,
+            wrong: 5,
+        },
+    );
+}
