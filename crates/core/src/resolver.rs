@@ -177,8 +177,11 @@ pub use settle::{Folder, MAX_NOTES, NOTES_FILE};
 /// two files fit is asked about. With an empty folder, as [`resolve`].
 pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
     let named = folder.daily().and_then(|path| daily::named(text, path));
+    let resolution = match (&named, folder.daily()) {
+        (Some(said), Some(path)) => daily::kept(said, path, resolve(said)),
+        _ => resolve(text),
+    };
     let text = named.as_deref().unwrap_or(text);
-    let resolution = resolve(text);
     let resolution = match folder.is_empty() {
         true => resolution,
         false => settle::settle(text, resolution, folder, |again| {

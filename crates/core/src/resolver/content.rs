@@ -37,6 +37,7 @@ pub fn is_nothing(words: Words<'_>) -> bool {
 
 /// The text a run of words says, or `None` when it says nothing usable.
 pub fn text(words: Words<'_>) -> Option<String> {
+    let words = placed_before(words);
     let words = match words.after_any(TEXT_NOUNS) {
         Some(rest) if !rest.is_empty() => rest,
         _ => words,
@@ -55,6 +56,21 @@ pub fn text(words: Words<'_>) -> Option<String> {
         false => String::from(words.literal().trim_end_matches([',', ';'])),
     };
     (!words.is_empty() && !pronoun).then(|| literal(words))
+}
+
+/// "write inside: window sticks": the place said before a colon is not
+/// the text.
+fn placed_before(words: Words<'_>) -> Words<'_> {
+    const PLACES: Phrases =
+        Phrases::new("inside | in it | into it | in there | there | in the file");
+    match words.after_any(PLACES) {
+        Some(rest)
+            if !rest.is_empty() && words.raw(words.len() - rest.len() - 1).ends_with(':') =>
+        {
+            rest
+        }
+        _ => words,
+    }
 }
 
 /// Text to look for: like [`text`], but never empty, since an empty pattern

@@ -6,6 +6,8 @@
 //! sentence — so every verb can name it ("read today's note", "tick milk in
 //! my daily note").
 
+use super::Resolution;
+use crate::action::Action;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -66,6 +68,38 @@ pub fn named(text: &str, path: &str) -> Option<String> {
         }
     }
     None
+}
+
+/// A day's note keeps what is already in it: "put X in my daily note" adds
+/// X to it, as a journal is written, rather than writing the note anew —
+/// unless the sentence says to replace it ("replace today's note with X").
+pub fn kept(text: &str, path: &str, resolution: Resolution) -> Resolution {
+    const ANEW: &[&str] = &[
+        "replace",
+        "overwrite",
+        "wipe",
+        "erase",
+        "clear",
+        "empty",
+        "only",
+    ];
+    let anew = text
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|word| ANEW.iter().any(|w| word.eq_ignore_ascii_case(w)));
+    match resolution {
+        Resolution::Action(Action::Write {
+            name,
+            content,
+            mode: None,
+            expect,
+        }) if name == path && !anew => Resolution::Action(Action::Append {
+            name,
+            content,
+            under: None,
+            expect,
+        }),
+        other => other,
+    }
 }
 
 /// Where `want` stands in `chars` as whole words: not inside a longer word,

@@ -68,6 +68,15 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         (_, _, Some(stem)) => stem,
         _ => return None,
     };
+    // "remove the Stalker item from screenings.md": said as an item.
+    let said_as_item = {
+        let item = rest.to(at);
+        item.len() > 1 && item.key(item.len() - 1) == "item"
+    };
+    let does = match (does, said_as_item) {
+        (Does::RemoveFromList, true) => Does::RemoveItem,
+        (does, _) => does,
+    };
     if matches!(does, Does::RemoveFromList) && !said_a_list && !is_a_list(&name, &rest.to(at)) {
         return None;
     }
@@ -93,6 +102,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some((means, before)) = item.before_tagged(DONE) {
         item = before;
         done = means;
+    } else if let Some(before) = as_a_state(item) {
+        // "mark Stalker as watched": ticked, whatever the state is called.
+        item = before;
     }
     // "The Dispossessed" said mid-sentence is a title: its "The" is kept.
     let titled = item.get(0).is_some_and(|w| w.inner == "The");
@@ -104,12 +116,16 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         true => item,
     };
     // "remove the sun cream line": the line is named by its words.
-    let item = match item.len() > 1 && item.key(item.len() - 1) == "line" {
+    let item = match item.len() > 1 && ["line", "item"].contains(&item.key(item.len() - 1)) {
         true => item.to(item.len() - 1),
         false => item,
     };
     // "untick it": which item is said elsewhere, not here.
-    let pronoun = item.len() == 1 && ["it", "that", "this", "them"].contains(&item.key(0));
+    let pronoun = match item.len() {
+        1 => ["it", "that", "this", "them", "him", "her"].contains(&item.key(0)),
+        2 => ["his", "her", "their", "its"].contains(&item.key(0)),
+        _ => false,
+    };
     if item.is_empty() || item.len() > 12 || pronoun {
         return None;
     }
@@ -142,6 +158,19 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         },
     };
     act(action)
+}
+
+/// "X as watched", "X as bought": the item before a state said in one
+/// word that is done to it (a past participle), which ticks it.
+fn as_a_state(item: Words<'_>) -> Option<Words<'_>> {
+    const DONE_WORDS: &[&str] = &[
+        "read", "seen", "paid", "sent", "bought", "sold", "made", "built", "caught", "met", "kept",
+        "got", "given", "taken", "written", "eaten", "found", "won", "fixed", "done",
+    ];
+    let n = item.len();
+    let state = item.key(n.checked_sub(1)?);
+    let past = (state.len() > 3 && state.ends_with("ed")) || DONE_WORDS.contains(&state);
+    (n > 2 && item.key(n - 2) == "as" && past).then(|| item.to(n - 2))
 }
 
 /// "the members list", "my packing list": the words that name which list,

@@ -116,10 +116,21 @@ fn in_file_first(text: &str, request: &str, file: &str, comma: bool) -> Option<R
     // "in todo.md, milk" adds to it; "in todo.md tick off milk" changes a
     // line in it (what is said "in" a file: an item, an edit).
     // Without a comma the file may run on into the request: only a line
-    // said "in" it is read so.
+    // added to it ("in todo.md add milk") or said "in" it is read so.
     let to = plain(&alloc::format!("{} to \"{file}\"", request.trim()));
-    if comma && !matches!(to, Resolution::Unresolved { .. }) {
-        return Some(to);
+    // "in standup.md add to the Done section: …" is not understood by
+    // that reading: its text would open with "to".
+    let joined = |content: &str| {
+        let first = content.split(' ').next().unwrap_or("");
+        ["to", "into", "onto", "under", "in"].contains(&first.to_ascii_lowercase().as_str())
+    };
+    match (&to, comma) {
+        (Resolution::Unresolved { .. }, _) => {}
+        (_, true) => return Some(to),
+        (Resolution::Action(Action::Append { content, .. }), false) if !joined(content) => {
+            return Some(to);
+        }
+        _ => {}
     }
     match plain(&alloc::format!("{} in \"{file}\"", request.trim())) {
         read @ Resolution::Action(

@@ -20,14 +20,25 @@ const KINDS: Phrases = phrases!("heading | section | header | title | part");
 /// Shopping": `rest` is what follows the adding word.
 pub(super) fn under(rest: Words<'_>) -> Option<Resolution> {
     let at = rest.keys().position(|k| k == "under")?;
-    let file_at = rest.keys().rposition(|k| ONTO.contains(&k) || k == "in")?;
-    let (said, name, heading) = match file_at > at {
-        true => (
+    // "under the Club members heading of chess.md": "of" after a heading.
+    let file_at = rest.keys().enumerate().rposition(|(i, k)| {
+        ONTO.contains(&k) || k == "in" || (k == "of" && i > 0 && is_kind(rest.key(i - 1)))
+    })?;
+    // "add under Next week in running-order.md: interview …": the text
+    // after the file, past a colon.
+    let colon = (file_at + 1..rest.len()).find(|&i| rest.raw(i).ends_with(':'));
+    let (said, name, heading) = match (file_at > at, colon) {
+        (true, Some(colon)) if at == 0 => (
+            rest.from(colon + 1),
+            rest.range(file_at + 1, colon + 1),
+            rest.range(at + 1, file_at),
+        ),
+        (true, _) => (
             rest.to(at),
             rest.from(file_at + 1),
             rest.range(at + 1, file_at),
         ),
-        false => (
+        (false, _) => (
             rest.to(file_at),
             rest.range(file_at + 1, at),
             rest.from(at + 1),
@@ -37,6 +48,11 @@ pub(super) fn under(rest: Words<'_>) -> Option<Resolution> {
         return None;
     };
     appended_under(name, said, heading)
+}
+
+/// Whether `key` is a word a heading is called by.
+fn is_kind(key: &str) -> bool {
+    ["heading", "section", "header", "title", "part"].contains(&key)
 }
 
 /// "in garden.md under Weekend add repot the chilli", "under Friday in

@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 mod forms;
 mod guesses;
 mod history;
+mod lines;
 mod notes;
 mod settle;
 mod spoken;
