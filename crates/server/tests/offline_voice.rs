@@ -15,7 +15,7 @@ mod common;
 
 use common::Server;
 use common::spoken::{
-    Page, available, avx512, server, speak, sphinx_here, whisper_available, whisper_runs_here,
+    Page, available, server, speak, sphinx_here, whisper_available, whisper_installed,
 };
 use serde_json::json;
 
@@ -33,7 +33,7 @@ async fn four_spoken_commands_act_through_the_executor() {
     let server = server();
     // No provider named and no key set: an offline one, the Whisper-class
     // one when it is installed.
-    let offline = match whisper_runs_here() {
+    let offline = match whisper_installed() {
         true => "whisper",
         false => "local",
     };
@@ -276,27 +276,6 @@ async fn a_missing_model_is_refused_by_name_with_the_packages_to_install() {
             .starts_with("apt-get install -y libpocketsphinx3"),
         "{health}"
     );
-}
-
-/// On a processor the Whisper-class library cannot run on (no AVX-512),
-/// asking for it is refused by name before the library is loaded, and the
-/// server stays up for the next session; where it can run, the whisper
-/// test above is the other side.
-#[tokio::test(flavor = "multi_thread")]
-async fn the_whisper_class_recogniser_is_refused_by_name_where_it_cannot_run() {
-    if avx512() || !sphinx_here() {
-        return;
-    }
-    let server = server();
-    let mut page = Page::open(&server, "?provider=whisper").await;
-    let error = page.expect("error").await;
-    assert_eq!(error["refused"], "offline-voice-unavailable", "{error}");
-    assert!(
-        error["why"].as_str().unwrap().contains("AVX-512"),
-        "{error}"
-    );
-    let (status, _) = server.get("/api/health").await;
-    assert_eq!(status, 200, "the server is still up");
 }
 
 /// Offline recognisers are bounded (each is tens of MB of C memory): past

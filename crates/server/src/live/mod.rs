@@ -63,7 +63,7 @@ pub enum Provider {
     /// Offline: pocketsphinx on this machine (Debian `libpocketsphinx3`,
     /// `pocketsphinx-en-us`), 16 kHz in, no key.
     Local,
-    /// Offline, Whisper-class: Moonshine (PyPI `moonshine-cpp`) for the
+    /// Offline, Whisper-class: Moonshine (PyPI `moonshine-voice`) for the
     /// words, pocketsphinx for where an utterance ends and for file names;
     /// 16 kHz in, no key. The default with no key when it is installed.
     Whisper,
