@@ -148,6 +148,16 @@ fn differs_from(words: Words<'_>) -> Option<(String, Words<'_>)> {
 
 /// The diff of `name` with the proposed words, checked.
 fn diffed(words: Words<'_>, (name, proposed): (String, Words<'_>)) -> Option<Resolution> {
+    // "how regatta.md differs from yesterday": a version, not a text.
+    if !proposed.is_quoted()
+        && let Some(version) = super::history::version(proposed)
+    {
+        return act(Action::Diff {
+            name,
+            content: None,
+            against: Some(version.unwrap_or_else(|| String::from("last commit"))),
+        });
+    }
     if !proposed.is_quoted() && matches!(target(proposed), Target::File(_)) {
         return claim_unresolved(
             "I compare a file with proposed text, not two files — say e.g. 'diff notes.md with hello'.",

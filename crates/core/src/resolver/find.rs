@@ -60,13 +60,14 @@ const TEXT_WORDS: &[&str] = &[
 /// Heads that ask what a file is; the rest names it.
 const INFO: Phrases = Phrases::new(
     "how (big | large | long) is | what size is | [what is the] size of
-     | when did i [last] change | when (was | did) | [(give | show) me | get] [the]
-     (info | information | details) (on | about | for | of) | tell me about | stat",
+     | when did i [last] (change | update | edit | modify | touch) | when (was | did)
+     | [(give | show) me | get] [the] [file] (info | information | details) (on | about | for | of)
+     | tell me about | stat",
 );
 
 /// Words after the name in an info question ("… last changed", "… have").
 const INFO_TAIL: Phrases =
-    Phrases::new("[last] (changed | modified | edited | change) | have | has | get");
+    Phrases::new("[last] (changed | modified | edited | change) | have | has | get | please");
 
 /// Heads of asking which files a name has in it.
 const NAME_HAS_HEADS: Phrases = Phrases::new(

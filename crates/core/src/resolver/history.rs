@@ -26,7 +26,8 @@ const CHANGED: Phrases = Phrases::new(
      | show me what changed | show me what i changed | show what changed
      | show me my changes | show me the changes | show my changes | show the changes
      | show changes | list my changes | list the changes | list changes | my changes
-     | [are there] any [uncommitted] changes | uncommitted changes | git status
+     | [are there] any [uncommitted] changes | [show [me] | list] [the | my] uncommitted changes
+     | git status
      | git diff | how has | how did | (which | what) files [have] (changed | were changed)
      | show me what i have changed | show me what i have edited",
 );
@@ -44,12 +45,14 @@ const LAST_COMMITS: Phrases = Phrases::new(
 );
 
 /// Words before the file a look at the history names.
-const ABOUT: Phrases = Phrases::new("of | for | to | in | on | the file");
+const ABOUT: Phrases = Phrases::new(
+    "of | for | to | in | on | the file | (that | which) (touched | changed) | touching",
+);
 
 /// Words closing a question about when or who.
 const CLOSING: Phrases = Phrases::new(
     "changed | edited | modified | last changed | last edited | in my folder
-     | in the folder | so far | here",
+     | in the folder | in this folder | so far | here",
 );
 
 /// Heads comparing a file with a commit or a day: "compare FILE with …".
@@ -72,6 +75,28 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .or_else(|| compared(words))
         .or_else(|| restored(words))
         .or_else(|| read_at(words))
+        .or_else(|| version_read(words))
+}
+
+/// "read yesterday's version of orders.md", "show me the committed copy of
+/// notes.md": the version said before the file.
+fn version_read(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(READS)?;
+    let of = (1..rest.len()).find(|&i| rest.key(i) == "of")?;
+    let said = rest.to(of);
+    if !said.keys().any(|k| k == "version" || k == "copy") {
+        return None;
+    }
+    let at = version(said)?;
+    let Target::File(name) = target(rest.from(of + 1)) else {
+        return None;
+    };
+    act(Action::Read {
+        name,
+        first: None,
+        last: None,
+        at: Some(at.unwrap_or_else(|| "last commit".to_string())),
+    })
 }
 
 /// "what did I change today", "what did I change in notes.md since the
@@ -206,7 +231,7 @@ fn read_at(words: Words<'_>) -> Option<Resolution> {
 
 /// A version said as a commit or a day: "the last commit", "yesterday's
 /// version", "what I committed". `Some(None)` is the last commit.
-fn version(words: Words<'_>) -> Option<Option<String>> {
+pub(super) fn version(words: Words<'_>) -> Option<Option<String>> {
     let words = words
         .trim_start(phrases!("the | my | its"))
         .trim_end(phrases!("version | copy"));

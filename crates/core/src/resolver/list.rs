@@ -63,7 +63,7 @@ const LEADING: Phrases = Phrases::new(
 const TRAILING: Phrases = Phrases::new(
     "(are | is) there | there are | do (i | we) have | have i got | i have | exist
      | are here | there | here | available | [right] now | please
-     | [are] in (the folder | this folder | here) | is here",
+     | [are] in (the folder | this folder | my folder | here) | is here",
 );
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
@@ -78,6 +78,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         reach
     };
     let region = rest.trim_start(LEADING).trim_end(TRAILING);
+    if super::name::elsewhere(region) {
+        return claim_unresolved(
+            "That is outside your folder: I only list what is inside it. Say 'list files' to see what is here.",
+        );
+    }
     // "show me the folder", "open my whole folder": the root itself.
     let root = region.trim_start(phrases!("the | my | our | this | your"));
     if let Some(rest) = root

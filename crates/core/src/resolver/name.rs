@@ -379,6 +379,19 @@ fn spaced_name(words: Words<'_>, called: bool, folder: bool) -> Option<String> {
     spoken(words, true).filter(|name| called && (folder || has_extension(name)))
 }
 
+/// Places outside the folder said in words ("to my desktop", "to the
+/// parent folder", "up one level"): never read as folders inside it.
+pub(super) fn elsewhere(place: Words<'_>) -> bool {
+    const ELSEWHERE: Phrases = Phrases::new(
+        "[the | my] (parent | enclosing) (folder | directory) | the (folder | directory) above
+         | up [one | a] level | one level up | outside [the | this | my] (folder | directory)
+         | [the | my] (desktop | home (folder | directory) | computer | usb [stick | drive])",
+    );
+    place
+        .after_any(ELSEWHERE)
+        .is_some_and(|rest| rest.is_empty())
+}
+
 /// A path that reaches outside the folder as it is written (absolute, from
 /// a home folder, or up through `..`): kept as said, so the executor refuses
 /// it by name (`outside-root`) instead of the sentence going unheard.

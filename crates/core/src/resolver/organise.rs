@@ -20,7 +20,11 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
     ),
     (Phrases::new("move | mv | relocate"), (Verb::Move, false)),
     (
-        Phrases::new("copy | cp | duplicate | (make | save) a copy of | back up"),
+        Phrases::new(
+            "copy | cp | duplicate | (make | save | take | keep) a [backup | spare] copy of
+             | (i | we) (would like | want | need) a [backup | spare] copy of
+             | (make | take) a backup of | back up",
+        ),
         (Verb::Copy, true),
     ),
 ];
@@ -97,7 +101,7 @@ fn organise(
         }
         _ => return None,
     };
-    if elsewhere(place) {
+    if super::name::elsewhere(place) {
         return claim_unresolved(format!(
             "I only work inside your folder, so I can't {} {name} out of it — name a place in the folder, e.g. '{} {name} to old/{name}'.",
             verb.wire(),
@@ -118,19 +122,6 @@ fn organise(
         }
     };
     act(organised(verb, name, to))
-}
-
-/// Places outside the folder said in words ("to my desktop", "to the
-/// parent folder", "up one level"): never read as folders inside it.
-fn elsewhere(place: Words<'_>) -> bool {
-    const ELSEWHERE: Phrases = Phrases::new(
-        "[the | my] (parent | enclosing) (folder | directory) | the (folder | directory) above
-         | up [one | a] level | one level up | outside [the | this | my] (folder | directory)
-         | [the | my] (desktop | home (folder | directory) | computer | usb [stick | drive])",
-    );
-    place
-        .after_any(ELSEWHERE)
-        .is_some_and(|rest| rest.is_empty())
 }
 
 /// "rota.md should be called rota-2026.md": a file and the name it should

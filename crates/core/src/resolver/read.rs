@@ -24,7 +24,7 @@ const WEAK: Phrases = Phrases::new(
      | what did i (write down | note) in | what have (i | we) written in
      | (have | take) a (look | peek) at | peek at | glance at | show | display | open [up]
      | (pull | bring) up | view | [let me] see | [let me] look at | get | (give | tell) me
-     | check",
+     | check | what did",
 );
 
 /// Words between the head and the file; "content of" and "text of" also
@@ -38,7 +38,7 @@ const LEADING: Phrases = Phrases::new(
 /// Words after the file ("what does notes.md say").
 const TRAILING: Phrases = Phrases::new(
     "say | says | contain | contains | (has | have) in it | has | looks like | look like
-     | out loud | aloud | (to | for) me | [right] now | at the moment | currently | so far
+     | out loud | aloud | out [(to | for) me] | (to | for) me | [right] now | at the moment | currently | so far
      | again",
 );
 

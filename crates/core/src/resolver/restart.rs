@@ -20,7 +20,7 @@ const MARKERS: &[(Phrases, bool)] = &[
 ];
 
 /// Sounds of hesitation around a false start.
-const FILLERS: &[&str] = &["uh", "um", "er", "erm", "uhh", "umm", "no"];
+const FILLERS: &[&str] = &["uh", "um", "er", "erm", "uhh", "umm", "no", "sorry", "oops"];
 
 /// `text` with its last false start taken out, if it has one.
 pub fn repaired(text: &str) -> Option<String> {

@@ -132,7 +132,7 @@ const REAL_WORDS: &[&str] = &[
     "chance", "changed", "update", "updated", "search", "starch", "touch", "tough", "teach",
     "couch", "pouch", "print", "point", "paint", "pint", "dump", "jump", "bump", "pump", "lump",
     "damp", "undo", "undone", "tools", "pools", "fools", "trash", "crash", "brash", "trish",
-    "apply", "apple", "reply", "supply", "since", "putt",
+    "apply", "apple", "reply", "supply", "since", "putt", "parent", "parents", "present",
 ];
 
 /// `text` with the first word that was a command word a letter or two off

@@ -12,6 +12,7 @@ mod forms;
 mod guesses;
 mod history;
 mod lines;
+mod looks;
 mod notes;
 mod settle;
 mod spoken;
