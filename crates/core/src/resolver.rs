@@ -21,6 +21,7 @@ mod courtesy;
 pub mod daily;
 mod delete;
 mod diff;
+mod edges;
 mod edit;
 mod extensions;
 mod find;
@@ -240,7 +241,7 @@ pub fn resolve(text: &str) -> Resolution {
         Resolution::Unresolved { note } => typo_corrected(text)
             .or_else(|| ask_inside(text))
             .unwrap_or(Resolution::Unresolved { note }),
-        resolution => questioned(text, resolution),
+        resolution => edges::unsure(text, questioned(text, resolution)),
     }
 }
 

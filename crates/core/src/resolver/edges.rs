@@ -1,0 +1,110 @@
+//! Where a change's words end is the reading most often wrong on sentences
+//! never seen: a joining word kept at the start of the text ("to the Done
+//! section: …"), a place or a courtesy kept at its end ("… at the end",
+//! "… thank you"). A change whose text has such an edge is not done on
+//! the reading: it is asked, with the text as read, so a wrong cut costs a
+//! No and never a wrong change.
+
+use super::Resolution;
+use crate::action::Action;
+
+/// Words that join a text to its place: a text opening with one was cut
+/// in the wrong place.
+const OPENINGS: &[&str] = &[
+    "to the ",
+    "to my ",
+    "into ",
+    "onto ",
+    "under ",
+    "in it",
+    "inside:",
+    "for me ",
+    "as a new ",
+    "a new file",
+];
+
+/// Places and courtesies that close a request rather than a text.
+const CLOSINGS: &[&str] = &[
+    " at the end",
+    " at the bottom",
+    " at the top",
+    " thank you",
+    " thanks",
+    " for me",
+    " please",
+];
+
+/// `resolution` of `said`, asked first when the text of the change it
+/// makes has an edge that belongs to the request. A text the person quoted
+/// is theirs to the letter.
+pub fn unsure(said: &str, resolution: Resolution) -> Resolution {
+    let text = match resolution.action() {
+        Some(Action::Write { content, .. } | Action::Append { content, .. }) => content,
+        Some(Action::Edit { new_text, .. }) => new_text,
+        Some(Action::CheckItem { item, .. } | Action::RemoveItem { item, .. }) => item,
+        _ => return resolution,
+    };
+    let quoted = [('"', '"'), ('\'', '\''), ('“', '”'), ('‘', '’')]
+        .iter()
+        .any(|(open, close)| said.contains(&alloc::format!("{open}{text}{close}")));
+    let edge = edge(text).filter(|_| !quoted);
+    match edge {
+        Some(said) => resolution.guessed(alloc::format!(
+            "I wasn't sure where the text ends: I kept '{said}' in it"
+        )),
+        None => resolution,
+    }
+}
+
+/// The request's words at either end of `text`, if any; a closing only
+/// after a few words of text of its own ("many thanks" is a text).
+fn edge(text: &str) -> Option<&'static str> {
+    let lower = text.to_lowercase();
+    let words = lower.split_whitespace().count();
+    OPENINGS
+        .iter()
+        .find(|w| lower.starts_with(*w))
+        .or_else(|| {
+            CLOSINGS
+                .iter()
+                .find(|w| lower.ends_with(*w) && words >= w.split_whitespace().count() + 2)
+        })
+        .map(|w| w.trim())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::action::Action;
+    use crate::resolver::{Resolution, resolve};
+
+    fn asked(said: &str) -> bool {
+        matches!(resolve(said), Resolution::Guess { .. })
+    }
+
+    #[test]
+    fn a_text_with_the_requests_words_at_an_edge_is_asked() {
+        // A place or a courtesy kept at the end of the text.
+        assert!(asked("setlist.md, add Seven Nation Army at the end"));
+        assert!(asked(
+            "make a file route.md with Day 1 Inverness to Ullapool thank you"
+        ));
+        // A joining word kept at its start.
+        assert!(asked(
+            "add to the Done section: fixed the build to standup.md"
+        ));
+        // The same text quoted is the person's to the letter, and a text
+        // that is only courtesy is a text.
+        assert_eq!(
+            resolve("add \"see you at the end\" to card.md").into_action(),
+            Some(Action::Append {
+                name: "card.md".into(),
+                content: "see you at the end".into(),
+                under: None,
+                expect: None,
+            })
+        );
+        assert!(!asked("add many thanks to card.md"));
+        assert!(!asked("put to absent friends in toast.md"));
+        assert!(!asked("add oat milk to shopping.md"));
+    }
+}
