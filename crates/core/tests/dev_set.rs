@@ -566,3 +566,15 @@ fn the_tenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_eleventh_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-11.yaml",
+        Floor {
+            offered: 568,
+            unasked: 542,
+            wrong: 22,
+        },
+    );
+}
