@@ -304,8 +304,23 @@ document.addEventListener('click', (event) => {
 $('transcript-clear').addEventListener('click', () => transcript.clear());
 $('transcript-export').addEventListener('click', () => download('voicebox-conversation.json', transcript.exported(), 'application/json'));
 
+// What Voicebox can do comes from the phrasings the resolver and the
+// offline grammar share; the page's own list stays when they cannot be had.
 const help = $('help');
-$('help-open').addEventListener('click', () => help.showModal());
+let helpFilled = false;
+async function showHelp() {
+  help.showModal();
+  if (helpFilled) return;
+  try {
+    const { help: lines } = await api.help();
+    fill($('help-list'), lines.map((line) => el('li', { 'data-verb': line.verb },
+      el('strong', { text: line.does }), ' — ', line.says.map((said) => `“${said}”`).join(', '))));
+    helpFilled = true;
+  } catch {
+    // The list written in the page is shown instead.
+  }
+}
+$('help-open').addEventListener('click', showHelp);
 
 // Keys outside a text field: "/" goes to the request box, "m" speaks a
 // request, "?" shows what Voicebox can do and its shortcuts.
@@ -324,7 +339,7 @@ document.addEventListener('keydown', (event) => {
     if (!mic.disabled) mic.click();
   } else if (event.key === '?') {
     event.preventDefault();
-    help.showModal();
+    showHelp();
   }
 });
 

@@ -126,6 +126,12 @@ export async function health() {
   return data;
 }
 
+/** GET /api/help → `{ok, help: [{verb, does, says: [sentence]}]}`. */
+export async function help() {
+  const { data } = await request('GET', '/api/help');
+  return data;
+}
+
 /** GET /api/root → `{declared, root}`. */
 export async function root() {
   const { data } = await request('GET', '/api/root');

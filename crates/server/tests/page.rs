@@ -1287,3 +1287,58 @@ async fn tour() {
         browser.close().await;
     }
 }
+
+/// The `?` help is made from the phrasings the resolver and the offline
+/// grammar share: every verb said aloud has its line, none that is not
+/// (tools), and an example copied from it does what its line says.
+#[tokio::test]
+async fn the_help_lists_the_shared_phrasings_and_its_examples_work() {
+    if !browser::available() {
+        return;
+    }
+    let server = Server::start();
+    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
+    browser
+        .js("document.getElementById('help-open').click()")
+        .await;
+    browser
+        .wait_for(
+            "the help made from the phrasings",
+            "return document.querySelectorAll('#help-list li[data-verb]').length > 10",
+        )
+        .await;
+    let verbs = browser
+        .js("return [...document.querySelectorAll('#help-list li')].map((l) => l.dataset.verb)")
+        .await;
+    let verbs: Vec<&str> = verbs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    for said in [
+        "write", "read", "append", "delete", "undo", "move", "changes",
+    ] {
+        assert!(verbs.contains(&said), "{said} in {verbs:?}");
+    }
+    assert!(!verbs.contains(&"tool"), "{verbs:?}");
+    let write = browser
+        .js("return document.querySelector('#help-list li[data-verb=write]').textContent")
+        .await;
+    let write = write.as_str().unwrap();
+    let example = write
+        .split('“')
+        .nth(1)
+        .and_then(|rest| rest.split('”').next())
+        .unwrap();
+    assert_eq!(
+        example, "create a file called plan.md with buy milk",
+        "{write}"
+    );
+    browser.js("document.getElementById('help').close()").await;
+    turn(&browser, example).await;
+    assert_eq!(
+        std::fs::read_to_string(server.root.join("plan.md")).unwrap(),
+        "buy milk"
+    );
+}

@@ -34,6 +34,7 @@ pub fn routes() -> Router<AppState> {
         .route("/api/turn", post(turn))
         .route("/api/confirm", post(confirm))
         .route("/api/health", get(health))
+        .route("/api/help", get(help))
         .route("/api/audit", get(audit))
         .route("/api/audit/verify", get(verify_audit))
         .route("/api/keys", get(keys).put(put_keys))
@@ -154,6 +155,21 @@ pub async fn health(
         "offlineVoice": crate::live::offline_engines(false),
         "version": version,
     })))
+}
+
+/// What a person can say, verb by verb, made from the phrasings the
+/// built-in resolver and the offline grammar share (the page's `?` help).
+#[utoipa::path(get, path = "/api/help",
+    responses(
+        (status = 200, description = "`{ok, help: [{verb, does, says: [sentence]}]}`", body = Object),
+        ReadGuard,
+    ))]
+pub async fn help() -> Answer {
+    let help: Vec<Value> = voicebox_core::resolver::spoken::help()
+        .into_iter()
+        .map(|line| json!({"verb": line.verb.wire(), "does": line.does, "says": line.says}))
+        .collect();
+    Ok(Json(json!({"ok": true, "help": help})))
 }
 
 #[derive(Deserialize, IntoParams)]

@@ -17,6 +17,7 @@ use utoipa::OpenApi;
         api::turn,
         api::confirm,
         api::health,
+        api::help,
         audit::audit,
         audit::verify_audit,
         settings::keys,

@@ -64,3 +64,29 @@ fn words_beside_a_template_are_not_its_phrasings() {
         );
     }
 }
+
+/// The page's help is made from the same phrasings: every verb said aloud
+/// has a line, and every example it shows does what the line says.
+#[test]
+fn the_help_shows_each_spoken_verb_with_examples_that_do_it() {
+    use crate::resolver::spoken::help;
+    let folder = Folder::new(["notes.md".to_string(), "plan.md".to_string()].into());
+    let help = help();
+    let spoken = COMMANDS.iter().filter(|c| form(c.id).is_some()).count();
+    assert_eq!(help.len(), spoken);
+    for line in &help {
+        assert!(!line.says.is_empty() && line.says.len() <= 2, "{line:?}");
+        for said in &line.says {
+            assert!(!said.contains('<'), "a slot left unfilled: {said}");
+            match resolve_in(said, &folder) {
+                Resolution::Action(action) if action.verb() == line.verb => {}
+                got => panic!("{said:?} ({}): {got:?}", line.does),
+            }
+        }
+    }
+    let read = help
+        .iter()
+        .find(|l| l.verb == crate::command::Verb::Read)
+        .unwrap();
+    assert_eq!(read.says, ["read notes.md", "open notes.md"]);
+}
