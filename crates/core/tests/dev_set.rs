@@ -71,12 +71,37 @@ impl Case {
             return (!missing.is_empty())
                 .then(|| format!("the question {note:?} does not name {missing:?}"));
         }
-        if let (Some(action), true, Some(want)) = (got.action(), self.partial, &self.action) {
-            let got = serde_json::to_value(action).expect("an action serialises");
-            return (!contains(&got, want))
-                .then(|| format!("expected at least {want}\n    got      {got}"));
+        let Some(action) = got.action() else {
+            return mismatch(self.expected(), got);
+        };
+        let got = self.as_done(serde_json::to_value(action).expect("an action serialises"));
+        match (self.partial, &self.action, self.expected()) {
+            (true, Some(want), _) => (!contains(&got, &self.as_done(want.clone())))
+                .then(|| format!("expected at least {want}\n    got      {got}")),
+            (_, _, Some(want)) if self.as_done(want.clone()) == got => None,
+            (_, _, Some(want)) => Some(format!("expected {want}\n    got      {got}")),
+            (_, _, None) => Some(format!("expected unresolved\n    got      {got}")),
         }
-        mismatch(self.expected(), got)
+    }
+
+    /// `action` as the executor carries it out in this case's folder: a
+    /// move or copy to a folder that is there puts the file inside it, so
+    /// "to": "brews" and "to": "brews/ipa.md" are one act.
+    fn as_done(&self, mut action: Value) -> Value {
+        let verb = action["verb"].as_str().unwrap_or_default();
+        let (Some(name), Some(to)) = (action["name"].as_str(), action["to"].as_str()) else {
+            return action;
+        };
+        let folder = to.trim_end_matches('/');
+        let is_folder = self
+            .folder
+            .iter()
+            .any(|path| path.starts_with(&format!("{folder}/")));
+        if matches!(verb, "move" | "copy") && is_folder {
+            let leaf = name.rsplit('/').next().unwrap_or(name);
+            action["to"] = Value::from(format!("{folder}/{leaf}"));
+        }
+        action
     }
 }
 
@@ -354,13 +379,17 @@ impl Came {
 }
 
 /// Whether an action names a path the executor's containment refuses
-/// (`outside-root` and its kin) before anything is touched.
+/// (`outside-root` and its kin, and the host's own folders) before anything
+/// is touched.
 fn leaves_the_root(action: &Action) -> bool {
     let json = action.to_json();
     ["name", "to", "dir"].iter().any(|field| {
         json[field]
             .as_str()
-            .is_some_and(|path| contain::resolve_inside_root(path).is_err())
+            .is_some_and(|path| match contain::resolve_inside_root(path) {
+                Ok(inside) => contain::check_visible(&inside).is_err(),
+                Err(_) => true,
+            })
     })
 }
 

@@ -53,7 +53,14 @@ pub fn text(words: Words<'_>) -> Option<String> {
     // "jot down: call mom, in todo.txt": the comma closed the clause.
     let literal = |words: Words<'_>| match words.is_quoted() {
         true => words.literal(),
-        false => String::from(words.literal().trim_end_matches([',', ';'])),
+        false => {
+            let text = words.literal();
+            let text = text.trim_end_matches([',', ';']);
+            match words.task_box_before() {
+                Some(task) => alloc::format!("{task} {text}"),
+                None => String::from(text),
+            }
+        }
     };
     (!words.is_empty() && !pronoun).then(|| literal(words))
 }

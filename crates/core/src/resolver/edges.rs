@@ -16,15 +16,22 @@ const OPENINGS: &[&str] = &[
     "into ",
     "onto ",
     "under ",
-    "in it",
+    "in ",
     "inside:",
     "for me ",
     "as a new ",
     "a new file",
+    "no wait",
+    "no, ",
+    "i mean ",
 ];
 
 /// Places and courtesies that close a request rather than a text.
 const CLOSINGS: &[&str] = &[
+    " inside",
+    " in it",
+    " section",
+    " heading",
     " at the end",
     " at the bottom",
     " at the top",
@@ -103,6 +110,13 @@ mod tests {
                 expect: None,
             })
         );
+        assert!(asked(
+            "in starter.md add hydration 100% in the Notes section"
+        ));
+        assert!(asked("erm in huts.md change 14 Aug to — no, to 15 Aug"));
+        assert!(asked(
+            "Make a new text file, hops.txt, with Cascade 30g, Citra 20g inside."
+        ));
         assert!(!asked("add many thanks to card.md"));
         assert!(!asked("put to absent friends in toast.md"));
         assert!(!asked("add oat milk to shopping.md"));

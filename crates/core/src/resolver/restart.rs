@@ -35,6 +35,10 @@ pub fn repaired(text: &str) -> Option<String> {
             .map(|(names_only, n)| (at, n, names_only))
     })?;
     let again = &keys[at + len];
+    // "delete kites dot md, I mean it": said for emphasis, not again.
+    if keys.len() == at + len + 1 && ["it", "that", "this"].contains(&again.as_str()) {
+        return None;
+    }
     // The words before the marker, fillers dropped from their end.
     let mut before = at;
     while before > 0 && FILLERS.contains(&keys[before - 1].as_str()) {
@@ -48,7 +52,16 @@ pub fn repaired(text: &str) -> Option<String> {
     if names_only && !name_for_name {
         return None;
     }
-    let from = match (0..before).rev().find(|&i| keys[i] == *again) {
+    // "change S-04, I mean replace S-04 with …": a request said again
+    // from its command word takes back the one said before it.
+    let commanded = super::typo::is_command_word(again)
+        .then(|| {
+            (0..before)
+                .rev()
+                .find(|&i| super::typo::is_command_word(&keys[i]))
+        })
+        .flatten();
+    let from = match (0..before).rev().find(|&i| keys[i] == *again).or(commanded) {
         Some(said) if !names_only => said,
         _ if names_only => name_start(&keys, before),
         // "delete old dot txt i mean new dot txt": a name for a name.

@@ -338,6 +338,21 @@ impl<'a> Words<'a> {
         }
     }
 
+    /// A task box said just before the run ("with - [ ] lock the door"),
+    /// which splitting into words leaves out: `- [ ]`, `- [x]`, `* [ ]`, `[ ]`.
+    pub fn task_box_before(self) -> Option<&'a str> {
+        let first = self.list.first()?;
+        let before = self.text[..first.start].trim_end();
+        ["- [ ]", "- [x]", "- [X]", "* [ ]", "* [x]", "[ ]", "[x]"]
+            .iter()
+            .find(|task| before.ends_with(*task))
+            .map(|task| &before[before.len() - task.len()..])
+            .filter(|task| {
+                let rest = &before[..before.len() - task.len()];
+                rest.is_empty() || rest.ends_with(char::is_whitespace)
+            })
+    }
+
     /// Whether the run is one quoted word.
     pub fn is_quoted(self) -> bool {
         matches!(self.list, [only] if only.quoted)

@@ -96,9 +96,9 @@ const FOR_WHOM: Phrases = Phrases::new("me | us");
 const LEAD_INS: Phrases = Phrases::new(
     "as | so [that] it [only | just] (contains | says) | so that it reads | with | containing
      | saying | [to] say | (that | which) (says | reads | contains)
-     | and [the] (content | text) | and contents | and [inside | in it] (write | put)
-     | and type | [the | its] content is | [the] text is | the contents are
-     | content | contents",
+     | and [the] (content | text) | and contents
+     | [and] [just | then] [inside | in it] (write | put) | and type | [the | its] content is
+     | [the] text is | the contents are | content | contents",
 );
 
 /// "with the name …" names the file; it does not start content.
@@ -170,6 +170,10 @@ pub fn named_then_said(
 ) -> Option<Resolution> {
     (0..words.len()).find_map(|at| {
         let colon = words.raw(at).ends_with(':').then_some((at + 1, at + 1));
+        // "new file stout.md, text: OG 1.052": the text labelled as such.
+        let labelled = (matches!(words.key(at), "text" | "body" | "words")
+            && words.raw(at).ends_with(':'))
+        .then_some((at, at + 1));
         // "rewrite notes.txt as hello"; "save this as notes.txt: …" names the file.
         let as_content = words.key(at) != "as" || matches!(target(words.to(at)), Target::File(_));
         let lead_in = words
@@ -177,7 +181,7 @@ pub fn named_then_said(
             .after_any(LEAD_INS)
             .filter(|_| as_content && words.from(at).after_any(NAMING_WITH).is_none())
             .map(|rest| (at, words.len() - rest.len()));
-        [lead_in, colon]
+        [lead_in, labelled, colon]
             .into_iter()
             .flatten()
             .find_map(|(name_end, said_from)| split_at(words, name_end, said_from, make))

@@ -187,3 +187,49 @@ fn a_place_said_before_the_text_is_not_written() {
         Action::Write { ref content, .. } if content == "inside jokes"
     ));
 }
+
+/// A task box said before the text is the text's; text labelled "text:"
+/// and "put" after a new file's name are what it says; a request said
+/// again from its command word takes back the one before it, and "I mean
+/// it" after a request is said for emphasis.
+#[test]
+fn what_a_new_file_says_and_requests_said_again() {
+    assert_eq!(
+        sure("overwrite closing.md with - [ ] lock the back door"),
+        Action::Write {
+            name: "closing.md".into(),
+            content: "- [ ] lock the back door".into(),
+            mode: None,
+            expect: None,
+        }
+    );
+    // A dash joining clauses is still no part of the text.
+    assert_eq!(sure("todo.txt - add milk"), append("todo.txt", "milk"));
+    for said in [
+        "new file hops.md, text: Cascade 30g",
+        "pls create hops.md, put Cascade 30g",
+    ] {
+        assert!(
+            matches!(sure(said), Action::Write { ref content, .. } if content == "Cascade 30g"),
+            "{said}"
+        );
+    }
+    assert!(matches!(
+        sure("create a text file called a.txt with hi"),
+        Action::Write { ref name, .. } if name == "a.txt"
+    ));
+    assert_eq!(
+        guess("in stout.md change S-04, I mean replace S-04 with WLP001"),
+        super::edit("stout.md", "S-04", "WLP001")
+    );
+    assert_eq!(
+        sure("delete kites dot md, I mean it"),
+        Action::Delete {
+            name: "kites.md".into()
+        }
+    );
+    assert!(matches!(
+        guess("read a.txt, I mean b.txt"),
+        Action::Read { ref name, .. } if name == "b.txt"
+    ));
+}
