@@ -306,11 +306,10 @@ fn aside_dropped(text: &str) -> Option<Resolution> {
     if request.trim().is_empty() || takes_back(aside) {
         return None;
     }
-    // Only a sure reading: a guess from the part is left to the search
-    // for the ask inside the whole.
+    // A guess from the part stays a guess: asked before anything is done.
     match plain(request) {
-        sure @ Resolution::Action(_) => Some(sure),
-        _ => None,
+        Resolution::Unresolved { .. } => None,
+        read => Some(read),
     }
 }
 

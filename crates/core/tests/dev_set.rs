@@ -553,8 +553,8 @@ fn the_seventh_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-7.yaml",
         Floor {
-            offered: 572,
-            unasked: 545,
+            offered: 573,
+            unasked: 546,
             wrong: 6,
         },
     );
@@ -565,8 +565,8 @@ fn the_eighth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-8.yaml",
         Floor {
-            offered: 619,
-            unasked: 576,
+            offered: 620,
+            unasked: 577,
             wrong: 7,
         },
     );
@@ -601,9 +601,9 @@ fn the_eleventh_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-11.yaml",
         Floor {
-            offered: 568,
-            unasked: 542,
-            wrong: 22,
+            offered: 596,
+            unasked: 566,
+            wrong: 10,
         },
     );
 }

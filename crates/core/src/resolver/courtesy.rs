@@ -7,8 +7,8 @@ use core::ops::Range;
 
 /// Openings dropped from the front, again and again ("ok so could you please …").
 const OPENINGS: Phrases = Phrases::new(
-    "please | pls | kindly | ok | okay | so | now | just | and | also | then
-     | voicebox | (hi | hello) voicebox | (can | could | would | will) you | can u
+    "please | kindly | ok | okay | so | now | just | and | also | then
+     | voicebox | (hi | hello) voicebox | (can | could | would | will) you
      | (can | could | may) i | i (want | need) [you] to | i would like [you] to
      | go ahead and | let us | help me | quickly | like | be so kind as to
      | (would | do) you mind | oops | whoops | sorry | actually | oh | well | alright

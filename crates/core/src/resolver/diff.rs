@@ -22,7 +22,7 @@ const JOINERS: &[&str] = &["with", "against", "to", "and", "versus", "vs", "as"]
 
 /// "how would README.md differ from TEXT": the words that join file and text.
 const DIFFER_FROM: Phrases = Phrases::new(
-    "(differ | differs | be different | look different) from
+    "(differ | differs | be different | look different | different) from
      | compare (to | with | against) | (look | be) like with",
 );
 

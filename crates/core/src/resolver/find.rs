@@ -66,8 +66,10 @@ const INFO: Phrases = Phrases::new(
 );
 
 /// Words after the name in an info question ("… last changed", "… have").
-const INFO_TAIL: Phrases =
-    Phrases::new("[last] (changed | modified | edited | change) | have | has | get | please");
+const INFO_TAIL: Phrases = Phrases::new(
+    "[last] (changed | modified | edited | change | updated | update | touched | saved)
+         | have | has | get | please",
+);
 
 /// Heads of asking which files a name has in it.
 const NAME_HAS_HEADS: Phrases = Phrases::new(

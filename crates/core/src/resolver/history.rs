@@ -29,7 +29,8 @@ const CHANGED: Phrases = Phrases::new(
      | [are there] any [uncommitted] changes | [show [me] | list] [the | my] uncommitted changes
      | git status
      | git diff | how has | how did | (which | what) files [have] (changed | were changed)
-     | show me what i have changed | show me what i have edited",
+     | show me what i have changed | show me what i have edited | show me what is changed
+     | show me what has changed | have i (modified | changed | edited) anything",
 );
 
 /// Heads asking for commits; the rest may name a file.
@@ -56,15 +57,18 @@ const CLOSING: Phrases = Phrases::new(
 );
 
 /// Heads comparing a file with a commit or a day: "compare FILE with …".
-const COMPARE: Phrases = Phrases::new("compare | diff");
+const COMPARE: Phrases =
+    Phrases::new("compare | diff | [can i] [see | show me | give me] [a | the] diff (of | for)");
 const COMPARE_JOINERS: &[&str] = &["with", "against", "to", "and"];
 
 /// Heads of a read a moment may close.
-const READS: Phrases = Phrases::new("read | show me | show | open | what was in | what did");
+const READS: Phrases =
+    Phrases::new("read | show me | show | open | what was in | what did | [can i | let me] see");
 
 /// Words before a moment closing a read: "as it was yesterday".
-const AT: Phrases =
-    Phrases::new("as it was | as it was on | as it was in | as it was at | as of | from | at | in");
+const AT: Phrases = Phrases::new(
+    "as it was | as it was on | as it was in | as it was at | as of | from | at | in | on",
+);
 
 /// Restoring is a write of the old content, which a sentence cannot carry.
 const RESTORE: Phrases = Phrases::new("restore | revert | put back | roll back");
@@ -286,8 +290,16 @@ fn moment(words: Words<'_>) -> Option<Option<String>> {
             Some(Some(format!("{} days ago", number(n)?)))
         }
         ["commit", id] | [id] if is_commit_id(id) => Some(Some((*id).into())),
+        [day] if is_date(day) => Some(Some((*day).into())),
         _ => None,
     }
+}
+
+/// A day written YYYY-MM-DD.
+fn is_date(said: &str) -> bool {
+    let parts: alloc::vec::Vec<&str> = said.split('-').collect();
+    matches!(parts.as_slice(), [y, m, d] if y.len() == 4 && m.len() == 2 && d.len() == 2
+        && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())))
 }
 
 /// The start of a commit's id as said: hex digits with at least one digit

@@ -137,7 +137,15 @@ pub(super) fn takes_back(aside: &str) -> bool {
         })
         .collect();
     words.iter().enumerate().any(|(at, w)| {
-        TAKES_BACK.contains(&w.as_str())
+        // "never gonna happen" and "I haven't actually read it" give a
+        // reason; "never mind" and "actually, don't" take the request back.
+        let said_so = match w.as_str() {
+            "never" => words.get(at + 1).is_some_and(|next| next == "mind"),
+            "actually" => at == 0,
+            _ => true,
+        };
+        said_so
+            && TAKES_BACK.contains(&w.as_str())
             && !words[at + 1..]
                 .iter()
                 .take(2)

@@ -56,7 +56,7 @@ const PLACES: &[&str] = &["in", "on", "from", "off", "of"];
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let (does, rest) = words.after_tagged(HEADS)?;
     let at = rest.keys().rposition(|k| PLACES.contains(&k))?;
-    let place = rest.from(at + 1);
+    let place = rest.from(at + 1).trim_start(phrases!("my | our"));
     let called_a_list = list_called(place);
     let said_a_list = called_a_list.is_some();
     let name = match (target(place), does, called_a_list) {
@@ -198,6 +198,24 @@ fn is_a_list(name: &str, item: &Words<'_>) -> bool {
         "shopping",
         "checklist",
         "chores",
+        "packing",
+        "wishlist",
+        "wish-list",
+        "bucket",
+        "tasks",
+        "jobs",
+        "errands",
+        "inventory",
+        "guests",
+        "rota",
+        "roster",
+        "members",
+        "volunteers",
+        "crew",
+        "players",
+        "bookings",
+        "watchlist",
+        "playlist",
     ]
     .iter()
     .any(|word| name.contains(word))

@@ -24,7 +24,7 @@ const HEADS: &[(Phrases, Reach)] = &[
         Phrases::new(
             "show me what is [in] here | tell me what is here | what is [in] here | list
              | ls | browse | enumerate | what is there | what there is | what do i have
-             | what have i got",
+             | what have (i | we | you) got | what do (we | you) have",
         ),
         Reach::Any,
     ),
@@ -63,7 +63,7 @@ const LEADING: Phrases = Phrases::new(
 const TRAILING: Phrases = Phrases::new(
     "(are | is) there | there are | do (i | we) have | have i got | i have | exist
      | are here | there | here | available | [right] now | please
-     | [are] in (the folder | this folder | my folder | here) | is here",
+     | [are] in (the folder | this folder | my folder | here) | is here | contents",
 );
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {

@@ -20,9 +20,9 @@ const STRONG: Phrases = Phrases::new(
 /// a learner says them ("what is write in notes.md").
 const WEAK: Phrases = Phrases::new(
     "what is (in | inside | on) | what is (written | write | wrote) in
-     | what is written inside | what did (i | we) (write | put | save) in
+     | what is written inside | what was (in | on) | what did (i | we) (write | put | save) in
      | what did i (write down | note) in | what have (i | we) written in
-     | (have | take) a (look | peek) at | peek at | glance at | show | display | open [up]
+     | [let me] (have | take) a (look | peek) at | how (does | do) | remind me what is (in | on) | peek at | glance at | show | display | open [up]
      | (pull | bring) up | view | [let me] see | [let me] look at | get | (give | tell) me
      | check | what did",
 );
@@ -38,7 +38,7 @@ const LEADING: Phrases = Phrases::new(
 /// Words after the file ("what does notes.md say").
 const TRAILING: Phrases = Phrases::new(
     "say | says | contain | contains | (has | have) in it | has | looks like | look like
-     | out loud | aloud | out [(to | for) me] | (to | for) me | [right] now | at the moment | currently | so far
+     | look [right now] | out loud | aloud | out [(to | for) me] | (to | for) me | [right] now | at the moment | currently | so far
      | again",
 );
 

@@ -55,6 +55,10 @@ pub(super) const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("wanna", &["want", "to"]),
     ("lemme", &["let", "me"]),
     ("gimme", &["give", "me"]),
+    // Texting spellings.
+    ("u", &["you"]),
+    ("pls", &["please"]),
+    ("plz", &["please"]),
 ];
 
 /// Sounds of hesitation, dropped from the keys (content keeps its own words).

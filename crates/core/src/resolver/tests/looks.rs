@@ -138,3 +138,89 @@ fn thanks_after_undo_and_a_correction_after_sorry() {
         edit("prints.md", "A3", "A2")
     );
 }
+
+/// Texting spellings ("u", "pls", "plz") are the words they stand for;
+/// reads said loosely ("let me have a look at", "how does X look",
+/// "remind me what's on"), a day written as a date, a diff asked to be
+/// seen, and what we have got in a folder.
+#[test]
+fn looks_said_loosely_or_in_texting_spellings() {
+    let read = |name: &str| Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+        at: None,
+    };
+    assert_eq!(sure("plz show hops dot txt"), read("hops.txt"));
+    assert_eq!(
+        sure("can u delete litter.md pls"),
+        Action::Delete {
+            name: "litter.md".into()
+        }
+    );
+    assert_eq!(
+        sure("let me have a look at kites/box.md"),
+        read("kites/box.md")
+    );
+    assert_eq!(sure("How does erg.md look right now?"), read("erg.md"));
+    assert_eq!(sure("remind me what's on wishlist.md"), read("wishlist.md"));
+    assert_eq!(
+        sure("what was in starter.md on 2026-11-20"),
+        read_at("starter.md", "2026-11-20")
+    );
+    assert_eq!(
+        sure("Can I see yesterday's version of budget.md?"),
+        read_at("budget.md", "yesterday")
+    );
+    assert_eq!(
+        sure("Can I see a diff of log.md against last commit"),
+        Action::Diff {
+            name: "log.md".into(),
+            content: None,
+            against: Some("last commit".into()),
+        }
+    );
+    assert_eq!(
+        sure("what have we got in the solar folder"),
+        Action::List {
+            dir: Some("solar".into())
+        }
+    );
+    assert_eq!(
+        sure("Have I modified anything since I last committed?"),
+        Action::Changes { since: None }
+    );
+    // Words that only look like the spellings stay what they are.
+    nothing("how does grep work");
+    nothing("u2 is a band");
+}
+
+/// A line taken off a file named for a list, with a remark after it: the
+/// remark is dropped and the removal stays a guess.
+#[test]
+fn a_line_taken_off_a_list_file_with_a_remark_after_it_is_asked() {
+    assert_eq!(
+        guess("remove Inverted Jenny from my wishlist.md, never gonna happen"),
+        Action::RemoveItem {
+            name: "wishlist.md".into(),
+            item: "Inverted Jenny".into(),
+        }
+    );
+    assert_eq!(
+        guess("drop ice axe from packing.md"),
+        Action::RemoveItem {
+            name: "packing.md".into(),
+            item: "ice axe".into(),
+        }
+    );
+    // A remark that takes the request back leaves it undone.
+    assert!(!matches!(
+        resolve("remove Inverted Jenny from my wishlist.md, never mind"),
+        Resolution::Action(_) | Resolution::Guess { .. }
+    ));
+    // Of a file no list's name says, the words are removed.
+    assert!(matches!(
+        sure("remove Tom from notes.md"),
+        Action::Edit { .. }
+    ));
+}
