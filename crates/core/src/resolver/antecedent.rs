@@ -45,9 +45,12 @@ fn a_file(words: Words<'_>, start: usize) -> Option<Resolution> {
 
 /// Where the last clause begins, if there are two or more.
 fn last_clause(words: Words<'_>) -> Option<usize> {
-    (1..words.len())
-        .rev()
-        .find(|&at| LINKS.contains(&words.key(at)) || words.raw(at - 1).ends_with(STOPS))
+    (1..words.len()).rev().find(|&at| {
+        LINKS.contains(&words.key(at))
+            || words.raw(at - 1).ends_with(STOPS)
+            || words.gap_after(at - 1).contains(['—', '–'])
+            || words.gap_after(at - 1).contains(" - ")
+    })
 }
 
 /// Words that point back at a person or thing, and those said with "item"
@@ -76,11 +79,13 @@ fn a_line(words: Words<'_>, start: usize) -> Option<Resolution> {
         clause.to(at).literal(),
         clause.from(end).literal()
     );
-    let Some(Resolution::Action(action @ (Action::CheckItem { .. } | Action::RemoveItem { .. }))) =
-        claim_text(&named)
-    else {
-        return None;
+    let action = match claim_text(&named)? {
+        Resolution::Action(action) | Resolution::Guess { action, .. } => action,
+        Resolution::Unresolved { .. } => return None,
     };
+    if !matches!(action, Action::CheckItem { .. } | Action::RemoveItem { .. }) {
+        return None;
+    }
     let said = clause.range(at, end).literal();
     Some(Resolution::Action(action).guessed(format!("I took '{said}' as '{line}'")))
 }

@@ -25,7 +25,7 @@ pub const WHOLE_OF: Phrases = Phrases::new(
 const DETERMINERS: &[&str] = &["the", "a", "an", "this", "my", "our"];
 
 /// Stand-ins that point at something unsaid: not content on their own.
-const PRONOUNS: &[&str] = &["it", "that", "this", "them", "something"];
+const PRONOUNS: &[&str] = &["it", "that", "this", "them", "him", "her", "something"];
 
 /// Words that, alone, mean no text at all ("replace milk with nothing").
 const NOTHING: Phrases = Phrases::new("nothing | empty | blank | (an | the) empty string");

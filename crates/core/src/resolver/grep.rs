@@ -285,7 +285,17 @@ fn checked(words: Words<'_>) -> Option<Search<'_>> {
 fn folder_first(words: Words<'_>) -> Option<Search<'_>> {
     let rest = words.after_any(FOLDER_FIRST)?;
     let at = (1..rest.len()).find(|&at| rest.key(at) == "for")?;
-    let dir = folder(rest.to(at).trim_start(phrases!("through | in")))?;
+    let place = rest.to(at).trim_start(phrases!("through | in"));
+    // "search my notes for X": everything kept here, not a folder.
+    let everything = place
+        .after_any(phrases!(
+            "[all] my (notes | files | stuff | documents | docs | things)"
+        ))
+        .is_some_and(Words::is_empty);
+    let dir = match everything {
+        true => None,
+        false => folder(place)?,
+    };
     Some(Search {
         query: rest.from(at + 1),
         place: Some(Scope::Folder(dir)),
@@ -296,7 +306,9 @@ fn folder_first(words: Words<'_>) -> Option<Search<'_>> {
 /// "search for Q (in D)", "find Q (in D)".
 fn query_first(words: Words<'_>) -> Option<Search<'_>> {
     let rest = skip_flags(words.after_any(QUERY_FIRST)?);
+    // "grep for Penny Black" is said, not typed as the shell reads it.
     if words.starts_with(&["grep"])
+        && !words.starts_with(&["grep", "for"])
         && let Some(search) = pattern_then_path(rest)
     {
         return Some(search);

@@ -224,3 +224,40 @@ fn a_line_taken_off_a_list_file_with_a_remark_after_it_is_asked() {
         Action::Edit { .. }
     ));
 }
+
+/// A search said in words is not read as the shell's `grep PATTERN DIR`,
+/// and "my notes" is everything kept here, not a folder called so.
+#[test]
+fn searches_said_in_words_keep_their_words() {
+    let grep = |query: &str, dir: Option<&str>| Action::Grep {
+        query: query.into(),
+        dir: dir.map(Into::into),
+    };
+    assert_eq!(sure("grep for Penny Black"), grep("Penny Black", None));
+    assert_eq!(sure("grep budget drafts"), grep("budget", Some("drafts")));
+    assert_eq!(
+        sure("can you search my notes for Capanna"),
+        grep("Capanna", None)
+    );
+    assert_eq!(
+        sure("search my notes folder for Capanna"),
+        grep("Capanna", Some("notes"))
+    );
+}
+
+/// A line pointed back at across a dash, and a pronoun never taken as the
+/// words to remove.
+#[test]
+fn a_line_pointed_back_at_across_a_dash() {
+    assert_eq!(
+        guess("Mr Brown dropped out — remove him from pta/volunteers.md"),
+        Action::RemoveItem {
+            name: "pta/volunteers.md".into(),
+            item: "Mr Brown".into(),
+        }
+    );
+    assert!(matches!(
+        resolve("remove him from notes.md"),
+        Resolution::Unresolved { .. }
+    ));
+}
