@@ -15,8 +15,8 @@ use alloc::vec::Vec;
 const FIND: Phrases = Phrases::new(
     "where is [the | my] | where are (the | my)
      | find [the file [called | named] | files (called | named | matching) | my | the]
-     | locate | look for ([a | the] file [called | named] | files named)
-     | search for ([a | the] file (called | named) | files named) | which file is called
+     | locate | look for ([a | the] file [called | named] | files (named | matching))
+     | search for ([a | the] file (called | named) | files (named | matching)) | which file is called
      | which files are called | list files (named | matching)",
 );
 

@@ -261,3 +261,17 @@ fn a_line_pointed_back_at_across_a_dash() {
         Resolution::Unresolved { .. }
     ));
 }
+
+/// Files looked for by a pattern of their names are found by name; the
+/// same pattern searched for is searched in their text.
+#[test]
+fn files_matching_a_pattern_are_found_by_name() {
+    assert_eq!(
+        sure("look for files matching kite*"),
+        Action::Find {
+            pattern: "kite*".into(),
+            dir: None,
+        }
+    );
+    assert!(matches!(sure("search for kite*"), Action::Grep { .. }));
+}
