@@ -607,3 +607,15 @@ fn the_eleventh_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_twelfth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-12.yaml",
+        Floor {
+            offered: 567,
+            unasked: 542,
+            wrong: 23,
+        },
+    );
+}
