@@ -11,7 +11,7 @@ use alloc::string::String;
 
 /// Words that name the kind of text that follows ("the text Buy milk").
 const TEXT_NOUNS: Phrases = Phrases::new(
-    "the (text | words | word | phrase | string | line | sentence | content | contents | spelling of | misspelling | typo)
+    "the (text | words | word | phrase | string | line | sentence | content | contents | spelling of | misspelling | typo | header [row] | heading)
      | content | contents | text",
 );
 
@@ -29,6 +29,12 @@ const PRONOUNS: &[&str] = &["it", "that", "this", "them", "him", "her", "somethi
 
 /// Words that, alone, mean no text at all ("replace milk with nothing").
 const NOTHING: Phrases = Phrases::new("nothing | empty | blank | (an | the) empty string");
+
+/// Whether `words` are said as text to the letter: quoted, or after a
+/// word naming text ("the word milk").
+pub fn said_as_text(words: Words<'_>) -> bool {
+    words.is_quoted() || words.after_any(TEXT_NOUNS).is_some()
+}
 
 /// Whether unquoted `words` mean no text at all.
 pub fn is_nothing(words: Words<'_>) -> bool {

@@ -63,11 +63,56 @@ pub fn unsure(said: &str, resolution: Resolution) -> Resolution {
     }
 }
 
-/// The request's words at either end of `text`, if any; a closing only
-/// after a few words of text of its own ("many thanks" is a text).
+/// Words inside a text that belong to the request: a heading said after
+/// it, a remark or reason after a comma.
+const INSIDE: &[&str] = &[
+    " under the heading ",
+    " under heading ",
+    ", it ",
+    ", because ",
+    ", since ",
+    ", he ",
+    ", she ",
+    ", they ",
+    ", done ",
+];
+
+/// What a text may be described as instead of said: "one more line".
+const DESCRIBED: &[&str] = &[
+    "one more line",
+    "a line",
+    "a new line",
+    "another line",
+    "an entry",
+    "a new entry",
+    "another entry",
+    "a note",
+    "a new note",
+    "an item",
+    "something",
+];
+
+/// A request's own words closing a text in brackets: "(replace whatever is
+/// there)".
+const BRACKETED: &[&str] = &[
+    "replace",
+    "overwrite",
+    "whatever",
+    "please",
+    "thanks",
+    "new file",
+];
+
+/// The request's words at either end of `text` or inside it, if any; a
+/// closing only after a few words of text of its own ("many thanks" is a
+/// text).
 fn edge(text: &str) -> Option<&'static str> {
     let lower = text.to_lowercase();
     let words = lower.split_whitespace().count();
+    let bracketed = lower
+        .strip_suffix(')')
+        .and_then(|open| open.rsplit_once('('))
+        .and_then(|(_, inside)| BRACKETED.iter().find(|w| inside.contains(*w)));
     OPENINGS
         .iter()
         .find(|w| lower.starts_with(*w))
@@ -76,7 +121,10 @@ fn edge(text: &str) -> Option<&'static str> {
                 .iter()
                 .find(|w| lower.ends_with(*w) && words >= w.split_whitespace().count() + 2)
         })
-        .map(|w| w.trim())
+        .or_else(|| INSIDE.iter().find(|w| lower.contains(*w)))
+        .or_else(|| DESCRIBED.iter().find(|w| lower == **w))
+        .or(bracketed)
+        .map(|w| w.trim_matches([' ', ',']))
 }
 
 #[cfg(test)]
@@ -117,6 +165,17 @@ mod tests {
         assert!(asked(
             "Make a new text file, hops.txt, with Cascade 30g, Citra 20g inside."
         ));
+        // A heading or a reason inside the text, a text only described,
+        // and the request's words in brackets at its end.
+        assert!(asked(
+            "orders.md: add Le Guin, The Dispossessed under the heading Waiting"
+        ));
+        assert!(asked("in sends.txt change V4 to V5, it got regraded"));
+        assert!(asked("add one more line to timetable.md, Sat 10am Tap"));
+        assert!(asked(
+            "write venue.md as The Crown (replace whatever is there)"
+        ));
+        assert!(!asked("write venue.md as The Crown (upstairs)"));
         assert!(!asked("add many thanks to card.md"));
         assert!(!asked("put to absent friends in toast.md"));
         assert!(!asked("add oat milk to shopping.md"));

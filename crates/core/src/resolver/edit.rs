@@ -298,6 +298,16 @@ fn corrected(words: Words<'_>) -> Option<Resolution> {
                 .trim_start(GLUE)
                 .trim_start(phrases!("so"))
                 .trim_start(WISHES);
+            // "create x.md? Content should be: …" says what the whole file
+            // holds: no words in it to change.
+            let whole = old
+                .after_any(phrases!(
+                    "[the | its] (content | contents | text) | it | everything"
+                ))
+                .is_some_and(Words::is_empty);
+            if whole {
+                return None;
+            }
             apply(Some(name), old, new)
         }
         _ => None,

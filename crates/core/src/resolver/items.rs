@@ -91,6 +91,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     {
         item = item.to(first);
     }
+    // "cross off 1911 census in …": the "off" said before the item.
+    if matches!(does, Does::Remove) && matches!(item.key(0), "off" | "out") {
+        item = item.from(1);
+    }
     // "cross call mom off the list in todo.md": the item ends at "off".
     if let Some(off) = item.keys().position(|k| k == "off").filter(|&off| off > 0) {
         item = item.to(off + 1);

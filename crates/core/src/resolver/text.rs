@@ -159,7 +159,10 @@ fn push_plain<'t>(words: &mut Vec<Word<'t>>, text: &'t str, start: usize, end: u
     // Hesitations carry nothing, wherever they fall ("make a new file, um, called …").
     // A dash standing alone ("todo.txt - add milk") joins clauses, as "—" does.
     let dash = inner.len() <= 2 && !inner.is_empty() && inner.chars().all(|c| c == '-');
-    if inner.is_empty() || dash || HESITATIONS.contains(&inner.to_lowercase().as_str()) {
+    // A capitalised one inside a sentence is a word of a name ("Mingus Ah Um").
+    let hesitation = HESITATIONS.contains(&inner.to_lowercase().as_str())
+        && (start == 0 || !inner.starts_with(char::is_uppercase));
+    if inner.is_empty() || dash || hesitation {
         return;
     }
     let key = inner.to_lowercase().replace('’', "'");

@@ -98,7 +98,8 @@ const LEAD_INS: Phrases = Phrases::new(
      | saying | [to] say | (that | which) (says | reads | contains)
      | and [the] (content | text) | and contents
      | [and] [just | then] [inside | in it] (write | put) | and type | [the | its] content is
-     | [the] text is | the contents are | content | contents",
+     | [the] text is | the contents are | [the | its] (content | contents | text) should be
+     | content | contents",
 );
 
 /// "with the name …" names the file; it does not start content.

@@ -88,7 +88,8 @@ fn a_line_marked_as_a_state_is_ticked() {
 }
 
 /// "remove the X item from FILE" removes the line, whatever the file is
-/// called; "remove X from FILE" of a file that is no list stays an edit.
+/// called; "remove X from FILE" of a file that is no list is an edit,
+/// asked, since a few plain words may be a whole line; said as text, sure.
 #[test]
 fn a_line_said_as_an_item_is_removed_as_a_line() {
     assert_eq!(
@@ -99,8 +100,20 @@ fn a_line_said_as_an_item_is_removed_as_a_line() {
     );
     assert!(matches!(
         resolve("remove Solaris from films.md"),
-        Resolution::Action(Action::Edit { .. })
+        Resolution::Guess {
+            action: Action::Edit { .. },
+            ..
+        }
     ));
+    for said in [
+        "remove \"Solaris\" from films.md",
+        "remove the word Solaris from films.md",
+    ] {
+        assert!(
+            matches!(resolve(said), Resolution::Action(Action::Edit { .. })),
+            "{said}"
+        );
+    }
 }
 
 /// A heading said before the text, with the text after the file's colon,
@@ -232,4 +245,35 @@ fn what_a_new_file_says_and_requests_said_again() {
         guess("read a.txt, I mean b.txt"),
         Action::Read { ref name, .. } if name == "b.txt"
     ));
+}
+
+/// What a new file says, said as "the header …" or "Content should be: …";
+/// a capitalised "Um" inside a name is a word of it; "cross off X" takes X.
+#[test]
+fn texts_named_by_what_they_are_and_names_with_hesitation_words() {
+    assert!(matches!(
+        sure("make shipments.csv with the header supplier,origin,kg"),
+        Action::Write { ref content, .. } if content == "supplier,origin,kg"
+    ));
+    assert!(matches!(
+        sure("Can you create a file named projects.md? Content should be: Purple arete"),
+        Action::Write { ref content, .. } if content == "Purple arete"
+    ));
+    // A word that should become another is still an edit.
+    assert_eq!(
+        sure("essay.txt: teh should be the"),
+        super::edit("essay.txt", "teh", "the")
+    );
+    assert_eq!(
+        sure("change Mingus Ah Um to Mingus Ah Um (any pressing) in wants.md"),
+        super::edit("wants.md", "Mingus Ah Um", "Mingus Ah Um (any pressing)")
+    );
+    assert!(matches!(
+        sure("um, read wants.md"),
+        Action::Read { ref name, .. } if name == "wants.md"
+    ));
+    assert_eq!(
+        sure("cross off 1911 census in sources.md"),
+        remove("sources.md", "1911 census")
+    );
 }

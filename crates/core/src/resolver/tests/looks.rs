@@ -218,9 +218,9 @@ fn a_line_taken_off_a_list_file_with_a_remark_after_it_is_asked() {
         resolve("remove Inverted Jenny from my wishlist.md, never mind"),
         Resolution::Action(_) | Resolution::Guess { .. }
     ));
-    // Of a file no list's name says, the words are removed.
+    // Of a file no list's name says, the words are removed, asked.
     assert!(matches!(
-        sure("remove Tom from notes.md"),
+        guess("remove Tom from notes.md"),
         Action::Edit { .. }
     ));
 }
