@@ -80,6 +80,27 @@ fn a_line(words: Words<'_>, start: usize) -> Option<Resolution> {
         clause.from(end).literal()
     );
     let action = match claim_text(&named)? {
+        // "Keiko can't come, remove her from attendees.md": who was pointed
+        // at is a line of the file, not words in it.
+        Resolution::Action(Action::Edit {
+            name,
+            old_text,
+            new_text,
+            ..
+        })
+        | Resolution::Guess {
+            action:
+                Action::Edit {
+                    name,
+                    old_text,
+                    new_text,
+                    ..
+                },
+            ..
+        } if new_text.is_empty() && old_text == line => Action::RemoveItem {
+            name,
+            item: old_text,
+        },
         Resolution::Action(action) | Resolution::Guess { action, .. } => action,
         Resolution::Unresolved { .. } => return None,
     };
@@ -130,6 +151,8 @@ const AFTER_SUBJECT: &[&str] = &[
     "collected",
     "dropped",
     "finished",
+    "went",
+    "died",
 ];
 
 /// What the first clause is about: "Mr Hughes" of "Mr Hughes hasn't
@@ -144,6 +167,8 @@ fn subject(first: Words<'_>) -> Option<String> {
     }
     let end = (0..first.len()).find(|&i| {
         AFTER_SUBJECT.contains(&first.key(i))
+            // "Kenya AA delivered", "Tom Reyes moved away": what happened.
+            || (i > 0 && first.key(i).len() > 4 && first.key(i).ends_with("ed"))
             || first.get(i).is_some_and(|w| {
                 (w.inner.ends_with("'s") || w.inner.ends_with("\u{2019}s")) && i + 1 < first.len()
             })

@@ -46,6 +46,20 @@ fn a_line_pointed_back_at_is_what_the_first_clause_was_about() {
         guess("Mr Osei cancelled, remove his order from bakes.md"),
         remove("bakes.md", "Mr Osei")
     );
+    // What happened to it said as a verb of its own ("delivered", "died").
+    assert_eq!(
+        guess("Kenya AA delivered — check it off in greens.md"),
+        check("greens.md", "Kenya AA", None)
+    );
+    assert_eq!(
+        guess("the Egremont Russet died, remove it from trees.md"),
+        remove("trees.md", "Egremont Russet")
+    );
+    // Of a file no list's name says, who was pointed at is still a line.
+    assert_eq!(
+        guess("Keiko can't come, remove her from attendees.md"),
+        remove("attendees.md", "Keiko")
+    );
     // A pronoun with nothing before it to point at names no line.
     assert!(!matches!(
         resolve("untick him in invoices.md"),
