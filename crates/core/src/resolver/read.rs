@@ -53,6 +53,7 @@ fn count(key: &str) -> Option<u64> {
     match key {
         "thirty" => Some(30),
         "fifty" => Some(50),
+        "dozen" => Some(12),
         "hundred" => Some(100),
         _ => key
             .parse()
@@ -71,7 +72,7 @@ fn part(words: Words<'_>) -> Option<Resolution> {
     // Only a reading head may come before ("read me", "what are", "show").
     const BEFORE: &[&str] = &[
         "read", "show", "print", "display", "give", "get", "tell", "what", "are", "is", "me",
-        "the", "out", "just", "only",
+        "the", "out", "just", "only", "were", "my",
     ];
     let head = words.to(at);
     let said = head.trim_end(BEFORE_END);
@@ -81,12 +82,20 @@ fn part(words: Words<'_>) -> Option<Resolution> {
     }
     let (first, _) = words.from(at).after_tagged(ENDS)?;
     let rest = words.from(at + 1);
-    let (n, rest) = match count(rest.key(0)) {
-        Some(n) if !rest.is_empty() => (n, rest.from(1)),
-        _ => (1, rest),
+    let (n, counted, rest) = match count(rest.key(0)) {
+        Some(n) if !rest.is_empty() => (n, true, rest.from(1)),
+        _ => (1, false, rest),
     };
-    let rest = rest.after_any(phrases!("lines | line | entries | entry | rows | row"))?;
-    let rest = rest.after_any(phrases!("of | in | from"))?;
+    // "the bottom ten of X": with a count the noun may go unsaid, and
+    // "first 3 lines stock.md" the word before the file.
+    let rest = match rest.after_any(phrases!(
+        "lines | line | entries | entry | rows | row | things | items"
+    )) {
+        Some(rest) => rest,
+        None if counted => rest,
+        None => return None,
+    };
+    let rest = rest.after_any(phrases!("of | in | from")).unwrap_or(rest);
     match target(rest.trim_end(TRAILING)) {
         Target::File(name) if n > 0 => act(partly(name, first, n)),
         _ => None,

@@ -275,3 +275,36 @@ fn files_matching_a_pattern_are_found_by_name() {
     );
     assert!(matches!(sure("search for kite*"), Action::Grep { .. }));
 }
+
+/// The first or last lines said loosely: a count with its noun unsaid
+/// ("the bottom ten of X"), no "of" before the file, "a dozen".
+#[test]
+fn parts_of_a_file_said_loosely() {
+    let part = |name: &str, first: Option<u64>, last: Option<u64>| Action::Read {
+        name: name.into(),
+        first,
+        last,
+        at: None,
+    };
+    assert_eq!(
+        sure("first 3 lines stock.md"),
+        part("stock.md", Some(3), None)
+    );
+    assert_eq!(
+        sure("show the bottom ten of attendees.md"),
+        part("attendees.md", None, Some(10))
+    );
+    assert_eq!(
+        sure("top dozen lines of borrowed.md"),
+        part("borrowed.md", Some(12), None)
+    );
+    assert_eq!(
+        sure("what were my last three entries in sends.txt"),
+        part("sends.txt", None, Some(3))
+    );
+    // Without a count, a part needs its noun: "the first draft.md" is no part.
+    assert!(!matches!(
+        resolve("show the first draft.md"),
+        Resolution::Action(Action::Read { first: Some(_), .. })
+    ));
+}
