@@ -455,15 +455,11 @@ fn edits_said_as_what_should_be_there_instead() {
 
 #[test]
 fn undo_said_as_bringing_back_and_searches_said_as_checks() {
-    for said in [
-        "put the file back",
-        "bring it back",
-        "can you restore what was there before",
-    ] {
-        assert_eq!(sure(said), Action::Undo { name: None }, "{said}");
-    }
     assert_table(
         r#"
+        put the file back => undo
+        bring it back => undo
+        can you restore what was there before => undo
         I'm trying to find where I wrote down the wifi password => grep wifi password
         can you see if the word wifi appears anywhere => grep wifi
         do I have anything that talks about wifi => grep wifi
@@ -1087,24 +1083,12 @@ fn new_files_before_a_colon_renames_in_words_and_items_said_as_it() {
 /// written, are not part of what is written.
 #[test]
 fn headings_items_and_remarks_keep_only_their_words() {
-    let under = |said: &str| match resolve(said) {
-        Resolution::Action(Action::Append { under, .. }) => under,
-        other => panic!("{said:?}: {other:?}"),
-    };
-    assert_eq!(
-        under("add renew passport under the heading Admin in life.md").as_deref(),
-        Some("Admin")
-    );
-    assert_eq!(
-        under("add renew passport to life.md under the Admin section").as_deref(),
-        Some("Admin")
-    );
-    assert_eq!(
-        guess("remove sunscreen from the list in packing.md"),
-        Action::RemoveItem {
-            name: "packing.md".into(),
-            item: "sunscreen".into(),
-        }
+    assert_table(
+        r#"
+        add renew passport under the heading Admin in life.md => append life.md | renew passport | Admin
+        add renew passport to life.md under the Admin section => append life.md | renew passport | Admin
+        remove sunscreen from the list in packing.md ?=> remove_item packing.md | sunscreen
+        "#,
     );
     nothing("remove sunscreen from the list");
     assert_table(
