@@ -111,10 +111,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         ("confirm-yes", false, "deleted hello.txt"),
     ] {
         browser.say_and_ask("delete hello.txt").await;
-        let plan = browser
-            .js("return document.getElementById('confirm-plan').textContent")
-            .await;
-        assert!(plan.as_str().unwrap().contains("hello.txt"), "{plan}");
+        browser.assert_plan_names("hello.txt").await;
         browser.click(answer).await;
         browser.wait_for_modal(false).await;
         browser.wait_text(said, "transcript", said).await;

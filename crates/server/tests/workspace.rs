@@ -164,10 +164,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
 
     // Delete asks in the shared dialog: No keeps the file …
     browser.click_and_ask("viewer-delete").await;
-    let plan = browser
-        .js("return document.getElementById('confirm-plan').textContent")
-        .await;
-    assert!(plan.as_str().unwrap().contains("notes.txt"), "{plan}");
+    browser.assert_plan_names("notes.txt").await;
     browser.answer(false).await;
     browser
         .wait_for(

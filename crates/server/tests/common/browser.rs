@@ -219,6 +219,14 @@ impl Browser {
         self.wait_for_modal(true).await;
     }
 
+    /// Asserts the open question's plan (what Yes would do) names `text`.
+    pub async fn assert_plan_names(&self, text: &str) {
+        let plan = self
+            .js("return document.getElementById('confirm-plan').textContent")
+            .await;
+        assert!(plan.as_str().unwrap().contains(text), "{plan}");
+    }
+
     /// Answers the open question Yes or No with a click and waits for it to close.
     pub async fn answer(&self, yes: bool) {
         self.click(if yes { "confirm-yes" } else { "confirm-no" })
