@@ -128,12 +128,9 @@ async fn the_core_runs_in_the_worker_over_opfs() {
 
 #[tokio::test]
 async fn the_exported_static_folder_works_with_no_voicebox_server() {
-    if !browser::available() {
+    let Some((_site, browser)) = StaticSite::visited().await else {
         return;
-    }
-    let site = StaticSite::export();
-    let browser = Browser::start().await;
-    site.visit(&browser).await;
+    };
     assert_eq!(open(&browser, "offline").await["ok"], true);
     done(
         &browser,

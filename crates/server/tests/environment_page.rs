@@ -10,7 +10,7 @@ mod panel;
 mod static_site;
 
 use common::browser::{self, Browser};
-use common::env_checks::{self, act, done};
+use common::env_checks::{self, act, done, refused};
 use panel::{edit_to_diff, open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 use static_site::StaticSite;
@@ -300,12 +300,9 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
 
 #[tokio::test]
 async fn the_exported_site_logs_no_console_error() {
-    if !browser::available() {
+    let Some((_site, browser)) = StaticSite::visited().await else {
         return;
-    }
-    let site = StaticSite::export();
-    let browser = Browser::start().await;
-    site.visit(&browser).await;
+    };
     browser
         .wait_for(
             "the page to know it is static",
@@ -377,12 +374,9 @@ async fn the_exported_site_logs_no_console_error() {
 /// the page gets nothing from the stopped site.
 #[tokio::test]
 async fn the_exported_page_opens_offline_once_loaded() {
-    if !browser::available() {
+    let Some((mut site, browser)) = StaticSite::visited().await else {
         return;
-    }
-    let mut site = StaticSite::export();
-    let browser = Browser::start().await;
-    site.visit(&browser).await;
+    };
     for dark in [false, true] {
         browser.dark(dark).await;
         browser
@@ -551,12 +545,12 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
         read("archive/list.md").await["content"],
         "- [ ] milk\n- [ ] eggs\n"
     );
-    let out = act(
+    refused(
         &browser,
         json!({"verb": "move", "name": "archive/list.md", "to": "../list.md"}),
+        "outside-root",
     )
     .await;
-    assert_eq!(out["refused"], "outside-root", "{out}");
     done(
         &browser,
         json!({"verb": "copy", "name": "archive/list.md", "to": "copy.md"}),
@@ -588,12 +582,7 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
     let info = act(&browser, json!({"verb": "info", "name": "archive"})).await;
     assert_eq!(info["info"]["kind"], "folder", "{info}");
     // A save made on the copy read before the tick is refused; nothing is written.
-    let stale = act(
-        &browser,
-        json!({"verb": "write", "name": "archive/list.md", "content": "x", "expect": "0".repeat(64)}),
-    )
-    .await;
-    assert_eq!(stale["refused"], "changed-since-read", "{stale}");
+    refused(&browser, json!({"verb": "write", "name": "archive/list.md", "content": "x", "expect": "0".repeat(64)}), "changed-since-read").await;
     // Undo of that one file takes back its tick, and leaves the copy's change.
     done(&browser, json!({"verb": "undo", "name": "archive/list.md"})).await;
     assert_eq!(

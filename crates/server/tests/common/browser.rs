@@ -29,6 +29,12 @@ pub fn available() -> bool {
     )
 }
 
+/// A test server for the browser to open, where the browser is installed;
+/// `None` where it is not (skipped as [`available`] says).
+pub fn served() -> Option<super::Server> {
+    available().then(super::Server::start)
+}
+
 impl Browser {
     pub async fn start() -> Browser {
         Browser::start_with_args(&[]).await
