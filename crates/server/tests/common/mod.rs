@@ -143,6 +143,13 @@ impl Server {
         format!("http://127.0.0.1:{}", self.port)
     }
 
+    /// The text of the file `name` in the root (a test's failure if it
+    /// cannot be read).
+    pub fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.root.join(name))
+            .unwrap_or_else(|e| panic!("reading {name}: {e}"))
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
