@@ -130,6 +130,7 @@ fn assert_table_in(names: &[&str], table: &str) {
     assert_rows(table, |sentence| resolve_in(sentence, &folder));
 }
 
+/// Reads every row of `table` with `resolve` and fails listing each miss.
 fn assert_rows(table: &str, resolve: impl Fn(&str) -> Resolution) {
     let missed: Vec<String> = table
         .lines()
