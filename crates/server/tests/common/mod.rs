@@ -231,6 +231,13 @@ impl Server {
         body
     }
 
+    /// Sends `action` as a turn (200 expected) and answers the reply.
+    pub async fn act(&self, action: Value) -> Value {
+        let (status, body) = self.post("/api/turn", json!({"action": action})).await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
     /// The newest page's entries, oldest first (the route pages newest first).
     pub async fn audit(&self) -> Vec<Value> {
         let (_, audit) = self.get("/api/audit?limit=1000").await;
