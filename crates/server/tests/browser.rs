@@ -164,7 +164,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     assert_eq!(above, true, "the banner is above the feed");
     assert!(
         !browser
-            .js("return document.getElementById('audit-notes').textContent")
+            .text("audit-notes")
             .await
             .as_str()
             .unwrap()
@@ -413,9 +413,7 @@ async fn a_guess_is_asked_as_did_you_mean_and_no_keeps_the_sentence() {
     let browser = Browser::open_page(&server, browser::VIEWPORTS[2]).await;
     let typed = "apend eggs to todo.txt";
     browser.say_and_ask(typed).await;
-    let title = browser
-        .js("return document.getElementById('confirm-title').textContent")
-        .await;
+    let title = browser.text("confirm-title").await;
     assert_eq!(title, "Did you mean: add 'eggs' to todo.txt?");
     browser.answer(false).await;
     browser

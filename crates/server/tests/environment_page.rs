@@ -112,9 +112,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         .await;
         say_and_wait(&browser, "list the files", "hello.txt").await;
         say_and_wait(&browser, "what's in hello.txt", "hi").await;
-        let transcript = browser
-            .js("return document.getElementById('transcript').textContent")
-            .await;
+        let transcript = browser.text("transcript").await;
         let transcript = transcript.as_str().unwrap();
         assert!(transcript.contains("↳ write hello.txt"), "{transcript}");
         assert!(transcript.contains("↳ read hello.txt"), "{transcript}");
@@ -193,9 +191,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
     browser
         .wait_text("atlas-0 in the chip", "project-chip-text", "atlas-0 · ")
         .await;
-    let id = browser
-        .js("return document.getElementById('project-id').textContent")
-        .await;
+    let id = browser.text("project-id").await;
     assert_eq!(
         id, "atlas-0@browser",
         "the record's id is still there, behind the details"

@@ -222,9 +222,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
             &format!("return document.querySelectorAll('#transcript .turn').length === {turns}"),
         )
         .await;
-    let kept = browser
-        .js("return document.getElementById('transcript').textContent")
-        .await;
+    let kept = browser.text("transcript").await;
     assert!(
         kept.as_str().unwrap().contains("replaced notes.txt"),
         "{kept}"
@@ -259,9 +257,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
     std::fs::write(server.root.join("draft.txt"), "x").unwrap();
     let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
     browser.say_and_ask("delete draft.txt").await;
-    let countdown = browser
-        .js("return document.getElementById('confirm-expiry').textContent")
-        .await;
+    let countdown = browser.text("confirm-expiry").await;
     let countdown = countdown.as_str().unwrap();
     assert!(
         countdown == "This question expires in 5:00."
@@ -416,9 +412,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
         browser.click_and_ask("folders-use").await;
     };
     choose().await;
-    let question = browser
-        .js("return document.getElementById('confirm-title').textContent")
-        .await;
+    let question = browser.text("confirm-title").await;
     assert_eq!(question, format!("Work in {other_name}?"));
     browser.answer(false).await;
     browser
@@ -427,12 +421,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
     browser
         .js("document.getElementById('folders').close()")
         .await;
-    assert_ne!(
-        browser
-            .js("return document.getElementById('root-name').textContent")
-            .await,
-        other_name.as_str()
-    );
+    assert_ne!(browser.text("root-name").await, other_name.as_str());
 
     choose().await;
     browser
@@ -860,7 +849,7 @@ async fn a_status_never_narrows_the_composer() {
                 .await;
             let mut statuses = vec![
                 browser
-                    .js("return document.getElementById('composer-status').textContent")
+                    .text("composer-status")
                     .await
                     .as_str()
                     .unwrap()

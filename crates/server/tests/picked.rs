@@ -256,12 +256,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         .await;
     let projects = browser.worker(json!({"op": "projects"})).await;
     assert_eq!(projects["projects"], json!([]), "{projects}");
-    assert_eq!(
-        browser
-            .js("return document.getElementById('project-id').textContent")
-            .await,
-        "none open"
-    );
+    assert_eq!(browser.text("project-id").await, "none open");
     assert_eq!(
         std::fs::read_to_string(notes.join("shopping.md")).unwrap(),
         "milk"

@@ -131,6 +131,14 @@ impl Browser {
             .unwrap_or_else(|e| panic!("clicking #{id}: {e}"));
     }
 
+    /// The text of the element with this id, as the page has it now.
+    pub async fn text(&self, id: &str) -> Value {
+        self.js(&format!(
+            "return document.getElementById({id:?}).textContent"
+        ))
+        .await
+    }
+
     /// Runs `script` (a function body) in the page.
     pub async fn js(&self, script: &str) -> Value {
         self.client.execute(script, vec![]).await.unwrap()
@@ -227,9 +235,7 @@ impl Browser {
 
     /// Asserts the open question's plan (what Yes would do) names `text`.
     pub async fn assert_plan_names(&self, text: &str) {
-        let plan = self
-            .js("return document.getElementById('confirm-plan').textContent")
-            .await;
+        let plan = self.text("confirm-plan").await;
         assert!(plan.as_str().unwrap().contains(text), "{plan}");
     }
 
