@@ -87,6 +87,16 @@ impl MemoryStorage {
                 .keys()
                 .any(|f| f.starts_with(&format!("{path}/")))
     }
+
+    /// `Ok` where `path` is a folder; else why not, as a real disk says it:
+    /// a file there is not a folder, and nothing there is not found.
+    fn folder(&self, path: &str) -> Result<(), StorageError> {
+        match self.is_dir(path) {
+            true => Ok(()),
+            false if self.files.borrow().contains_key(path) => Err(StorageError::NotADirectory),
+            false => Err(StorageError::NotFound),
+        }
+    }
 }
 
 fn parents(path: &str) -> impl Iterator<Item = &str> {
@@ -233,12 +243,7 @@ impl Storage for MemoryStorage {
     async fn remove_dir(&self, path: &RelPath) -> Result<(), StorageError> {
         self.allowed(Access::Write)?;
         let path = path.as_str();
-        if !self.is_dir(path) {
-            return Err(match self.files.borrow().contains_key(path) {
-                true => StorageError::NotADirectory,
-                false => StorageError::NotFound,
-            });
-        }
+        self.folder(path)?;
         let inside = format!("{path}/");
         let files = self.files.borrow();
         if files
@@ -276,12 +281,7 @@ impl Storage for MemoryStorage {
     async fn list(&self, dir: &RelPath) -> Result<Vec<DirEntry>, StorageError> {
         self.allowed(Access::Read)?;
         let dir = dir.as_str();
-        if !self.is_dir(dir) {
-            return Err(match self.files.borrow().contains_key(dir) {
-                true => StorageError::NotADirectory,
-                false => StorageError::NotFound,
-            });
-        }
+        self.folder(dir)?;
         let prefix = if dir.is_empty() {
             String::new()
         } else {

@@ -7,6 +7,7 @@
 //! refusal sits beside the ordinary folder that works.
 
 mod common;
+mod planted;
 
 use common::{host_on, refused, write, written_through};
 use serde_json::json;
@@ -65,11 +66,7 @@ fn refused_open(root: &Path, path: &str, found: &str) {
 fn a_link_in_the_staging_folder_refuses_the_root_and_removes_nothing() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
-    std::fs::write(root.join("a.txt"), "keep").unwrap();
-    aged(&root.join("a.txt"), 2 * HOUR);
-    std::fs::create_dir_all(root.join("docs")).unwrap();
-    std::fs::write(root.join("docs/old.md"), "keep").unwrap();
-    aged(&root.join("docs/old.md"), 2 * HOUR);
+    planted::old_files(root);
     std::fs::create_dir(root.join(".voicebox")).unwrap();
     for target in ["..", "../docs"] {
         let _ = std::fs::remove_file(root.join(".voicebox/tmp"));
@@ -90,66 +87,13 @@ fn a_link_in_the_staging_folder_refuses_the_root_and_removes_nothing() {
     std::fs::remove_file(root.join(".voicebox/tmp")).unwrap();
     let mut host = host_on("owner", root);
     assert!(host.execute(&json!({"verb": "list"}), None).ok);
-    assert_eq!(std::fs::read_to_string(root.join("a.txt")).unwrap(), "keep");
-    assert_eq!(
-        std::fs::read_to_string(root.join("docs/old.md")).unwrap(),
-        "keep"
-    );
+    planted::assert_old_files_kept(root);
 }
 
 #[test]
 fn links_pipes_and_files_at_every_host_folder_are_refused_by_name() {
     let outside = TempDir::new().unwrap();
-    // (what is planted where, the name refused, what it is)
-    type Plant = fn(&Path);
-    let cases: [(Plant, &str, &str); 8] = [
-        (
-            |r| symlink("pub", r.join(".voicebox")).unwrap(),
-            ".voicebox",
-            "a link",
-        ),
-        (
-            |r| symlink("pub", r.join(".audit")).unwrap(),
-            ".audit",
-            "a link",
-        ),
-        (
-            |r| {
-                std::fs::create_dir(r.join(".voicebox")).unwrap();
-                symlink("../pub", r.join(".voicebox/undo")).unwrap();
-            },
-            ".voicebox/undo",
-            "a link",
-        ),
-        (
-            |r| {
-                std::fs::create_dir(r.join(".voicebox")).unwrap();
-                symlink("../pub", r.join(".voicebox/writers")).unwrap();
-            },
-            ".voicebox/writers",
-            "a link",
-        ),
-        (|r| mkfifo(&r.join(".voicebox")), ".voicebox", "a pipe"),
-        (
-            |r| std::fs::write(r.join(".audit"), "not a folder").unwrap(),
-            ".audit",
-            "a file",
-        ),
-        (
-            |r| {
-                std::fs::create_dir(r.join(".voicebox")).unwrap();
-                std::fs::write(r.join(".voicebox/tmp"), "").unwrap();
-            },
-            ".voicebox/tmp",
-            "a file",
-        ),
-        (
-            |r| symlink("/", r.join(".audit")).unwrap(),
-            ".audit",
-            "a link",
-        ),
-    ];
-    for (plant, path, found) in cases {
+    for (plant, path, found) in planted::plants() {
         let dir = TempDir::new().unwrap();
         let root = dir.path();
         std::fs::create_dir(root.join("pub")).unwrap();
@@ -166,12 +110,6 @@ fn links_pipes_and_files_at_every_host_folder_are_refused_by_name() {
         );
         assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
     }
-}
-
-/// Makes a FIFO at `path` with the system's `mkfifo`.
-fn mkfifo(path: &Path) {
-    let made = std::process::Command::new("mkfifo").arg(path).status();
-    assert!(made.unwrap().success(), "mkfifo {}", path.display());
 }
 
 #[test]

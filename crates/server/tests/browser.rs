@@ -5,22 +5,21 @@
 mod common;
 
 use common::Server;
-use common::browser::{self, Browser};
+use common::browser::{self, Browser, served};
 use serde_json::json;
 
-/// A script that is true once the last turn in the transcript contains `text`.
-fn last_turn_has(text: &str) -> String {
-    format!(
+/// Waits until the last turn in the transcript contains `text`; `what`
+/// names the wait should it time out.
+async fn wait_last_turn(browser: &Browser, what: &str, text: &str) {
+    let script = format!(
         "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t && t.textContent.includes({text:?});"
-    )
+    );
+    browser.wait_for(what, &script).await;
 }
 
 #[tokio::test]
 async fn a_person_works_in_their_folder_from_the_page() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let hostile = "<img src=x onerror=alert(1)>";
     std::fs::write(server.root.join(hostile), "boo").unwrap();
     let browser = Browser::open_page(&server, browser::VIEWPORTS[2]).await;
@@ -39,13 +38,8 @@ async fn a_person_works_in_their_folder_from_the_page() {
 
     // Type a request and see the result, in the transcript and on disk.
     browser.say("create a file called hello.txt with hi").await;
-    browser
-        .wait_for("the write", &last_turn_has("wrote hello.txt (2 bytes)"))
-        .await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("hello.txt")).unwrap(),
-        "hi"
-    );
+    wait_last_turn(&browser, "the write", "wrote hello.txt (2 bytes)").await;
+    assert_eq!(server.file("hello.txt"), "hi");
     browser
         .wait_text("hello.txt in the file list", "files", "hello.txt")
         .await;
@@ -111,9 +105,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await
         .unwrap();
     browser.wait_for_modal(false).await;
-    browser
-        .wait_for("the declined answer", &last_turn_has("Kept hello.txt."))
-        .await;
+    wait_last_turn(&browser, "the declined answer", "Kept hello.txt.").await;
     assert!(
         server.root.join("hello.txt").exists(),
         "Escape keeps the file"
@@ -122,9 +114,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     // Yes removes it.
     browser.say_and_ask("delete hello.txt").await;
     browser.click("confirm-yes").await;
-    browser
-        .wait_for("the delete", &last_turn_has("deleted hello.txt"))
-        .await;
+    wait_last_turn(&browser, "the delete", "deleted hello.txt").await;
     assert!(
         !server.root.join("hello.txt").exists(),
         "Yes removes the file"
@@ -132,9 +122,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
 
     // The hostile name: text in the file list and in the transcript, no element.
     browser.say("list files").await;
-    browser
-        .wait_for("the listing", &last_turn_has(hostile))
-        .await;
+    wait_last_turn(&browser, "the listing", hostile).await;
     browser.wait_text("the file list", "files", hostile).await;
     browser
         .assert_none("img, [onerror]", "no element was created from the name")
@@ -176,7 +164,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
     assert_eq!(above, true, "the banner is above the feed");
     assert!(
         !browser
-            .js("return document.getElementById('audit-notes').textContent")
+            .text("audit-notes")
             .await
             .as_str()
             .unwrap()
@@ -328,10 +316,7 @@ fn replay(server: &Server, head: &str, method: &str, target: &str, body: &str) -
 /// port set.
 #[tokio::test]
 async fn another_port_gets_nothing_it_can_replay_and_the_page_still_acts() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let browser = Browser::open_page(&server, browser::VIEWPORTS[2]).await;
     assert_eq!(
         browser.js("return [location.href, document.cookie]").await,
@@ -415,10 +400,7 @@ async fn another_port_gets_nothing_it_can_replay_and_the_page_still_acts() {
         );
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("after.txt")).unwrap(),
-        "still mine"
-    );
+    assert_eq!(server.file("after.txt"), "still mine");
     browser.close().await;
 }
 
@@ -426,17 +408,12 @@ async fn another_port_gets_nothing_it_can_replay_and_the_page_still_acts() {
 /// No puts what the person typed back in the box; Yes does it.
 #[tokio::test]
 async fn a_guess_is_asked_as_did_you_mean_and_no_keeps_the_sentence() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     std::fs::write(server.root.join("todo.txt"), "milk\n").unwrap();
     let browser = Browser::open_page(&server, browser::VIEWPORTS[2]).await;
     let typed = "apend eggs to todo.txt";
     browser.say_and_ask(typed).await;
-    let title = browser
-        .js("return document.getElementById('confirm-title').textContent")
-        .await;
+    let title = browser.text("confirm-title").await;
     assert_eq!(title, "Did you mean: add 'eggs' to todo.txt?");
     browser.answer(false).await;
     browser
@@ -445,27 +422,13 @@ async fn a_guess_is_asked_as_did_you_mean_and_no_keeps_the_sentence() {
             &format!("return document.getElementById('utterance').value === {typed:?};"),
         )
         .await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("todo.txt")).unwrap(),
-        "milk\n",
-        "No does nothing"
-    );
+    assert_eq!(server.file("todo.txt"), "milk\n", "No does nothing");
     // Yes does it; a sure request asks nothing (the control).
     browser.say_and_ask(typed).await;
     browser.click("confirm-yes").await;
-    browser
-        .wait_for("the append", &last_turn_has("appended"))
-        .await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("todo.txt")).unwrap(),
-        "milk\neggs"
-    );
+    wait_last_turn(&browser, "the append", "appended").await;
+    assert_eq!(server.file("todo.txt"), "milk\neggs");
     browser.say("append bread to todo.txt").await;
-    browser
-        .wait_for("the sure append", &last_turn_has("appended"))
-        .await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("todo.txt")).unwrap(),
-        "milk\neggs\nbread"
-    );
+    wait_last_turn(&browser, "the sure append", "appended").await;
+    assert_eq!(server.file("todo.txt"), "milk\neggs\nbread");
 }

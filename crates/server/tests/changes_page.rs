@@ -6,15 +6,11 @@
 
 mod common;
 
-use common::Server;
-use common::browser::{self, Browser};
+use common::browser::{Browser, served};
 
 #[tokio::test]
 async fn the_badge_and_the_changes_view_show_what_is_uncommitted() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     common::repo::changed_repository(&server.root);
     let browser = Browser::start().await;
     browser.client.goto(&server.page_url).await.unwrap();
@@ -40,10 +36,7 @@ async fn the_badge_and_the_changes_view_show_what_is_uncommitted() {
 
 #[tokio::test]
 async fn a_folder_with_no_repository_shows_no_badge_and_no_view() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     std::fs::write(server.root.join("notes.md"), "milk\n").unwrap();
     let browser = Browser::start().await;
     browser.client.goto(&server.page_url).await.unwrap();

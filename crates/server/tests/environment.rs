@@ -111,10 +111,7 @@ async fn the_core_runs_in_the_worker_over_opfs() {
         ("confirm-yes", false, "deleted hello.txt"),
     ] {
         browser.say_and_ask("delete hello.txt").await;
-        let plan = browser
-            .js("return document.getElementById('confirm-plan').textContent")
-            .await;
-        assert!(plan.as_str().unwrap().contains("hello.txt"), "{plan}");
+        browser.assert_plan_names("hello.txt").await;
         browser.click(answer).await;
         browser.wait_for_modal(false).await;
         browser.wait_text(said, "transcript", said).await;
@@ -131,12 +128,9 @@ async fn the_core_runs_in_the_worker_over_opfs() {
 
 #[tokio::test]
 async fn the_exported_static_folder_works_with_no_voicebox_server() {
-    if !browser::available() {
+    let Some((_site, browser)) = StaticSite::visited().await else {
         return;
-    }
-    let site = StaticSite::export();
-    let browser = Browser::start().await;
-    site.visit(&browser).await;
+    };
     assert_eq!(open(&browser, "offline").await["ok"], true);
     done(
         &browser,

@@ -10,7 +10,7 @@ mod panel;
 mod static_site;
 
 use common::browser::{self, Browser};
-use common::env_checks::{self, act, done};
+use common::env_checks::{self, act, done, refused};
 use panel::{edit_to_diff, open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 use static_site::StaticSite;
@@ -112,9 +112,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         .await;
         say_and_wait(&browser, "list the files", "hello.txt").await;
         say_and_wait(&browser, "what's in hello.txt", "hi").await;
-        let transcript = browser
-            .js("return document.getElementById('transcript').textContent")
-            .await;
+        let transcript = browser.text("transcript").await;
         let transcript = transcript.as_str().unwrap();
         assert!(transcript.contains("↳ write hello.txt"), "{transcript}");
         assert!(transcript.contains("↳ read hello.txt"), "{transcript}");
@@ -193,9 +191,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
     browser
         .wait_text("atlas-0 in the chip", "project-chip-text", "atlas-0 · ")
         .await;
-    let id = browser
-        .js("return document.getElementById('project-id').textContent")
-        .await;
+    let id = browser.text("project-id").await;
     assert_eq!(
         id, "atlas-0@browser",
         "the record's id is still there, behind the details"
@@ -300,12 +296,9 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
 
 #[tokio::test]
 async fn the_exported_site_logs_no_console_error() {
-    if !browser::available() {
+    let Some((_site, browser)) = StaticSite::visited().await else {
         return;
-    }
-    let site = StaticSite::export();
-    let browser = Browser::start().await;
-    site.visit(&browser).await;
+    };
     browser
         .wait_for(
             "the page to know it is static",
@@ -377,12 +370,9 @@ async fn the_exported_site_logs_no_console_error() {
 /// the page gets nothing from the stopped site.
 #[tokio::test]
 async fn the_exported_page_opens_offline_once_loaded() {
-    if !browser::available() {
+    let Some((mut site, browser)) = StaticSite::visited().await else {
         return;
-    }
-    let mut site = StaticSite::export();
-    let browser = Browser::start().await;
-    site.visit(&browser).await;
+    };
     for dark in [false, true] {
         browser.dark(dark).await;
         browser
@@ -551,12 +541,12 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
         read("archive/list.md").await["content"],
         "- [ ] milk\n- [ ] eggs\n"
     );
-    let out = act(
+    refused(
         &browser,
         json!({"verb": "move", "name": "archive/list.md", "to": "../list.md"}),
+        "outside-root",
     )
     .await;
-    assert_eq!(out["refused"], "outside-root", "{out}");
     done(
         &browser,
         json!({"verb": "copy", "name": "archive/list.md", "to": "copy.md"}),
@@ -588,12 +578,7 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
     let info = act(&browser, json!({"verb": "info", "name": "archive"})).await;
     assert_eq!(info["info"]["kind"], "folder", "{info}");
     // A save made on the copy read before the tick is refused; nothing is written.
-    let stale = act(
-        &browser,
-        json!({"verb": "write", "name": "archive/list.md", "content": "x", "expect": "0".repeat(64)}),
-    )
-    .await;
-    assert_eq!(stale["refused"], "changed-since-read", "{stale}");
+    refused(&browser, json!({"verb": "write", "name": "archive/list.md", "content": "x", "expect": "0".repeat(64)}), "changed-since-read").await;
     // Undo of that one file takes back its tick, and leaves the copy's change.
     done(&browser, json!({"verb": "undo", "name": "archive/list.md"})).await;
     assert_eq!(

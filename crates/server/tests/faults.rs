@@ -222,11 +222,8 @@ async fn a_full_disk_refuses_by_name_and_loses_nothing_acknowledged() {
     for n in &acked[..acked.len() / 2] {
         std::fs::remove_file(disk.0.join(format!("f{n}.txt"))).unwrap();
     }
-    let (_, reply) = server
-        .post(
-            "/api/turn",
-            json!({"action": {"verb": "write", "name": "after.txt", "content": "ok"}}),
-        )
+    let reply = server
+        .act(json!({"verb": "write", "name": "after.txt", "content": "ok"}))
         .await;
     assert_eq!(reply["result"]["ok"], true, "{reply}");
     println!(

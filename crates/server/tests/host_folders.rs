@@ -5,12 +5,14 @@
 //! folder without the plant opens.
 
 mod common;
+#[path = "../../machine/tests/planted/mod.rs"]
+mod planted;
 
 use serde_json::{Value, json};
 use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 use tempfile::TempDir;
 
 const RULE: &str = "host-folder-not-a-folder";
@@ -75,24 +77,12 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     out
 }
 
-fn old_file(path: &Path, text: &str) {
-    std::fs::write(path, text).unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(path)
-        .unwrap()
-        .set_modified(SystemTime::now() - Duration::from_secs(7200))
-        .unwrap();
-}
-
 #[test]
 fn a_link_in_the_host_folder_stops_serve_turn_and_mcp_by_name_and_keeps_every_file() {
     let dir = TempDir::new().unwrap();
     let (root, state) = (dir.path().join("root"), dir.path().join("state"));
     std::fs::create_dir_all(root.join(".voicebox")).unwrap();
-    std::fs::create_dir_all(root.join("docs")).unwrap();
-    old_file(&root.join("a.txt"), "keep");
-    old_file(&root.join("docs/plan.md"), "keep");
+    planted::old_files(&root);
     symlink("..", root.join(".voicebox/tmp")).unwrap();
     let before = files(&root);
     for args in commands(root.to_str().unwrap()) {
@@ -111,42 +101,12 @@ fn a_link_in_the_host_folder_stops_serve_turn_and_mcp_by_name_and_keeps_every_fi
     assert_eq!(code, 0, "{stderr}");
     let out: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(out["result"]["ok"], true, "{out}");
-    assert_eq!(std::fs::read_to_string(root.join("a.txt")).unwrap(), "keep");
-    assert_eq!(
-        std::fs::read_to_string(root.join("docs/plan.md")).unwrap(),
-        "keep"
-    );
+    planted::assert_old_files_kept(&root);
 }
 
 #[test]
 fn host_folders_that_are_links_pipes_or_files_are_refused_by_name() {
-    type Plant = fn(&Path);
-    let cases: [(Plant, &str, &str); 4] = [
-        (
-            |r| symlink("pub", r.join(".voicebox")).unwrap(),
-            ".voicebox",
-            "a link",
-        ),
-        (
-            |r| symlink("pub", r.join(".audit")).unwrap(),
-            ".audit",
-            "a link",
-        ),
-        (
-            |r| {
-                let made = Command::new("mkfifo").arg(r.join(".voicebox")).status();
-                assert!(made.unwrap().success());
-            },
-            ".voicebox",
-            "a pipe",
-        ),
-        (
-            |r| std::fs::write(r.join(".voicebox"), "x").unwrap(),
-            ".voicebox",
-            "a file",
-        ),
-    ];
-    for (plant, name, found) in cases {
+    for (plant, name, found) in planted::plants() {
         let dir = TempDir::new().unwrap();
         let (root, state) = (dir.path().join("root"), dir.path().join("state"));
         std::fs::create_dir_all(root.join("pub")).unwrap();

@@ -8,16 +8,12 @@
 mod common;
 mod panel;
 
-use common::Server;
-use common::browser::{self, Browser};
+use common::browser::{Browser, served};
 use panel::{edit_to_diff, open_entry};
 
 #[tokio::test]
 async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let file = |name: &str| std::fs::read_to_string(server.root.join(name)).unwrap();
     std::fs::write(
         server.root.join("list.md"),
@@ -147,10 +143,7 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
 /// with anything in it offers no such button.
 #[tokio::test]
 async fn an_empty_folder_is_deleted_from_the_panel_after_asking() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     std::fs::create_dir(server.root.join("empty")).unwrap();
     std::fs::create_dir(server.root.join("full")).unwrap();
     std::fs::write(server.root.join("full/keep.md"), "kept\n").unwrap();

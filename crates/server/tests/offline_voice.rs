@@ -15,22 +15,16 @@ mod common;
 
 use common::Server;
 use common::spoken::{
-    Page, available, server, speak, sphinx_here, whisper_available, whisper_installed,
+    ONE_DECODER, Page, available, hearing, server, speak, sphinx_here, whisper_available,
+    whisper_installed,
 };
 use serde_json::json;
 
-/// One recogniser at a time: with several decoders and the Whisper-class
-/// model sharing two cores, an utterance was seen judged unsure (1 run in 4
-/// in parallel, none in 5 one at a time); a person on one machine runs one.
-static ONE_DECODER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
 #[tokio::test(flavor = "multi_thread")]
 async fn four_spoken_commands_act_through_the_executor() {
-    let _one = ONE_DECODER.lock().await;
-    if !available() {
+    let Some((_one, server)) = hearing().await else {
         return;
-    }
-    let server = server();
+    };
     // No provider named and no key set: an offline one, the Whisper-class
     // one when it is installed.
     let offline = match whisper_installed() {
@@ -44,9 +38,7 @@ async fn four_spoken_commands_act_through_the_executor() {
     );
     page.expect("ready").await;
     drop(page);
-    let mut page = Page::open(&server, "?provider=local").await;
-    page.expect("rate").await;
-    page.expect("ready").await;
+    let mut page = Page::ready(&server, "local").await;
     let hello = server.root.join("hello.txt");
 
     // A change is shown as heard and asked: nothing is written before Yes.
@@ -81,17 +73,10 @@ async fn four_spoken_commands_act_through_the_executor() {
         .await;
     assert!(read.reply.contains("hello"), "{read:?}");
 
-    let mut list = page.say(&speak("list the files", "en-us")).await;
-    for _ in 0..2 {
-        if !list.calls.is_empty() {
-            break;
-        }
-        // Nothing was done ("I didn't catch that", or help): a person says
-        // it again. "list the files" scores close to the look gate (−64 to
-        // −68 per word frame against −70), and on a loaded machine the
-        // first tries can fall under it; a third miss still fails the test.
-        list = page.say(&speak("list the files", "en-us")).await;
-    }
+    // "list the files" scores close to the look gate (−64 to −68 per word
+    // frame against −70), and on a loaded machine the first tries can fall
+    // under it; a third miss still fails the test.
+    let list = page.say_until_acted("list the files", "en-us").await;
     assert_eq!(
         list.calls.first().map(|c| &c["name"]),
         Some(&json!("list")),
@@ -156,24 +141,14 @@ async fn the_whisper_class_recogniser_reads_at_once_and_asks_before_a_change() {
 /// the decoder settles its levels on a session's first words.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_natural_voice_is_heard_a_look_done_and_a_change_asked() {
-    let _one = ONE_DECODER.lock().await;
-    if !available() {
+    let Some((_one, server)) = hearing().await else {
         return;
-    }
-    let server = server();
+    };
     let notes = server.root.join("notes.md");
     std::fs::write(&notes, "eggs and milk").unwrap();
-    let mut page = Page::open(&server, "?provider=local").await;
-    page.expect("rate").await;
-    page.expect("ready").await;
+    let mut page = Page::ready(&server, "local").await;
 
-    let mut read = page.say(&speak("read notes dot md", "flite:rms")).await;
-    for _ in 0..2 {
-        if !read.calls.is_empty() {
-            break;
-        }
-        read = page.say(&speak("read notes dot md", "flite:rms")).await;
-    }
+    let read = page.say_until_acted("read notes dot md", "flite:rms").await;
     assert_eq!(
         read.calls.first().map(|c| &c["action"]),
         Some(&json!({"verb": "read", "name": "notes.md"})),
@@ -184,13 +159,9 @@ async fn a_natural_voice_is_heard_a_look_done_and_a_change_asked() {
         "{read:?}"
     );
 
-    let mut delete = page.say(&speak("delete notes dot md", "flite:slt")).await;
-    for _ in 0..2 {
-        if !delete.calls.is_empty() {
-            break;
-        }
-        delete = page.say(&speak("delete notes dot md", "flite:slt")).await;
-    }
+    let delete = page
+        .say_until_acted("delete notes dot md", "flite:slt")
+        .await;
     assert_eq!(
         delete.calls.first().map(|c| &c["action"]),
         Some(&json!({"verb": "delete", "name": "notes.md"})),
@@ -206,15 +177,11 @@ async fn a_natural_voice_is_heard_a_look_done_and_a_change_asked() {
 /// Speech that is no command, and noise, do nothing: no call, no change.
 #[tokio::test(flavor = "multi_thread")]
 async fn what_it_cannot_be_sure_of_does_nothing() {
-    let _one = ONE_DECODER.lock().await;
-    if !available() {
+    let Some((_one, server)) = hearing().await else {
         return;
-    }
-    let server = server();
+    };
     std::fs::write(server.root.join("todo.txt"), "milk").unwrap();
-    let mut page = Page::open(&server, "?provider=local").await;
-    page.expect("rate").await;
-    page.expect("ready").await;
+    let mut page = Page::ready(&server, "local").await;
     let mumble = speak(
         "the weather was lovely by the river yesterday afternoon and nobody minded",
         "en-gb",
@@ -296,10 +263,7 @@ async fn past_the_offline_cap_a_session_is_refused_by_name_and_a_freed_place_is_
     });
     let mut open = Vec::new();
     for _ in 0..2 {
-        let mut page = Page::open(&server, "?provider=local").await;
-        page.expect("rate").await;
-        page.expect("ready").await;
-        open.push(page);
+        open.push(Page::ready(&server, "local").await);
     }
     let mut third = Page::open(&server, "?provider=local").await;
     let error = third.expect("error").await;
@@ -317,7 +281,5 @@ async fn past_the_offline_cap_a_session_is_refused_by_name_and_a_freed_place_is_
     );
 
     open.pop().unwrap().close().await;
-    let mut again = Page::open(&server, "?provider=local").await;
-    again.expect("rate").await;
-    again.expect("ready").await;
+    Page::ready(&server, "local").await.close().await;
 }

@@ -9,7 +9,7 @@ mod common;
 mod panel;
 
 use common::Server;
-use common::browser::{self, Browser, VIEWPORTS};
+use common::browser::{self, Browser, VIEWPORTS, served};
 use panel::type_into;
 use serde_json::{Value, json};
 
@@ -129,10 +129,7 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
 /// outlives a reload, and Clear forgets it.
 #[tokio::test]
 async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let browser = Browser::open_page(&server, VIEWPORTS[2]).await;
     std::fs::write(server.root.join("notes.txt"), "important plans").unwrap();
 
@@ -147,20 +144,14 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
             .contains("replaced notes.txt (15 → 12 bytes)"),
         "{said}"
     );
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
-        "nothing much"
-    );
+    assert_eq!(server.file("notes.txt"), "nothing much");
     browser
         .js("[...document.querySelectorAll('#transcript .turn')].pop().querySelector('button.undo').click()")
         .await;
     browser
         .wait_for("the undo's answer", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return t.textContent.includes('undid the write of notes.txt');")
         .await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
-        "important plans"
-    );
+    assert_eq!(server.file("notes.txt"), "important plans");
     // Only the newest change offers Undo, and an undo spends it.
     assert_eq!(
         browser
@@ -231,9 +222,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
             &format!("return document.querySelectorAll('#transcript .turn').length === {turns}"),
         )
         .await;
-    let kept = browser
-        .js("return document.getElementById('transcript').textContent")
-        .await;
+    let kept = browser.text("transcript").await;
     assert!(
         kept.as_str().unwrap().contains("replaced notes.txt"),
         "{kept}"
@@ -264,16 +253,11 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
 /// deleted" (nothing is sent and the file stays), and Ask again asks again.
 #[tokio::test]
 async fn an_expired_question_closes_itself_and_can_be_asked_again() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     std::fs::write(server.root.join("draft.txt"), "x").unwrap();
     let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
     browser.say_and_ask("delete draft.txt").await;
-    let countdown = browser
-        .js("return document.getElementById('confirm-expiry').textContent")
-        .await;
+    let countdown = browser.text("confirm-expiry").await;
     let countdown = countdown.as_str().unwrap();
     assert!(
         countdown == "This question expires in 5:00."
@@ -405,10 +389,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
 /// negative control) keeps the folder.
 #[tokio::test]
 async fn the_folder_switcher_asks_and_a_yes_switches() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let other = tempfile::TempDir::new().unwrap();
     std::fs::write(other.path().join("there.txt"), "over there").unwrap();
     let other_name = other
@@ -431,9 +412,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
         browser.click_and_ask("folders-use").await;
     };
     choose().await;
-    let question = browser
-        .js("return document.getElementById('confirm-title').textContent")
-        .await;
+    let question = browser.text("confirm-title").await;
     assert_eq!(question, format!("Work in {other_name}?"));
     browser.answer(false).await;
     browser
@@ -442,12 +421,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
     browser
         .js("document.getElementById('folders').close()")
         .await;
-    assert_ne!(
-        browser
-            .js("return document.getElementById('root-name').textContent")
-            .await,
-        other_name.as_str()
-    );
+    assert_ne!(browser.text("root-name").await, other_name.as_str());
 
     choose().await;
     browser
@@ -480,10 +454,7 @@ async fn the_folder_switcher_asks_and_a_yes_switches() {
 /// Revoke stops it, and Remove takes a refused proposal away.
 #[tokio::test]
 async fn an_extension_is_admitted_with_the_code_on_the_console() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let reader = json!({"id": "reader", "description": "reads one file", "capabilities": ["read"],
                         "tools": [{"name": "r", "primitive": "read-file"}]});
     let greedy = json!({"id": "greedy", "description": "wants to run programs", "capabilities": ["exec"],
@@ -878,7 +849,7 @@ async fn a_status_never_narrows_the_composer() {
                 .await;
             let mut statuses = vec![
                 browser
-                    .js("return document.getElementById('composer-status').textContent")
+                    .text("composer-status")
                     .await
                     .as_str()
                     .unwrap()
@@ -1214,10 +1185,7 @@ async fn installs_and_opens_offline(viewport: browser::Viewport, dark: bool) {
 /// system says, or the system's; kept across a reload.
 #[tokio::test]
 async fn the_look_follows_the_choice_in_settings() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let browser = Browser::open_page(&server, VIEWPORTS[2]).await;
     browser.dark(false).await;
     let background = "return getComputedStyle(document.body).backgroundColor";

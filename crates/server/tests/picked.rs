@@ -16,9 +16,8 @@
 
 mod common;
 
-use common::Server;
-use common::browser::{self, Browser};
-use common::env_checks::{self, act, done};
+use common::browser::{Browser, served};
+use common::env_checks::{self, act, done, refused};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -64,10 +63,7 @@ fn rules(audit: &Value) -> Vec<(String, String)> {
 
 #[tokio::test]
 async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_granted() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let folder = tempfile::TempDir::new().unwrap();
     let notes = folder.path().join("notes");
     std::fs::create_dir(&notes).unwrap();
@@ -145,8 +141,12 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         assert!(text(&refused["why"]).contains("Allow access"), "{refused}");
         assert!(refused["logged"].is_u64(), "audited: {refused}");
     }
-    let ask = act(&browser, json!({"verb": "delete", "name": "shopping.md"})).await;
-    assert_eq!(ask["refused"], "needs-gesture", "{ask}");
+    refused(
+        &browser,
+        json!({"verb": "delete", "name": "shopping.md"}),
+        "needs-gesture",
+    )
+    .await;
     assert_eq!(
         std::fs::read_to_string(notes.join("shopping.md")).unwrap(),
         "milk"
@@ -186,8 +186,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
 
     // The folder goes away: root-unreachable. It comes back: it reads again.
     std::fs::rename(&notes, folder.path().join("moved")).unwrap();
-    let gone = act(&browser, json!({"verb": "list"})).await;
-    assert_eq!(gone["refused"], "root-unreachable", "{gone}");
+    refused(&browser, json!({"verb": "list"}), "root-unreachable").await;
     std::fs::rename(folder.path().join("moved"), &notes).unwrap();
     done(&browser, json!({"verb": "list"})).await;
 
@@ -203,12 +202,12 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         .await;
     let read = act(&browser, json!({"verb": "read", "name": "shopping.md"})).await;
     assert_eq!(read["content"], "milk", "{read}");
-    let write = act(
+    refused(
         &browser,
         json!({"verb": "write", "name": "shopping.md", "content": "x"}),
+        "needs-gesture",
     )
     .await;
-    assert_eq!(write["refused"], "needs-gesture", "{write}");
     let projects = browser.worker(json!({"op": "projects"})).await;
     let kept = projects["projects"]
         .as_array()
@@ -257,12 +256,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         .await;
     let projects = browser.worker(json!({"op": "projects"})).await;
     assert_eq!(projects["projects"], json!([]), "{projects}");
-    assert_eq!(
-        browser
-            .js("return document.getElementById('project-id').textContent")
-            .await,
-        "none open"
-    );
+    assert_eq!(browser.text("project-id").await, "none open");
     assert_eq!(
         std::fs::read_to_string(notes.join("shopping.md")).unwrap(),
         "milk"
@@ -272,10 +266,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
 
 #[tokio::test]
 async fn a_denied_folder_is_refused_by_name_and_still_reads() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let folder = tempfile::TempDir::new().unwrap();
     std::fs::write(folder.path().join("a.txt"), "kept").unwrap();
     // The browser answers every permission prompt with "deny", as a person might.
@@ -362,12 +353,12 @@ async fn the_checks_pass_over_a_picked_folder_root() {
     .await;
     let moved = act(&browser, json!({"verb": "read", "name": "box/hello.txt"})).await;
     assert_eq!(moved["content"], "hi", "{moved}");
-    let out = act(
+    refused(
         &browser,
         json!({"verb": "move", "name": "box/hello.txt", "to": "../hello.txt"}),
+        "outside-root",
     )
     .await;
-    assert_eq!(out["refused"], "outside-root", "{out}");
     done(
         &browser,
         json!({"verb": "move", "name": "box/hello.txt", "to": "hello.txt"}),

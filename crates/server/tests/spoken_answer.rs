@@ -8,12 +8,10 @@
 
 mod common;
 
-use common::spoken::{Answer, Page, Voice, available, server, speak, whisper_available};
+use common::spoken::{
+    Answer, ONE_DECODER, Page, Voice, available, hearing, server, speak, whisper_available,
+};
 use serde_json::{Value, json};
-
-/// One recogniser at a time (as in `offline_voice.rs`): two decoders on two
-/// shared cores hear worse.
-static ONE_DECODER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// The call a spoken answer became, if any.
 fn answer_call(answer: &Answer) -> Option<&Value> {
@@ -53,16 +51,12 @@ fn audit(root: &std::path::Path) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
-    let _one = ONE_DECODER.lock().await;
-    if !available() {
+    let Some((_one, server)) = hearing().await else {
         return;
-    }
-    let server = server();
+    };
     let groceries = server.root.join("groceries.md");
     std::fs::write(&groceries, "eggs\n").unwrap();
-    let mut page = Page::open(&server, "?provider=local").await;
-    page.expect("rate").await;
-    page.expect("ready").await;
+    let mut page = Page::ready(&server, "local").await;
 
     let add = ask(
         &mut page,
@@ -205,9 +199,7 @@ async fn false_confirmations_on_recorded_non_answers() {
     for name in ["notes.md", "todo.txt", "plan.md"] {
         std::fs::write(server.root.join(name), "x\n").unwrap();
     }
-    let mut page = Page::open(&server, "?provider=whisper").await;
-    page.expect("rate").await;
-    page.expect("ready").await;
+    let mut page = Page::ready(&server, "whisper").await;
     let (mut said, mut false_yes, mut heard_as_answer) = (0, 0, 0);
     let (mut answers, mut answered) = (0, 0);
     for (request, answer) in [

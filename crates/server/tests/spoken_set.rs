@@ -39,13 +39,6 @@ const SENTENCES: &[&str] = &[
 ];
 const VOICES: &[&str] = &["en-us", "en-gb", "en+f3", "en-us+m3"];
 
-async fn page_for(server: &Server, provider: &str) -> Page {
-    let mut page = Page::open(server, &format!("?provider={provider}")).await;
-    page.expect("rate").await;
-    page.expect("ready").await;
-    page
-}
-
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "a report: run with --ignored --nocapture to measure the word error rate"]
 async fn wer() {
@@ -53,7 +46,7 @@ async fn wer() {
         return;
     }
     let server = common::spoken::server();
-    let mut page = page_for(&server, "local").await;
+    let mut page = Page::ready(&server, "local").await;
     let (mut errors, mut words, mut total) = (0, 0, 0);
     for voice in VOICES {
         for sentence in SENTENCES {
@@ -176,7 +169,7 @@ async fn engine(design: &str) -> (Server, Page) {
     } else {
         "local"
     };
-    let page = page_for(&server, provider).await;
+    let page = Page::ready(&server, provider).await;
     (server, page)
 }
 

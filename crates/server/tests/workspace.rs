@@ -9,7 +9,7 @@ mod common;
 mod panel;
 
 use common::Server;
-use common::browser::{self, Browser};
+use common::browser::{Browser, served};
 use panel::{edit_to_diff, open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 
@@ -27,10 +27,7 @@ async fn writes_of(server: &Server, target: &str) -> Vec<Value> {
 
 #[tokio::test]
 async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictures() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let svg = "<svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10' width='40' height='40'><circle cx='5' cy='5' r='4' fill='teal'/></svg>";
     std::fs::write(server.root.join("pic.svg"), svg).unwrap();
     std::fs::write(server.root.join("keep.txt"), "old").unwrap();
@@ -51,10 +48,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     type_into(&browser, "new-file-content", "first line\n").await;
     browser.click("new-file-create").await;
     wait_shown(&browser, "notes.txt", "first line\n").await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
-        "first line\n"
-    );
+    assert_eq!(server.file("notes.txt"), "first line\n");
     assert_eq!(
         writes_of(&server, "notes.txt").await.len(),
         1,
@@ -82,10 +76,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
             "return !!document.querySelector('#new-file-answer .declined')",
         )
         .await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("keep.txt")).unwrap(),
-        "old"
-    );
+    assert_eq!(server.file("keep.txt"), "old");
     let kept = browser
         .js("return [document.getElementById('new-file-name').value, document.getElementById('new-file-content').value]")
         .await;
@@ -112,7 +103,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
         .await;
     browser.photograph("workspace-diff").await;
     assert_eq!(
-        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
+        server.file("notes.txt"),
         "first line\n",
         "the diff writes nothing"
     );
@@ -122,7 +113,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     browser.click("viewer-cancel").await;
     wait_shown(&browser, "notes.txt", "first line\n").await;
     assert_eq!(
-        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
+        server.file("notes.txt"),
         "first line\n",
         "Cancel writes nothing"
     );
@@ -132,10 +123,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     edit_to_diff(&browser, "second line\n", &[]).await;
     browser.click("viewer-save").await;
     wait_shown(&browser, "notes.txt", "second line\n").await;
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
-        "second line\n"
-    );
+    assert_eq!(server.file("notes.txt"), "second line\n");
     let writes = writes_of(&server, "notes.txt").await;
     assert_eq!(writes.len(), 2, "the save is audited: {writes:?}");
 
@@ -156,18 +144,12 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
         .js("return [document.getElementById('viewer-editor').value.length, document.querySelector('#viewer-answer [data-rule]').dataset.rule]")
         .await;
     assert_eq!(after[0], (1 << 20) + 1, "the text is kept: {after}");
-    assert_eq!(
-        std::fs::read_to_string(server.root.join("notes.txt")).unwrap(),
-        "second line\n"
-    );
+    assert_eq!(server.file("notes.txt"), "second line\n");
     browser.click("viewer-cancel").await;
 
     // Delete asks in the shared dialog: No keeps the file …
     browser.click_and_ask("viewer-delete").await;
-    let plan = browser
-        .js("return document.getElementById('confirm-plan').textContent")
-        .await;
-    assert!(plan.as_str().unwrap().contains("notes.txt"), "{plan}");
+    browser.assert_plan_names("notes.txt").await;
     browser.answer(false).await;
     browser
         .wait_for(

@@ -121,6 +121,13 @@ impl WebStorage {
             .await
             .map(|(answer, _)| answer)
     }
+
+    /// `op` on the root with `bytes` to put in a file (a write, an append).
+    async fn send_bytes(&self, op: Op, bytes: &[u8]) -> Result<(), StorageError> {
+        self.ask(Request::on_root(op), bytes.to_vec())
+            .await
+            .map(|_| ())
+    }
 }
 
 /// A permission state the worker reported, in the core's terms.
@@ -202,18 +209,14 @@ impl Storage for WebStorage {
         let op = Op::Write {
             path: path.as_str().into(),
         };
-        self.ask(Request::on_root(op), bytes.to_vec())
-            .await
-            .map(|_| ())
+        self.send_bytes(op, bytes).await
     }
 
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
         let op = Op::Append {
             path: path.as_str().into(),
         };
-        self.ask(Request::on_root(op), bytes.to_vec())
-            .await
-            .map(|_| ())
+        self.send_bytes(op, bytes).await
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {

@@ -7,7 +7,6 @@ use super::grep::{MAX_DEPTH, MAX_ENTRIES, MAX_MATCHES};
 use super::reads::skipped_words;
 use super::{Executor, bytes};
 use crate::audit::ActRecord;
-use crate::contain;
 use crate::platform::{Abilities, DirEntry, Env, Storage, StorageError};
 use crate::reply::{Info, InfoKind, Reply, Searched, Skipped};
 use crate::rule::Rule;
@@ -179,13 +178,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         let mut read = Vec::new();
         let info = if seen.is_dir {
             let mut skipped = Skipped::default();
-            let entries = match contain::confine(self.store(), &path).await {
-                Ok(real) => self
-                    .visible_entries(&path, &real.path, &mut skipped)
-                    .await
-                    .map_err(|e| self.storage_refusal(e, &path)),
-                Err(refusal) => Err(refusal),
-            };
+            let entries = self.folder_entries(&path, &mut skipped).await;
             match entries {
                 Ok(entries) => Info {
                     kind: InfoKind::Folder,

@@ -4,7 +4,6 @@
 use super::history::commit_words;
 use super::{Executor, bytes};
 use crate::audit::{ActRecord, Happened, Observed, ReadRecord};
-use crate::contain;
 use crate::contain::RelPath;
 use crate::journal;
 use crate::notes;
@@ -179,13 +178,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         };
         let record = ActRecord::new(ActKind::Read, name);
         let mut skipped = Skipped::default();
-        let listed = match contain::confine(self.store(), &path).await {
-            Ok(real) => self
-                .visible_entries(&path, &real.path, &mut skipped)
-                .await
-                .map_err(|e| self.storage_refusal(e, &path)),
-            Err(refusal) => Err(refusal),
-        };
+        let listed = self.folder_entries(&path, &mut skipped).await;
         let listed = listed.map(|seen| {
             let mut entries: Vec<DirEntry> = seen.into_iter().map(|seen| seen.entry).collect();
             entries.sort_by(|a, b| a.name.cmp(&b.name));

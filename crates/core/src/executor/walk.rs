@@ -21,6 +21,20 @@ pub(super) struct Seen {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
+    /// The visible entries of the folder at `path`, found through its real
+    /// path first (a folder reached through a link is listed where it
+    /// leads), or the refusal that stopped the look.
+    pub(super) async fn folder_entries(
+        &self,
+        path: &RelPath,
+        skipped: &mut Skipped,
+    ) -> Result<Vec<Seen>, Refusal> {
+        let real = contain::confine(self.store(), path).await?;
+        self.visible_entries(path, &real.path, skipped)
+            .await
+            .map_err(|e| self.storage_refusal(e, path))
+    }
+
     /// The visible entries of `folder` (whose real path is `real`), counting
     /// what was left out in `skipped`.
     pub(super) async fn visible_entries(

@@ -61,6 +61,24 @@ pub(crate) struct Local {
     calls: u64,
 }
 
+impl Local {
+    /// The next call's id: `local-1`, `local-2`, … for this session.
+    fn next_id(&mut self) -> String {
+        self.calls += 1;
+        format!("local-{}", self.calls)
+    }
+
+    /// The call for `action`: a guess when the page says what it assumed,
+    /// else made by `sure` (typed or heard).
+    fn call(&mut self, message: &Value, action: Action, sure: fn(String, Action) -> Call) -> Call {
+        let id = self.next_id();
+        match message["assumed"].is_string() {
+            true => Call::guessed(id, action),
+            false => sure(id, action),
+        }
+    }
+}
+
 impl LiveVendor for Local {
     fn request(&self, _key: &str) -> Result<Request, String> {
         Err("the local provider has no upstream socket".into())
@@ -115,12 +133,7 @@ impl LiveVendor for Local {
             // not echoed (the page showed what it sent).
             return match Action::from_json(&message["action"]) {
                 Ok(action) => {
-                    self.calls += 1;
-                    let id = format!("local-{}", self.calls);
-                    let call = match message["assumed"].is_string() {
-                        true => Call::guessed(id, action),
-                        false => Call::typed(id, action),
-                    };
+                    let call = self.call(message, action, Call::typed);
                     vec![Event::Calls(vec![call])]
                 }
                 Err(_) => {
@@ -141,12 +154,11 @@ impl LiveVendor for Local {
             message["answer"]["id"].as_str(),
             Action::from_json(&message["answer"]["action"]),
         ) {
-            self.calls += 1;
             let answer = SpokenAnswer {
                 question: question.into(),
                 heard: heard.into(),
             };
-            let call = Call::answer(format!("local-{}", self.calls), action, answer);
+            let call = Call::answer(self.next_id(), action, answer);
             return vec![transcript, Event::Calls(vec![call])];
         }
         if message["unsure"] == true || heard.trim().is_empty() {
@@ -160,12 +172,7 @@ impl LiveVendor for Local {
         }
         match Action::from_json(&message["action"]) {
             Ok(action) => {
-                self.calls += 1;
-                let id = format!("local-{}", self.calls);
-                let call = match message["assumed"].is_string() {
-                    true => Call::guessed(id, action),
-                    false => Call::heard(id, action),
-                };
+                let call = self.call(message, action, Call::heard);
                 vec![transcript, Event::Calls(vec![call])]
             }
             Err(_) => {

@@ -24,81 +24,43 @@ fn the_notes_verbs_from_the_command_line() {
     let (dir, state) = (TempDir::new().unwrap(), TempDir::new().unwrap());
     let (root, state) = (dir.path(), state.path());
     let file = |name: &str| std::fs::read_to_string(root.join(name)).ok();
+    // Every act here but the last goes without `--yes`.
+    let turn = |action: Value| act(root, state, action, false);
     std::fs::write(root.join("draft.md"), "- [ ] milk\n- [ ] eggs\n").unwrap();
     std::fs::write(root.join("other.md"), "other").unwrap();
 
-    let renamed = act(
-        root,
-        state,
-        json!({"verb": "move", "name": "draft.md", "to": "list.md"}),
-        false,
-    );
+    let renamed = turn(json!({"verb": "move", "name": "draft.md", "to": "list.md"}));
     assert_eq!(renamed["result"]["ok"], true, "{renamed}");
     assert_eq!(renamed["changes"], true);
     assert!(file("list.md").is_some() && file("draft.md").is_none());
-    let out = act(
-        root,
-        state,
-        json!({"verb": "move", "name": "list.md", "to": "../list.md"}),
-        false,
-    );
+    let out = turn(json!({"verb": "move", "name": "list.md", "to": "../list.md"}));
     assert_eq!(out["result"]["refused"], "outside-root");
 
-    let asked = act(
-        root,
-        state,
-        json!({"verb": "move", "name": "other.md", "to": "list.md"}),
-        false,
-    );
+    let asked = turn(json!({"verb": "move", "name": "other.md", "to": "list.md"}));
     assert_eq!(asked["result"]["confirm"]["rule"], "move-over-existing");
     assert_eq!(
         file("other.md").as_deref(),
         Some("other"),
         "not without --yes"
     );
-    let ticked = act(
-        root,
-        state,
-        json!({"verb": "check_item", "name": "list.md", "item": "eggs"}),
-        false,
-    );
+    let ticked = turn(json!({"verb": "check_item", "name": "list.md", "item": "eggs"}));
     assert_eq!(ticked["result"]["ok"], true, "{ticked}");
     assert_eq!(file("list.md").as_deref(), Some("- [ ] milk\n- [x] eggs\n"));
-    let unknown = act(
-        root,
-        state,
-        json!({"verb": "remove_item", "name": "list.md", "item": "bread"}),
-        false,
-    );
+    let unknown = turn(json!({"verb": "remove_item", "name": "list.md", "item": "bread"}));
     assert_eq!(unknown["result"]["refused"], "item-not-found");
 
-    let made = act(root, state, json!({"verb": "mkdir", "name": "old"}), false);
+    let made = turn(json!({"verb": "mkdir", "name": "old"}));
     assert_eq!(made["result"]["ok"], true);
     assert!(root.join("old").is_dir());
-    let found = act(
-        root,
-        state,
-        json!({"verb": "find", "pattern": "*.md"}),
-        false,
-    );
+    let found = turn(json!({"verb": "find", "pattern": "*.md"}));
     assert_eq!(found["result"]["total"], 2, "{found}");
-    let info = act(root, state, json!({"verb": "info", "name": "old"}), false);
+    let info = turn(json!({"verb": "info", "name": "old"}));
     assert_eq!(info["result"]["info"]["kind"], "folder");
-    let first = act(
-        root,
-        state,
-        json!({"verb": "read", "name": "list.md", "first": 1}),
-        false,
-    );
+    let first = turn(json!({"verb": "read", "name": "list.md", "first": 1}));
     assert_eq!(first["result"]["content"], "- [ ] milk\n");
 
     // One file's newest change: the tick, though the mkdir came after it.
-    let undone = act(
-        root,
-        state,
-        json!({"verb": "undo", "name": "list.md"}),
-        false,
-    );
+    let undone = turn(json!({"verb": "undo", "name": "list.md"}));
     assert_eq!(undone["result"]["ok"], true, "{undone}");
     assert_eq!(file("list.md").as_deref(), Some("- [ ] milk\n- [ ] eggs\n"));
     assert!(root.join("old").is_dir(), "the later mkdir stays");

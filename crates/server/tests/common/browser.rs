@@ -29,6 +29,12 @@ pub fn available() -> bool {
     )
 }
 
+/// A test server for the browser to open, where the browser is installed;
+/// `None` where it is not (skipped as [`available`] says).
+pub fn served() -> Option<super::Server> {
+    available().then(super::Server::start)
+}
+
 impl Browser {
     pub async fn start() -> Browser {
         Browser::start_with_args(&[]).await
@@ -125,6 +131,14 @@ impl Browser {
             .unwrap_or_else(|e| panic!("clicking #{id}: {e}"));
     }
 
+    /// The text of the element with this id, as the page has it now.
+    pub async fn text(&self, id: &str) -> Value {
+        self.js(&format!(
+            "return document.getElementById({id:?}).textContent"
+        ))
+        .await
+    }
+
     /// Runs `script` (a function body) in the page.
     pub async fn js(&self, script: &str) -> Value {
         self.client.execute(script, vec![]).await.unwrap()
@@ -217,6 +231,12 @@ impl Browser {
     pub async fn click_and_ask(&self, id: &str) {
         self.click(id).await;
         self.wait_for_modal(true).await;
+    }
+
+    /// Asserts the open question's plan (what Yes would do) names `text`.
+    pub async fn assert_plan_names(&self, text: &str) {
+        let plan = self.text("confirm-plan").await;
+        assert!(plan.as_str().unwrap().contains(text), "{plan}");
     }
 
     /// Answers the open question Yes or No with a click and waits for it to close.

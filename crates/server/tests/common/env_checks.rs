@@ -41,6 +41,12 @@ pub async fn done(browser: &Browser, action: Value) -> Value {
     reply
 }
 
+/// Runs `action` in the open project and asserts it was refused by `rule`.
+pub async fn refused(browser: &Browser, action: Value, rule: &str) {
+    let reply = act(browser, action).await;
+    assert_eq!(reply["refused"], rule, "{reply}");
+}
+
 pub async fn act(browser: &Browser, action: Value) -> Value {
     browser
         .worker(json!({"op": "execute", "action": action}))

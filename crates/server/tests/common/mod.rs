@@ -143,6 +143,13 @@ impl Server {
         format!("http://127.0.0.1:{}", self.port)
     }
 
+    /// The text of the file `name` in the root (a test's failure if it
+    /// cannot be read).
+    pub fn file(&self, name: &str) -> String {
+        std::fs::read_to_string(self.root.join(name))
+            .unwrap_or_else(|e| panic!("reading {name}: {e}"))
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
@@ -220,6 +227,13 @@ impl Server {
         let (status, body) = self
             .post("/api/turn", serde_json::json!({"transcript": text}))
             .await;
+        assert_eq!(status, 200, "{body}");
+        body
+    }
+
+    /// Sends `action` as a turn (200 expected) and answers the reply.
+    pub async fn act(&self, action: Value) -> Value {
+        let (status, body) = self.post("/api/turn", json!({"action": action})).await;
         assert_eq!(status, 200, "{body}");
         body
     }

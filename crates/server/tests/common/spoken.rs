@@ -396,6 +396,29 @@ impl Answer {
 }
 
 impl Page {
+    /// A page on `/live?provider={provider}` once the bridge has said its
+    /// rate and that it is ready.
+    pub async fn ready(server: &Server, provider: &str) -> Page {
+        let mut page = Page::open(server, &format!("?provider={provider}")).await;
+        page.expect("rate").await;
+        page.expect("ready").await;
+        page
+    }
+
+    /// Says `sentence` in `voice` until something is done, three times at
+    /// the most, as a person says again what was not caught ("I didn't
+    /// catch that", or help); the last answer, done or not.
+    pub async fn say_until_acted(&mut self, sentence: &str, voice: &str) -> Answer {
+        let mut answer = self.say(&speak(sentence, voice)).await;
+        for _ in 0..2 {
+            if !answer.calls.is_empty() {
+                break;
+            }
+            answer = self.say(&speak(sentence, voice)).await;
+        }
+        answer
+    }
+
     /// Says `sentence` and checks it read `name` at once, holding `content`.
     pub async fn reads(
         &mut self,
@@ -418,6 +441,20 @@ impl Page {
 /// A server with no provider key, so `/live` defaults to the local provider.
 pub fn server() -> Server {
     tokio::task::block_in_place(|| Server::start_with_env(&[]))
+}
+
+/// One recogniser at a time in a test binary: with several decoders and the
+/// Whisper-class model sharing two cores, an utterance was seen judged
+/// unsure (1 run in 4 in parallel, none in 5 one at a time); a person on one
+/// machine runs one.
+pub static ONE_DECODER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The recogniser's turn (held until the guard drops) and a [`server`],
+/// where espeak-ng, sox and pocketsphinx are here; `None` (skipped loudly)
+/// where they are not.
+pub async fn hearing() -> Option<(tokio::sync::MutexGuard<'static, ()>, Server)> {
+    let turn = ONE_DECODER.lock().await;
+    available().then(|| (turn, server()))
 }
 
 /// Word edits (substitutions, insertions, deletions) from `hyp` to `reference`.

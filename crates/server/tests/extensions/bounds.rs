@@ -197,11 +197,8 @@ async fn a_slow_fetch_does_not_hold_the_folder() {
     let server = start();
     let (port, arrived, release) = held_server();
     propose_and_admit(&server, descriptor("slow", "waits")).await;
-    let (_, wrote) = server
-        .post(
-            "/api/turn",
-            json!({"action": {"verb": "write", "name": "a.txt", "content": "alpha"}}),
-        )
+    let wrote = server
+        .act(json!({"verb": "write", "name": "a.txt", "content": "alpha"}))
         .await;
     assert_eq!(wrote["result"]["ok"], true, "{wrote}");
     let url = format!("http://127.0.0.1:{port}/held");

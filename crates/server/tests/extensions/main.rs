@@ -80,11 +80,8 @@ async fn admit(server: &Server, id: &str) -> Value {
 }
 
 async fn call(server: &Server, id: &str, tool: &str, args: Value) -> Value {
-    let (_, reply) = server
-        .post(
-            "/api/turn",
-            json!({"action": {"verb": "call_extension", "id": id, "tool": tool, "args": args}}),
-        )
+    let reply = server
+        .act(json!({"verb": "call_extension", "id": id, "tool": tool, "args": args}))
         .await;
     reply["result"].clone()
 }
@@ -197,11 +194,8 @@ async fn the_gate_names_what_is_wrong() {
         "a refused proposal cannot be admitted"
     );
     let exec = json!({"id": "shell", "description": "d", "capabilities": ["exec"], "tools": []});
-    let (_, reply) = server
-        .post(
-            "/api/turn",
-            json!({"action": {"verb": "make-tool", "descriptor": exec}}),
-        )
+    let reply = server
+        .act(json!({"verb": "make-tool", "descriptor": exec}))
         .await;
     assert_eq!(reply["result"]["refused"], "exec-absent");
 }
@@ -228,11 +222,8 @@ async fn proposals_wait_in_bounded_number_until_some_are_withdrawn() {
             .unwrap()
             .contains("withdraw some first")
     );
-    let (_, turned) = server
-        .post(
-            "/api/turn",
-            json!({"action": {"verb": "propose_extension", "descriptor": descriptor("one-more", "d")}}),
-        )
+    let turned = server
+        .act(json!({"verb": "propose_extension", "descriptor": descriptor("one-more", "d")}))
         .await;
     assert_eq!(
         turned["result"]["refused"], "too-many-proposals",

@@ -59,14 +59,7 @@ async fn mcp_is_refused_without_authority_and_acts_with_the_host_token() {
         "{}",
         opened.text
     );
-    let session = opened.headers["mcp-session-id"]
-        .to_str()
-        .unwrap()
-        .to_string();
-    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let _ = app
-        .send(post(&app, true, Some(&session), &initialized))
-        .await;
+    let session = initialized(&app, &opened).await;
     let write = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
         "name": "write", "arguments": {"name": "over-http.txt", "content": "hi"}}});
     let wrote = app.send(post(&app, true, Some(&session), &write)).await;
@@ -115,6 +108,12 @@ pub(super) async fn open(app: &App, capabilities: Value) -> String {
     init["params"]["capabilities"] = capabilities;
     let opened = app.send(post(app, true, None, &init)).await;
     assert_eq!(opened.status, 200, "{}", opened.text);
+    initialized(app, &opened).await
+}
+
+/// Says the session `opened` (an initialize's answer) began is initialized:
+/// the session's id.
+async fn initialized(app: &App, opened: &Answer) -> String {
     let session = opened.headers["mcp-session-id"]
         .to_str()
         .unwrap()

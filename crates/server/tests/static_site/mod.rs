@@ -47,6 +47,19 @@ impl StaticSite {
         }
     }
 
+    /// A site exported and open in a new browser, where the browser is
+    /// installed; `None` where it is not (skipped as `browser::available`
+    /// says).
+    pub async fn visited() -> Option<(StaticSite, Browser)> {
+        if !crate::common::browser::available() {
+            return None;
+        }
+        let site = StaticSite::export();
+        let browser = Browser::start().await;
+        site.visit(&browser).await;
+        Some((site, browser))
+    }
+
     /// Opens the page in `browser` and waits for it.
     pub async fn visit(&self, browser: &Browser) {
         browser

@@ -1,10 +1,9 @@
 //! Sure, a guess, or nothing: each kind of sentence the resolver reads
 //! loosely beside a sibling it reads surely, or one it must not act on.
 
-use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{append, edit, guess, nothing, proposed_id, sure};
+use super::super::{Resolution, resolve};
+use super::{assert_table, assert_table_in, edit, guess, nothing, proposed_id, sure};
 use crate::action::Action;
-use alloc::string::String;
 
 #[test]
 fn a_typo_in_the_command_word_is_a_guess_and_the_word_itself_is_sure() {
@@ -16,32 +15,25 @@ fn a_typo_in_the_command_word_is_a_guess_and_the_word_itself_is_sure() {
     };
     assert_eq!(guess("raed notes.md"), read);
     assert_eq!(sure("read notes.md"), read);
-    assert_eq!(guess("apend eggs to todo.txt"), append("todo.txt", "eggs"));
-    // Only the command word is bent: the content keeps its own words.
-    assert_eq!(
-        guess("chnage Bob to Robert in notes.md"),
-        edit("notes.md", "Bob", "Robert")
+    assert_table(
+        r#"
+        apend eggs to todo.txt ?=> append todo.txt | eggs
+        # Only the command word is bent: the content keeps its own words.
+        chnage Bob to Robert in notes.md ?=> edit notes.md | Bob | Robert
+        "#,
     );
     nothing("the reed was tall");
 }
 
 #[test]
 fn noting_verbs_and_content_after_a_colon_append_and_write_replaces() {
-    assert_eq!(
-        sure("log ran 5k to workout.txt"),
-        append("workout.txt", "ran 5k")
-    );
-    assert_eq!(
-        sure("note that the wifi password is on the fridge in house.md"),
-        append("house.md", "the wifi password is on the fridge")
-    );
-    assert_eq!(
-        sure("workout.log: log 5k run"),
-        append("workout.log", "5k run")
-    );
-    assert_eq!(
-        sure("add eggs to my list in groceries.md"),
-        append("groceries.md", "eggs")
+    assert_table(
+        r#"
+        log ran 5k to workout.txt => append workout.txt | ran 5k
+        note that the wifi password is on the fridge in house.md => append house.md | the wifi password is on the fridge
+        workout.log: log 5k run => append workout.log | 5k run
+        add eggs to my list in groceries.md => append groceries.md | eggs
+        "#,
     );
     assert!(matches!(
         sure("write ran 5k to workout.txt"),
@@ -51,42 +43,26 @@ fn noting_verbs_and_content_after_a_colon_append_and_write_replaces() {
 
 #[test]
 fn a_folder_said_in_words_is_not_doubled_nor_its_case_kept() {
-    let folder = Folder::new(["drafts/plan.md".into(), "Notes/ideas.md".into()].into());
-    let named = |text: &str| {
-        resolve_in(text, &folder)
-            .into_action()
-            .and_then(|a| a.file().map(String::from))
-    };
-    assert_eq!(
-        named("open plan in drafts").as_deref(),
-        Some("drafts/plan.md")
+    assert_table_in(
+        &["drafts/plan.md", "Notes/ideas.md"],
+        r#"
+        open plan in drafts ~> read drafts/plan.md
+        open drafts/plan.md in drafts ~> read drafts/plan.md
+        read ideas.md in the notes folder ~> read Notes/ideas.md
+        read ideas.md ~> read Notes/ideas.md
+        "#,
     );
-    assert_eq!(
-        named("open drafts/plan.md in drafts").as_deref(),
-        Some("drafts/plan.md")
-    );
-    assert_eq!(
-        named("read ideas.md in the notes folder").as_deref(),
-        Some("Notes/ideas.md")
-    );
-    assert_eq!(named("read ideas.md").as_deref(), Some("Notes/ideas.md"));
 }
 
 #[test]
 fn search_framing_is_no_part_of_the_query_and_quotes_keep_it() {
-    let grep = |query: &str| Action::Grep {
-        query: query.into(),
-        dir: None,
-    };
-    assert_eq!(
-        sure("could you look for where I mentioned the dentist"),
-        grep("dentist")
+    assert_table(
+        r#"
+        could you look for where I mentioned the dentist => grep dentist
+        find anything that says wifi password => grep wifi password
+        search for "the dentist" => grep the dentist
+        "#,
     );
-    assert_eq!(
-        sure("find anything that says wifi password"),
-        grep("wifi password")
-    );
-    assert_eq!(sure("search for \"the dentist\""), grep("the dentist"));
 }
 
 #[test]
@@ -134,13 +110,13 @@ fn edits_said_as_updates_and_pointing_at_the_old_text() {
 
 #[test]
 fn put_it_back_is_undo_and_putting_something_somewhere_is_not() {
-    for said in [
-        "put it back",
-        "scratch that",
-        "go back to how it was before",
-    ] {
-        assert_eq!(sure(said), Action::Undo { name: None }, "{said}");
-    }
+    assert_table(
+        r#"
+        put it back => undo
+        scratch that => undo
+        go back to how it was before => undo
+        "#,
+    );
     assert!(!matches!(
         resolve("put it back in notes.md"),
         Resolution::Action(Action::Undo { .. })

@@ -77,13 +77,33 @@ fn nothing(text: &str) {
     );
 }
 
+/// How a row's sentence must be read.
+#[derive(Clone, Copy, PartialEq)]
+enum Reading {
+    /// `=>`: its one sure reading.
+    Sure,
+    /// `?=>`: a guess that says what it assumed, asked and not done.
+    Asked,
+    /// `~>`: acted on, sure or asked.
+    Either,
+}
+
 /// One row of a phrasing table: `sentence => verb field | field …`, the
 /// fields in the command list's order; an empty field is an empty string and
-/// a field left off is absent.
-fn row(line: &str) -> (&str, Action) {
-    let (sentence, action) = line
-        .split_once(" => ")
-        .unwrap_or_else(|| panic!("a row is `sentence => action`: {line:?}"));
+/// a field left off is absent. The arrow says how the sentence is read
+/// ([`Reading`]).
+fn row(line: &str) -> (&str, Reading, Action) {
+    let (sentence, reading, action) = [
+        (" ?=> ", Reading::Asked),
+        (" ~> ", Reading::Either),
+        (" => ", Reading::Sure),
+    ]
+    .into_iter()
+    .find_map(|(arrow, reading)| {
+        let (sentence, action) = line.split_once(arrow)?;
+        Some((sentence, reading, action))
+    })
+    .unwrap_or_else(|| panic!("a row is `sentence => action`: {line:?}"));
     let (verb, fields) = action.split_once(' ').unwrap_or((action, ""));
     let command = Verb::from_wire(verb)
         .unwrap_or_else(|| panic!("{verb:?} is a verb"))
@@ -97,21 +117,40 @@ fn row(line: &str) -> (&str, Action) {
     }
     let action = Action::from_json(&Value::Object(json))
         .unwrap_or_else(|refusal| panic!("{line:?}: {refusal:?}"));
-    (sentence, action)
+    (sentence, reading, action)
 }
 
 /// Resolves every sentence of `table` (rows as [`row`] reads them; blank
 /// lines and `#` notes skipped) and fails listing each one that missed.
 fn assert_table(table: &str) {
+    assert_rows(table, resolve);
+}
+
+/// As [`assert_table`], each sentence said over a folder holding `names`.
+fn assert_table_in(names: &[&str], table: &str) {
+    let folder = Folder::new(names.iter().map(|n| String::from(*n)).collect());
+    assert_rows(table, |sentence| resolve_in(sentence, &folder));
+}
+
+/// Reads every row of `table` with `resolve` and fails listing each miss.
+fn assert_rows(table: &str, resolve: impl Fn(&str) -> Resolution) {
     let missed: Vec<String> = table
         .lines()
         .map(str::trim)
         .filter(|line| !line.is_empty() && !line.starts_with('#'))
         .map(row)
-        .filter_map(|(sentence, want)| {
+        .filter_map(|(sentence, reading, want)| {
             let got = resolve(sentence);
-            (got != Resolution::Action(want.clone()))
-                .then(|| format!("{sentence:?}\n  want {want:?}\n  got  {got:?}"))
+            let read = match &got {
+                Resolution::Action(action) if reading != Reading::Asked => Some(action),
+                Resolution::Guess { action, assumed }
+                    if reading != Reading::Sure && !assumed.is_empty() =>
+                {
+                    Some(action)
+                }
+                _ => None,
+            };
+            (read != Some(&want)).then(|| format!("{sentence:?}\n  want {want:?}\n  got  {got:?}"))
         })
         .collect();
     assert!(missed.is_empty(), "{}", missed.join("\n"));

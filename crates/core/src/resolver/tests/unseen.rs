@@ -3,7 +3,7 @@
 //! unresolved or keep its other reading.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{append, edit, guess, nothing, proposed_id, sure};
+use super::{append, assert_table, assert_table_in, edit, guess, nothing, proposed_id, sure};
 use crate::action::{Action, WriteMode};
 use alloc::string::String;
 
@@ -22,27 +22,14 @@ fn delete(name: &str) -> Action {
 
 #[test]
 fn the_ask_in_the_middle_of_a_rambling_sentence_is_a_guess_unless_taken_back() {
-    assert_eq!(
-        guess("the party moved, so in party.txt please replace saturday with sunday"),
-        edit("party.txt", "saturday", "sunday")
-    );
-    assert_eq!(
-        guess("honestly that draft was awful — just bin draft.txt, it's beyond saving"),
-        delete("draft.txt")
-    );
-    // The file named in an earlier clause is where a later ask happens.
-    assert_eq!(
-        guess("In contacts.txt Bob moved house: replace Leeds with York."),
-        edit("contacts.txt", "Leeds", "York")
-    );
-    assert_eq!(
-        guess("quick one — what did I put in plan.md again?"),
-        Action::Read {
-            name: "plan.md".into(),
-            first: None,
-            last: None,
-            at: None,
-        }
+    assert_table(
+        r#"
+        the party moved, so in party.txt please replace saturday with sunday ?=> edit party.txt | saturday | sunday
+        honestly that draft was awful — just bin draft.txt, it's beyond saving ?=> delete draft.txt
+        # The file named in an earlier clause is where a later ask happens.
+        In contacts.txt Bob moved house: replace Leeds with York. ?=> edit contacts.txt | Leeds | York
+        quick one — what did I put in plan.md again? ?=> read plan.md
+        "#,
     );
     nothing("the party moved, so replace saturday with sunday, no wait, don't");
     nothing("I wrote todo.txt yesterday, and it was fine");
@@ -51,37 +38,16 @@ fn the_ask_in_the_middle_of_a_rambling_sentence_is_a_guess_unless_taken_back() {
 
 #[test]
 fn tag_questions_thanks_and_learners_openings_carry_no_meaning() {
-    assert_eq!(sure("trash draft.txt would you"), delete("draft.txt"));
-    assert_eq!(
-        sure("could you save \"hi there\" in memo.md for me? thanks a lot"),
-        write("memo.md", "hi there")
-    );
-    assert_eq!(
-        sure("i want add call mom to todo.txt"),
-        append("todo.txt", "call mom")
-    );
-    assert_eq!(
-        sure("i would like you create new file ideas.md"),
-        Action::Write {
-            name: "ideas.md".into(),
-            content: "".into(),
-            mode: Some(WriteMode::Create),
-            expect: None,
-        }
-    );
-    assert_eq!(
-        sure("please you put \"closed today\" inside sign.txt"),
-        write("sign.txt", "closed today")
-    );
-    // The opening stays when no command word follows it.
-    assert_eq!(
-        sure("i want a new file called x.txt"),
-        Action::Write {
-            name: "x.txt".into(),
-            content: "".into(),
-            mode: Some(WriteMode::Create),
-            expect: None,
-        }
+    assert_table(
+        r#"
+        trash draft.txt would you => delete draft.txt
+        could you save "hi there" in memo.md for me? thanks a lot => write memo.md | hi there
+        i want add call mom to todo.txt => append todo.txt | call mom
+        i would like you create new file ideas.md => write ideas.md |  | create
+        please you put "closed today" inside sign.txt => write sign.txt | closed today
+        # The opening stays when no command word follows it.
+        i want a new file called x.txt => write x.txt |  | create
+        "#,
     );
     nothing("you deleted notes.md");
     nothing("i want notes.md to be shorter someday");
@@ -89,33 +55,26 @@ fn tag_questions_thanks_and_learners_openings_carry_no_meaning() {
 
 #[test]
 fn a_reason_after_a_request_is_no_taking_back() {
-    assert_eq!(
-        sure("you can remove draft.txt, i not need it anymore"),
-        delete("draft.txt")
+    assert_table(
+        r#"
+        you can remove draft.txt, i not need it anymore => delete draft.txt
+        delete old.log, we don't use it => delete old.log
+        "#,
     );
-    assert_eq!(sure("delete old.log, we don't use it"), delete("old.log"));
     nothing("remove draft.txt, actually don't");
     nothing("delete old.log, no wait");
 }
 
 #[test]
 fn an_item_described_before_its_file_is_added_as_said_after_the_colon() {
-    assert_eq!(
-        sure("add one more idea to ideas.txt: a podcast about maps"),
-        append("ideas.txt", "a podcast about maps")
-    );
-    assert_eq!(
-        sure("add a task to todo.txt: call the bank"),
-        append("todo.txt", "call the bank")
-    );
-    // With no colon the words before the file are the content.
-    assert_eq!(
-        sure("add one more idea to ideas.txt"),
-        append("ideas.txt", "one more idea")
-    );
-    assert_eq!(
-        sure("put oat milk on the groceries.md list"),
-        append("groceries.md", "oat milk")
+    assert_table(
+        r#"
+        add one more idea to ideas.txt: a podcast about maps => append ideas.txt | a podcast about maps
+        add a task to todo.txt: call the bank => append todo.txt | call the bank
+        # With no colon the words before the file are the content.
+        add one more idea to ideas.txt => append ideas.txt | one more idea
+        put oat milk on the groceries.md list => append groceries.md | oat milk
+        "#,
     );
     nothing("put oat milk on the groceries list");
 }
@@ -129,19 +88,14 @@ fn grep(query: &str, dir: Option<&str>) -> Action {
 
 #[test]
 fn a_search_said_as_the_shell_or_as_a_question_finds_its_folder() {
-    assert_eq!(sure("grep budget drafts"), grep("budget", Some("drafts")));
-    assert_eq!(
-        sure("grep -i password config"),
-        grep("password", Some("config"))
-    );
-    assert_eq!(sure("grep TODO everywhere"), grep("TODO", None));
-    assert_eq!(
-        sure("which files still have FIXME in them"),
-        grep("FIXME", None)
-    );
-    assert_eq!(
-        sure("is there something about rent in bills? please search"),
-        grep("rent", Some("bills"))
+    assert_table(
+        r#"
+        grep budget drafts => grep budget | drafts
+        grep -i password config => grep password | config
+        grep TODO everywhere => grep TODO
+        which files still have FIXME in them => grep FIXME
+        is there something about rent in bills? please search => grep rent | bills
+        "#,
     );
     // A command word talked about is no request.
     nothing("grep is my favourite command");
@@ -150,20 +104,15 @@ fn a_search_said_as_the_shell_or_as_a_question_finds_its_folder() {
 
 #[test]
 fn a_file_said_first_with_a_colon_dash_or_shell_sign_is_added_to() {
-    assert_eq!(sure("books.md — add Dune"), append("books.md", "Dune"));
-    assert_eq!(
-        sure("standup.md, add: blocked on review"),
-        append("standup.md", "blocked on review")
-    );
-    assert_eq!(sure(">> log.txt deployed"), append("log.txt", "deployed"));
-    assert_eq!(
-        sure("shopping.txt += two lemons"),
-        append("shopping.txt", "two lemons")
-    );
-    // With no adding word the line after the colon is a guess, asked.
-    assert_eq!(
-        guess("groceries.md: oat milk"),
-        append("groceries.md", "oat milk")
+    assert_table(
+        r#"
+        books.md — add Dune => append books.md | Dune
+        standup.md, add: blocked on review => append standup.md | blocked on review
+        >> log.txt deployed => append log.txt | deployed
+        shopping.txt += two lemons => append shopping.txt | two lemons
+        # With no adding word the line after the colon is a guess, asked.
+        groceries.md: oat milk ?=> append groceries.md | oat milk
+        "#,
     );
     nothing("notes.md: show me");
     nothing("notes.md: can we talk?");
@@ -172,13 +121,11 @@ fn a_file_said_first_with_a_colon_dash_or_shell_sign_is_added_to() {
 
 #[test]
 fn a_sed_script_with_spaces_is_one_edit() {
-    assert_eq!(
-        sure("sed s/npm install/pnpm install/ docs/setup.md"),
-        edit("docs/setup.md", "npm install", "pnpm install")
-    );
-    assert_eq!(
-        sure("sed s/teh/the/ essay.md"),
-        edit("essay.md", "teh", "the")
+    assert_table(
+        r#"
+        sed s/npm install/pnpm install/ docs/setup.md => edit docs/setup.md | npm install | pnpm install
+        sed s/teh/the/ essay.md => edit essay.md | teh | the
+        "#,
     );
     // Every occurrence is not one edit.
     nothing("sed 's/teh/the/g' essay.md");
@@ -186,65 +133,34 @@ fn a_sed_script_with_spaces_is_one_edit() {
 
 #[test]
 fn an_edit_said_as_a_described_value_an_arrow_or_a_passive_is_sure() {
-    assert_eq!(
-        sure("update the number 555-0101 to 555-0199 in contacts.txt"),
-        edit("contacts.txt", "555-0101", "555-0199")
-    );
-    assert_eq!(
-        sure("in app.toml, change the 2.0.1 to 2.0.2 — it is release day"),
-        edit("app.toml", "2.0.1", "2.0.2")
-    );
-    assert_eq!(
-        sure("party.txt: saturday -> sunday"),
-        edit("party.txt", "saturday", "sunday")
-    );
-    assert_eq!(
-        sure("in notes.md i want that milk is replaced by bread"),
-        edit("notes.md", "milk", "bread")
-    );
-    // A description with no value in it is still a guess.
-    assert_eq!(
-        guess("update the version to 1.3 in config.txt"),
-        edit("config.txt", "the version", "1.3")
-    );
-    // A quoted new text keeps its dash.
-    assert_eq!(
-        sure("in notes.md replace milk with \"bread — brown\""),
-        edit("notes.md", "milk", "bread — brown")
+    assert_table(
+        r#"
+        update the number 555-0101 to 555-0199 in contacts.txt => edit contacts.txt | 555-0101 | 555-0199
+        in app.toml, change the 2.0.1 to 2.0.2 — it is release day => edit app.toml | 2.0.1 | 2.0.2
+        party.txt: saturday -> sunday => edit party.txt | saturday | sunday
+        in notes.md i want that milk is replaced by bread => edit notes.md | milk | bread
+        # A description with no value in it is still a guess.
+        update the version to 1.3 in config.txt ?=> edit config.txt | the version | 1.3
+        # A quoted new text keeps its dash.
+        in notes.md replace milk with "bread — brown" => edit notes.md | milk | bread — brown
+        "#,
     );
     nothing("milk is replaced by bread these days");
 }
 
 #[test]
 fn what_a_whole_file_should_say_is_a_write() {
-    assert_eq!(
-        sure("status.txt should just say shipped now"),
-        write("status.txt", "shipped")
-    );
-    assert_eq!(
-        sure("sign.txt should now read: closed until Monday"),
-        write("sign.txt", "closed until Monday")
-    );
-    assert_eq!(
-        sure("I'd like motto.txt to contain only this: less is more"),
-        write("motto.txt", "less is more")
-    );
-    assert_eq!(
-        sure("replace whatever is in motd.txt with back at nine"),
-        write("motd.txt", "back at nine")
-    );
-    assert_eq!(
-        sure("overwrite env.txt so that it only contains \"MODE=debug\""),
-        write("env.txt", "MODE=debug")
-    );
-    assert_eq!(
-        sure("wipe the contents of draft.txt but keep the file"),
-        write("draft.txt", "")
-    );
-    // "read" may judge the file: a guess, asked.
-    assert_eq!(
-        guess("status.txt should read done"),
-        write("status.txt", "done")
+    assert_table(
+        r#"
+        status.txt should just say shipped now => write status.txt | shipped
+        sign.txt should now read: closed until Monday => write sign.txt | closed until Monday
+        I'd like motto.txt to contain only this: less is more => write motto.txt | less is more
+        replace whatever is in motd.txt with back at nine => write motd.txt | back at nine
+        overwrite env.txt so that it only contains "MODE=debug" => write env.txt | MODE=debug
+        wipe the contents of draft.txt but keep the file => write draft.txt | 
+        # "read" may judge the file: a guess, asked.
+        status.txt should read done ?=> write status.txt | done
+        "#,
     );
     nothing("my notes.md should be shorter");
     nothing("i want notes.md to be shorter someday");
@@ -252,23 +168,13 @@ fn what_a_whole_file_should_say_is_a_write() {
 
 #[test]
 fn reads_and_lists_in_loose_words() {
-    let read = |name: &str| Action::Read {
-        name: name.into(),
-        first: None,
-        last: None,
-        at: None,
-    };
-    assert_eq!(
-        sure("i want to see what is written inside notes.md"),
-        read("notes.md")
-    );
-    assert_eq!(sure("can I have a look at plan.md"), read("plan.md"));
-    assert_eq!(sure("what did we put in todo.txt again"), read("todo.txt"));
-    assert_eq!(
-        sure("what there is inside folder drafts?"),
-        Action::List {
-            dir: Some("drafts".into())
-        }
+    assert_table(
+        r#"
+        i want to see what is written inside notes.md => read notes.md
+        can I have a look at plan.md => read plan.md
+        what did we put in todo.txt again => read todo.txt
+        what there is inside folder drafts? => list drafts
+        "#,
     );
     nothing("have a look at the weather");
     nothing("what did we put in the car");
@@ -284,27 +190,16 @@ fn diff(name: &str, content: &str) -> Action {
 
 #[test]
 fn a_diff_said_as_the_shell_a_preview_or_a_hypothetical() {
-    assert_eq!(
-        sure("diff notes.md buy bread"),
-        diff("notes.md", "buy bread")
-    );
-    assert_eq!(
-        sure("how would README.md differ from \"Hello.\"?"),
-        diff("README.md", "Hello.")
-    );
-    assert_eq!(
-        sure("preview todo.txt as: nothing today"),
-        diff("todo.txt", "nothing today")
-    );
-    // A name without its extension is a guess for the folder to settle.
-    assert_eq!(guess("diff readme Hello"), diff("readme", "Hello"));
-    assert_eq!(
-        guess("show me the diff if I replace notes.md with \"buy bread\", but do not write it"),
-        diff("notes.md", "buy bread")
-    );
-    assert_eq!(
-        guess("what would be different if todo.txt just said buy milk"),
-        diff("todo.txt", "buy milk")
+    assert_table(
+        r#"
+        diff notes.md buy bread => diff notes.md | buy bread
+        how would README.md differ from "Hello."? => diff README.md | Hello.
+        preview todo.txt as: nothing today => diff todo.txt | nothing today
+        # A name without its extension is a guess for the folder to settle.
+        diff readme Hello ?=> diff readme | Hello
+        show me the diff if I replace notes.md with "buy bread", but do not write it ?=> diff notes.md | buy bread
+        what would be different if todo.txt just said buy milk ?=> diff todo.txt | buy milk
+        "#,
     );
     nothing("how does my cat differ from a dog");
     nothing("diff notes.md");
@@ -313,15 +208,13 @@ fn a_diff_said_as_the_shell_a_preview_or_a_hypothetical() {
 
 #[test]
 fn a_three_letter_command_word_missing_a_letter_is_a_guess_where_the_request_starts() {
-    assert_eq!(guess("lst files"), Action::List { dir: None });
-    assert_eq!(guess("can you lst the files"), Action::List { dir: None });
-    assert_eq!(
-        guess("edt notes.md replace a with b"),
-        edit("notes.md", "a", "b")
-    );
-    assert_eq!(
-        guess("nte that the boiler works in house.md"),
-        append("house.md", "the boiler works")
+    assert_table(
+        r#"
+        lst files ?=> list
+        can you lst the files ?=> list
+        edt notes.md replace a with b ?=> edit notes.md | a | b
+        nte that the boiler works in house.md ?=> append house.md | the boiler works
+        "#,
     );
     // Words of their own, and words later in the sentence, are not bent.
     nothing("see notes.md later");
@@ -330,61 +223,36 @@ fn a_three_letter_command_word_missing_a_letter_is_a_guess_where_the_request_sta
 
 #[test]
 fn a_false_start_that_names_the_file_again_replaces_the_whole_name() {
-    assert_eq!(
-        guess("delete old dot txt i mean new dot txt"),
-        delete("new.txt")
-    );
-    assert_eq!(
-        guess("open uh i mean read notes.md"),
-        Action::Read {
-            name: "notes.md".into(),
-            first: None,
-            last: None,
-            at: None,
-        }
+    assert_table(
+        r#"
+        delete old dot txt i mean new dot txt ?=> delete new.txt
+        open uh i mean read notes.md ?=> read notes.md
+        "#,
     );
     nothing("delete old dot txt i mean");
 }
 
 #[test]
 fn a_file_said_first_then_a_lone_dash_and_a_value_bumped_from_one_to_another() {
-    assert_eq!(
-        sure("todo.txt - add call mom"),
-        append("todo.txt", "call mom")
-    );
-    assert_eq!(
-        sure("bump version.txt from 1.2 to 1.3"),
-        edit("version.txt", "1.2", "1.3")
-    );
-    // A dash inside content stays in it.
-    assert_eq!(
-        sure("add 9 - 5 shift to rota.txt"),
-        append("rota.txt", "9 - 5 shift")
+    assert_table(
+        r#"
+        todo.txt - add call mom => append todo.txt | call mom
+        bump version.txt from 1.2 to 1.3 => edit version.txt | 1.2 | 1.3
+        # A dash inside content stays in it.
+        add 9 - 5 shift to rota.txt => append rota.txt | 9 - 5 shift
+        "#,
     );
 }
 
 #[test]
 fn speech_shaped_names_fillers_and_false_starts() {
-    assert_eq!(
-        sure("ok so i need you to add buy bread to the shopping list dot txt"),
-        append("shopping list.txt", "buy bread")
-    );
-    assert_eq!(
-        sure("add eggs to the list dot txt"),
-        append("list.txt", "eggs")
-    );
-    assert_eq!(
-        sure("i mean read notes dot txt"),
-        Action::Read {
-            name: "notes.txt".into(),
-            first: None,
-            last: None,
-            at: None,
-        }
-    );
-    assert_eq!(
-        sure("um can you put down ran 5k at the end of the workout dot log"),
-        append("workout.log", "ran 5k")
+    assert_table(
+        r#"
+        ok so i need you to add buy bread to the shopping list dot txt => append shopping list.txt | buy bread
+        add eggs to the list dot txt => append list.txt | eggs
+        i mean read notes dot txt => read notes.txt
+        um can you put down ran 5k at the end of the workout dot log => append workout.log | ran 5k
+        "#,
     );
     // A phrase is no name: "the word count of essay dot md" keeps its file.
     nothing("the count of essay dot md is high");
@@ -392,41 +260,28 @@ fn speech_shaped_names_fillers_and_false_starts() {
 
 #[test]
 fn notes_and_lists_said_around_their_file() {
-    assert_eq!(
-        sure("add a note to diary.md saying went for a run"),
-        append("diary.md", "went for a run")
-    );
-    assert_eq!(
-        guess("put call mom on my to do list in todo.txt"),
-        append("todo.txt", "call mom")
-    );
-    // "on sunday" is no list: a put in a file replaces it.
-    assert_eq!(
-        sure("put call mom on sunday in reminder.txt"),
-        write("reminder.txt", "call mom on sunday")
+    assert_table(
+        r#"
+        add a note to diary.md saying went for a run => append diary.md | went for a run
+        put call mom on my to do list in todo.txt ?=> append todo.txt | call mom
+        # "on sunday" is no list: a put in a file replaces it.
+        put call mom on sunday in reminder.txt => write reminder.txt | call mom on sunday
+        "#,
     );
 }
 
 #[test]
 fn previews_and_settings_said_loosely() {
-    assert_eq!(
-        sure("what would notes.md look like with buy milk"),
-        diff("notes.md", "buy milk")
+    assert_table(
+        r#"
+        what would notes.md look like with buy milk => diff notes.md | buy milk
+        if i wrote hello to notes.md what would change ?=> diff notes.md | hello
+        set the version in config.txt to 2.0 ?=> edit config.txt | the version | 2.0
+        search for "tax return" thanks => grep tax return
+        # Unquoted, "thanks" may be what is looked for.
+        search for tax thanks => grep tax thanks
+        "#,
     );
-    assert_eq!(
-        guess("if i wrote hello to notes.md what would change"),
-        diff("notes.md", "hello")
-    );
-    assert_eq!(
-        guess("set the version in config.txt to 2.0"),
-        edit("config.txt", "the version", "2.0")
-    );
-    assert_eq!(
-        sure("search for \"tax return\" thanks"),
-        grep("tax return", None)
-    );
-    // Unquoted, "thanks" may be what is looked for.
-    assert_eq!(sure("search for tax thanks"), grep("tax thanks", None));
 }
 
 #[test]
@@ -465,42 +320,23 @@ fn which_files_say_a_thing_is_a_search_and_looking_up_the_world_is_not() {
 
 #[test]
 fn a_file_described_before_its_name_is_placed_in_the_folder_once() {
-    assert_eq!(
-        sure("create the recipes file recipes.md in the recipes folder"),
-        Action::Write {
-            name: "recipes/recipes.md".into(),
-            content: "".into(),
-            mode: Some(WriteMode::Create),
-            expect: None,
-        }
-    );
-    assert_eq!(
-        sure("create drafts/plan.md in the drafts folder"),
-        Action::Write {
-            name: "drafts/plan.md".into(),
-            content: "".into(),
-            mode: Some(WriteMode::Create),
-            expect: None,
-        }
+    assert_table(
+        r#"
+        create the recipes file recipes.md in the recipes folder => write recipes/recipes.md |  | create
+        create drafts/plan.md in the drafts folder => write drafts/plan.md |  | create
+        "#,
     );
 }
 
 #[test]
 fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
-    assert_eq!(guess("delete notes.md?"), delete("notes.md"));
-    assert_eq!(sure("could you delete notes.md?"), delete("notes.md"));
-    assert_eq!(
-        guess("could you maybe just delete draft dot txt I don't need it anymore"),
-        delete("draft.txt")
-    );
-    assert_eq!(
-        sure("create a.txt saying how are you?"),
-        Action::Write {
-            name: "a.txt".into(),
-            content: "how are you?".into(),
-            mode: Some(WriteMode::Create),
-            expect: None,
-        }
+    assert_table(
+        r#"
+        delete notes.md? ?=> delete notes.md
+        could you delete notes.md? => delete notes.md
+        could you maybe just delete draft dot txt I don't need it anymore ?=> delete draft.txt
+        create a.txt saying how are you? => write a.txt | how are you? | create
+        "#,
     );
     for said in [
         "should I delete notes.md",
@@ -515,80 +351,50 @@ fn a_bare_change_said_as_a_question_is_asked_and_a_statement_is_nothing() {
 
 #[test]
 fn a_learners_word_order_and_courtesy_inside_the_request() {
-    let read = |name: &str| Action::Read {
-        name: name.into(),
-        first: None,
-        last: None,
-        at: None,
-    };
-    assert_eq!(sure("please to delete old dot txt"), delete("old.txt"));
-    assert_eq!(sure("can you to show me notes.md"), read("notes.md"));
-    assert_eq!(
-        sure("is possible to list the files"),
-        Action::List { dir: None }
+    assert_table(
+        r#"
+        please to delete old dot txt => delete old.txt
+        can you to show me notes.md => read notes.md
+        is possible to list the files => list
+        me want read notes dot txt => read notes.txt
+        i want that you write hello in notes.txt => write notes.txt | hello
+        delete please the old.txt => delete old.txt
+        read for me notes.md => read notes.md
+        # "add … in FILE" adds, as "add … to FILE" does; "to my list in FILE" still wins.
+        add milk in the list.txt please => append list.txt | milk
+        add eggs to my list in groceries.md => append groceries.md | eggs
+        erase all in notes.md => write notes.md | 
+        "#,
     );
-    assert_eq!(sure("me want read notes dot txt"), read("notes.txt"));
-    assert_eq!(
-        sure("i want that you write hello in notes.txt"),
-        write("notes.txt", "hello")
-    );
-    assert_eq!(sure("delete please the old.txt"), delete("old.txt"));
-    assert_eq!(sure("read for me notes.md"), read("notes.md"));
-    // "add … in FILE" adds, as "add … to FILE" does; "to my list in FILE" still wins.
-    assert_eq!(
-        sure("add milk in the list.txt please"),
-        append("list.txt", "milk")
-    );
-    assert_eq!(
-        sure("add eggs to my list in groceries.md"),
-        append("groceries.md", "eggs")
-    );
-    assert_eq!(sure("erase all in notes.md"), write("notes.md", ""));
     nothing("to be or not to be");
 }
 
 #[test]
 fn a_split_name_is_never_cut_after_a_determiner() {
     // Not "pick up dry cleaning to my" added to "do.txt".
-    assert_eq!(
-        sure("please add pick up dry cleaning to my to do dot txt"),
-        append("todo.txt", "pick up dry cleaning")
-    );
-    assert_eq!(
-        sure("add to shopping dot txt two pints of milk"),
-        append("shopping.txt", "two pints of milk")
-    );
-    assert_eq!(
-        sure("add to notes dot m d buy milk"),
-        append("notes.md", "buy milk")
+    assert_table(
+        r#"
+        please add pick up dry cleaning to my to do dot txt => append todo.txt | pick up dry cleaning
+        add to shopping dot txt two pints of milk => append shopping.txt | two pints of milk
+        add to notes dot m d buy milk => append notes.md | buy milk
+        "#,
     );
 }
 
 #[test]
 fn extensions_said_as_words_and_notes_and_reminders_placed_in_a_file() {
-    let read = |name: &str| Action::Read {
-        name: name.into(),
-        first: None,
-        last: None,
-        at: None,
-    };
-    assert_eq!(sure("read data dot jason"), read("data.json"));
-    assert_eq!(sure("read notes dot markdown"), read("notes.md"));
-    assert_eq!(sure("read photo dot jay peg"), read("photo.jpg"));
-    assert_eq!(sure("write hi to notes dot text"), write("notes.txt", "hi"));
-    // Spelled letter by letter, as before.
-    assert_eq!(sure("read index dot h t m l"), read("index.html"));
-    assert_eq!(
-        sure("jot this down in ideas dot txt a robot that waters plants"),
-        append("ideas.txt", "a robot that waters plants")
-    );
-    assert_eq!(
-        sure("put a reminder in todo.txt to call the vet"),
-        append("todo.txt", "call the vet")
-    );
-    assert_eq!(
-        sure("correct the spelling of recieve to receive in letter.txt"),
-        edit("letter.txt", "recieve", "receive")
+    assert_table(
+        r#"
+        read data dot jason => read data.json
+        read notes dot markdown => read notes.md
+        read photo dot jay peg => read photo.jpg
+        write hi to notes dot text => write notes.txt | hi
+        # Spelled letter by letter, as before.
+        read index dot h t m l => read index.html
+        jot this down in ideas dot txt a robot that waters plants => append ideas.txt | a robot that waters plants
+        put a reminder in todo.txt to call the vet => append todo.txt | call the vet
+        correct the spelling of recieve to receive in letter.txt => edit letter.txt | recieve | receive
+        "#,
     );
     nothing("put a reminder in my head");
 }
@@ -606,44 +412,24 @@ fn stories_with_a_verb_and_a_file_in_a_clause_do_not_act() {
     ] {
         nothing(said);
     }
-    assert_eq!(
-        guess("ok it's late and I'm tired but please read me the agenda.md before bed"),
-        Action::Read {
-            name: "agenda.md".into(),
-            first: None,
-            last: None,
-            at: None,
-        }
-    );
-    assert_eq!(
-        guess("before I forget — append call mom to todo.txt — thanks"),
-        append("todo.txt", "call mom")
+    assert_table(
+        r#"
+        ok it's late and I'm tired but please read me the agenda.md before bed ?=> read agenda.md
+        before I forget — append call mom to todo.txt — thanks ?=> append todo.txt | call mom
+        "#,
     );
 }
 
 #[test]
 fn stutters_a_described_file_and_a_split_todo_from_a_recogniser() {
-    assert_eq!(
-        sure("uh delete the uh the old file old dot txt"),
-        delete("old.txt")
-    );
-    assert_eq!(
-        sure("i said read notes dot txt"),
-        Action::Read {
-            name: "notes.txt".into(),
-            first: None,
-            last: None,
-            at: None,
-        }
-    );
-    assert_eq!(
-        sure("add call the plumber to to do dot txt"),
-        append("todo.txt", "call the plumber")
-    );
-    // A joiner beside the noun makes it part of the name.
-    assert_eq!(
-        sure("remove temp underscore file dot txt"),
-        delete("temp_file.txt")
+    assert_table(
+        r#"
+        uh delete the uh the old file old dot txt => delete old.txt
+        i said read notes dot txt => read notes.txt
+        add call the plumber to to do dot txt => append todo.txt | call the plumber
+        # A joiner beside the noun makes it part of the name.
+        remove temp underscore file dot txt => delete temp_file.txt
+        "#,
     );
     nothing("i said hello to notes");
 }
@@ -669,28 +455,16 @@ fn edits_said_as_what_should_be_there_instead() {
 
 #[test]
 fn undo_said_as_bringing_back_and_searches_said_as_checks() {
-    for said in [
-        "put the file back",
-        "bring it back",
-        "can you restore what was there before",
-    ] {
-        assert_eq!(sure(said), Action::Undo { name: None }, "{said}");
-    }
-    assert_eq!(
-        sure("I'm trying to find where I wrote down the wifi password"),
-        grep("wifi password", None)
-    );
-    assert_eq!(
-        sure("can you see if the word wifi appears anywhere"),
-        grep("wifi", None)
-    );
-    assert_eq!(
-        sure("do I have anything that talks about wifi"),
-        grep("wifi", None)
-    );
-    assert_eq!(
-        sure("search my documents for the term quarterly"),
-        grep("quarterly", None)
+    assert_table(
+        r#"
+        put the file back => undo
+        bring it back => undo
+        can you restore what was there before => undo
+        I'm trying to find where I wrote down the wifi password => grep wifi password
+        can you see if the word wifi appears anywhere => grep wifi
+        do I have anything that talks about wifi => grep wifi
+        search my documents for the term quarterly => grep quarterly
+        "#,
     );
     nothing("bring it on");
     nothing("see if you can");
@@ -748,17 +522,12 @@ fn a_folder_of_the_root_said_without_folder_or_in_another_case_is_listed_as_a_gu
 
 #[test]
 fn a_careful_writers_announced_content_and_inserts() {
-    assert_eq!(
-        sure("Add the following to the end of log.txt: \"Backup complete.\""),
-        append("log.txt", "Backup complete.")
-    );
-    assert_eq!(
-        sure("Insert \"buy eggs\" at the end of shopping.txt."),
-        append("shopping.txt", "buy eggs")
-    );
-    assert_eq!(
-        sure("Update \"README.md\" so that \"v1\" reads \"v2\"."),
-        edit("README.md", "v1", "v2")
+    assert_table(
+        r#"
+        Add the following to the end of log.txt: "Backup complete." => append log.txt | Backup complete.
+        Insert "buy eggs" at the end of shopping.txt. => append shopping.txt | buy eggs
+        Update "README.md" so that "v1" reads "v2". => edit README.md | v1 | v2
+        "#,
     );
     // Inserting somewhere else is not an append.
     nothing("insert a row into data.csv");
@@ -786,11 +555,12 @@ fn more_verbs_of_adding_to_a_list() {
     ] {
         assert_eq!(sure(said), append("shopping.txt", "eggs"), "{said}");
     }
-    assert_eq!(
-        sure("save the idea \"solar kettle\" to ideas.txt"),
-        write("ideas.txt", "solar kettle")
+    assert_table(
+        r#"
+        save the idea "solar kettle" to ideas.txt => write ideas.txt | solar kettle
+        throw away scratch.txt => delete scratch.txt
+        "#,
     );
-    assert_eq!(sure("throw away scratch.txt"), delete("scratch.txt"));
     nothing("throw the ball");
     nothing("include me in the plan");
 }
@@ -895,15 +665,6 @@ fn in_folder(said: &str, names: &[&str]) -> Option<Action> {
     }
 }
 
-fn read(name: &str) -> Action {
-    Action::Read {
-        name: name.into(),
-        first: None,
-        last: None,
-        at: None,
-    }
-}
-
 /// A file said without its extension and renamed or copied to a new name
 /// said without one: the new name keeps the file's extension, unless it
 /// is a folder that exists.
@@ -938,26 +699,15 @@ fn a_file_said_loosely_keeps_its_extension_under_its_new_name() {
 /// "and inside write …": that content, never an empty file.
 #[test]
 fn content_announced_after_a_new_files_name_is_its_content() {
-    let created = |name: &str, content: &str| Action::Write {
-        name: name.into(),
-        content: content.into(),
-        mode: Some(WriteMode::Create),
-        expect: None,
-    };
-    assert_eq!(
-        sure("create notes.md, the text is: call the bank"),
-        created("notes.md", "call the bank")
+    assert_table(
+        r#"
+        create notes.md, the text is: call the bank => write notes.md | call the bank | create
+        make a file todo.txt and inside put water the plants => write todo.txt | water the plants | create
+        create the file plan.md, the content is: ship on monday => write plan.md | ship on monday | create
+        # Said with nothing after, it is still an empty new file.
+        create plan.md => write plan.md |  | create
+        "#,
     );
-    assert_eq!(
-        sure("make a file todo.txt and inside put water the plants"),
-        created("todo.txt", "water the plants")
-    );
-    assert_eq!(
-        sure("create the file plan.md, the content is: ship on monday"),
-        created("plan.md", "ship on monday")
-    );
-    // Said with nothing after, it is still an empty new file.
-    assert_eq!(sure("create plan.md"), created("plan.md", ""));
 }
 
 /// "which file has X inside": where it is looked for is no part of what is.
@@ -967,8 +717,12 @@ fn inside_at_the_end_of_a_search_says_where_not_what() {
         query: query.into(),
         dir: None,
     };
-    assert_eq!(sure("which files have invoice inside"), grep("invoice"));
-    assert_eq!(sure("which file has Porto inside it"), grep("Porto"));
+    assert_table(
+        r#"
+        which files have invoice inside => grep invoice
+        which file has Porto inside it => grep Porto
+        "#,
+    );
     assert_eq!(
         sure("which files mention \"inside\""),
         grep("inside"),
@@ -981,19 +735,23 @@ fn inside_at_the_end_of_a_search_says_where_not_what() {
 #[test]
 fn a_number_joined_to_a_name_may_be_said_apart() {
     let book = ["part1.md", "part2.md", "part12.md", "preface.md"];
-    assert_eq!(in_folder("read part two", &book), Some(read("part2.md")));
-    assert_eq!(in_folder("open part 12", &book), Some(read("part12.md")));
-    assert_eq!(in_folder("show me part one", &book), Some(read("part1.md")));
+    assert_table_in(
+        &book,
+        r#"
+        read part two ~> read part2.md
+        open part 12 ~> read part12.md
+        show me part one ~> read part1.md
+        "#,
+    );
     assert_eq!(in_folder("read part four", &book), None);
     let logs = ["Logs/Day3.txt", "Logs/Day4.txt", "song.mp3"];
-    assert_eq!(
-        in_folder("read day three", &logs),
-        Some(read("Logs/Day3.txt"))
-    );
-    // An extension with a digit in it stays whole.
-    assert_eq!(
-        in_folder("delete song dot mp3", &logs),
-        Some(delete("song.mp3"))
+    assert_table_in(
+        &logs,
+        r#"
+        read day three ~> read Logs/Day3.txt
+        # An extension with a digit in it stays whole.
+        delete song dot mp3 ~> delete song.mp3
+        "#,
     );
 }
 
@@ -1008,17 +766,13 @@ fn a_file_said_with_its_folders_kind_is_that_file() {
         "Letters/to-bank.txt",
         "todo.txt",
     ];
-    assert_eq!(
-        in_folder("read the winter poem", &names),
-        Some(read("Poems/Winter.md"))
-    );
-    assert_eq!(
-        in_folder("open the poem about spring", &names),
-        Some(read("Poems/Spring.md"))
-    );
-    assert_eq!(
-        in_folder("show me the letter to the bank", &names),
-        Some(read("Letters/to-bank.txt"))
+    assert_table_in(
+        &names,
+        r#"
+        read the winter poem ~> read Poems/Winter.md
+        open the poem about spring ~> read Poems/Spring.md
+        show me the letter to the bank ~> read Letters/to-bank.txt
+        "#,
     );
     // A kind no folder has is not folded in.
     assert_eq!(in_folder("read the winter song", &names), None);
@@ -1028,22 +782,14 @@ fn a_file_said_with_its_folders_kind_is_that_file() {
 /// "…, she'll want it") comments on it; it is no part of the content.
 #[test]
 fn a_remark_after_the_ask_is_not_its_content() {
-    assert_eq!(
-        guess("long day today, could you add feed the cat to chores.txt, that'd be lovely"),
-        append("chores.txt", "feed the cat")
-    );
-    assert_eq!(
-        guess("the meeting moved, could you overwrite plan.txt with friday at ten, and that's all"),
-        write("plan.txt", "friday at ten")
-    );
-    assert_eq!(
-        guess("oops I typed it wrong, in names.txt can you change Ana to Anna, she'll notice"),
-        edit("names.txt", "Ana", "Anna")
-    );
-    // Content that goes on after its comma without a remark is kept whole.
-    assert_eq!(
-        guess("long day today, could you add eggs, flour to list.txt"),
-        append("list.txt", "eggs, flour")
+    assert_table(
+        r#"
+        long day today, could you add feed the cat to chores.txt, that'd be lovely ?=> append chores.txt | feed the cat
+        the meeting moved, could you overwrite plan.txt with friday at ten, and that's all ?=> write plan.txt | friday at ten
+        oops I typed it wrong, in names.txt can you change Ana to Anna, she'll notice ?=> edit names.txt | Ana | Anna
+        # Content that goes on after its comma without a remark is kept whole.
+        long day today, could you add eggs, flour to list.txt ?=> append list.txt | eggs, flour
+        "#,
     );
 }
 
@@ -1052,19 +798,12 @@ fn a_remark_after_the_ask_is_not_its_content() {
 /// courtesy takes nothing back.
 #[test]
 fn a_name_taken_back_with_sorry_is_the_name_said_after() {
-    assert_eq!(
-        guess("read plans.txt, sorry, plans.md"),
-        Action::Read {
-            name: "plans.md".into(),
-            first: None,
-            last: None,
-            at: None,
-        }
-    );
-    assert_eq!(guess("delete temp.txt oops temp.log"), delete("temp.log"));
-    assert_eq!(
-        guess("add eggs to list.txt sorry list.md"),
-        append("list.md", "eggs")
+    assert_table(
+        r#"
+        read plans.txt, sorry, plans.md ?=> read plans.md
+        delete temp.txt oops temp.log ?=> delete temp.log
+        add eggs to list.txt sorry list.md ?=> append list.md | eggs
+        "#,
     );
     assert_eq!(
         sure("sorry, delete temp.txt"),
@@ -1105,16 +844,14 @@ fn a_file_said_with_its_own_folder_is_that_file() {
 /// of", or "write" for "written".
 #[test]
 fn a_read_in_a_learners_words_reads() {
-    let read = |name: &str| Action::Read {
-        name: name.into(),
-        first: None,
-        last: None,
-        at: None,
-    };
-    assert_eq!(sure("show me content of plan.md"), read("plan.md"));
-    assert_eq!(sure("give me text of memo.txt"), read("memo.txt"));
-    assert_eq!(sure("what is write in memo.txt"), read("memo.txt"));
-    assert_eq!(sure("what is wrote in diary.md?"), read("diary.md"));
+    assert_table(
+        r#"
+        show me content of plan.md => read plan.md
+        give me text of memo.txt => read memo.txt
+        what is write in memo.txt => read memo.txt
+        what is wrote in diary.md? => read diary.md
+        "#,
+    );
     nothing("give me content of the week");
     nothing("what is write in english");
 }
@@ -1123,13 +860,11 @@ fn a_read_in_a_learners_words_reads() {
 /// dash between, as speech writes it: the same append as with one.
 #[test]
 fn a_file_then_an_adding_word_without_a_separator_appends() {
-    assert_eq!(
-        sure("shopping dot txt add rice"),
-        append("shopping.txt", "rice")
-    );
-    assert_eq!(
-        sure("todo.md add call the vet"),
-        append("todo.md", "call the vet")
+    assert_table(
+        r#"
+        shopping dot txt add rice => append shopping.txt | rice
+        todo.md add call the vet => append todo.md | call the vet
+        "#,
     );
     assert_eq!(
         in_folder(
@@ -1146,26 +881,13 @@ fn a_file_then_an_adding_word_without_a_separator_appends() {
 /// the file would look or differ with new text: a diff, never a write.
 #[test]
 fn a_change_asked_about_by_likeness_or_by_it_is_a_diff() {
-    let diff = |name: &str, content: &str| Action::Diff {
-        name: name.into(),
-        content: Some(content.into()),
-        against: None,
-    };
-    assert_eq!(
-        guess("how would motto.md look different with carpe diem"),
-        diff("motto.md", "carpe diem")
-    );
-    assert_eq!(
-        guess("show me how plan dot txt would differ with rest on sunday"),
-        diff("plan.txt", "rest on sunday")
-    );
-    assert_eq!(
-        guess("preview the change to rate.txt if I set it to 4.5"),
-        diff("rate.txt", "4.5")
-    );
-    assert_eq!(
-        guess("show me a diff of readme.md if its content were \"Hello there\""),
-        diff("readme.md", "Hello there")
+    assert_table(
+        r#"
+        how would motto.md look different with carpe diem ?=> diff motto.md | carpe diem
+        show me how plan dot txt would differ with rest on sunday ?=> diff plan.txt | rest on sunday
+        preview the change to rate.txt if I set it to 4.5 ?=> diff rate.txt | 4.5
+        show me a diff of readme.md if its content were "Hello there" ?=> diff readme.md | Hello there
+        "#,
     );
     // No file named: no diff.
     nothing("how would life look different with a dog");
@@ -1175,23 +897,13 @@ fn a_change_asked_about_by_likeness_or_by_it_is_a_diff() {
 /// of the text.
 #[test]
 fn a_joiner_after_a_bare_name_to_diff_is_no_part_of_the_text() {
-    let diff = |name: &str, content: &str| Action::Diff {
-        name: name.into(),
-        content: Some(content.into()),
-        against: None,
-    };
-    assert_eq!(
-        guess("diff intro against hello there"),
-        diff("intro", "hello there")
-    );
-    assert_eq!(
-        guess("diff intro vs we are open"),
-        diff("intro", "we are open")
-    );
-    // Without a joiner the words after the name are the text, whole.
-    assert_eq!(
-        guess("diff intro versions differ"),
-        diff("intro", "versions differ")
+    assert_table(
+        r#"
+        diff intro against hello there ?=> diff intro | hello there
+        diff intro vs we are open ?=> diff intro | we are open
+        # Without a joiner the words after the name are the text, whole.
+        diff intro versions differ ?=> diff intro | versions differ
+        "#,
     );
 }
 
@@ -1222,16 +934,13 @@ fn a_search_for_a_pronoun_alone_is_no_search() {
 /// mentioned X": a search for X.
 #[test]
 fn in_which_files_someone_wrote_something_is_a_search() {
-    let grep = |query: &str| Action::Grep {
-        query: query.into(),
-        dir: None,
-    };
-    assert_eq!(sure("in which files did I write Porto?"), grep("Porto"));
-    assert_eq!(
-        sure("in which file I mentioned the dentist"),
-        grep("the dentist")
+    assert_table(
+        r#"
+        in which files did I write Porto? => grep Porto
+        in which file I mentioned the dentist => grep the dentist
+        in what files have we noted budget => grep budget
+        "#,
     );
-    assert_eq!(sure("in what files have we noted budget"), grep("budget"));
     nothing("in which files did I go wrong with my life and career plans");
     nothing("in which country did I write my thesis");
 }
@@ -1259,13 +968,11 @@ fn a_tool_id_spelled_letter_by_letter_is_that_id() {
 /// with "become".
 #[test]
 fn old_text_opening_with_a_swapping_word_still_becomes_the_new() {
-    assert_eq!(
-        sure("edit route.md, turn north should become turn south"),
-        edit("route.md", "turn north", "turn south")
-    );
-    assert_eq!(
-        sure("edit notes.md, change later should be change now"),
-        edit("notes.md", "change later", "change now")
+    assert_table(
+        r#"
+        edit route.md, turn north should become turn south => edit route.md | turn north | turn south
+        edit notes.md, change later should be change now => edit notes.md | change later | change now
+        "#,
     );
     // With no "become", nothing says what it becomes: asked what to change.
     nothing("edit route.md, turn north");
@@ -1292,12 +999,12 @@ fn the_folder_said_with_no_name_is_the_root() {
 /// no search.
 #[test]
 fn every_word_found_in_the_files_is_a_search() {
-    let grep = |query: &str| Action::Grep {
-        query: query.into(),
-        dir: None,
-    };
-    assert_eq!(sure("find every FIXME in my files"), grep("FIXME"));
-    assert_eq!(sure("find all XXX in the files"), grep("XXX"));
+    assert_table(
+        r#"
+        find every FIXME in my files => grep FIXME
+        find all XXX in the files => grep XXX
+        "#,
+    );
     nothing("find every restaurant nearby");
 }
 
@@ -1352,18 +1059,11 @@ fn items_said_as_items_are_removed_as_items() {
 /// name of" renames; an item said only as "it" is not taken as an item.
 #[test]
 fn new_files_before_a_colon_renames_in_words_and_items_said_as_it() {
-    assert_eq!(
-        sure("new file limerick.txt: there once was a cat"),
-        Action::Write {
-            name: "limerick.txt".into(),
-            content: "there once was a cat".into(),
-            mode: Some(WriteMode::Create),
-            expect: None,
-        }
-    );
-    assert_eq!(
-        guess("pantry.md: rolled oats"),
-        append("pantry.md", "rolled oats")
+    assert_table(
+        r#"
+        new file limerick.txt: there once was a cat => write limerick.txt | there once was a cat | create
+        pantry.md: rolled oats ?=> append pantry.md | rolled oats
+        "#,
     );
     assert_eq!(
         sure("change the name of plan-b.md to plan-c.md"),
@@ -1383,32 +1083,18 @@ fn new_files_before_a_colon_renames_in_words_and_items_said_as_it() {
 /// written, are not part of what is written.
 #[test]
 fn headings_items_and_remarks_keep_only_their_words() {
-    let under = |said: &str| match resolve(said) {
-        Resolution::Action(Action::Append { under, .. }) => under,
-        other => panic!("{said:?}: {other:?}"),
-    };
-    assert_eq!(
-        under("add renew passport under the heading Admin in life.md").as_deref(),
-        Some("Admin")
-    );
-    assert_eq!(
-        under("add renew passport to life.md under the Admin section").as_deref(),
-        Some("Admin")
-    );
-    assert_eq!(
-        guess("remove sunscreen from the list in packing.md"),
-        Action::RemoveItem {
-            name: "packing.md".into(),
-            item: "sunscreen".into(),
-        }
+    assert_table(
+        r#"
+        add renew passport under the heading Admin in life.md => append life.md | renew passport | Admin
+        add renew passport to life.md under the Admin section => append life.md | renew passport | Admin
+        remove sunscreen from the list in packing.md ?=> remove_item packing.md | sunscreen
+        "#,
     );
     nothing("remove sunscreen from the list");
-    assert_eq!(
-        sure("motd.txt should say closed today and nothing else"),
-        write("motd.txt", "closed today")
-    );
-    assert_eq!(
-        sure("I want banner.txt to contain only 'sale ends friday', overwrite it"),
-        write("banner.txt", "sale ends friday")
+    assert_table(
+        r#"
+        motd.txt should say closed today and nothing else => write motd.txt | closed today
+        I want banner.txt to contain only 'sale ends friday', overwrite it => write banner.txt | sale ends friday
+        "#,
     );
 }
