@@ -1,7 +1,7 @@
 //! The folder's git history in words: what changed, the commits, a file as
 //! it was, and the near misses that stay something else.
 
-use super::{assert_table, nothing, resolve, sure};
+use super::{assert_table, nothing, read_at, resolve, sure};
 use crate::action::Action;
 use crate::resolver::Resolution;
 
@@ -16,15 +16,6 @@ fn against(name: &str, at: &str) -> Action {
         name: name.into(),
         content: None,
         against: Some(at.into()),
-    }
-}
-
-fn read_at(name: &str, at: &str) -> Action {
-    Action::Read {
-        name: name.into(),
-        first: None,
-        last: None,
-        at: Some(at.into()),
     }
 }
 

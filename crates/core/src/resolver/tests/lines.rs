@@ -3,17 +3,8 @@
 //! said before the text, and today's note written as a journal is.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{append, guess, nothing, sure};
+use super::{append, assert_table, nothing, sure};
 use crate::action::Action;
-
-fn check(name: &str, item: &str, done: Option<bool>) -> Action {
-    Action::CheckItem {
-        name: name.into(),
-        item: item.into(),
-        done,
-        expect: None,
-    }
-}
 
 fn remove(name: &str, item: &str) -> Action {
     Action::RemoveItem {
@@ -26,78 +17,39 @@ fn remove(name: &str, item: &str) -> Action {
 /// done sure; a file pointed back at keeps its own reading.
 #[test]
 fn a_line_pointed_back_at_is_what_the_first_clause_was_about() {
-    assert_eq!(
-        guess("Mrs Jones has paid already, untick her in invoices.md"),
-        check("invoices.md", "Mrs Jones", Some(false))
-    );
-    assert_eq!(
-        guess("Priya's dropped out of the relay, take her off relay.md"),
-        remove("relay.md", "Priya")
-    );
-    assert_eq!(
-        guess("the leaky gutter got sorted, tick it off in jobs.md"),
-        check("jobs.md", "leaky gutter", None)
-    );
-    assert_eq!(
-        guess("finished: sand the tabletop. tick it in workshop.md"),
-        check("workshop.md", "sand the tabletop", None)
-    );
-    assert_eq!(
-        guess("Mr Osei cancelled, remove his order from bakes.md"),
-        remove("bakes.md", "Mr Osei")
-    );
-    // What happened to it said as a verb of its own ("delivered", "died").
-    assert_eq!(
-        guess("Kenya AA delivered — check it off in greens.md"),
-        check("greens.md", "Kenya AA", None)
-    );
-    assert_eq!(
-        guess("the Egremont Russet died, remove it from trees.md"),
-        remove("trees.md", "Egremont Russet")
-    );
-    // Of a file no list's name says, who was pointed at is still a line.
-    assert_eq!(
-        guess("Keiko can't come, remove her from attendees.md"),
-        remove("attendees.md", "Keiko")
+    assert_table(
+        r#"
+        Mrs Jones has paid already, untick her in invoices.md ?=> check_item invoices.md | Mrs Jones | false
+        Priya's dropped out of the relay, take her off relay.md ?=> remove_item relay.md | Priya
+        the leaky gutter got sorted, tick it off in jobs.md ?=> check_item jobs.md | leaky gutter
+        finished: sand the tabletop. tick it in workshop.md ?=> check_item workshop.md | sand the tabletop
+        Mr Osei cancelled, remove his order from bakes.md ?=> remove_item bakes.md | Mr Osei
+        # What happened to it said as a verb of its own ("delivered", "died").
+        Kenya AA delivered — check it off in greens.md ?=> check_item greens.md | Kenya AA
+        the Egremont Russet died, remove it from trees.md ?=> remove_item trees.md | Egremont Russet
+        # Of a file no list's name says, who was pointed at is still a line.
+        Keiko can't come, remove her from attendees.md ?=> remove_item attendees.md | Keiko
+        # The first clause names a file: "it" is that file.
+        I don't need old-rota.md anymore, delete it => delete old-rota.md
+        "#,
     );
     // A pronoun with nothing before it to point at names no line.
-    assert!(!matches!(
-        resolve("untick him in invoices.md"),
-        Resolution::Action(Action::CheckItem { .. })
-    ));
-    // The first clause names a file: "it" is that file.
-    assert_eq!(
-        sure("I don't need old-rota.md anymore, delete it"),
-        Action::Delete {
-            name: "old-rota.md".into()
-        }
-    );
+    nothing("untick him in invoices.md");
 }
 
 /// "mark X as watched" ticks X, whatever the state is called; "as not
 /// done" unticks; words of the item that merely end in "as" stay.
 #[test]
 fn a_line_marked_as_a_state_is_ticked() {
-    assert_eq!(
-        sure("mark Solaris as watched in films.md"),
-        check("films.md", "Solaris", None)
-    );
-    assert_eq!(
-        sure("mark oak dowels as ordered in timber.md"),
-        check("timber.md", "oak dowels", None)
-    );
-    assert_eq!(
-        sure("mark the rent as paid in bills.md"),
-        check("bills.md", "rent", None)
-    );
-    assert_eq!(
-        sure("mark milk as not done in todo.md"),
-        check("todo.md", "milk", Some(false))
-    );
-    // "as" then a word that is no state is part of the item.
-    assert_eq!(
-        sure("tick same as before in notes.md"),
-        check("notes.md", "same as before", None)
+    assert_table(
+        r#"
+        mark Solaris as watched in films.md => check_item films.md | Solaris
+        mark oak dowels as ordered in timber.md => check_item timber.md | oak dowels
+        mark the rent as paid in bills.md => check_item bills.md | rent
+        mark milk as not done in todo.md => check_item todo.md | milk | false
+        # "as" then a word that is no state is part of the item.
+        tick same as before in notes.md => check_item notes.md | same as before
+        "#,
     );
 }
 
@@ -221,73 +173,34 @@ fn a_place_said_before_the_text_is_not_written() {
 /// it" after a request is said for emphasis.
 #[test]
 fn what_a_new_file_says_and_requests_said_again() {
-    assert_eq!(
-        sure("overwrite closing.md with - [ ] lock the back door"),
-        Action::Write {
-            name: "closing.md".into(),
-            content: "- [ ] lock the back door".into(),
-            mode: None,
-            expect: None,
-        }
+    assert_table(
+        r#"
+        overwrite closing.md with - [ ] lock the back door => write closing.md | - [ ] lock the back door
+        # A dash joining clauses is still no part of the text.
+        todo.txt - add milk => append todo.txt | milk
+        new file hops.md, text: Cascade 30g => write hops.md | Cascade 30g | create
+        pls create hops.md, put Cascade 30g => write hops.md | Cascade 30g | create
+        create a text file called a.txt with hi => write a.txt | hi | create
+        in stout.md change S-04, I mean replace S-04 with WLP001 ?=> edit stout.md | S-04 | WLP001
+        delete kites dot md, I mean it => delete kites.md
+        read a.txt, I mean b.txt ?=> read b.txt
+        "#,
     );
-    // A dash joining clauses is still no part of the text.
-    assert_eq!(sure("todo.txt - add milk"), append("todo.txt", "milk"));
-    for said in [
-        "new file hops.md, text: Cascade 30g",
-        "pls create hops.md, put Cascade 30g",
-    ] {
-        assert!(
-            matches!(sure(said), Action::Write { ref content, .. } if content == "Cascade 30g"),
-            "{said}"
-        );
-    }
-    assert!(matches!(
-        sure("create a text file called a.txt with hi"),
-        Action::Write { ref name, .. } if name == "a.txt"
-    ));
-    assert_eq!(
-        guess("in stout.md change S-04, I mean replace S-04 with WLP001"),
-        super::edit("stout.md", "S-04", "WLP001")
-    );
-    assert_eq!(
-        sure("delete kites dot md, I mean it"),
-        Action::Delete {
-            name: "kites.md".into()
-        }
-    );
-    assert!(matches!(
-        guess("read a.txt, I mean b.txt"),
-        Action::Read { ref name, .. } if name == "b.txt"
-    ));
 }
 
 /// What a new file says, said as "the header …" or "Content should be: …";
 /// a capitalised "Um" inside a name is a word of it; "cross off X" takes X.
 #[test]
 fn texts_named_by_what_they_are_and_names_with_hesitation_words() {
-    assert!(matches!(
-        sure("make shipments.csv with the header supplier,origin,kg"),
-        Action::Write { ref content, .. } if content == "supplier,origin,kg"
-    ));
-    assert!(matches!(
-        sure("Can you create a file named projects.md? Content should be: Purple arete"),
-        Action::Write { ref content, .. } if content == "Purple arete"
-    ));
-    // A word that should become another is still an edit.
-    assert_eq!(
-        sure("essay.txt: teh should be the"),
-        super::edit("essay.txt", "teh", "the")
-    );
-    assert_eq!(
-        sure("change Mingus Ah Um to Mingus Ah Um (any pressing) in wants.md"),
-        super::edit("wants.md", "Mingus Ah Um", "Mingus Ah Um (any pressing)")
-    );
-    assert!(matches!(
-        sure("um, read wants.md"),
-        Action::Read { ref name, .. } if name == "wants.md"
-    ));
-    assert_eq!(
-        sure("cross off 1911 census in sources.md"),
-        remove("sources.md", "1911 census")
+    assert_table(
+        r#"
+        make shipments.csv with the header supplier,origin,kg => write shipments.csv | supplier,origin,kg | create
+        Can you create a file named projects.md? Content should be: Purple arete => write projects.md | Purple arete | create
+        # A word that should become another is still an edit.
+        essay.txt: teh should be the => edit essay.txt | teh | the
+        change Mingus Ah Um to Mingus Ah Um (any pressing) in wants.md => edit wants.md | Mingus Ah Um | Mingus Ah Um (any pressing)
+        um, read wants.md => read wants.md
+        cross off 1911 census in sources.md => remove_item sources.md | 1911 census
+        "#,
     );
 }

@@ -3,17 +3,8 @@
 //! holds, a copy wished for, and places outside the folder said in words.
 
 use super::super::{Resolution, resolve};
-use super::{edit, guess, nothing, sure};
+use super::{edit, guess, nothing, read_at, sure};
 use crate::action::Action;
-
-fn read_at(name: &str, at: &str) -> Action {
-    Action::Read {
-        name: name.into(),
-        first: None,
-        last: None,
-        at: Some(at.into()),
-    }
-}
 
 #[test]
 fn a_version_said_before_the_file_or_as_a_look_is_read_at_that_moment() {
@@ -286,22 +277,23 @@ fn parts_of_a_file_said_loosely() {
         last,
         at: None,
     };
-    assert_eq!(
-        sure("first 3 lines stock.md"),
-        part("stock.md", Some(3), None)
-    );
-    assert_eq!(
-        sure("show the bottom ten of attendees.md"),
-        part("attendees.md", None, Some(10))
-    );
-    assert_eq!(
-        sure("top dozen lines of borrowed.md"),
-        part("borrowed.md", Some(12), None)
-    );
-    assert_eq!(
-        sure("what were my last three entries in sends.txt"),
-        part("sends.txt", None, Some(3))
-    );
+    for (said, want) in [
+        ("first 3 lines stock.md", part("stock.md", Some(3), None)),
+        (
+            "show the bottom ten of attendees.md",
+            part("attendees.md", None, Some(10)),
+        ),
+        (
+            "top dozen lines of borrowed.md",
+            part("borrowed.md", Some(12), None),
+        ),
+        (
+            "what were my last three entries in sends.txt",
+            part("sends.txt", None, Some(3)),
+        ),
+    ] {
+        assert_eq!(sure(said), want, "{said}");
+    }
     // Without a count, a part needs its noun: "the first draft.md" is no part.
     assert!(!matches!(
         resolve("show the first draft.md"),

@@ -39,6 +39,16 @@ fn edit(name: &str, old: &str, new: &str) -> Action {
 }
 
 /// The id of the tool `action` proposes.
+/// A read of `name` as it was at `at` ("yesterday", "last commit").
+fn read_at(name: &str, at: &str) -> Action {
+    Action::Read {
+        name: name.into(),
+        first: None,
+        last: None,
+        at: Some(at.into()),
+    }
+}
+
 fn proposed_id(action: Action) -> String {
     match action {
         Action::MakeTool { descriptor } => String::from(descriptor["id"].as_str().unwrap()),
