@@ -165,6 +165,19 @@ fn subject(first: Words<'_>) -> Option<String> {
         let rest = first.from(1);
         return plain_phrase(rest, rest.len());
     }
+    // "I've changed the air filter": what the person did it to.
+    if matches!(first.key(0), "i" | "we") {
+        const DID: &[&str] = &[
+            "bought", "got", "made", "paid", "sent", "done", "found", "sold",
+        ];
+        let did = (1..first.len()).find(|&i| {
+            (first.key(i).len() > 3 && first.key(i).ends_with("ed")) || DID.contains(&first.key(i))
+        })?;
+        let object = first
+            .from(did + 1)
+            .trim_start(super::phrases::phrases!("the | my | our | a | an | some"));
+        return plain_phrase(object, object.len()).filter(|s| !s.is_empty());
+    }
     let end = (0..first.len()).find(|&i| {
         AFTER_SUBJECT.contains(&first.key(i))
             // "Kenya AA delivered", "Tom Reyes moved away": what happened.

@@ -27,6 +27,8 @@ fn a_line_pointed_back_at_is_what_the_first_clause_was_about() {
         # What happened to it said as a verb of its own ("delivered", "died").
         Kenya AA delivered — check it off in greens.md ?=> check_item greens.md | Kenya AA
         the Egremont Russet died, remove it from trees.md ?=> remove_item trees.md | Egremont Russet
+        # What the person did it to, when they are the subject.
+        I've changed the air filter, tick it off in service.md ?=> check_item service.md | air filter
         # Of a file no list's name says, who was pointed at is still a line.
         Keiko can't come, remove her from attendees.md ?=> remove_item attendees.md | Keiko
         # The first clause names a file: "it" is that file.

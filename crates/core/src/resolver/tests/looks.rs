@@ -106,6 +106,7 @@ fn places_outside_the_folder_said_in_words_are_not_listed() {
         "what's in the parent folder?",
         "show me what's in my home folder",
         "list my desktop",
+        "list the files in the parent folder",
     ] {
         assert!(
             matches!(resolve(said), Resolution::Unresolved { .. }),
