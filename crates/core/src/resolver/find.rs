@@ -16,7 +16,8 @@ const FIND: Phrases = Phrases::new(
     "where is [the | my] | where are (the | my)
      | find [the file [called | named] | files (called | named | matching) | my | the]
      | locate | look for ([a | the] file [called | named] | files (named | matching))
-     | search for ([a | the] file (called | named) | files (named | matching)) | which file is called
+     | search for ([a | the] file (called | named) | files (named | called | matching))
+     | which file is called
      | which files are called | list files (named | matching)",
 );
 
@@ -73,7 +74,7 @@ const INFO_TAIL: Phrases = Phrases::new(
 
 /// Heads of asking which files a name has in it.
 const NAME_HAS_HEADS: Phrases = Phrases::new(
-    "(which | what) [of my] files (have | has | contain) | (find | list | show [me] | locate)
+    "(which | what) [of my] (files | file) (have | has | contain | contains) | (find | list | show [me] | locate)
      [me] [every | all] [the] (file | files) with | look for [a | the] (file | files) with
      | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
      whose (name | names) (has | have | contains | contain | includes | include)

@@ -21,6 +21,24 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         "echo" => echoed(words.from(1)),
         "sed" => substituted(words.from(1)),
         "list_extensions" | "list-extensions" if words.len() == 1 => act(Action::ListExtensions),
+        // "tail intake.md, 15 lines": the count said after the file.
+        "head" | "tail" if words.len() == 4 && words.key(3).starts_with("line") => {
+            let Target::File(name) = target(words.range(1, 2)) else {
+                return None;
+            };
+            let n = words
+                .key(2)
+                .parse::<u64>()
+                .ok()?
+                .min(crate::command::MAX_LINES);
+            let tail = words.key(0) == "tail";
+            act(Action::Read {
+                name,
+                first: (!tail).then_some(n),
+                last: tail.then_some(n),
+                at: None,
+            })
+        }
         viewer if VIEWERS.contains(&viewer) && words.len() == 2 => match target(words.from(1)) {
             Target::File(name) => act(Action::Read {
                 name,

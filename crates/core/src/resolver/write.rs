@@ -182,7 +182,13 @@ pub fn named_then_said(
             .after_any(LEAD_INS)
             .filter(|_| as_content && words.from(at).after_any(NAMING_WITH).is_none())
             .map(|rest| (at, words.len() - rest.len()));
-        [lead_in, labelled, colon]
+        // "create meetup.md — Thursday 7pm": a dash after the name.
+        let gap = match at {
+            0 => "",
+            _ => words.gap_after(at - 1),
+        };
+        let dashed = (gap.contains(['—', '–']) || gap.contains(" - ")).then_some((at, at));
+        [lead_in, labelled, colon, dashed]
             .into_iter()
             .flatten()
             .find_map(|(name_end, said_from)| split_at(words, name_end, said_from, make))

@@ -92,7 +92,11 @@ pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
 /// mudguard' in the To Do section of bike.md": `rest` is what follows the
 /// adding word.
 pub(super) fn section_of(rest: Words<'_>) -> Option<Resolution> {
-    let of = rest.keys().rposition(|k| k == "of")?;
+    // "… to my Projects section in bouldering.md": "in" right after the kind.
+    let of = rest
+        .keys()
+        .enumerate()
+        .rposition(|(i, k)| k == "of" || (k == "in" && i > 0 && is_kind(rest.key(i - 1))))?;
     let Target::File(name) = target(rest.from(of + 1)) else {
         return None;
     };

@@ -183,6 +183,7 @@ fn what_a_new_file_says_and_requests_said_again() {
         new file hops.md, text: Cascade 30g => write hops.md | Cascade 30g | create
         pls create hops.md, put Cascade 30g => write hops.md | Cascade 30g | create
         create a text file called a.txt with hi => write a.txt | hi | create
+        Create meetup.md — Thursday 7pm, Cafe Lumen => write meetup.md | Thursday 7pm, Cafe Lumen | create
         in stout.md change S-04, I mean replace S-04 with WLP001 ?=> edit stout.md | S-04 | WLP001
         delete kites dot md, I mean it => delete kites.md
         read a.txt, I mean b.txt ?=> read b.txt
@@ -203,6 +204,7 @@ fn texts_named_by_what_they_are_and_names_with_hesitation_words() {
         change Mingus Ah Um to Mingus Ah Um (any pressing) in wants.md => edit wants.md | Mingus Ah Um | Mingus Ah Um (any pressing)
         um, read wants.md => read wants.md
         cross off 1911 census in sources.md => remove_item sources.md | 1911 census
+        add the blue traverse to my Projects section in bouldering.md => append bouldering.md | the blue traverse | Projects
         "#,
     );
 }

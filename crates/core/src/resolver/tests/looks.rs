@@ -3,7 +3,7 @@
 //! holds, a copy wished for, and places outside the folder said in words.
 
 use super::super::{Resolution, resolve};
-use super::{edit, guess, nothing, read_at, sure};
+use super::{assert_table, edit, guess, nothing, read_at, sure};
 use crate::action::Action;
 
 #[test]
@@ -292,6 +292,10 @@ fn parts_of_a_file_said_loosely() {
             "what were my last three entries in sends.txt",
             part("sends.txt", None, Some(3)),
         ),
+        (
+            "tail intake.md, 15 lines",
+            part("intake.md", None, Some(15)),
+        ),
     ] {
         assert_eq!(sure(said), want, "{said}");
     }
@@ -300,4 +304,15 @@ fn parts_of_a_file_said_loosely() {
         resolve("show the first draft.md"),
         Resolution::Action(Action::Read { first: Some(_), .. })
     ));
+}
+
+/// Files found by what their names hold, asked a few more ways.
+#[test]
+fn files_found_by_what_their_names_hold() {
+    assert_table(
+        r#"
+        which file has service in its name => find service
+        search for files called roast => find roast
+        "#,
+    );
 }
