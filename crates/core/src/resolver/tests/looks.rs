@@ -108,10 +108,7 @@ fn places_outside_the_folder_said_in_words_are_not_listed() {
         "list my desktop",
         "list the files in the parent folder",
     ] {
-        assert!(
-            matches!(resolve(said), Resolution::Unresolved { .. }),
-            "{said}"
-        );
+        nothing(said);
     }
     // A folder of the root called so is listed.
     assert_eq!(
