@@ -38,6 +38,7 @@ mod name;
 mod organise;
 pub mod phrases;
 mod placed;
+mod pointed;
 mod proposal;
 mod read;
 mod restart;
@@ -183,6 +184,7 @@ pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
         _ => resolve(text),
     };
     let text = named.as_deref().unwrap_or(text);
+    let resolution = pointed::settled(text, resolution, folder.names());
     let resolution = match folder.is_empty() {
         true => resolution,
         false => settle::settle(text, resolution, folder, |again| {
