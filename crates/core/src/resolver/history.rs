@@ -29,6 +29,8 @@ const CHANGED: Phrases = Phrases::new(
      | [are there] any [uncommitted] changes | [show [me] | list] [the | my] uncommitted changes
      | git status
      | git diff | how has | how did | (which | what) files [have] (changed | were changed)
+     | what files (were | have been) (added | modified | changed) [or (added | modified | changed | removed | deleted)]
+     | (has | did) anything (change | changed) | [is | was] anything different | changes | all changes
      | show me what i have changed | show me what i have edited | show me what is changed
      | show me what has changed | have i (modified | changed | edited) anything",
 );
@@ -53,7 +55,7 @@ const ABOUT: Phrases = Phrases::new(
 /// Words closing a question about when or who.
 const CLOSING: Phrases = Phrases::new(
     "changed | edited | modified | last changed | last edited | in my folder
-     | in the folder | in this folder | so far | here",
+     | in the folder | in this folder | in here | so far | here | please",
 );
 
 /// Heads comparing a file with a commit or a day: "compare FILE with …".
@@ -62,8 +64,10 @@ const COMPARE: Phrases =
 const COMPARE_JOINERS: &[&str] = &["with", "against", "to", "and"];
 
 /// Heads of a read a moment may close.
-const READS: Phrases =
-    Phrases::new("read | show me | show | open | what was in | what did | [can i | let me] see");
+const READS: Phrases = Phrases::new(
+    "read | show me | show | open | what was in | what did | [can i | let me] see
+     | i (want | need) | give me",
+);
 
 /// Words before a moment closing a read: "as it was yesterday".
 const AT: Phrases = Phrases::new(
@@ -135,7 +139,18 @@ fn changed(words: Words<'_>) -> Option<Resolution> {
 /// "show me the history of notes.md", "the last 5 commits", "who changed
 /// notes.md".
 fn history(words: Words<'_>) -> Option<Resolution> {
-    let (limit, rest) = match words.after_any(LAST_COMMITS).and_then(counted_commits) {
+    // "list the 20 most recent commits": a count right after "the".
+    let the_count = || {
+        words
+            .after_any(phrases!("(list | show [me]) the"))
+            .filter(|rest| number(rest.key(0)).is_some())
+            .and_then(counted_commits)
+    };
+    let (limit, rest) = match words
+        .after_any(LAST_COMMITS)
+        .and_then(counted_commits)
+        .or_else(the_count)
+    {
         Some(found) => found,
         None => (None, words.after_any(HISTORY)?),
     };
@@ -161,8 +176,14 @@ fn counted_commits(rest: Words<'_>) -> Option<(Option<u64>, Words<'_>)> {
         "commits" => (crate::history::DEFAULT_HISTORY as u64, rest.from(1)),
         said => {
             let n = number(said)?;
-            match rest.key(1) {
-                "commits" | "commit" => (n, rest.from(2)),
+            // "the 20 most recent commits".
+            let between = match (rest.key(1), rest.key(2)) {
+                ("most", "recent") => 2,
+                ("latest" | "recent" | "last", _) => 1,
+                _ => 0,
+            };
+            match rest.key(1 + between) {
+                "commits" | "commit" => (n, rest.from(2 + between)),
                 _ => return None,
             }
         }
@@ -211,12 +232,15 @@ fn restored(words: Words<'_>) -> Option<Resolution> {
 fn read_at(words: Words<'_>) -> Option<Resolution> {
     words.after_any(READS)?;
     let (at, moment) = moment_at_end(words)?;
+    // "what did stock.md look like yesterday": the moment right after it.
     let lead = match words.key(at) {
         "since" | "from" => at,
-        _ => (0..at).find(|&i| {
-            let between = words.range(i, at);
-            between.after_any(AT).is_some_and(|r| r.is_empty())
-        })?,
+        _ => (0..at)
+            .find(|&i| {
+                let between = words.range(i, at);
+                between.after_any(AT).is_some_and(|r| r.is_empty())
+            })
+            .unwrap_or(at),
     };
     let said = words.to(lead).literal();
     let text = said.trim_end_matches(|c: char| c == ',' || c.is_whitespace());

@@ -18,7 +18,10 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
         Phrases::new("rename | change [the] name of [file]"),
         (Verb::Move, true),
     ),
-    (Phrases::new("move | mv | relocate"), (Verb::Move, false)),
+    (
+        Phrases::new("move | mv | relocate | shift"),
+        (Verb::Move, false),
+    ),
     (
         Phrases::new(
             "copy | cp | duplicate | (make | save | take | keep) a [backup | spare] copy of
@@ -31,7 +34,7 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
 
 /// What joins the two names.
 const TO: &[&str] = &[
-    "to", "into", "as", "in", "under", "onto", "called", "named", "at",
+    "to", "into", "as", "in", "under", "onto", "called", "named", "at", "->", "→",
 ];
 
 /// Words between a name and where it goes: "move a.md over to b/".
@@ -149,11 +152,16 @@ fn wished(words: Words<'_>) -> Option<Resolution> {
     let rest = words.after_any(WISHED)?;
     let at = (1..rest.len()).find(|&i| rest.from(i).after_tagged(DONE_TO).is_some())?;
     let (verb, after) = rest.from(at).after_tagged(DONE_TO)?;
-    if !TO.contains(&after.key(0)) || !matches!(target(rest.to(at)), Target::File(_)) {
+    if !matches!(target(rest.to(at)), Target::File(_)) {
         return None;
     }
+    // "I'd like timetable.md renamed timetable-autumn.md": no "to" needed.
+    let place = match TO.contains(&after.key(0)) {
+        true => after.from(1),
+        false => after.trim_end(phrases!("thanks | thank you | please")),
+    };
     let keeps_extension = verb == Verb::Copy || rest.key(at) == "renamed";
-    organise(verb, keeps_extension, rest.to(at), after.from(1))
+    organise(verb, keeps_extension, rest.to(at), place)
 }
 
 /// "mv a.txt b.txt": two plain names with nothing between them.

@@ -313,3 +313,36 @@ fn files_found_by_what_their_names_hold() {
         "#,
     );
 }
+
+/// History, changes, versions and renames said a few more ways.
+#[test]
+fn history_versions_and_renames_said_loosely() {
+    assert_table(
+        r#"
+        changes since 3 days ago please => changes 3 days ago
+        what files were added or modified since 2026-11-20 => changes 2026-11-20
+        Has anything changed in the folder since I last committed? => changes
+        anything different in here since yesterday? => changes yesterday
+        show me the commit history => history
+        rename wants.md -> wantlist.md => move wants.md | wantlist.md
+        I'd like timetable.md renamed timetable-autumn.md, thanks => move timetable.md | timetable-autumn.md
+        shift family-tree.md over to research/family-tree.md => move family-tree.md | research/family-tree.md
+        "#,
+    );
+    assert_eq!(
+        sure("what did stock.md look like yesterday?"),
+        read_at("stock.md", "yesterday")
+    );
+    assert_eq!(
+        sure("I want yesterday's version of props.md"),
+        read_at("props.md", "yesterday")
+    );
+    assert_eq!(
+        sure("list the 20 most recent commits"),
+        Action::History {
+            name: None,
+            limit: Some(20),
+        }
+    );
+    nothing("the changes are good");
+}
