@@ -316,7 +316,7 @@ fn corrected(words: Words<'_>) -> Option<Resolution> {
 
 /// Words between the old text and the new in "1.2 becomes 1.3".
 const BECOMES: Phrases = Phrases::new(
-    "should (be | become | read) | becomes | reads | (needs | has) to be | must be
+    "should (be | become | read | say) | becomes | reads | (needs | has) to be | must be
      | (is | are) now | -> | → | => | [is | be] (replaced (by | with) | changed to)",
 );
 

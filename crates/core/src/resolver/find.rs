@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 /// Heads of finding a file by its name; the rest is the name's words.
 const FIND: Phrases = Phrases::new(
     "where is [the | my] | where are (the | my)
-     | find [the file [called | named] | files (called | named | matching) | my | the]
+     | find [me] [the file [called | named] | [any] files (called | named | matching) | my | the]
      | locate | look for ([a | the] file [called | named] | files (named | matching))
      | search for ([a | the] file (called | named) | files (named | called | matching))
      | which file is called

@@ -137,8 +137,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let item = String::from(item.trim_matches(|c| c == '"' || c == '\'' || c == '“' || c == '”'));
     let action = match (does, done) {
         (Does::Remove, _) => {
-            // "cross X off" and "take X off" remove; "cross X out" too.
-            if !rest.keys().any(|k| k == "off" || k == "out") {
+            // "cross X off" and "take X off" remove; "cross X out" too, and
+            // "strike X from …".
+            let struck = words.key(0) == "strike" && rest.keys().any(|k| k == "from");
+            if !struck && !rest.keys().any(|k| k == "off" || k == "out") {
                 return None;
             }
             Action::RemoveItem { name, item }

@@ -204,6 +204,8 @@ fn texts_named_by_what_they_are_and_names_with_hesitation_words() {
         change Mingus Ah Um to Mingus Ah Um (any pressing) in wants.md => edit wants.md | Mingus Ah Um | Mingus Ah Um (any pressing)
         um, read wants.md => read wants.md
         cross off 1911 census in sources.md => remove_item sources.md | 1911 census
+        strike call the tyre place from todo.md => remove_item todo.md | call the tyre place
+        in roasts dot txt, 9:10 should say 9:40 => edit roasts.txt | 9:10 | 9:40
         add the blue traverse to my Projects section in bouldering.md => append bouldering.md | the blue traverse | Projects
         "#,
     );

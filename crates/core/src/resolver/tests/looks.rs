@@ -310,6 +310,8 @@ fn files_found_by_what_their_names_hold() {
         r#"
         which file has service in its name => find service
         search for files called roast => find roast
+        Can you find any files named manuka? => find manuka
+        find me the census 1901 file => find census 1901
         "#,
     );
 }
