@@ -53,9 +53,10 @@ fn last_clause(words: Words<'_>) -> Option<usize> {
     })
 }
 
-/// Words that point back at a person or thing, and those said with "item"
-/// after them ("remove her item").
-const POINTING: &[&str] = &["it", "him", "her", "them", "his", "their"];
+/// Words that point back at a person or thing rather than name it: a
+/// list's line ("untick him", "remove her item") here, a file ("open her
+/// file") in [`super::pointed`].
+pub(super) const POINTING: &[&str] = &["it", "its", "him", "her", "them", "his", "their"];
 
 /// "Oliver's left the team, take him off the rota": a tick, untick or
 /// removal whose line is a word pointing back, read with the line the first

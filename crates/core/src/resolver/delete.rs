@@ -108,29 +108,22 @@ fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
     // "remove Mr Haddad from recall.md": a few plain words may be a whole
     // line of a list as well as words in it, so they are asked about.
     let plain = !content::said_as_text(cut) && cut.len() <= 4;
-    Some(match content::needle(cut) {
-        Some(old_text) if plain => {
-            let assumed = format!(
-                "I took '{old_text}' as words to take out of {name}; to take out its whole line, say 'remove the item {old_text} from {name}'"
-            );
-            Some(
-                Resolution::Action(Action::Edit {
-                    name,
-                    old_text,
-                    new_text: String::new(),
-                    expect: None,
-                })
-                .guessed(assumed),
-            )
-        }
-        Some(old_text) => act(Action::Edit {
-            name,
-            old_text,
-            new_text: String::new(),
-            expect: None,
-        }),
-        None => claim_unresolved(format!(
+    let Some(old_text) = content::needle(cut) else {
+        return Some(claim_unresolved(format!(
             "What should I take out of {name}? Say e.g. 'remove \"milk\" from {name}'."
-        )),
-    })
+        )));
+    };
+    let assumed = format!(
+        "I took '{old_text}' as words to take out of {name}; to take out its whole line, say 'remove the item {old_text} from {name}'"
+    );
+    let cut = Resolution::Action(Action::Edit {
+        name,
+        old_text,
+        new_text: String::new(),
+        expect: None,
+    });
+    Some(Some(match plain {
+        true => cut.guessed(assumed),
+        false => cut,
+    }))
 }

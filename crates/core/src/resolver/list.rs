@@ -78,12 +78,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         reach
     };
     let region = rest.trim_start(LEADING).trim_end(TRAILING);
-    // "the parent folder", "the files in my Downloads folder".
+    // "the parent folder", "the files in the parent folder".
     let place = region
         .keys()
         .rposition(|k| matches!(k, "in" | "inside" | "within" | "of"))
         .map_or(region, |at| region.from(at + 1));
-    if super::name::elsewhere(region) || super::name::elsewhere(place) {
+    if super::name::elsewhere(place) {
         return claim_unresolved(
             "That is outside your folder: I only list what is inside it. Say 'list files' to see what is here.",
         );

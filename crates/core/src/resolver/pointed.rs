@@ -4,14 +4,12 @@
 //! is a word (or two joined by a dash) said in the sentence, asked first;
 //! with none or several, which file is asked.
 
+use super::antecedent::POINTING;
 use super::{Resolution, unresolved};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-
-/// Words that point back rather than name.
-const POINTING: &[&str] = &["her", "his", "its", "their", "him", "them"];
 
 /// `resolution` of `text` with a pointing word for a file's name settled
 /// on the one file of `names` the sentence names, as a guess.
