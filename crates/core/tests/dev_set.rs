@@ -619,3 +619,15 @@ fn the_twelfth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_thirteenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-13.yaml",
+        Floor {
+            offered: 615,
+            unasked: 586,
+            wrong: 10,
+        },
+    );
+}
