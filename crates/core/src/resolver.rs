@@ -26,6 +26,7 @@ mod edit;
 mod extensions;
 mod find;
 mod folder;
+mod fronted;
 mod grep;
 pub mod heard;
 mod history;
@@ -334,7 +335,9 @@ fn web_address(name: &str) -> bool {
 /// What the families make of `text` as one request.
 fn plain(text: &str) -> Resolution {
     command(text, |words| {
-        claim(words).or_else(|| antecedent::resolve(words))
+        claim(words)
+            .or_else(|| antecedent::resolve(words))
+            .or_else(|| fronted::resolve(words))
     })
     .unwrap_or_else(|| unresolved(HELP))
 }

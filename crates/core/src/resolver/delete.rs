@@ -1,12 +1,13 @@
 //! `delete`: "delete old.txt", "remove the file old.txt", "get rid of old dot txt".
 //!
-//! "remove milk from notes.md" takes text out of a file: an edit to nothing.
+//! "remove milk from notes.md" takes a list's line out of a file; "remove the
+//! word \"draft\" from notes.md" takes words out: an edit to nothing.
 
-use super::content;
 use super::name::{Target, target};
 use super::phrases::{Phrases, phrases};
 use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
+use super::{content, items};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::String;
@@ -105,9 +106,17 @@ fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
     {
         return None;
     }
-    // "remove Mr Haddad from recall.md": a few plain words may be a whole
-    // line of a list as well as words in it, so they are asked about.
+    // "remove pumpkin soup from specials.md": a few plain words are a line of
+    // a list (a file without list items refuses by name, and nothing
+    // changes); other words ("remove 2kg from …", "remove the old intro
+    // from …") may be a piece of a line, so taking out just them is asked.
     let plain = !content::said_as_text(cut) && cut.len() <= 4;
+    if plain
+        && items::plain_item(cut)
+        && let Some(item) = content::needle(cut)
+    {
+        return Some(act(Action::RemoveItem { name, item }));
+    }
     let Some(old_text) = content::needle(cut) else {
         return Some(claim_unresolved(format!(
             "What should I take out of {name}? Say e.g. 'remove \"milk\" from {name}'."

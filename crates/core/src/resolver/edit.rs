@@ -366,7 +366,12 @@ fn trailing_file(words: Words<'_>) -> (Words<'_>, Option<String>) {
 
 /// Old and new text around the first joiner.
 fn split<'a>(swap: &Swap, words: Words<'a>) -> Option<(Words<'a>, Words<'a>)> {
-    let at = (1..words.len()).find(|&i| swap.joiners.contains(&words.key(i)))?;
+    // The first joiner listed that is said: "replace nil by mouth with sips
+    // only" splits at "with", as "by" may be a word of the text.
+    let at = swap
+        .joiners
+        .iter()
+        .find_map(|joiner| (1..words.len()).find(|&i| words.key(i) == *joiner))?;
     let (before, after) = (words.to(at), words.from(at + 1));
     if swap.new_first.contains(&words.key(at)) {
         Some((after, before))

@@ -17,8 +17,8 @@ enum Does {
     Remove,
     /// "remove the item X from FILE": said as an item, so no "off" needed.
     RemoveItem,
-    /// "remove X from the shopping list": a list's line, as a guess (the
-    /// words could be text inside a line).
+    /// "remove X from the shopping list": a list's line; with a number
+    /// among its words, a guess (they could be text inside a line: "2kg").
     RemoveFromList,
 }
 
@@ -33,7 +33,7 @@ const HEADS: &[(Phrases, Does)] = &[
         Phrases::new("uncheck | untick | un-check | un-tick"),
         Does::Untick,
     ),
-    (Phrases::new("cross | take | strike"), Does::Remove),
+    (Phrases::new("cross | take | strike | get"), Does::Remove),
 ];
 
 /// What may end the item's words, and what it then means.
@@ -133,6 +133,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if item.is_empty() || item.len() > 12 || pronoun {
         return None;
     }
+    let said = item;
     let item: String = item.literal();
     let item = String::from(item.trim_matches(|c| c == '"' || c == '\'' || c == '“' || c == '”'));
     let action = match (does, done) {
@@ -146,10 +147,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             Action::RemoveItem { name, item }
         }
         (Does::RemoveItem, _) => Action::RemoveItem { name, item },
-        (Does::RemoveFromList, _) => {
+        (Does::RemoveFromList, _) if !plain_item(said) => {
             let assumed = alloc::format!("I took '{item}' as an item of the list");
             return Some(Resolution::Action(Action::RemoveItem { name, item }).guessed(assumed));
         }
+        (Does::RemoveFromList, _) => Action::RemoveItem { name, item },
         (Does::Untick, _) | (_, Some(false)) => Action::CheckItem {
             name,
             item,
@@ -164,6 +166,22 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         },
     };
     act(action)
+}
+
+/// Whether `item` reads as a list's line in its own words ("pumpkin soup",
+/// "Mr Haddad"): a few words, none of them a number (a piece of a line:
+/// "2kg"), a determiner first (a description: "the Le Guin order"), a
+/// comma, or a word naming a file or a list.
+pub fn plain_item(item: Words<'_>) -> bool {
+    const DESCRIBING: &[&str] = &[
+        "the", "a", "an", "my", "our", "your", "this", "that", "list", "file", "folder", "line",
+        "one",
+    ];
+    (1..=4).contains(&item.len())
+        && !item.literal().contains([',', ';'])
+        && !item
+            .keys()
+            .any(|k| DESCRIBING.contains(&k) || k.contains(|c: char| c.is_ascii_digit()))
 }
 
 /// "X as watched", "X as bought": the item before a state said in one

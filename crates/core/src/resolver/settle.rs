@@ -16,6 +16,7 @@ use super::mention::{Mention, contains, mentioned, tokens};
 use super::{NUMBERS, Resolution, unresolved};
 
 mod again;
+mod put;
 use crate::action::Action;
 use again::{folder_named, pointing_back};
 use alloc::format;
@@ -34,7 +35,11 @@ pub fn settle(
             let said = String::from(action.file().unwrap_or_default());
             renamed_alike(
                 &said,
-                existing(text, settled(text, action, folder), folder),
+                existing(
+                    text,
+                    put::adds(text, settled(text, action, folder), folder),
+                    folder,
+                ),
                 folder,
             )
         }
@@ -42,7 +47,11 @@ pub fn settle(
             let said = String::from(action.file().unwrap_or_default());
             renamed_alike(
                 &said,
-                existing(text, settled(text, action, folder), folder),
+                existing(
+                    text,
+                    put::adds(text, settled(text, action, folder), folder),
+                    folder,
+                ),
                 folder,
             )
             .guessed(assumed)

@@ -332,7 +332,7 @@ fn cleared_then_written(words: Words<'_>) -> Option<Resolution> {
         .filter(|&at| words.key(at) == "and")
         .find_map(|at| {
             let said = words.from(at + 1).after_any(phrases!(
-                "(write | put | type | add) [in | into] [it | there]"
+                "[just | only | then] (write | put | type | add) [in | into] [it | there]"
             ))?;
             let said = said.trim_end(phrases!(
                 "as [its | the] only (content | contents | text) | (in | into) it | instead"

@@ -5,6 +5,7 @@
 use super::super::{Folder, Resolution, resolve, resolve_in};
 use super::{append, assert_table, nothing, sure};
 use crate::action::Action;
+use alloc::vec;
 
 fn remove(name: &str, item: &str) -> Action {
     Action::RemoveItem {
@@ -55,30 +56,88 @@ fn a_line_marked_as_a_state_is_ticked() {
     );
 }
 
-/// "remove the X item from FILE" removes the line, whatever the file is
-/// called; "remove X from FILE" of a file that is no list is an edit,
-/// asked, since a few plain words may be a whole line; said as text, sure.
+/// "remove the X item from FILE" and "remove X from FILE" of a few plain
+/// words remove a line (a file with no list items refuses by name); words
+/// that may be a piece of a line (a number, a description) are asked as
+/// the words taken out; said as text, they are taken out, sure.
 #[test]
 fn a_line_said_as_an_item_is_removed_as_a_line() {
-    assert_eq!(
-        resolve("remove the Solaris item from films.md")
-            .action()
-            .cloned(),
-        Some(remove("films.md", "Solaris"))
-    );
-    assert!(matches!(
-        resolve("remove Solaris from films.md"),
-        Resolution::Guess {
-            action: Action::Edit { .. },
-            ..
-        }
-    ));
+    for said in [
+        "remove the Solaris item from films.md",
+        "remove Solaris from films.md",
+        "get Solaris off the films list",
+    ] {
+        assert_eq!(
+            resolve_in(said, &Folder::new(vec!["films.md".into()])),
+            Resolution::Action(remove("films.md", "Solaris")),
+            "{said}"
+        );
+    }
+    for said in [
+        "remove 2 sugars from tea.md",
+        "remove the old intro from essay.md",
+    ] {
+        assert!(
+            matches!(
+                resolve(said),
+                Resolution::Guess {
+                    action: Action::Edit { .. },
+                    ..
+                }
+            ),
+            "{said}"
+        );
+    }
     for said in [
         "remove \"Solaris\" from films.md",
         "remove the word Solaris from films.md",
     ] {
         assert!(
             matches!(resolve(said), Resolution::Action(Action::Edit { .. })),
+            "{said}"
+        );
+    }
+}
+
+/// A text said first, then a request pointing back at it with "that":
+/// the text is what is written or added; a request that is no write or
+/// append is not read so.
+#[test]
+fn a_text_said_before_its_request_is_what_is_written() {
+    assert_table(
+        r#"
+        'spare batteries' — put that in kit.md => write kit.md | spare batteries
+        Tom brings the urn — add that to rota.md, thanks => append rota.md | Tom brings the urn
+        "Doors open 7pm": make a new file called poster.md with that => write poster.md | Doors open 7pm | create
+        "#,
+    );
+    nothing("the urn is broken — that's a shame");
+}
+
+/// A plain put into a file the folder has adds to it; replacing is said
+/// so, and a put into a file that is not there makes it.
+#[test]
+fn a_put_into_an_existing_file_adds_to_it() {
+    let folder = Folder::new(vec!["cellar.md".into()]);
+    let put = |said: &str| resolve_in(said, &folder);
+    assert_eq!(
+        put("put 2 bottles of Rioja in cellar.md"),
+        Resolution::Action(Action::Append {
+            name: "cellar.md".into(),
+            content: "2 bottles of Rioja".into(),
+            under: None,
+            expect: None,
+        })
+    );
+    for (said, content) in [
+        (
+            "clear out cellar.md and just put empty for now",
+            "empty for now",
+        ),
+        ("put sold out in new.md", "sold out"),
+    ] {
+        assert!(
+            matches!(put(said), Resolution::Action(Action::Write { content: c, .. }) if c == content),
             "{said}"
         );
     }

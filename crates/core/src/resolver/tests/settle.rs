@@ -213,7 +213,7 @@ fn a_list_said_by_what_it_lists_is_its_file() {
         }),
         "{got:?}"
     );
-    assert!(matches!(got, Resolution::Guess { .. }));
+    assert!(matches!(got, Resolution::Action(_)));
     assert_eq!(
         named("cross eggs off the packing list", &files).as_deref(),
         Some("packing-list.md")

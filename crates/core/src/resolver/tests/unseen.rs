@@ -1008,8 +1008,8 @@ fn every_word_found_in_the_files_is_a_search() {
     nothing("find every restaurant nearby");
 }
 
-/// A list's line said as an item is removed as one; "remove X from" a file
-/// called a list is a guess of the same; text said as text stays an edit.
+/// A list's line said as an item is removed as one, and so is "remove X
+/// from" a list of a few plain words; text said as text stays an edit.
 #[test]
 fn items_said_as_items_are_removed_as_items() {
     let removed = |name: &str, item: &str| Action::RemoveItem {
@@ -1029,11 +1029,11 @@ fn items_said_as_items_are_removed_as_items() {
         removed("packing.md", "batteries")
     );
     assert_eq!(
-        guess("remove tinned tomatoes from grocery-list.md"),
+        sure("remove tinned tomatoes from grocery-list.md"),
         removed("grocery-list.md", "tinned tomatoes")
     );
     assert_eq!(
-        guess("drop sunscreen from packing-list.txt"),
+        sure("drop sunscreen from packing-list.txt"),
         removed("packing-list.txt", "sunscreen")
     );
     // Text said as text, or a file not called a list, is not an item.
@@ -1087,7 +1087,7 @@ fn headings_items_and_remarks_keep_only_their_words() {
         r#"
         add renew passport under the heading Admin in life.md => append life.md | renew passport | Admin
         add renew passport to life.md under the Admin section => append life.md | renew passport | Admin
-        remove sunscreen from the list in packing.md ?=> remove_item packing.md | sunscreen
+        remove sunscreen from the list in packing.md => remove_item packing.md | sunscreen
         "#,
     );
     nothing("remove sunscreen from the list");

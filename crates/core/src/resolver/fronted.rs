@@ -1,0 +1,44 @@
+//! A text said first and the request after it, pointing back at it:
+//! "'head torch' — put that in kit.md", "Maureen bringing the walking foot —
+//! add that to quilts.md, cheers", "\"Bring a sleeping mat\": make a new file
+//! called kit-note.md with that".
+//!
+//! Only for sentences no family claims whole: the request is resolved again
+//! with its "that" (or "this", "it") replaced by the text said before the
+//! dash or colon, and only a write or an append that then carries exactly
+//! that text counts.
+
+use super::text::Words;
+use super::{Resolution, claim_text, content};
+use crate::action::Action;
+use alloc::format;
+
+/// Words that stand for the text said first.
+const POINTING: &[&str] = &["that", "this", "it"];
+
+pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    let at = (1..words.len()).find(|&at| {
+        let gap = words.gap_after(at - 1);
+        gap.contains(['—', '–']) || gap.contains(" - ") || words.raw(at - 1).ends_with(':')
+    })?;
+    let text = content::text(words.to(at))?;
+    let text = text.trim_end_matches(':').trim();
+    if text.is_empty() || text.contains('"') {
+        return None;
+    }
+    let request = words.from(at);
+    let pointer = (0..request.len()).find(|&i| POINTING.contains(&request.key(i)))?;
+    let named = format!(
+        "{} \"{text}\" {}",
+        request.to(pointer).literal(),
+        request.from(pointer + 1).literal()
+    );
+    let answer = claim_text(&named)?;
+    let carried = match &answer {
+        Resolution::Action(Action::Append { content, .. } | Action::Write { content, .. }) => {
+            content == text
+        }
+        _ => false,
+    };
+    carried.then_some(answer)
+}

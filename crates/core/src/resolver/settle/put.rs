@@ -1,0 +1,56 @@
+//! "put 2 bottles of Barolo in cellar.md": put into a file the folder has,
+//! the words are added to it. Replacing its text is said so ("write",
+//! "overwrite", "replace", "just put"); putting words in a file that is not
+//! there makes it, as a write.
+
+use super::Folder;
+use super::tokens;
+use crate::action::Action;
+
+/// Words that make a put replace what the file says.
+const REPLACING: &[&str] = &[
+    "write",
+    "overwrite",
+    "replace",
+    "replacing",
+    "save",
+    "instead",
+    "just",
+    "only",
+    "clear",
+    "wipe",
+    "erase",
+    "empty",
+    "rewrite",
+    "redo",
+];
+
+/// `action`, with a plain put into an existing file read as an append.
+pub fn adds(text: &str, action: Action, folder: &Folder) -> Action {
+    let Action::Write {
+        name,
+        content,
+        mode: None,
+        expect: None,
+    } = action
+    else {
+        return action;
+    };
+    let said = tokens(text);
+    let put =
+        said.iter().any(|t| t == "put") && !said.iter().any(|t| REPLACING.contains(&t.as_str()));
+    match put && !content.is_empty() && folder.names().contains(&name) {
+        true => Action::Append {
+            name,
+            content,
+            under: None,
+            expect: None,
+        },
+        false => Action::Write {
+            name,
+            content,
+            mode: None,
+            expect: None,
+        },
+    }
+}
