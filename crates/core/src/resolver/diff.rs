@@ -23,7 +23,7 @@ const JOINERS: &[&str] = &["with", "against", "to", "and", "versus", "vs", "as"]
 /// "how would README.md differ from TEXT": the words that join file and text.
 const DIFFER_FROM: Phrases = Phrases::new(
     "(differ | differs | be different | look different | different) from
-     | compare (to | with | against) | (look | be) like with",
+     | (compare | compared) (to | with | against) | (look | be) like with",
 );
 
 /// Words that make "… if FILE said TEXT" or "… between FILE and TEXT" a diff.
@@ -149,8 +149,10 @@ fn differs_from(words: Words<'_>) -> Option<(String, Words<'_>)> {
 /// The diff of `name` with the proposed words, checked.
 fn diffed(words: Words<'_>, (name, proposed): (String, Words<'_>)) -> Option<Resolution> {
     // "how regatta.md differs from yesterday": a version, not a text.
+    // "… since the last commit": the version the change is seen since.
     if !proposed.is_quoted()
-        && let Some(version) = super::history::version(proposed)
+        && let Some(version) =
+            super::history::version(proposed.trim_start(phrases!("since | from")))
     {
         return act(Action::Diff {
             name,

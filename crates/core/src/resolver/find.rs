@@ -17,7 +17,7 @@ const FIND: Phrases = Phrases::new(
      | find [me] [the file [called | named] | [any] files (called | named | matching) | my | the]
      | locate | look for ([a | the] file [called | named] | files (named | matching))
      | search for ([a | the] file (called | named) | files (named | called | matching))
-     | which file is called
+     | which file is called | is there [a | any] (file | files) (called | named)
      | which files are called | list files (named | matching)",
 );
 
@@ -68,7 +68,7 @@ const INFO: Phrases = Phrases::new(
 
 /// Words after the name in an info question ("… last changed", "… have").
 const INFO_TAIL: Phrases = Phrases::new(
-    "[last] (changed | modified | edited | change | updated | update | touched | saved)
+    "[last] [get | got] (changed | modified | edited | change | updated | update | touched | saved)
          | have | has | get | please",
 );
 
@@ -141,6 +141,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if words.key(0) == "where" && !rest.keys().last().is_some_and(|k| FILE_NOUNS.contains(&k)) {
         return None;
     }
+    let rest = rest.trim_end(phrases!("somewhere | anywhere | around | please"));
+    if let Some(found) = named_in_folder(rest) {
+        return Some(found);
+    }
     // "find milk in notes.md" is a search of a file's text: not a name.
     if rest
         .keys()
@@ -171,6 +175,25 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     act(Action::Find {
         pattern: kept.join(" "),
         dir: None,
+    })
+}
+
+/// "kit files in the camp folder": a name's words, a file noun, and the
+/// folder to look in.
+fn named_in_folder(rest: Words<'_>) -> Option<Resolution> {
+    let rest = rest.trim_start(phrases!("all | the | my | every | any"));
+    let noun = (1..rest.len()).find(|&at| FILE_NOUNS.contains(&rest.key(at)))?;
+    let dir = looked_in(rest.from(noun + 1))??;
+    let said = rest.to(noun);
+    let plain = said.len() <= 3
+        && said
+            .keys()
+            .all(|k| k.chars().all(char::is_alphanumeric) && !TEXT_WORDS.contains(&k));
+    plain.then(|| {
+        Resolution::Action(Action::Find {
+            pattern: said.literal(),
+            dir: Some(dir),
+        })
     })
 }
 
@@ -213,6 +236,21 @@ const KINDS: &[(Phrases, &str)] = &[
 /// file found by its extension, in the folder said.
 fn of_kind(rest: Words<'_>) -> Option<Resolution> {
     let rest = rest.trim_start(phrases!("all | the | my | every | of"));
+    // ".md files": the extension said with its dot.
+    let dotted = rest
+        .get(0)
+        .map(|w| w.inner)
+        .filter(|w| w.len() > 1 && w.starts_with('.') && w[1..].chars().all(char::is_alphanumeric));
+    if let Some(extension) = dotted {
+        let dir = looked_in(
+            rest.from(1)
+                .after_any(phrases!("files | documents | ones"))?,
+        )?;
+        return act(Action::Find {
+            pattern: alloc::format!("*{extension}"),
+            dir,
+        });
+    }
     let (pattern, after) = rest.after_tagged(KINDS)?;
     let dir = looked_in(after.after_any(phrases!("files | documents | ones"))?)?;
     act(Action::Find {

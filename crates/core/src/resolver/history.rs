@@ -37,7 +37,7 @@ const CHANGED: Phrases = Phrases::new(
 
 /// Heads asking for commits; the rest may name a file.
 const HISTORY: Phrases = Phrases::new(
-    "[show [me] | list | what are | give me] [the | my] [recent | latest]
+    "[show [me] | list | what are | what is | give me] [the | my] [recent | latest]
      (commits | commit history | history | git log) | who changed | who edited",
 );
 
@@ -54,8 +54,8 @@ const ABOUT: Phrases = Phrases::new(
 
 /// Words closing a question about when or who.
 const CLOSING: Phrases = Phrases::new(
-    "changed | edited | modified | last changed | last edited | in my folder
-     | in the folder | in this folder | in here | so far | here | please",
+    "changed | edited | modified | last changed | last edited | (in | of) my folder
+     | (in | of) the folder | (in | of) this folder | in here | so far | here | please",
 );
 
 /// Heads comparing a file with a commit or a day: "compare FILE with …".

@@ -139,9 +139,13 @@ pub(super) fn takes_back(aside: &str) -> bool {
     words.iter().enumerate().any(|(at, w)| {
         // "never gonna happen" and "I haven't actually read it" give a
         // reason; "never mind" and "actually, don't" take the request back.
+        // "it's not packed after all" says how things are: a reason too.
         let said_so = match w.as_str() {
             "never" => words.get(at + 1).is_some_and(|next| next == "mind"),
             "actually" => at == 0,
+            "not" => !at
+                .checked_sub(1)
+                .is_some_and(|before| STATING.contains(&words[before].as_str())),
             _ => true,
         };
         said_so
@@ -152,6 +156,11 @@ pub(super) fn takes_back(aside: &str) -> bool {
                 .any(|next| NO_LONGER_WANTED.contains(&next.as_str()))
     })
 }
+
+/// Words before "not" that say how something is, not what to do.
+const STATING: &[&str] = &[
+    "it's", "its", "is", "was", "are", "were", "that's", "they're", "we're", "he's", "she's",
+];
 
 /// Verbs after a negation that give a reason rather than take the request
 /// back ("I don't need it anymore", "we no longer use it").

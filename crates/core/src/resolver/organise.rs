@@ -67,7 +67,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return Some(made);
     }
     let Some(((verb, keeps_extension), rest)) = words.after_tagged(HEADS) else {
-        return wished(words).or_else(|| renamed_to_be(words));
+        return wished(words)
+            .or_else(|| renamed_to_be(words))
+            .or_else(|| called(words));
     };
     // "change the name of pancakes.txt, new name is waffles.txt".
     if let Some(at) = (1..rest.len()).find(|&at| rest.from(at).after_any(NEW_NAME).is_some()) {
@@ -131,7 +133,7 @@ fn organise(
 /// have from now on.
 fn renamed_to_be(words: Words<'_>) -> Option<Resolution> {
     const SHOULD_BE: Phrases = Phrases::new(
-        "(should | will | must) be (called | named | renamed [to | as]) | is to be (called | named)",
+        "(should | will | must | to) be (called | named | renamed [to | as]) | is to be (called | named)",
     );
     let at = (1..words.len()).find(|&at| words.from(at).after_any(SHOULD_BE).is_some())?;
     let place = words
@@ -141,10 +143,25 @@ fn renamed_to_be(words: Words<'_>) -> Option<Resolution> {
     // A file's name on one side at least: "the meeting should be called
     // off" renames nothing.
     let file = |said: Words<'_>| matches!(target(said), Target::File(_));
-    if !file(words.to(at)) && !file(place) {
+    // "I'd like menu-winter.md to be called menu.md": the wish is no name.
+    let what = words.to(at).after_any(WISHED).unwrap_or(words.to(at));
+    if !file(what) && !file(place) {
         return None;
     }
-    organise(Verb::Move, true, words.to(at), place)
+    organise(Verb::Move, true, what, place)
+}
+
+/// "call the gear file kit.md instead": a file given a new name said last,
+/// with its extension.
+fn called(words: Words<'_>) -> Option<Resolution> {
+    let rest = words
+        .after_any(phrases!("call"))?
+        .trim_end(phrases!("instead | from now on | please | thanks"));
+    let last = rest.len().checked_sub(1).filter(|&last| last > 0)?;
+    if !matches!(target(rest.from(last)), Target::File(_)) {
+        return None;
+    }
+    organise(Verb::Move, true, rest.to(last), rest.from(last))
 }
 
 /// "I'd like draft.md renamed to final.md": the name said before the verb.

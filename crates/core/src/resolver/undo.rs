@@ -69,6 +69,7 @@ const FILLER: &[&str] = &[
     "as",
     "used",
     "be",
+    "whatever",
 ];
 
 /// Words that ask for more than the one last change.
@@ -105,7 +106,36 @@ fn named(rest: Words<'_>) -> Option<String> {
     })
 }
 
+/// How a file was before: what may follow "put X back".
+const AS_IT_WAS: Phrases = Phrases::new(
+    "[to] (how | the way | as) (it | they) (was | were | used to be) | [to] its old self
+     | [to] what it was | to normal",
+);
+
+/// "put menu.md back how it was", "put cellar back the way it was before
+/// your change": that file's newest change undone. A name said without its
+/// extension is settled on the folder's file.
+fn put_back(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(Phrases::new("put | set | change | get | turn"))?;
+    let back = rest.keys().position(|k| k == "back").filter(|&at| at > 0)?;
+    let after = rest.from(back + 1);
+    let tail = after.after_any(AS_IT_WAS)?;
+    if !tail
+        .keys()
+        .all(|k| FILLER.contains(&k) || k == "change" || k == "your")
+    {
+        return None;
+    }
+    match target(rest.to(back)) {
+        Target::File(name) | Target::Bare(name) => act(Action::Undo { name: Some(name) }),
+        _ => None,
+    }
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(undone) = put_back(words) {
+        return Some(undone);
+    }
     let (strong, rest) = match words.after_any(STRONG) {
         Some(rest) => (true, rest),
         None => (false, words.after_any(WEAK)?),

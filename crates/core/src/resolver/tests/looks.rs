@@ -353,3 +353,47 @@ fn history_versions_and_renames_said_loosely() {
     );
     nothing("the changes are good");
 }
+
+/// Looks said in shapes the tables above do not use: a file found by its
+/// name "somewhere", by its extension with the dot, or by a word and the
+/// folder it is in; when a file last "got" changed; the folder's history;
+/// a diff "since" a commit or "compared to" a day. Their near misses stay
+/// what they were.
+#[test]
+fn looks_said_as_questions_about_names_times_and_versions() {
+    assert_table(
+        r#"
+        is there a file called rota somewhere? => find rota
+        find all the .md files => find *.md
+        find kit files in the camp folder => find kit | camp
+        when did layout.md last get modified? => info layout.md
+        show me the history of this folder => history
+        what's the history of the folder => history
+        "#,
+    );
+    let against = |said: &str, name: &str, version: &str| {
+        assert_eq!(
+            sure(said),
+            Action::Diff {
+                name: name.into(),
+                content: None,
+                against: Some(version.into()),
+            },
+            "{said}"
+        );
+    };
+    against(
+        "show me the diff for menu.md since the last commit",
+        "menu.md",
+        "last commit",
+    );
+    against(
+        "what's different in rota.md compared to yesterday?",
+        "rota.md",
+        "yesterday",
+    );
+    // A diff with no text and no version still asks against what.
+    nothing("diff notes.md");
+    nothing("find milk in notes.md");
+    nothing("is there a cafe somewhere near here?");
+}

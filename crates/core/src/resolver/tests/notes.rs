@@ -350,3 +350,23 @@ fn files_found_by_what_their_names_hold() {
         read_as(said, verb);
     }
 }
+
+/// A rename said as a wish or with "call", and one file's change put back
+/// "how it was"; a call to a person and a thing put back somewhere are not
+/// read so.
+#[test]
+fn renames_and_undos_said_as_wishes() {
+    assert_table(
+        r#"
+        I'd like menu-winter.md to be called menu.md from now on => move menu-winter.md | menu.md
+        call gear.md kit.md instead => move gear.md | kit.md
+        put menu.md back how it was => undo menu.md
+        put timetable.md back the way it was before your change => undo timetable.md
+        undo whatever you did to greens.md => undo greens.md
+        put it back how it was => undo
+        "#,
+    );
+    nothing("call mom");
+    nothing("call the plumber about the leak");
+    nothing("put the milk back in the fridge");
+}
