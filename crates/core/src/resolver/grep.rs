@@ -70,7 +70,7 @@ const WHERE_ENDS: Phrases = Phrases::new(
 /// Openings followed directly by the query.
 const WHERE_MENTION: Phrases = Phrases::new(
     "where (do | did) (i | we) mention | (do | did) i mention | where does it say
-     | where did i write | where do i talk about",
+     | where (did | do) (i | we) (write | talk) [about] | where (did | do) (i | we) note [down]",
 );
 /// Prepositions before the folder searched ("… in receipts").
 const DIR_PREPS: &[&str] = &["in", "inside", "within", "under", "across", "throughout"];
@@ -131,22 +131,33 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     {
         return claim_unresolved(why);
     }
-    let dir = match search.place {
-        Some(Scope::File(name)) => {
-            return claim_unresolved(format!(
-                "I search folders — to see {name} say 'read {name}'."
-            ));
-        }
-        Some(Scope::Folder(dir)) => dir,
-        None => None,
-    };
     let text = query.literal();
     let query = if query.is_quoted() {
         text
     } else {
         content::unasked(text)
     };
-    act(Action::Grep { query, dir })
+    match search.place {
+        // "is Heartstopper mentioned in bookclub.md?": a search is of a
+        // folder, so the file's own folder is searched, and the answer
+        // says which of its files have it.
+        Some(Scope::File(name)) if outside(&name) => claim_unresolved(format!(
+            "I only search the files in this folder, so not {name}."
+        )),
+        Some(Scope::File(name)) => {
+            let dir = name.rsplit_once('/').map(|(dir, _)| String::from(dir));
+            let assumed = format!(
+                "I searched {} for '{query}': {name} is among the files found if it has it",
+                dir.as_deref()
+                    .map_or(String::from("every file"), |dir| format!(
+                        "the {dir} folder"
+                    ))
+            );
+            Some(Resolution::Action(Action::Grep { query, dir }).guessed(assumed))
+        }
+        Some(Scope::Folder(dir)) => act(Action::Grep { query, dir }),
+        None => act(Action::Grep { query, dir: None }),
+    }
 }
 
 /// Why the sentence asks for a search no project search can do.
@@ -242,13 +253,30 @@ fn folder_before_verb(words: Words<'_>) -> Option<(Scope, Words<'_>)> {
         .find_map(|at| Some((Scope::Folder(folder(words.range(1, at))?), words.from(at))))
 }
 
+/// Whether a path said is outside the folder: from the root, the home, a
+/// drive, or above it.
+fn outside(name: &str) -> bool {
+    name.starts_with(['/', '~', '\\'])
+        || name.contains("..")
+        || name.as_bytes().get(1) == Some(&b':')
+}
+
+/// "the walking foot" of "anything about the walking foot": what is looked
+/// for is "walking foot"; a title's "The", said with its capital, stays.
+fn without_the(query: Words<'_>) -> Words<'_> {
+    match query.get(0).is_some_and(|w| w.inner == "the") && query.len() > 1 {
+        true => query.from(1),
+        false => query,
+    }
+}
+
 /// "where is Q mentioned (in D)", "where do I mention Q", "is Q used
 /// anywhere", "is Q anywhere in my files". Without a verb like "mentioned",
 /// a yes/no question is a search only when it says "anywhere" and names the
 /// files, so "is the weather nice anywhere" is not one.
 fn where_mentioned(words: Words<'_>) -> Option<Search<'_>> {
     if let Some(rest) = words.after_any(WHERE_MENTION) {
-        return Some(split_place(rest, true));
+        return Some(split_place(without_the(rest), true));
     }
     let (asked, rest) = match words.after_any(WHERE) {
         Some(rest) => (false, rest),
@@ -437,6 +465,7 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
         .trim_end(IN_MY_FILES)
         .trim_end(ANYWHERE)
         .trim_end(phrases!("mentioned | written"));
+    let query = without_the(query);
     let (query, dir) = match in_place(query) {
         Some((query, Scope::Folder(dir))) => (query, dir),
         _ => (query, None),

@@ -82,7 +82,17 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
     let mut best: Vec<(bool, usize, usize, &'f str)> = Vec::new();
     for name in names {
         for (full, wanted) in forms(name) {
-            let Some(start) = find(&words, &wanted) else {
+            // The last time it is said as words of their own: a file is
+            // named after what is done to it ("add first aid kit to kit"),
+            // and "kit" of "kit-winter.md" is part of another name.
+            let whole = |start: usize| {
+                let end = start + wanted.len();
+                let word = |i: usize| said.get(i).map(|(_, at)| *at);
+                (start == 0 || word(start - 1) != word(start))
+                    && (end >= said.len() || word(end) != word(end - 1))
+            };
+            let Some(start) = find_last(&words, &wanted, whole).or_else(|| find(&words, &wanted))
+            else {
                 continue;
             };
             let next = words.get(start + wanted.len());
@@ -126,6 +136,27 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
             several.extend(longer);
             return Mention::Several(several);
         }
+    }
+    // Two names as well said, one of them where a request names its file
+    // (last, after "to" or "in"): "add Jess, fine-line rose, Thurs 2pm to
+    // bookings" is `bookings.md`, not `flash/rose.md`.
+    let placed: Vec<&(bool, usize, usize, &'f str)> = best
+        .iter()
+        .filter(|(_, len, start, _)| {
+            let after_ok = words[start + len..]
+                .iter()
+                .all(|t| AFTER_PLACED.contains(t));
+            let before = words[..*start]
+                .iter()
+                .rev()
+                .find(|t| !matches!(**t, "the" | "my" | "our" | "your"));
+            after_ok && before.is_some_and(|t| PLACING.contains(t))
+        })
+        .collect();
+    if best.len() > 1
+        && let [one] = placed.as_slice()
+    {
+        best = alloc::vec![**one];
     }
     match best.as_slice() {
         [] => Mention::Nothing,
@@ -217,6 +248,27 @@ fn forms(name: &str) -> Vec<(bool, Vec<String>)> {
         }
     }
     forms
+}
+
+/// Words before the file a request acts on.
+const PLACING: &[&str] = &["to", "in", "into", "on", "onto", "from"];
+
+/// Words that may follow it: what kind of file it is, a courtesy.
+const AFTER_PLACED: &[&str] = &[
+    "list", "file", "notes", "document", "doc", "please", "thanks", "cheers", ".",
+];
+
+/// Where `needle` last occurs in `hay` as a contiguous run that `whole`
+/// accepts.
+fn find_last(hay: &[&str], needle: &[String], whole: impl Fn(usize) -> bool) -> Option<usize> {
+    if needle.is_empty() || needle.len() > hay.len() {
+        return None;
+    }
+    hay.windows(needle.len())
+        .enumerate()
+        .rev()
+        .find(|(at, window)| window.iter().zip(needle).all(|(a, b)| *a == b) && whole(*at))
+        .map(|(at, _)| at)
 }
 
 /// Where `needle` first occurs in `hay` as a contiguous run.

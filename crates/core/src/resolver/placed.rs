@@ -116,7 +116,8 @@ fn in_file_first(text: &str, request: &str, file: &str, comma: bool) -> Option<R
     // "in todo.md, milk" adds to it; "in todo.md tick off milk" changes a
     // line in it (what is said "in" a file: an item, an edit).
     // Without a comma the file may run on into the request: only a line
-    // added to it ("in todo.md add milk") or said "in" it is read so.
+    // added or written to it ("in todo.md add milk") or said "in" it is
+    // read so.
     let to = plain(&alloc::format!("{} to \"{file}\"", request.trim()));
     // "in standup.md add to the Done section: …" is not understood by
     // that reading: its text would open with "to".
@@ -127,7 +128,10 @@ fn in_file_first(text: &str, request: &str, file: &str, comma: bool) -> Option<R
     match (&to, comma) {
         (Resolution::Unresolved { .. }, _) => {}
         (_, true) => return Some(to),
-        (Resolution::Action(Action::Append { content, .. }), false) if !joined(content) => {
+        (
+            Resolution::Action(Action::Append { content, .. } | Action::Write { content, .. }),
+            false,
+        ) if !joined(content) => {
             return Some(to);
         }
         _ => {}

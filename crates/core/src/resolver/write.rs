@@ -151,8 +151,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Head::Set => return set_to(rest),
         _ => {}
     }
+    // "new padlock, so swap 4721 for 9034 in puzzles": "new" names the file
+    // first ("new file ideas.md with …"); what follows it is no text.
+    let said_new = (words.key(0) == "new" || words.starts_with(&["a", "new"]))
+        && !FILE_NOUNS.contains(&rest.key(0));
     file_then_content(head, rest)
-        .or_else(|| content_then_file(head, rest))
+        .or_else(|| (!said_new).then(|| content_then_file(head, rest)).flatten())
         .or_else(|| file_alone(head, rest))
         .or_else(|| head.strong().then(|| super::unresolved(USAGE)))
 }

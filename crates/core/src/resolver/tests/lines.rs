@@ -269,3 +269,26 @@ fn texts_named_by_what_they_are_and_names_with_hesitation_words() {
         "#,
     );
 }
+
+/// Today's note written "in" with no comma is added to, as a journal is;
+/// a file named first with no comma takes a write too.
+#[test]
+fn a_note_written_in_a_file_said_first() {
+    let folder = Folder::new(vec![]).with_daily("daily/2026-12-02.md".into());
+    assert_eq!(
+        resolve_in(
+            "in my daily note write quilting circle moved to the library",
+            &folder
+        ),
+        Resolution::Action(append(
+            "daily/2026-12-02.md",
+            "quilting circle moved to the library"
+        ))
+    );
+    assert_table(
+        r#"
+        in notes.md write hello there => write notes.md | hello there
+        in notes.md add eggs => append notes.md | eggs
+        "#,
+    );
+}

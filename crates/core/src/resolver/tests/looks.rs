@@ -394,6 +394,34 @@ fn looks_said_as_questions_about_names_times_and_versions() {
     );
     // A diff with no text and no version still asks against what.
     nothing("diff notes.md");
-    nothing("find milk in notes.md");
     nothing("is there a cafe somewhere near here?");
+}
+
+/// A search said about one file searches the file's folder, as a guess
+/// that says so; one outside the folder is refused; "about the X" looks
+/// for X, a title's capital "The" kept.
+#[test]
+fn searches_said_about_a_file_or_a_thing() {
+    for (said, dir) in [
+        ("is Heartstopper mentioned in bookclub.md?", None),
+        ("find Heartstopper in clubs/bookclub.md", Some("clubs")),
+    ] {
+        assert_eq!(
+            guess(said),
+            Action::Grep {
+                query: "Heartstopper".into(),
+                dir: dir.map(Into::into),
+            },
+            "{said}"
+        );
+    }
+    nothing("grep password in /etc");
+    nothing("grep password in ../secrets.txt");
+    assert_table(
+        r#"
+        Is there anything about the walking foot anywhere? => grep walking foot
+        is there anything about The Outsiders => grep The Outsiders
+        where did we write about the minibus? => grep minibus
+        "#,
+    );
 }

@@ -238,3 +238,47 @@ fn a_new_path_goes_in_its_folder_as_on_disk() {
         assert_eq!(named(text, &files).as_deref(), Some(made), "{text}");
     }
 }
+
+/// Of two files the sentence names as well, the one said where a request
+/// names its file (last, after "to" or "in") is meant; a name said twice
+/// is meant where it is said last as words of its own.
+#[test]
+fn the_file_said_last_after_to_is_the_one_acted_on() {
+    let files = [
+        "bookings.md",
+        "flash/rose.md",
+        "camp/kit.md",
+        "shopping.md",
+        "kit.md",
+    ];
+    for (said, name) in [
+        (
+            "add Jess, fine-line rose, Thurs 2pm to bookings",
+            "bookings.md",
+        ),
+        ("add first aid kit to the shopping list", "shopping.md"),
+    ] {
+        assert_eq!(named(said, &files).as_deref(), Some(name), "{said}");
+    }
+    let camp = ["camp/kit.md", "badges.md"];
+    assert_eq!(
+        named("add first aid kit to the kit list", &camp).as_deref(),
+        Some("camp/kit.md")
+    );
+    let copy = resolve_in(
+        "make a copy of the kit list called kit-winter.md",
+        &folder(&["kit.md", "menu.md"]),
+    );
+    assert_eq!(
+        copy.action(),
+        Some(&Action::Copy {
+            name: "kit.md".into(),
+            to: "kit-winter.md".into()
+        })
+    );
+    // Neither said where a file is named: which one is asked.
+    assert!(matches!(
+        resolve_in("rose bookings", &folder(&files)),
+        Resolution::Unresolved { .. }
+    ));
+}

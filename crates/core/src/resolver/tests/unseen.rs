@@ -937,7 +937,7 @@ fn in_which_files_someone_wrote_something_is_a_search() {
     assert_table(
         r#"
         in which files did I write Porto? => grep Porto
-        in which file I mentioned the dentist => grep the dentist
+        in which file I mentioned the dentist => grep dentist
         in what files have we noted budget => grep budget
         "#,
     );
