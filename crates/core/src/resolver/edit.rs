@@ -237,11 +237,20 @@ fn where_it_says(words: Words<'_>) -> Option<Resolution> {
 const INSTEAD_VERBS: &[&str] = &["write", "put", "say", "use", "have"];
 
 /// "in plan.md, instead of tuesday write wednesday", "use wednesday
-/// instead of tuesday in plan.md": the text replaced after "instead of",
+/// instead of tuesday in plan.md", "put wednesday in place of tuesday in
+/// plan.md": the text replaced after "instead of",
 /// the new one after the verb, the file leading or trailing.
 fn instead_of(words: Words<'_>) -> Option<Resolution> {
-    let at = (0..words.len()).find(|&i| words.from(i).starts_with(&["instead", "of"]))?;
-    let (before, after) = (words.to(at), words.from(at + 2));
+    // "put Long Way Down in place of The Outsiders" says the same.
+    let (at, said) = (0..words.len()).find_map(|i| {
+        let rest = words.from(i);
+        match () {
+            _ if rest.starts_with(&["instead", "of"]) => Some((i, 2)),
+            _ if rest.starts_with(&["in", "place", "of"]) => Some((i, 3)),
+            _ => None,
+        }
+    })?;
+    let (before, after) = (words.to(at), words.from(at + said));
     let verb_in = |w: Words<'_>| (0..w.len()).find(|&i| INSTEAD_VERBS.contains(&w.key(i)));
     let (lead, old, new) = match verb_in(after).filter(|&v| v > 0) {
         // "instead of X write Y".

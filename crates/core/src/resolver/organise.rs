@@ -143,8 +143,13 @@ fn renamed_to_be(words: Words<'_>) -> Option<Resolution> {
     // A file's name on one side at least: "the meeting should be called
     // off" renames nothing.
     let file = |said: Words<'_>| matches!(target(said), Target::File(_));
-    // "I'd like menu-winter.md to be called menu.md": the wish is no name.
-    let what = words.to(at).after_any(WISHED).unwrap_or(words.to(at));
+    // "I'd like menu-winter.md to be called menu.md": the wish is no name;
+    // without one, "… used to be called specials" only says what was.
+    let wished = words.to(at).after_any(WISHED);
+    if words.key(at) == "to" && wished.is_none() {
+        return None;
+    }
+    let what = wished.unwrap_or(words.to(at));
     if !file(what) && !file(place) {
         return None;
     }

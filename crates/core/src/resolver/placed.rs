@@ -118,6 +118,19 @@ fn in_file_first(text: &str, request: &str, file: &str, comma: bool) -> Option<R
     // Without a comma the file may run on into the request: only a line
     // added or written to it ("in todo.md add milk") or said "in" it is
     // read so.
+    let inside = plain(&alloc::format!("{} in \"{file}\"", request.trim()));
+    // A line or words changed "in" it ("in bookclub.md put X in place of
+    // Y") is read so before anything added to it.
+    if let Resolution::Action(
+        Action::CheckItem { .. } | Action::RemoveItem { .. } | Action::Edit { .. },
+    )
+    | Resolution::Guess {
+        action: Action::CheckItem { .. } | Action::RemoveItem { .. } | Action::Edit { .. },
+        ..
+    } = inside
+    {
+        return Some(inside);
+    }
     let to = plain(&alloc::format!("{} to \"{file}\"", request.trim()));
     // "in standup.md add to the Done section: …" is not understood by
     // that reading: its text would open with "to".
@@ -126,20 +139,12 @@ fn in_file_first(text: &str, request: &str, file: &str, comma: bool) -> Option<R
         ["to", "into", "onto", "under", "in"].contains(&first.to_ascii_lowercase().as_str())
     };
     match (&to, comma) {
-        (Resolution::Unresolved { .. }, _) => {}
-        (_, true) => return Some(to),
+        (Resolution::Unresolved { .. }, _) => Some(whole),
+        (_, true) => Some(to),
         (
             Resolution::Action(Action::Append { content, .. } | Action::Write { content, .. }),
             false,
-        ) if !joined(content) => {
-            return Some(to);
-        }
-        _ => {}
-    }
-    match plain(&alloc::format!("{} in \"{file}\"", request.trim())) {
-        read @ Resolution::Action(
-            Action::CheckItem { .. } | Action::RemoveItem { .. } | Action::Edit { .. },
-        ) => Some(read),
+        ) if !joined(content) => Some(to),
         _ => Some(whole),
     }
 }

@@ -369,4 +369,27 @@ fn renames_and_undos_said_as_wishes() {
     nothing("call mom");
     nothing("call the plumber about the leak");
     nothing("put the milk back in the fridge");
+    nothing("that file used to be called specials");
+}
+
+/// "put X in place of Y" is an edit as "put X instead of Y" is, asked
+/// (the words could be a text to write), the file said first or last.
+#[test]
+fn a_text_put_in_place_of_another_is_an_edit() {
+    for said in [
+        "put wednesday in place of tuesday in plan.md",
+        "in plan.md put wednesday in place of tuesday",
+    ] {
+        assert_eq!(
+            guess(said),
+            Action::Edit {
+                name: "plan.md".into(),
+                old_text: "tuesday".into(),
+                new_text: "wednesday".into(),
+                expect: None,
+            },
+            "{said}"
+        );
+    }
+    nothing("the bike is in place of the car");
 }
