@@ -372,8 +372,8 @@ fn renames_and_undos_said_as_wishes() {
     nothing("that file used to be called specials");
 }
 
-/// "put X in place of Y" is an edit as "put X instead of Y" is, asked
-/// (the words could be a text to write), the file said first or last.
+/// "put X in place of Y" is an edit as "put X instead of Y" is, the file
+/// said first or last (asked when the words could be a text to write).
 #[test]
 fn a_text_put_in_place_of_another_is_an_edit() {
     for said in [
@@ -381,7 +381,10 @@ fn a_text_put_in_place_of_another_is_an_edit() {
         "in plan.md put wednesday in place of tuesday",
     ] {
         assert_eq!(
-            guess(said),
+            resolve(said)
+                .action()
+                .cloned()
+                .unwrap_or_else(|| panic!("{said}")),
             Action::Edit {
                 name: "plan.md".into(),
                 old_text: "tuesday".into(),
