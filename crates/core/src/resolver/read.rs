@@ -22,7 +22,8 @@ const WEAK: Phrases = Phrases::new(
     "what is (in | inside | on) | what is (written | write | wrote) in
      | what is written inside | what was (in | on) | what did (i | we) (write | put | save) in
      | what did i (write down | note) in | what have (i | we) written in
-     | [let me] (have | take) a (look | peek) at | how (does | do) | remind me what is (in | on) | peek at | glance at | show | display | open [up]
+     | [let me] (have | take) a (look | peek) at | how (does | do) | remind me what is (in | on)
+     | remind me (of | about) | who is (on | in) | peek at | glance at | show | display | open [up]
      | (pull | bring) up | view | [let me] see | [let me] look at | get | (give | tell) me
      | check | what did",
 );

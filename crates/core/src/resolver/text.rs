@@ -38,6 +38,7 @@ pub(super) const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("what's", &["what", "is"]),
     ("whats", &["what", "is"]),
     ("where's", &["where", "is"]),
+    ("who's", &["who", "is"]),
     ("that's", &["that", "is"]),
     ("it's", &["it", "is"]),
     ("there's", &["there", "is"]),

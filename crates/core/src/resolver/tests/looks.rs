@@ -369,6 +369,8 @@ fn looks_said_as_questions_about_names_times_and_versions() {
         when did layout.md last get modified? => info layout.md
         show me the history of this folder => history
         what's the history of the folder => history
+        who's on recall.md? => read recall.md
+        remind me of goals.md => read goals.md
         "#,
     );
     let against = |said: &str, name: &str, version: &str| {
@@ -395,6 +397,7 @@ fn looks_said_as_questions_about_names_times_and_versions() {
     // A diff with no text and no version still asks against what.
     nothing("diff notes.md");
     nothing("is there a cafe somewhere near here?");
+    nothing("who's on the phone?");
 }
 
 /// A search said about one file searches the file's folder, as a guess
