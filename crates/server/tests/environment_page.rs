@@ -250,10 +250,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
         browser.wait_for_modal(false).await;
         let read = if kept {
             browser
-                .wait_for(
-                    "the declined answer",
-                    "return !!document.querySelector('#viewer-answer .declined')",
-                )
+                .wait_element("the declined answer", "#viewer-answer .declined")
                 .await;
             act(&browser, json!({"verb": "read", "name": "plan.txt"})).await
         } else {
@@ -305,12 +302,7 @@ async fn the_exported_site_logs_no_console_error() {
             "return document.getElementById('server-root').dataset.state === 'static'",
         )
         .await;
-    browser
-        .wait_for(
-            "the icon",
-            "return !!document.querySelector('link[rel=icon]')",
-        )
-        .await;
+    browser.wait_element("the icon", "link[rel=icon]").await;
     assert_eq!(
         browser.console_errors().await,
         Vec::<String>::new(),
@@ -455,10 +447,7 @@ async fn an_svg_answer_is_a_picture_on_the_environment_page() {
         .await;
     browser.say("create a file called note.txt with hi").await;
     browser
-        .wait_for(
-            "the text answer",
-            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return t.textContent.includes('wrote note.txt');",
-        )
+        .wait_last_turn("the text answer", "wrote note.txt")
         .await;
     assert_eq!(
         browser

@@ -36,9 +36,9 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
         .js("document.querySelector('#viewer-body input.checklist-box[aria-label=\"eggs\"]').click();")
         .await;
     browser
-        .wait_for(
+        .wait_element(
             "the tick's answer",
-            "return !!document.querySelector('#viewer-answer .did, #viewer-answer [data-rule]');",
+            "#viewer-answer .did, #viewer-answer [data-rule]",
         )
         .await;
     let said = browser

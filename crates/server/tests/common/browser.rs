@@ -175,6 +175,21 @@ impl Browser {
         self.wait_for(what, &script).await;
     }
 
+    /// Waits, as `wait_for` does, until an element matches `selector`.
+    pub async fn wait_element(&self, what: &str, selector: &str) {
+        let script = format!("return !!document.querySelector({selector:?})");
+        self.wait_for(what, &script).await;
+    }
+
+    /// Waits, as `wait_for` does, until the transcript's newest turn
+    /// includes `text`.
+    pub async fn wait_last_turn(&self, what: &str, text: &str) {
+        let script = format!(
+            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t && t.textContent.includes({text:?});"
+        );
+        self.wait_for(what, &script).await;
+    }
+
     /// Runs an async script (a function body whose last argument is the
     /// callback) and returns what it passed to the callback.
     pub async fn js_async(&self, script: &str, args: Vec<Value>) -> Value {
@@ -597,6 +612,20 @@ pub fn every_size() -> Vec<Viewport> {
     all.extend(VIEWPORTS);
     all.push(EDGES[1]);
     all
+}
+
+/// Each of [`VIEWPORTS`] in the light look, then the dark one: every way a
+/// person sees the page that a test of its look goes through.
+pub fn looks() -> impl Iterator<Item = (Viewport, bool)> {
+    VIEWPORTS
+        .into_iter()
+        .flat_map(|viewport| [(viewport, false), (viewport, true)])
+}
+
+/// A size and look's name in screenshots and failures: the size's name, then
+/// `-dark` for the dark look.
+pub fn look_name(viewport: Viewport, dark: bool) -> String {
+    format!("{}{}", viewport.name, if dark { "-dark" } else { "" })
 }
 
 /// A chromedriver command fantoccini does not wrap: a POST to
