@@ -7,6 +7,7 @@ mod common;
 use common::Server;
 use common::browser::{self, Browser, served};
 use serde_json::json;
+use voicebox_test_support::audit_files;
 
 #[tokio::test]
 async fn a_person_works_in_their_folder_from_the_page() {
@@ -141,9 +142,8 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await;
     let shot = browser.screenshot("page").await;
     assert!(std::fs::metadata(shot).unwrap().len() > 10_000);
-    let log = std::fs::read_dir(server.root.join(".audit"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let log = audit_files(&server.root)
+        .into_iter()
         .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .unwrap();
     let text = std::fs::read_to_string(&log).unwrap();

@@ -64,10 +64,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
     };
     // Served by `voicebox serve`: the page found its server (the probe's positive control).
     browser
-        .wait_for(
-            "the server found",
-            "return document.getElementById('server-root').dataset.state === 'idle'",
-        )
+        .wait_element("the server found", "#server-root[data-state=idle]")
         .await;
     let mut opened = Vec::new();
     for (i, size) in browser::every_size().into_iter().enumerate() {
@@ -297,9 +294,9 @@ async fn the_exported_site_logs_no_console_error() {
         return;
     };
     browser
-        .wait_for(
+        .wait_element(
             "the page to know it is static",
-            "return document.getElementById('server-root').dataset.state === 'static'",
+            "#server-root[data-state=static]",
         )
         .await;
     browser.wait_element("the icon", "link[rel=icon]").await;

@@ -69,10 +69,7 @@ pub async fn no_gesture(browser: &Browser) {
 pub async fn lend_to_server(browser: &Browser) {
     browser.click("server-root-use").await;
     browser
-        .wait_for(
-            "the channel",
-            "return document.getElementById('server-root').dataset.state === 'connected'",
-        )
+        .wait_element("the channel", "#server-root[data-state=connected]")
         .await;
 }
 

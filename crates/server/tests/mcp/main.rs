@@ -17,7 +17,7 @@ use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
-use voicebox_test_support::put_file;
+use voicebox_test_support::{audit_files, put_file};
 
 /// A root and a state folder apart from it.
 struct Folder {
@@ -108,8 +108,8 @@ async fn call_refused<H: ClientHandler>(
 /// Every entry of the root's audit files, in file order.
 fn audit_entries(root: &Path) -> Vec<Value> {
     let mut entries = Vec::new();
-    for file in std::fs::read_dir(root.join(".audit")).unwrap() {
-        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+    for file in audit_files(root) {
+        let text = std::fs::read_to_string(file).unwrap();
         entries.extend(
             text.lines()
                 .map(|l| serde_json::from_str::<Value>(l).unwrap()),
