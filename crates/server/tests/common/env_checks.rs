@@ -84,13 +84,7 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
         json!({"verb": "write", "name": "../../evil.sh", "content": "x"}),
     )
     .await;
-    assert_eq!(outside["refused"], "outside-root");
-    assert!(
-        outside["why"]
-            .as_str()
-            .unwrap()
-            .contains("outside your folder")
-    );
+    super::assert_refused_saying(&outside, "outside-root", "outside your folder");
     assert_eq!(
         act(
             browser,
