@@ -62,7 +62,7 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
         return;
     }
     for viewport in browser::every_size() {
-        let (server, browser) = page_at(viewport).await;
+        let (_server, browser) = page_at(viewport).await;
         browser
             .assert_no_sideways_overflow(viewport, "the page on arrival")
             .await;
@@ -722,7 +722,7 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
         ),
     ];
     for (viewport, dark) in looks() {
-        let (server, browser) = page_at(viewport).await;
+        let (_server, browser) = page_at(viewport).await;
         browser.dark(dark).await;
         for (text, lead, rule) in everyday {
             turn(&browser, text).await;
@@ -817,7 +817,7 @@ async fn a_status_never_narrows_the_composer() {
     }
     let measure = "const c = document.getElementById('composer'); const cs = getComputedStyle(c); const inner = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); const gap = parseFloat(cs.columnGap); const w = (id) => document.getElementById(id).getBoundingClientRect(); const box = w('utterance'); const status = w('composer-status'); return {box: box.width, room: inner - w('dictate').width - w('send').width - 2 * gap, below: status.height === 0 || status.top >= box.bottom - 1};";
     for (viewport, dark) in looks() {
-        let (server, browser) = page_at(viewport).await;
+        let (_server, browser) = page_at(viewport).await;
         browser.dark(dark).await;
         let before = browser.js(measure).await;
         let room = before["room"].as_f64().unwrap();
@@ -889,7 +889,7 @@ async fn every_control_on_a_touch_screen_is_big_enough_for_a_finger() {
         return;
     }
     for viewport in [VIEWPORTS[0], VIEWPORTS[1]] {
-        let (server, browser) = page_at(viewport).await;
+        let (_server, browser) = page_at(viewport).await;
         turn(&browser, "create a file called hello.txt with hi").await;
         turn(&browser, "read ../secret.txt").await;
         let speak = browser

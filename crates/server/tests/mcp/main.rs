@@ -150,7 +150,7 @@ fn done(entries: &[Value], kind: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_tools_are_the_command_table_with_its_schemas() {
-    let (folder, client) = unattended(&[]).await;
+    let (_folder, client) = unattended(&[]).await;
     let tools = client.list_all_tools().await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort();
