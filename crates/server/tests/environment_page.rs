@@ -46,6 +46,18 @@ async fn say_and_wait(browser: &Browser, text: &str, answer: &str) {
         .await;
 }
 
+/// The two turns a new project starts with here: hello.txt written with
+/// "hi", then the files listed with it among them.
+async fn write_and_list_hello(browser: &Browser) {
+    say_and_wait(
+        browser,
+        "create a file called hello.txt with hi",
+        "wrote hello.txt",
+    )
+    .await;
+    say_and_wait(browser, "list the files", "hello.txt").await;
+}
+
 /// The worker's audit entries of `kind` on `target` that succeeded.
 async fn entries(browser: &Browser, kind: &str, target: &str) -> Vec<Value> {
     browser.audit().await["entries"]
@@ -101,13 +113,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
             "the details are closed once a project opens"
         );
 
-        say_and_wait(
-            &browser,
-            "create a file called hello.txt with hi",
-            "wrote hello.txt",
-        )
-        .await;
-        say_and_wait(&browser, "list the files", "hello.txt").await;
+        write_and_list_hello(&browser).await;
         say_and_wait(&browser, "what's in hello.txt", "hi").await;
         let transcript = browser.text("transcript").await;
         let transcript = transcript.as_str().unwrap();
@@ -276,10 +282,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
     open_entry(&browser, "assets").await;
     open_entry(&browser, "dot.svg").await;
     browser
-        .wait_for(
-            "the picture",
-            "const i = document.querySelector('#viewer-body img.viewer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;",
-        )
+        .wait_picture("the picture", "#viewer-body img.viewer-picture")
         .await;
     browser
         .assert_none("#viewer svg, #viewer circle", "no inline SVG markup")
@@ -308,13 +311,7 @@ async fn the_exported_site_logs_no_console_error() {
 
     // A few acts: a project, two turns, a file from the panel.
     open_from_header(&browser, "offline").await;
-    say_and_wait(
-        &browser,
-        "create a file called hello.txt with hi",
-        "wrote hello.txt",
-    )
-    .await;
-    say_and_wait(&browser, "list the files", "hello.txt").await;
+    write_and_list_hello(&browser).await;
     open_entry(&browser, "hello.txt").await;
     wait_shown(&browser, "hello.txt", "hi").await;
     // The icon is a real file of the site, an SVG.
@@ -434,9 +431,9 @@ async fn an_svg_answer_is_a_picture_on_the_environment_page() {
         .say("create a file called dot.svg with <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><circle cx='5' cy='5' r='4' fill='teal'/></svg>")
         .await;
     browser
-        .wait_for(
+        .wait_picture(
             "the picture in the answer",
-            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const i = t && t.querySelector('img.answer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;",
+            "#transcript .turn:last-child img.answer-picture",
         )
         .await;
     browser

@@ -196,7 +196,10 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
     )
     .await;
     browser
-        .wait_for("the picture in the answer", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const i = t.querySelector('img.answer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;")
+        .wait_picture(
+            "the picture in the answer",
+            "#transcript .turn:last-child img.answer-picture",
+        )
         .await;
     browser
         .assert_none(
@@ -243,14 +246,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
     browser.click("transcript-menu").await;
     browser.click("transcript-clear").await;
     assert_eq!(browser.turns().await, 0);
-    browser.client.refresh().await.unwrap();
-    browser
-        .wait_text(
-            "the folder",
-            "root-name",
-            &server.root.file_name().unwrap().to_string_lossy(),
-        )
-        .await;
+    browser.reload(&server).await;
     assert_eq!(browser.turns().await, 0);
     browser.close().await;
 }
@@ -1171,14 +1167,7 @@ async fn the_look_follows_the_choice_in_settings() {
         .await;
     let dark = browser.js(background).await;
     assert_ne!(light, dark, "dark on a light system");
-    browser.client.refresh().await.unwrap();
-    browser
-        .wait_text(
-            "the folder",
-            "root-name",
-            &server.root.file_name().unwrap().to_string_lossy(),
-        )
-        .await;
+    browser.reload(&server).await;
     assert_eq!(browser.js(background).await, dark, "kept across a reload");
     browser.assert_accessible("the dark look by choice").await;
     browser

@@ -173,10 +173,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     // (the page's own microphone icons aside).
     open_entry(&browser, "pic.svg").await;
     browser
-        .wait_for(
-            "the picture",
-            "const i = document.querySelector('#viewer-body img.viewer-picture'); return !!i && i.complete && i.naturalWidth > 0;",
-        )
+        .wait_picture("the picture", "#viewer-body img.viewer-picture")
         .await;
     let picture = browser
         .js("const i = document.querySelector('#viewer-body img'); return [i.src.startsWith('blob:'), [...document.querySelectorAll('svg, circle')].filter((e) => !e.closest('.mic')).length, document.getElementById('viewer-download').href.startsWith('blob:')];")

@@ -101,16 +101,21 @@ impl Browser {
         let browser = Browser::start().await;
         browser.resize(viewport).await;
         browser.client.goto(&server.page_url).await.unwrap();
-        let name = server
-            .root
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        browser.wait_folder_named(server).await;
         browser
-            .wait_text("the folder's name in the header", "root-name", &name)
+    }
+
+    /// Reloads the page and waits until its header names `server`'s folder again.
+    pub async fn reload(&self, server: &super::Server) {
+        self.client.refresh().await.unwrap();
+        self.wait_folder_named(server).await;
+    }
+
+    /// Waits until the page's header names `server`'s folder.
+    async fn wait_folder_named(&self, server: &super::Server) {
+        let name = server.root.file_name().unwrap().to_string_lossy();
+        self.wait_text("the folder's name in the header", "root-name", &name)
             .await;
-        browser
     }
 
     /// Goes to the environment page at `url` and waits until it is ready.
@@ -178,6 +183,15 @@ impl Browser {
     /// Waits, as `wait_for` does, until an element matches `selector`.
     pub async fn wait_element(&self, what: &str, selector: &str) {
         let script = format!("return !!document.querySelector({selector:?})");
+        self.wait_for(what, &script).await;
+    }
+
+    /// Waits, as `wait_for` does, until the element `selector` matches is a
+    /// picture shown from a `blob:` URL and loaded.
+    pub async fn wait_picture(&self, what: &str, selector: &str) {
+        let script = format!(
+            "const i = document.querySelector({selector:?}); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;"
+        );
         self.wait_for(what, &script).await;
     }
 
