@@ -40,7 +40,7 @@ async fn special_huge_and_protected_targets_are_named_and_the_next_request_is_se
     ))
     .await;
     assert_eq!(status, 200);
-    let log = audit_files(&root).remove(0);
+    let log = audit_files(root).remove(0);
     let writer = log.file_name().unwrap().to_string_lossy();
     std::os::unix::fs::symlink(".audit", root.join("al")).unwrap();
 
