@@ -188,9 +188,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
     }
 
     // The switcher opens another project.
-    browser
-        .js("const s = document.getElementById('project-switch'); s.value = 'atlas-0'; s.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("project-switch", "atlas-0").await;
     browser
         .wait_text("atlas-0 in the chip", "project-chip-text", "atlas-0 · ")
         .await;
@@ -430,15 +428,7 @@ async fn an_svg_answer_is_a_picture_on_the_environment_page() {
     browser
         .say("create a file called dot.svg with <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><circle cx='5' cy='5' r='4' fill='teal'/></svg>")
         .await;
-    browser
-        .wait_picture(
-            "the picture in the answer",
-            "#transcript .turn:last-child img.answer-picture",
-        )
-        .await;
-    browser
-        .assert_none("#transcript svg", "no SVG markup in the transcript")
-        .await;
+    browser.wait_answer_picture().await;
     browser.say("create a file called note.txt with hi").await;
     browser
         .wait_last_turn("the text answer", "wrote note.txt")

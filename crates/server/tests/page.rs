@@ -195,18 +195,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         "create a file called dot.svg with <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><circle cx='5' cy='5' r='4' fill='teal'/></svg>",
     )
     .await;
-    browser
-        .wait_picture(
-            "the picture in the answer",
-            "#transcript .turn:last-child img.answer-picture",
-        )
-        .await;
-    browser
-        .assert_none(
-            "#transcript svg, #transcript circle",
-            "no SVG markup in the page",
-        )
-        .await;
+    browser.wait_answer_picture().await;
     // A text answer has no picture (the negative control).
     assert_eq!(
         browser.js("return [...document.querySelectorAll('#transcript .turn')].slice(-3, -1).some((t) => t.querySelector('img'))").await,
@@ -321,9 +310,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
     browser
         .wait_for("the resolvers", "return [...document.querySelectorAll('#settings-resolver option')].some((o) => o.value === 'claude' && o.textContent === 'Claude — needs a key')")
         .await;
-    browser
-        .js("const s = document.getElementById('settings-resolver'); s.value = 'claude'; s.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("settings-resolver", "claude").await;
     browser
         .wait_for("the key field for Claude", "return document.activeElement.id === 'key-value' && document.getElementById('key-provider').value === 'anthropic'")
         .await;
@@ -367,9 +354,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
             "return document.getElementById('settings').open",
         )
         .await;
-    browser
-        .js("const s = document.getElementById('settings-resolver'); s.value = 'script'; s.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("settings-resolver", "script").await;
     browser
         .wait_text("the header", "resolver", "Built in")
         .await;
@@ -1162,17 +1147,13 @@ async fn the_look_follows_the_choice_in_settings() {
     browser
         .js("document.getElementById('settings-open').click()")
         .await;
-    browser
-        .js("const t = document.getElementById('theme'); t.value = 'dark'; t.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("theme", "dark").await;
     let dark = browser.js(background).await;
     assert_ne!(light, dark, "dark on a light system");
     browser.reload(&server).await;
     assert_eq!(browser.js(background).await, dark, "kept across a reload");
     browser.assert_accessible("the dark look by choice").await;
-    browser
-        .js("const t = document.getElementById('theme'); t.value = 'system'; t.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("theme", "system").await;
     assert_eq!(browser.js(background).await, light, "the system's again");
     browser.close().await;
 }

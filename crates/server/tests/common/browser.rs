@@ -136,6 +136,15 @@ impl Browser {
             .unwrap_or_else(|e| panic!("clicking #{id}: {e}"));
     }
 
+    /// Chooses `value` in the select with this id, as picking it does: the
+    /// page hears its `change`.
+    pub async fn choose(&self, id: &str, value: &str) {
+        self.js(&format!(
+            "const s = document.getElementById({id:?}); s.value = {value:?}; s.dispatchEvent(new Event('change'));"
+        ))
+        .await;
+    }
+
     /// The text of the element with this id, as the page has it now.
     pub async fn text(&self, id: &str) -> Value {
         self.js(&format!(
@@ -193,6 +202,22 @@ impl Browser {
             "const i = document.querySelector({selector:?}); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;"
         );
         self.wait_for(what, &script).await;
+    }
+
+    /// Waits until the transcript's newest answer is a picture (a loaded
+    /// image from a `blob:` URL) and asserts the transcript holds no SVG
+    /// markup: an SVG answer is never shown inline.
+    pub async fn wait_answer_picture(&self) {
+        self.wait_picture(
+            "the picture in the answer",
+            "#transcript .turn:last-child img.answer-picture",
+        )
+        .await;
+        self.assert_none(
+            "#transcript svg, #transcript circle",
+            "no SVG markup in the transcript",
+        )
+        .await;
     }
 
     /// Waits, as `wait_for` does, until the transcript's newest turn
