@@ -5,7 +5,7 @@
 
 import { el, fill, download } from './js/dom.js';
 import * as api from './js/api.js';
-import { createTranscript, refusalNode, errorNode, showExamples, actionWords } from './js/transcript.js';
+import { createTranscript, refusalNode, errorNode, actionWords, transcriptPane } from './js/transcript.js';
 import { createFiles, serverSource, panelParts } from './js/files.js';
 import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';
@@ -39,9 +39,8 @@ const audit = createAudit($('audit'),
 const extensions = createExtensions($('extensions'), { onChange: () => audit.refresh() });
 const changes = createChanges($('changes'), $('branch'), $('changes-tab'), { act: (action) => api.act(action) });
 
-const transcript = createTranscript($('transcript'), $('transcript-empty'), {
-  scroller: $('transcript-scroll'),
-  latest: $('latest'),
+const pane = transcriptPane($('transcript-pane'), input);
+const transcript = createTranscript(pane, {
   storeKey: 'voicebox.transcript.v1',
   hooks: {
     undo: () => runTurn({ label: 'Undo', action: { verb: 'undo' } }),
@@ -57,7 +56,6 @@ const transcript = createTranscript($('transcript'), $('transcript-empty'), {
 });
 
 const files = createFiles(panelParts(), serverSource(api, (request) => confirmer.ask(request)), { onRead: () => audit.refresh(), onChange: () => audit.refresh() });
-$('files-refresh').addEventListener('click', () => files.refresh());
 
 function refreshSide() {
   files.refresh();
@@ -286,8 +284,6 @@ function sendWords(text) {
   return true;
 }
 setupPip($('pip'), live, { send: sendWords });
-
-showExamples($('examples'), input);
 
 // The conversation's own tools: Export, Clear, Settings.
 const menu = $('transcript-menu');

@@ -6,7 +6,7 @@ import { el, fill, download } from '../js/dom.js';
 import { createClient } from './js/client.js';
 import { claimInstance } from './js/identity.js';
 import { createTranscript } from './js/transcript.js';
-import { refusalNode, errorNode, showExamples } from '../js/transcript.js';
+import { refusalNode, errorNode, transcriptPane } from '../js/transcript.js';
 import { createConfirm } from '../js/confirm.js';
 import { createGallery } from './js/gallery.js';
 import { createAudit } from '../js/audit.js';
@@ -55,9 +55,8 @@ async function request(req) {
 // ---------------------------------------------------------------------------
 // The parts.
 
-const transcript = createTranscript($('transcript'), $('transcript-empty'), {
-  scroller: $('transcript-scroll'),
-  latest: $('latest'),
+const pane = transcriptPane($('transcript-pane'), $('utterance'));
+const transcript = createTranscript(pane, {
   storeKey: 'voicebox.env.transcript.v1',
   hooks: {
     read: async (name) => resultOf(await request({ op: 'execute', action: { verb: 'read', name }, turn: 'files' })),
@@ -89,7 +88,6 @@ const filesSource = {
   root: () => (current && current.root ? String(current.root.path ?? current.root.label ?? '') : null),
 };
 const files = createFiles(panelParts(), filesSource, { onRead: () => audit.refresh(), onChange: () => { gallery.refresh(); audit.refresh(); } });
-$('files-refresh').addEventListener('click', () => files.refresh());
 const gallery = createGallery({ root: $('gallery'), refreshButton: $('gallery-refresh') }, request);
 const audit = createAudit($('audit'),
   {
@@ -376,7 +374,6 @@ $('project-persist').addEventListener('click', async () => {
   }
 });
 
-showExamples($('examples'), $('utterance'));
 
 // Once loaded, the page (the core and its workers too) opens with no server.
 keepForOffline();

@@ -64,6 +64,12 @@ async function request(method, path, body) {
   return { status: res.status, data };
 }
 
+/** The body of the server's answer, for the calls that need no status. */
+async function answer(method, path, body) {
+  const { data } = await request(method, path, body);
+  return data;
+}
+
 /** The reply inside `{result}`, or the body itself when it is a bare refusal. */
 function reply(data) {
   if (data && typeof data === 'object' && data.result && typeof data.result === 'object') return data.result;
@@ -90,98 +96,82 @@ export async function act(action) {
 
 /** POST /api/confirm → the reply that answers the confirmation. */
 export async function confirm(id, approved) {
-  const { data } = await request('POST', '/api/confirm', { id, approved: approved === true });
-  return reply(data);
+  return reply(await answer('POST', '/api/confirm', { id, approved: approved === true }));
 }
 
 /** GET /api/files?dir= → a list reply (or a refusal). `dir` empty means the root. */
 export async function files(dir) {
   const q = dir ? `?dir=${encodeURIComponent(dir)}` : '';
-  const { data } = await request('GET', `/api/files${q}`);
-  return reply(data);
+  return reply(await answer('GET', `/api/files${q}`));
 }
 
 /** GET /api/file?name= → a read reply (or a refusal). */
 export async function file(name) {
-  const { data } = await request('GET', `/api/file?name=${encodeURIComponent(name)}`);
-  return reply(data);
+  return reply(await answer('GET', `/api/file?name=${encodeURIComponent(name)}`));
 }
 
 /** GET /api/audit/verify → `{ok, root, files}` (each file's chain verdict) or a refusal. */
-export async function verifyAudit() {
-  const { data } = await request('GET', '/api/audit/verify');
-  return data;
+export function verifyAudit() {
+  return answer('GET', '/api/audit/verify');
 }
 
 /** GET /api/audit[?cursor=] → one page `{ok, root, entries, next?}` or a refusal. */
-export async function audit(cursor) {
+export function audit(cursor) {
   const query = cursor === undefined ? '' : `?cursor=${encodeURIComponent(cursor)}`;
-  const { data } = await request('GET', `/api/audit${query}`);
-  return data;
+  return answer('GET', `/api/audit${query}`);
 }
 
 /** GET /api/health → `{ok, declared, root, refused, resolver, live, version}`. */
-export async function health() {
-  const { data } = await request('GET', '/api/health');
-  return data;
+export function health() {
+  return answer('GET', '/api/health');
 }
 
 /** GET /api/help → `{ok, help: [{verb, does, says: [sentence]}]}`. */
-export async function help() {
-  const { data } = await request('GET', '/api/help');
-  return data;
+export function help() {
+  return answer('GET', '/api/help');
 }
 
 /** GET /api/root → `{declared, root}`. */
-export async function root() {
-  const { data } = await request('GET', '/api/root');
-  return data;
+export function root() {
+  return answer('GET', '/api/root');
 }
 
 /** GET /api/keys → `{ok, keys: {<provider>: {set, last4?}}}` (masked; never a key). */
-export async function keys() {
-  const { data } = await request('GET', '/api/keys');
-  return data;
+export function keys() {
+  return answer('GET', '/api/keys');
 }
 
 /** PUT /api/keys with `{keys: {<provider>: string | null}}`; null removes. Same answer as keys(). */
-export async function putKeys(changes) {
-  const { data } = await request('PUT', '/api/keys', { keys: changes });
-  return data;
+export function putKeys(changes) {
+  return answer('PUT', '/api/keys', { keys: changes });
 }
 
 /** PUT /api/settings with `{resolver}` → `{ok, resolver, ready, why?}`. */
-export async function putSettings(settings) {
-  const { data } = await request('PUT', '/api/settings', settings);
-  return data;
+export function putSettings(settings) {
+  return answer('PUT', '/api/settings', settings);
 }
 
 /** POST /api/root `{path}` from the page: `{result: {confirm}}` (a question for the person) or a refusal. */
 export async function chooseFolder(path) {
-  const { data } = await request('POST', '/api/root', { path });
-  return reply(data);
+  return reply(await answer('POST', '/api/root', { path }));
 }
 
 /** GET /api/extensions → `{ok, extensions: [{id, state, description?, problems?, planDigest?}]}`. */
-export async function extensions() {
-  const { data } = await request('GET', '/api/extensions');
-  return data;
+export function extensions() {
+  return answer('GET', '/api/extensions');
 }
 
 /** POST /api/extensions/approval-request: the server prints a code on its console (never here). */
-export async function approvalRequest(id) {
-  const { data } = await request('POST', '/api/extensions/approval-request', { id });
-  return data;
+export function approvalRequest(id) {
+  return answer('POST', '/api/extensions/approval-request', { id });
 }
 
 /** POST /api/extensions/approve `{id, code}` → the admission's reply. */
 export async function approve(id, code) {
-  const { data } = await request('POST', '/api/extensions/approve', { id, code });
-  return reply(data);
+  return reply(await answer('POST', '/api/extensions/approve', { id, code }));
 }
 
 /** POST /api/extensions/revoke or /withdraw `{id}` → the reply. */
 export async function extensionAct(which, id) {
-  const { data } = await request('POST', `/api/extensions/${which === 'revoke' ? 'revoke' : 'withdraw'}`, { id });
-  return reply(data);
+  return reply(await answer('POST', `/api/extensions/${which === 'revoke' ? 'revoke' : 'withdraw'}`, { id }));
 }

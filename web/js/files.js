@@ -43,19 +43,35 @@ export function serverSource(api, ask) {
   };
 }
 
-/** The panel's parts, found by the ids both pages give them. */
+/**
+ * Builds the folder panel and the viewer, the same on both pages, in their
+ * sections (`#files-panel`, `#viewer`), and returns their parts for
+ * `createFiles`.
+ */
 export function panelParts() {
   const $ = (id) => document.getElementById(id);
-  return {
-    list: $('files'),
-    crumbs: $('breadcrumb'),
-    up: $('files-up'),
-    status: $('files-status'),
+  const parts = {
+    list: el('ul', { id: 'files', class: 'files' }),
+    crumbs: el('nav', { id: 'breadcrumb', class: 'breadcrumb', 'aria-label': 'Folder' }),
+    up: el('button', { id: 'files-up', type: 'button', class: 'ghost', title: 'Up one folder', disabled: true, text: 'Up' }),
+    refresh: el('button', { id: 'files-refresh', type: 'button', class: 'ghost', text: 'Refresh' }),
+    status: el('div', { id: 'files-status', class: 'files-status', hidden: true }),
     viewer: $('viewer'),
-    viewerName: $('viewer-name'),
-    viewerBody: $('viewer-body'),
-    viewerClose: $('viewer-close'),
+    viewerName: el('span', { id: 'viewer-name', class: ['viewer-name', 'mono'] }),
+    viewerBody: el('div', { id: 'viewer-body', class: 'viewer-body' }),
+    viewerClose: el('button', { id: 'viewer-close', type: 'button', class: 'ghost', text: 'Close' }),
   };
+  $('files-panel').append(
+    el('div', { class: 'panel-head' },
+      el('h2', { id: 'files-title', text: 'Files' }),
+      el('div', { class: 'panel-tools' }, parts.up, parts.refresh)),
+    parts.crumbs, parts.status, parts.list);
+  parts.viewer.append(
+    el('div', { class: 'panel-head' },
+      el('h2', { id: 'viewer-title', text: 'Viewer ' }, parts.viewerName),
+      el('div', { class: 'panel-tools' }, parts.viewerClose)),
+    parts.viewerBody);
+  return parts;
 }
 
 /** The folder's own name (its last path segment) for the breadcrumb; the full path is its title. */
@@ -67,7 +83,7 @@ function folderName(path) {
 /**
  * createFiles(parts, source, hooks) → { refresh, open, show, reset }
  *
- * parts: {list, crumbs, up, status, viewer, viewerName, viewerBody, viewerClose}
+ * parts: {list, crumbs, up, refresh, status, viewer, viewerName, viewerBody, viewerClose}
  *   (the panel's elements; the New file button goes beside `up`, its form above `list`).
  * source: {
  *   list(dir) → Promise<reply>            a list reply {ok, files} or a refusal ('' is the root)
@@ -283,6 +299,7 @@ export function createFiles(parts, source, hooks = {}) {
   }
 
   up.addEventListener('click', () => open(parent(dir)));
+  parts.refresh.addEventListener('click', () => refresh());
 
   return { refresh, open, show: (name) => viewer.show(name), reset };
 }

@@ -16,7 +16,7 @@ const EXAMPLES = [
 ];
 
 /** Fills `list` with the examples; a click puts one in `input`, ready to send. */
-export function showExamples(list, input) {
+function showExamples(list, input) {
   fill(list, ...EXAMPLES.map((text) => {
     const button = el('button', { type: 'button', class: 'example', text });
     button.addEventListener('click', () => {
@@ -25,6 +25,29 @@ export function showExamples(list, input) {
     });
     return el('li', {}, button);
   }));
+}
+
+/**
+ * Builds the conversation's pane in `pane`, the same on both pages: the
+ * scroller with the empty state (the page's own words, the paragraphs `pane`
+ * holds, then the examples, which a click puts in `input`) and the
+ * transcript, and the Latest button. Returns their parts.
+ */
+export function transcriptPane(pane, input) {
+  const parts = {
+    list: el('ol', { id: 'transcript', class: 'transcript', 'aria-label': 'Transcript' }),
+    latest: el('button', { id: 'latest', type: 'button', class: 'latest', hidden: true, text: '↓ Latest' }),
+  };
+  const examples = el('ul', { id: 'examples', class: 'examples' });
+  showExamples(examples, input);
+  parts.empty = el('div', { id: 'transcript-empty', class: 'empty' },
+    ...pane.children,
+    el('p', { class: 'examples-label', text: 'Try one:' }),
+    examples);
+  parts.scroller = el('div', { id: 'transcript-scroll', class: 'transcript-scroll', role: 'log', 'aria-label': 'Conversation' },
+    parts.empty, parts.list);
+  pane.append(parts.scroller, parts.latest);
+  return parts;
 }
 
 /** The core's sentence with its `code` spans as code (as text nodes, never markup). */
@@ -401,15 +424,16 @@ function load(key) {
 }
 
 /**
- * The transcript list. `empty` is a hint shown until the first turn.
- * options: { scroller, latest, storeKey, hooks, TurnClass } — the
- * transcript's own scroller (kept on the newest answer unless the person
- * scrolled up; then `latest` offers the way back down), where the
+ * The transcript in the parts `transcriptPane` built: the list, the hint
+ * (`empty`) shown until the first turn, the transcript's own scroller (kept
+ * on the newest answer unless the person scrolled up; then `latest` offers
+ * the way back down). options: { storeKey, hooks, TurnClass } — where the
  * conversation is kept across reloads (localStorage), and the turn a page
  * shows (the environment page's adds the resolved action).
  */
-export function createTranscript(ol, empty, options = {}) {
-  const { scroller, latest, storeKey, hooks = {}, TurnClass = Turn } = options;
+export function createTranscript(pane, options = {}) {
+  const { list: ol, empty, scroller, latest } = pane;
+  const { storeKey, hooks = {}, TurnClass = Turn } = options;
   let records = storeKey ? load(storeKey) : [];
   let pinned = true;
   let undoButton = null;

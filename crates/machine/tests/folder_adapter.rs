@@ -36,17 +36,11 @@ fn a_root_removed_mid_session_answers_root_unreachable() {
     let mut rig = rig_in(&root);
     assert!(rig.run(write("a.txt", "x")).ok);
     std::fs::remove_dir_all(&root).unwrap();
-    assert_eq!(
-        refused(&rig.run(write("a.txt", "y"))),
-        Rule::RootUnreachable
-    );
+    rig.assert_refused(write("a.txt", "y"), Rule::RootUnreachable);
     assert!(!root.exists(), "nothing was re-created");
     // A new folder at the same path is a different folder.
     std::fs::create_dir(&root).unwrap();
-    assert_eq!(
-        refused(&rig.run(write("a.txt", "y"))),
-        Rule::RootUnreachable
-    );
+    rig.assert_refused(write("a.txt", "y"), Rule::RootUnreachable);
 }
 
 #[test]

@@ -24,9 +24,9 @@ fn a_removed_root_answers_root_unreachable() {
     let mut rig = rig();
     assert!(rig.run(common::write("a.txt", "x")).ok);
     rig.ex.storage().unwrap().set_reachable(false);
-    assert_eq!(
-        common::refused(&rig.run(common::write("a.txt", "y"))),
-        voicebox_core::Rule::RootUnreachable
+    rig.assert_refused(
+        common::write("a.txt", "y"),
+        voicebox_core::Rule::RootUnreachable,
     );
 }
 
@@ -74,9 +74,9 @@ fn a_withheld_permission_refuses_by_name_before_the_act() {
         .storage()
         .unwrap()
         .withhold(Access::Read, Some(Escape::PermissionDenied));
-    assert_eq!(
-        common::refused(&rig.run(serde_json::json!({"verb": "read", "name": "a.txt"}))),
-        Rule::PermissionDenied
+    rig.assert_refused(
+        serde_json::json!({"verb": "read", "name": "a.txt"}),
+        Rule::PermissionDenied,
     );
     let storage = rig.ex.storage().unwrap();
     storage.withhold(Access::Read, None);

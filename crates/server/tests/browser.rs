@@ -7,15 +7,7 @@ mod common;
 use common::Server;
 use common::browser::{self, Browser, served};
 use serde_json::json;
-
-/// Waits until the last turn in the transcript contains `text`; `what`
-/// names the wait should it time out.
-async fn wait_last_turn(browser: &Browser, what: &str, text: &str) {
-    let script = format!(
-        "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t && t.textContent.includes({text:?});"
-    );
-    browser.wait_for(what, &script).await;
-}
+use voicebox_test_support::audit_files;
 
 #[tokio::test]
 async fn a_person_works_in_their_folder_from_the_page() {
@@ -38,7 +30,9 @@ async fn a_person_works_in_their_folder_from_the_page() {
 
     // Type a request and see the result, in the transcript and on disk.
     browser.say("create a file called hello.txt with hi").await;
-    wait_last_turn(&browser, "the write", "wrote hello.txt (2 bytes)").await;
+    browser
+        .wait_last_turn("the write", "wrote hello.txt (2 bytes)")
+        .await;
     assert_eq!(server.file("hello.txt"), "hi");
     browser
         .wait_text("hello.txt in the file list", "files", "hello.txt")
@@ -105,7 +99,9 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await
         .unwrap();
     browser.wait_for_modal(false).await;
-    wait_last_turn(&browser, "the declined answer", "Kept hello.txt.").await;
+    browser
+        .wait_last_turn("the declined answer", "Kept hello.txt.")
+        .await;
     assert!(
         server.root.join("hello.txt").exists(),
         "Escape keeps the file"
@@ -114,7 +110,9 @@ async fn a_person_works_in_their_folder_from_the_page() {
     // Yes removes it.
     browser.say_and_ask("delete hello.txt").await;
     browser.click("confirm-yes").await;
-    wait_last_turn(&browser, "the delete", "deleted hello.txt").await;
+    browser
+        .wait_last_turn("the delete", "deleted hello.txt")
+        .await;
     assert!(
         !server.root.join("hello.txt").exists(),
         "Yes removes the file"
@@ -122,7 +120,7 @@ async fn a_person_works_in_their_folder_from_the_page() {
 
     // The hostile name: text in the file list and in the transcript, no element.
     browser.say("list files").await;
-    wait_last_turn(&browser, "the listing", hostile).await;
+    browser.wait_last_turn("the listing", hostile).await;
     browser.wait_text("the file list", "files", hostile).await;
     browser
         .assert_none("img, [onerror]", "no element was created from the name")
@@ -144,9 +142,8 @@ async fn a_person_works_in_their_folder_from_the_page() {
         .await;
     let shot = browser.screenshot("page").await;
     assert!(std::fs::metadata(shot).unwrap().len() > 10_000);
-    let log = std::fs::read_dir(server.root.join(".audit"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let log = audit_files(&server.root)
+        .into_iter()
         .find(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .unwrap();
     let text = std::fs::read_to_string(&log).unwrap();
@@ -426,9 +423,9 @@ async fn a_guess_is_asked_as_did_you_mean_and_no_keeps_the_sentence() {
     // Yes does it; a sure request asks nothing (the control).
     browser.say_and_ask(typed).await;
     browser.click("confirm-yes").await;
-    wait_last_turn(&browser, "the append", "appended").await;
+    browser.wait_last_turn("the append", "appended").await;
     assert_eq!(server.file("todo.txt"), "milk\neggs");
     browser.say("append bread to todo.txt").await;
-    wait_last_turn(&browser, "the sure append", "appended").await;
+    browser.wait_last_turn("the sure append", "appended").await;
     assert_eq!(server.file("todo.txt"), "milk\neggs\nbread");
 }

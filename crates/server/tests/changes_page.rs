@@ -7,6 +7,7 @@
 mod common;
 
 use common::browser::{Browser, served};
+use voicebox_test_support::audit_files;
 
 #[tokio::test]
 async fn the_badge_and_the_changes_view_show_what_is_uncommitted() {
@@ -27,9 +28,9 @@ async fn the_badge_and_the_changes_view_show_what_is_uncommitted() {
         .wait_text("its diff against the last commit", "changes-diff", "+eggs")
         .await;
     // Each look went through the executor and is in the audit log.
-    let logs = std::fs::read_dir(server.root.join(".audit")).unwrap();
-    let audit: String = logs
-        .map(|log| std::fs::read_to_string(log.unwrap().path()).unwrap_or_default())
+    let audit: String = audit_files(&server.root)
+        .into_iter()
+        .map(|log| std::fs::read_to_string(log).unwrap_or_default())
         .collect();
     assert!(audit.contains("\"tool\":\"history\""), "{audit}");
 }

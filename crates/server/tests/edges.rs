@@ -8,6 +8,7 @@ use common::Server;
 use serde_json::{Value, json};
 use std::future::Future;
 use std::time::Duration;
+use voicebox_test_support::audit_files;
 
 /// Fails the test, instead of hanging it, if the server does not answer.
 async fn at_once<T>(request: impl Future<Output = T>) -> T {
@@ -39,13 +40,8 @@ async fn special_huge_and_protected_targets_are_named_and_the_next_request_is_se
     ))
     .await;
     assert_eq!(status, 200);
-    let writer = std::fs::read_dir(root.join(".audit"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .file_name();
-    let writer = writer.to_string_lossy();
+    let log = audit_files(root).remove(0);
+    let writer = log.file_name().unwrap().to_string_lossy();
     std::os::unix::fs::symlink(".audit", root.join("al")).unwrap();
 
     let (_, body) = at_once(server.get("/api/file?name=pipe")).await;

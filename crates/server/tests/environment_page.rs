@@ -46,6 +46,18 @@ async fn say_and_wait(browser: &Browser, text: &str, answer: &str) {
         .await;
 }
 
+/// The two turns a new project starts with here: hello.txt written with
+/// "hi", then the files listed with it among them.
+async fn write_and_list_hello(browser: &Browser) {
+    say_and_wait(
+        browser,
+        "create a file called hello.txt with hi",
+        "wrote hello.txt",
+    )
+    .await;
+    say_and_wait(browser, "list the files", "hello.txt").await;
+}
+
 /// The worker's audit entries of `kind` on `target` that succeeded.
 async fn entries(browser: &Browser, kind: &str, target: &str) -> Vec<Value> {
     browser.audit().await["entries"]
@@ -64,10 +76,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
     };
     // Served by `voicebox serve`: the page found its server (the probe's positive control).
     browser
-        .wait_for(
-            "the server found",
-            "return document.getElementById('server-root').dataset.state === 'idle'",
-        )
+        .wait_element("the server found", "#server-root[data-state=idle]")
         .await;
     let mut opened = Vec::new();
     for (i, size) in browser::every_size().into_iter().enumerate() {
@@ -104,13 +113,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
             "the details are closed once a project opens"
         );
 
-        say_and_wait(
-            &browser,
-            "create a file called hello.txt with hi",
-            "wrote hello.txt",
-        )
-        .await;
-        say_and_wait(&browser, "list the files", "hello.txt").await;
+        write_and_list_hello(&browser).await;
         say_and_wait(&browser, "what's in hello.txt", "hi").await;
         let transcript = browser.text("transcript").await;
         let transcript = transcript.as_str().unwrap();
@@ -185,9 +188,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
     }
 
     // The switcher opens another project.
-    browser
-        .js("const s = document.getElementById('project-switch'); s.value = 'atlas-0'; s.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("project-switch", "atlas-0").await;
     browser
         .wait_text("atlas-0 in the chip", "project-chip-text", "atlas-0 · ")
         .await;
@@ -250,10 +251,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
         browser.wait_for_modal(false).await;
         let read = if kept {
             browser
-                .wait_for(
-                    "the declined answer",
-                    "return !!document.querySelector('#viewer-answer .declined')",
-                )
+                .wait_element("the declined answer", "#viewer-answer .declined")
                 .await;
             act(&browser, json!({"verb": "read", "name": "plan.txt"})).await
         } else {
@@ -282,10 +280,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
     open_entry(&browser, "assets").await;
     open_entry(&browser, "dot.svg").await;
     browser
-        .wait_for(
-            "the picture",
-            "const i = document.querySelector('#viewer-body img.viewer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;",
-        )
+        .wait_picture("the picture", "#viewer-body img.viewer-picture")
         .await;
     browser
         .assert_none("#viewer svg, #viewer circle", "no inline SVG markup")
@@ -300,17 +295,12 @@ async fn the_exported_site_logs_no_console_error() {
         return;
     };
     browser
-        .wait_for(
+        .wait_element(
             "the page to know it is static",
-            "return document.getElementById('server-root').dataset.state === 'static'",
+            "#server-root[data-state=static]",
         )
         .await;
-    browser
-        .wait_for(
-            "the icon",
-            "return !!document.querySelector('link[rel=icon]')",
-        )
-        .await;
+    browser.wait_element("the icon", "link[rel=icon]").await;
     assert_eq!(
         browser.console_errors().await,
         Vec::<String>::new(),
@@ -319,13 +309,7 @@ async fn the_exported_site_logs_no_console_error() {
 
     // A few acts: a project, two turns, a file from the panel.
     open_from_header(&browser, "offline").await;
-    say_and_wait(
-        &browser,
-        "create a file called hello.txt with hi",
-        "wrote hello.txt",
-    )
-    .await;
-    say_and_wait(&browser, "list the files", "hello.txt").await;
+    write_and_list_hello(&browser).await;
     open_entry(&browser, "hello.txt").await;
     wait_shown(&browser, "hello.txt", "hi").await;
     // The icon is a real file of the site, an SVG.
@@ -444,21 +428,10 @@ async fn an_svg_answer_is_a_picture_on_the_environment_page() {
     browser
         .say("create a file called dot.svg with <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><circle cx='5' cy='5' r='4' fill='teal'/></svg>")
         .await;
-    browser
-        .wait_for(
-            "the picture in the answer",
-            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const i = t && t.querySelector('img.answer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;",
-        )
-        .await;
-    browser
-        .assert_none("#transcript svg", "no SVG markup in the transcript")
-        .await;
+    browser.wait_answer_picture().await;
     browser.say("create a file called note.txt with hi").await;
     browser
-        .wait_for(
-            "the text answer",
-            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return t.textContent.includes('wrote note.txt');",
-        )
+        .wait_last_turn("the text answer", "wrote note.txt")
         .await;
     assert_eq!(
         browser

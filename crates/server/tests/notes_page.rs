@@ -9,7 +9,7 @@ mod common;
 mod panel;
 
 use common::browser::{Browser, served};
-use panel::{edit_to_diff, open_entry};
+use panel::{edit_to_diff, open_entry, type_into};
 
 #[tokio::test]
 async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
@@ -36,9 +36,9 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
         .js("document.querySelector('#viewer-body input.checklist-box[aria-label=\"eggs\"]').click();")
         .await;
     browser
-        .wait_for(
+        .wait_element(
             "the tick's answer",
-            "return !!document.querySelector('#viewer-answer .did, #viewer-answer [data-rule]');",
+            "#viewer-answer .did, #viewer-answer [data-rule]",
         )
         .await;
     let said = browser
@@ -102,18 +102,14 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
 
     // A new folder from the panel, then the open file renamed into it.
     browser.click("files-new-folder").await;
-    browser
-        .js("document.getElementById('new-folder-name').value = 'archive';")
-        .await;
+    type_into(&browser, "new-folder-name", "archive").await;
     browser.click("new-folder-make").await;
     browser
         .wait_text("the new folder listed", "files", "archive")
         .await;
     assert!(server.root.join("archive").is_dir());
     browser.click("viewer-move").await;
-    browser
-        .js("document.getElementById('viewer-move-to').value = 'archive/final.md';")
-        .await;
+    type_into(&browser, "viewer-move-to", "archive/final.md").await;
     browser.click("viewer-move-go").await;
     browser
         .wait_for(
@@ -125,9 +121,7 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
     assert!(!server.root.join("note.md").exists());
     // The refused sibling: a name outside the folder is refused by name, nothing moves.
     browser.click("viewer-move").await;
-    browser
-        .js("document.getElementById('viewer-move-to').value = '../out.md';")
-        .await;
+    type_into(&browser, "viewer-move-to", "../out.md").await;
     browser.click("viewer-move-go").await;
     browser
         .wait_for(

@@ -9,7 +9,7 @@ mod common;
 mod panel;
 
 use common::Server;
-use common::browser::{self, Browser, VIEWPORTS, served};
+use common::browser::{self, Browser, VIEWPORTS, Viewport, look_name, looks, served};
 use panel::type_into;
 use serde_json::{Value, json};
 
@@ -23,6 +23,13 @@ async fn turn(browser: &Browser, text: &str) {
             &format!("const t = document.querySelectorAll('#transcript .turn'); return t.length === {} && !t[t.length - 1].querySelector('.waiting');", before + 1),
         )
         .await;
+}
+
+/// A new server with no files, its page open in a new browser at `viewport`.
+async fn page_at(viewport: Viewport) -> (Server, Browser) {
+    let server = Server::start();
+    let browser = Browser::open_page(&server, viewport).await;
+    (server, browser)
 }
 
 /// Where the newest answer is against the composer and its scroller.
@@ -55,8 +62,7 @@ async fn the_page_holds_at_every_width_and_shows_each_answer_as_it_arrives() {
         return;
     }
     for viewport in browser::every_size() {
-        let server = Server::start();
-        let browser = Browser::open_page(&server, viewport).await;
+        let (_server, browser) = page_at(viewport).await;
         browser
             .assert_no_sideways_overflow(viewport, "the page on arrival")
             .await;
@@ -149,7 +155,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         .js("[...document.querySelectorAll('#transcript .turn')].pop().querySelector('button.undo').click()")
         .await;
     browser
-        .wait_for("the undo's answer", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return t.textContent.includes('undid the write of notes.txt');")
+        .wait_last_turn("the undo's answer", "undid the write of notes.txt")
         .await;
     assert_eq!(server.file("notes.txt"), "important plans");
     // Only the newest change offers Undo, and an undo spends it.
@@ -179,7 +185,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         .js("document.querySelector('#transcript button.undo').click()")
         .await;
     browser
-        .wait_for("the undo", "return [...document.querySelectorAll('#transcript .turn')].pop().textContent.includes('undid the write of b.txt')")
+        .wait_last_turn("the undo", "undid the write of b.txt")
         .await;
     assert!(!server.root.join("b.txt").exists() && server.root.join("a.txt").exists());
 
@@ -189,15 +195,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
         "create a file called dot.svg with <svg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 10 10'><circle cx='5' cy='5' r='4' fill='teal'/></svg>",
     )
     .await;
-    browser
-        .wait_for("the picture in the answer", "const t = [...document.querySelectorAll('#transcript .turn')].pop(); const i = t.querySelector('img.answer-picture'); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;")
-        .await;
-    browser
-        .assert_none(
-            "#transcript svg, #transcript circle",
-            "no SVG markup in the page",
-        )
-        .await;
+    browser.wait_answer_picture().await;
     // A text answer has no picture (the negative control).
     assert_eq!(
         browser.js("return [...document.querySelectorAll('#transcript .turn')].slice(-3, -1).some((t) => t.querySelector('img'))").await,
@@ -237,14 +235,7 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
     browser.click("transcript-menu").await;
     browser.click("transcript-clear").await;
     assert_eq!(browser.turns().await, 0);
-    browser.client.refresh().await.unwrap();
-    browser
-        .wait_text(
-            "the folder",
-            "root-name",
-            &server.root.file_name().unwrap().to_string_lossy(),
-        )
-        .await;
+    browser.reload(&server).await;
     assert_eq!(browser.turns().await, 0);
     browser.close().await;
 }
@@ -289,7 +280,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
     browser.wait_for_modal(true).await;
     browser.click("confirm-no").await;
     browser
-        .wait_for("the second answer", "return [...document.querySelectorAll('#transcript .turn')].pop().textContent.includes('Kept draft.txt.')")
+        .wait_last_turn("the second answer", "Kept draft.txt.")
         .await;
     assert_eq!(
         server
@@ -319,9 +310,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
     browser
         .wait_for("the resolvers", "return [...document.querySelectorAll('#settings-resolver option')].some((o) => o.value === 'claude' && o.textContent === 'Claude — needs a key')")
         .await;
-    browser
-        .js("const s = document.getElementById('settings-resolver'); s.value = 'claude'; s.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("settings-resolver", "claude").await;
     browser
         .wait_for("the key field for Claude", "return document.activeElement.id === 'key-value' && document.getElementById('key-provider').value === 'anthropic'")
         .await;
@@ -365,9 +354,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
             "return document.getElementById('settings').open",
         )
         .await;
-    browser
-        .js("const s = document.getElementById('settings-resolver'); s.value = 'script'; s.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("settings-resolver", "script").await;
     browser
         .wait_text("the header", "resolver", "Built in")
         .await;
@@ -513,10 +500,7 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
         .js("document.querySelector('.extension[data-id=\"reader\"] .admit-form .primary').click()")
         .await;
     browser
-        .wait_for(
-            "admitted",
-            "return !!document.querySelector('.extension[data-id=\"reader\"].state-admitted')",
-        )
+        .wait_element("admitted", ".extension[data-id=\"reader\"].state-admitted")
         .await;
     browser.photograph("page-extensions").await;
     let listed = server.get("/api/extensions").await.1;
@@ -533,10 +517,7 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
         .js("document.querySelector('.extension[data-id=\"reader\"] .danger').click()")
         .await;
     browser
-        .wait_for(
-            "revoked",
-            "return !!document.querySelector('.extension[data-id=\"reader\"].state-pending')",
-        )
+        .wait_element("revoked", ".extension[data-id=\"reader\"].state-pending")
         .await;
     browser.js("[...document.querySelectorAll('.extension[data-id=\"greedy\"] button')].find((b) => b.textContent === 'Remove').click()").await;
     browser
@@ -570,114 +551,104 @@ async fn a_first_run_goes_from_nothing_to_a_written_file() {
     if !browser::available() {
         return;
     }
-    for viewport in VIEWPORTS {
-        for dark in [false, true] {
-            let server = Server::start_with(false);
-            let home = tempfile::TempDir::new().unwrap();
-            let notes = home.path().join("notes");
-            let browser = Browser::start().await;
-            browser.resize(viewport).await;
-            browser.dark(dark).await;
-            browser.client.goto(&server.page_url).await.unwrap();
-            browser
-                .wait_for(
-                    "the folder switcher",
-                    "return document.getElementById('folders').open",
-                )
-                .await;
-            let waiting = browser
-                .js("const u = document.getElementById('utterance'); return [u.disabled, u.placeholder, document.getElementById('root-name').textContent];")
-                .await;
-            assert_eq!(
-                waiting,
-                json!([
-                    true,
-                    "Choose a folder first (the Folder button above)",
-                    "Choose a folder"
-                ])
-            );
-            let live = browser
-                .js("const l = document.getElementById('live'); return [l.disabled, l.title];")
-                .await;
-            assert_eq!(
-                live,
-                json!([true, "Choose a folder first (the Folder button above)"]),
-                "Live waits for a folder too"
-            );
-            browser
-                .wait_for(
-                    "the files panel's empty state",
-                    "return document.getElementById('files-status').innerText.includes('No folder is chosen yet')",
-                )
-                .await;
-            let seen = browser.js("return document.body.innerText").await;
-            let seen = seen.as_str().unwrap();
-            for plumbing in ["/api/", "--root", "root-not-declared"] {
-                assert!(!seen.contains(plumbing), "{plumbing:?} is shown: {seen}");
-            }
-            browser.assert_accessible("the first screen").await;
-
-            type_into(&browser, "folders-path", &notes.to_string_lossy()).await;
-            browser.click_and_ask("folders-use").await;
-            let question = browser
-                .js("const yes = document.getElementById('confirm-yes'); return [document.getElementById('confirm-title').textContent, yes.textContent, yes.classList.contains('danger'), document.getElementById('folders').open, document.getElementById('confirm-rule').checkVisibility()];")
-                .await;
-            assert_eq!(
-                question,
-                json!(["Make notes and work there?", "Make it", false, false, false]),
-                "one plain question, the switcher out of its way, no rule shown"
-            );
-            assert!(!notes.exists(), "asking makes nothing");
-            browser
-                .assert_accessible("the make-a-folder question")
-                .await;
-            browser
-                .screenshot(&format!(
-                    "first-run-question-{}{}",
-                    viewport.name,
-                    if dark { "-dark" } else { "" }
-                ))
-                .await;
-            browser.click("confirm-yes").await;
-            browser.wait_text("the folder", "root-name", "notes").await;
-            assert!(notes.is_dir(), "the yes made the folder");
-            browser
-                .wait_for(
-                    "the cursor in the request box",
-                    "return document.activeElement === document.getElementById('utterance')",
-                )
-                .await;
-            let welcome = browser
-                .js("return [document.getElementById('transcript-empty').checkVisibility(), document.querySelectorAll('#examples button').length, document.querySelector('.folder-switched').textContent];")
-                .await;
-            assert_eq!(welcome, json!([true, 5, "Working in notes."]));
-            assert_eq!(
-                browser
-                    .js("return document.getElementById('live').disabled")
-                    .await,
-                false,
-                "Live can start once there is a folder"
-            );
-            browser.assert_accessible("ready in a new folder").await;
-
-            turn(&browser, "create a file called first.txt with hello").await;
-            assert_eq!(
-                std::fs::read_to_string(notes.join("first.txt")).unwrap(),
-                "hello"
-            );
-            let answer = browser
-                .js("return [...document.querySelectorAll('#transcript .turn')].pop().querySelector('.summary').textContent")
-                .await;
-            assert_eq!(answer, "Created first.txt.");
-            browser
-                .screenshot(&format!(
-                    "first-run-written-{}{}",
-                    viewport.name,
-                    if dark { "-dark" } else { "" }
-                ))
-                .await;
-            browser.close().await;
+    for (viewport, dark) in looks() {
+        let server = Server::start_with(false);
+        let home = tempfile::TempDir::new().unwrap();
+        let notes = home.path().join("notes");
+        let browser = Browser::start().await;
+        browser.resize(viewport).await;
+        browser.dark(dark).await;
+        browser.client.goto(&server.page_url).await.unwrap();
+        browser
+            .wait_for(
+                "the folder switcher",
+                "return document.getElementById('folders').open",
+            )
+            .await;
+        let waiting = browser
+            .js("const u = document.getElementById('utterance'); return [u.disabled, u.placeholder, document.getElementById('root-name').textContent];")
+            .await;
+        assert_eq!(
+            waiting,
+            json!([
+                true,
+                "Choose a folder first (the Folder button above)",
+                "Choose a folder"
+            ])
+        );
+        let live = browser
+            .js("const l = document.getElementById('live'); return [l.disabled, l.title];")
+            .await;
+        assert_eq!(
+            live,
+            json!([true, "Choose a folder first (the Folder button above)"]),
+            "Live waits for a folder too"
+        );
+        browser
+            .wait_for(
+                "the files panel's empty state",
+                "return document.getElementById('files-status').innerText.includes('No folder is chosen yet')",
+            )
+            .await;
+        let seen = browser.js("return document.body.innerText").await;
+        let seen = seen.as_str().unwrap();
+        for plumbing in ["/api/", "--root", "root-not-declared"] {
+            assert!(!seen.contains(plumbing), "{plumbing:?} is shown: {seen}");
         }
+        browser.assert_accessible("the first screen").await;
+
+        type_into(&browser, "folders-path", &notes.to_string_lossy()).await;
+        browser.click_and_ask("folders-use").await;
+        let question = browser
+            .js("const yes = document.getElementById('confirm-yes'); return [document.getElementById('confirm-title').textContent, yes.textContent, yes.classList.contains('danger'), document.getElementById('folders').open, document.getElementById('confirm-rule').checkVisibility()];")
+            .await;
+        assert_eq!(
+            question,
+            json!(["Make notes and work there?", "Make it", false, false, false]),
+            "one plain question, the switcher out of its way, no rule shown"
+        );
+        assert!(!notes.exists(), "asking makes nothing");
+        browser
+            .assert_accessible("the make-a-folder question")
+            .await;
+        browser
+            .screenshot(&format!("first-run-question-{}", look_name(viewport, dark)))
+            .await;
+        browser.click("confirm-yes").await;
+        browser.wait_text("the folder", "root-name", "notes").await;
+        assert!(notes.is_dir(), "the yes made the folder");
+        browser
+            .wait_for(
+                "the cursor in the request box",
+                "return document.activeElement === document.getElementById('utterance')",
+            )
+            .await;
+        let welcome = browser
+            .js("return [document.getElementById('transcript-empty').checkVisibility(), document.querySelectorAll('#examples button').length, document.querySelector('.folder-switched').textContent];")
+            .await;
+        assert_eq!(welcome, json!([true, 5, "Working in notes."]));
+        assert_eq!(
+            browser
+                .js("return document.getElementById('live').disabled")
+                .await,
+            false,
+            "Live can start once there is a folder"
+        );
+        browser.assert_accessible("ready in a new folder").await;
+
+        turn(&browser, "create a file called first.txt with hello").await;
+        assert_eq!(
+            std::fs::read_to_string(notes.join("first.txt")).unwrap(),
+            "hello"
+        );
+        let answer = browser
+            .js("return [...document.querySelectorAll('#transcript .turn')].pop().querySelector('.summary').textContent")
+            .await;
+        assert_eq!(answer, "Created first.txt.");
+        browser
+            .screenshot(&format!("first-run-written-{}", look_name(viewport, dark)))
+            .await;
+        browser.close().await;
     }
 }
 
@@ -731,9 +702,8 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
             None,
         ),
     ];
-    for (viewport, dark) in VIEWPORTS.into_iter().flat_map(|v| [(v, false), (v, true)]) {
-        let server = Server::start();
-        let browser = Browser::open_page(&server, viewport).await;
+    for (viewport, dark) in looks() {
+        let (_server, browser) = page_at(viewport).await;
         browser.dark(dark).await;
         for (text, lead, rule) in everyday {
             turn(&browser, text).await;
@@ -804,17 +774,13 @@ async fn answers_are_words_first_with_the_details_one_tap_away() {
         browser.assert_accessible("the delete question").await;
         browser.answer(true).await;
         browser
-            .wait_for(
+            .wait_last_turn(
                 "the delete's answer",
-                "return [...document.querySelectorAll('#transcript .turn')].pop().innerText.includes('Deleted groceries.txt; Undo brings it back.')",
+                "Deleted groceries.txt; Undo brings it back.",
             )
             .await;
         browser
-            .screenshot(&format!(
-                "answers-{}{}",
-                viewport.name,
-                if dark { "-dark" } else { "" }
-            ))
+            .screenshot(&format!("answers-{}", look_name(viewport, dark)))
             .await;
         browser.close().await;
     }
@@ -831,73 +797,65 @@ async fn a_status_never_narrows_the_composer() {
         return;
     }
     let measure = "const c = document.getElementById('composer'); const cs = getComputedStyle(c); const inner = c.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); const gap = parseFloat(cs.columnGap); const w = (id) => document.getElementById(id).getBoundingClientRect(); const box = w('utterance'); const status = w('composer-status'); return {box: box.width, room: inner - w('dictate').width - w('send').width - 2 * gap, below: status.height === 0 || status.top >= box.bottom - 1};";
-    for viewport in VIEWPORTS {
-        for dark in [false, true] {
-            let server = Server::start();
-            let browser = Browser::open_page(&server, viewport).await;
-            browser.dark(dark).await;
-            let before = browser.js(measure).await;
-            let room = before["room"].as_f64().unwrap();
-            assert!(before["box"].as_f64().unwrap() >= room - 1.0, "{before}");
-            // The real one: Speak in a browser with no microphone says so.
-            browser.click("dictate").await;
+    for (viewport, dark) in looks() {
+        let (_server, browser) = page_at(viewport).await;
+        browser.dark(dark).await;
+        let before = browser.js(measure).await;
+        let room = before["room"].as_f64().unwrap();
+        assert!(before["box"].as_f64().unwrap() >= room - 1.0, "{before}");
+        // The real one: Speak in a browser with no microphone says so.
+        browser.click("dictate").await;
+        browser
+            .wait_for(
+                "what Speak says",
+                "return document.getElementById('composer-status').textContent !== ''",
+            )
+            .await;
+        let mut statuses = vec![
             browser
-                .wait_for(
-                    "what Speak says",
-                    "return document.getElementById('composer-status').textContent !== ''",
-                )
+                .text("composer-status")
+                .await
+                .as_str()
+                .unwrap()
+                .to_string(),
+        ];
+        statuses.extend(
+            [
+                "microphone permission was denied",
+                "speech recognition is not allowed here",
+                "no speech was heard",
+                "no microphone was found",
+                "the speech service could not be reached",
+            ]
+            .map(|why| format!("Dictation stopped: {why}.")),
+        );
+        statuses.push(format!(
+            "Dictation could not start: {}.",
+            "a very long reason ".repeat(8)
+        ));
+        for status in statuses {
+            browser
+                .js(&format!(
+                    "document.getElementById('composer-status').textContent = {status:?}"
+                ))
                 .await;
-            let mut statuses = vec![
-                browser
-                    .text("composer-status")
-                    .await
-                    .as_str()
-                    .unwrap()
-                    .to_string(),
-            ];
-            statuses.extend(
-                [
-                    "microphone permission was denied",
-                    "speech recognition is not allowed here",
-                    "no speech was heard",
-                    "no microphone was found",
-                    "the speech service could not be reached",
-                ]
-                .map(|why| format!("Dictation stopped: {why}.")),
+            let after = browser.js(measure).await;
+            assert!(
+                after["box"].as_f64().unwrap() >= room - 1.0 && after["below"] == true,
+                "after {status:?} at {} the request box is {after} (room {room})",
+                viewport.name
             );
-            statuses.push(format!(
-                "Dictation could not start: {}.",
-                "a very long reason ".repeat(8)
-            ));
-            for status in statuses {
-                browser
-                    .js(&format!(
-                        "document.getElementById('composer-status').textContent = {status:?}"
-                    ))
-                    .await;
-                let after = browser.js(measure).await;
-                assert!(
-                    after["box"].as_f64().unwrap() >= room - 1.0 && after["below"] == true,
-                    "after {status:?} at {} the request box is {after} (room {room})",
-                    viewport.name
-                );
-            }
-            browser
-                .assert_accessible(&format!(
-                    "a long status under the composer at {}{}",
-                    viewport.name,
-                    if dark { ", dark" } else { "" }
-                ))
-                .await;
-            browser
-                .screenshot(&format!(
-                    "composer-status-{}{}",
-                    viewport.name,
-                    if dark { "-dark" } else { "" }
-                ))
-                .await;
-            browser.close().await;
         }
+        browser
+            .assert_accessible(&format!(
+                "a long status under the composer at {}",
+                look_name(viewport, dark)
+            ))
+            .await;
+        browser
+            .screenshot(&format!("composer-status-{}", look_name(viewport, dark)))
+            .await;
+        browser.close().await;
     }
 }
 
@@ -912,8 +870,7 @@ async fn every_control_on_a_touch_screen_is_big_enough_for_a_finger() {
         return;
     }
     for viewport in [VIEWPORTS[0], VIEWPORTS[1]] {
-        let server = Server::start();
-        let browser = Browser::open_page(&server, viewport).await;
+        let (_server, browser) = page_at(viewport).await;
         turn(&browser, "create a file called hello.txt with hi").await;
         turn(&browser, "read ../secret.txt").await;
         let speak = browser
@@ -1097,17 +1054,14 @@ async fn the_page_installs_and_opens_from_its_kept_shell_with_the_server_stopped
     if !browser::available() {
         return;
     }
-    for viewport in VIEWPORTS {
-        for dark in [false, true] {
-            installs_and_opens_offline(viewport, dark).await;
-        }
+    for (viewport, dark) in looks() {
+        installs_and_opens_offline(viewport, dark).await;
     }
 }
 
 /// One run of the test above, at one size and in one look.
-async fn installs_and_opens_offline(viewport: browser::Viewport, dark: bool) {
-    let server = Server::start();
-    let browser = Browser::open_page(&server, viewport).await;
+async fn installs_and_opens_offline(viewport: Viewport, dark: bool) {
+    let (server, browser) = page_at(viewport).await;
     browser.dark(dark).await;
     let manifest = browser
         .js_async(
@@ -1171,7 +1125,7 @@ async fn installs_and_opens_offline(viewport: browser::Viewport, dark: bool) {
         "the banner says it in words: {note:?}"
     );
     assert_eq!(said[1], "Not connected");
-    let look = format!("{}{}", viewport.name, if dark { "-dark" } else { "" });
+    let look = look_name(viewport, dark);
     browser
         .assert_accessible(&format!("the kept shell, server stopped, {look}"))
         .await;
@@ -1193,24 +1147,13 @@ async fn the_look_follows_the_choice_in_settings() {
     browser
         .js("document.getElementById('settings-open').click()")
         .await;
-    browser
-        .js("const t = document.getElementById('theme'); t.value = 'dark'; t.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("theme", "dark").await;
     let dark = browser.js(background).await;
     assert_ne!(light, dark, "dark on a light system");
-    browser.client.refresh().await.unwrap();
-    browser
-        .wait_text(
-            "the folder",
-            "root-name",
-            &server.root.file_name().unwrap().to_string_lossy(),
-        )
-        .await;
+    browser.reload(&server).await;
     assert_eq!(browser.js(background).await, dark, "kept across a reload");
     browser.assert_accessible("the dark look by choice").await;
-    browser
-        .js("const t = document.getElementById('theme'); t.value = 'system'; t.dispatchEvent(new Event('change'));")
-        .await;
+    browser.choose("theme", "system").await;
     assert_eq!(browser.js(background).await, light, "the system's again");
     browser.close().await;
 }
@@ -1261,10 +1204,7 @@ async fn tour() {
 /// (tools), and an example copied from it does what its line says.
 #[tokio::test]
 async fn the_help_lists_the_shared_phrasings_and_its_examples_work() {
-    if !browser::available() {
-        return;
-    }
-    let server = Server::start();
+    let Some(server) = served() else { return };
     let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
     browser
         .js("document.getElementById('help-open').click()")

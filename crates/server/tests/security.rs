@@ -6,6 +6,7 @@ mod common;
 
 use common::{Server, raw};
 use serde_json::{Value, json};
+use voicebox_test_support::audit_files;
 
 /// A raw turn with the page's `session` (may be empty: none).
 fn turn_request(host: &str, origin: &str, session: &str, body: &str) -> String {
@@ -113,13 +114,8 @@ async fn keys_need_authority_and_never_come_back() {
     assert_eq!(status, 400);
     assert_eq!(unknown["refused"], "unknown-field");
     // Nothing the server wrote into the root mentions the key.
-    let audit = std::fs::read_dir(server.root.join(".audit")).unwrap();
-    for file in audit {
-        assert!(
-            !std::fs::read_to_string(file.unwrap().path())
-                .unwrap()
-                .contains(secret)
-        );
+    for file in audit_files(&server.root) {
+        assert!(!std::fs::read_to_string(file).unwrap().contains(secret));
     }
 }
 

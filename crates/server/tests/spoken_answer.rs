@@ -12,6 +12,7 @@ use common::spoken::{
     Answer, ONE_DECODER, Page, Voice, available, hearing, server, speak, whisper_available,
 };
 use serde_json::{Value, json};
+use voicebox_test_support::audit_files;
 
 /// The call a spoken answer became, if any.
 fn answer_call(answer: &Answer) -> Option<&Value> {
@@ -42,8 +43,8 @@ impl Request for Page {
 /// Every audit line of the root written so far.
 fn audit(root: &std::path::Path) -> Vec<Value> {
     let mut lines = Vec::new();
-    for file in std::fs::read_dir(root.join(".audit")).unwrap().flatten() {
-        let text = std::fs::read_to_string(file.path()).unwrap_or_default();
+    for file in audit_files(root) {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
         lines.extend(text.lines().filter_map(|l| serde_json::from_str(l).ok()));
     }
     lines

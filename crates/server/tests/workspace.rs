@@ -71,9 +71,9 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     browser.click_and_ask("new-file-create").await;
     browser.answer(false).await;
     browser
-        .wait_for(
+        .wait_element(
             "the declined answer in the form",
-            "return !!document.querySelector('#new-file-answer .declined')",
+            "#new-file-answer .declined",
         )
         .await;
     assert_eq!(server.file("keep.txt"), "old");
@@ -152,10 +152,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     browser.assert_plan_names("notes.txt").await;
     browser.answer(false).await;
     browser
-        .wait_for(
-            "the declined answer",
-            "return !!document.querySelector('#viewer-answer .declined')",
-        )
+        .wait_element("the declined answer", "#viewer-answer .declined")
         .await;
     assert!(server.root.join("notes.txt").exists(), "No keeps the file");
     // … Yes removes it, and the list follows.
@@ -176,10 +173,7 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     // (the page's own microphone icons aside).
     open_entry(&browser, "pic.svg").await;
     browser
-        .wait_for(
-            "the picture",
-            "const i = document.querySelector('#viewer-body img.viewer-picture'); return !!i && i.complete && i.naturalWidth > 0;",
-        )
+        .wait_picture("the picture", "#viewer-body img.viewer-picture")
         .await;
     let picture = browser
         .js("const i = document.querySelector('#viewer-body img'); return [i.src.startsWith('blob:'), [...document.querySelectorAll('svg, circle')].filter((e) => !e.closest('.mic')).length, document.getElementById('viewer-download').href.startsWith('blob:')];")

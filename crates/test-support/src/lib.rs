@@ -43,6 +43,15 @@ pub fn put_file(root: &Path, name: &str, contents: impl AsRef<[u8]>) {
     std::fs::write(&path, contents).unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
 }
 
+/// Every file in `root`'s audit folder (`.audit`), in the order the folder
+/// lists them; panics where there is no such folder.
+pub fn audit_files(root: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(root.join(".audit"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect()
+}
+
 /// A local TCP port nothing listens on at the moment of asking.
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

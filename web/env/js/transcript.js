@@ -49,8 +49,8 @@ function actionLine(action, classes) {
  * across reloads, Clear and Export) with this page's turn. A sentence shows
  * as said; an action sent as data as its words ("write hello.txt").
  */
-export function createTranscript(ol, empty, options) {
-  const shared = createShared(ol, empty, { ...options, TurnClass: ActionTurn });
+export function createTranscript(pane, options) {
+  const shared = createShared(pane, { ...options, TurnClass: ActionTurn });
   return {
     ...shared,
     /** A turn for a sentence (`text`) or an action sent as data (`action`). */

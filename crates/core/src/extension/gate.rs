@@ -227,57 +227,52 @@ mod tests {
 
     #[test]
     fn each_gate_rule_names_its_problem() {
-        let base = |caps: serde_json::Value,
-                    bounds: serde_json::Value,
-                    tools: serde_json::Value| {
-            descriptor(
-                json!({"id": "x", "description": "d", "capabilities": caps, "bounds": bounds, "tools": tools}),
-            )
-        };
-        assert_eq!(
-            rules(&base(json!(["exec"]), json!({}), json!([]))),
-            [Rule::ExecAbsent]
-        );
-        assert_eq!(
-            rules(&base(json!(["eval"]), json!({}), json!([]))),
-            [Rule::EvalNotAToolPath]
-        );
-        assert_eq!(
-            rules(&base(json!(["teleport"]), json!({}), json!([]))),
-            [Rule::UnknownCapability]
-        );
-        assert_eq!(
-            rules(&base(
+        // (capabilities, bounds, tools) and the one rule the gate names.
+        let cases = [
+            (json!(["exec"]), json!({}), json!([]), Rule::ExecAbsent),
+            (
+                json!(["eval"]),
+                json!({}),
+                json!([]),
+                Rule::EvalNotAToolPath,
+            ),
+            (
+                json!(["teleport"]),
+                json!({}),
+                json!([]),
+                Rule::UnknownCapability,
+            ),
+            (
                 json!(["network"]),
                 json!({"hosts": ["a.example"]}),
-                json!([{"name": "f", "primitive": "http-get"}])
-            )),
-            [Rule::NetworkUnbounded]
-        );
-        assert_eq!(
-            rules(&base(
+                json!([{"name": "f", "primitive": "http-get"}]),
+                Rule::NetworkUnbounded,
+            ),
+            (
                 json!(["wasm"]),
                 json!({}),
-                json!([{"name": "w", "primitive": "wasm"}])
-            )),
-            [Rule::UnderDeclared]
-        );
-        assert_eq!(
-            rules(&base(
+                json!([{"name": "w", "primitive": "wasm"}]),
+                Rule::UnderDeclared,
+            ),
+            (
                 json!([]),
                 json!({}),
-                json!([{"name": "r", "primitive": "read-file"}])
-            )),
-            [Rule::UnderDeclared]
-        );
-        assert_eq!(
-            rules(&base(
+                json!([{"name": "r", "primitive": "read-file"}]),
+                Rule::UnderDeclared,
+            ),
+            (
                 json!(["read"]),
                 json!({}),
-                json!([{"name": "r", "primitive": "read-file"}, {"name": "r", "primitive": "list-files"}])
-            )),
-            [Rule::DuplicateTool]
-        );
+                json!([{"name": "r", "primitive": "read-file"}, {"name": "r", "primitive": "list-files"}]),
+                Rule::DuplicateTool,
+            ),
+        ];
+        for (caps, bounds, tools, rule) in cases {
+            let d = descriptor(
+                json!({"id": "x", "description": "d", "capabilities": caps, "bounds": bounds, "tools": tools}),
+            );
+            assert_eq!(rules(&d), [rule], "{caps} {bounds} {tools}");
+        }
         let unknown = Descriptor::from_json(
             &json!({"id": "x", "description": "d", "capabilities": [], "tools": [{"name": "e", "primitive": "exec"}]}),
         );

@@ -32,6 +32,12 @@ impl<S: Storage> Rig<S> {
         pollster::block_on(self.ex.execute(&action, Some("t")))
     }
 
+    /// Runs `action` and asserts it is refused by `rule`.
+    pub fn assert_refused(&mut self, action: Value, rule: Rule) {
+        let reply = self.run(action.clone());
+        assert_eq!(refused(&reply), rule, "{action}");
+    }
+
     pub fn confirm(&mut self, id: &str, yes: bool) -> Reply {
         pollster::block_on(self.ex.confirm(id, yes))
     }
@@ -175,8 +181,8 @@ pub fn refusals_are_named<S: Storage>(rig: &mut Rig<S>) {
 
 /// Check 4: `..` as a name is refused while a sibling name is accepted.
 pub fn dot_dot_refused_sibling_accepted<S: Storage>(rig: &mut Rig<S>) {
-    assert_eq!(refused(&rig.run(write("..", "x"))), Rule::OutsideRoot);
-    assert_eq!(refused(&rig.run(write("a/..", "x"))), Rule::OutsideRoot);
+    rig.assert_refused(write("..", "x"), Rule::OutsideRoot);
+    rig.assert_refused(write("a/..", "x"), Rule::OutsideRoot);
     let sibling = rig.run(write("..a", "x"));
     assert_eq!(
         refused(&sibling),
@@ -206,10 +212,7 @@ pub fn verbs_do_what_they_say<S: Storage>(rig: &mut Rig<S>) {
     assert_eq!(names, ["drafts", "empty.txt"], "dot entries are hidden");
     let sub = rig.run(json!({"verb":"list","dir":"drafts"}));
     assert_eq!(sub.files.unwrap()[0].name, "plan.md");
-    assert_eq!(
-        refused(&rig.run(json!({"verb":"list","dir":"nope"}))),
-        Rule::NotFound
-    );
+    rig.assert_refused(json!({"verb":"list","dir":"nope"}), Rule::NotFound);
 
     let edit =
         rig.run(json!({"verb":"edit","name":"drafts/plan.md","oldText":"milk","newText":"bread"}));
@@ -302,16 +305,10 @@ pub fn delete_asks_first<S: Storage>(rig: &mut Rig<S>) {
         "the attempt names the ask"
     );
 
-    assert_eq!(
-        refused(&rig.run(json!({"verb":"delete","name":"old.txt"}))),
-        Rule::NotFound
-    );
+    rig.assert_refused(json!({"verb":"delete","name":"old.txt"}), Rule::NotFound);
     // A folder is deleted only when empty (the notes verbs check the yes).
     assert!(rig.run(write("dir/x.txt", "x")).ok);
-    assert_eq!(
-        refused(&rig.run(json!({"verb":"delete","name":"dir"}))),
-        Rule::FolderNotEmpty
-    );
+    rig.assert_refused(json!({"verb":"delete","name":"dir"}), Rule::FolderNotEmpty);
     assert_eq!(rig.file("dir/x.txt").as_deref(), Some("x"));
 }
 
@@ -413,19 +410,16 @@ pub fn append_adds_a_line_and_undo_takes_it_back<S: Storage>(rig: &mut Rig<S>) {
     assert_eq!(rig.file("todo.txt").as_deref(), Some("eggs\noat milk"));
     assert!(rig.run(json!({"verb": "undo"})).ok);
     assert_eq!(rig.file("todo.txt").as_deref(), Some("eggs"));
-    assert_eq!(
-        refused(&rig.run(json!({"verb": "append", "name": "../x.txt", "content": "x"}))),
-        Rule::OutsideRoot
+    rig.assert_refused(
+        json!({"verb": "append", "name": "../x.txt", "content": "x"}),
+        Rule::OutsideRoot,
     );
 }
 
 /// Undo reverts write, edit and delete, says what it did, and refuses to
 /// clobber a file changed since.
 pub fn undo_reverts_and_says_what<S: Storage>(rig: &mut Rig<S>) {
-    assert_eq!(
-        refused(&rig.run(json!({"verb":"undo"}))),
-        Rule::NothingToUndo
-    );
+    rig.assert_refused(json!({"verb":"undo"}), Rule::NothingToUndo);
     assert!(rig.run(write("u.txt", "one")).ok);
     assert!(rig.run(write("u.txt", "two")).ok);
     let undo = rig.run(json!({"verb":"undo"}));
@@ -440,10 +434,7 @@ pub fn undo_reverts_and_says_what<S: Storage>(rig: &mut Rig<S>) {
         Some("undid the write of u.txt: removed it (it did not exist before)")
     );
     assert!(rig.file("u.txt").is_none());
-    assert_eq!(
-        refused(&rig.run(json!({"verb":"undo"}))),
-        Rule::NothingToUndo
-    );
+    rig.assert_refused(json!({"verb":"undo"}), Rule::NothingToUndo);
 
     assert!(rig.run(write("d.txt", "keep me")).ok);
     let ask = rig.run(json!({"verb":"delete","name":"d.txt"}));

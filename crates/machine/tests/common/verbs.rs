@@ -258,7 +258,7 @@ pub fn read_part_says_which_lines_of_how_many<S: Storage>(rig: &mut Rig<S>) {
             Rule::MalformedField,
         ),
     ] {
-        assert_eq!(refused(&rig.run(action.clone())), rule, "{action}");
+        rig.assert_refused(action, rule);
     }
 }
 
@@ -290,7 +290,7 @@ pub fn find_and_info_answer_about_names<S: Storage>(rig: &mut Rig<S>) {
             Rule::ProtectedAudit,
         ),
     ] {
-        assert_eq!(refused(&rig.run(action.clone())), rule, "{action}");
+        rig.assert_refused(action, rule);
     }
     // Host files are never found.
     let audit = rig.run(json!({"verb": "find", "pattern": "*.jsonl"}));
@@ -307,13 +307,10 @@ pub fn find_and_info_answer_about_names<S: Storage>(rig: &mut Rig<S>) {
         .info
         .unwrap();
     assert_eq!((folder.kind, folder.entries), (InfoKind::Folder, Some(1)));
-    assert_eq!(
-        refused(&rig.run(json!({"verb": "info", "name": "nope.md"}))),
-        Rule::NotFound
-    );
-    assert_eq!(
-        refused(&rig.run(json!({"verb": "info", "name": ".audit"}))),
-        Rule::ProtectedAudit
+    rig.assert_refused(json!({"verb": "info", "name": "nope.md"}), Rule::NotFound);
+    rig.assert_refused(
+        json!({"verb": "info", "name": ".audit"}),
+        Rule::ProtectedAudit,
     );
 }
 
@@ -375,12 +372,9 @@ pub fn list_items_are_ticked_and_removed_by_their_words<S: Storage>(rig: &mut Ri
     );
     assert!(rig.run(json!({"verb": "undo"})).ok);
     assert_eq!(rig.file("shopping.md").as_deref(), Some(LIST));
-    assert_eq!(
-        refused(&rig.run(act(
-            "remove_item",
-            json!({"name": "missing.md", "item": "x"})
-        ))),
-        Rule::NotFound
+    rig.assert_refused(
+        act("remove_item", json!({"name": "missing.md", "item": "x"})),
+        Rule::NotFound,
     );
 
     let added = rig.run(act(
@@ -417,12 +411,12 @@ pub fn append_under_a_heading_goes_at_the_end_of_its_section<S: Storage>(rig: &m
         rig.file("daily/2026-12-02.md").as_deref(),
         Some("## Errands\npick up dry cleaning\n")
     );
-    assert_eq!(
-        refused(&rig.run(act(
+    rig.assert_refused(
+        act(
             "append",
-            json!({"name": ".week.md", "content": "x", "under": "a"})
-        ))),
-        Rule::DotfileRefused
+            json!({"name": ".week.md", "content": "x", "under": "a"}),
+        ),
+        Rule::DotfileRefused,
     );
 }
 
@@ -442,22 +436,19 @@ pub fn undo_of_one_file_leaves_the_others<S: Storage>(rig: &mut Rig<S>) {
     let plain = rig.run(json!({"verb": "undo"}));
     assert!(plain.ok);
     assert!(rig.file("todo.txt").is_none());
-    assert_eq!(
-        refused(&rig.run(json!({"verb": "undo", "name": "elsewhere.txt"}))),
-        Rule::NothingToUndo
+    rig.assert_refused(
+        json!({"verb": "undo", "name": "elsewhere.txt"}),
+        Rule::NothingToUndo,
     );
-    assert_eq!(
-        refused(&rig.run(json!({"verb": "undo", "name": "../x"}))),
-        Rule::OutsideRoot
-    );
+    rig.assert_refused(json!({"verb": "undo", "name": "../x"}), Rule::OutsideRoot);
     // Changed since by someone else: refused, nothing overwritten.
     assert!(rig.run(write("groceries.txt", "milk, bread")).ok);
     let storage = rig.ex.storage().unwrap();
     let path = resolve_inside_root("groceries.txt").unwrap();
     pollster::block_on(storage.write(&path, b"theirs")).unwrap();
-    assert_eq!(
-        refused(&rig.run(json!({"verb": "undo", "name": "groceries.txt"}))),
-        Rule::UndoStale
+    rig.assert_refused(
+        json!({"verb": "undo", "name": "groceries.txt"}),
+        Rule::UndoStale,
     );
     assert_eq!(rig.file("groceries.txt").as_deref(), Some("theirs"));
 }

@@ -143,12 +143,7 @@ fn audit_verify_exits_zero_on_an_intact_log_and_non_zero_where_it_breaks() {
     assert_eq!(seqs, [6, 5, 4, 3, 2, 1], "every entry, newest first");
 
     // Whole lines cut from the end: only the anchor in the state folder sees it.
-    let log = std::fs::read_dir(dir.path().join(".audit"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let log = audit_files(dir.path()).remove(0);
     let text = std::fs::read_to_string(&log).unwrap();
     let kept: String = text.split_inclusive('\n').take(4).collect();
     std::fs::write(&log, kept).unwrap();
@@ -179,12 +174,7 @@ fn written_root(state: &std::path::Path) -> (TempDir, std::path::PathBuf) {
         );
         assert_eq!(code, 0);
     }
-    let log = std::fs::read_dir(root.join(".audit"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let log = audit_files(&root).remove(0);
     (dir, log)
 }
 

@@ -11,6 +11,7 @@ use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
 use tempfile::TempDir;
+use voicebox_test_support::audit_files;
 
 fn voicebox(args: &[&str]) -> (Value, i32) {
     let state = TempDir::new().unwrap();

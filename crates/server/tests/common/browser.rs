@@ -101,16 +101,21 @@ impl Browser {
         let browser = Browser::start().await;
         browser.resize(viewport).await;
         browser.client.goto(&server.page_url).await.unwrap();
-        let name = server
-            .root
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        browser.wait_folder_named(server).await;
         browser
-            .wait_text("the folder's name in the header", "root-name", &name)
+    }
+
+    /// Reloads the page and waits until its header names `server`'s folder again.
+    pub async fn reload(&self, server: &super::Server) {
+        self.client.refresh().await.unwrap();
+        self.wait_folder_named(server).await;
+    }
+
+    /// Waits until the page's header names `server`'s folder.
+    async fn wait_folder_named(&self, server: &super::Server) {
+        let name = server.root.file_name().unwrap().to_string_lossy();
+        self.wait_text("the folder's name in the header", "root-name", &name)
             .await;
-        browser
     }
 
     /// Goes to the environment page at `url` and waits until it is ready.
@@ -129,6 +134,15 @@ impl Browser {
             .click()
             .await
             .unwrap_or_else(|e| panic!("clicking #{id}: {e}"));
+    }
+
+    /// Chooses `value` in the select with this id, as picking it does: the
+    /// page hears its `change`.
+    pub async fn choose(&self, id: &str, value: &str) {
+        self.js(&format!(
+            "const s = document.getElementById({id:?}); s.value = {value:?}; s.dispatchEvent(new Event('change'));"
+        ))
+        .await;
     }
 
     /// The text of the element with this id, as the page has it now.
@@ -172,6 +186,46 @@ impl Browser {
     pub async fn wait_text(&self, what: &str, id: &str, text: &str) {
         let script =
             format!("return document.getElementById('{id}').textContent.includes({text:?})");
+        self.wait_for(what, &script).await;
+    }
+
+    /// Waits, as `wait_for` does, until an element matches `selector`.
+    pub async fn wait_element(&self, what: &str, selector: &str) {
+        let script = format!("return !!document.querySelector({selector:?})");
+        self.wait_for(what, &script).await;
+    }
+
+    /// Waits, as `wait_for` does, until the element `selector` matches is a
+    /// picture shown from a `blob:` URL and loaded.
+    pub async fn wait_picture(&self, what: &str, selector: &str) {
+        let script = format!(
+            "const i = document.querySelector({selector:?}); return !!i && i.src.startsWith('blob:') && i.complete && i.naturalWidth > 0;"
+        );
+        self.wait_for(what, &script).await;
+    }
+
+    /// Waits until the transcript's newest answer is a picture (a loaded
+    /// image from a `blob:` URL) and asserts the transcript holds no SVG
+    /// markup: an SVG answer is never shown inline.
+    pub async fn wait_answer_picture(&self) {
+        self.wait_picture(
+            "the picture in the answer",
+            "#transcript .turn:last-child img.answer-picture",
+        )
+        .await;
+        self.assert_none(
+            "#transcript svg, #transcript circle",
+            "no SVG markup in the transcript",
+        )
+        .await;
+    }
+
+    /// Waits, as `wait_for` does, until the transcript's newest turn
+    /// includes `text`.
+    pub async fn wait_last_turn(&self, what: &str, text: &str) {
+        let script = format!(
+            "const t = [...document.querySelectorAll('#transcript .turn')].pop(); return !!t && t.textContent.includes({text:?});"
+        );
         self.wait_for(what, &script).await;
     }
 
@@ -597,6 +651,20 @@ pub fn every_size() -> Vec<Viewport> {
     all.extend(VIEWPORTS);
     all.push(EDGES[1]);
     all
+}
+
+/// Each of [`VIEWPORTS`] in the light look, then the dark one: every way a
+/// person sees the page that a test of its look goes through.
+pub fn looks() -> impl Iterator<Item = (Viewport, bool)> {
+    VIEWPORTS
+        .into_iter()
+        .flat_map(|viewport| [(viewport, false), (viewport, true)])
+}
+
+/// A size and look's name in screenshots and failures: the size's name, then
+/// `-dark` for the dark look.
+pub fn look_name(viewport: Viewport, dark: bool) -> String {
+    format!("{}{}", viewport.name, if dark { "-dark" } else { "" })
 }
 
 /// A chromedriver command fantoccini does not wrap: a POST to

@@ -69,10 +69,7 @@ pub async fn no_gesture(browser: &Browser) {
 pub async fn lend_to_server(browser: &Browser) {
     browser.click("server-root-use").await;
     browser
-        .wait_for(
-            "the channel",
-            "return document.getElementById('server-root').dataset.state === 'connected'",
-        )
+        .wait_element("the channel", "#server-root[data-state=connected]")
         .await;
 }
 
@@ -87,13 +84,7 @@ pub async fn root_injection_checks(browser: &Browser, root_path: &str) {
         json!({"verb": "write", "name": "../../evil.sh", "content": "x"}),
     )
     .await;
-    assert_eq!(outside["refused"], "outside-root");
-    assert!(
-        outside["why"]
-            .as_str()
-            .unwrap()
-            .contains("outside your folder")
-    );
+    super::assert_refused_saying(&outside, "outside-root", "outside your folder");
     assert_eq!(
         act(
             browser,

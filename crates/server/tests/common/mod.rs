@@ -299,6 +299,14 @@ impl Server {
     }
 }
 
+/// Asserts `reply` is refused by `rule` and that its why includes `words`.
+#[track_caller]
+pub fn assert_refused_saying(reply: &Value, rule: &str, words: &str) {
+    assert_eq!(reply["refused"], rule, "{reply}");
+    let why = reply["why"].as_str().unwrap_or_default();
+    assert!(why.contains(words), "the why says {words:?}: {reply}");
+}
+
 /// The string `key` of every element of the array `list`, in order.
 pub fn each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
     list.as_array()

@@ -84,10 +84,7 @@ async fn a_wasm_extension_runs_the_shelf_module_its_digest_pins() {
         "tools": [{"name": "run", "primitive": "wasm", "digest": "0".repeat(64)}]
     });
     propose_and_admit(&server, pinned_to_nothing).await;
-    assert_eq!(
-        call(&server, "ghost", "run", json!({})).await["refused"],
-        "tool-unavailable"
-    );
+    assert_eq!(refusal(&server, "ghost", "run").await, "tool-unavailable");
 }
 
 /// Extensions are audited in, and run on, a folder of this machine: while a

@@ -86,6 +86,12 @@ async fn call(server: &Server, id: &str, tool: &str, args: Value) -> Value {
     reply["result"].clone()
 }
 
+/// The rule a call of `tool` with no arguments is refused by (null where it
+/// is not refused).
+async fn refusal(server: &Server, id: &str, tool: &str) -> Value {
+    call(server, id, tool, json!({})).await["refused"].clone()
+}
+
 async fn state_of(server: &Server, id: &str) -> String {
     let (_, list) = server.get("/api/extensions").await;
     list["extensions"]
@@ -104,7 +110,7 @@ async fn proposals_never_load_and_the_token_admits() {
     assert_eq!(proposed["result"]["ok"], true, "{proposed}");
     assert_eq!(state_of(&server, "weather").await, "pending");
     assert_eq!(
-        call(&server, "weather", "clock", json!({})).await["refused"],
+        refusal(&server, "weather", "clock").await,
         "not-admitted",
         "proposing loads nothing"
     );
@@ -166,19 +172,13 @@ async fn proposals_never_load_and_the_token_admits() {
 
     // Re-proposing a changed plan un-admits it until admitted again; revoke works.
     propose(&server, descriptor("weather", "changed")).await;
-    assert_eq!(
-        call(&server, "weather", "clock", json!({})).await["refused"],
-        "plan-changed"
-    );
+    assert_eq!(refusal(&server, "weather", "clock").await, "plan-changed");
     admit(&server, "weather").await;
     let (_, revoked) = server
         .post("/api/extensions/revoke", json!({"id": "weather"}))
         .await;
     assert_eq!(revoked["result"]["ok"], true);
-    assert_eq!(
-        call(&server, "weather", "clock", json!({})).await["refused"],
-        "not-admitted"
-    );
+    assert_eq!(refusal(&server, "weather", "clock").await, "not-admitted");
 }
 
 #[tokio::test]
@@ -212,15 +212,10 @@ async fn proposals_wait_in_bounded_number_until_some_are_withdrawn() {
         assert_eq!(reply["result"]["ok"], true, "{n}: {reply}");
     }
     let refused = propose(&server, descriptor("one-more", "d")).await;
-    assert_eq!(
-        refused["result"]["refused"], "too-many-proposals",
-        "{refused}"
-    );
-    assert!(
-        refused["result"]["why"]
-            .as_str()
-            .unwrap()
-            .contains("withdraw some first")
+    common::assert_refused_saying(
+        &refused["result"],
+        "too-many-proposals",
+        "withdraw some first",
     );
     let turned = server
         .act(json!({"verb": "propose_extension", "descriptor": descriptor("one-more", "d")}))

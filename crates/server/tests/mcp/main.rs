@@ -17,7 +17,7 @@ use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
-use voicebox_test_support::put_file;
+use voicebox_test_support::{audit_files, put_file};
 
 /// A root and a state folder apart from it.
 struct Folder {
@@ -34,6 +34,15 @@ impl Folder {
             state: dirs.1.path().to_path_buf(),
             _dirs: dirs,
         }
+    }
+
+    /// A folder whose root holds `files` (name, contents), one a row.
+    fn holding(files: &[(&str, &str)]) -> Folder {
+        let folder = Folder::new();
+        for (name, contents) in files {
+            put_file(&folder.root, name, contents);
+        }
+        folder
     }
 
     /// `voicebox mcp` on this folder, as a client app starts it: its root
@@ -54,6 +63,20 @@ impl Folder {
     fn file(&self, name: &str) -> Option<String> {
         std::fs::read_to_string(self.root.join(name)).ok()
     }
+}
+
+/// A folder holding `files` and `voicebox mcp` on it, driven by a client
+/// that cannot ask the person.
+async fn unattended(files: &[(&str, &str)]) -> (Folder, RunningService<RoleClient, Person>) {
+    let folder = Folder::holding(files);
+    let client = connect(&folder, Person::none()).await;
+    (folder, client)
+}
+
+/// The URIs of every resource the client lists, in the order listed.
+async fn listed_uris<H: ClientHandler>(client: &RunningService<RoleClient, H>) -> Vec<String> {
+    let listed = client.list_all_resources().await.unwrap();
+    listed.into_iter().map(|r| r.uri).collect()
 }
 
 /// One tool call's result: whether it is a tool error, its first line, and
@@ -108,8 +131,8 @@ async fn call_refused<H: ClientHandler>(
 /// Every entry of the root's audit files, in file order.
 fn audit_entries(root: &Path) -> Vec<Value> {
     let mut entries = Vec::new();
-    for file in std::fs::read_dir(root.join(".audit")).unwrap() {
-        let text = std::fs::read_to_string(file.unwrap().path()).unwrap();
+    for file in audit_files(root) {
+        let text = std::fs::read_to_string(file).unwrap();
         entries.extend(
             text.lines()
                 .map(|l| serde_json::from_str::<Value>(l).unwrap()),
@@ -127,8 +150,7 @@ fn done(entries: &[Value], kind: &str) -> bool {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_tools_are_the_command_table_with_its_schemas() {
-    let folder = Folder::new();
-    let client = connect(&folder, Person::none()).await;
+    let (_folder, client) = unattended(&[]).await;
     let tools = client.list_all_tools().await.unwrap();
     let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
     names.sort();
@@ -221,8 +243,7 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn write_read_edit_grep_and_undo_land_in_the_folder() {
-    let folder = Folder::new();
-    let client = connect(&folder, Person::none()).await;
+    let (folder, client) = unattended(&[]).await;
     let wrote = call_ok(
         &client,
         "write",
@@ -258,8 +279,7 @@ async fn write_read_edit_grep_and_undo_land_in_the_folder() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn an_escape_is_refused_by_its_rule_and_an_inside_name_is_not() {
-    let folder = Folder::new();
-    let client = connect(&folder, Person::none()).await;
+    let (folder, client) = unattended(&[]).await;
     for name in ["../x", "/tmp/x", "a/../../x"] {
         let escaped = call(&client, "write", json!({"name": name, "content": "out"})).await;
         assert!(escaped.error, "{name}");
@@ -291,8 +311,7 @@ async fn an_escape_is_refused_by_its_rule_and_an_inside_name_is_not() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_delete_asks_the_person_and_is_done_only_if_they_accept() {
-    let folder = Folder::new();
-    put_file(&folder.root, "draft.txt", "draft");
+    let folder = Folder::holding(&[("draft.txt", "draft")]);
     for declines in [ElicitationAction::Decline, ElicitationAction::Cancel] {
         let person = Person::answering(declines);
         let client = connect(&folder, person.clone()).await;
@@ -336,9 +355,7 @@ async fn a_delete_asks_the_person_and_is_done_only_if_they_accept() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_client_that_cannot_ask_is_refused_by_name_and_nothing_is_deleted() {
-    let folder = Folder::new();
-    put_file(&folder.root, "keep.txt", "keep");
-    let client = connect(&folder, Person::none()).await;
+    let (folder, client) = unattended(&[("keep.txt", "keep")]).await;
     let refused = call(&client, "delete", json!({"name": "keep.txt"})).await;
     assert!(refused.error);
     assert!(
@@ -364,15 +381,17 @@ async fn a_client_that_cannot_ask_is_refused_by_name_and_nothing_is_deleted() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_files_are_resources_read_through_the_executor_and_dot_folders_never_appear() {
-    let folder = Folder::new();
-    put_file(&folder.root, "a.txt", "alpha");
-    put_file(&folder.root, "sub/my notes.md", "beta");
-    put_file(&folder.root, ".hidden/secret.txt", "no");
-    put_file(&folder.root, ".env", "KEY=no");
-    let client = connect(&folder, Person::none()).await;
-    let listed = client.list_all_resources().await.unwrap();
-    let uris: Vec<&str> = listed.iter().map(|r| r.uri.as_str()).collect();
-    assert_eq!(uris, ["voicebox:///a.txt", "voicebox:///sub/my%20notes.md"]);
+    let (folder, client) = unattended(&[
+        ("a.txt", "alpha"),
+        ("sub/my notes.md", "beta"),
+        (".hidden/secret.txt", "no"),
+        (".env", "KEY=no"),
+    ])
+    .await;
+    assert_eq!(
+        listed_uris(&client).await,
+        ["voicebox:///a.txt", "voicebox:///sub/my%20notes.md"]
+    );
     let read = client
         .read_resource(ReadResourceRequestParams::new(
             "voicebox:///sub/my%20notes.md",
@@ -406,15 +425,13 @@ async fn the_files_are_resources_read_through_the_executor_and_dot_folders_never
 
 #[tokio::test(flavor = "multi_thread")]
 async fn links_to_folders_list_each_real_file_once_under_its_own_name() {
-    let folder = Folder::new();
-    put_file(&folder.root, "seed.txt", "s");
-    put_file(&folder.root, "docs/a.md", "a");
-    put_file(&folder.root, "docs/deep/b.md", "b");
-    let client = connect(&folder, Person::none()).await;
-    let uris = |listed: Vec<rmcp::model::Resource>| -> Vec<String> {
-        listed.into_iter().map(|r| r.uri.clone()).collect()
-    };
-    let plain = uris(client.list_all_resources().await.unwrap());
+    let (folder, client) = unattended(&[
+        ("seed.txt", "s"),
+        ("docs/a.md", "a"),
+        ("docs/deep/b.md", "b"),
+    ])
+    .await;
+    let plain = listed_uris(&client).await;
     assert_eq!(
         plain,
         [
@@ -434,7 +451,7 @@ async fn links_to_folders_list_each_real_file_once_under_its_own_name() {
     ] {
         std::os::unix::fs::symlink(target, folder.root.join(link)).unwrap();
     }
-    assert_eq!(uris(client.list_all_resources().await.unwrap()), plain);
+    assert_eq!(listed_uris(&client).await, plain);
     // No folder is listed through a link: the walk never went through one.
     for entry in audit_entries(&folder.root) {
         let target = entry["act"]["target"]
@@ -456,8 +473,7 @@ async fn links_to_folders_list_each_real_file_once_under_its_own_name() {
 /// person's withdrawal removes it, which MCP cannot do) makes room (the control).
 #[tokio::test(flavor = "multi_thread")]
 async fn proposals_through_mcp_stop_at_the_cap_by_name() {
-    let folder = Folder::new();
-    let client = connect(&folder, Person::none()).await;
+    let (folder, client) = unattended(&[]).await;
     let descriptor = |id: String| {
         json!({"descriptor": {"id": id, "description": "d", "capabilities": ["read"],
             "tools": [{"name": "r", "primitive": "read-file"}]}})

@@ -3,16 +3,13 @@
 //! old copy (`expect`) is refused and writes nothing.
 
 use super::person::{Person, connect};
-use super::{Folder, audit_entries, call, call_ok, call_refused};
+use super::{Folder, audit_entries, call, call_ok, call_refused, unattended};
 use rmcp::model::ElicitationAction;
 use serde_json::json;
-use voicebox_test_support::put_file;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn organise_read_part_find_and_info_through_mcp() {
-    let folder = Folder::new();
-    put_file(&folder.root, "draft.md", "1\n2\n3\n4\n");
-    let client = connect(&folder, Person::none()).await;
+    let (folder, client) = unattended(&[("draft.md", "1\n2\n3\n4\n")]).await;
     call_ok(
         &client,
         "move",
@@ -76,9 +73,7 @@ async fn organise_read_part_find_and_info_through_mcp() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_move_over_a_file_asks_the_person_first() {
-    let folder = Folder::new();
-    put_file(&folder.root, "a.md", "new");
-    put_file(&folder.root, "b.md", "old");
+    let folder = Folder::holding(&[("a.md", "new"), ("b.md", "old")]);
     let person = Person::answering(ElicitationAction::Decline);
     let client = connect(&folder, person.clone()).await;
     let kept = call(&client, "move", json!({"name": "a.md", "to": "b.md"})).await;
@@ -99,9 +94,7 @@ async fn a_move_over_a_file_asks_the_person_first() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn lists_and_an_edit_on_an_old_copy_through_mcp() {
-    let folder = Folder::new();
-    put_file(&folder.root, "todo.md", "- [ ] milk\n- [ ] call Sam\n");
-    let client = connect(&folder, Person::none()).await;
+    let (folder, client) = unattended(&[("todo.md", "- [ ] milk\n- [ ] call Sam\n")]).await;
     let read = call(&client, "read", json!({"name": "todo.md"})).await;
     let held = read.reply["sha256"].as_str().unwrap().to_string();
     call_ok(

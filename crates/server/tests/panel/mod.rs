@@ -19,16 +19,12 @@ pub async fn type_into(browser: &Browser, id: &str, text: &str) {
 
 /// Clicks the file list's entry for `name`.
 pub async fn open_entry(browser: &Browser, name: &str) {
+    let entry = format!("#files li[data-name={name:?}] button");
     browser
-        .wait_for(
-            &format!("{name} in the file list"),
-            &format!("return !!document.querySelector('#files li[data-name={name:?}] button')"),
-        )
+        .wait_element(&format!("{name} in the file list"), &entry)
         .await;
     browser
-        .js(&format!(
-            "document.querySelector('#files li[data-name={name:?}] button').click()"
-        ))
+        .js(&format!("document.querySelector({entry:?}).click()"))
         .await;
 }
 
