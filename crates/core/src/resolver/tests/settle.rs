@@ -14,6 +14,14 @@ fn named(text: &str, names: &[&str]) -> Option<String> {
     action.to_json()["name"].as_str().map(String::from)
 }
 
+/// Each sentence of `rows`, said over a folder holding `names`, names the
+/// file beside it.
+fn names_each(names: &[&str], rows: &[(&str, &str)]) {
+    for (said, want) in rows {
+        assert_eq!(named(said, names).as_deref(), Some(*want), "{said}");
+    }
+}
+
 #[test]
 fn the_name_said_in_full_wins_for_every_verb_and_its_sibling_stays_itself() {
     let two = ["my notes.txt", "notes.txt"];
@@ -148,16 +156,17 @@ fn a_name_said_by_some_of_its_words_is_the_one_file_that_has_them() {
 #[test]
 fn a_name_said_with_other_separators_or_a_number_in_words_is_the_file_on_disk() {
     let files = ["hive-log.md", "todo.txt", "chapter3.md", "Vows_v2.md"];
-    for (text, name) in [
-        ("what's in hive log dot md", "hive-log.md"),
-        ("how large is hive log dot md", "hive-log.md"),
-        ("add buy grout to to do dot txt", "todo.txt"),
-        ("read to-do.txt", "todo.txt"),
-        ("open chapter three dot md", "chapter3.md"),
-        ("delete vows v2 dot md", "Vows_v2.md"),
-    ] {
-        assert_eq!(named(text, &files).as_deref(), Some(name), "{text}");
-    }
+    names_each(
+        &files,
+        &[
+            ("what's in hive log dot md", "hive-log.md"),
+            ("how large is hive log dot md", "hive-log.md"),
+            ("add buy grout to to do dot txt", "todo.txt"),
+            ("read to-do.txt", "todo.txt"),
+            ("open chapter three dot md", "chapter3.md"),
+            ("delete vows v2 dot md", "Vows_v2.md"),
+        ],
+    );
     // Two files alike but for separators: neither is taken for the other.
     let both = ["hive-log.md", "hive_log.md"];
     assert_eq!(
@@ -227,16 +236,17 @@ fn a_list_said_by_what_it_lists_is_its_file() {
 #[test]
 fn a_new_path_goes_in_its_folder_as_on_disk() {
     let files = ["recipes/pho.md", "shopping.md"];
-    for (text, made) in [
-        ("make a desserts folder inside Recipes", "recipes/desserts"),
-        (
-            "create a file called RECIPES/dal.md with lentils",
-            "recipes/dal.md",
-        ),
-        ("make a folder called 2026 in Invoices", "Invoices/2026"),
-    ] {
-        assert_eq!(named(text, &files).as_deref(), Some(made), "{text}");
-    }
+    names_each(
+        &files,
+        &[
+            ("make a desserts folder inside Recipes", "recipes/desserts"),
+            (
+                "create a file called RECIPES/dal.md with lentils",
+                "recipes/dal.md",
+            ),
+            ("make a folder called 2026 in Invoices", "Invoices/2026"),
+        ],
+    );
 }
 
 /// Of two files the sentence names as well, the one said where a request
@@ -251,15 +261,16 @@ fn the_file_said_last_after_to_is_the_one_acted_on() {
         "shopping.md",
         "kit.md",
     ];
-    for (said, name) in [
-        (
-            "add Jess, fine-line rose, Thurs 2pm to bookings",
-            "bookings.md",
-        ),
-        ("add first aid kit to the shopping list", "shopping.md"),
-    ] {
-        assert_eq!(named(said, &files).as_deref(), Some(name), "{said}");
-    }
+    names_each(
+        &files,
+        &[
+            (
+                "add Jess, fine-line rose, Thurs 2pm to bookings",
+                "bookings.md",
+            ),
+            ("add first aid kit to the shopping list", "shopping.md"),
+        ],
+    );
     let camp = ["camp/kit.md", "badges.md"];
     assert_eq!(
         named("add first aid kit to the kit list", &camp).as_deref(),
