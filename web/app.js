@@ -140,6 +140,11 @@ async function answerConfirmation(turn, request) {
     turn.showTimedOut(request);
     return;
   }
+  // The same words heard again asked a newer question: that one is answered.
+  if (answer === 'superseded') {
+    turn.showSuperseded();
+    return;
+  }
   let reply;
   try {
     reply = await api.confirm(request.id, answer === 'yes');

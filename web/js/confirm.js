@@ -37,12 +37,16 @@ function left(ms) {
 }
 
 /**
- * createConfirm() → { ask(request) → Promise<boolean>, answer(request) → Promise<'yes'|'no'|'expired'|'spoken'>, settle(id) }
+ * createConfirm() → { ask(request) → Promise<boolean>, answer(request) → Promise<'yes'|'no'|'expired'|'spoken'|'superseded'>, settle(id) }
  * Builds the page's confirmation dialog; requests are asked one at a time, in
  * order. A question whose time runs out closes itself as 'expired' (nothing is
  * sent: the server's id has stopped working anyway); `ask` reads that as a No.
  * A question answered by voice (`settle`) closes as 'spoken': the answer was
- * the server's already, so nothing is sent.
+ * the server's already, so nothing is sent. A question that may be answered
+ * by voice (`say`) is the only one voice answers: a newer one closes an
+ * older one still open or waiting as 'superseded', so the question on screen
+ * is always the one the person's words answer, and a click can never do a
+ * change twice.
  */
 export function createConfirm() {
   const dialog = buildDialog();
@@ -55,9 +59,12 @@ export function createConfirm() {
   const title = dialog.querySelector('#confirm-title');
   const say = dialog.querySelector('#confirm-say');
   let queue = Promise.resolve();
-  // Questions answered by voice (their ids), and the one on screen.
+  // Questions answered by voice (their ids), the one on screen, the ones
+  // voice may answer still open or waiting, and those a newer one replaced.
   const spoken = new Set();
   let showing = null;
+  const heard = new Set();
+  const superseded = new Set();
 
   function askNow(request) {
     return new Promise((resolve) => {
@@ -69,12 +76,14 @@ export function createConfirm() {
         clearInterval(timer);
         dialog.removeEventListener('close', finish);
         showing = null;
+        heard.delete(request.id);
         const how = dialog.returnValue;
-        resolve(how === 'yes' ? 'yes' : how === 'expired' || how === 'spoken' ? how : 'no');
+        resolve(how === 'yes' ? 'yes' : ['expired', 'spoken', 'superseded'].includes(how) ? how : 'no');
       };
-      if (spoken.has(request.id)) {
-        // Answered by voice before its turn on screen came.
-        resolve('spoken');
+      if (spoken.has(request.id) || superseded.has(request.id)) {
+        // Answered by voice, or asked again, before its turn on screen came.
+        heard.delete(request.id);
+        resolve(spoken.has(request.id) ? 'spoken' : 'superseded');
         return;
       }
       showing = request.id;
@@ -116,6 +125,11 @@ export function createConfirm() {
   dialog.addEventListener('cancel', () => { dialog.returnValue = ''; });
 
   function answer(request) {
+    if (request.say != null) {
+      for (const older of heard) superseded.add(older);
+      if (showing != null && heard.has(showing) && dialog.open) dialog.close('superseded');
+      heard.add(request.id);
+    }
     const answered = queue.then(() => askNow(request));
     queue = answered.catch(() => {});
     return answered;

@@ -400,6 +400,12 @@ export class Turn {
     this.set(timedOutNode(request, this.hooks.again ? () => this.hooks.again(this) : null), 'confirmation-expired');
   }
 
+  /** Shows that a newer question, heard after this one, took its place. */
+  showSuperseded() {
+    this.set(el('div', { class: 'declined', role: 'status' },
+      el('p', { class: 'why', text: 'Asked again below — nothing was done here.' })));
+  }
+
   /** Shows that the words were not understood, with the resolver's note. */
   showUnresolved(note) {
     this.set(unresolvedNode(note, this.hooks.input));
