@@ -631,3 +631,15 @@ fn the_thirteenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_fourteenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-14.yaml",
+        Floor {
+            offered: 596,
+            unasked: 569,
+            wrong: 27,
+        },
+    );
+}
