@@ -55,6 +55,7 @@ pub fn text(words: Words<'_>) -> Option<String> {
         }
         _ => words,
     };
+    let words = quoted_in_frame(words);
     let pronoun = words.len() == 1 && PRONOUNS.contains(&words.key(0));
     // "jot down: call mom, in todo.txt": the comma closed the clause.
     let literal = |words: Words<'_>| match words.is_quoted() {
@@ -69,6 +70,28 @@ pub fn text(words: Words<'_>) -> Option<String> {
         }
     };
     (!words.is_empty() && !pronoun).then(|| literal(words))
+}
+
+/// "inside 'Anna Monday morning'", "'Lamp, flex frayed' as the first
+/// line": one quoted text among words that only say where it goes is the
+/// text, to the letter.
+fn quoted_in_frame(words: Words<'_>) -> Words<'_> {
+    const FRAME: &[&str] = &[
+        "inside", "in", "into", "it", "as", "the", "a", "its", "first", "last", "top", "line",
+        "of", "file", "text", "saying", "with", "only", "on", "please", "thanks",
+    ];
+    let mut quoted = (0..words.len()).filter(|&i| words.get(i).is_some_and(|w| w.quoted));
+    match (quoted.next(), quoted.next()) {
+        (Some(at), None)
+            if words.len() > 1
+                && (0..words.len())
+                    .filter(|&i| i != at)
+                    .all(|i| FRAME.contains(&words.key(i))) =>
+        {
+            words.range(at, at + 1)
+        }
+        _ => words,
+    }
 }
 
 /// "write inside: window sticks": the place said before a colon is not

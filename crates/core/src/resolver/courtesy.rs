@@ -111,18 +111,20 @@ fn closing_len(words: Words<'_>) -> usize {
     }
     const HEDGES: Phrases = Phrases::new(
         "for me | i (think | guess) | if you (can | could | would) | if possible
-         | (would | will | could | can) you | as well | too",
+         | (would | will | could | can) you",
     );
     // No hedge ends another, so the first that ends the words is the only one.
     if let Some(n) = HEDGES.first_suffix(words).filter(|n| words.len() > n + 1) {
         return n;
     }
-    // The first that ends the words wins, so the longer come first.
-    const THANKS: Phrases = Phrases::new(
+    // "… to shopping.md too", "…, thanks": after the request is closed, not
+    // inside a text ("… wants Wednesdays too"). The first that ends the
+    // words wins, so the longer come first.
+    const CLOSINGS: Phrases = Phrases::new(
         "thank you so much | thanks (a lot | so much) | many thanks | thank you | thanks
-         | thx | cheers | ta",
+         | thx | cheers | ta | as well | too",
     );
-    let Some(n) = THANKS.first_suffix(words) else {
+    let Some(n) = CLOSINGS.first_suffix(words) else {
         return 0;
     };
     // After a quoted word or a file's name the content is closed: "search
@@ -132,6 +134,7 @@ fn closing_len(words: Words<'_>) -> usize {
         words.raw(at).ends_with([',', '.', '!', ';', '?'])
             || words.get(at).is_some_and(|w| w.quoted)
             || super::name::has_extension(words.raw(at))
+            || matches!(words.key(at), "list" | "file" | "folder" | "document")
     });
     if after_clause { n } else { 0 }
 }

@@ -98,13 +98,19 @@ fn cut_from_file(words: Words<'_>) -> Option<Option<Resolution>> {
     let Target::File(name) = target(words.from(at + 1)) else {
         return None;
     };
-    // "remove the item X from …" takes out a list's line, not these words.
+    // "remove the item X from …" takes out a list's line, not these words;
+    // so does "delete the line X from …".
     let cut = words.to(at);
     if cut
         .after_any(phrases!("[the] item | the list item"))
         .is_some()
     {
         return None;
+    }
+    if let Some(line) = cut.after_any(phrases!("the line | the line saying | the line with"))
+        && let Some(item) = content::needle(line)
+    {
+        return Some(act(Action::RemoveItem { name, item }));
     }
     // "remove pumpkin soup from specials.md": a few plain words are a line of
     // a list (a file without list items refuses by name, and nothing

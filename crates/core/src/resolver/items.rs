@@ -1,6 +1,6 @@
 //! `check_item` and `remove_item`: "check off milk in shopping.md", "tick
-//! eggs on list.md", "mark call Sam as done in todo.md", "uncheck milk in
-//! shopping.md", "cross bread off shopping.md", "take milk off list.md".
+//! eggs on list.md", "mark call Sam as done in todo.md", "cross bread off
+//! shopping.md", "uncheck milk in shopping.md", "take milk off list.md".
 
 use super::name::{Target, target};
 use super::phrases::{Phrases, phrases};
@@ -138,13 +138,22 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let item = String::from(item.trim_matches(|c| c == '"' || c == '\'' || c == '“' || c == '”'));
     let action = match (does, done) {
         (Does::Remove, _) => {
-            // "cross X off" and "take X off" remove; "cross X out" too, and
-            // "strike X from …".
+            // "take X off" removes, and so do "cross X out" and "strike X
+            // from …"; "cross X off" a list marks it done, as a pen does.
             let struck = words.key(0) == "strike" && rest.keys().any(|k| k == "from");
-            if !struck && !rest.keys().any(|k| k == "off" || k == "out") {
+            let off = rest.keys().any(|k| k == "off");
+            if !struck && !off && !rest.keys().any(|k| k == "out") {
                 return None;
             }
-            Action::RemoveItem { name, item }
+            match words.key(0) == "cross" && off {
+                true => Action::CheckItem {
+                    name,
+                    item,
+                    done: None,
+                    expect: None,
+                },
+                false => Action::RemoveItem { name, item },
+            }
         }
         (Does::RemoveItem, _) => Action::RemoveItem { name, item },
         (Does::RemoveFromList, _) if !plain_item(said) => {

@@ -37,8 +37,9 @@ const TO: &[&str] = &[
     "to", "into", "as", "in", "under", "onto", "called", "named", "at", "->", "→",
 ];
 
-/// Words between a name and where it goes: "move a.md over to b/".
-const ON_ITS_WAY: Phrases = Phrases::new("over | across | back");
+/// Words between a name and where it goes: "move a.md over to b/", "a
+/// copy of a.md saved as b.md".
+const ON_ITS_WAY: Phrases = Phrases::new("over | across | back | saved | kept | stored | put");
 
 /// A request said with the change after the name: "I'd like draft.md
 /// renamed to episode-32.md", "get notes.md moved into archive".

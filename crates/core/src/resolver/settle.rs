@@ -36,6 +36,7 @@ pub fn settle(
         Resolution::Action(action) => {
             let said = String::from(action.file().unwrap_or_default());
             renamed_alike(
+                text,
                 &said,
                 existing(
                     text,
@@ -48,6 +49,7 @@ pub fn settle(
         Resolution::Guess { action, assumed } => {
             let said = String::from(action.file().unwrap_or_default());
             renamed_alike(
+                text,
                 &said,
                 existing(
                     text,
@@ -68,10 +70,17 @@ pub fn settle(
 /// A move or copy of a file said without its extension ("rename the essay
 /// to final"), settled on `essay.md`: the new name said without one keeps
 /// the file's (`final.md`), unless it is a folder that exists.
-fn renamed_alike(said: &str, mut resolution: Resolution, folder: &Folder) -> Resolution {
+fn renamed_alike(
+    text: &str,
+    said: &str,
+    mut resolution: Resolution,
+    folder: &Folder,
+) -> Resolution {
     let (Resolution::Action(action) | Resolution::Guess { action, .. }) = &mut resolution else {
         return resolution;
     };
+    let renames = matches!(action, Action::Move { .. })
+        && tokens(text).iter().any(|t| t == "rename" || t == "renamed");
     let (Action::Move { name, to } | Action::Copy { name, to }) = action else {
         return resolution;
     };
@@ -80,6 +89,15 @@ fn renamed_alike(said: &str, mut resolution: Resolution, folder: &Folder) -> Res
         .names()
         .iter()
         .any(|n| n.starts_with(&format!("{to}/")));
+    // "rename kiln/firing-12.md to firing-12-cracked.md": a new name, not a
+    // new place, so it stays in its folder.
+    if renames
+        && !is_folder
+        && !to.contains('/')
+        && let Some((dir, _)) = name.rsplit_once('/')
+    {
+        *to = format!("{dir}/{to}");
+    }
     if let Some((_, ext)) = leaf(name).rsplit_once('.')
         && !leaf(said).contains('.')
         && !leaf(to).contains('.')
@@ -124,21 +142,33 @@ pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action
 /// differs only so, spelled as it is. Two that fit, or one spelled exactly,
 /// leave it.
 fn as_on_disk(action: &mut Action, folder: &Folder) {
+    let folders = || {
+        folder
+            .names()
+            .iter()
+            .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]))
+    };
+    // "move t44 into closed" for `Closed/`: where it goes, as on disk.
+    if let Action::Move { to, .. } | Action::Copy { to, .. } = action {
+        match one_alike(folders(), to) {
+            Some(found) => *to = found.into(),
+            None => in_folders_as_on_disk(to, folder),
+        }
+    }
     if let Some(name) = action.file_mut() {
-        if let Some(found) = one_alike(folder.names().iter().map(String::as_str), name) {
+        let files = folder.names().iter().map(String::as_str);
+        if let Some(found) = one_alike(files, name).or_else(|| one_alike(folders(), name)) {
             *name = found.into();
         }
         return;
     }
     let dir = match action {
-        Action::List { dir: Some(dir) } | Action::Grep { dir: Some(dir), .. } => dir,
+        Action::List { dir: Some(dir) }
+        | Action::Grep { dir: Some(dir), .. }
+        | Action::Find { dir: Some(dir), .. } => dir,
         _ => return,
     };
-    let folders = folder
-        .names()
-        .iter()
-        .flat_map(|n| n.match_indices('/').map(move |(at, _)| &n[..at]));
-    if let Some(found) = one_alike(folders, dir) {
+    if let Some(found) = one_alike(folders(), dir) {
         *dir = found.into();
     }
 }
@@ -272,7 +302,19 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
         Mention::Several(names) if names.iter().all(|n| contains(&tokens(n), &tokens(name))) => {
             ask(&names)
         }
-        _ => Resolution::Action(action),
+        _ => {
+            // "the guest list" of `guests.md`: the one file whose stem is
+            // the name said with a plural "s".
+            let plural = format!("{name}s.");
+            let mut fits = folder.names().iter().filter(|n| {
+                let leaf = n.rsplit('/').next().unwrap_or(n);
+                leaf.to_lowercase().starts_with(&plural.to_lowercase()) && !name.contains('.')
+            });
+            if let (Some(one), None) = (fits.next(), fits.next()) {
+                *name = one.clone();
+            }
+            Resolution::Action(action)
+        }
     }
 }
 

@@ -46,12 +46,12 @@ const FORMS: &[(Verb, &str, Phrases)] = &[
     (
         Verb::CheckItem,
         "Tick an item of a list",
-        phrases!("(check off | tick) <words> in <file>"),
+        phrases!("(check off | tick) <words> in <file> | cross <words> off <file>"),
     ),
     (
         Verb::RemoveItem,
         "Take an item off a list",
-        phrases!("cross <words> off <file>"),
+        phrases!("take <words> off <file>"),
     ),
     (
         Verb::List,

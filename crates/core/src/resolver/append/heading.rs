@@ -131,7 +131,18 @@ fn appended_under(name: String, said: Words<'_>, heading: Words<'_>) -> Option<R
     if heading.is_empty() || said.is_empty() {
         return None;
     }
-    let heading = String::from(heading.literal().trim().trim_end_matches([':', ',']));
+    // "under ## Drones": the heading's words, not its markdown.
+    let heading = String::from(
+        heading
+            .literal()
+            .trim()
+            .trim_end_matches([':', ','])
+            .trim_start_matches('#')
+            .trim_start(),
+    );
+    if heading.is_empty() {
+        return None;
+    }
     match appended(name, said) {
         Resolution::Action(Action::Append {
             name,

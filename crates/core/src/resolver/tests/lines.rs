@@ -262,7 +262,7 @@ fn texts_named_by_what_they_are_and_names_with_hesitation_words() {
         essay.txt: teh should be the => edit essay.txt | teh | the
         change Mingus Ah Um to Mingus Ah Um (any pressing) in wants.md => edit wants.md | Mingus Ah Um | Mingus Ah Um (any pressing)
         um, read wants.md => read wants.md
-        cross off 1911 census in sources.md => remove_item sources.md | 1911 census
+        cross off 1911 census in sources.md => check_item sources.md | 1911 census
         strike call the tyre place from todo.md => remove_item todo.md | call the tyre place
         in roasts dot txt, 9:10 should say 9:40 => edit roasts.txt | 9:10 | 9:40
         add the blue traverse to my Projects section in bouldering.md => append bouldering.md | the blue traverse | Projects
@@ -289,6 +289,23 @@ fn a_note_written_in_a_file_said_first() {
         r#"
         in notes.md write hello there => write notes.md | hello there
         in notes.md add eggs => append notes.md | eggs
+        "#,
+    );
+}
+
+/// A text's own last words stay its own ("… wants Wednesdays too"); said
+/// after the file, "too" closes the request. A heading's markdown is not
+/// its name; one quoted text among words saying where it goes is the text.
+#[test]
+fn a_text_keeps_its_own_words_and_only_them() {
+    assert_table(
+        r#"
+        add a note to bookings.md: Pilates group wants Wednesdays too => append bookings.md | Pilates group wants Wednesdays too
+        add tape to shopping.md too => append shopping.md | tape
+        under ## Drones in kit.md add Mavic 3 => append kit.md | Mavic 3 | Drones
+        create volunteers.md and write inside 'Anna Monday morning' => write volunteers.md | Anna Monday morning | create
+        new file called repairs.md, with 'Lamp, flex frayed' as the first line => write repairs.md | Lamp, flex frayed | create
+        delete the line balloons from party.md => remove_item party.md | balloons
         "#,
     );
 }

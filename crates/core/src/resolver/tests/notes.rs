@@ -102,9 +102,9 @@ fn list_items_are_ticked_and_crossed_off_in_a_dozen_ways() {
          uncheck milk in shopping.md => check_item shopping.md|milk|false
          untick eggs on list.md => check_item list.md|eggs|false
          mark call Sam as not done in todo.md => check_item todo.md|call Sam|false
-         cross bread off shopping.md => remove_item shopping.md|bread
+         cross bread off shopping.md => check_item shopping.md|bread
          take milk off list.md => remove_item list.md|milk
-         cross call mom off the list in todo.md => remove_item todo.md|call mom",
+         cross call mom off the list in todo.md => check_item todo.md|call mom",
     );
 }
 
@@ -221,7 +221,7 @@ fn a_pattern_or_words_said_of_names_find_by_name() {
 fn items_in_a_file_said_first_without_a_comma() {
     assert_table(
         "in plan.md tick off long run => check_item plan.md|long run
-         in todo.md cross eggs off => remove_item todo.md|eggs
+         in todo.md cross eggs off => check_item todo.md|eggs
          in notes.md replace milk with bread => edit notes.md|milk|bread",
     );
     assert_eq!(

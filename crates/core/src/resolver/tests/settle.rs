@@ -293,3 +293,48 @@ fn the_file_said_last_after_to_is_the_one_acted_on() {
         Resolution::Unresolved { .. }
     ));
 }
+
+/// Where a file goes, said in another case, is the folder as on disk; a
+/// rename keeps the file in its folder; a list said in the singular is the
+/// file named in the plural; a copy "saved as" a name.
+#[test]
+fn places_and_new_names_settle_on_the_folder() {
+    let files = [
+        "Closed/t1.md",
+        "t44.md",
+        "stall/sold.md",
+        "guests.md",
+        "notes.md",
+    ];
+    let acted = |said: &str| resolve_in(said, &folder(&files)).into_action();
+    let moved = |name: &str, to: &str| {
+        Some(Action::Move {
+            name: name.into(),
+            to: to.into(),
+        })
+    };
+    assert_eq!(acted("move t44.md into closed"), moved("t44.md", "Closed"));
+    assert_eq!(
+        acted("rename sold to sold-2026.md"),
+        moved("stall/sold.md", "stall/sold-2026.md")
+    );
+    // A move names its place: the file goes where it is said to.
+    assert_eq!(
+        acted("move stall/sold.md to sold.md"),
+        moved("stall/sold.md", "sold.md")
+    );
+    assert_eq!(
+        acted("take Oliver off the guest list"),
+        Some(Action::RemoveItem {
+            name: "guests.md".into(),
+            item: "Oliver".into()
+        })
+    );
+    assert_eq!(
+        acted("I'd like a copy of notes.md saved as notes-2026.md"),
+        Some(Action::Copy {
+            name: "notes.md".into(),
+            to: "notes-2026.md".into()
+        })
+    );
+}
