@@ -335,9 +335,9 @@ fn web_address(name: &str) -> bool {
 /// What the families make of `text` as one request.
 fn plain(text: &str) -> Resolution {
     command(text, |words| {
-        claim(words)
+        fronted::resolve(words)
+            .or_else(|| claim(words))
             .or_else(|| antecedent::resolve(words))
-            .or_else(|| fronted::resolve(words))
     })
     .unwrap_or_else(|| unresolved(HELP))
 }

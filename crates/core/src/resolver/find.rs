@@ -75,7 +75,7 @@ const INFO_TAIL: Phrases = Phrases::new(
 /// Heads of asking which files a name has in it.
 const NAME_HAS_HEADS: Phrases = Phrases::new(
     "(which | what) [of my] (files | file) (have | has | contain | contains) | (find | list | show [me] | locate)
-     [me] [every | all] [the] (file | files) with | look for [a | the] (file | files) with
+     [me] [every | all | any] [the] (file | files) with | look for [a | the] (file | files) with
      | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
      whose (name | names) (has | have | contains | contain | includes | include)
      | is there [a | any] file with | are there [any] files with",
@@ -141,8 +141,10 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if words.key(0) == "where" && !rest.keys().last().is_some_and(|k| FILE_NOUNS.contains(&k)) {
         return None;
     }
-    let rest = rest.trim_end(phrases!("somewhere | anywhere | around | please"));
-    if let Some(found) = named_in_folder(rest) {
+    let rest = rest.trim_end(phrases!(
+        "somewhere | anywhere | around | please | something"
+    ));
+    if let Some(found) = named_in_folder(rest).or_else(|| called_in_folder(words, rest)) {
         return Some(found);
     }
     // "find milk in notes.md" is a search of a file's text: not a name.
@@ -189,6 +191,24 @@ fn named_in_folder(rest: Words<'_>) -> Option<Resolution> {
         && said
             .keys()
             .all(|k| k.chars().all(char::is_alphanumeric) && !TEXT_WORDS.contains(&k));
+    plain.then(|| {
+        Resolution::Action(Action::Find {
+            pattern: said.literal(),
+            dir: Some(dir),
+        })
+    })
+}
+
+/// "find files named kettle in the tickets folder": a name said as a name,
+/// then the folder to look in.
+fn called_in_folder(words: Words<'_>, rest: Words<'_>) -> Option<Resolution> {
+    if !words.contains_any(&["named", "called", "matching"]) {
+        return None;
+    }
+    let at = (1..rest.len()).find(|&at| rest.key(at) == "in")?;
+    let dir = looked_in(rest.from(at))??;
+    let said = rest.to(at);
+    let plain = said.len() <= 3 && !said.keys().any(|k| TEXT_WORDS.contains(&k));
     plain.then(|| {
         Resolution::Action(Action::Find {
             pattern: said.literal(),

@@ -3,10 +3,10 @@
 //! add that to quilts.md, cheers", "\"Bring a sleeping mat\": make a new file
 //! called kit-note.md with that".
 //!
-//! Only for sentences no family claims whole: the request is resolved again
-//! with its "that" (or "this", "it") replaced by the text said before the
-//! dash or colon, and only a write or an append that then carries exactly
-//! that text counts.
+//! Read before the families, which would take the request alone: it is
+//! resolved again with its "that" (or "this", "it") replaced by the text
+//! said before the dash or colon, and only a write or an append that then
+//! carries exactly that text counts.
 
 use super::text::Words;
 use super::{Resolution, claim_text, content};
@@ -28,17 +28,22 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     }
     let request = words.from(at);
     let pointer = (0..request.len()).find(|&i| POINTING.contains(&request.key(i)))?;
-    let named = format!(
-        "{} \"{text}\" {}",
-        request.to(pointer).literal(),
-        request.from(pointer + 1).literal()
-    );
-    let answer = claim_text(&named)?;
-    let carried = match &answer {
-        Resolution::Action(Action::Append { content, .. } | Action::Write { content, .. }) => {
-            content == text
-        }
-        _ => false,
-    };
-    carried.then_some(answer)
+    let (before, after) = (request.to(pointer), request.from(pointer + 1));
+    // "… add that to quilts.md" with the text in its place; "… make that a
+    // new file called owls.md" with the text said after the file.
+    [
+        format!("{} \"{text}\" {}", before.literal(), after.literal()),
+        format!("{} {} with \"{text}\"", before.literal(), after.literal()),
+    ]
+    .iter()
+    .find_map(|named| {
+        let answer = claim_text(named)?;
+        let carried = match &answer {
+            Resolution::Action(Action::Append { content, .. } | Action::Write { content, .. }) => {
+                content == text
+            }
+            _ => false,
+        };
+        carried.then_some(answer)
+    })
 }

@@ -144,20 +144,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         // "is Heartstopper mentioned in bookclub.md?": a search is of a
         // folder, so the file's own folder is searched, and the answer
         // says which of its files have it.
-        Some(Scope::File(name)) if outside(&name) => claim_unresolved(format!(
-            "I only search the files in this folder, so not {name}."
-        )),
-        Some(Scope::File(name)) => {
-            let dir = name.rsplit_once('/').map(|(dir, _)| String::from(dir));
-            let assumed = format!(
-                "I searched {} for '{query}': {name} is among the files found if it has it",
-                dir.as_deref()
-                    .map_or(String::from("every file"), |dir| format!(
-                        "the {dir} folder"
-                    ))
-            );
-            Some(Resolution::Action(Action::Grep { query, dir }).guessed(assumed))
-        }
+        Some(Scope::File(name)) => in_file(query, &name),
         Some(Scope::Folder(dir)) => act(Action::Grep { query, dir }),
         None => act(Action::Grep { query, dir: None }),
     }
@@ -234,7 +221,7 @@ fn which_files(words: Words<'_>) -> Option<Search<'_>> {
     let rest = rest
         .trim_start(phrases!("are there that | that | which"))
         .trim_start(STILL);
-    let search = split_place(rest.after_any(MENTION)?, true);
+    let search = split_place(without_the(rest.after_any(MENTION)?), true);
     Some(Search {
         place: search.place.or(place),
         ..search
@@ -256,6 +243,26 @@ fn folder_before_verb(words: Words<'_>) -> Option<(Scope, Words<'_>)> {
         .find_map(|at| Some((Scope::Folder(folder(words.range(1, at))?), words.from(at))))
 }
 
+/// "is Heartstopper mentioned in bookclub.md?": a search is of a folder,
+/// so the file's own folder is searched, as a guess, and the answer says
+/// which of its files have it; a file outside the folder is refused.
+fn in_file(query: String, name: &str) -> Option<Resolution> {
+    if outside(name) {
+        return claim_unresolved(format!(
+            "I only search the files in this folder, so not {name}."
+        ));
+    }
+    let dir = name.rsplit_once('/').map(|(dir, _)| String::from(dir));
+    let assumed = format!(
+        "I searched {} for '{query}': {name} is among the files found if it has it",
+        dir.as_deref()
+            .map_or(String::from("every file"), |dir| format!(
+                "the {dir} folder"
+            ))
+    );
+    Some(Resolution::Action(Action::Grep { query, dir }).guessed(assumed))
+}
+
 /// Whether a path said is outside the folder: from the root, the home, a
 /// drive, or above it.
 fn outside(name: &str) -> bool {
@@ -267,7 +274,9 @@ fn outside(name: &str) -> bool {
 /// "the walking foot" of "anything about the walking foot": what is looked
 /// for is "walking foot"; a title's "The", said with its capital, stays.
 fn without_the(query: Words<'_>) -> Words<'_> {
-    match query.get(0).is_some_and(|w| w.inner == "the") && query.len() > 1 {
+    // "the word invoice", "the phrase due date": framing, read as such later.
+    let framed = query.after_any(QUERY_LEADING).is_some();
+    match !framed && query.get(0).is_some_and(|w| w.inner == "the") && query.len() > 1 {
         true => query.from(1),
         false => query,
     }

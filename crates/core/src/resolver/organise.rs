@@ -127,6 +127,12 @@ fn organise(
             ));
         }
     };
+    // "rename kiln/firing-12.md to firing-12-cracked.md": a new name, not a
+    // new place, so the file stays in its folder.
+    let to = match (verb == Verb::Move && keeps_extension, name.rsplit_once('/')) {
+        (true, Some((dir, _))) if !to.contains('/') => format!("{dir}/{to}"),
+        _ => to,
+    };
     act(organised(verb, name, to))
 }
 

@@ -6,7 +6,7 @@ use super::super::content;
 use super::super::phrases::{Phrases, phrases};
 use super::super::text::Words;
 use super::super::{Resolution, act};
-use super::{ANYWHERE, MENTION, Scope, in_place, without_the};
+use super::{ANYWHERE, MENTION, Scope, in_file, in_place, without_the};
 use crate::action::Action;
 
 /// Openings of a question about where some text is that [`super::resolve`] does
@@ -77,7 +77,11 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
     let query = without_the(query);
     let (query, dir) = match in_place(query) {
         Some((query, Scope::Folder(dir))) => (query, dir),
-        _ => (query, None),
+        Some((query, Scope::File(name))) => {
+            let text = content::needle(query)?;
+            return in_file(content::unasked(text), &name);
+        }
+        None => (query, None),
     };
     let text = content::needle(query)?;
     if !query.is_quoted() && query.len() > 4 {

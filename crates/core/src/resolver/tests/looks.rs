@@ -418,6 +418,13 @@ fn searches_said_about_a_file_or_a_thing() {
             "{said}"
         );
     }
+    assert_eq!(
+        guess("is there anything about the bilge pump in maintenance.md?"),
+        Action::Grep {
+            query: "bilge pump".into(),
+            dir: None,
+        }
+    );
     nothing("grep password in /etc");
     nothing("grep password in ../secrets.txt");
     assert_table(
@@ -425,6 +432,11 @@ fn searches_said_about_a_file_or_a_thing() {
         Is there anything about the walking foot anywhere? => grep walking foot
         is there anything about The Outsiders => grep The Outsiders
         where did we write about the minibus? => grep minibus
+        which files mention the boiler? => grep boiler
+        which files mention the word landlord => grep landlord
+        which files are called rota something? => find rota
+        find any file with peal in its name => find peal
+        find files named kettle in the tickets folder => find kettle | tickets
         "#,
     );
 }

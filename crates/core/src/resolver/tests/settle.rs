@@ -318,6 +318,10 @@ fn places_and_new_names_settle_on_the_folder() {
         acted("rename sold to sold-2026.md"),
         moved("stall/sold.md", "stall/sold-2026.md")
     );
+    assert_eq!(
+        acted("rename kiln/firing-12.md to firing-12-cracked.md"),
+        moved("kiln/firing-12.md", "kiln/firing-12-cracked.md")
+    );
     // A move names its place: the file goes where it is said to.
     assert_eq!(
         acted("move stall/sold.md to sold.md"),
