@@ -18,6 +18,7 @@ const FIND: Phrases = Phrases::new(
      | locate | look for ([a | the] file [called | named] | files (named | matching))
      | search for ([a | the] file (called | named) | files (named | called | matching))
      | which file is called | is there [a | any] (file | files) (called | named)
+     | are there any files (called | named | matching)
      | which files are called | list files (named | matching)",
 );
 
@@ -78,7 +79,8 @@ const NAME_HAS_HEADS: Phrases = Phrases::new(
      [me] [every | all | any] [the] (file | files) with | look for [a | the] (file | files) with
      | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
      whose (name | names) (has | have | contains | contain | includes | include)
-     | is there [a | any] file with | are there [any] files with",
+     | is there [a | any] file with | are there [any] files with
+     | where is the file with",
 );
 
 /// Heads that say the words are in the names, so need no closing words:
@@ -106,7 +108,7 @@ fn name_has(words: Words<'_>) -> Option<Resolution> {
     let said = match said.trim_end(NAME_HAS_TAIL) {
         trimmed if trimmed.len() < said.len() => trimmed,
         // "… whose name has 2026 [in it]": after "whose" it is the name's.
-        trimmed if whose => trimmed.trim_end(phrases!("in it")),
+        trimmed if whose => trimmed.trim_end(phrases!("in (it | them)")),
         _ => return None,
     };
     let kept: Vec<&str> = said.keys().collect();
@@ -225,7 +227,7 @@ fn glob(rest: Words<'_>) -> Option<Resolution> {
     let before_ok = rest
         .to(at)
         .keys()
-        .all(|k| matches!(k, "all" | "the" | "my" | "every" | "any" | "of"));
+        .all(|k| matches!(k, "all" | "the" | "my" | "every" | "any" | "of" | "like"));
     let dir = looked_in(rest.from(at + 1).trim_start(phrases!("file | files")))?;
     if !before_ok {
         return None;

@@ -17,6 +17,24 @@ use alloc::format;
 const POINTING: &[&str] = &["that", "this", "it"];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    goes_in(words).or_else(|| pointed_back(words))
+}
+
+/// "'tench 3lb, peg 14' goes in the catch log": a quoted text and where it
+/// goes, added there.
+fn goes_in(words: Words<'_>) -> Option<Resolution> {
+    let text = words
+        .get(0)
+        .filter(|w| w.quoted && !w.inner.contains('"'))?;
+    let place = words.from(1).after_any(super::phrases::phrases!(
+        "(goes | go | belongs) (in | into | on | under)"
+    ))?;
+    let answer = claim_text(&format!("add \"{}\" to {}", text.inner, place.literal()))?;
+    matches!(answer, Resolution::Action(Action::Append { .. })).then_some(answer)
+}
+
+/// "'head torch' — put that in kit.md": the request after the text.
+fn pointed_back(words: Words<'_>) -> Option<Resolution> {
     let at = (1..words.len()).find(|&at| {
         let gap = words.gap_after(at - 1);
         gap.contains(['—', '–']) || gap.contains(" - ") || words.raw(at - 1).ends_with(':')

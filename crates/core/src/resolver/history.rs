@@ -38,7 +38,8 @@ const CHANGED: Phrases = Phrases::new(
 /// Heads asking for commits; the rest may name a file.
 const HISTORY: Phrases = Phrases::new(
     "[show [me] | list | what are | what is | give me] [the | my] [recent | latest]
-     (commits | commit history | history | git log) | who changed | who edited",
+     (commits | commit history | commit log | git history | history | git log)
+     | who [last] (changed | edited | committed)",
 );
 
 /// "show me the last 5 commits": heads before a count of commits.
@@ -110,6 +111,14 @@ fn version_read(words: Words<'_>) -> Option<Resolution> {
 /// "what did I change today", "what did I change in notes.md since the
 /// last commit".
 fn changed(words: Words<'_>) -> Option<Resolution> {
+    // "show me today's changes": the day said before them.
+    if let Some(rest) = words.after_any(phrases!("[show [me] | list] [all] today's changes")) {
+        return rest.is_empty().then(|| {
+            Resolution::Action(Action::Changes {
+                since: Some("today".to_string()),
+            })
+        });
+    }
     let rest = words.after_any(CHANGED)?;
     let (rest, since) = match moment_at_end(rest) {
         Some((at, since)) => (rest.to(at), since),

@@ -131,6 +131,22 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
             })
             .map(String::as_str)
             .collect();
+        // "delete the old rota" with `rota-old.md` beside `rota.md`: the one
+        // longer stem whose every word is said is the one meant.
+        let all_said: Vec<&'f str> = longer
+            .iter()
+            .copied()
+            .filter(|name| {
+                let leaf = name.rsplit('/').next().unwrap_or(name);
+                let stem = leaf.rsplit_once('.').map_or(leaf, |(stem, _)| stem);
+                tokens(stem).iter().all(|t| words.contains(&t.as_str()))
+            })
+            .collect();
+        if let [one] = all_said.as_slice()
+            && let Some(found) = names.iter().find(|n| n.as_str() == *one)
+        {
+            return loosely(&said, core::slice::from_ref(found));
+        }
         if !longer.is_empty() {
             let mut several = alloc::vec![*only];
             several.extend(longer);

@@ -14,7 +14,8 @@ use crate::action::Action;
 /// my files", "find every file that mentions Paris". The query follows.
 const ASKED: Phrases = Phrases::new(
     "where is the (word | phrase | text) | is there (anything | something) about
-     | is anything about
+     | is anything about | is there anything in my files about
+     | (has | did) anyone (write | written | mention | mentioned)
      | do i have anything (about | that (mentions | says | talks about))
      | is there anything that (mentions | says | talks about) | anything about",
 );

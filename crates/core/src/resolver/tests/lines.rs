@@ -110,6 +110,7 @@ fn a_text_said_before_its_request_is_what_is_written() {
         Tom brings the urn — add that to rota.md, thanks => append rota.md | Tom brings the urn
         "Doors open 7pm": make a new file called poster.md with that => write poster.md | Doors open 7pm | create
         'Gandalf the barn owl, 340g' - make that a new file called owls.md => write owls.md | Gandalf the barn owl, 340g | create
+        'tench 3lb, peg 14' goes in catch-log.md => append catch-log.md | tench 3lb, peg 14
         "#,
     );
     nothing("the urn is broken — that's a shame");

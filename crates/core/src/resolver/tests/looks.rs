@@ -437,6 +437,16 @@ fn searches_said_about_a_file_or_a_thing() {
         which files are called rota something? => find rota
         find any file with peal in its name => find peal
         find files named kettle in the tickets folder => find kettle | tickets
+        are there any files matching *.csv? => find *.csv
+        find files named like kiln-*.md => find kiln-*.md
+        find the files whose names have tithe map in them => find tithe map
+        where's the file with merlin in the name? => find merlin
+        is there anything in my files about insurance? => grep insurance
+        has anyone written 'cracked' anywhere? => grep cracked
+        show me today's changes => changes today
+        show the git history => history
+        show me the commit log => history
+        who last committed catch-log.md? => history catch-log.md
         "#,
     );
 }

@@ -287,6 +287,17 @@ fn the_file_said_last_after_to_is_the_one_acted_on() {
             to: "kit-winter.md".into()
         })
     );
+    // Of a stem and a longer one, the longer whose every word is said is
+    // meant, asked; the stem alone still asks which.
+    let rotas = folder(&["rota.md", "rota-old.md"]);
+    assert!(matches!(
+        resolve_in("delete the old rota", &rotas),
+        Resolution::Guess { action: Action::Delete { ref name }, .. } if name == "rota-old.md"
+    ));
+    assert!(matches!(
+        resolve_in("read the rota", &rotas),
+        Resolution::Unresolved { .. }
+    ));
     // Neither said where a file is named: which one is asked.
     assert!(matches!(
         resolve_in("rose bookings", &folder(&files)),
