@@ -18,7 +18,7 @@ pub(super) fn in_folder_first(text: &str) -> Option<Resolution> {
         .or_else(|| file_said_first(text))?;
     let split = text::split(head);
     let words = Words::new(head, &split);
-    let place = words.after_any(phrases!("in | inside | within"))?;
+    let place = words.after_any(phrases!("in | inside | within | on"))?;
     if let name::Target::File(file) = name::target(place) {
         return in_file_first(text, request, &file, text[head.len()..].starts_with(','));
     }
@@ -149,14 +149,21 @@ fn in_file_first(text: &str, request: &str, file: &str, comma: bool) -> Option<R
     }
 }
 
-/// "in plan.md tick off long run": a file's name said first with no comma
-/// after it, split off where the name ends.
+/// "in plan.md tick off long run", "on the \"recall.md\" change …": a
+/// file's name said first with no comma after it, split off where the name
+/// ends.
 fn file_said_first(text: &str) -> Option<(&str, &str)> {
     let lower = text.to_ascii_lowercase();
-    let opening = ["in ", "inside "]
+    let mut start = ["in ", "inside ", "on "]
         .iter()
         .find_map(|opening| lower.starts_with(opening).then_some(opening.len()))?;
-    let end = text[opening..].find(' ').map(|at| opening + at)?;
-    let name = &text[opening..end];
-    name::has_extension(name).then(|| (&text[..end], &text[end..]))
+    if let Some(det) = ["the ", "my ", "our "]
+        .iter()
+        .find(|det| lower[start..].starts_with(*det))
+    {
+        start += det.len();
+    }
+    let end = text[start..].find(' ').map(|at| start + at)?;
+    let name = &text[start..end];
+    name::has_extension(name.trim_matches('"')).then(|| (&text[..end], &text[end..]))
 }

@@ -353,3 +353,31 @@ fn places_and_new_names_settle_on_the_folder() {
         })
     );
 }
+
+/// A file said first "on" it, named by what it is ("on the recall list",
+/// "on the classes file"), is where the change said after it is made.
+#[test]
+fn a_change_said_on_a_file_named_first() {
+    let files = folder(&["recall.md", "classes.md", "teachers.md"]);
+    assert_eq!(
+        resolve_in("on the recall list change Mrs Okafor to Dr Okafor", &files).into_action(),
+        Some(Action::Edit {
+            name: "recall.md".into(),
+            old_text: "Mrs Okafor".into(),
+            new_text: "Dr Okafor".into(),
+            expect: None,
+        })
+    );
+    assert_eq!(
+        named(
+            "on the classes file swap Yin for Restorative",
+            &["classes.md", "teachers.md"]
+        )
+        .as_deref(),
+        Some("classes.md")
+    );
+    assert!(matches!(
+        resolve_in("on the bus change seats", &files),
+        Resolution::Unresolved { .. }
+    ));
+}
