@@ -88,7 +88,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if rest.after_any(NEW_FILE).is_some() {
         return None;
     }
-    if let Some(under) = heading::under(rest).or_else(|| heading::section_of(rest)) {
+    if let Some(under) = heading::under(rest)
+        .or_else(|| heading::section_of(rest))
+        .or_else(|| heading::section_after_file(rest))
+        .or_else(|| heading::section_then_text(rest))
+    {
         return Some(under);
     }
     let at_the_end = content_then_end(rest);

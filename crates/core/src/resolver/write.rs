@@ -63,7 +63,9 @@ const HEADS: &[(Phrases, Head)] = &[
         Head::Create,
     ),
     (
-        Phrases::new("make | [a] new | generate | start a | i (would like | want | need) (a | an)"),
+        Phrases::new(
+            "make | [a] new | generate | start a | set up [a] | i (would like | want | need) (a | an)",
+        ),
         Head::Make,
     ),
     (

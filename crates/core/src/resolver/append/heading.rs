@@ -3,7 +3,8 @@
 //! it with the file ("in garden.md under Weekend add repot the chilli",
 //! "under Friday in trip.md add: train at 9:40", "bike.md, under To Do: fix
 //! the mudguard"), or as a section ("add Hey Ya to the Encore section of
-//! setlist.md").
+//! setlist.md", "add rear pads to car.md in the Brakes section", "add to the
+//! Engine section of boat.md: new impeller").
 
 use super::super::name::{Target, target};
 use super::super::phrases::{Phrases, phrases};
@@ -86,6 +87,42 @@ pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
         _ => return None,
     };
     appended_under(name, said, heading)
+}
+
+/// "add rear pads at 40% to car.md in the Brakes section": the text, the
+/// file, then the section it goes in.
+pub(super) fn section_after_file(rest: Words<'_>) -> Option<Resolution> {
+    let kind = rest
+        .len()
+        .checked_sub(1)
+        .filter(|&k| is_kind(rest.key(k)))?;
+    let place = (1..kind)
+        .rev()
+        .find(|&at| matches!(rest.key(at), "in" | "under"))?;
+    let into = (1..place).rev().find(|&at| {
+        ONTO.contains(&rest.key(at)) && matches!(target(rest.range(at + 1, place)), Target::File(_))
+    })?;
+    let Target::File(name) = target(rest.range(into + 1, place)) else {
+        return None;
+    };
+    appended_under(name, rest.to(into), rest.range(place + 1, kind))
+}
+
+/// "add to the Engine section of boat.md: new impeller fitted": the section
+/// and its file first, the text after the colon.
+pub(super) fn section_then_text(rest: Words<'_>) -> Option<Resolution> {
+    if !ONTO.contains(&rest.key(0)) {
+        return None;
+    }
+    let colon = (1..rest.len()).find(|&at| rest.raw(at).ends_with(':'))?;
+    let of = (1..colon).rev().find(|&at| rest.key(at) == "of")?;
+    if !is_kind(rest.key(of - 1)) {
+        return None;
+    }
+    let Target::File(name) = target(rest.range(of + 1, colon + 1)) else {
+        return None;
+    };
+    appended_under(name, rest.from(colon + 1), rest.range(1, of))
 }
 
 /// "add Hey Ya to the Encore section of setlist.md", "put 'fix the

@@ -308,6 +308,9 @@ fn a_text_keeps_its_own_words_and_only_them() {
         create volunteers.md and write inside 'Anna Monday morning' => write volunteers.md | Anna Monday morning | create
         new file called repairs.md, with 'Lamp, flex frayed' as the first line => write repairs.md | Lamp, flex frayed | create
         delete the line balloons from party.md => remove_item party.md | balloons
+        add rear pads at 40% to car.md in the Brakes section => append car.md | rear pads at 40% | Brakes
+        add to the Engine section of boat.md: new impeller fitted => append boat.md | new impeller fitted | Engine
+        could you set up a new file called log.md with 'oil changed' in it? thanks => write log.md | oil changed | create
         "#,
     );
 }
