@@ -230,7 +230,7 @@ fn with_extension_of(name: &str, to: String) -> String {
 /// A folder named after a making head: `None` when the words name no
 /// folder (a file: the write family's), unless `any` (after `mkdir`).
 fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
-    let rest = rest.trim_start(phrases!("me | a | new | an | empty"));
+    let rest = rest.trim_start(phrases!("me | a | new | an | empty | one"));
     // "a folder quotes for the builders' quotes": what it is for is no part
     // of its name.
     let rest = match rest.keys().position(|k| k == "for") {
@@ -241,7 +241,7 @@ fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
     // said after its name.
     if let Some(at) = rest
         .keys()
-        .rposition(|k| matches!(k, "inside" | "in" | "within"))
+        .rposition(|k| matches!(k, "inside" | "in" | "within" | "to" | "into" | "under"))
         && let Target::Folder(Some(name)) = target(rest.to(at))
         && let Some(Some(dir)) = super::name::folder(rest.from(at + 1))
         && !super::name::leaves_the_folder(&dir)

@@ -396,3 +396,17 @@ fn a_text_put_in_place_of_another_is_an_edit() {
     }
     nothing("the bike is in place of the car");
 }
+
+/// A folder made "to" or "under" another is made inside it; "one folder"
+/// is a folder.
+#[test]
+fn a_folder_made_inside_another_said_many_ways() {
+    assert_table(
+        r#"
+        add a carols folder to the library folder => mkdir library/carols
+        create a folder called 2026 under invoices => mkdir invoices/2026
+        please to create one folder 'photos' => mkdir photos
+        "#,
+    );
+    nothing("add notes.md to the archive folder");
+}
