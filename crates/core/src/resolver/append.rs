@@ -76,6 +76,24 @@ const NOTING: Phrases = Phrases::new("log | note | jot [down] | record");
 /// Content that is really a new file: the sentence is a create.
 const NEW_FILE: Phrases = Phrases::new("[a] [new] file | an empty file");
 
+/// "add in shifts.md the line 'Maria Sunday evening'": the file right
+/// after the adding word, then a text said as text (quoted, or "the line
+/// …").
+fn file_then_line(head: Head, rest: Words<'_>) -> Option<Resolution> {
+    if !matches!(head, Head::Adds) {
+        return None;
+    }
+    let rest = rest.after_any(phrases!("in | to | into"))?;
+    let Target::File(name) = target(rest.to(1)) else {
+        return None;
+    };
+    let said = rest.from(1);
+    if !content::said_as_text(said) {
+        return None;
+    }
+    Some(appended(name, said))
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(first) = end_first(words)
         .or_else(|| heading::named_first(words))
@@ -94,6 +112,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .or_else(|| heading::section_then_text(rest))
     {
         return Some(under);
+    }
+    if let Some(file_first) = file_then_line(head, rest) {
+        return Some(file_first);
     }
     let at_the_end = content_then_end(rest);
     match head {

@@ -12,6 +12,11 @@ use alloc::vec::Vec;
 /// "in the drafts folder, read plan.md": the folder said first, then the
 /// request, which is resolved alone and then placed in that folder.
 pub(super) fn in_folder_first(text: &str) -> Option<Resolution> {
+    // "please in maintenance.md change …": the courtesy before the place.
+    let text = ["please ", "Please "]
+        .iter()
+        .find_map(|please| text.strip_prefix(please))
+        .unwrap_or(text);
     let (head, request) = text
         .split_once(',')
         .or_else(|| folder_said_first(text))

@@ -311,6 +311,8 @@ fn a_text_keeps_its_own_words_and_only_them() {
         add rear pads at 40% to car.md in the Brakes section => append car.md | rear pads at 40% | Brakes
         add to the Engine section of boat.md: new impeller fitted => append boat.md | new impeller fitted | Engine
         could you set up a new file called log.md with 'oil changed' in it? thanks => write log.md | oil changed | create
+        please you add in shifts.md the line 'Maria Sunday evening' => append shifts.md | Maria Sunday evening
+        please in boat.md you change 'oil' into 'diesel' => edit boat.md | oil | diesel
         "#,
     );
 }
