@@ -314,6 +314,11 @@ fn indexed_tokens(text: &str) -> Vec<(String, usize)> {
         let word = word.trim_matches(|c: char| !(c.is_alphanumeric() || "./_-~".contains(c)));
         // A full stop that ends a word ends a sentence, never an extension.
         let word = word.trim_end_matches('.');
+        // "Bruno's notes": the name the person is, not their "'s".
+        let word = word
+            .strip_suffix("'s")
+            .or_else(|| word.strip_suffix("\u{2019}s"))
+            .unwrap_or(word);
         let lower = word.to_lowercase();
         let lower = match NUMBERS.iter().position(|n| *n == lower) {
             Some(n) => alloc::format!("{n}"),

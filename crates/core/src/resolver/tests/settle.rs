@@ -381,3 +381,21 @@ fn a_change_said_on_a_file_named_first() {
         Resolution::Unresolved { .. }
     ));
 }
+
+/// A file named for a person, said as theirs ("Bruno's notes"), is that
+/// file.
+#[test]
+fn a_file_said_as_someones_is_the_file_named_for_them() {
+    let files = ["patients/bruno.md", "patients/luna.md", "rota.md"];
+    names_each(
+        &files,
+        &[
+            ("pull up Bruno's notes", "patients/bruno.md"),
+            (
+                "add stitches out 12 Dec to Luna's notes",
+                "patients/luna.md",
+            ),
+        ],
+    );
+    assert_eq!(named("pull up Max's notes", &files), None);
+}
