@@ -643,3 +643,15 @@ fn the_fourteenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_fifteenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-15.yaml",
+        Floor {
+            offered: 607,
+            unasked: 580,
+            wrong: 13,
+        },
+    );
+}
