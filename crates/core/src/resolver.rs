@@ -306,7 +306,20 @@ fn read(text: &str) -> Resolution {
 /// request back ("…, no wait", "…, actually don't") leaves it unresolved.
 fn aside_dropped(text: &str) -> Option<Resolution> {
     let (request, aside) = text.rsplit_once(',')?;
-    if request.trim().is_empty() || takes_back(aside) {
+    // "oops, untick lock the van in the checklist": what follows the comma
+    // is the request itself, not a remark on one ("…, delete it" is).
+    let said: alloc::vec::Vec<String> = aside
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .collect();
+    let requests = said.first().is_some_and(|w| typo::is_command_word(w))
+        && !said[1..].iter().all(|w| {
+            ["it", "that", "this", "them", "please", "now", "thanks"].contains(&w.as_str())
+        });
+    if request.trim().is_empty() || takes_back(aside) || requests {
         return None;
     }
     // A guess from the part stays a guess: asked before anything is done.

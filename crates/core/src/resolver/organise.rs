@@ -72,6 +72,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             .or_else(|| renamed_to_be(words))
             .or_else(|| called(words));
     };
+    // "take a copy of stops.md and call it stops-winter.md".
+    if let Some(at) = (1..rest.len()).find(|&at| rest.from(at).after_any(CALLED_IT).is_some()) {
+        let place = rest.from(at).after_any(CALLED_IT)?;
+        return organise(verb, keeps_extension, rest.to(at), place);
+    }
     // "change the name of pancakes.txt, new name is waffles.txt".
     if let Some(at) = (1..rest.len()).find(|&at| rest.from(at).after_any(NEW_NAME).is_some()) {
         let place = rest.from(at).after_any(NEW_NAME)?;
@@ -83,6 +88,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     };
     organise(verb, keeps_extension, rest.to(at), rest.from(at + 1))
 }
+
+/// The new name given after the thing: "… and call it stops-winter.md".
+const CALLED_IT: Phrases = Phrases::new("and (call | name) it [as]");
 
 /// The new name announced after the old: "…, new name is waffles.txt".
 const NEW_NAME: Phrases = Phrases::new(

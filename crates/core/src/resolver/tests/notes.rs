@@ -410,3 +410,21 @@ fn a_folder_made_inside_another_said_many_ways() {
     );
     nothing("add notes.md to the archive folder");
 }
+
+/// A copy given its name after "and call it"; "oops" before a request is
+/// no undo of anything.
+#[test]
+fn a_copy_named_after_it_is_made_and_an_oops_before_a_request_is_no_undo() {
+    assert_table(
+        r#"
+        take a copy of stops.md and call it stops-winter.md => copy stops.md | stops-winter.md
+        make a copy of notes.md and name it notes-old.md => copy notes.md | notes-old.md
+        oops, untick lock the van in checklist.md => check_item checklist.md | lock the van | false
+        "#,
+    );
+    assert!(!matches!(
+        resolve("oops, open the thing"),
+        Resolution::Action(Action::Undo { .. })
+    ));
+    assert_eq!(resolve("oops").action(), Some(&Action::Undo { name: None }));
+}
