@@ -209,14 +209,10 @@ fn a_line_taken_off_a_list_file_with_a_remark_after_it() {
     ));
     // Of a file no list's name says, a name is a line too (a file with no
     // list items refuses by name); a number may be a piece of a line, asked.
-    assert!(matches!(
-        sure("remove Tom from notes.md"),
-        Action::RemoveItem { .. }
-    ));
-    assert!(matches!(
-        guess("remove 2 eggs from notes.md"),
-        Action::Edit { .. }
-    ));
+    assert_table(
+        "remove Tom from notes.md => remove_item notes.md | Tom
+         remove 2 eggs from notes.md ?=> edit notes.md | 2 eggs | ",
+    );
 }
 
 /// A search said in words is not read as the shell's `grep PATTERN DIR`,
