@@ -166,13 +166,16 @@ fn subject(first: Words<'_>) -> Option<String> {
         let rest = first.from(1);
         return plain_phrase(rest, rest.len());
     }
-    // "I've changed the air filter": what the person did it to.
-    if matches!(first.key(0), "i" | "we") {
-        const DID: &[&str] = &[
-            "bought", "got", "made", "paid", "sent", "done", "found", "sold",
-        ];
-        let did = (1..first.len()).find(|&i| {
-            (first.key(i).len() > 3 && first.key(i).ends_with("ed")) || DID.contains(&first.key(i))
+    // "I've changed the air filter", "got the hypo clear": what the person
+    // did it to, the person said or not.
+    const DID: &[&str] = &[
+        "bought", "got", "made", "paid", "sent", "done", "found", "sold",
+    ];
+    let said_did = DID.contains(&first.key(0)) && first.len() > 1;
+    if matches!(first.key(0), "i" | "we") || said_did {
+        let did = (0..first.len()).find(|&i| {
+            (i > 0 && first.key(i).len() > 3 && first.key(i).ends_with("ed"))
+                || DID.contains(&first.key(i))
         })?;
         let object = first
             .from(did + 1)

@@ -48,8 +48,27 @@ fn can_go(words: Words<'_>) -> Option<Resolution> {
     }
 }
 
+/// "I'd like minutes-old.md deleted": a file and that it should be gone,
+/// said as a wish.
+fn wished_gone(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(phrases!(
+        "(i | we) (would like | want | need) | (can | could) you get | get"
+    ))?;
+    let gone = rest.len().checked_sub(1)?;
+    if !matches!(
+        rest.key(gone),
+        "deleted" | "removed" | "gone" | "binned" | "trashed"
+    ) {
+        return None;
+    }
+    match target(rest.to(gone)) {
+        Target::File(name) => act(Action::Delete { name }),
+        _ => None,
+    }
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
-    if let Some(gone) = can_go(words) {
+    if let Some(gone) = can_go(words).or_else(|| wished_gone(words)) {
         return Some(gone);
     }
     // "delete please the old.txt": courtesy between the verb and the file.

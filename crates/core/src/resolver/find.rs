@@ -80,7 +80,7 @@ const NAME_HAS_HEADS: Phrases = Phrases::new(
      | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
      whose (name | names) (has | have | contains | contain | includes | include)
      | is there [a | any] file with | are there [any] files with
-     | where is the file with",
+     | where is the file with | (have i got | do i have) [a | any] (file | files) with",
 );
 
 /// Heads that say the words are in the names, so need no closing words:

@@ -39,7 +39,7 @@ const CHANGED: Phrases = Phrases::new(
 const HISTORY: Phrases = Phrases::new(
     "[show [me] | list | what are | what is | give me] [the | my] [recent | latest]
      (commits | commit history | commit log | git history | history | git log)
-     | who [last] (changed | edited | committed)",
+     | who [last] (changed | edited | committed) | (what | which) commits",
 );
 
 /// "show me the last 5 commits": heads before a count of commits.
@@ -50,7 +50,7 @@ const LAST_COMMITS: Phrases = Phrases::new(
 
 /// Words before the file a look at the history names.
 const ABOUT: Phrases = Phrases::new(
-    "of | for | to | in | on | the file | (that | which) (touched | changed) | touching",
+    "of | for | to | in | on | the file | [that | which] (touched | changed) | touching",
 );
 
 /// Words closing a question about when or who.

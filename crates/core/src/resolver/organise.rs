@@ -67,6 +67,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     {
         return Some(made);
     }
+    if let Some(filed) = filed_in_folder(words) {
+        return Some(filed);
+    }
     let Some(((verb, keeps_extension), rest)) = words.after_tagged(HEADS) else {
         return wished(words)
             .or_else(|| renamed_to_be(words))
@@ -142,6 +145,42 @@ fn organise(
         _ => to,
     };
     act(organised(verb, name, to))
+}
+
+/// "put draft.md in the zines folder", "file minutes-march.md under
+/// minutes": a file (said by its name) put or filed in a folder is moved
+/// there; "put hello in notes.md" is a text put in a file, the write's.
+fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
+    let (filing, rest) = match words.after_any(phrases!("file")) {
+        Some(rest) => (true, rest),
+        None => (false, words.after_any(phrases!("put | pop | stick"))?),
+    };
+    let at = rest
+        .keys()
+        .rposition(|k| matches!(k, "in" | "into" | "under" | "inside"))
+        .filter(|&at| at > 0)?;
+    // "put a new file called call-log.txt in notes/" makes one.
+    if rest
+        .to(at)
+        .contains_any(&["new", "called", "named", "empty", "blank"])
+    {
+        return None;
+    }
+    let Target::File(name) = target(rest.to(at)) else {
+        return None;
+    };
+    let to = match target(rest.from(at + 1)) {
+        Target::Folder(Some(dir)) => dir,
+        Target::Bare(dir) if filing => dir,
+        _ => return None,
+    };
+    if super::name::leaves_the_folder(&to) {
+        return None;
+    }
+    act(Action::Move {
+        to: super::name::within(&to, String::from(leaf(&name))),
+        name,
+    })
 }
 
 /// "rota.md should be called rota-2026.md": a file and the name it should

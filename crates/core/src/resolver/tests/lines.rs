@@ -30,6 +30,7 @@ fn a_line_pointed_back_at_is_what_the_first_clause_was_about() {
         the Egremont Russet died, remove it from trees.md ?=> remove_item trees.md | Egremont Russet
         # What the person did it to, when they are the subject.
         I've changed the air filter, tick it off in service.md ?=> check_item service.md | air filter
+        got the hypo clear, take it off shopping.md ?=> remove_item shopping.md | hypo clear
         # Of a file no list's name says, who was pointed at is still a line.
         Keiko can't come, remove her from attendees.md ?=> remove_item attendees.md | Keiko
         # The first clause names a file: "it" is that file.

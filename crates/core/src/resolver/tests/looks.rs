@@ -443,6 +443,8 @@ fn searches_said_about_a_file_or_a_thing() {
         show the git history => history
         show me the commit log => history
         who last committed catch-log.md? => history catch-log.md
+        what commits touched fixtures.md? => history fixtures.md
+        have I got a file with lens in its name => find lens
         "#,
     );
 }

@@ -428,3 +428,23 @@ fn a_copy_named_after_it_is_made_and_an_oops_before_a_request_is_no_undo() {
     ));
     assert_eq!(resolve("oops").action(), Some(&Action::Undo { name: None }));
 }
+
+/// A file put or filed in a folder is moved there; a text put in a file, or
+/// a new file put in a folder, is not. A file wished gone is deleted.
+#[test]
+fn a_file_filed_in_a_folder_is_moved_and_one_wished_gone_is_deleted() {
+    assert_table(
+        r#"
+        put draft.md in the zines folder => move draft.md | zines/draft.md
+        file minutes-march.md under minutes => move minutes-march.md | minutes/minutes-march.md
+        I'd like minutes-old.md deleted => delete minutes-old.md
+        I want notes.md gone => delete notes.md
+        put hello in notes.md => write notes.md | hello
+        "#,
+    );
+    assert!(!matches!(
+        resolve("put a new file called call-log.txt in notes/"),
+        Resolution::Action(Action::Move { .. })
+    ));
+    nothing("I'd like the meeting cancelled");
+}
