@@ -655,3 +655,15 @@ fn the_fifteenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_sixteenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-16.yaml",
+        Floor {
+            offered: 635,
+            unasked: 617,
+            wrong: 5,
+        },
+    );
+}
