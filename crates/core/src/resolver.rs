@@ -32,6 +32,7 @@ pub mod heard;
 mod history;
 mod hypothetical;
 mod inside;
+mod interposed;
 mod items;
 mod list;
 mod mention;
@@ -221,7 +222,7 @@ pub fn resolve(text: &str) -> Resolution {
             "I took it that you started again: '{again}'"
         ));
     }
-    if let Some(said) = folders_said(text) {
+    if let Some(said) = folders_said(text).or_else(|| interposed::unfolded(text)) {
         return resolve(&said);
     }
     let read = match read(text) {

@@ -156,9 +156,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     {
         return None;
     }
-    if rest.len() == 1 && rest.raw(0).contains(['*', '?']) {
+    if rest.len() == 1 && is_glob(rest.raw(0)) {
         return act(Action::Find {
-            pattern: rest.raw(0).into(),
+            pattern: rest.raw(0).trim_end_matches(['?', '.', ',', '!']).into(),
             dir: None,
         });
     }

@@ -32,7 +32,9 @@ const CHANGED: Phrases = Phrases::new(
      | what files (were | have been) (added | modified | changed) [or (added | modified | changed | removed | deleted)]
      | (has | did) anything (change | changed) | [is | was] anything different | changes | all changes
      | show me what i have changed | show me what i have edited | show me what is changed
-     | show me what has changed | have i (modified | changed | edited) anything",
+     | show me what has changed | have i (modified | changed | edited) anything
+     | (have | did) any [of my] files (change | changed | been changed)
+     | has any file (changed | been changed)",
 );
 
 /// Heads asking for commits; the rest may name a file.
@@ -273,7 +275,7 @@ pub(super) fn version(words: Words<'_>) -> Option<Option<String>> {
         .trim_start(phrases!("the | my | its"))
         .trim_end(phrases!("version | copy"));
     const COMMITTED: Phrases = Phrases::new(
-        "last commit | latest commit | committed | committed one | what i committed
+        "last commit | latest commit | [last | latest] committed [one] | what i committed
          | what is committed | head",
     );
     if words.after_any(COMMITTED).is_some_and(|r| r.is_empty()) {

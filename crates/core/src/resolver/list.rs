@@ -88,6 +88,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             "That is outside your folder: I only list what is inside it. Say 'list files' to see what is here.",
         );
     }
+    // "list ..", "list ../..": the folders above, kept as said for the
+    // executor to refuse by name.
+    let said = region.literal();
+    if said.split('/').all(|step| step == ".." || step.is_empty()) && said.starts_with("..") {
+        return act(Action::List { dir: Some(said) });
+    }
     // "show me the folder", "open my whole folder": the root itself.
     let root = region.trim_start(phrases!("the | my | our | this | your"));
     if let Some(rest) = root

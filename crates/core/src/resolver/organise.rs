@@ -107,7 +107,8 @@ fn organise(
     what: Words<'_>,
     place: Words<'_>,
 ) -> Option<Resolution> {
-    let name = match target(what.trim_end(ON_ITS_WAY)) {
+    let what = what.trim_end(ON_ITS_WAY);
+    let name = match target(what) {
         Target::File(name) | Target::Folder(Some(name)) | Target::Bare(name) => name,
         Target::Files(_) => {
             return claim_unresolved(format!(
@@ -116,7 +117,7 @@ fn organise(
                 verb.wire()
             ));
         }
-        _ => return None,
+        _ => described(what)?,
     };
     if super::name::elsewhere(place) {
         return claim_unresolved(format!(
@@ -147,13 +148,18 @@ fn organise(
     act(organised(verb, name, to))
 }
 
-/// "put draft.md in the zines folder", "file minutes-march.md under
-/// minutes": a file (said by its name) put or filed in a folder is moved
+/// "put draft.md in the zines folder", "drag vows.md into the ceremony
+/// folder", "file minutes-march.md under minutes": a file (said by its name) put or filed in a folder is moved
 /// there; "put hello in notes.md" is a text put in a file, the write's.
 fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
     let (filing, rest) = match words.after_any(phrases!("file")) {
         Some(rest) => (true, rest),
-        None => (false, words.after_any(phrases!("put | pop | stick"))?),
+        None => (
+            false,
+            words.after_any(phrases!(
+                "put | pop | stick | drag | drop | chuck | toss | tuck"
+            ))?,
+        ),
     };
     let at = rest
         .keys()
@@ -251,6 +257,25 @@ fn side_by_side(rest: Words<'_>, verb: Verb) -> Option<Resolution> {
         return None;
     };
     act(organised(verb, name, to))
+}
+
+/// "the template orders/template.md": a file said by its name after a few
+/// words saying what it is.
+fn described(what: Words<'_>) -> Option<String> {
+    let last = what
+        .len()
+        .checked_sub(1)
+        .filter(|&at| (2..=3).contains(&at))?;
+    // "the show called punch-tour.md": the name after "called" is a new one.
+    if !matches!(what.key(0), "the" | "my" | "our" | "this" | "that")
+        || what.contains_any(&["called", "named"])
+    {
+        return None;
+    }
+    match target(what.from(last)) {
+        Target::File(name) => Some(name),
+        _ => None,
+    }
 }
 
 fn organised(verb: Verb, name: String, to: String) -> Action {

@@ -273,13 +273,23 @@ const WISHED: Phrases = Phrases::new("i (would like | want) | make sure");
 /// contain only this: done", "status.txt should now read: out": the whole
 /// file is what it should say.
 fn should_say(words: Words<'_>) -> Option<Resolution> {
-    let wished = words.after_any(WISHED);
+    // "make ladder.md just say …": the file, named alone, made to say only
+    // that ("make ideas.md say …" without "just" may be a new file: the
+    // write's own, which asks before replacing one).
+    let made = words.after_any(phrases!("make")).filter(|rest| {
+        matches!(target(rest.to(1)), Target::File(_))
+            && rest.from(1).trim_start(ONLY).len() < rest.len() - 1
+    });
+    let wished = words.after_any(WISHED).or(made);
     let words = wished.unwrap_or(words);
     (1..words.len().min(12)).find_map(|at| {
         let Target::File(name) = target(words.to(at)) else {
             return None;
         };
-        let joined = words.from(at).after_any(SHOULD)?;
+        let joined = match made {
+            Some(_) if at == 1 => words.from(at),
+            _ => words.from(at).after_any(SHOULD)?,
+        };
         // "motto.txt to say …" is a wish only after "i would like".
         if wished.is_none() && words.key(at) == "to" {
             return None;
