@@ -15,6 +15,7 @@
 
 mod antecedent;
 mod append;
+mod aside;
 mod asset;
 mod content;
 mod courtesy;
@@ -295,38 +296,10 @@ fn typo_corrected(text: &str) -> Option<Resolution> {
 fn read(text: &str) -> Resolution {
     let resolution = in_folder_first(text)
         .unwrap_or_else(|| plain(text))
-        .or_else_unresolved(|| aside_dropped(text));
+        .or_else_unresolved(|| aside::dropped(text));
     match resolution.action().and_then(Action::file) {
         Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
         _ => resolution,
-    }
-}
-
-/// "delete old dot log, it's just taking up space": the request before a
-/// closing remark, when the whole reads as none. A remark that takes the
-/// request back ("…, no wait", "…, actually don't") leaves it unresolved.
-fn aside_dropped(text: &str) -> Option<Resolution> {
-    let (request, aside) = text.rsplit_once(',')?;
-    // "oops, untick lock the van in the checklist": what follows the comma
-    // is the request itself, not a remark on one ("…, delete it" is).
-    let said: alloc::vec::Vec<String> = aside
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .collect();
-    let requests = said.first().is_some_and(|w| typo::is_command_word(w))
-        && !said[1..].iter().all(|w| {
-            ["it", "that", "this", "them", "please", "now", "thanks"].contains(&w.as_str())
-        });
-    if request.trim().is_empty() || takes_back(aside) || requests {
-        return None;
-    }
-    // A guess from the part stays a guess: asked before anything is done.
-    match plain(request) {
-        Resolution::Unresolved { .. } => None,
-        read => Some(read),
     }
 }
 

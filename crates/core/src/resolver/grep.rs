@@ -263,10 +263,13 @@ fn in_file(query: String, name: &str) -> Option<Resolution> {
     Some(Resolution::Action(Action::Grep { query, dir }).guessed(assumed))
 }
 
-/// Whether a path said is outside the folder: from the root, the home, a
-/// drive, or above it.
+/// Whether a path said is outside the folder as the other verbs judge it
+/// ([`super::name::leaves_the_folder`]), or is written the way another
+/// machine's paths are (a drive, a backslash, `~user`): a search of such
+/// a file's folder would search somewhere else than it names.
 fn outside(name: &str) -> bool {
-    name.starts_with(['/', '~', '\\'])
+    super::name::leaves_the_folder(name)
+        || name.starts_with(['~', '\\'])
         || name.contains("..")
         || name.as_bytes().get(1) == Some(&b':')
 }
