@@ -667,3 +667,15 @@ fn the_sixteenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_seventeenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-17.yaml",
+        Floor {
+            offered: 623,
+            unasked: 585,
+            wrong: 11,
+        },
+    );
+}
