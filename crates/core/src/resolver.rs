@@ -125,6 +125,18 @@ impl Resolution {
         }
     }
 
+    /// The same answer, its action (sure or guessed) made by `f`.
+    fn map_action(self, f: impl FnOnce(Action) -> Action) -> Resolution {
+        match self {
+            Resolution::Action(action) => Resolution::Action(f(action)),
+            Resolution::Guess { action, assumed } => Resolution::Guess {
+                action: f(action),
+                assumed,
+            },
+            unresolved => unresolved,
+        }
+    }
+
     /// This answer, or `other`'s action when this one is unresolved and
     /// `other` finds one.
     fn or_else_unresolved(self, other: impl FnOnce() -> Option<Resolution>) -> Resolution {
@@ -189,7 +201,7 @@ pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
     let text = named.as_deref().unwrap_or(text);
     let resolution = pointed::settled(text, resolution, folder.names());
     let resolution = match folder.is_empty() {
-        true => resolution,
+        true => resolution.map_action(|action| settle::adds(text, action)),
         false => settle::settle(text, resolution, folder, |again| {
             settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
         }),

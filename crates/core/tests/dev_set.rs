@@ -86,9 +86,23 @@ impl Case {
 
     /// `action` as the executor carries it out in this case's folder: a
     /// move or copy to a folder that is there puts the file inside it, so
-    /// "to": "brews" and "to": "brews/ipa.md" are one act.
+    /// "to": "brews" and "to": "brews/ipa.md" are one act; and a file the
+    /// folder does not hold is made with the text whether it is written
+    /// (in either mode) or appended to, so those are one act too.
     fn as_done(&self, mut action: Value) -> Value {
-        let verb = action["verb"].as_str().unwrap_or_default();
+        let verb = String::from(action["verb"].as_str().unwrap_or_default());
+        let verb = verb.as_str();
+        let plain_append = verb == "append" && action.get("under").is_none();
+        let held = |name: &str| self.folder.iter().any(|path| path == name);
+        if (verb == "write" || plain_append)
+            && action.get("expect").is_none()
+            && !action["name"].as_str().is_some_and(held)
+            && let Some(fields) = action.as_object_mut()
+        {
+            fields.insert("verb".into(), "made with its text".into());
+            fields.remove("mode");
+            return action;
+        }
         let (Some(name), Some(to)) = (action["name"].as_str(), action["to"].as_str()) else {
             return action;
         };
@@ -287,9 +301,9 @@ fn the_second_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-2.yaml",
         Floor {
-            offered: 455,
-            unasked: 455,
-            wrong: 1,
+            offered: 456,
+            unasked: 456,
+            wrong: 0,
         },
     );
 }
@@ -299,7 +313,7 @@ fn the_third_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-3.yaml",
         Floor {
-            offered: 426,
+            offered: 427,
             unasked: 423,
             wrong: 1,
         },
@@ -541,9 +555,9 @@ fn the_sixth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-6.yaml",
         Floor {
-            offered: 611,
-            unasked: 587,
-            wrong: 1,
+            offered: 612,
+            unasked: 588,
+            wrong: 0,
         },
     );
 }
@@ -565,7 +579,7 @@ fn the_eighth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-8.yaml",
         Floor {
-            offered: 625,
+            offered: 626,
             unasked: 588,
             wrong: 4,
         },
@@ -613,7 +627,7 @@ fn the_twelfth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-12.yaml",
         Floor {
-            offered: 615,
+            offered: 616,
             unasked: 582,
             wrong: 13,
         },
@@ -625,9 +639,9 @@ fn the_thirteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-13.yaml",
         Floor {
-            offered: 647,
-            unasked: 616,
-            wrong: 4,
+            offered: 649,
+            unasked: 617,
+            wrong: 3,
         },
     );
 }
@@ -637,9 +651,9 @@ fn the_fourteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-14.yaml",
         Floor {
-            offered: 635,
-            unasked: 607,
-            wrong: 12,
+            offered: 636,
+            unasked: 608,
+            wrong: 11,
         },
     );
 }
@@ -649,9 +663,9 @@ fn the_fifteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-15.yaml",
         Floor {
-            offered: 616,
-            unasked: 588,
-            wrong: 11,
+            offered: 617,
+            unasked: 589,
+            wrong: 10,
         },
     );
 }
@@ -673,9 +687,9 @@ fn the_seventeenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-17.yaml",
         Floor {
-            offered: 623,
-            unasked: 585,
-            wrong: 11,
+            offered: 626,
+            unasked: 587,
+            wrong: 9,
         },
     );
 }

@@ -17,6 +17,7 @@ use super::{NUMBERS, Resolution, unresolved};
 
 mod again;
 mod put;
+pub(super) use put::adds;
 mod quoted;
 use crate::action::Action;
 use again::{folder_named, pointing_back};
@@ -38,11 +39,7 @@ pub fn settle(
             renamed_alike(
                 text,
                 &said,
-                existing(
-                    text,
-                    put::adds(text, settled(text, action, folder), folder),
-                    folder,
-                ),
+                existing(text, put::adds(text, settled(text, action, folder)), folder),
                 folder,
             )
         }
@@ -51,11 +48,7 @@ pub fn settle(
             renamed_alike(
                 text,
                 &said,
-                existing(
-                    text,
-                    put::adds(text, settled(text, action, folder), folder),
-                    folder,
-                ),
+                existing(text, put::adds(text, settled(text, action, folder)), folder),
                 folder,
             )
             .guessed(assumed)
