@@ -30,7 +30,7 @@ const CHANGED: Phrases = Phrases::new(
      | git status
      | git diff | how has | how did | (which | what) files [have] (changed | were changed)
      | what files (were | have been) (added | modified | changed) [or (added | modified | changed | removed | deleted)]
-     | (has | did) anything (change | changed) | [is | was] anything different | changes | all changes
+     | [(has | did)] anything (change | changed) | [is | was] anything different | changes | all changes
      | show me what i have changed | show me what i have edited | show me what is changed
      | show me what has changed | have i (modified | changed | edited) anything
      | (have | did) any [of my] files (change | changed | been changed)
@@ -58,6 +58,7 @@ const ABOUT: Phrases = Phrases::new(
 /// Words closing a question about when or who.
 const CLOSING: Phrases = Phrases::new(
     "changed | edited | modified | last changed | last edited | (in | of) my folder
+     | that (is not | has not been | was not) committed [yet]
      | (in | of) the folder | (in | of) this folder | in here | so far | here | please",
 );
 

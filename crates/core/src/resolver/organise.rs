@@ -24,7 +24,8 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
     ),
     (
         Phrases::new(
-            "copy | cp | duplicate | (make | save | take | keep) a [backup | spare] copy of
+            "copy | cp | duplicate | clone | (make | save | take | keep) a [backup | spare] copy of
+             | [(can | could | may) (i | we)] (get | have) a [backup | spare] copy of
              | (i | we) (would like | want | need) a [backup | spare] copy of
              | (make | take) a backup of | back up",
         ),

@@ -44,6 +44,7 @@ pub(super) const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("there's", &["there", "is"]),
     ("here's", &["here", "is"]),
     ("i'd", &["i", "would"]),
+    ("you're", &["you", "are"]),
     ("i'm", &["i", "am"]),
     ("i've", &["i", "have"]),
     ("let's", &["let", "us"]),

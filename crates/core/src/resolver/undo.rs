@@ -13,12 +13,12 @@ const STRONG: Phrases = Phrases::new("undo | revert | roll back | rollback");
 const WEAK: Phrases = Phrases::new(
     "(take | put | roll) (that | it) back | reverse | go back [to how it was] | oops
      | bring [it | that] back | put (the file | things) back | restore | recover | undelete
-     | put it back how it was | make it how it was | scratch that | strike that",
+     | put it back how it was | make it how it was | scratch that | strike that | scrap that",
 );
 
 /// Heads a person also says of their own words just said ("scratch that":
 /// drop what I dictated): an undo, asked first.
-const LOOSE: Phrases = Phrases::new("scratch that | strike that");
+const LOOSE: Phrases = Phrases::new("scratch that | strike that | scrap that");
 
 /// What "bring back" / "restore" may name: the thing just changed, never a
 /// file by name ("restore notes.md from yesterday" is not the last change).

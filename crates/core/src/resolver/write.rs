@@ -67,7 +67,8 @@ const HEADS: &[(Phrases, Head)] = &[
     ),
     (
         Phrases::new(
-            "make | [a] new | generate | start a | set up [a] | i (would like | want | need) (a | an)",
+            "make | [a] new | generate | start a | set up [a] | i (would like | want | need) (a | an)
+             | (can | could | may) (i | we) (get | have) (a | an) | get a new",
         ),
         Head::Make,
     ),
@@ -257,7 +258,9 @@ fn cleared(words: Words<'_>) -> Option<Resolution> {
     if let Some(refilled) = cleared_then_written(words) {
         return Some(refilled);
     }
-    let words = words.trim_end(super::delete::KEEPING);
+    let words = words
+        .trim_end(super::delete::KEEPING)
+        .trim_end(phrases!("completely | entirely | fully | altogether"));
     let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
     match target(words) {
         Target::File(name) => act(Action::Write {

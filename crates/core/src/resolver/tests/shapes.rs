@@ -109,3 +109,42 @@ fn looks_said_in_new_words() {
         super::read_at("plots.md", "last commit")
     );
 }
+
+#[test]
+fn casual_verbs_of_adding_and_a_text_said_before_add_to() {
+    assert_table(
+        r#"
+        pop Stand 14, near the café into exhibition.md => append exhibition.md | Stand 14, near the café
+        whack Chicken of the woods on species-list.md => append species-list.md | Chicken of the woods
+        Goldcrest x3 — add to species-counts.md => append species-counts.md | Goldcrest x3
+        I need Co-op: 6 crates of pasta added to donations.md => append donations.md | Co-op: 6 crates of pasta
+        oh and while you're at it add Mo can do Saturdays to volunteers.md => append volunteers.md | Mo can do Saturdays
+        ad Net 7 guy rope to nets.md ?=> append nets.md | Net 7 guy rope
+        "#,
+    );
+    // "write … into" still writes; a two-letter word that is a word of its
+    // own is never bent.
+    assert_table("write hello into notes.md => write notes.md | hello");
+    nothing("at the end of the day");
+    nothing("I need the cat fed");
+}
+
+#[test]
+fn looks_and_copies_said_the_way_people_talk() {
+    assert_table(
+        r#"
+        what have we got in bookings.md => read bookings.md
+        stats on playlist.md please => info playlist.md
+        when did anyone last touch lane-rota.md => info lane-rota.md
+        have we got a file with lifeguard in its name somewhere => find lifeguard
+        anything changed this week? => changes this week
+        what have I changed that isn't committed yet => changes
+        clone layout.md into layout-exhibition.md => copy layout.md | layout-exhibition.md
+        could I get a copy of hire-rates.md at hall/hire-rates.md => copy hire-rates.md | hall/hire-rates.md
+        can I get a new file, recaptures.md, with Robin retrapped => write recaptures.md | Robin retrapped | create
+        scrap that last change, I didn't mean it => undo
+        scrap that ?=> undo
+        "#,
+    );
+    nothing("can I get a coffee");
+}
