@@ -93,7 +93,28 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 /// "read yesterday's version of orders.md", "show me the committed copy of
 /// notes.md": the version said before the file.
 fn version_read(words: Words<'_>) -> Option<Resolution> {
-    let rest = words.after_any(READS)?;
+    // "the version of complaints.md from yesterday please": said alone.
+    let rest = words
+        .after_any(READS)
+        .unwrap_or(words)
+        .trim_end(phrases!("please"));
+    let rest = match rest.after_any(phrases!("the version of")) {
+        Some(after) => match moment_at_end(after) {
+            Some((at, moment)) if at > 0 && matches!(after.key(at), "from" | "at" | "as") => {
+                let Target::File(name) = target(after.to(at)) else {
+                    return None;
+                };
+                return act(Action::Read {
+                    name,
+                    first: None,
+                    last: None,
+                    at: Some(moment.unwrap_or_else(|| "last commit".to_string())),
+                });
+            }
+            _ => rest,
+        },
+        None => rest,
+    };
     let of = (1..rest.len()).find(|&i| rest.key(i) == "of")?;
     let said = rest.to(of);
     if !said.keys().any(|k| k == "version" || k == "copy") {
@@ -242,7 +263,9 @@ fn restored(words: Words<'_>) -> Option<Resolution> {
 /// "read notes.md as it was yesterday": the read said before the moment,
 /// given that moment.
 fn read_at(words: Words<'_>) -> Option<Resolution> {
-    words.after_any(READS)?;
+    // "glazes as it was at the last commit": the file said alone, read.
+    let headless = words.after_any(READS).is_none();
+    let words = words.trim_end(phrases!("please"));
     let (at, moment) = moment_at_end(words)?;
     // "what did stock.md look like yesterday": the moment right after it.
     let lead = match words.key(at) {
@@ -256,7 +279,13 @@ fn read_at(words: Words<'_>) -> Option<Resolution> {
     };
     let said = words.to(lead).literal();
     let text = said.trim_end_matches(|c: char| c == ',' || c.is_whitespace());
-    match super::resolve(text) {
+    let text = match headless {
+        // Only a name, and only "as it was": "I was at the park yesterday" is no read.
+        true if lead < at && words.to(lead).len() <= 3 => format!("read {text}"),
+        true => return None,
+        false => String::from(text),
+    };
+    match super::resolve(&text) {
         Resolution::Action(Action::Read {
             name, first, last, ..
         }) => act(Action::Read {

@@ -67,6 +67,13 @@ const TRAILING: Phrases = Phrases::new(
 );
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    // "files please", "my files": the files, asked for by name alone.
+    if words
+        .after_any(phrases!("[my | the | all [my | the]] files"))
+        .is_some_and(|rest| rest.trim_start(phrases!("please | thanks")).is_empty())
+    {
+        return act(Action::List { dir: None });
+    }
     let (reach, rest) = words.after_tagged(HEADS)?;
     let contents = rest
         .trim_start(phrases!("me"))

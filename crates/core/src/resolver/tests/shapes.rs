@@ -148,3 +148,28 @@ fn looks_and_copies_said_the_way_people_talk() {
     );
     nothing("can I get a coffee");
 }
+
+#[test]
+fn reads_at_a_moment_edits_made_into_and_files_asked_for_alone() {
+    assert_eq!(
+        sure("glazes.md as it was at the last commit please"),
+        super::read_at("glazes.md", "last commit")
+    );
+    assert_eq!(
+        sure("the version of complaints.md from yesterday please"),
+        super::read_at("complaints.md", "yesterday")
+    );
+    assert_table(
+        r#"
+        make 11.2g into 12.1g in ringing-log.md => edit ringing-log.md | 11.2g | 12.1g
+        in ringing-log.md make 11.2g into 12.1g => edit ringing-log.md | 11.2g | 12.1g
+        files please => list
+        find where chickpeas is mentioned => grep chickpeas
+        "#,
+    );
+    // No file named, no name alone, no request: none of these is read.
+    nothing("make notes.md into a list");
+    nothing("I was at the park yesterday");
+    nothing("notes from yesterday");
+    nothing("files are a pain");
+}
