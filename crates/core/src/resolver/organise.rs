@@ -74,6 +74,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let Some(((verb, keeps_extension), rest)) = words.after_tagged(HEADS) else {
         return wished(words)
             .or_else(|| renamed_to_be(words))
+            .or_else(|| named_anew(words))
             .or_else(|| called(words));
     };
     // "take a copy of stops.md and call it stops-winter.md".
@@ -188,6 +189,19 @@ fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
         to: super::name::within(&to, String::from(leaf(&name))),
         name,
     })
+}
+
+/// "give forays a new name, forays-2026.md", "give notes.md the name
+/// diary.md": a file, then the name it is given.
+fn named_anew(words: Words<'_>) -> Option<Resolution> {
+    const A_NAME: Phrases = Phrases::new("a new name | the (name | new name)");
+    let rest = words.after_any(phrases!("give"))?;
+    let at = (1..rest.len()).find(|&at| rest.from(at).after_any(A_NAME).is_some())?;
+    let place = rest
+        .from(at)
+        .after_any(A_NAME)?
+        .trim_start(phrases!("of | as | like"));
+    organise(Verb::Move, true, rest.to(at), place)
 }
 
 /// "rota.md should be called rota-2026.md": a file and the name it should

@@ -173,3 +173,61 @@ fn reads_at_a_moment_edits_made_into_and_files_asked_for_alone() {
     nothing("notes from yesterday");
     nothing("files are a pain");
 }
+
+#[test]
+fn a_heading_said_with_its_kind_before_the_adding_and_a_name_given() {
+    let under = |said: &str| match sure(said) {
+        Action::Append {
+            name,
+            content,
+            under,
+            ..
+        } => (name, content, under.unwrap_or_default()),
+        other => panic!("{said:?}: {other:?}"),
+    };
+    assert_eq!(
+        under("glazes.md, Reds section: add Copper red, reduction only"),
+        (
+            "glazes.md".into(),
+            "Copper red, reduction only".into(),
+            "Reds".into()
+        )
+    );
+    assert_eq!(
+        under("in boat-jobs.md, Electrics heading, add Replace bilge pump fuse"),
+        (
+            "boat-jobs.md".into(),
+            "Replace bilge pump fuse".into(),
+            "Electrics".into()
+        )
+    );
+    assert_table(
+        r#"
+        give notes.md the name diary.md => move notes.md | diary.md
+        give forays.md a new name, forays-2026.md => move forays.md | forays-2026.md
+        "#,
+    );
+    nothing("notes.md, the title is wrong");
+    nothing("give me a new name");
+}
+
+#[test]
+fn the_line_pointed_back_at_is_the_subject_of_the_clause_said_last() {
+    assert_eq!(
+        guess("the printer jammed so print answer sheets isn't done, untick it in quiz-jobs.md"),
+        Action::CheckItem {
+            name: "quiz-jobs.md".into(),
+            item: "print answer sheets".into(),
+            done: Some(false),
+            expect: None,
+        }
+    );
+    // A last clause with no subject of its own leaves the first clause's.
+    assert_eq!(
+        guess("Mr Brown dropped out and won't be coming, remove him from guests.md"),
+        Action::RemoveItem {
+            name: "guests.md".into(),
+            item: "Mr Brown".into(),
+        }
+    );
+}
