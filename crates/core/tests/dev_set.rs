@@ -693,3 +693,15 @@ fn the_seventeenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_eighteenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-18.yaml",
+        Floor {
+            offered: 642,
+            unasked: 624,
+            wrong: 11,
+        },
+    );
+}
