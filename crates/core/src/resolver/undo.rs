@@ -136,10 +136,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(undone) = put_back(words) {
         return Some(undone);
     }
-    let (strong, rest) = match words.after_any(STRONG) {
-        Some(rest) => (true, rest),
-        None => (false, words.after_any(WEAK)?),
-    };
+    let (strong, rest) = words.after_either(STRONG, WEAK)?;
     if rest
         .keys()
         .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))
