@@ -276,10 +276,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Reply {
-        let changed = match self.change(approved, Change::Remove, completes, turn).await {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
+        let changed = self.change(approved, Change::Remove, completes, turn).await;
         self.answer_changed(changed, || {
             let mut reply = Reply::done(format!("deleted {}", approved.path))
                 .said(format!("Deleted {}; Undo brings it back.", approved.path));

@@ -375,10 +375,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Change::Write { bytes, .. } => (bytes.len() as u64, Some(journal::digest(bytes))),
             _ => (0, None),
         };
-        let changed = match self.change(approved, write, completes, turn).await {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
+        let changed = self.change(approved, write, completes, turn).await;
         self.answer_changed(changed, || {
             let mut reply = Reply::done(summary).said(words);
             reply.file = Some(approved.path.as_str().into());
