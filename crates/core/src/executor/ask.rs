@@ -46,6 +46,21 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         self.ask(ask, &seen, turn).await
     }
 
+    /// [`Self::ask`], unless the table refuses the act outright: then the
+    /// plan is the refusal's why, and nothing is asked.
+    pub(super) async fn ask_unless_refused(
+        &mut self,
+        ask: Ask,
+        seen: &Observation,
+        turn: Option<&str>,
+    ) -> Reply {
+        if ask.verdict.decision == Decision::Refuse {
+            let refusal = Refusal::new(ask.verdict.rule, ask.plan);
+            return self.refuse(refusal, ask.record, turn).await;
+        }
+        self.ask(ask, seen, turn).await
+    }
+
     /// Asks the person first (tier 2): one `confirm` entry, and a pending
     /// single-use id that [`Self::confirm`] answers.
     pub(super) async fn ask(&mut self, ask: Ask, seen: &Observation, turn: Option<&str>) -> Reply {

@@ -342,20 +342,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         there: &Observation,
         turn: Option<&str>,
     ) -> Reply {
-        let verdict = self.table.decide(&Act::moving_over());
-        if verdict.decision == Decision::Refuse {
-            return self
-                .refuse(Refusal::new(verdict.rule, plan), record, turn)
-                .await;
-        }
         let ask = Ask {
             record,
             path,
-            verdict,
+            verdict: self.table.decide(&Act::moving_over()),
             plan,
             deferred,
         };
-        self.ask(ask, there, turn).await
+        self.ask_unless_refused(ask, there, turn).await
     }
 }
 
