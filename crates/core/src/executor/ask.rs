@@ -19,12 +19,11 @@ use alloc::string::String;
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn ask_delete(&mut self, name: &str, turn: Option<&str>) -> Reply {
-        let (path, verdict) = match self.locate(name, ActKind::Delete, turn).await {
-            Ok(found) => found,
-            Err(reply) => return reply,
-        };
-        let record = ActRecord::new(ActKind::Delete, name);
-        let seen = self.store().observe(&path).await;
+        let (path, verdict, record, seen) =
+            match self.locate_seen(name, ActKind::Delete, turn).await {
+                Ok(found) => found,
+                Err(reply) => return reply,
+            };
         if !seen.exists {
             let refusal = self.storage_refusal(StorageError::NotFound, &path);
             return self.refuse(refusal, record, turn).await;

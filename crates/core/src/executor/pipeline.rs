@@ -98,6 +98,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         })
     }
 
+    /// [`Self::locate`] for an act of `kind` on `name`, with the act's record
+    /// and what is there now.
+    pub(super) async fn locate_seen(
+        &self,
+        name: &str,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict, ActRecord, Observation), Reply> {
+        let (path, verdict) = self.locate(name, kind, turn).await?;
+        let seen = self.store().observe(&path).await;
+        Ok((path, verdict, ActRecord::new(kind, name), seen))
+    }
+
     /// Steps 3–4: contain the name and decide. Refusals are logged and returned
     /// as the answer; otherwise the contained path and the table's verdict.
     pub(super) async fn locate(
