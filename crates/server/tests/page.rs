@@ -240,6 +240,16 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
     browser.close().await;
 }
 
+/// How many questions the server's audit shows asked.
+async fn questions_asked(server: &Server) -> usize {
+    server
+        .audit()
+        .await
+        .iter()
+        .filter(|e| e["decision"] == "confirm")
+        .count()
+}
+
 /// A question that runs out of time closes itself into "Timed out — nothing
 /// deleted" (nothing is sent and the file stays), and Ask again asks again.
 #[tokio::test]
@@ -268,12 +278,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
     browser
         .assert_accessible_both("a question that timed out")
         .await;
-    let asks = server
-        .audit()
-        .await
-        .iter()
-        .filter(|e| e["decision"] == "confirm")
-        .count();
+    let asks = questions_asked(&server).await;
     browser
         .js("[...document.querySelectorAll('#transcript .turn')].pop().querySelector('.ask-again').click(); Date.now = window.realNow;")
         .await;
@@ -283,12 +288,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
         .wait_last_turn("the second answer", "Kept draft.txt.")
         .await;
     assert_eq!(
-        server
-            .audit()
-            .await
-            .iter()
-            .filter(|e| e["decision"] == "confirm")
-            .count(),
+        questions_asked(&server).await,
         asks + 1,
         "asked again, once"
     );
