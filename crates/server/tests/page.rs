@@ -213,9 +213,8 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
 
     // A reload keeps the conversation; Clear forgets it.
     let turns = browser.turns().await;
-    browser.client.refresh().await.unwrap();
     browser
-        .wait_for(
+        .reload_until(
             "the kept conversation",
             &format!("return document.querySelectorAll('#transcript .turn').length === {turns}"),
         )
