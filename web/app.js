@@ -5,7 +5,8 @@
 
 import { el, fill, download } from './js/dom.js';
 import * as api from './js/api.js';
-import { createTranscript, refusalNode, errorNode, actionWords, transcriptPane } from './js/transcript.js';
+import { createTranscript, actionWords, transcriptPane } from './js/transcript.js';
+import { refusalNode, errorNode } from './js/answer.js';
 import { createFiles, serverSource, panelParts } from './js/files.js';
 import { createConfirm } from './js/confirm.js';
 import { createAudit } from './js/audit.js';

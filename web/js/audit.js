@@ -10,7 +10,7 @@
 // shown. Display only: every judgement here was made by the core.
 
 import { el, clear, fill, formatBytes, download } from './dom.js';
-import { refusalNode, errorNode, detailsNode } from './transcript.js';
+import { refusalNode, errorNode, detailsNode } from './answer.js';
 
 /** Turns the pages' own panels read under (the file list, the viewer, the gallery). */
 const BACKGROUND_TURNS = new Set(['page', 'files', 'gallery']);

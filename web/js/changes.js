@@ -8,7 +8,7 @@
 // audited look) until the page loads or the folder is switched.
 
 import { el, fill } from './dom.js';
-import { refusalNode, errorNode, prose } from './transcript.js';
+import { refusalNode, errorNode, prose } from './answer.js';
 
 /** The rules that mean "no history to show here". */
 const ABSENT = ['not-a-repository', 'absent-capability', 'root-not-declared'];

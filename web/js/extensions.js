@@ -8,7 +8,7 @@
 
 import { el, fill } from './dom.js';
 import * as api from './api.js';
-import { refusalNode, errorNode, prose, pressed } from './transcript.js';
+import { refusalNode, errorNode, prose, pressed } from './answer.js';
 
 const STATES = {
   admitted: 'Admitted',

@@ -7,7 +7,7 @@
 // Names are shown and sent back exactly as they were given.
 
 import { el, clear, fill, formatBytes } from './dom.js';
-import { refusalNode, errorNode, pressed } from './transcript.js';
+import { refusalNode, errorNode, pressed } from './answer.js';
 import { createViewer, settle } from './viewer.js';
 
 /**

@@ -6,7 +6,7 @@
 
 import { el, fill } from './dom.js';
 import * as api from './api.js';
-import { refusalNode, errorNode } from './transcript.js';
+import { refusalNode, errorNode } from './answer.js';
 
 const name = (path) => String(path).split(/[/\\]+/).filter(Boolean).pop() ?? String(path);
 

@@ -5,7 +5,7 @@
 
 import { el } from './dom.js';
 import { socketProtocols } from './session.js';
-import { refusalNode } from './transcript.js';
+import { refusalNode } from './answer.js';
 import { missingAudio, newContext, capture, player, loudness, bargeIn } from './live-audio.js';
 
 const WHO = { person: 'You', model: 'Model' };

@@ -6,7 +6,7 @@
 
 import { el, fill } from './dom.js';
 import * as api from './api.js';
-import { errorNode, refusalNode } from './transcript.js';
+import { errorNode, refusalNode } from './answer.js';
 
 /** The option's words for a resolver the server describes. */
 function optionText(r) {

@@ -6,7 +6,7 @@
 
 import { el, fill } from './dom.js';
 import * as api from './api.js';
-import { refusalNode, errorNode } from './transcript.js';
+import { refusalNode, errorNode } from './answer.js';
 
 const STORE = 'voicebox.liveProvider';
 const KEY_PROVIDERS = ['gemini', 'openai', 'anthropic'];

@@ -15,7 +15,7 @@
 // `check_item` (audited, undoable) — the executor finds the item, not this file.
 
 import { el, fill } from './dom.js';
-import { refusalNode, errorNode, didNode, pressed } from './transcript.js';
+import { refusalNode, errorNode, didNode, pressed } from './answer.js';
 import { pictureType } from './picture.js';
 
 const baseName = (name) => String(name).slice(String(name).lastIndexOf('/') + 1);

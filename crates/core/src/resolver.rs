@@ -15,6 +15,7 @@
 
 mod antecedent;
 mod append;
+mod aside;
 mod asset;
 mod content;
 mod courtesy;
@@ -32,6 +33,7 @@ pub mod heard;
 mod history;
 mod hypothetical;
 mod inside;
+mod interposed;
 mod items;
 mod list;
 mod mention;
@@ -123,6 +125,18 @@ impl Resolution {
         }
     }
 
+    /// The same answer, its action (sure or guessed) made by `f`.
+    fn map_action(self, f: impl FnOnce(Action) -> Action) -> Resolution {
+        match self {
+            Resolution::Action(action) => Resolution::Action(f(action)),
+            Resolution::Guess { action, assumed } => Resolution::Guess {
+                action: f(action),
+                assumed,
+            },
+            unresolved => unresolved,
+        }
+    }
+
     /// This answer, or `other`'s action when this one is unresolved and
     /// `other` finds one.
     fn or_else_unresolved(self, other: impl FnOnce() -> Option<Resolution>) -> Resolution {
@@ -187,7 +201,7 @@ pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
     let text = named.as_deref().unwrap_or(text);
     let resolution = pointed::settled(text, resolution, folder.names());
     let resolution = match folder.is_empty() {
-        true => resolution,
+        true => resolution.map_action(|action| settle::adds(text, action)),
         false => settle::settle(text, resolution, folder, |again| {
             settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
         }),
@@ -221,7 +235,7 @@ pub fn resolve(text: &str) -> Resolution {
             "I took it that you started again: '{again}'"
         ));
     }
-    if let Some(said) = folders_said(text) {
+    if let Some(said) = folders_said(text).or_else(|| interposed::unfolded(text)) {
         return resolve(&said);
     }
     let read = match read(text) {
@@ -294,38 +308,10 @@ fn typo_corrected(text: &str) -> Option<Resolution> {
 fn read(text: &str) -> Resolution {
     let resolution = in_folder_first(text)
         .unwrap_or_else(|| plain(text))
-        .or_else_unresolved(|| aside_dropped(text));
+        .or_else_unresolved(|| aside::dropped(text));
     match resolution.action().and_then(Action::file) {
         Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
         _ => resolution,
-    }
-}
-
-/// "delete old dot log, it's just taking up space": the request before a
-/// closing remark, when the whole reads as none. A remark that takes the
-/// request back ("…, no wait", "…, actually don't") leaves it unresolved.
-fn aside_dropped(text: &str) -> Option<Resolution> {
-    let (request, aside) = text.rsplit_once(',')?;
-    // "oops, untick lock the van in the checklist": what follows the comma
-    // is the request itself, not a remark on one ("…, delete it" is).
-    let said: alloc::vec::Vec<String> = aside
-        .split_whitespace()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .collect();
-    let requests = said.first().is_some_and(|w| typo::is_command_word(w))
-        && !said[1..].iter().all(|w| {
-            ["it", "that", "this", "them", "please", "now", "thanks"].contains(&w.as_str())
-        });
-    if request.trim().is_empty() || takes_back(aside) || requests {
-        return None;
-    }
-    // A guess from the part stays a guess: asked before anything is done.
-    match plain(request) {
-        Resolution::Unresolved { .. } => None,
-        read => Some(read),
     }
 }
 

@@ -86,9 +86,23 @@ impl Case {
 
     /// `action` as the executor carries it out in this case's folder: a
     /// move or copy to a folder that is there puts the file inside it, so
-    /// "to": "brews" and "to": "brews/ipa.md" are one act.
+    /// "to": "brews" and "to": "brews/ipa.md" are one act; and a file the
+    /// folder does not hold is made with the text whether it is written
+    /// (in either mode) or appended to, so those are one act too.
     fn as_done(&self, mut action: Value) -> Value {
-        let verb = action["verb"].as_str().unwrap_or_default();
+        let verb = String::from(action["verb"].as_str().unwrap_or_default());
+        let verb = verb.as_str();
+        let plain_append = verb == "append" && action.get("under").is_none();
+        let held = |name: &str| self.folder.iter().any(|path| path == name);
+        if (verb == "write" || plain_append)
+            && action.get("expect").is_none()
+            && !action["name"].as_str().is_some_and(held)
+            && let Some(fields) = action.as_object_mut()
+        {
+            fields.insert("verb".into(), "made with its text".into());
+            fields.remove("mode");
+            return action;
+        }
         let (Some(name), Some(to)) = (action["name"].as_str(), action["to"].as_str()) else {
             return action;
         };
@@ -287,9 +301,9 @@ fn the_second_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-2.yaml",
         Floor {
-            offered: 455,
-            unasked: 455,
-            wrong: 1,
+            offered: 456,
+            unasked: 456,
+            wrong: 0,
         },
     );
 }
@@ -299,7 +313,7 @@ fn the_third_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-3.yaml",
         Floor {
-            offered: 426,
+            offered: 427,
             unasked: 423,
             wrong: 1,
         },
@@ -311,8 +325,8 @@ fn the_fourth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-4.yaml",
         Floor {
-            offered: 624,
-            unasked: 594,
+            offered: 625,
+            unasked: 593,
             wrong: 2,
         },
     );
@@ -541,9 +555,9 @@ fn the_sixth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-6.yaml",
         Floor {
-            offered: 611,
-            unasked: 587,
-            wrong: 1,
+            offered: 612,
+            unasked: 588,
+            wrong: 0,
         },
     );
 }
@@ -553,8 +567,8 @@ fn the_seventh_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-7.yaml",
         Floor {
-            offered: 576,
-            unasked: 551,
+            offered: 578,
+            unasked: 553,
             wrong: 6,
         },
     );
@@ -565,8 +579,8 @@ fn the_eighth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-8.yaml",
         Floor {
-            offered: 624,
-            unasked: 587,
+            offered: 627,
+            unasked: 589,
             wrong: 4,
         },
     );
@@ -589,9 +603,9 @@ fn the_tenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-10.yaml",
         Floor {
-            offered: 662,
-            unasked: 640,
-            wrong: 2,
+            offered: 663,
+            unasked: 641,
+            wrong: 1,
         },
     );
 }
@@ -601,8 +615,8 @@ fn the_eleventh_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-11.yaml",
         Floor {
-            offered: 613,
-            unasked: 589,
+            offered: 615,
+            unasked: 591,
             wrong: 6,
         },
     );
@@ -613,8 +627,8 @@ fn the_twelfth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-12.yaml",
         Floor {
-            offered: 615,
-            unasked: 582,
+            offered: 618,
+            unasked: 584,
             wrong: 13,
         },
     );
@@ -625,9 +639,9 @@ fn the_thirteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-13.yaml",
         Floor {
-            offered: 647,
-            unasked: 616,
-            wrong: 4,
+            offered: 650,
+            unasked: 617,
+            wrong: 3,
         },
     );
 }
@@ -637,9 +651,9 @@ fn the_fourteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-14.yaml",
         Floor {
-            offered: 634,
-            unasked: 606,
-            wrong: 12,
+            offered: 639,
+            unasked: 610,
+            wrong: 11,
         },
     );
 }
@@ -649,9 +663,33 @@ fn the_fifteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-15.yaml",
         Floor {
-            offered: 614,
-            unasked: 586,
-            wrong: 11,
+            offered: 621,
+            unasked: 593,
+            wrong: 10,
+        },
+    );
+}
+
+#[test]
+fn the_sixteenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-16.yaml",
+        Floor {
+            offered: 651,
+            unasked: 633,
+            wrong: 2,
+        },
+    );
+}
+
+#[test]
+fn the_seventeenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-17.yaml",
+        Floor {
+            offered: 654,
+            unasked: 611,
+            wrong: 8,
         },
     );
 }

@@ -295,6 +295,78 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
     browser.close().await;
 }
 
+/// The page's question dialog, driven directly: a newer question that voice
+/// may answer replaces an older heard one, open or waiting, which closes as
+/// "superseded" (so a click can never do a heard change twice); a typed
+/// question is never replaced and keeps its No; and the newest heard
+/// question is the one a spoken answer settles, or a click says Yes to.
+#[tokio::test]
+async fn a_newer_heard_question_replaces_an_older_one_but_never_a_typed_one() {
+    let Some(server) = served() else { return };
+    let browser = Browser::open_page(&server, VIEWPORTS[0]).await;
+    let outcome = browser
+        .js_async(
+            r#"
+            const done = arguments[arguments.length - 1];
+            (async () => {
+              const { createConfirm } = await import('/js/confirm.js');
+              const confirm = createConfirm();
+              const all = document.querySelectorAll('dialog.confirm');
+              const dialog = all[all.length - 1];
+              const onScreen = () => dialog.open ? dialog.querySelector('.confirm-plan').textContent : null;
+              const tick = () => new Promise((r) => setTimeout(r, 50));
+              const got = {};
+              const ask = (id, say) => confirm
+                .answer({ id, plan: id, ...(say ? { say } : {}) })
+                .then((how) => { got[id] = how; });
+              const seen = {};
+
+              // Waiting behind a typed question: two heard ones, then the typed No.
+              const typed = ask('typed');
+              const first = ask('first', 'groceries');
+              const second = ask('second', 'groceries');
+              await tick();
+              seen.typed = onScreen();
+              dialog.querySelector('#confirm-no').click();
+              await Promise.all([typed, first]);
+              await tick();
+              seen.second = onScreen();
+              confirm.settle('second');
+              await second;
+
+              // On screen: a heard question replaced while open, then a Yes.
+              const third = ask('third', 'groceries');
+              await tick();
+              seen.third = onScreen();
+              const fourth = ask('fourth', 'delete groceries');
+              await third;
+              await tick();
+              seen.fourth = onScreen();
+              dialog.querySelector('#confirm-yes').click();
+              await fourth;
+              done({ got, seen, open: dialog.open });
+            })().catch((e) => done({ error: String(e) }));
+            "#,
+            vec![],
+        )
+        .await;
+    assert_eq!(
+        outcome,
+        json!({
+            "got": {
+                "typed": "no",
+                "first": "superseded",
+                "second": "spoken",
+                "third": "superseded",
+                "fourth": "yes",
+            },
+            "seen": {"typed": "typed", "second": "second", "third": "third", "fourth": "fourth"},
+            "open": false,
+        })
+    );
+    browser.close().await;
+}
+
 /// A provider without a key is marked in Settings and choosing it opens its
 /// key field; a turn then says it isn't set up, with a way to Settings. The
 /// built-in choice (the positive control) answers.

@@ -6,7 +6,7 @@
 // and HTML are shown as text in a <pre>. Names are text nodes.
 
 import { el, fill } from '../../js/dom.js';
-import { errorNode, refusalNode } from '../../js/transcript.js';
+import { errorNode, refusalNode } from '../../js/answer.js';
 
 const MAX_TEXT = 64 * 1024;
 

@@ -69,7 +69,7 @@ fn a_line(words: Words<'_>, start: usize) -> Option<Resolution> {
         "item" | "line" | "entry" | "order" => at + 2,
         _ => at + 1,
     };
-    let line = subject(words.to(start))?;
+    let line = latest_subject(words.to(start))?;
     // "remove her item from …" stays said as an item.
     let noun = match end - at {
         2 => "the item ",
@@ -110,6 +110,19 @@ fn a_line(words: Words<'_>, start: usize) -> Option<Resolution> {
     }
     let said = clause.range(at, end).literal();
     Some(Resolution::Action(action).guessed(format!("I took '{said}' as '{line}'")))
+}
+
+/// The subject of the clause said last before the request: "print answer
+/// sheets" of "the printer jammed so print answer sheets isn't done"; the
+/// first clause's when the last has none ("Mr Brown dropped out and won't
+/// come").
+fn latest_subject(said: Words<'_>) -> Option<String> {
+    const JOINS: &[&str] = &["so", "and", "but", "because", "since"];
+    (1..said.len())
+        .rev()
+        .filter(|&at| JOINS.contains(&said.key(at)))
+        .find_map(|at| subject(said.from(at + 1)))
+        .or_else(|| subject(said))
 }
 
 /// Words that end a clause's subject: what it did or what happened to it.

@@ -24,8 +24,10 @@ use alloc::string::String;
 enum Head {
     /// "append", "add", "tack on": "to NAME" is enough.
     Adds,
-    /// "put", "write", "type", "stick": only "at the end of NAME".
+    /// "put", "write", "type", "throw": only "at the end of NAME".
     Places,
+    /// "pop", "stick", "whack": casual adding, "in", "into" or "on" NAME.
+    Drops,
 }
 
 const HEADS: &[(Phrases, Head)] = &[
@@ -34,11 +36,12 @@ const HEADS: &[(Phrases, Head)] = &[
         Head::Adds,
     ),
     (
-        Phrases::new(
-            "pop | chuck | throw | put [down] | insert | write [down] | type | stick
-             | jot down",
-        ),
+        Phrases::new("throw | put [down] | insert | write [down] | type | jot down"),
         Head::Places,
+    ),
+    (
+        Phrases::new("pop | chuck | stick | whack | bung | shove"),
+        Head::Drops,
     ),
 ];
 
@@ -94,8 +97,31 @@ fn file_then_line(head: Head, rest: Words<'_>) -> Option<Resolution> {
     Some(appended(name, said))
 }
 
+/// "I need Co-op: 6 crates added to donations.md", "can you get milk added
+/// to shopping.md": the text wished added, then the file.
+fn wished_added(words: Words<'_>) -> Option<Resolution> {
+    const WISHED: Phrases = Phrases::new(
+        "(i | we) (need | want | would like) | (can | could) you get | please get | get",
+    );
+    let rest = words.after_any(WISHED)?;
+    let at = (1..rest.len()).find(|&at| {
+        rest.key(at) == "added" && matches!(rest.key(at + 1), "to" | "onto" | "into")
+    })?;
+    let Target::File(name) = target(rest.from(at + 2)) else {
+        return None;
+    };
+    let content = content::text(rest.to(at))?;
+    Some(Resolution::Action(Action::Append {
+        name,
+        content,
+        expect: None,
+        under: None,
+    }))
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(first) = end_first(words)
+        .or_else(|| wished_added(words))
         .or_else(|| heading::named_first(words))
         .or_else(|| file_colon_first(words))
         .or_else(|| noted_in(words))
@@ -127,6 +153,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         Head::Places => at_the_end
             .or_else(|| described_then_colon(rest))
             .or_else(|| content_on_file(rest)),
+        Head::Drops => at_the_end
+            .or_else(|| described_then_colon(rest))
+            .or_else(|| content_on_file(rest))
+            .or_else(|| content_to_file(rest, ONTO))
+            .or_else(|| content_to_file(rest, IN)),
     }
 }
 
@@ -182,7 +213,7 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
         return Some(appended(name, said.trim_start(phrases!("that"))));
     }
     match rest.after_tagged(HEADS) {
-        Some((Head::Adds, said)) => Some(appended(name, said)),
+        Some((Head::Adds | Head::Drops, said)) => Some(appended(name, said)),
         Some((Head::Places, _)) => None,
         // "groceries.md: oat milk", "todo.txt — call mom" (not a comma:
         // "notes.md, please").

@@ -16,7 +16,7 @@ const OPENINGS: Phrases = Phrases::new(
      | i did not mean that | that (is | was) wrong | my (mistake | bad) | maybe
      | (hi | hey) [there] | i (think | guess) | i (was wondering | wonder) if you could
      | do you think you could | is it possible to | possibly | i mean
-     | i am (trying | looking) to",
+     | i am (trying | looking) to | while you are (at it | there) | one more thing",
 );
 
 /// Openings a learner of English says without "to" ("i want add …", "i

@@ -59,9 +59,14 @@ pub fn named(text: &str, path: &str) -> Option<String> {
                 let end = start + want.len();
                 let from = chars[start].1;
                 let to = chars[end - 1].2;
-                let mut out = String::with_capacity(text.len() + path.len());
+                let mut out = String::with_capacity(text.len() + path.len() + 1);
                 out.push_str(&text[..from]);
                 out.push_str(path);
+                // "todays note locked up at nine", as a recogniser writes
+                // "today's note: …": the note said first, then its line.
+                if text[..from].trim().is_empty() && text[to..].starts_with(' ') {
+                    out.push(':');
+                }
                 out.push_str(&text[to..]);
                 return Some(out);
             }

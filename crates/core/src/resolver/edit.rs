@@ -25,6 +25,9 @@ struct Swap {
     /// Whether, with no file to edit in, a named file is what is replaced
     /// ("replace notes.txt with hi" writes its whole content).
     whole: bool,
+    /// Whether the verb reads as an edit only with a file named ("make 11.2g
+    /// into 12.1g in log.md"; "make a file …" is a write's).
+    needs_file: bool,
 }
 
 const fn swap(verb: Phrases, joiners: &'static [&'static str]) -> Swap {
@@ -33,6 +36,7 @@ const fn swap(verb: Phrases, joiners: &'static [&'static str]) -> Swap {
         joiners,
         new_first: &[],
         whole: false,
+        needs_file: false,
     }
 }
 
@@ -49,6 +53,10 @@ const SWAPS: &[Swap] = &[
     swap(Phrases::new("swap [out]"), &["for", "with"]),
     swap(Phrases::new("switch"), &["to", "for", "with"]),
     swap(Phrases::new("turn"), &["into"]),
+    Swap {
+        needs_file: true,
+        ..swap(Phrases::new("make"), &["into"])
+    },
     swap(Phrases::new("fix"), &["to", "into"]),
     swap(
         Phrases::new("correct | update | bump | raise | lower | increase | decrease"),
@@ -128,8 +136,13 @@ fn swapped(swap: &Swap, rest: Words<'_>) -> Option<Resolution> {
         return from;
     }
     let (change, file) = trailing_file(rest);
+    if swap.needs_file && file.is_none() {
+        return None;
+    }
     let Some((old, new)) = split(swap, change) else {
-        return file.and_then(|name| claim_unresolved(what_to_change(&name)));
+        return file
+            .filter(|_| !swap.needs_file)
+            .and_then(|name| claim_unresolved(what_to_change(&name)));
     };
     // "replace 2023 in report.md with 2024": the file may end the old text.
     let (old, file) = match file {
@@ -198,6 +211,8 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
     let (swap, change) = swap_at(rest.from(at))?;
     Some(match split(swap, change) {
         Some((old, new)) => apply(Some(name), old, new),
+        // "in jingles.md, make it say …": "make" without "into" is no swap.
+        None if swap.needs_file => return None,
         // "edit directions.md, turn left should become turn right": a swap
         // word inside the old text, whose change is said with "become".
         None => corrected(rest).or_else(|| claim_unresolved(what_to_change(&name))),

@@ -62,9 +62,10 @@ const TEXT_WORDS: &[&str] = &[
 /// Heads that ask what a file is; the rest names it.
 const INFO: Phrases = Phrases::new(
     "how (big | large | long) is | what size is | [what is the] size of
-     | when did i [last] (change | update | edit | modify | touch) | when (was | did)
-     | [(give | show) me | get] [the] [file] (info | information | details) (on | about | for | of)
-     | tell me about | stat",
+     | when did (i | we | anyone | someone | somebody) [last] (change | update | edit | modify | touch)
+     | when (was | did)
+     | [(give | show) me | get] [the] [file] (info | information | details | stats) (on | about | for | of)
+     | tell me about | stat | stats (on | for | of)",
 );
 
 /// Words after the name in an info question ("… last changed", "… have").
@@ -80,7 +81,7 @@ const NAME_HAS_HEADS: Phrases = Phrases::new(
      | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
      whose (name | names) (has | have | contains | contain | includes | include)
      | is there [a | any] file with | are there [any] files with
-     | where is the file with | (have i got | do i have) [a | any] (file | files) with",
+     | where is the file with | (have (i | we) got | do (i | we) have) [a | any] (file | files) with",
 );
 
 /// Heads that say the words are in the names, so need no closing words:
@@ -104,7 +105,7 @@ fn name_has(words: Words<'_>) -> Option<Resolution> {
             words.keys().any(|k| k == "whose"),
         ),
     };
-    let said = rest.trim_end(phrases!("please"));
+    let said = rest.trim_end(phrases!("please | somewhere | anywhere"));
     let said = match said.trim_end(NAME_HAS_TAIL) {
         trimmed if trimmed.len() < said.len() => trimmed,
         // "… whose name has 2026 [in it]": after "whose" it is the name's.
@@ -156,9 +157,9 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     {
         return None;
     }
-    if rest.len() == 1 && rest.raw(0).contains(['*', '?']) {
+    if rest.len() == 1 && is_glob(rest.raw(0)) {
         return act(Action::Find {
-            pattern: rest.raw(0).into(),
+            pattern: rest.raw(0).trim_end_matches(['?', '.', ',', '!']).into(),
             dir: None,
         });
     }

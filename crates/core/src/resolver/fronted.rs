@@ -1,7 +1,7 @@
 //! A text said first and the request after it, pointing back at it:
 //! "'head torch' — put that in kit.md", "Maureen bringing the walking foot —
 //! add that to quilts.md, cheers", "\"Bring a sleeping mat\": make a new file
-//! called kit-note.md with that".
+//! called kit-note.md with that", "Goldcrest x3 — add to species-counts.md".
 //!
 //! Read before the families, which would take the request alone: it is
 //! resolved again with its "that" (or "this", "it") replaced by the text
@@ -45,8 +45,16 @@ fn pointed_back(words: Words<'_>) -> Option<Resolution> {
         return None;
     }
     let request = words.from(at);
-    let pointer = (0..request.len()).find(|&i| POINTING.contains(&request.key(i)))?;
-    let (before, after) = (request.to(pointer), request.from(pointer + 1));
+    // "Goldcrest x3 — add to species-counts.md": no pointer, the text goes
+    // where the verb's object would stand.
+    let unsaid = matches!(request.key(1), "to" | "in" | "into" | "onto").then_some(0);
+    let pointer = (0..request.len())
+        .find(|&i| POINTING.contains(&request.key(i)))
+        .or(unsaid)?;
+    let (before, after) = match unsaid.is_some() && pointer == 0 {
+        true => (request.to(1), request.from(1)),
+        false => (request.to(pointer), request.from(pointer + 1)),
+    };
     // "… add that to quilts.md" with the text in its place; "… make that a
     // new file called owls.md" with the text said after the file.
     [

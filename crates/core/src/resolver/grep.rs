@@ -57,7 +57,8 @@ const FRAMED_ARTICLES: Phrases = Phrases::new("the | a | an | my");
 const PHRASED: Phrases = Phrases::new("the phrase | the words | the sentence");
 
 /// Openings of "where is Q mentioned".
-const WHERE: Phrases = Phrases::new("where (is | are | does | do)");
+const WHERE: Phrases =
+    Phrases::new("where (is | are | does | do) | (find | show me | tell me) where");
 /// Openings of a yes/no question about the files: "is Q mentioned anywhere",
 /// "does Q appear", "is the word Q anywhere in my files".
 const ASKS: Phrases = Phrases::new("is | are | does | do");
@@ -67,7 +68,7 @@ const ANYWHERE: Phrases =
     Phrases::new("anywhere | everywhere | (in | inside) (it | them) | inside");
 /// Endings that make "where is Q …" a search.
 const WHERE_ENDS: Phrases = Phrases::new(
-    "mentioned | used | written | referenced | appear | appears
+    "[is | are] (mentioned | used | written | referenced) | appear | appears
      | (come | comes | show | shows) up",
 );
 /// Openings followed directly by the query.
@@ -263,10 +264,13 @@ fn in_file(query: String, name: &str) -> Option<Resolution> {
     Some(Resolution::Action(Action::Grep { query, dir }).guessed(assumed))
 }
 
-/// Whether a path said is outside the folder: from the root, the home, a
-/// drive, or above it.
+/// Whether a path said is outside the folder as the other verbs judge it
+/// ([`super::name::leaves_the_folder`]), or is written the way another
+/// machine's paths are (a drive, a backslash, `~user`): a search of such
+/// a file's folder would search somewhere else than it names.
 fn outside(name: &str) -> bool {
-    name.starts_with(['/', '~', '\\'])
+    super::name::leaves_the_folder(name)
+        || name.starts_with(['~', '\\'])
         || name.contains("..")
         || name.as_bytes().get(1) == Some(&b':')
 }

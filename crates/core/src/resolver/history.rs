@@ -30,9 +30,11 @@ const CHANGED: Phrases = Phrases::new(
      | git status
      | git diff | how has | how did | (which | what) files [have] (changed | were changed)
      | what files (were | have been) (added | modified | changed) [or (added | modified | changed | removed | deleted)]
-     | (has | did) anything (change | changed) | [is | was] anything different | changes | all changes
+     | [(has | did)] anything (change | changed) | [is | was] anything different | changes | all changes
      | show me what i have changed | show me what i have edited | show me what is changed
-     | show me what has changed | have i (modified | changed | edited) anything",
+     | show me what has changed | have i (modified | changed | edited) anything
+     | (have | did) any [of my] files (change | changed | been changed)
+     | has any file (changed | been changed)",
 );
 
 /// Heads asking for commits; the rest may name a file.
@@ -56,6 +58,7 @@ const ABOUT: Phrases = Phrases::new(
 /// Words closing a question about when or who.
 const CLOSING: Phrases = Phrases::new(
     "changed | edited | modified | last changed | last edited | (in | of) my folder
+     | that (is not | has not been | was not) committed [yet]
      | (in | of) the folder | (in | of) this folder | in here | so far | here | please",
 );
 
@@ -90,7 +93,28 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 /// "read yesterday's version of orders.md", "show me the committed copy of
 /// notes.md": the version said before the file.
 fn version_read(words: Words<'_>) -> Option<Resolution> {
-    let rest = words.after_any(READS)?;
+    // "the version of complaints.md from yesterday please": said alone.
+    let rest = words
+        .after_any(READS)
+        .unwrap_or(words)
+        .trim_end(phrases!("please"));
+    let rest = match rest.after_any(phrases!("the version of")) {
+        Some(after) => match moment_at_end(after) {
+            Some((at, moment)) if at > 0 && matches!(after.key(at), "from" | "at" | "as") => {
+                let Target::File(name) = target(after.to(at)) else {
+                    return None;
+                };
+                return act(Action::Read {
+                    name,
+                    first: None,
+                    last: None,
+                    at: Some(moment.unwrap_or_else(|| "last commit".to_string())),
+                });
+            }
+            _ => rest,
+        },
+        None => rest,
+    };
     let of = (1..rest.len()).find(|&i| rest.key(i) == "of")?;
     let said = rest.to(of);
     if !said.keys().any(|k| k == "version" || k == "copy") {
@@ -239,7 +263,9 @@ fn restored(words: Words<'_>) -> Option<Resolution> {
 /// "read notes.md as it was yesterday": the read said before the moment,
 /// given that moment.
 fn read_at(words: Words<'_>) -> Option<Resolution> {
-    words.after_any(READS)?;
+    // "glazes as it was at the last commit": the file said alone, read.
+    let headless = words.after_any(READS).is_none();
+    let words = words.trim_end(phrases!("please"));
     let (at, moment) = moment_at_end(words)?;
     // "what did stock.md look like yesterday": the moment right after it.
     let lead = match words.key(at) {
@@ -253,7 +279,13 @@ fn read_at(words: Words<'_>) -> Option<Resolution> {
     };
     let said = words.to(lead).literal();
     let text = said.trim_end_matches(|c: char| c == ',' || c.is_whitespace());
-    match super::resolve(text) {
+    let text = match headless {
+        // Only a name, and only "as it was": "I was at the park yesterday" is no read.
+        true if lead < at && words.to(lead).len() <= 3 => format!("read {text}"),
+        true => return None,
+        false => String::from(text),
+    };
+    match super::resolve(&text) {
         Resolution::Action(Action::Read {
             name, first, last, ..
         }) => act(Action::Read {
@@ -273,7 +305,7 @@ pub(super) fn version(words: Words<'_>) -> Option<Option<String>> {
         .trim_start(phrases!("the | my | its"))
         .trim_end(phrases!("version | copy"));
     const COMMITTED: Phrases = Phrases::new(
-        "last commit | latest commit | committed | committed one | what i committed
+        "last commit | latest commit | [last | latest] committed [one] | what i committed
          | what is committed | head",
     );
     if words.after_any(COMMITTED).is_some_and(|r| r.is_empty()) {

@@ -53,7 +53,31 @@ const DONE: &[(Phrases, Option<bool>)] = &[
 /// Words before the file ("on my list in …" is the file after "in").
 const PLACES: &[&str] = &["in", "on", "from", "off", "of"];
 
+/// "oat milk can come off the shopping list", "tent pegs can go from
+/// packing.md": the item said first, then that it may leave the list — a
+/// removal, read as "remove ITEM from PLACE".
+fn may_leave(words: Words<'_>) -> Option<Resolution> {
+    const LEAVE: Phrases = Phrases::new(
+        "(can | should | may) (come off | go from | come out of | be (removed | taken | struck) (from | off))",
+    );
+    let at = (1..words.len()).find(|&at| words.from(at).after_any(LEAVE).is_some())?;
+    let place = words
+        .from(at)
+        .after_any(LEAVE)?
+        .trim_end(phrases!("now | please"));
+    let place_named = matches!(target(place), Target::File(_)) || list_called(place).is_some();
+    if !place_named || !plain_item(words.to(at)) {
+        return None;
+    }
+    let said = alloc::format!("remove {} from {}", words.to(at).literal(), place.literal());
+    let split = super::text::split(&said);
+    resolve(Words::new(&said, &split))
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(removed) = may_leave(words) {
+        return Some(removed);
+    }
     let (does, rest) = words.after_tagged(HEADS)?;
     let at = rest.keys().rposition(|k| PLACES.contains(&k))?;
     let place = rest.from(at + 1).trim_start(phrases!("my | our"));
@@ -180,17 +204,22 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
 /// Whether `item` reads as a list's line in its own words ("pumpkin soup",
 /// "Mr Haddad"): a few words, none of them a number (a piece of a line:
 /// "2kg"), a determiner first (a description: "the Le Guin order"), a
-/// comma, or a word naming a file or a list.
+/// comma, or a word naming a file or a list. A capitalised word is part of
+/// a title ("The Parting Glass").
 pub fn plain_item(item: Words<'_>) -> bool {
     const DESCRIBING: &[&str] = &[
         "the", "a", "an", "my", "our", "your", "this", "that", "list", "file", "folder", "line",
         "one",
     ];
+    let describing = |at: usize| {
+        DESCRIBING.contains(&item.key(at)) && !item.raw(at).starts_with(char::is_uppercase)
+    };
     (1..=4).contains(&item.len())
         && !item.literal().contains([',', ';'])
+        && !(0..item.len()).any(describing)
         && !item
             .keys()
-            .any(|k| DESCRIBING.contains(&k) || k.contains(|c: char| c.is_ascii_digit()))
+            .any(|k| k.contains(|c: char| c.is_ascii_digit()))
 }
 
 /// "X as watched", "X as bought": the item before a state said in one

@@ -67,6 +67,13 @@ const TRAILING: Phrases = Phrases::new(
 );
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    // "files please", "my files": the files, asked for by name alone.
+    if words
+        .after_any(phrases!("[my | the | all [my | the]] files"))
+        .is_some_and(|rest| rest.trim_start(phrases!("please | thanks")).is_empty())
+    {
+        return act(Action::List { dir: None });
+    }
     let (reach, rest) = words.after_tagged(HEADS)?;
     let contents = rest
         .trim_start(phrases!("me"))
@@ -87,6 +94,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return claim_unresolved(
             "That is outside your folder: I only list what is inside it. Say 'list files' to see what is here.",
         );
+    }
+    // "list ..", "list ../..": the folders above, kept as said for the
+    // executor to refuse by name.
+    let said = region.literal();
+    if said.split('/').all(|step| step == ".." || step.is_empty()) && said.starts_with("..") {
+        return act(Action::List { dir: Some(said) });
     }
     // "show me the folder", "open my whole folder": the root itself.
     let root = region.trim_start(phrases!("the | my | our | this | your"));

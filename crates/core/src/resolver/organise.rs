@@ -24,7 +24,8 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
     ),
     (
         Phrases::new(
-            "copy | cp | duplicate | (make | save | take | keep) a [backup | spare] copy of
+            "copy | cp | duplicate | clone | (make | save | take | keep) a [backup | spare] copy of
+             | [(can | could | may) (i | we)] (get | have) a [backup | spare] copy of
              | (i | we) (would like | want | need) a [backup | spare] copy of
              | (make | take) a backup of | back up",
         ),
@@ -73,6 +74,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let Some(((verb, keeps_extension), rest)) = words.after_tagged(HEADS) else {
         return wished(words)
             .or_else(|| renamed_to_be(words))
+            .or_else(|| named_anew(words))
             .or_else(|| called(words));
     };
     // "take a copy of stops.md and call it stops-winter.md".
@@ -107,7 +109,8 @@ fn organise(
     what: Words<'_>,
     place: Words<'_>,
 ) -> Option<Resolution> {
-    let name = match target(what.trim_end(ON_ITS_WAY)) {
+    let what = what.trim_end(ON_ITS_WAY);
+    let name = match target(what) {
         Target::File(name) | Target::Folder(Some(name)) | Target::Bare(name) => name,
         Target::Files(_) => {
             return claim_unresolved(format!(
@@ -116,7 +119,7 @@ fn organise(
                 verb.wire()
             ));
         }
-        _ => return None,
+        _ => described(what)?,
     };
     if super::name::elsewhere(place) {
         return claim_unresolved(format!(
@@ -147,11 +150,15 @@ fn organise(
     act(organised(verb, name, to))
 }
 
-/// "put draft.md in the zines folder", "file minutes-march.md under
-/// minutes": a file (said by its name) put or filed in a folder is moved
-/// there; "put hello in notes.md" is a text put in a file, the write's.
+/// "put draft.md in the zines folder", "drag vows.md into the ceremony
+/// folder", "file minutes-march.md under minutes": a file (said by its
+/// name) put or filed in a folder is moved there; "put hello in notes.md"
+/// is a text put in a file, the write's.
 fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
-    let (filing, rest) = words.after_either(phrases!("file"), phrases!("put | pop | stick"))?;
+    let (filing, rest) = words.after_either(
+        phrases!("file"),
+        phrases!("put | pop | stick | drag | drop | chuck | toss | tuck"),
+    )?;
     let at = rest
         .keys()
         .rposition(|k| matches!(k, "in" | "into" | "under" | "inside"))
@@ -178,6 +185,19 @@ fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
         to: super::name::within(&to, String::from(leaf(&name))),
         name,
     })
+}
+
+/// "give forays a new name, forays-2026.md", "give notes.md the name
+/// diary.md": a file, then the name it is given.
+fn named_anew(words: Words<'_>) -> Option<Resolution> {
+    const A_NAME: Phrases = Phrases::new("a new name | the (name | new name)");
+    let rest = words.after_any(phrases!("give"))?;
+    let at = (1..rest.len()).find(|&at| rest.from(at).after_any(A_NAME).is_some())?;
+    let place = rest
+        .from(at)
+        .after_any(A_NAME)?
+        .trim_start(phrases!("of | as | like"));
+    organise(Verb::Move, true, rest.to(at), place)
 }
 
 /// "rota.md should be called rota-2026.md": a file and the name it should
@@ -248,6 +268,25 @@ fn side_by_side(rest: Words<'_>, verb: Verb) -> Option<Resolution> {
         return None;
     };
     act(organised(verb, name, to))
+}
+
+/// "the template orders/template.md": a file said by its name after a few
+/// words saying what it is.
+fn described(what: Words<'_>) -> Option<String> {
+    let last = what
+        .len()
+        .checked_sub(1)
+        .filter(|&at| (2..=3).contains(&at))?;
+    // "the show called punch-tour.md": the name after "called" is a new one.
+    if !matches!(what.key(0), "the" | "my" | "our" | "this" | "that")
+        || what.contains_any(&["called", "named"])
+    {
+        return None;
+    }
+    match target(what.from(last)) {
+        Target::File(name) => Some(name),
+        _ => None,
+    }
 }
 
 fn organised(verb: Verb, name: String, to: String) -> Action {

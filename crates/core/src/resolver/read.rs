@@ -21,6 +21,7 @@ const STRONG: Phrases = Phrases::new(
 const WEAK: Phrases = Phrases::new(
     "what is (in | inside | on) | what is (written | write | wrote) in
      | what is written inside | what was (in | on) | what did (i | we) (write | put | save) in
+     | what (have | has) (we | i | you) got (in | on) | what do (we | i) have (in | on)
      | what did i (write down | note) in | what have (i | we) written in
      | [let me] (have | take) a (look | peek) at | how (does | do) | remind me what is (in | on)
      | remind me (of | about) | who is (on | in) | peek at | glance at | show | display | open [up]

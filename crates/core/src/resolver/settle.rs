@@ -17,6 +17,7 @@ use super::{NUMBERS, Resolution, unresolved};
 
 mod again;
 mod put;
+pub(super) use put::adds;
 mod quoted;
 use crate::action::Action;
 use again::{folder_named, pointing_back};
@@ -52,11 +53,7 @@ fn settled_action(text: &str, action: Action, folder: &Folder) -> Resolution {
     renamed_alike(
         text,
         &said,
-        existing(
-            text,
-            put::adds(text, settled(text, action, folder), folder),
-            folder,
-        ),
+        existing(text, put::adds(text, settled(text, action, folder)), folder),
         folder,
     )
 }

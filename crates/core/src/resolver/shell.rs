@@ -5,14 +5,14 @@
 
 use super::content;
 use super::name::{Target, target};
+use super::phrases::phrases;
 use super::text::Words;
 use super::{Resolution, act};
 use crate::action::Action;
 use alloc::string::String;
 
-/// Pagers and viewers: each reads one file (`head` and `tail` its first or
-/// last ten lines, as the commands do).
-const VIEWERS: &[&str] = &["less", "more", "head", "tail", "bat", "view"];
+/// Pagers and viewers: each reads one file whole.
+const VIEWERS: &[&str] = &["less", "more", "bat", "view"];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     match words.key(0) {
@@ -21,35 +21,54 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         "echo" => echoed(words.from(1)),
         "sed" => substituted(words.from(1)),
         "list_extensions" | "list-extensions" if words.len() == 1 => act(Action::ListExtensions),
-        // "tail intake.md, 15 lines": the count said after the file.
-        "head" | "tail" if words.len() == 4 && words.key(3).starts_with("line") => {
-            let Target::File(name) = target(words.range(1, 2)) else {
-                return None;
-            };
-            let n = words
-                .key(2)
-                .parse::<u64>()
-                .ok()?
-                .min(crate::command::MAX_LINES);
-            let tail = words.key(0) == "tail";
-            act(Action::Read {
-                name,
-                first: (!tail).then_some(n),
-                last: tail.then_some(n),
-                at: None,
-            })
-        }
+        "head" | "tail" => paged(words),
         viewer if VIEWERS.contains(&viewer) && words.len() == 2 => match target(words.from(1)) {
             Target::File(name) => act(Action::Read {
                 name,
-                first: (viewer == "head").then_some(10),
-                last: (viewer == "tail").then_some(10),
+                first: None,
+                last: None,
                 at: None,
             }),
             _ => None,
         },
         _ => None,
     }
+}
+
+/// `head` and `tail` as typed: `tail notes.md` (ten lines, as the commands
+/// do), `head -n 5 notes.md`, `head -5 notes.md`, `tail intake.md, 15
+/// lines`, `tail of cleans.md, last 8 lines`.
+fn paged(words: Words<'_>) -> Option<Resolution> {
+    let tail = words.key(0) == "tail";
+    let rest = words.from(1).trim_start(phrases!("of"));
+    let flag = rest.key(0);
+    let (flagged, rest) = match flag.strip_prefix('-') {
+        Some("n") => (Some(rest.key(1).parse::<u64>().ok()?), rest.from(2)),
+        Some(digits) => (
+            Some(digits.trim_start_matches('n').parse::<u64>().ok()?),
+            rest.from(1),
+        ),
+        None => (None, rest),
+    };
+    let Target::File(name) = target(rest.to(1)) else {
+        return None;
+    };
+    let after = rest
+        .from(1)
+        .trim_start(phrases!("[the] (first | last | top | bottom)"));
+    let n = match (flagged, after.len()) {
+        (Some(n), 0) => n,
+        (None, 0) => 10,
+        (None, 2) if after.key(1).starts_with("line") => after.key(0).parse::<u64>().ok()?,
+        _ => return None,
+    }
+    .min(crate::command::MAX_LINES);
+    act(Action::Read {
+        name,
+        first: (!tail).then_some(n),
+        last: tail.then_some(n),
+        at: None,
+    })
 }
 
 /// `echo TEXT > NAME` writes, `echo TEXT >> NAME` appends.

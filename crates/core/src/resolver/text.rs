@@ -44,6 +44,7 @@ pub(super) const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("there's", &["there", "is"]),
     ("here's", &["here", "is"]),
     ("i'd", &["i", "would"]),
+    ("you're", &["you", "are"]),
     ("i'm", &["i", "am"]),
     ("i've", &["i", "have"]),
     ("let's", &["let", "us"]),
@@ -60,6 +61,7 @@ pub(super) const CONTRACTIONS: &[(&str, &[&str])] = &[
     ("u", &["you"]),
     ("pls", &["please"]),
     ("plz", &["please"]),
+    ("w/", &["with"]),
 ];
 
 /// Sounds of hesitation, dropped from the keys (content keeps its own words).
@@ -154,9 +156,13 @@ fn quoted_word(text: &str, start: usize, close: usize, end: usize, opener: char)
 
 /// Pushes an unquoted word, spelling out a contraction as several keys on one span.
 fn push_plain<'t>(words: &mut Vec<Word<'t>>, text: &'t str, start: usize, end: usize) {
-    let inner = text[start..end]
-        .trim_start_matches(LEADING_PUNCT)
-        .trim_end_matches(TRAILING_PUNCT);
+    let raw = text[start..end].trim_start_matches(LEADING_PUNCT);
+    // ".." alone is the folder above, kept so a request for it is refused by
+    // name rather than read as the folder itself.
+    let inner = match raw.trim_end_matches([',', ';', ':', '?', '!']) {
+        ".." => "..",
+        _ => raw.trim_end_matches(TRAILING_PUNCT),
+    };
     // Hesitations carry nothing, wherever they fall ("make a new file, um, called …").
     // A dash standing alone ("todo.txt - add milk") joins clauses, as "—" does.
     let dash = inner.len() <= 2 && !inner.is_empty() && inner.chars().all(|c| c == '-');

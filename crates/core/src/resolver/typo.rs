@@ -4,9 +4,10 @@
 //! never sure: a change from it is asked first, with the guess.
 //!
 //! How close is scaled by length, so short words that collide with real
-//! words are never bent: nothing under four letters, one edit for four or
-//! five letters, two for six or more (a swap of two neighbours is one
-//! edit). A word close to two command words is left alone. Names (a dot, a
+//! words are never bent: a word of two or three letters only where the
+//! request starts, and only as a command word with one letter dropped that
+//! is no word of its own ("ad", "lst"); one edit for four or five letters,
+//! two for six or more (a swap of two neighbours is one edit). A word close to two command words is left alone. Names (a dot, a
 //! slash, a digit) and quoted words are never corrected.
 
 use alloc::string::String;
@@ -209,8 +210,9 @@ fn closest(word: &str) -> Option<&'static str> {
         return Some(command);
     }
     let allowed = match lower.len() {
-        0..=2 => return None,
-        3 => return dropped_letter(&lower),
+        0 | 1 => return None,
+        2 => return dropped_letter(&lower, 3, REAL_TWO),
+        3 => return dropped_letter(&lower, 4, REAL_THREE),
         4..=5 => 1,
         _ => 2,
     };
@@ -253,20 +255,30 @@ const REAL_THREE: &[&str] = &[
     "san", "uno", "ape", "ook",
 ];
 
-/// The one four-letter command word `word` is with a letter dropped
-/// ("lst", "edt", "dif", "nte"): the only correction a three-letter word
-/// gets, and none to a word it could be of its own.
-fn dropped_letter(word: &str) -> Option<&'static str> {
-    if REAL_THREE.contains(&word) {
+/// Two-letter words a dropped letter of a three-letter command word would
+/// also spell, said as themselves.
+const REAL_TWO: &[&str] = &[
+    "at", "lo", "so", "se", "st", "et", "ca", "jo", "fi", "og", "pt",
+];
+
+/// The one command word of `len` letters that `word` is with a letter
+/// dropped ("lst", "edt", "dif", "nte"; "ad"): the only correction a word
+/// of three letters or fewer gets, and none to a word it could be of its
+/// own (`real`).
+fn dropped_letter(word: &str, len: usize, real: &[&str]) -> Option<&'static str> {
+    if real.contains(&word) {
         return None;
     }
-    let mut found = COMMAND_WORDS.iter().filter(|command| {
-        command.len() == 4
-            && (0..4).any(|at| {
-                command.is_char_boundary(at)
-                    && [&command[..at], &command[at + 1..]].concat() == word
-            })
-    });
+    let mut found = COMMAND_WORDS
+        .iter()
+        .chain(SHORT_COMMAND_WORDS)
+        .filter(|command| {
+            command.len() == len
+                && (0..len).any(|at| {
+                    command.is_char_boundary(at)
+                        && [&command[..at], &command[at + 1..]].concat() == word
+                })
+        });
     let command = found.next()?;
     found.next().is_none().then_some(*command)
 }

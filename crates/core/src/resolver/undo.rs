@@ -13,8 +13,12 @@ const STRONG: Phrases = Phrases::new("undo | revert | roll back | rollback");
 const WEAK: Phrases = Phrases::new(
     "(take | put | roll) (that | it) back | reverse | go back [to how it was] | oops
      | bring [it | that] back | put (the file | things) back | restore | recover | undelete
-     | scratch that | put it back how it was | make it how it was",
+     | put it back how it was | make it how it was | scratch that | strike that | scrap that",
 );
+
+/// Heads a person also says of their own words just said ("scratch that":
+/// drop what I dictated): an undo, asked first.
+const LOOSE: Phrases = Phrases::new("scratch that | strike that | scrap that");
 
 /// What "bring back" / "restore" may name: the thing just changed, never a
 /// file by name ("restore notes.md from yesterday" is not the last change).
@@ -135,6 +139,14 @@ fn put_back(words: Words<'_>) -> Option<Resolution> {
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(undone) = put_back(words) {
         return Some(undone);
+    }
+    // "scratch that, undo it" says which it is: read on.
+    if words
+        .after_any(LOOSE)
+        .is_some_and(|rest| rest.keys().all(|k| matches!(k, "please" | "now")))
+    {
+        return act(Action::Undo { name: None })
+            .map(|undo| undo.guessed("I took it as undoing the last change, not your last words"));
     }
     let (strong, rest) = words.after_either(STRONG, WEAK)?;
     if rest

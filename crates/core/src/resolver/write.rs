@@ -18,6 +18,9 @@ use crate::action::{Action, WriteMode};
 use alloc::format;
 use alloc::string::String;
 
+mod should;
+use should::should_say;
+
 /// How a head behaves when parts are missing.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Head {
@@ -64,7 +67,8 @@ const HEADS: &[(Phrases, Head)] = &[
     ),
     (
         Phrases::new(
-            "make | [a] new | generate | start a | set up [a] | i (would like | want | need) (a | an)",
+            "make | [a] new | generate | start a | set up [a] | i (would like | want | need) (a | an)
+             | (can | could | may) (i | we) (get | have) (a | an) | get a new",
         ),
         Head::Make,
     ),
@@ -249,75 +253,14 @@ fn content_then_file(head: Head, words: Words<'_>) -> Option<Resolution> {
     Some(written(head, name, words.to(at)))
 }
 
-/// How a wish for what a file says is joined to its file.
-const SHOULD: Phrases = Phrases::new("should | must | (needs | has | ought) to | to");
-/// Adverbs that say nothing of the content ("should just say …").
-const ONLY: Phrases = Phrases::new("just | only | now | simply | from now on");
-/// What the file should do with its content, and whether the verb can
-/// only be about content ("should read well", "should be shorter" need not be).
-const SAYING: &[(Phrases, bool)] = &[
-    (Phrases::new("say | contain"), true),
-    (Phrases::new("read | be | show"), false),
-];
-/// Remarks after what a whole file should say, on how it is written.
-const OVERWRITING: Phrases = Phrases::new(
-    "[and] nothing else
-     | overwrite (it | whatever is there | whatever's there | what is there)
-     | replace whatever is there",
-);
-
-/// Wishes said before the file ("i would like motto.txt to say …").
-const WISHED: Phrases = Phrases::new("i (would like | want) | make sure");
-
-/// "status.txt should just say shipped now", "I'd like motto.txt to
-/// contain only this: done", "status.txt should now read: out": the whole
-/// file is what it should say.
-fn should_say(words: Words<'_>) -> Option<Resolution> {
-    let wished = words.after_any(WISHED);
-    let words = wished.unwrap_or(words);
-    (1..words.len().min(12)).find_map(|at| {
-        let Target::File(name) = target(words.to(at)) else {
-            return None;
-        };
-        let joined = words.from(at).after_any(SHOULD)?;
-        // "motto.txt to say …" is a wish only after "i would like".
-        if wished.is_none() && words.key(at) == "to" {
-            return None;
-        }
-        let adverb = joined.trim_start(ONLY).len() < joined.len();
-        let (content_verb, said) = joined.trim_start(ONLY).after_tagged(SAYING)?;
-        let said_only = said.trim_start(ONLY);
-        let colon = said_only.raw(0).ends_with(':');
-        let said = match said_only.after_any(POINTERS) {
-            Some(after) if colon => after,
-            _ => said_only,
-        };
-        // "…, overwrite it", "… and nothing else": how, not what, to write.
-        let said = said.trim_end(OVERWRITING);
-        let marked = colon || said.is_quoted();
-        // "notes.md should be shorter" judges the file; it says nothing to write.
-        if joined.trim_start(ONLY).starts_with(&["be"]) && !marked {
-            return None;
-        }
-        let sure = content_verb || adverb || marked;
-        let said = match said.is_quoted() {
-            true => said,
-            false => said.trim_end(ONLY),
-        };
-        let written = whole(name, said);
-        Some(match sure {
-            true => written,
-            false => written.guessed("I took it as what the whole file should say"),
-        })
-    })
-}
-
 /// "clear notes.md": the file stays, its content goes.
 fn cleared(words: Words<'_>) -> Option<Resolution> {
     if let Some(refilled) = cleared_then_written(words) {
         return Some(refilled);
     }
-    let words = words.trim_end(super::delete::KEEPING);
+    let words = words
+        .trim_end(super::delete::KEEPING)
+        .trim_end(phrases!("completely | entirely | fully | altogether"));
     let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
     match target(words) {
         Target::File(name) => act(Action::Write {

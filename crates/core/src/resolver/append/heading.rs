@@ -61,7 +61,9 @@ fn is_kind(key: &str) -> bool {
 /// the file and the heading first, then the adding (a word of adding, or a
 /// colon after the heading).
 pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
-    let at = words.keys().position(|k| k == "under")?;
+    let Some(at) = words.keys().position(|k| k == "under") else {
+        return kind_first(words);
+    };
     let (end, said) = (at + 2..words.len()).find_map(|end| {
         if let Some((_, said)) = words.from(end).after_tagged(HEADS) {
             return Some((end, said));
@@ -87,6 +89,32 @@ pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
         _ => return None,
     };
     appended_under(name, said, heading)
+}
+
+/// "glazes.md, Reds section: add Copper red", "in boat-jobs.md, Electrics
+/// heading, add a fuse": the file, then the heading said with its kind,
+/// then the adding.
+fn kind_first(words: Words<'_>) -> Option<Resolution> {
+    let kind = (2..words.len()).find(|&at| is_kind(words.key(at)))?;
+    let said = match words.from(kind + 1).after_tagged(HEADS) {
+        Some((_, said)) => said,
+        None if words.raw(kind).ends_with(':') => words.from(kind + 1),
+        None => return None,
+    };
+    let before = words.to(kind).trim_start(phrases!("in | inside | into"));
+    let offset = kind - before.len();
+    (1..before.len()).find_map(|split| {
+        let Target::File(name) = target(before.to(split)) else {
+            return None;
+        };
+        let heading = words.range(offset + split, kind + 1);
+        // "add to the Done section: …" is the adding said first: no heading.
+        let plain = heading.len() <= 5
+            && !heading.contains_any(ONTO)
+            && (0..heading.len()).all(|at| heading.from(at).after_tagged(HEADS).is_none());
+        plain.then_some(())?;
+        appended_under(name, said, heading)
+    })
 }
 
 /// "add rear pads at 40% to car.md in the Brakes section": the text, the

@@ -1,9 +1,8 @@
-//! "put 2 bottles of Barolo in cellar.md": put into a file the folder has,
-//! the words are added to it. Replacing its text is said so ("write",
-//! "overwrite", "replace", "just put"); putting words in a file that is not
-//! there makes it, as a write.
+//! "put 2 bottles of Barolo in cellar.md": words put into a file are added
+//! to it, and a file that is not there is made, as an append makes it.
+//! Replacing its text is said so ("write", "overwrite", "replace", "just
+//! put").
 
-use super::Folder;
 use super::tokens;
 use crate::action::Action;
 
@@ -25,8 +24,8 @@ const REPLACING: &[&str] = &[
     "redo",
 ];
 
-/// `action`, with a plain put into an existing file read as an append.
-pub fn adds(text: &str, action: Action, folder: &Folder) -> Action {
+/// `action`, with a plain put read as an append.
+pub fn adds(text: &str, action: Action) -> Action {
     let Action::Write {
         name,
         content,
@@ -39,7 +38,7 @@ pub fn adds(text: &str, action: Action, folder: &Folder) -> Action {
     let said = tokens(text);
     let put =
         said.iter().any(|t| t == "put") && !said.iter().any(|t| REPLACING.contains(&t.as_str()));
-    match put && !content.is_empty() && folder.names().contains(&name) {
+    match put && !content.is_empty() {
         true => Action::Append {
             name,
             content,

@@ -113,7 +113,9 @@ fn put_it_back_is_undo_and_putting_something_somewhere_is_not() {
     assert_table(
         r#"
         put it back => undo
-        scratch that => undo
+        # Also said of the words just dictated: asked.
+        scratch that ?=> undo
+        strike that ?=> undo
         go back to how it was before => undo
         "#,
     );

@@ -117,10 +117,10 @@ fn a_text_said_before_its_request_is_what_is_written() {
     nothing("the urn is broken — that's a shame");
 }
 
-/// A plain put into a file the folder has adds to it; replacing is said
-/// so, and a put into a file that is not there makes it.
+/// A plain put adds to the file, whether or not the folder has it (a file
+/// that is not there is made, as an append makes it); replacing is said so.
 #[test]
-fn a_put_into_an_existing_file_adds_to_it() {
+fn a_plain_put_adds_to_the_file() {
     let folder = Folder::new(vec!["cellar.md".into()]);
     let put = |said: &str| resolve_in(said, &folder);
     assert_eq!(
@@ -132,12 +132,22 @@ fn a_put_into_an_existing_file_adds_to_it() {
             expect: None,
         })
     );
+    assert!(matches!(
+        put("put sold out in new.md"),
+        Resolution::Action(Action::Append { content, .. }) if content == "sold out"
+    ));
+    assert!(matches!(
+        resolve_in("put sold out in new.md", &Folder::new(vec![])),
+        Resolution::Action(Action::Append { content, .. }) if content == "sold out"
+    ));
+    // Replacing is said so.
     for (said, content) in [
         (
             "clear out cellar.md and just put empty for now",
             "empty for now",
         ),
-        ("put sold out in new.md", "sold out"),
+        ("just put sold out in cellar.md", "sold out"),
+        ("overwrite cellar.md with sold out", "sold out"),
     ] {
         assert!(
             matches!(put(said), Resolution::Action(Action::Write { content: c, .. }) if c == content),

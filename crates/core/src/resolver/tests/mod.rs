@@ -15,6 +15,7 @@ mod lines;
 mod looks;
 mod notes;
 mod settle;
+mod shapes;
 mod spoken;
 mod unseen;
 

@@ -1,0 +1,233 @@
+//! Requests in shapes the earlier sets had not shown: a phrase between a new
+//! thing's noun and its name, `head` and `tail` typed with their flags, a
+//! list's line that "can come off" it, a title among an item's words, the
+//! folders above said as `..`, and "scratch that" (also said of the words
+//! just dictated, so asked).
+
+use super::super::resolve;
+use super::{assert_table, assert_table_in, guess, nothing, sure};
+use crate::action::Action;
+
+#[test]
+fn a_phrase_between_the_noun_and_the_name_is_what_it_is_for_or_where_it_goes() {
+    assert_table(
+        r#"
+        create a file in crews called masters.md with Stroke: Dave => write crews/masters.md | Stroke: Dave | create
+        create a file for the star party called star-party.md with Red torches only => write star-party.md | Red torches only | create
+        make a new directory for the events called star-parties => mkdir star-parties
+        make a folder in recipes called breakfast => mkdir recipes/breakfast
+        "#,
+    );
+    // A place outside the folder is no folder to put it in.
+    assert!(!matches!(
+        resolve("create a file in my home directory called budget.md"),
+        super::super::Resolution::Action(Action::Write { ref name, .. }) if name.contains('/')
+    ));
+}
+
+#[test]
+fn head_and_tail_are_read_with_their_flags_or_a_count_said_after() {
+    let read = |name: &str, first: Option<u64>, last: Option<u64>| Action::Read {
+        name: name.into(),
+        first,
+        last,
+        at: None,
+    };
+    assert_eq!(
+        sure("head -n 5 pairings.md"),
+        read("pairings.md", Some(5), None)
+    );
+    assert_eq!(
+        sure("head -5 pairings.md"),
+        read("pairings.md", Some(5), None)
+    );
+    assert_eq!(
+        sure("tail -n 20 server.log"),
+        read("server.log", None, Some(20))
+    );
+    assert_eq!(
+        sure("tail of cleans.md, last 8 lines"),
+        read("cleans.md", None, Some(8))
+    );
+    assert_eq!(sure("tail notes.md"), read("notes.md", None, Some(10)));
+    assert_eq!(sure("less notes.md"), read("notes.md", None, None));
+    // A flag that is not a count, or words that are not a file, are no read.
+    nothing("head -x pairings.md");
+    nothing("head over to the station");
+}
+
+#[test]
+fn a_line_that_can_come_off_a_list_is_removed_and_a_title_is_an_item() {
+    assert_table_in(
+        &["shopping-list.md", "orders.md"],
+        r#"
+        oat milk can come off the shopping list => remove_item shopping-list.md | oat milk
+        remove The Parting Glass from repertoire.md => remove_item repertoire.md | The Parting Glass
+        "#,
+    );
+    // A number among the words may be a piece of a line: asked, not sure.
+    assert!(matches!(
+        resolve("remove 2 pints of milk from groceries.md"),
+        super::super::Resolution::Guess { .. }
+    ));
+    nothing("I think it can go from here");
+}
+
+#[test]
+fn the_folders_above_said_as_dots_are_kept_for_the_executor_to_refuse() {
+    assert_table(
+        r#"
+        list .. => list ..
+        list ../.. => list ../..
+        is there a file called vows? => find vows
+        "#,
+    );
+    // The positive control: the folder itself.
+    assert_eq!(sure("list the files"), Action::List { dir: None });
+}
+
+#[test]
+fn scratch_that_alone_is_asked_and_with_undo_it_is_an_undo() {
+    assert_eq!(guess("scratch that"), Action::Undo { name: None });
+    assert_eq!(sure("scratch that, undo it"), Action::Undo { name: None });
+    assert_eq!(sure("undo"), Action::Undo { name: None });
+}
+
+#[test]
+fn looks_said_in_new_words() {
+    assert_table(
+        r#"
+        anything mentioning Andromeda => grep Andromeda
+        have any files changed today? => changes today
+        copy the template orders/template.md to orders/friday.md => copy orders/template.md | orders/friday.md
+        drag vows.md into the ceremony folder => move vows.md | ceremony/vows.md
+        pls make gear.md w/ hoops x10 => write gear.md | hoops x10 | create
+        "#,
+    );
+    assert_eq!(
+        sure("open the last committed version of plots.md"),
+        super::read_at("plots.md", "last commit")
+    );
+}
+
+#[test]
+fn casual_verbs_of_adding_and_a_text_said_before_add_to() {
+    assert_table(
+        r#"
+        pop Stand 14, near the café into exhibition.md => append exhibition.md | Stand 14, near the café
+        whack Chicken of the woods on species-list.md => append species-list.md | Chicken of the woods
+        Goldcrest x3 — add to species-counts.md => append species-counts.md | Goldcrest x3
+        I need Co-op: 6 crates of pasta added to donations.md => append donations.md | Co-op: 6 crates of pasta
+        oh and while you're at it add Mo can do Saturdays to volunteers.md => append volunteers.md | Mo can do Saturdays
+        ad Net 7 guy rope to nets.md ?=> append nets.md | Net 7 guy rope
+        "#,
+    );
+    // "write … into" still writes; a two-letter word that is a word of its
+    // own is never bent.
+    assert_table("write hello into notes.md => write notes.md | hello");
+    nothing("at the end of the day");
+    nothing("I need the cat fed");
+}
+
+#[test]
+fn looks_and_copies_said_the_way_people_talk() {
+    assert_table(
+        r#"
+        what have we got in bookings.md => read bookings.md
+        stats on playlist.md please => info playlist.md
+        when did anyone last touch lane-rota.md => info lane-rota.md
+        have we got a file with lifeguard in its name somewhere => find lifeguard
+        anything changed this week? => changes this week
+        what have I changed that isn't committed yet => changes
+        clone layout.md into layout-exhibition.md => copy layout.md | layout-exhibition.md
+        could I get a copy of hire-rates.md at hall/hire-rates.md => copy hire-rates.md | hall/hire-rates.md
+        can I get a new file, recaptures.md, with Robin retrapped => write recaptures.md | Robin retrapped | create
+        scrap that last change, I didn't mean it => undo
+        scrap that ?=> undo
+        "#,
+    );
+    nothing("can I get a coffee");
+}
+
+#[test]
+fn reads_at_a_moment_edits_made_into_and_files_asked_for_alone() {
+    assert_eq!(
+        sure("glazes.md as it was at the last commit please"),
+        super::read_at("glazes.md", "last commit")
+    );
+    assert_eq!(
+        sure("the version of complaints.md from yesterday please"),
+        super::read_at("complaints.md", "yesterday")
+    );
+    assert_table(
+        r#"
+        make 11.2g into 12.1g in ringing-log.md => edit ringing-log.md | 11.2g | 12.1g
+        in ringing-log.md make 11.2g into 12.1g => edit ringing-log.md | 11.2g | 12.1g
+        files please => list
+        find where chickpeas is mentioned => grep chickpeas
+        "#,
+    );
+    // No file named, no name alone, no request: none of these is read.
+    nothing("make notes.md into a list");
+    nothing("I was at the park yesterday");
+    nothing("notes from yesterday");
+    nothing("files are a pain");
+}
+
+#[test]
+fn a_heading_said_with_its_kind_before_the_adding_and_a_name_given() {
+    let under = |said: &str| match sure(said) {
+        Action::Append {
+            name,
+            content,
+            under,
+            ..
+        } => (name, content, under.unwrap_or_default()),
+        other => panic!("{said:?}: {other:?}"),
+    };
+    assert_eq!(
+        under("glazes.md, Reds section: add Copper red, reduction only"),
+        (
+            "glazes.md".into(),
+            "Copper red, reduction only".into(),
+            "Reds".into()
+        )
+    );
+    assert_eq!(
+        under("in boat-jobs.md, Electrics heading, add Replace bilge pump fuse"),
+        (
+            "boat-jobs.md".into(),
+            "Replace bilge pump fuse".into(),
+            "Electrics".into()
+        )
+    );
+    assert_table(
+        r#"
+        give notes.md the name diary.md => move notes.md | diary.md
+        give forays.md a new name, forays-2026.md => move forays.md | forays-2026.md
+        "#,
+    );
+    nothing("notes.md, the title is wrong");
+    nothing("give me a new name");
+}
+
+#[test]
+fn the_line_pointed_back_at_is_the_subject_of_the_clause_said_last() {
+    assert_eq!(
+        guess("the printer jammed so print answer sheets isn't done, untick it in quiz-jobs.md"),
+        Action::CheckItem {
+            name: "quiz-jobs.md".into(),
+            item: "print answer sheets".into(),
+            done: Some(false),
+            expect: None,
+        }
+    );
+    // A last clause with no subject of its own leaves the first clause's.
+    assert_eq!(
+        guess("Mr Brown dropped out and won't be coming, remove him from guests.md"),
+        Action::RemoveItem {
+            name: "guests.md".into(),
+            item: "Mr Brown".into(),
+        }
+    );
+}
