@@ -8,7 +8,7 @@
 //! them under another name is refused as an act on it.
 
 use crate::durable::Syncer;
-use cap_std::fs::Dir;
+use cap_std::fs::{Dir, OpenOptionsExt};
 use rustix::fs::{self, AtFlags, FileType, Mode, OFlags};
 use std::fs::File;
 use std::io;
@@ -21,6 +21,16 @@ use voicebox_core::journal::UNDO_DIR;
 pub(crate) const TMP_DIR: &str = ".voicebox/tmp";
 /// Where writers hold their liveness locks (see `audit_file`).
 pub(crate) const WRITERS_DIR: &str = ".voicebox/writers";
+
+/// How the host appends to a file of its own: never through a link, and
+/// never blocking on a pipe planted at its name.
+pub(crate) fn appending() -> cap_std::fs::OpenOptions {
+    let mut options = cap_std::fs::OpenOptions::new();
+    options
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    options
+}
 
 /// Every folder the host keeps in a root, checked when the root is opened.
 const OWN_FOLDERS: [&str; 5] = [AUDIT_DIR, HOST_DIR, TMP_DIR, UNDO_DIR, WRITERS_DIR];

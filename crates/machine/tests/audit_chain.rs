@@ -291,6 +291,11 @@ fn entries(rig: &Rig, name: &str) -> Vec<serde_json::Value> {
         .collect()
 }
 
+/// The seq of each of `entries`, in file order.
+fn seqs(entries: &[serde_json::Value]) -> Vec<u64> {
+    entries.iter().map(|e| e["seq"].as_u64().unwrap()).collect()
+}
+
 /// Lines appended the way a writer of the root could: the last two entries
 /// again with seqs past the host's, the chain recomputed over them.
 fn forge_tail(rig: &Rig, seq_of: impl Fn(u64) -> u64) {
@@ -404,8 +409,7 @@ fn entries_after_the_hosts_last_line_are_an_unanchored_tail_and_never_built_on()
         "{next:?}"
     );
     let written = entries(&rig, &name);
-    let seqs: Vec<u64> = written.iter().map(|e| e["seq"].as_u64().unwrap()).collect();
-    assert_eq!(seqs, [13, 14, 15]);
+    assert_eq!(seqs(&written), [13, 14, 15]);
     assert_eq!(written[0]["rule"], "audit-tail-unanchored");
     assert!(
         written[0]["why"].as_str().unwrap().contains("2 entries"),
@@ -463,12 +467,8 @@ fn a_seq_at_the_ceiling_is_broken_and_the_writer_never_wraps() {
     let mut host = host(&rig.root, &rig.anchors);
     assert!(host.execute(&write("next.txt", "n"), None).ok);
     let (name, _) = next_file(&rig);
-    let seqs: Vec<u64> = entries(&rig, &name)
-        .iter()
-        .map(|e| e["seq"].as_u64().unwrap())
-        .collect();
     assert_eq!(
-        seqs,
+        seqs(&entries(&rig, &name)),
         [11, 12, 13],
         "seqs go on from the host's own, never from 0"
     );
@@ -580,11 +580,7 @@ fn a_tail_forged_while_the_host_runs_is_not_built_on_at_its_next_act() {
     assert_eq!(rig.lines(), forged, "the forged lines are left as they are");
     let (name, next) = next_file(&rig);
     assert!(matches!(&next, Verdict::Ok(_)), "{next:?}");
-    let seqs: Vec<u64> = entries(&rig, &name)
-        .iter()
-        .map(|e| e["seq"].as_u64().unwrap())
-        .collect();
-    assert_eq!(seqs, [13, 14, 15]);
+    assert_eq!(seqs(&entries(&rig, &name)), [13, 14, 15]);
 }
 
 #[test]

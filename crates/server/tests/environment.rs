@@ -8,7 +8,7 @@ mod common;
 mod static_site;
 
 use common::browser::{self, Browser};
-use common::env_checks::{self, act, done, no_gesture, open};
+use common::env_checks::{self, act, done, holds, no_gesture, open};
 use serde_json::json;
 use static_site::StaticSite;
 
@@ -138,16 +138,12 @@ async fn the_exported_static_folder_works_with_no_voicebox_server() {
     )
     .await;
     browser.client.refresh().await.unwrap();
-    assert_eq!(
-        act(&browser, json!({"verb": "read", "name": "note.txt"})).await["content"],
-        "kept"
-    );
+    holds(&browser, "note.txt", "kept").await;
     let asset = act(&browser, json!({"verb": "create_asset", "name": "dot.svg", "kind": "svg", "body": "<svg xmlns='http://www.w3.org/2000/svg'/>"})).await;
     assert_eq!(asset["ok"], true, "{asset}");
     // Reload: the gallery shows it again, as an image from a blob: URL.
-    browser.client.refresh().await.unwrap();
     browser
-        .wait_for(
+        .reload_until(
             "the asset in the gallery",
             "return [...document.querySelectorAll('#gallery figure')].some((f) => f.textContent.includes('dot.svg') && f.querySelector('img') && f.querySelector('img').src.startsWith('blob:'))",
         )

@@ -10,7 +10,7 @@ mod panel;
 mod static_site;
 
 use common::browser::{self, Browser};
-use common::env_checks::{self, act, done, refused};
+use common::env_checks::{self, act, done, holds, refused};
 use panel::{edit_to_diff, open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 use static_site::StaticSite;
@@ -236,23 +236,16 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
     edit_to_diff(&browser, "two\n", &[]).await;
     browser.click("viewer-save").await;
     wait_shown(&browser, "plan.txt", "two\n").await;
-    assert_eq!(
-        act(&browser, json!({"verb": "read", "name": "plan.txt"})).await["content"],
-        "two\n"
-    );
+    holds(&browser, "plan.txt", "two\n").await;
     let writes = entries(&browser, "write", "plan.txt").await;
     assert_eq!(writes.len(), 2, "the save is audited: {writes:?}");
     assert!(writes.iter().all(|w| w["turn"] == "files"), "{writes:?}");
 
     // Delete asks in the shared dialog: No keeps the file, Yes removes it.
-    for (answer, kept) in [("confirm-no", true), ("confirm-yes", false)] {
-        browser.click_and_ask("viewer-delete").await;
-        browser.click(answer).await;
-        browser.wait_for_modal(false).await;
-        let read = if kept {
-            browser
-                .wait_element("the declined answer", "#viewer-answer .declined")
-                .await;
+    for yes in [false, true] {
+        browser.click_and_answer("viewer-delete", yes).await;
+        let read = if !yes {
+            browser.wait_declined("#viewer-answer").await;
             act(&browser, json!({"verb": "read", "name": "plan.txt"})).await
         } else {
             browser
@@ -263,7 +256,7 @@ async fn the_files_panel_edits_saves_and_deletes_through_the_worker() {
                 .await;
             act(&browser, json!({"verb": "read", "name": "plan.txt"})).await
         };
-        if kept {
+        if !yes {
             assert_eq!(read["content"], "two\n", "No keeps the file: {read}");
         } else {
             assert_eq!(read["refused"], "not-found", "Yes removes it: {read}");
@@ -391,9 +384,8 @@ async fn the_exported_page_opens_offline_once_loaded() {
         .await;
 
     site.stop();
-    browser.client.refresh().await.unwrap();
     browser
-        .wait_for("the page again", "return !!window.voicebox")
+        .reload_until("the page again", "return !!window.voicebox")
         .await;
     browser
         .wait_text("the project reopened", "project-chip-text", "away · ")
@@ -470,18 +462,16 @@ async fn the_environment_pages_conversation_is_kept_and_each_answer_shown() {
             )
             .await;
     }
-    browser.client.refresh().await.unwrap();
     browser
-        .wait_for(
+        .reload_until(
             "the kept conversation",
             "return document.querySelectorAll('#transcript .turn').length === 8 && document.getElementById('transcript').textContent.includes('wrote n7.txt')",
         )
         .await;
     browser.click("transcript-clear").await;
     assert_eq!(browser.turns().await, 0);
-    browser.client.refresh().await.unwrap();
     browser
-        .wait_for("the page again", "return !!window.voicebox")
+        .reload_until("the page again", "return !!window.voicebox")
         .await;
     assert_eq!(browser.turns().await, 0);
     browser.close().await;
@@ -510,10 +500,7 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
     )
     .await;
     assert_eq!(read("list.md").await["refused"], "not-found");
-    assert_eq!(
-        read("archive/list.md").await["content"],
-        "- [ ] milk\n- [ ] eggs\n"
-    );
+    holds(&browser, "archive/list.md", "- [ ] milk\n- [ ] eggs\n").await;
     refused(
         &browser,
         json!({"verb": "move", "name": "archive/list.md", "to": "../list.md"}),
@@ -530,16 +517,13 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
         json!({"verb": "check_item", "name": "archive/list.md", "item": "eggs"}),
     )
     .await;
-    assert_eq!(
-        read("archive/list.md").await["content"],
-        "- [ ] milk\n- [x] eggs\n"
-    );
+    holds(&browser, "archive/list.md", "- [ ] milk\n- [x] eggs\n").await;
     done(
         &browser,
         json!({"verb": "remove_item", "name": "copy.md", "item": "milk"}),
     )
     .await;
-    assert_eq!(read("copy.md").await["content"], "- [ ] eggs\n");
+    holds(&browser, "copy.md", "- [ ] eggs\n").await;
     let first = act(
         &browser,
         json!({"verb": "read", "name": "archive/list.md", "first": 1}),
@@ -554,11 +538,8 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
     refused(&browser, json!({"verb": "write", "name": "archive/list.md", "content": "x", "expect": "0".repeat(64)}), "changed-since-read").await;
     // Undo of that one file takes back its tick, and leaves the copy's change.
     done(&browser, json!({"verb": "undo", "name": "archive/list.md"})).await;
-    assert_eq!(
-        read("archive/list.md").await["content"],
-        "- [ ] milk\n- [ ] eggs\n"
-    );
-    assert_eq!(read("copy.md").await["content"], "- [ ] eggs\n");
+    holds(&browser, "archive/list.md", "- [ ] milk\n- [ ] eggs\n").await;
+    holds(&browser, "copy.md", "- [ ] eggs\n").await;
     // "today's note" is the day's file in the browser's own calendar.
     let said = browser
         .worker(json!({"op": "execute", "transcript": "add buy stamps to today's note"}))

@@ -236,7 +236,8 @@ async fn the_page_talks_live_and_keeps_keys_masked() {
 }
 
 /// `text` spoken by espeak-ng, padded with silence, as a 48 kHz WAV for
-/// Chromium's fake microphone (so the worklet has to downsample it).
+/// Chromium's fake microphone (so the worklet has to downsample it); `None`
+/// (skipped loudly) where espeak-ng or sox is missing.
 fn spoken_wav(text: &str, dir: &Path) -> Option<std::path::PathBuf> {
     let (raw, wav) = (dir.join("said.wav"), dir.join("mic.wav"));
     let spoke = Command::new("espeak-ng")
@@ -253,7 +254,23 @@ fn spoken_wav(text: &str, dir: &Path) -> Option<std::path::PathBuf> {
             .args(["pad", "1", "2"])
             .status()
             .is_ok_and(|s| s.success());
-    converted.then_some(wav)
+    voicebox_test_support::present_or_skip(
+        converted,
+        "espeak-ng and sox",
+        "apt-get install -y espeak-ng sox",
+    )
+    .then_some(wav)
+}
+
+/// One more turn of waiting for something spoken to be done: fails saying
+/// `what` did not happen, with the transcript, once `deadline` has passed;
+/// otherwise waits a moment.
+async fn still_waiting(browser: &Browser, deadline: Instant, what: &str) {
+    let shown = browser
+        .js("return document.getElementById('transcript').textContent;")
+        .await;
+    assert!(Instant::now() < deadline, "{what}: {shown}");
+    tokio::time::sleep(Duration::from_millis(250)).await;
 }
 
 /// A spoken command through the page: Chromium plays a WAV as the
@@ -262,19 +279,11 @@ fn spoken_wav(text: &str, dir: &Path) -> Option<std::path::PathBuf> {
 /// a mishearing is answered No and changes nothing; Yes on the right one writes.
 #[tokio::test]
 async fn a_spoken_command_from_the_page_is_done() {
-    if !browser::available() {
+    if !browser::available() || !common::spoken::sphinx_here() {
         return;
     }
-    let sphinx = Path::new("/usr/lib/x86_64-linux-gnu/libpocketsphinx.so.3").exists()
-        && Path::new("/usr/share/pocketsphinx/model/en-us/en-us/mdef").exists();
     let dir = tempfile::tempdir().unwrap();
-    let wav = spoken_wav("create a file called hello dot txt with hello", dir.path());
-    let (true, Some(wav)) = (sphinx, wav) else {
-        voicebox_test_support::present_or_skip(
-            false,
-            "espeak-ng, sox and pocketsphinx",
-            "apt-get install -y espeak-ng sox libpocketsphinx3 pocketsphinx-en-us",
-        );
+    let Some(wav) = spoken_wav("create a file called hello dot txt with hello", dir.path()) else {
         return;
     };
     let _one = ONE_BROWSER.lock().await;
@@ -303,14 +312,12 @@ async fn a_spoken_command_from_the_page_is_done() {
             };
             browser.click(answer).await;
         }
-        let shown = browser
-            .js("return document.getElementById('transcript').textContent;")
-            .await;
-        assert!(
-            Instant::now() < deadline,
-            "the spoken write was not asked and done: {shown}"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
+        still_waiting(
+            &browser,
+            deadline,
+            "the spoken write was not asked and done",
+        )
+        .await;
     }
     let shown = "return [...document.querySelectorAll('#transcript .live-person')].some((l) => l.textContent.includes('hello'))
                  && document.querySelectorAll('#transcript .live-reply').length > 0;";
@@ -516,11 +523,6 @@ async fn speaking_over_the_reply_interrupts_it() {
     }
     let dir = tempfile::tempdir().unwrap();
     let Some(wav) = spoken_wav("wait, stop, that is not what I meant", dir.path()) else {
-        voicebox_test_support::present_or_skip(
-            false,
-            "espeak-ng and sox",
-            "apt-get install -y espeak-ng sox",
-        );
         return;
     };
     let _one = ONE_BROWSER.lock().await;
@@ -752,14 +754,7 @@ async fn a_question_answered_by_voice_closes_on_the_page() {
         .unwrap()
         .contains("milk")
     {
-        let shown = browser
-            .js("return document.getElementById('transcript').textContent;")
-            .await;
-        assert!(
-            Instant::now() < deadline,
-            "the spoken answer never did the append: {shown}"
-        );
-        tokio::time::sleep(Duration::from_millis(250)).await;
+        still_waiting(&browser, deadline, "the spoken answer never did the append").await;
     }
     // Closed as answered by voice, or, when the answer came before the
     // question's turn on screen (a mishearing's question was showing),

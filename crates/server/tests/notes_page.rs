@@ -9,7 +9,7 @@ mod common;
 mod panel;
 
 use common::browser::{Browser, served};
-use panel::{edit_to_diff, open_entry, type_into};
+use panel::{edit_to_diff, move_open_file, open_entry, type_into};
 
 #[tokio::test]
 async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
@@ -108,9 +108,7 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
         .wait_text("the new folder listed", "files", "archive")
         .await;
     assert!(server.root.join("archive").is_dir());
-    browser.click("viewer-move").await;
-    type_into(&browser, "viewer-move-to", "archive/final.md").await;
-    browser.click("viewer-move-go").await;
+    move_open_file(&browser, "archive/final.md").await;
     browser
         .wait_for(
             "the viewer follows the file",
@@ -120,9 +118,7 @@ async fn a_checklist_ticks_and_a_save_on_an_old_copy_shows_the_newer_one() {
     assert_eq!(file("archive/final.md"), "mine\n");
     assert!(!server.root.join("note.md").exists());
     // The refused sibling: a name outside the folder is refused by name, nothing moves.
-    browser.click("viewer-move").await;
-    type_into(&browser, "viewer-move-to", "../out.md").await;
-    browser.click("viewer-move-go").await;
+    move_open_file(&browser, "../out.md").await;
     browser
         .wait_for(
             "the refusal under the file",

@@ -15,8 +15,8 @@ mod common;
 
 use common::Server;
 use common::spoken::{
-    ONE_DECODER, Page, available, hearing, server, speak, sphinx_here, whisper_available,
-    whisper_installed,
+    ONE_DECODER, Page, available, hearing, hearing_on_page, server, speak, sphinx_here,
+    whisper_available, whisper_installed,
 };
 use serde_json::json;
 
@@ -141,12 +141,10 @@ async fn the_whisper_class_recogniser_reads_at_once_and_asks_before_a_change() {
 /// the decoder settles its levels on a session's first words.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_natural_voice_is_heard_a_look_done_and_a_change_asked() {
-    let Some((_one, server)) = hearing().await else {
+    let Some((_one, server, mut page)) = hearing_on_page("notes.md", "eggs and milk").await else {
         return;
     };
     let notes = server.root.join("notes.md");
-    std::fs::write(&notes, "eggs and milk").unwrap();
-    let mut page = Page::ready(&server, "local").await;
 
     let read = page.say_until_acted("read notes dot md", "flite:rms").await;
     assert_eq!(
@@ -177,11 +175,9 @@ async fn a_natural_voice_is_heard_a_look_done_and_a_change_asked() {
 /// Speech that is no command, and noise, do nothing: no call, no change.
 #[tokio::test(flavor = "multi_thread")]
 async fn what_it_cannot_be_sure_of_does_nothing() {
-    let Some((_one, server)) = hearing().await else {
+    let Some((_one, server, mut page)) = hearing_on_page("todo.txt", "milk").await else {
         return;
     };
-    std::fs::write(server.root.join("todo.txt"), "milk").unwrap();
-    let mut page = Page::ready(&server, "local").await;
     let mumble = speak(
         "the weather was lovely by the river yesterday afternoon and nobody minded",
         "en-gb",

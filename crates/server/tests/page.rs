@@ -213,9 +213,8 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
 
     // A reload keeps the conversation; Clear forgets it.
     let turns = browser.turns().await;
-    browser.client.refresh().await.unwrap();
     browser
-        .wait_for(
+        .reload_until(
             "the kept conversation",
             &format!("return document.querySelectorAll('#transcript .turn').length === {turns}"),
         )
@@ -238,6 +237,16 @@ async fn a_person_acts_from_the_answer_and_the_conversation_outlives_a_reload() 
     browser.reload(&server).await;
     assert_eq!(browser.turns().await, 0);
     browser.close().await;
+}
+
+/// How many questions the server's audit shows asked.
+async fn questions_asked(server: &Server) -> usize {
+    server
+        .audit()
+        .await
+        .iter()
+        .filter(|e| e["decision"] == "confirm")
+        .count()
 }
 
 /// A question that runs out of time closes itself into "Timed out — nothing
@@ -268,12 +277,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
     browser
         .assert_accessible_both("a question that timed out")
         .await;
-    let asks = server
-        .audit()
-        .await
-        .iter()
-        .filter(|e| e["decision"] == "confirm")
-        .count();
+    let asks = questions_asked(&server).await;
     browser
         .js("[...document.querySelectorAll('#transcript .turn')].pop().querySelector('.ask-again').click(); Date.now = window.realNow;")
         .await;
@@ -283,12 +287,7 @@ async fn an_expired_question_closes_itself_and_can_be_asked_again() {
         .wait_last_turn("the second answer", "Kept draft.txt.")
         .await;
     assert_eq!(
-        server
-            .audit()
-            .await
-            .iter()
-            .filter(|e| e["decision"] == "confirm")
-            .count(),
+        questions_asked(&server).await,
         asks + 1,
         "asked again, once"
     );

@@ -17,7 +17,7 @@
 mod common;
 
 use common::browser::{Browser, served};
-use common::env_checks::{self, act, done, refused};
+use common::env_checks::{self, act, done, holds, refused};
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -120,8 +120,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         json!([{"name": "shopping.md", "dir": false, "bytes": 4}]),
         "Chromium shows no link, in or out: {listed}"
     );
-    let read = act(&browser, json!({"verb": "read", "name": "shopping.md"})).await;
-    assert_eq!(read["content"], "milk", "{read}");
+    holds(&browser, "shopping.md", "milk").await;
     // … and opens no link: the one out of the folder and the one inside are
     // both not there for the browser, so nothing outside can be read.
     for link in ["link-out", "link-in"] {
@@ -193,15 +192,13 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     // Reload: the page re-opens the folder from the handle kept in IndexedDB,
     // with no gesture. Within one browser session Chromium keeps the drop's
     // read grant, so reads go on and changes still wait for a click.
-    browser.client.refresh().await.unwrap();
     browser
-        .wait_for(
+        .reload_until(
             "the picked folder to re-open",
             "return document.getElementById('project-id').textContent === 'notes@browser' && document.getElementById('project-access').textContent.includes('write not yet granted')",
         )
         .await;
-    let read = act(&browser, json!({"verb": "read", "name": "shopping.md"})).await;
-    assert_eq!(read["content"], "milk", "{read}");
+    holds(&browser, "shopping.md", "milk").await;
     refused(
         &browser,
         json!({"verb": "write", "name": "shopping.md", "content": "x"}),
@@ -335,8 +332,7 @@ async fn the_checks_pass_over_a_picked_folder_root() {
     )
     .await;
     browser.client.refresh().await.unwrap();
-    let read = act(&browser, json!({"verb": "read", "name": "hello.txt"})).await;
-    assert_eq!(read["content"], "hi", "{read}");
+    let read = holds(&browser, "hello.txt", "hi").await;
     assert_eq!(
         read["root"],
         json!({"kind": "handle", "path": "granted folder"})
@@ -351,8 +347,7 @@ async fn the_checks_pass_over_a_picked_folder_root() {
         json!({"verb": "move", "name": "hello.txt", "to": "box/hello.txt"}),
     )
     .await;
-    let moved = act(&browser, json!({"verb": "read", "name": "box/hello.txt"})).await;
-    assert_eq!(moved["content"], "hi", "{moved}");
+    holds(&browser, "box/hello.txt", "hi").await;
     refused(
         &browser,
         json!({"verb": "move", "name": "box/hello.txt", "to": "../hello.txt"}),

@@ -9,7 +9,7 @@
 mod common;
 
 use common::spoken::{
-    Answer, ONE_DECODER, Page, Voice, available, hearing, server, speak, whisper_available,
+    Answer, ONE_DECODER, Page, Voice, available, hearing_on_page, server, speak, whisper_available,
 };
 use serde_json::{Value, json};
 use voicebox_test_support::audit_files;
@@ -52,12 +52,10 @@ fn audit(root: &std::path::Path) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_name_confirms_a_heard_append_and_the_verb_and_name_a_delete() {
-    let Some((_one, server)) = hearing().await else {
+    let Some((_one, server, mut page)) = hearing_on_page("groceries.md", "eggs\n").await else {
         return;
     };
     let groceries = server.root.join("groceries.md");
-    std::fs::write(&groceries, "eggs\n").unwrap();
-    let mut page = Page::ready(&server, "local").await;
 
     let add = ask(
         &mut page,

@@ -68,14 +68,8 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     browser.click("files-new").await;
     type_into(&browser, "new-file-name", "keep.txt").await;
     type_into(&browser, "new-file-content", "new").await;
-    browser.click_and_ask("new-file-create").await;
-    browser.answer(false).await;
-    browser
-        .wait_element(
-            "the declined answer in the form",
-            "#new-file-answer .declined",
-        )
-        .await;
+    browser.click_and_answer("new-file-create", false).await;
+    browser.wait_declined("#new-file-answer").await;
     assert_eq!(server.file("keep.txt"), "old");
     let kept = browser
         .js("return [document.getElementById('new-file-name').value, document.getElementById('new-file-content').value]")
@@ -151,13 +145,10 @@ async fn the_file_panel_creates_edits_with_a_diff_first_deletes_and_shows_pictur
     browser.click_and_ask("viewer-delete").await;
     browser.assert_plan_names("notes.txt").await;
     browser.answer(false).await;
-    browser
-        .wait_element("the declined answer", "#viewer-answer .declined")
-        .await;
+    browser.wait_declined("#viewer-answer").await;
     assert!(server.root.join("notes.txt").exists(), "No keeps the file");
     // … Yes removes it, and the list follows.
-    browser.click_and_ask("viewer-delete").await;
-    browser.answer(true).await;
+    browser.click_and_answer("viewer-delete", true).await;
     browser
         .wait_for(
             "the file gone from the list",

@@ -167,31 +167,28 @@ pub fn last_seq(entries: &[Entry]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::audit::{ActRecord, EntryDecision, EntryResult};
+    use crate::audit::{ActRecord, Context, EntryResult, Happened};
     use crate::rule::Rule;
     use crate::tier::ActKind;
 
+    /// An attempt entry made as the executor makes one, with `seq` and
+    /// `result` set as a writer and a later outcome would.
     fn entry(seq: u64, instance: &str, result: EntryResult, attempt: Option<u64>) -> Entry {
-        Entry {
-            seq,
+        let context = Context {
             instance: instance.into(),
             project: "p@machine".into(),
             root: "/r".into(),
             turn: None,
             at: "2026-01-01T00:00:00.000Z".into(),
-            act: ActRecord::new(ActKind::Write, "a.txt"),
-            decision: EntryDecision::Attempt,
-            rule: Some(Rule::WritesInside),
-            result,
-            observed: None,
-            attempt,
-            read: None,
-            why: None,
-            failed: None,
-            spoken: None,
-            prev: None,
-            open: None,
-        }
+        };
+        let happened = Happened::Attempt {
+            rule: Rule::WritesInside,
+            completes: attempt,
+        };
+        let mut entry = Entry::new(context, ActRecord::new(ActKind::Write, "a.txt"), happened);
+        entry.seq = seq;
+        entry.result = result;
+        entry
     }
 
     #[test]

@@ -19,12 +19,11 @@ use alloc::string::String;
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn ask_delete(&mut self, name: &str, turn: Option<&str>) -> Reply {
-        let (path, verdict) = match self.locate(name, ActKind::Delete, turn).await {
-            Ok(found) => found,
-            Err(reply) => return reply,
-        };
-        let record = ActRecord::new(ActKind::Delete, name);
-        let seen = self.store().observe(&path).await;
+        let (path, verdict, record, seen) =
+            match self.locate_seen(name, ActKind::Delete, turn).await {
+                Ok(found) => found,
+                Err(reply) => return reply,
+            };
         if !seen.exists {
             let refusal = self.storage_refusal(StorageError::NotFound, &path);
             return self.refuse(refusal, record, turn).await;
@@ -44,6 +43,21 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             deferred: Deferred::Delete,
         };
         self.ask(ask, &seen, turn).await
+    }
+
+    /// [`Self::ask`], unless the table refuses the act outright: then the
+    /// plan is the refusal's why, and nothing is asked.
+    pub(super) async fn ask_unless_refused(
+        &mut self,
+        ask: Ask,
+        seen: &Observation,
+        turn: Option<&str>,
+    ) -> Reply {
+        if ask.verdict.decision == Decision::Refuse {
+            let refusal = Refusal::new(ask.verdict.rule, ask.plan);
+            return self.refuse(refusal, ask.record, turn).await;
+        }
+        self.ask(ask, seen, turn).await
     }
 
     /// Asks the person first (tier 2): one `confirm` entry, and a pending
@@ -276,10 +290,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Reply {
-        let changed = match self.change(approved, Change::Remove, completes, turn).await {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
+        let changed = self.change(approved, Change::Remove, completes, turn).await;
         self.answer_changed(changed, || {
             let mut reply = Reply::done(format!("deleted {}", approved.path))
                 .said(format!("Deleted {}; Undo brings it back.", approved.path));

@@ -15,8 +15,8 @@ use crate::platform::Abilities;
 use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
+use crate::tier::Act;
 use crate::tier::ActKind;
-use crate::tier::{Act, Decision};
 use crate::words;
 use alloc::format;
 use alloc::string::String;
@@ -120,29 +120,22 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             }
         }
         if seen.exists && mode == Some(WriteMode::Create) {
-            let verdict = self.table.decide(&Act::replacing());
             let path = approved.path;
             let plan = format!(
                 "replace {path} ({} now) with {}; undo would restore it",
                 bytes(seen.bytes),
                 bytes(content.len() as u64),
             );
-            if verdict.decision == Decision::Refuse {
-                return self
-                    .refuse(Refusal::new(verdict.rule, plan), record, turn)
-                    .await;
-            }
-            let deferred = Deferred::Write {
-                content: content.into(),
-            };
             let ask = Ask {
                 record,
                 path,
-                verdict,
+                verdict: self.table.decide(&Act::replacing()),
                 plan,
-                deferred,
+                deferred: Deferred::Write {
+                    content: content.into(),
+                },
             };
-            return self.ask(ask, &seen, turn).await;
+            return self.ask_unless_refused(ask, &seen, turn).await;
         }
         let before = seen.exists.then_some(seen.bytes);
         self.write_approved(&approved, content, before, None, turn)
@@ -375,10 +368,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Change::Write { bytes, .. } => (bytes.len() as u64, Some(journal::digest(bytes))),
             _ => (0, None),
         };
-        let changed = match self.change(approved, write, completes, turn).await {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
+        let changed = self.change(approved, write, completes, turn).await;
         self.answer_changed(changed, || {
             let mut reply = Reply::done(summary).said(words);
             reply.file = Some(approved.path.as_str().into());

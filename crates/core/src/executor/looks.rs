@@ -6,7 +6,6 @@
 use super::grep::{MAX_DEPTH, MAX_ENTRIES, MAX_MATCHES};
 use super::reads::skipped_words;
 use super::{Executor, bytes};
-use crate::audit::ActRecord;
 use crate::platform::{Abilities, DirEntry, Env, Storage, StorageError};
 use crate::reply::{Info, InfoKind, Reply, Searched, Skipped};
 use crate::rule::Rule;
@@ -164,12 +163,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// `info {name}`: file or folder, its size, its lines (a text file),
     /// its entries (a folder), and when it changed.
     pub(super) async fn info(&self, name: &str, turn: Option<&str>) -> Reply {
-        let (path, verdict) = match self.locate(name, ActKind::Read, turn).await {
+        let (path, verdict, record, seen) = match self.locate_seen(name, ActKind::Read, turn).await
+        {
             Ok(found) => found,
             Err(reply) => return reply,
         };
-        let record = ActRecord::new(ActKind::Read, name);
-        let seen = self.store().observe(&path).await;
         if !seen.exists {
             let refusal = self.storage_refusal(StorageError::NotFound, &path);
             return self.looked_and_failed(record, &path, refusal, turn).await;

@@ -91,14 +91,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             path: approved.path.clone(),
             rule: approved.rule,
         };
-        let changed = match self
-            .change(&approved, Change::Rename { to }, completes, turn)
-            .await
-        {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
         let from = &approved.path;
+        let changed = self
+            .change(&approved, Change::Rename { to }, completes, turn)
+            .await;
         self.answer_changed(changed, || {
             let did = match folder_of(from) == folder_of(to) {
                 true => "Renamed",
@@ -182,10 +178,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             verb: Remembered::Copy,
             bytes: &content,
         };
-        let changed = match self.change(&approved, write, completes, turn).await {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
+        let changed = self.change(&approved, write, completes, turn).await;
         self.answer_changed(changed, || {
             let undo = match replaced {
                 true => format!("Undo brings back what {to} held"),
@@ -229,10 +222,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             reply.file = Some(path.as_str().into());
             return self.answer(reply, seq);
         }
-        let changed = match self.change(&approved, Change::MakeFolder, None, turn).await {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
+        let changed = self.change(&approved, Change::MakeFolder, None, turn).await;
         self.answer_changed(changed, || {
             let mut reply = Reply::done(format!("made the folder {path}"))
                 .said(format!("Made the folder {path}."));
@@ -286,14 +276,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         completes: Option<u64>,
         turn: Option<&str>,
     ) -> Reply {
-        let changed = match self
-            .change(approved, Change::RemoveFolder, completes, turn)
-            .await
-        {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
         let path = &approved.path;
+        let changed = self
+            .change(approved, Change::RemoveFolder, completes, turn)
+            .await;
         self.answer_changed(changed, || {
             let mut reply = Reply::done(format!("deleted the empty folder {path}"))
                 .said(format!("Deleted the folder {path}; Undo brings it back."));
@@ -356,20 +342,14 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         there: &Observation,
         turn: Option<&str>,
     ) -> Reply {
-        let verdict = self.table.decide(&Act::moving_over());
-        if verdict.decision == Decision::Refuse {
-            return self
-                .refuse(Refusal::new(verdict.rule, plan), record, turn)
-                .await;
-        }
         let ask = Ask {
             record,
             path,
-            verdict,
+            verdict: self.table.decide(&Act::moving_over()),
             plan,
             deferred,
         };
-        self.ask(ask, there, turn).await
+        self.ask_unless_refused(ask, there, turn).await
     }
 }
 

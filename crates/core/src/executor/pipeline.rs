@@ -55,9 +55,18 @@ pub(super) struct Changed {
 }
 
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
-    /// The answer to a change once carried out: the reply `done` makes of
-    /// it, or the refusal that stopped it, with the entry that records it.
-    pub(super) fn answer_changed(&self, changed: Changed, done: impl FnOnce() -> Reply) -> Reply {
+    /// The answer to a change: the reply `done` makes of it once carried
+    /// out, or the refusal that stopped it, with the entry that records it
+    /// (or the reply of a change refused before it began).
+    pub(super) fn answer_changed(
+        &self,
+        changed: Result<Changed, Reply>,
+        done: impl FnOnce() -> Reply,
+    ) -> Reply {
+        let changed = match changed {
+            Ok(changed) => changed,
+            Err(reply) => return reply,
+        };
         let reply = match changed.outcome {
             Ok(()) => done(),
             Err(refusal) => Reply::refusal(refusal),
@@ -87,6 +96,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             path,
             rule: verdict.rule,
         })
+    }
+
+    /// [`Self::locate`] for an act of `kind` on `name`, with the act's record
+    /// and what is there now.
+    pub(super) async fn locate_seen(
+        &self,
+        name: &str,
+        kind: ActKind,
+        turn: Option<&str>,
+    ) -> Result<(RelPath, Verdict, ActRecord, Observation), Reply> {
+        let (path, verdict) = self.locate(name, kind, turn).await?;
+        let seen = self.store().observe(&path).await;
+        Ok((path, verdict, ActRecord::new(kind, name), seen))
     }
 
     /// Steps 3–4: contain the name and decide. Refusals are logged and returned

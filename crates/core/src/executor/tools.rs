@@ -70,10 +70,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             verb: Remembered::Write,
             bytes: &bytes_out,
         };
-        let changed = match self.change(&approved, write, None, turn).await {
-            Ok(changed) => changed,
-            Err(reply) => return reply,
-        };
+        let changed = self.change(&approved, write, None, turn).await;
         self.answer_changed(changed, || {
             let mut reply = Reply::done(format!(
                 "created {kind} asset {path} ({})",

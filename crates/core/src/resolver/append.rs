@@ -337,16 +337,22 @@ fn content_on_file(words: Words<'_>) -> Option<Resolution> {
         if !["on", "onto"].contains(&words.key(at)) {
             return None;
         }
-        let on = words.from(at + 1);
-        match target(on) {
-            Target::File(name) => Some(appended(name, words.to(at))),
-            // "on my list in todo.txt", not "on sunday in reminder.txt".
-            _ if on.to(4).contains_any(&["list"]) => {
-                described_file(on).map(|name| appended(name, words.to(at)))
-            }
-            _ => None,
-        }
+        added_before(words, at)
     })
+}
+
+/// The words before `at` added to the file said after it, or to the list
+/// kept in a file described there.
+fn added_before(words: Words<'_>, at: usize) -> Option<Resolution> {
+    let on = words.from(at + 1);
+    match target(on) {
+        Target::File(name) => Some(appended(name, words.to(at))),
+        // "on my list in todo.txt", not "on sunday in reminder.txt".
+        _ if on.to(4).contains_any(&["list"]) => {
+            described_file(on).map(|name| appended(name, words.to(at)))
+        }
+        _ => None,
+    }
 }
 
 /// "X at the end of NAME": the last end-of phrase followed by a file name.
@@ -383,15 +389,7 @@ fn content_to_file(words: Words<'_>, onto: &[&str]) -> Option<Resolution> {
         if !onto.contains(&words.key(at)) || NO_END.contains(&words.key(at - 1)) {
             return None;
         }
-        let on = words.from(at + 1);
-        match target(on) {
-            Target::File(name) => Some(appended(name, words.to(at))),
-            // "on my list in todo.txt", not "on sunday in reminder.txt".
-            _ if on.to(4).contains_any(&["list"]) => {
-                described_file(on).map(|name| appended(name, words.to(at)))
-            }
-            _ => None,
-        }
+        added_before(words, at)
     })
 }
 

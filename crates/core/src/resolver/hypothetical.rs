@@ -204,14 +204,20 @@ const QUESTION: &[&str] = &[
 
 /// `clause` up to the question after it.
 fn question_cut(clause: &str) -> &str {
-    let lower = clause.to_lowercase();
-    let at = QUESTION
+    &clause[..first_marker(clause, QUESTION)]
+}
+
+/// Where the first of `markers` starts in `text`, matched in any case; the
+/// end when none does, or when lowering changed the length (so an index
+/// found in the lowered text is no index in `text`).
+fn first_marker(text: &str, markers: &[&str]) -> usize {
+    let lower = text.to_lowercase();
+    markers
         .iter()
-        .filter_map(|q| lower.find(q))
+        .filter_map(|m| lower.find(m))
         .min()
-        .filter(|_| lower.len() == clause.len())
-        .unwrap_or(clause.len());
-    &clause[..at]
+        .filter(|_| lower.len() == text.len())
+        .unwrap_or(text.len())
 }
 
 /// Where a remark that nothing be written starts ("…, but do not write it").
@@ -228,14 +234,7 @@ const NOT_WRITTEN: &[&str] = &[
 /// `text` without the words closing it that are about the question ("…
 /// instead", "…, don't save it", "…, but do not write it").
 pub fn untailed(text: &str) -> String {
-    let lower = text.to_lowercase();
-    let cut = NOT_WRITTEN
-        .iter()
-        .filter_map(|m| lower.find(m))
-        .min()
-        .filter(|_| lower.len() == text.len())
-        .unwrap_or(text.len());
-    let mut text = String::from(&text[..cut]);
+    let mut text = String::from(&text[..first_marker(text, NOT_WRITTEN)]);
     for tail in TAILS {
         if text.to_lowercase().ends_with(tail) {
             text.truncate(text.len() - tail.len());

@@ -151,18 +151,14 @@ fn organise(
 }
 
 /// "put draft.md in the zines folder", "drag vows.md into the ceremony
-/// folder", "file minutes-march.md under minutes": a file (said by its name) put or filed in a folder is moved
-/// there; "put hello in notes.md" is a text put in a file, the write's.
+/// folder", "file minutes-march.md under minutes": a file (said by its
+/// name) put or filed in a folder is moved there; "put hello in notes.md"
+/// is a text put in a file, the write's.
 fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
-    let (filing, rest) = match words.after_any(phrases!("file")) {
-        Some(rest) => (true, rest),
-        None => (
-            false,
-            words.after_any(phrases!(
-                "put | pop | stick | drag | drop | chuck | toss | tuck"
-            ))?,
-        ),
-    };
+    let (filing, rest) = words.after_either(
+        phrases!("file"),
+        phrases!("put | pop | stick | drag | drop | chuck | toss | tuck"),
+    )?;
     let at = rest
         .keys()
         .rposition(|k| matches!(k, "in" | "into" | "under" | "inside"))

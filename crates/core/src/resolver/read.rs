@@ -126,10 +126,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(part) = part(words) {
         return Some(part);
     }
-    let (strong, rest) = match words.after_any(STRONG) {
-        Some(rest) => (true, rest),
-        None => (false, words.after_any(WEAK)?),
-    };
+    let (strong, rest) = words.after_either(STRONG, WEAK)?;
     match target(rest.trim_start(LEADING).trim_end(TRAILING)) {
         Target::File(name) => act(Action::Read {
             name,

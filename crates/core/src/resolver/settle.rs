@@ -34,30 +34,28 @@ pub fn settle(
     again: impl Fn(&str) -> Resolution,
 ) -> Resolution {
     match resolution {
-        Resolution::Action(action) => {
-            let said = String::from(action.file().unwrap_or_default());
-            renamed_alike(
-                text,
-                &said,
-                existing(text, put::adds(text, settled(text, action, folder)), folder),
-                folder,
-            )
-        }
+        Resolution::Action(action) => settled_action(text, action, folder),
         Resolution::Guess { action, assumed } => {
-            let said = String::from(action.file().unwrap_or_default());
-            renamed_alike(
-                text,
-                &said,
-                existing(text, put::adds(text, settled(text, action, folder)), folder),
-                folder,
-            )
-            .guessed(assumed)
+            settled_action(text, action, folder).guessed(assumed)
         }
         Resolution::Unresolved { note } => by_mention(text, folder, &again)
             .or_else(|| pointing_back(text, folder, &again))
             .or_else(|| folder_named(text, folder, &again))
             .unwrap_or(Resolution::Unresolved { note }),
     }
+}
+
+/// One action, sure or a guess, settled the same way: its name matched to
+/// the folder's files, a put into an existing file read as an append, and
+/// a rename said without an extension keeping the file's.
+fn settled_action(text: &str, action: Action, folder: &Folder) -> Resolution {
+    let said = String::from(action.file().unwrap_or_default());
+    renamed_alike(
+        text,
+        &said,
+        existing(text, put::adds(text, settled(text, action, folder)), folder),
+        folder,
+    )
 }
 
 /// A move or copy of a file said without its extension ("rename the essay

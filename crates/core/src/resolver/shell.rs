@@ -16,8 +16,8 @@ const VIEWERS: &[&str] = &["less", "more", "bat", "view"];
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     match words.key(0) {
-        ">>" => redirected(words.from(1)),
-        _ if words.key(1) == "+=" => added(words),
+        ">>" => appended(words.range(1, 2), words.from(2)),
+        _ if words.key(1) == "+=" => appended(words.to(1), words.from(2)),
         "echo" => echoed(words.from(1)),
         "sed" => substituted(words.from(1)),
         "list_extensions" | "list-extensions" if words.len() == 1 => act(Action::ListExtensions),
@@ -99,26 +99,13 @@ fn echoed(words: Words<'_>) -> Option<Resolution> {
     })
 }
 
-/// `>> NAME TEXT`: the redirection said first appends.
-fn redirected(words: Words<'_>) -> Option<Resolution> {
-    let Target::File(name) = target(words.to(1)) else {
+/// `>> NAME TEXT` (the redirection said first) and `NAME += TEXT` (as a
+/// program adds to a string): the text appended to the file named.
+fn appended(name: Words<'_>, text: Words<'_>) -> Option<Resolution> {
+    let Target::File(name) = target(name) else {
         return None;
     };
-    let content = content::text(words.from(1))?;
-    act(Action::Append {
-        name,
-        content,
-        expect: None,
-        under: None,
-    })
-}
-
-/// `NAME += TEXT`: added to the end, as a program adds to a string.
-fn added(words: Words<'_>) -> Option<Resolution> {
-    let Target::File(name) = target(words.to(1)) else {
-        return None;
-    };
-    let content = content::text(words.from(2))?;
+    let content = content::text(text)?;
     act(Action::Append {
         name,
         content,

@@ -284,6 +284,15 @@ impl<'a> Words<'a> {
         phrases.longest(&self).map(|n| self.from(n))
     }
 
+    /// The words after one of `first` (`true`) or, failing that, after one
+    /// of `second` (`false`): an opening that is sure before one that may be.
+    pub fn after_either(self, first: Phrases, second: Phrases) -> Option<(bool, Self)> {
+        match self.after_any(first) {
+            Some(rest) => Some((true, rest)),
+            None => self.after_any(second).map(|rest| (false, rest)),
+        }
+    }
+
     /// Like [`Words::after_any`] for phrases that carry a tag: the tag of the
     /// longest phrase the run begins with (the last of equals), and the words after it.
     pub fn after_tagged<T: Copy>(self, table: &[(Phrases, T)]) -> Option<(T, Self)> {

@@ -148,10 +148,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return act(Action::Undo { name: None })
             .map(|undo| undo.guessed("I took it as undoing the last change, not your last words"));
     }
-    let (strong, rest) = match words.after_any(STRONG) {
-        Some(rest) => (true, rest),
-        None => (false, words.after_any(WEAK)?),
-    };
+    let (strong, rest) = words.after_either(STRONG, WEAK)?;
     if rest
         .keys()
         .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))

@@ -2,7 +2,7 @@
 //! moving on to the next file where the current one is not the host's.
 
 use super::{AuditWriter, OpenLog, Tail, after, ceiling, first_line_hash, tail};
-use crate::own::WRITERS_DIR;
+use crate::own::{WRITERS_DIR, appending};
 use cap_std::fs::{OpenOptions, OpenOptionsExt};
 use std::collections::BTreeSet;
 use std::io;
@@ -75,11 +75,8 @@ impl AuditWriter {
         // Made (and its parent synced) if missing; never through a link.
         let audit = self.own.made(AUDIT_DIR).map_err(io::Error::other)?;
         let made_file = audit.symlink_metadata(name).is_err();
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .append(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        let mut options = appending();
+        options.read(true);
         match create {
             Create::IfAbsent => options.create(true),
             Create::Never => &mut options,

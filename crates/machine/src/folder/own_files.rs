@@ -6,7 +6,7 @@
 
 use super::{FolderStorage, own_error, read_capped, storage_error};
 use crate::MachineEnv;
-use crate::own::TMP_DIR;
+use crate::own::{TMP_DIR, appending};
 use cap_std::fs::{File, OpenOptions, OpenOptionsExt};
 use std::io::{self, Write};
 use std::path::Path;
@@ -70,12 +70,9 @@ impl FolderStorage {
     ) -> Result<(), StorageError> {
         let dir = self.own.made(folder).map_err(own_error)?;
         let new = dir.symlink_metadata(name).is_err();
-        let mut options = OpenOptions::new();
-        options
-            .append(true)
-            .create(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-        let mut file = dir.open_with(name, &options).map_err(own_file_error)?;
+        let mut file = dir
+            .open_with(name, appending().create(true))
+            .map_err(own_file_error)?;
         if !file.metadata().map_err(storage_error)?.is_file() {
             return Err(StorageError::NotARegularFile);
         }

@@ -111,6 +111,13 @@ impl Browser {
         self.wait_folder_named(server).await;
     }
 
+    /// Reloads the page and waits, as [`Browser::wait_for`] does, until
+    /// `script` is true of it.
+    pub async fn reload_until(&self, what: &str, script: &str) {
+        self.client.refresh().await.unwrap();
+        self.wait_for(what, script).await;
+    }
+
     /// Waits until the page's header names `server`'s folder.
     async fn wait_folder_named(&self, server: &super::Server) {
         let name = server.root.file_name().unwrap().to_string_lossy();
@@ -287,6 +294,13 @@ impl Browser {
         self.wait_for_modal(true).await;
     }
 
+    /// Clicks the control with this id, which asks first, and answers the
+    /// question Yes or No.
+    pub async fn click_and_answer(&self, id: &str, yes: bool) {
+        self.click_and_ask(id).await;
+        self.answer(yes).await;
+    }
+
     /// Asserts the open question's plan (what Yes would do) names `text`.
     pub async fn assert_plan_names(&self, text: &str) {
         let plan = self.text("confirm-plan").await;
@@ -298,6 +312,13 @@ impl Browser {
         self.click(if yes { "confirm-yes" } else { "confirm-no" })
             .await;
         self.wait_for_modal(false).await;
+    }
+
+    /// Waits until the answer at `answer` (a selector) shows the person's
+    /// No: a neutral declined answer, not a refusal.
+    pub async fn wait_declined(&self, answer: &str) {
+        self.wait_element("the declined answer", &format!("{answer} .declined"))
+            .await;
     }
 
     /// How many turns the transcript shows.

@@ -47,6 +47,13 @@ pub async fn refused(browser: &Browser, action: Value, rule: &str) {
     assert_eq!(reply["refused"], rule, "{reply}");
 }
 
+/// Reads `name` in the open project and asserts it holds `text`; answers the reply.
+pub async fn holds(browser: &Browser, name: &str, text: &str) -> Value {
+    let read = act(browser, json!({"verb": "read", "name": name})).await;
+    assert_eq!(read["content"], text, "{name}: {read}");
+    read
+}
+
 pub async fn act(browser: &Browser, action: Value) -> Value {
     browser
         .worker(json!({"op": "execute", "action": action}))

@@ -457,6 +457,18 @@ pub async fn hearing() -> Option<(tokio::sync::MutexGuard<'static, ()>, Server)>
     available().then(|| (turn, server()))
 }
 
+/// [`hearing`], with `name` holding `text` in the root and a page ready on
+/// the offline voice: how a heard request starts.
+pub async fn hearing_on_page(
+    name: &str,
+    text: &str,
+) -> Option<(tokio::sync::MutexGuard<'static, ()>, Server, Page)> {
+    let (turn, server) = hearing().await?;
+    std::fs::write(server.root.join(name), text).unwrap();
+    let page = Page::ready(&server, "local").await;
+    Some((turn, server, page))
+}
+
 /// Word edits (substitutions, insertions, deletions) from `hyp` to `reference`.
 pub fn edits(reference: &[&str], hyp: &[&str]) -> usize {
     let mut row: Vec<usize> = (0..=hyp.len()).collect();

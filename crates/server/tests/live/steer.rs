@@ -6,14 +6,18 @@
 
 use super::*;
 
+/// Types `text` on the page, and what the server sends up for it.
+async fn typed(page: &mut Page, upstream: &mut Upstream, text: &str) -> Value {
+    page.text(json!({"type": "text", "text": text})).await;
+    upstream.recv().await
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_typed_turn_is_the_providers_user_turn() {
     let (mut fake, server) = openai_server().await;
     let (mut page, mut upstream, _) = openai_ready(&server, &mut fake).await;
-    page.text(json!({"type": "text", "text": "what files do I have"}))
-        .await;
     assert_eq!(
-        upstream.recv().await,
+        typed(&mut page, &mut upstream, "what files do I have").await,
         json!({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
                "content": [{"type": "input_text", "text": "what files do I have"}]}})
     );
@@ -24,15 +28,15 @@ async fn a_typed_turn_is_the_providers_user_turn() {
     page.text(json!({"type": "text", "text": "x".repeat(9 * 1024)}))
         .await;
     assert_eq!(page.expect("error").await["refused"], "too-large");
-    page.text(json!({"type": "text", "text": "list"})).await;
-    assert_eq!(upstream.recv().await["type"], "conversation.item.create");
+    assert_eq!(
+        typed(&mut page, &mut upstream, "list").await["type"],
+        "conversation.item.create"
+    );
 
     let (mut fake, server) = gemini_server().await;
     let (mut page, mut upstream, _) = gemini_ready(&server, &mut fake).await;
-    page.text(json!({"type": "text", "text": "read notes.md"}))
-        .await;
     assert_eq!(
-        upstream.recv().await,
+        typed(&mut page, &mut upstream, "read notes.md").await,
         json!({"clientContent": {"turns": [{"role": "user", "parts": [{"text": "read notes.md"}]}], "turnComplete": true}})
     );
     // Stopping the reply: Gemini's own way (client content that completes
@@ -60,9 +64,8 @@ async fn text_before_the_session_is_set_up_is_refused_unsent() {
     // The positive control: once ready, the same words go up.
     upstream.send(json!({"setupComplete": {}})).await;
     page.expect("ready").await;
-    page.text(json!({"type": "text", "text": "list the files"}))
-        .await;
-    assert!(upstream.recv().await.get("clientContent").is_some());
+    let sent = typed(&mut page, &mut upstream, "list the files").await;
+    assert!(sent.get("clientContent").is_some());
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -40,6 +40,13 @@ pub async fn wait_shown(browser: &Browser, name: &str, content: &str) {
         .await;
 }
 
+/// Moves the open file to `to` with the viewer's Move.
+pub async fn move_open_file(browser: &Browser, to: &str) {
+    browser.click("viewer-move").await;
+    type_into(browser, "viewer-move-to", to).await;
+    browser.click("viewer-move-go").await;
+}
+
 /// Edits the open file to `text` and presses Save once: the executor's diff
 /// shows (containing every one of `expect`) and nothing is written yet.
 pub async fn edit_to_diff(browser: &Browser, text: &str, expect: &[&str]) {
