@@ -60,16 +60,13 @@ fn may_leave(words: Words<'_>) -> Option<Resolution> {
     const LEAVE: Phrases = Phrases::new(
         "(can | should | may) (come off | go from | come out of | be (removed | taken | struck) (from | off))",
     );
-    let at = (1..words.len()).find(|&at| words.from(at).after_any(LEAVE).is_some())?;
-    let place = words
-        .from(at)
-        .after_any(LEAVE)?
-        .trim_end(phrases!("now | please"));
+    let (item, place) = words.around(LEAVE)?;
+    let place = place.trim_end(phrases!("now | please"));
     let place_named = matches!(target(place), Target::File(_)) || list_called(place).is_some();
-    if !place_named || !plain_item(words.to(at)) {
+    if !place_named || !plain_item(item) {
         return None;
     }
-    let said = alloc::format!("remove {} from {}", words.to(at).literal(), place.literal());
+    let said = alloc::format!("remove {} from {}", item.literal(), place.literal());
     let split = super::text::split(&said);
     resolve(Words::new(&said, &split))
 }

@@ -78,14 +78,12 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             .or_else(|| called(words));
     };
     // "take a copy of stops.md and call it stops-winter.md".
-    if let Some(at) = (1..rest.len()).find(|&at| rest.from(at).after_any(CALLED_IT).is_some()) {
-        let place = rest.from(at).after_any(CALLED_IT)?;
-        return organise(verb, keeps_extension, rest.to(at), place);
+    if let Some((what, place)) = rest.around(CALLED_IT) {
+        return organise(verb, keeps_extension, what, place);
     }
     // "change the name of pancakes.txt, new name is waffles.txt".
-    if let Some(at) = (1..rest.len()).find(|&at| rest.from(at).after_any(NEW_NAME).is_some()) {
-        let place = rest.from(at).after_any(NEW_NAME)?;
-        return organise(verb, keeps_extension, rest.to(at), place);
+    if let Some((what, place)) = rest.around(NEW_NAME) {
+        return organise(verb, keeps_extension, what, place);
     }
     let Some(at) = rest.keys().rposition(|k| TO.contains(&k)) else {
         // "mv a.txt b.txt", "cp todo.txt todo.bak": two names side by side.
@@ -192,12 +190,13 @@ fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
 fn named_anew(words: Words<'_>) -> Option<Resolution> {
     const A_NAME: Phrases = Phrases::new("a new name | the (name | new name)");
     let rest = words.after_any(phrases!("give"))?;
-    let at = (1..rest.len()).find(|&at| rest.from(at).after_any(A_NAME).is_some())?;
-    let place = rest
-        .from(at)
-        .after_any(A_NAME)?
-        .trim_start(phrases!("of | as | like"));
-    organise(Verb::Move, true, rest.to(at), place)
+    let (what, place) = rest.around(A_NAME)?;
+    organise(
+        Verb::Move,
+        true,
+        what,
+        place.trim_start(phrases!("of | as | like")),
+    )
 }
 
 /// "rota.md should be called rota-2026.md": a file and the name it should
@@ -206,21 +205,18 @@ fn renamed_to_be(words: Words<'_>) -> Option<Resolution> {
     const SHOULD_BE: Phrases = Phrases::new(
         "(should | will | must | to) be (called | named | renamed [to | as]) | is to be (called | named)",
     );
-    let at = (1..words.len()).find(|&at| words.from(at).after_any(SHOULD_BE).is_some())?;
-    let place = words
-        .from(at)
-        .after_any(SHOULD_BE)?
-        .trim_end(phrases!("from now on | please"));
+    let (before, place) = words.around(SHOULD_BE)?;
+    let place = place.trim_end(phrases!("from now on | please"));
     // A file's name on one side at least: "the meeting should be called
     // off" renames nothing.
     let file = |said: Words<'_>| matches!(target(said), Target::File(_));
     // "I'd like menu-winter.md to be called menu.md": the wish is no name;
     // without one, "… used to be called specials" only says what was.
-    let wished = words.to(at).after_any(WISHED);
-    if words.key(at) == "to" && wished.is_none() {
+    let wished = before.after_any(WISHED);
+    if words.key(before.len()) == "to" && wished.is_none() {
         return None;
     }
-    let what = wished.unwrap_or(words.to(at));
+    let what = wished.unwrap_or(before);
     if !file(what) && !file(place) {
         return None;
     }

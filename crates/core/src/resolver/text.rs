@@ -293,6 +293,16 @@ impl<'a> Words<'a> {
         }
     }
 
+    /// The words before the first place after the start where one of
+    /// `phrases` is said, and the words after it: "rota.md | should be
+    /// called | rota-2026.md".
+    pub fn around(self, phrases: Phrases) -> Option<(Self, Self)> {
+        (1..self.len()).find_map(|at| {
+            let after = self.from(at).after_any(phrases)?;
+            Some((self.to(at), after))
+        })
+    }
+
     /// Like [`Words::after_any`] for phrases that carry a tag: the tag of the
     /// longest phrase the run begins with (the last of equals), and the words after it.
     pub fn after_tagged<T: Copy>(self, table: &[(Phrases, T)]) -> Option<(T, Self)> {

@@ -3,7 +3,7 @@
 //! said before the text, and today's note written as a journal is.
 
 use super::super::{Folder, Resolution, resolve, resolve_in};
-use super::{append, assert_table, nothing, sure};
+use super::{append, appended_under, assert_table, nothing, sure};
 use crate::action::Action;
 use alloc::vec;
 
@@ -160,17 +160,8 @@ fn a_plain_put_adds_to_the_file() {
 /// or named with its kind before "of" the file.
 #[test]
 fn a_heading_said_first_or_with_its_kind_takes_the_text_after_it() {
-    let under = |said: &str| match sure(said) {
-        Action::Append {
-            name,
-            content,
-            under,
-            ..
-        } => (name, content, under.unwrap_or_default()),
-        other => panic!("{said:?}: {other:?}"),
-    };
     assert_eq!(
-        under("add under Saturday in regatta.md: launch at 10"),
+        appended_under("add under Saturday in regatta.md: launch at 10"),
         (
             "regatta.md".into(),
             "launch at 10".into(),
@@ -178,12 +169,12 @@ fn a_heading_said_first_or_with_its_kind_takes_the_text_after_it() {
         )
     );
     assert_eq!(
-        under("add Capablanca under the Openings heading of chess.md"),
+        appended_under("add Capablanca under the Openings heading of chess.md"),
         ("chess.md".into(), "Capablanca".into(), "Openings".into())
     );
     // "2 cups of flour": an "of" that follows no heading word is the text's.
     assert_eq!(
-        under("add 2 cups of flour under Ingredients in cake.md"),
+        appended_under("add 2 cups of flour under Ingredients in cake.md"),
         (
             "cake.md".into(),
             "2 cups of flour".into(),

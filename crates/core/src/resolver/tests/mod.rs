@@ -65,6 +65,19 @@ fn sure(text: &str) -> Action {
     }
 }
 
+/// The file, text and heading of the sure append `said` is read as.
+fn appended_under(said: &str) -> (String, String, String) {
+    match sure(said) {
+        Action::Append {
+            name,
+            content,
+            under,
+            ..
+        } => (name, content, under.unwrap_or_default()),
+        other => panic!("{said:?}: {other:?}"),
+    }
+}
+
 /// The guess `text` is read as; a guess always says what it assumed.
 fn guess(text: &str) -> Action {
     match resolve(text) {

@@ -5,7 +5,7 @@
 //! just dictated, so asked).
 
 use super::super::resolve;
-use super::{assert_table, assert_table_in, guess, nothing, sure};
+use super::{appended_under, assert_table, assert_table_in, guess, nothing, sure};
 use crate::action::Action;
 
 #[test]
@@ -176,17 +176,8 @@ fn reads_at_a_moment_edits_made_into_and_files_asked_for_alone() {
 
 #[test]
 fn a_heading_said_with_its_kind_before_the_adding_and_a_name_given() {
-    let under = |said: &str| match sure(said) {
-        Action::Append {
-            name,
-            content,
-            under,
-            ..
-        } => (name, content, under.unwrap_or_default()),
-        other => panic!("{said:?}: {other:?}"),
-    };
     assert_eq!(
-        under("glazes.md, Reds section: add Copper red, reduction only"),
+        appended_under("glazes.md, Reds section: add Copper red, reduction only"),
         (
             "glazes.md".into(),
             "Copper red, reduction only".into(),
@@ -194,7 +185,7 @@ fn a_heading_said_with_its_kind_before_the_adding_and_a_name_given() {
         )
     );
     assert_eq!(
-        under("in boat-jobs.md, Electrics heading, add Replace bilge pump fuse"),
+        appended_under("in boat-jobs.md, Electrics heading, add Replace bilge pump fuse"),
         (
             "boat-jobs.md".into(),
             "Replace bilge pump fuse".into(),
