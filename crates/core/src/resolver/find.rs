@@ -81,7 +81,8 @@ const NAME_HAS_HEADS: Phrases = Phrases::new(
      | (find | list | show [me] | locate | look for) [me] [a | the | every | all] (file | files)
      whose (name | names) (has | have | contains | contain | includes | include)
      | is there [a | any] file with | are there [any] files with
-     | where is the file with | (have (i | we) got | do (i | we) have) [a | any] (file | files) with",
+     | where is the file with | (have (i | we) got | do (i | we) have) [a | any] (file | files) with
+     | any (file | files) with",
 );
 
 /// Heads that say the words are in the names, so need no closing words:
@@ -131,6 +132,16 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     }
     if let Some(found) = name_has(words) {
         return Some(found);
+    }
+    // "search file names for receipt": the names searched, not the text.
+    if let Some(rest) = words.after_any(phrases!(
+        "(search | look through | check) [the | my] (file names | filenames) for"
+    )) && (1..=3).contains(&rest.len())
+    {
+        return act(Action::Find {
+            pattern: rest.literal().trim_end_matches(['?', '.']).into(),
+            dir: None,
+        });
     }
     if let Some(rest) = words.after_any(phrases!("(which | what) of my files are")) {
         return of_kind(rest);

@@ -256,7 +256,9 @@ fn forms(name: &str) -> Vec<(bool, Vec<String>)> {
         .filter(|(stem, ext)| !stem.is_empty() && !ext.contains('/'))
         .map_or(name, |(stem, _)| stem);
     let base_stem = path_stem.rsplit('/').next().unwrap_or(path_stem);
-    for stem in [path_stem, base_stem] {
+    // "dad's meds" of `dad/meds.md`: the folder said as whose the file is.
+    let owned = path_stem.replace('/', " ");
+    for stem in [path_stem, owned.as_str(), base_stem] {
         let stem = tokens(stem);
         let filler = stem.iter().all(|t| NOT_STEMS.contains(&t.as_str()));
         if !filler && !forms.iter().any(|(_, f)| *f == stem) {

@@ -58,6 +58,25 @@ fn settled_action(text: &str, action: Action, folder: &Folder) -> Resolution {
     )
 }
 
+/// Where the words `words` of `text` were said before, if they were:
+/// "overwrite keys with All keys returned" names `keys.md` where "keys"
+/// is first said, not where its text says it again.
+fn said_before(
+    text: &str,
+    words: &core::ops::RangeInclusive<usize>,
+) -> Option<core::ops::RangeInclusive<usize>> {
+    let parts: Vec<&str> = text.split(' ').collect();
+    let bare = |word: &str| {
+        word.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let said: Vec<String> = parts.get(words.clone())?.iter().map(|w| bare(w)).collect();
+    let n = said.len();
+    (0..*words.start())
+        .find(|&at| (0..n).all(|i| parts.get(at + i).is_some_and(|w| bare(w) == said[i])))
+        .map(|at| at..=at + n - 1)
+}
+
 /// A move or copy of a file said without its extension ("rename the essay
 /// to final"), settled on `essay.md`: the new name said without one keeps
 /// the file's (`final.md`), unless it is a folder that exists.
@@ -358,10 +377,12 @@ fn by_mention(
     match mentioned(text, folder.names()) {
         Mention::Nothing => None,
         Mention::Several(names) => Some(ask(&names)),
-        Mention::One { name, words } => match again(&quoted(text, name, words)) {
-            Resolution::Unresolved { .. } => None,
-            action => Some(action),
-        },
+        Mention::One { name, words } => core::iter::once(words.clone())
+            .chain(said_before(text, &words))
+            .find_map(|words| match again(&quoted(text, name, words)) {
+                Resolution::Unresolved { .. } => None,
+                action => Some(action),
+            }),
         Mention::Loose { name, words } => {
             let said = said_words(text, &words);
             match again(&quoted(text, name, words)) {

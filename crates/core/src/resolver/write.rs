@@ -260,7 +260,8 @@ fn cleared(words: Words<'_>) -> Option<Resolution> {
     }
     let words = words
         .trim_end(super::delete::KEEPING)
-        .trim_end(phrases!("completely | entirely | fully | altogether"));
+        .trim_end(phrases!("completely | entirely | fully | altogether"))
+        .trim_end(phrases!("out"));
     let words = words.after_any(content::WHOLE_OF).unwrap_or(words);
     match target(words) {
         Target::File(name) => act(Action::Write {

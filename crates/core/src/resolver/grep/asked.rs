@@ -18,7 +18,7 @@ const ASKED: Phrases = Phrases::new(
      | (has | did) anyone (write | written | mention | mentioned)
      | do i have anything (about | that (mentions | says | talks about))
      | is there anything that (mentions | says | talks about) | anything about
-     | [is there] anything (mentioning | saying | that mentions | that says)",
+     | [is there | find] anything (mentioning | saying | that mentions | that says)",
 );
 
 /// "in which files did I write Lisbon", "in which file I mentioned the

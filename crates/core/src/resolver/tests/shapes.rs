@@ -222,3 +222,40 @@ fn the_line_pointed_back_at_is_the_subject_of_the_clause_said_last() {
         }
     );
 }
+
+#[test]
+fn a_file_said_as_whose_it_is_and_a_name_said_again_in_the_text() {
+    assert_table_in(
+        &[
+            "dad/meds.md",
+            "dad/appointments.md",
+            "dad/diary.md",
+            "bills.md",
+        ],
+        r#"
+        read dad's appointments => read dad/appointments.md
+        tick evening tablets in dad's meds => check_item dad/meds.md | evening tablets
+        "#,
+    );
+    assert_table_in(
+        &["keys.md", "lessons.md"],
+        r#"
+        overwrite keys with All keys returned => write keys.md | All keys returned
+        overwrite lessons so it just says No lessons over Christmas => write lessons.md | No lessons over Christmas
+        "#,
+    );
+}
+
+#[test]
+fn names_searched_as_names() {
+    assert_table(
+        r#"
+        any files with invoice in the filename? => find invoice
+        search file names for receipt => find receipt
+        find anything mentioning Heaton => grep Heaton
+        clear clubs.md out completely => write clubs.md |
+        "#,
+    );
+    // Files with words in them, not in their names, are searched.
+    assert_table("any files with milk in them => grep milk");
+}
