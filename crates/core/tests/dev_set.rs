@@ -699,9 +699,9 @@ fn the_eighteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-18.yaml",
         Floor {
-            offered: 653,
-            unasked: 635,
-            wrong: 9,
+            offered: 655,
+            unasked: 637,
+            wrong: 8,
         },
     );
 }

@@ -43,6 +43,7 @@ const FILLER: &[&str] = &[
     "action",
     "step",
     "thing",
+    "bit",
     "operation",
     "command",
     "write",

@@ -143,6 +143,7 @@ fn looks_and_copies_said_the_way_people_talk() {
         could I get a copy of hire-rates.md at hall/hire-rates.md => copy hire-rates.md | hall/hire-rates.md
         can I get a new file, recaptures.md, with Robin retrapped => write recaptures.md | Robin retrapped | create
         scrap that last change, I didn't mean it => undo
+        uh undo that last bit => undo
         scrap that ?=> undo
         "#,
     );
@@ -235,6 +236,7 @@ fn a_file_said_as_whose_it_is_and_a_name_said_again_in_the_text() {
         r#"
         read dad's appointments => read dad/appointments.md
         tick evening tablets in dad's meds => check_item dad/meds.md | evening tablets
+        what have I got in dad's folder => list dad
         "#,
     );
     assert_table_in(
