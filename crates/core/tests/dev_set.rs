@@ -705,3 +705,15 @@ fn the_eighteenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_nineteenth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-19.yaml",
+        Floor {
+            offered: 635,
+            unasked: 610,
+            wrong: 7,
+        },
+    );
+}
