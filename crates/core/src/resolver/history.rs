@@ -104,12 +104,7 @@ fn version_read(words: Words<'_>) -> Option<Resolution> {
                 let Target::File(name) = target(after.to(at)) else {
                     return None;
                 };
-                return act(Action::Read {
-                    name,
-                    first: None,
-                    last: None,
-                    at: Some(moment.unwrap_or_else(|| "last commit".to_string())),
-                });
+                return act(read_at_moment(name, None, None, moment));
             }
             _ => rest,
         },
@@ -124,12 +119,23 @@ fn version_read(words: Words<'_>) -> Option<Resolution> {
     let Target::File(name) = target(rest.from(of + 1)) else {
         return None;
     };
-    act(Action::Read {
+    act(read_at_moment(name, None, None, at))
+}
+
+/// A read of `name` (its `first` or `last` lines) as it was at `moment`
+/// (`None`: the last commit).
+fn read_at_moment(
+    name: String,
+    first: Option<u64>,
+    last: Option<u64>,
+    moment: Option<String>,
+) -> Action {
+    Action::Read {
         name,
-        first: None,
-        last: None,
-        at: Some(at.unwrap_or_else(|| "last commit".to_string())),
-    })
+        first,
+        last,
+        at: Some(moment.unwrap_or_else(|| "last commit".to_string())),
+    }
 }
 
 /// "what did I change today", "what did I change in notes.md since the
@@ -288,12 +294,7 @@ fn read_at(words: Words<'_>) -> Option<Resolution> {
     match super::resolve(&text) {
         Resolution::Action(Action::Read {
             name, first, last, ..
-        }) => act(Action::Read {
-            name,
-            first,
-            last,
-            at: Some(moment.unwrap_or_else(|| "last commit".to_string())),
-        }),
+        }) => act(read_at_moment(name, first, last, moment)),
         _ => None,
     }
 }

@@ -6,7 +6,6 @@ use super::text::Words;
 use super::{Resolution, act, claim_unresolved};
 use crate::action::Action;
 use alloc::format;
-use alloc::string::String;
 
 /// How far a head reaches: what may follow it and still be a folder.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -112,12 +111,6 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         return act(Action::List { dir: None });
     }
     let dir = match asked_in(region).unwrap_or_else(|| target(region)) {
-        // "dad's folder": the folder called after whose it is.
-        Target::Folder(Some(dir)) => Some(String::from(
-            dir.strip_suffix("'s")
-                .or_else(|| dir.strip_suffix("\u{2019}s"))
-                .unwrap_or(&dir),
-        )),
         Target::Folder(dir) | Target::Files(dir) => dir,
         Target::Missing if reach != Reach::Named => None,
         // "list the planets": a thing, unless it is said to be a folder.

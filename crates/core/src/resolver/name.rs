@@ -293,7 +293,12 @@ fn single(words: Words<'_>) -> Target {
         return Target::Unclear;
     }
     if folder_noun {
-        Target::Folder(Some(name))
+        // "dad's folder": the folder called after whose it is.
+        let owner = name
+            .strip_suffix("'s")
+            .or_else(|| name.strip_suffix("\u{2019}s"))
+            .filter(|owner| !owner.is_empty());
+        Target::Folder(Some(owner.map_or(name.clone(), String::from)))
     } else if file_noun || has_extension(&name) || leaves_the_folder(&name) {
         Target::File(name)
     } else {
