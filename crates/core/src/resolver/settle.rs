@@ -46,7 +46,7 @@ pub fn settle(
 }
 
 /// One action, sure or a guess, settled the same way: its name matched to
-/// the folder's files, a put into an existing file read as an append, and
+/// the folder's files, a plain put read as an append, and
 /// a rename said without an extension keeping the file's.
 fn settled_action(text: &str, action: Action, folder: &Folder) -> Resolution {
     let said = String::from(action.file().unwrap_or_default());
