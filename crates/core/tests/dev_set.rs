@@ -717,3 +717,15 @@ fn the_nineteenth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_twentieth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-20.yaml",
+        Floor {
+            offered: 639,
+            unasked: 608,
+            wrong: 1,
+        },
+    );
+}
