@@ -8,6 +8,8 @@ Two jobs, one client:
                        grep, undo; an escape refused by rule id; a delete asked
                        through elicitation, declined (kept) and accepted (gone);
                        a client without elicitation refused by name (kept);
+                       a person's words through `say`: a guess asked "Did you
+                       mean", declined (nothing made) and accepted (done);
                        resources without dot folders; the audit's instance.
                        Prints one JSON line per check and `N passed, N failed`;
                        exits 1 on any failure. `crates/server/tests/mcp` runs it.
@@ -154,12 +156,26 @@ async def flow(binary: str) -> int:
                          text_of(kept))
             checks.check("the person was asked in words",
                          declining.asked[:1] and declining.asked[0].startswith("Delete a.txt?"), declining.asked)
+            guessed = await s.call_tool("say", {"words": "ad oat milk to groceries.md"})
+            checks.check("a guess from words is asked as 'Did you mean', declined, nothing made",
+                         guessed.is_error and declining.asked[1:2]
+                         and declining.asked[1].startswith("Did you mean: add 'oat milk' to groceries.md?")
+                         and not (root / "groceries.md").exists(), declining.asked)
 
         accepting = Person("accept")
         async with connected(command, args, accepting) as s:
             gone = await s.call_tool("delete", {"name": "a.txt"})
             checks.check("accepted: the file is gone", not gone.is_error and not (root / "a.txt").exists(),
                          text_of(gone))
+            guessed = await s.call_tool("say", {"words": "ad oat milk to groceries.md"})
+            checks.check("a guess from words, accepted, is done",
+                         not guessed.is_error and accepting.asked[1:2]
+                         and accepting.asked[1].startswith("Did you mean:")
+                         and "oat milk" in (root / "groceries.md").read_text(), text_of(guessed))
+            sure = await s.call_tool("say", {"words": "add bread to groceries.md"})
+            checks.check("words read surely are done with no question",
+                         not sure.is_error and len(accepting.asked) == 2
+                         and "bread" in (root / "groceries.md").read_text(), accepting.asked)
 
         entries = []
         for log in (root / ".audit").glob("*.jsonl"):

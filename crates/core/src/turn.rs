@@ -113,10 +113,11 @@ impl<R> TurnAnswer<R> {
     }
 
     /// A turn answered before its words could be resolved (the resolver
-    /// in use cannot work yet): `result` is the refusal that says why.
-    pub fn before_resolving(transcript: String, result: R) -> TurnAnswer<R> {
+    /// in use cannot work yet, or what came was not words or an action):
+    /// `result` is the refusal that says why.
+    pub fn before_resolving(transcript: Option<String>, result: R) -> TurnAnswer<R> {
         TurnAnswer {
-            transcript: Some(transcript),
+            transcript,
             action: Value::Null,
             note: None,
             result: Some(result),

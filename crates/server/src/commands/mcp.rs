@@ -2,10 +2,9 @@
 //! their servers as commands (desktop apps, coding CLIs). Stdout carries
 //! the protocol and nothing else; logs and notices go to stderr.
 
-use super::args::PlaceArgs;
+use super::args::{PlaceArgs, ResolverArgs};
 use super::{apart, fatal, host_as, init_logs, made_if_missing};
-use crate::host::Acts;
-use crate::host::Channel;
+use crate::host::{Acts, Channel, Words};
 use crate::mcp::McpServer;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -18,6 +17,9 @@ pub(crate) const MCP_INSTANCE: &str = "mcp";
 pub struct Args {
     #[command(flatten)]
     pub place: PlaceArgs,
+    /// How the `say` tool reads a person's words.
+    #[command(flatten)]
+    pub resolver: ResolverArgs,
 }
 
 pub fn run(args: Args) -> ExitCode {
@@ -43,8 +45,9 @@ pub fn run(args: Args) -> ExitCode {
         eprintln!("voicebox mcp: {refusal}");
     }
     let acts = Arc::new(Acts::new(host, Channel::from_env()));
+    let words = Arc::new(Words::new(args.resolver.chosen(&state), state));
     let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
-    match runtime.block_on(serve(acts)) {
+    match runtime.block_on(serve(McpServer::new(acts, words))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("voicebox mcp: {e}");
@@ -54,9 +57,9 @@ pub fn run(args: Args) -> ExitCode {
 }
 
 /// Serves one client on stdin/stdout until it closes them.
-async fn serve(acts: Arc<Acts>) -> Result<(), Box<dyn std::error::Error>> {
+async fn serve(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
     let (input, output) = rmcp::transport::stdio();
-    crate::mcp::stdio::serve(McpServer::new(acts), input, output).await
+    crate::mcp::stdio::serve(server, input, output).await
 }
 
 /// `~` or `~/...` under the home folder; any other path as it is.

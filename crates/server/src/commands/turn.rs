@@ -46,13 +46,7 @@ pub fn run(args: Args) -> ExitCode {
     let turn_id = format!("cli-{}", &MachineEnv.random_id()[..8]);
     let runtime = one_shot_runtime();
     let answer = match input(&args) {
-        Err(refusal) => TurnAnswer {
-            transcript: None,
-            action: Value::Null,
-            note: None,
-            result: Some(Acted::from(Reply::refusal(refusal))),
-            changes: false,
-        },
+        Err(refusal) => TurnAnswer::before_resolving(None, Acted::from(Reply::refusal(refusal))),
         Ok(input) => runtime.block_on(acts.turn_with(&words, input, unusable, turn_id)),
     };
     let mut out = json!(answer);

@@ -33,7 +33,7 @@ impl Acts {
     ) -> TurnAnswer<Acted> {
         if let (TurnInput::Words(text), Err(refusal)) = (&input, words.ready()) {
             let refused = Acted::Machine(Box::new(Reply::refusal(refusal)));
-            return TurnAnswer::before_resolving(text.clone(), self.counted(refused));
+            return TurnAnswer::before_resolving(Some(text.clone()), self.counted(refused));
         }
         // Only words need the root's names. A page that cannot say its names
         // cannot act either: its refusal (`no-page`, `page-closed`, ...) is

@@ -65,7 +65,7 @@ fn message(confirm: &ConfirmRequest) -> String {
 fn unavailable(acts: &Acts, reply: &Reply, confirm: &ConfirmRequest, cause: &str) -> Acted {
     acts.count_refusal();
     let why = format!(
-        "{} needs the person's yes, and {cause}, so nothing was done; use an MCP client \
+        "{} — that needs the person's yes, and {cause}, so nothing was done; use an MCP client \
          that supports elicitation, or ask the person to do it on Voicebox's page or with \
          `voicebox turn --yes`",
         confirm.plan

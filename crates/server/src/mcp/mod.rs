@@ -5,7 +5,8 @@
 //! each resource read is one act through [`Acts`], the same pipeline as a
 //! typed turn, so containment, the tier table and the audit log are the
 //! executor's. What is MCP's own lives in one module each: the tools made
-//! from the command table ([`tools`]), a tier-2 question put to the person
+//! from the command table ([`tools`]), a person's words as one tool
+//! ([`say`]), a tier-2 question put to the person
 //! through elicitation ([`ask`]), the folder's files as resources
 //! ([`resources`]).
 //!
@@ -16,13 +17,14 @@
 mod ask;
 mod gate;
 mod resources;
+mod say;
 mod sessions;
 pub mod stdio;
 mod tools;
 
 pub use sessions::{McpLimits, Sessions};
 
-use crate::host::Acts;
+use crate::host::{Acts, Words};
 use crate::serve::MAX_BODY_BYTES;
 use axum::Router;
 use rmcp::model::{
@@ -50,17 +52,21 @@ const INSTRUCTIONS: &str = "Voicebox acts in one folder the person declared, and
 Each tool is one act; paths are relative to that folder. A refused call's text starts with the \
 rule id, then says why and what to do. A delete, or a create over a file that exists, asks the \
 person first; it is done only if they accept. Every act is in the folder's audit log, and undo \
-reverts the last change.";
+reverts the last change. A person's own sentence may be passed whole to `say`, which reads it as \
+Voicebox's page does and asks the person before acting on a guess.";
 
 /// The MCP handler over one act pipeline.
 #[derive(Clone)]
 pub struct McpServer {
     acts: Arc<Acts>,
+    words: Arc<Words>,
 }
 
 impl McpServer {
-    pub fn new(acts: Arc<Acts>) -> McpServer {
-        McpServer { acts }
+    /// The handler over `acts`, reading a person's words (the `say` tool)
+    /// with `words`.
+    pub fn new(acts: Arc<Acts>, words: Arc<Words>) -> McpServer {
+        McpServer { acts, words }
     }
 }
 
@@ -71,11 +77,12 @@ impl McpServer {
 /// API's one cap; [`gate`] reads it strictly first.
 pub fn http<S: Clone + Send + Sync + 'static>(
     acts: Arc<Acts>,
+    words: Arc<Words>,
     sessions: Arc<Sessions>,
 ) -> Router<S> {
     let config = StreamableHttpServerConfig::default().with_max_request_body_bytes(MAX_BODY_BYTES);
     let service = StreamableHttpService::new(
-        move || Ok(McpServer::new(acts.clone())),
+        move || Ok(McpServer::new(acts.clone(), words.clone())),
         sessions.clone(),
         config,
     );
@@ -105,9 +112,9 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(
-            tools::offered(&self.acts).await,
-        ))
+        let mut offered = tools::offered(&self.acts).await;
+        offered.push(say::tool());
+        Ok(ListToolsResult::with_all_items(offered))
     }
 
     async fn call_tool(
@@ -115,7 +122,15 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        Ok(tools::call(&self.acts, request, &context.peer).await.into())
+        let peer = &context.peer;
+        Ok(match request.name.as_ref() {
+            say::NAME => {
+                let arguments = request.arguments.unwrap_or_default();
+                say::call(&self.acts, &self.words, arguments, peer).await
+            }
+            _ => tools::call(&self.acts, request, peer).await,
+        }
+        .into())
     }
 
     async fn list_resources(

@@ -95,12 +95,15 @@ pub async fn call(
 /// done, or the rule id and why for a refusal, which is a tool error), then
 /// the reply as JSON text for clients that show a model only text.
 pub fn result(acted: &Acted) -> CallToolResult {
-    let reply = acted.reply();
+    answered(acted.reply(), json!(acted))
+}
+
+/// [`result`] for `reply`, with `wire` as what the client reads whole.
+pub fn answered(reply: &Reply, wire: Value) -> CallToolResult {
     let line = match reply.refused {
         Some(rule) => format!("{rule}: {}", reply.why.as_deref().unwrap_or_default()),
         None => reply.action.as_deref().unwrap_or("done").to_string(),
     };
-    let wire = json!(acted);
     let content = vec![
         ContentBlock::text(line),
         ContentBlock::text(wire.to_string()),

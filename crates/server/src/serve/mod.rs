@@ -177,7 +177,11 @@ pub fn router(state: AppState) -> Router {
         .merge(page::routes())
         .merge(crate::live::routes())
         .merge(crate::channel::routes())
-        .merge(crate::mcp::http(state.acts.clone(), state.mcp.clone()))
+        .merge(crate::mcp::http(
+            state.acts.clone(),
+            state.words.clone(),
+            state.mcp.clone(),
+        ))
         .fallback(page::no_such_route)
         .method_not_allowed_fallback(page::no_such_route)
         // The guard caps every body with its one named cap (`body-too-large`,

@@ -7,6 +7,7 @@
 mod person;
 mod python;
 mod verbs;
+mod words;
 
 use person::{Person, connect};
 use rmcp::model::{
@@ -176,11 +177,13 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
             "propose_extension",
             "read",
             "remove_item",
+            "say",
             "tool",
             "undo",
             "write"
         ],
-        "call_extension only once an extension is admitted; make-tool is propose_extension"
+        "call_extension only once an extension is admitted; make-tool is propose_extension; \
+         say takes a person's words"
     );
     for command in voicebox_core::command::COMMANDS {
         let Some(tool) = tools.iter().find(|t| t.name == command.verb) else {

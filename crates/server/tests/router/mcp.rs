@@ -88,6 +88,15 @@ async fn mcp_is_refused_without_authority_and_acts_with_the_host_token() {
         "confirmation-unavailable"
     );
     assert!(app.root.join("over-http.txt").exists());
+    // A person's words, read by the server's own resolver: sure, done.
+    let say = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {
+        "name": "say", "arguments": {"words": "add bye to over-http.txt"}}});
+    let said = message(&app.send(post(&app, true, Some(&session), &say)).await.text);
+    let turn = &said["result"]["structuredContent"];
+    assert_eq!(turn["action"]["verb"], "append", "{said}");
+    assert_eq!(turn["result"]["ok"], true, "{said}");
+    let text = std::fs::read_to_string(app.root.join("over-http.txt")).unwrap();
+    assert!(text.contains("bye"), "{text}");
     // The same call without the token reaches no handler, and writes nothing.
     let again = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
         "name": "write", "arguments": {"name": "stranger.txt", "content": "x"}}});
