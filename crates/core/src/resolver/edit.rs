@@ -14,6 +14,7 @@ use super::{Resolution, claim_unresolved};
 use alloc::string::String;
 
 mod apply;
+mod mistaken;
 use apply::{apply, what_to_change};
 
 /// Replacing verbs, the words between old and new text, and which of those
@@ -96,6 +97,7 @@ const SAYS: Phrases = Phrases::new("say | read | contain | be");
 
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(said) = where_it_says(words)
+        .or_else(|| mistaken::should_not(words))
         .or_else(|| says_instead(words))
         .or_else(|| instead_of(words))
     {
@@ -199,6 +201,9 @@ fn file_first(words: Words<'_>) -> Option<Option<Resolution>> {
         }
         return match target(rest) {
             Target::File(name) if only_edit => Some(claim_unresolved(what_to_change(&name))),
+            // "update plan.md so it just says …": what the whole file then
+            // says, the write's to read.
+            _ if rest.contains_any(&["so"]) => None,
             _ if only_edit => Some(claim_unresolved(
                 "Which file, and what should change? Say e.g. 'in notes.md replace milk with bread'.",
             )),

@@ -123,7 +123,26 @@ fn name_has(words: Words<'_>) -> Option<Resolution> {
     })
 }
 
+/// "has defects.md changed recently", "have the notes been edited today":
+/// a yes-or-no about a file's changing, which its info answers.
+fn has_changed(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(phrases!("has | have"))?;
+    let rest = rest.trim_end(phrases!(
+        "recently | lately | today | this week | since yesterday | at all | when"
+    ));
+    let named = rest.trim_end(INFO_TAIL).trim_end(phrases!("been"));
+    match target(named) {
+        Target::File(name) | Target::Folder(Some(name)) if named.len() < rest.len() => {
+            act(Action::Info { name })
+        }
+        _ => None,
+    }
+}
+
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
+    if let Some(changed) = has_changed(words) {
+        return Some(changed);
+    }
     if let Some(rest) = words.after_any(INFO) {
         return match target(rest.trim_end(INFO_TAIL)) {
             Target::File(name) | Target::Folder(Some(name)) => act(Action::Info { name }),

@@ -74,7 +74,8 @@ const WHERE_ENDS: Phrases = Phrases::new(
 /// Openings followed directly by the query.
 const WHERE_MENTION: Phrases = Phrases::new(
     "where (do | did) (i | we) mention | (do | did) i mention | where does it say
-     | where (did | do) (i | we) (write | talk) [about] | where (did | do) (i | we) note [down]",
+     | where (did | do) (i | we) (write | talk) [about] | where (did | do) (i | we) note [down]
+     | where (have | had) (i | we) (written | mentioned | noted | put) [down] [about]",
 );
 /// Prepositions before the folder searched ("… in receipts").
 const DIR_PREPS: &[&str] = &["in", "inside", "within", "under", "across", "throughout"];

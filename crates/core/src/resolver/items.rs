@@ -15,6 +15,9 @@ enum Does {
     Tick,
     Untick,
     Remove,
+    /// "set X back to not done in FILE": a state said after the item, as
+    /// done or not; without one, "set" is no tick.
+    Set,
     /// "remove the item X from FILE": said as an item, so no "off" needed.
     RemoveItem,
     /// "remove X from the shopping list": a list's line; with a number
@@ -29,6 +32,7 @@ const HEADS: &[(Phrases, Does)] = &[
     ),
     (Phrases::new("remove | delete | drop"), Does::RemoveFromList),
     (Phrases::new("(check | tick | mark) [off]"), Does::Tick),
+    (Phrases::new("set | put | change"), Does::Set),
     (
         Phrases::new("uncheck | untick | un-check | un-tick"),
         Does::Untick,
@@ -40,11 +44,11 @@ const HEADS: &[(Phrases, Does)] = &[
 /// Longest first: "as not done" before "done".
 const DONE: &[(Phrases, Option<bool>)] = &[
     (
-        Phrases::new("as (not done | undone | todo | to do | open)"),
+        Phrases::new("(as | [back] to) (not done | undone | todo | to do | open | unticked)"),
         Some(false),
     ),
     (
-        Phrases::new("as (done | complete | completed | finished) | done"),
+        Phrases::new("(as | to) (done | complete | completed | finished | ticked) | done"),
         Some(true),
     ),
     (Phrases::new("off"), None),
@@ -98,9 +102,17 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         (Does::RemoveFromList, true) => Does::RemoveItem,
         (does, _) => does,
     };
-    if matches!(does, Does::RemoveFromList) && !said_a_list && !is_a_list(&name, &rest.to(at)) {
+    // "drop chain lube from spares.md": "drop" changes no text, so from a
+    // file not called a list it is still a line taken off, though asked.
+    let dropped = words.key(0) == "drop" && matches!(target(place), Target::File(_));
+    if matches!(does, Does::RemoveFromList)
+        && !said_a_list
+        && !is_a_list(&name, &rest.to(at))
+        && !dropped
+    {
         return None;
     }
+    let unsure_list = dropped && !said_a_list && !is_a_list(&name, &rest.to(at));
     let mut item = rest.to(at);
     // "remove oat milk from the list in shopping.md": the item ends at the
     // first place word.
@@ -177,18 +189,19 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             }
         }
         (Does::RemoveItem, _) => Action::RemoveItem { name, item },
-        (Does::RemoveFromList, _) if !plain_item(said) => {
+        (Does::RemoveFromList, _) if !plain_item(said) || unsure_list => {
             let assumed = alloc::format!("I took '{item}' as an item of the list");
             return Some(Resolution::Action(Action::RemoveItem { name, item }).guessed(assumed));
         }
         (Does::RemoveFromList, _) => Action::RemoveItem { name, item },
+        (Does::Set, None) => return None,
         (Does::Untick, _) | (_, Some(false)) => Action::CheckItem {
             name,
             item,
             done: Some(false),
             expect: None,
         },
-        (Does::Tick, _) => Action::CheckItem {
+        (Does::Tick | Does::Set, _) => Action::CheckItem {
             name,
             item,
             done: None,
@@ -275,6 +288,10 @@ fn is_a_list(name: &str, item: &Words<'_>) -> bool {
         "bookings",
         "watchlist",
         "playlist",
+        "spares",
+        "supplies",
+        "stock",
+        "prizes",
     ]
     .iter()
     .any(|word| name.contains(word))

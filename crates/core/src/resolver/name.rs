@@ -62,8 +62,9 @@ const NAMING: Phrases = Phrases::new(
 );
 
 /// Politeness and filler that may trail a name.
-const TRAILERS: Phrases =
-    Phrases::new("please | thanks | thank you | for me | now | right now | again");
+const TRAILERS: Phrases = Phrases::new(
+    "please | thanks | thank you | for me | now | right now | again | at the moment | currently",
+);
 
 /// Words that mean many files at once.
 const MANY: &[&str] = &[

@@ -24,9 +24,10 @@ const HEADS: &[(Phrases, (Verb, bool))] = &[
     ),
     (
         Phrases::new(
-            "copy | cp | duplicate | clone | (make | save | take | keep) a [backup | spare] copy of
-             | [(can | could | may) (i | we)] (get | have) a [backup | spare] copy of
-             | (i | we) (would like | want | need) a [backup | spare] copy of
+            "copy | cp | duplicate | clone
+             | (make | save | take | keep) (a [backup | spare | second] | (a | an) extra | another) copy of
+             | [(can | could | may) (i | we)] (get | have) (a [backup | spare | second] | (a | an) extra | another) copy of
+             | (i | we) (would like | want | need) (a [backup | spare | second] | (a | an) extra | another) copy of
              | (make | take) a backup of | back up",
         ),
         (Verb::Copy, true),

@@ -83,7 +83,10 @@ const HEADS: &[(Phrases, Head)] = &[
     ),
     (Phrases::new("add"), Head::Add),
     (
-        Phrases::new("(clear | empty | wipe) [out] | wipe clean | blank out"),
+        Phrases::new(
+            "(clear | empty | wipe | blank) [out] | wipe clean
+             | (scrap | bin | ditch) (what is in | everything in | whatever is in | the contents of)",
+        ),
         Head::Clear,
     ),
     (Phrases::new("set"), Head::Set),
@@ -282,7 +285,8 @@ fn cleared_then_written(words: Words<'_>) -> Option<Resolution> {
         .filter(|&at| words.key(at) == "and")
         .find_map(|at| {
             let said = words.from(at + 1).after_any(phrases!(
-                "[just | only | then] (write | put | type | add) [in | into] [it | there]"
+                "[just | only | then] (write | put | type | add) [in | into] [it | there]
+                 | [then] (make | have) it [just | only] say"
             ))?;
             let said = said.trim_end(phrases!(
                 "as [its | the] only (content | contents | text) | (in | into) it | instead"

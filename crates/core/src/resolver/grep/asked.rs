@@ -18,6 +18,8 @@ const ASKED: Phrases = Phrases::new(
      | (has | did) anyone (write | written | mention | mentioned)
      | do i have anything (about | that (mentions | says | talks about))
      | is there anything that (mentions | says | talks about) | anything about
+     | (does | do) (anything | any file | any of my files) (have | contain)
+     | (has | have) (anything | any file | any of my files) got
      | [is there | find] anything (mentioning | saying | that mentions | that says)",
 );
 

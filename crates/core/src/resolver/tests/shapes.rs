@@ -1,8 +1,9 @@
 //! Requests in shapes the earlier sets had not shown: a phrase between a new
 //! thing's noun and its name, `head` and `tail` typed with their flags, a
 //! list's line that "can come off" it, a title among an item's words, the
-//! folders above said as `..`, and "scratch that" (also said of the words
-//! just dictated, so asked).
+//! folders above said as `..`, "scratch that" (also said of the words
+//! just dictated, so asked), a slip put right ("it should be A not B"), and
+//! a file changed "so it only says …".
 
 use super::super::resolve;
 use super::{appended_under, assert_table, assert_table_in, guess, nothing, sure};
@@ -260,4 +261,72 @@ fn names_searched_as_names() {
     );
     // Files with words in them, not in their names, are searched.
     assert_table("any files with milk in them => grep milk");
+}
+
+#[test]
+fn a_slip_put_right_says_the_new_text_then_the_old_after_not() {
+    assert_table(
+        r#"
+        oops in collections.md it should be £612.40 not £621.40 => edit collections.md | £621.40 | £612.40
+        whoops, plan.md should read 3pm rather than 2pm => edit plan.md | 2pm | 3pm
+        rota.md should say Tuesday, not Monday ?=> edit rota.md | Monday | Tuesday
+        "#,
+    );
+    // No file named: nothing to put right.
+    nothing("the date should be the 5th not the 4th");
+}
+
+#[test]
+fn searches_asked_as_where_i_wrote_it_or_whether_anything_has_it() {
+    assert_table(
+        r#"
+        where have I written Rolo => grep Rolo
+        where have we mentioned the boiler => grep boiler
+        has anything got hedgehog in it => grep hedgehog
+        does any file contain badger => grep badger
+        "#,
+    );
+}
+
+#[test]
+fn an_item_dropped_set_back_or_set_done_and_a_copy_wanted_again() {
+    assert_table(
+        r#"
+        drop chain lube from spares.md => remove_item spares.md | chain lube
+        drop the pedals from parts.md ?=> remove_item parts.md | pedals
+        set buy milk to done in todo.md => check_item todo.md | buy milk
+        I want a second copy of packing.md named packing-pbp.md => copy packing.md | packing-pbp.md
+        could I have an extra copy of notes.md as notes-old.md => copy notes.md | notes-old.md
+        "#,
+    );
+    assert_eq!(
+        sure("set run the western back to not done in experiments.md"),
+        Action::CheckItem {
+            name: "experiments.md".into(),
+            item: "run the western".into(),
+            done: Some(false),
+            expect: None,
+        }
+    );
+    // The controls: no file to drop from, and "set" with no state ticks nothing.
+    nothing("drop the meeting from the calendar");
+    nothing("set the alarm in todo.md");
+}
+
+#[test]
+fn a_file_changed_so_it_says_blanked_or_scrapped_and_asked_whether_it_changed() {
+    assert_table(
+        r#"
+        change letting-agent.md so it only says Managed by Hollis => write letting-agent.md | Managed by Hollis
+        update plan.md so that it just says cancelled => write plan.md | cancelled
+        blank the whole of expenses.md => write expenses.md |
+        ok so scrap what's in controls.md and put Control 1: Chepstow Tesco instead => write controls.md | Control 1: Chepstow Tesco
+        has defects.md changed recently? => info defects.md
+        has plan.md been changed lately => info plan.md
+        what's in my folder at the moment => list
+        "#,
+    );
+    // A statement of a change made is no request; "scrap" alone still deletes.
+    nothing("I changed notes.md so it says hello");
+    assert_table("scrap notes.md => delete notes.md");
 }

@@ -15,9 +15,13 @@ const ONLY: Phrases = Phrases::new("just | only | now | simply | from now on");
 /// What the file should do with its content, and whether the verb can
 /// only be about content ("should read well", "should be shorter" need not be).
 const SAYING: &[(Phrases, bool)] = &[
-    (Phrases::new("say | contain"), true),
-    (Phrases::new("read | be | show"), false),
+    (Phrases::new("say | contain | says | contains"), true),
+    (Phrases::new("read | be | show | reads"), false),
 ];
+/// Verbs of changing a file said with what it should then say ("change
+/// letting.md so it only says …"), and how that is joined to the file.
+const CHANGED: Phrases = Phrases::new("change | edit | update | alter | rewrite | redo");
+const SO_IT: Phrases = Phrases::new("so [that] it");
 /// Remarks after what a whole file should say, on how it is written.
 const OVERWRITING: Phrases = Phrases::new(
     "[and] nothing else
@@ -39,14 +43,16 @@ pub(super) fn should_say(words: Words<'_>) -> Option<Resolution> {
         matches!(target(rest.to(1)), Target::File(_))
             && rest.from(1).trim_start(ONLY).len() < rest.len() - 1
     });
+    let changed = words.after_any(CHANGED);
     let wished = words.after_any(WISHED).or(made);
-    let words = wished.unwrap_or(words);
+    let words = wished.or(changed).unwrap_or(words);
     (1..words.len().min(12)).find_map(|at| {
         let Target::File(name) = target(words.to(at)) else {
             return None;
         };
-        let joined = match made {
-            Some(_) if at == 1 => words.from(at),
+        let joined = match (made, changed) {
+            (Some(_), _) if at == 1 => words.from(at),
+            (None, Some(_)) => words.from(at).after_any(SO_IT)?,
             _ => words.from(at).after_any(SHOULD)?,
         };
         // "motto.txt to say …" is a wish only after "i would like".
