@@ -42,6 +42,13 @@ const TAILS: &[&str] = &[
     " as its content",
     " as the content",
     " as its contents",
+    " would look like",
+    " would look",
+    "? don't save anything",
+    ", don't save anything",
+    " don't save anything",
+    "? do not save anything",
+    "? don't save it",
 ];
 
 /// Openings of the change inside, made into a request ("if I set X to Y"
@@ -74,6 +81,9 @@ const CLAUSES: &[(&str, &str)] = &[
     ("preview: ", "{}"),
     ("preview, ", "{}"),
     ("dry run, ", "{}"),
+    ("what overwriting ", "overwrite {}"),
+    ("what replacing ", "replace {}"),
+    ("what writing ", "write {}"),
     ("dry run ", "{}"),
 ];
 

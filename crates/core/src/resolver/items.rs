@@ -54,6 +54,16 @@ const DONE: &[(Phrases, Option<bool>)] = &[
     (Phrases::new("off"), None),
 ];
 
+/// The states a "set" must end with: said with "as" or "to" ("put X done"
+/// is a line to add, not a tick).
+const SET_TO: &[(Phrases, Option<bool>)] = &[
+    DONE[0],
+    (
+        Phrases::new("(as | to) (done | complete | completed | finished | ticked)"),
+        Some(true),
+    ),
+];
+
 /// Words before the file ("on my list in …" is the file after "in").
 const PLACES: &[&str] = &["in", "on", "from", "off", "of"];
 
@@ -136,7 +146,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     // before the place, less what says done.
     let mut done = None;
     item = item.trim_end(phrases!("again | now | please"));
-    if let Some((means, before)) = item.before_tagged(DONE) {
+    let states = match does {
+        Does::Set => SET_TO,
+        _ => DONE,
+    };
+    if let Some((means, before)) = item.before_tagged(states) {
         item = before;
         done = means;
     } else if let Some(before) = as_a_state(item) {

@@ -16,6 +16,7 @@ use super::mention::{Mention, contains, mentioned, tokens};
 use super::{NUMBERS, Resolution, unresolved};
 
 mod again;
+mod alone;
 mod put;
 pub(super) use put::adds;
 mod quoted;
@@ -382,7 +383,8 @@ fn by_mention(
             .find_map(|words| match again(&quoted(text, name, words)) {
                 Resolution::Unresolved { .. } => None,
                 action => Some(action),
-            }),
+            })
+            .or_else(|| alone::looked_at(text, name, &words)),
         Mention::Loose { name, words } => {
             let said = said_words(text, &words);
             match again(&quoted(text, name, words)) {

@@ -308,6 +308,11 @@ fn an_item_dropped_set_back_or_set_done_and_a_copy_wanted_again() {
             expect: None,
         }
     );
+    // "put X done" is a line to add, not a tick: a "set" needs "as" or "to".
+    assert_table_in(
+        &["todo.md"],
+        "put Hartley Rd done in todo.md => append todo.md | Hartley Rd done",
+    );
     // The controls: no file to drop from, and "set" with no state ticks nothing.
     nothing("drop the meeting from the calendar");
     nothing("set the alarm in todo.md");
@@ -329,4 +334,41 @@ fn a_file_changed_so_it_says_blanked_or_scrapped_and_asked_whether_it_changed() 
     // A statement of a change made is no request; "scrap" alone still deletes.
     nothing("I changed notes.md so it says hello");
     assert_table("scrap notes.md => delete notes.md");
+}
+
+#[test]
+fn a_name_said_on_its_own_is_a_look_at_it_asked_and_a_preview_said_as_what_it_would_look_like() {
+    let folder = ["kennel-board.md", "meds-due.md", "shifts.md"];
+    assert_table_in(
+        &folder,
+        r#"
+        Kennel board please ?=> read kennel-board.md
+        shifts.md please, what have I got next week ?=> read shifts.md
+        "#,
+    );
+    // The controls: a remark about the file, and a name the folder lacks.
+    let in_folder = |text: &str| {
+        let names = folder.iter().map(|n| alloc::string::String::from(*n)).collect();
+        super::super::resolve_in(text, &super::super::Folder::new(names))
+    };
+    for remark in [
+        "kennel board is a mess",
+        "I hate the kennel board",
+        "rota please",
+    ] {
+        assert!(
+            matches!(
+                in_folder(remark),
+                super::super::Resolution::Unresolved { .. }
+            ),
+            "{remark}: {:?}",
+            in_folder(remark)
+        );
+    }
+    assert_table(
+        r#"
+        before I do it, show me what overwriting packing.md with lights, lock, phone would look like ?=> diff packing.md | lights, lock, phone
+        what would change if controls.md just said Control 1: Exeter services? don't save anything ?=> diff controls.md | Control 1: Exeter services
+        "#,
+    );
 }

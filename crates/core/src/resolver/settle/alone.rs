@@ -1,0 +1,45 @@
+//! A file's name said on its own — "Kennel board please", "shifts.md,
+//! what have I got next week" — as a look at that file: a guess, so it
+//! runs and says what it assumed. Only a name the folder holds counts.
+
+use super::Resolution;
+use crate::action::Action;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::ops::RangeInclusive;
+
+/// Words that may stand around a name said on its own.
+const AROUND: &[&str] = &[
+    "please", "pls", "the", "my", "our", "thanks", "thank", "you", "now", "again", "ok", "okay",
+    "so", "just", "quickly",
+];
+
+/// `name`, said as `words` of `text` (split on spaces), read as a look when
+/// nothing else was said but courtesy — a remark after a comma that
+/// follows the name (what the person wants to see in it) aside.
+pub(super) fn looked_at(
+    text: &str,
+    name: &str,
+    words: &RangeInclusive<usize>,
+) -> Option<Resolution> {
+    let parts: Vec<&str> = text.split(' ').collect();
+    let comma = (*words.end()..parts.len()).find(|&i| parts[i].ends_with(','));
+    let end = comma.map_or(parts.len(), |at| at + 1);
+    let bare = |word: &str| {
+        word.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let only_courtesy = (0..end)
+        .filter(|i| !words.contains(i))
+        .all(|i| AROUND.contains(&bare(parts[i]).as_str()));
+    only_courtesy.then(|| {
+        Resolution::Action(Action::Read {
+            name: String::from(name),
+            first: None,
+            last: None,
+            at: None,
+        })
+        .guessed(format!("I took it you wanted to see {name}"))
+    })
+}
