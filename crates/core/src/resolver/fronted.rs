@@ -5,8 +5,9 @@
 //!
 //! Read before the families, which would take the request alone: it is
 //! resolved again with its "that" (or "this", "it") replaced by the text
-//! said before the dash or colon, and only a write or an append that then
-//! carries exactly that text counts.
+//! said before the dash, colon or first comma, and only a write or an
+//! append that then carries exactly that text counts (an item ticked after
+//! a remark is [`super::antecedent`]'s).
 
 use super::text::Words;
 use super::{Resolution, claim_text, content};
@@ -33,15 +34,41 @@ fn goes_in(words: Words<'_>) -> Option<Resolution> {
     matches!(answer, Resolution::Action(Action::Append { .. })).then_some(answer)
 }
 
-/// "'head torch' — put that in kit.md": the request after the text.
+/// Words said first that are no text to add ("ok, add that to …" points
+/// further back than the sentence).
+const NO_TEXT: &[&str] = &[
+    "ok", "okay", "right", "yes", "yeah", "so", "and", "then", "also", "great", "thanks", "thank",
+    "you", "cheers", "please", "hi", "hello", "well", "now", "oh", "oops", "sorry",
+];
+
+/// Words that make what is said before a comma a remark ("we're out of
+/// oat milk, add it …", "passport is packed, tick it …"), whose item or
+/// text is read where the pointing back is ([`super::antecedent`]).
+const REMARKING: &[&str] = &[
+    "i", "we", "he", "she", "they", "it", "you", "there", "is", "are", "was", "were", "has",
+    "have", "had", "got", "done", "not", "isn't", "aren't", "i've", "we've", "we're",
+];
+
+/// "'head torch' — put that in kit.md", "oat milk, add that to
+/// groceries.md": the request after the text (a dash, a colon, or the
+/// sentence's first comma between them).
 fn pointed_back(words: Words<'_>) -> Option<Resolution> {
-    let at = (1..words.len()).find(|&at| {
-        let gap = words.gap_after(at - 1);
-        gap.contains(['—', '–']) || gap.contains(" - ") || words.raw(at - 1).ends_with(':')
-    })?;
+    let first_comma = (1..words.len()).find(|&at| words.raw(at - 1).ends_with(','));
+    let at = (1..words.len())
+        .find(|&at| {
+            let gap = words.gap_after(at - 1);
+            gap.contains(['—', '–']) || gap.contains(" - ") || words.raw(at - 1).ends_with(':')
+        })
+        .or(first_comma)?;
     let text = content::text(words.to(at))?;
-    let text = text.trim_end_matches(':').trim();
-    if text.is_empty() || text.contains('"') {
+    let text = text.trim_end_matches([':', ',']).trim();
+    let filler = words.to(at).keys().all(|key| NO_TEXT.contains(&key));
+    if text.is_empty() || text.contains('"') || filler {
+        return None;
+    }
+    let by_comma = Some(at) == first_comma && !words.raw(at - 1).ends_with(':');
+    let remark = words.to(at).keys().any(|key| REMARKING.contains(&key));
+    if by_comma && (remark || at > 5) {
         return None;
     }
     let request = words.from(at);

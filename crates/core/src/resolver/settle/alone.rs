@@ -1,5 +1,5 @@
 //! A file's name said on its own — "Kennel board please", "shifts.md,
-//! what have I got next week" — as a look at that file: a guess, so it
+//! what have I got next week", "what were the erg scores" — as a look at that file: a guess, so it
 //! runs and says what it assumed. Only a name the folder holds counts.
 
 use super::Resolution;
@@ -9,10 +9,13 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::ops::RangeInclusive;
 
-/// Words that may stand around a name said on its own.
+/// Words that may stand around a name said on its own, or in a question
+/// about what it holds ("what were the erg scores", "what's on the café
+/// menu?").
 const AROUND: &[&str] = &[
     "please", "pls", "the", "my", "our", "thanks", "thank", "you", "now", "again", "ok", "okay",
-    "so", "just", "quickly",
+    "so", "just", "quickly", "what", "what's", "whats", "is", "are", "was", "were", "show", "me",
+    "can", "could", "i", "see", "look", "at",
 ];
 
 /// `name`, said as `words` of `text` (split on spaces), read as a look when

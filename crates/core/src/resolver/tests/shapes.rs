@@ -348,7 +348,10 @@ fn a_name_said_on_its_own_is_a_look_at_it_asked_and_a_preview_said_as_what_it_wo
     );
     // The controls: a remark about the file, and a name the folder lacks.
     let in_folder = |text: &str| {
-        let names = folder.iter().map(|n| alloc::string::String::from(*n)).collect();
+        let names = folder
+            .iter()
+            .map(|n| alloc::string::String::from(*n))
+            .collect();
         super::super::resolve_in(text, &super::super::Folder::new(names))
     };
     for remark in [
@@ -370,5 +373,29 @@ fn a_name_said_on_its_own_is_a_look_at_it_asked_and_a_preview_said_as_what_it_wo
         before I do it, show me what overwriting packing.md with lights, lock, phone would look like ?=> diff packing.md | lights, lock, phone
         what would change if controls.md just said Control 1: Exeter services? don't save anything ?=> diff controls.md | Control 1: Exeter services
         "#,
+    );
+}
+
+#[test]
+fn a_text_said_before_a_comma_and_pointed_back_at_is_what_is_added() {
+    assert_table(
+        r#"
+        oat milk, add that to groceries.md => append groceries.md | oat milk
+        topped up coolant, log that in engine-log.md => append engine-log.md | topped up coolant
+        "#,
+    );
+    // The controls: courtesy is no text, and a remark before the comma is
+    // read for its item where it is pointed at, not added whole.
+    assert!(!matches!(
+        resolve("we're out of oat milk, add it to pantry.txt"),
+        super::super::Resolution::Action(Action::Append { ref content, .. }) if content.starts_with("we")
+    ));
+    assert!(!matches!(
+        resolve("thanks, add that to groceries.md"),
+        super::super::Resolution::Action(Action::Append { .. })
+    ));
+    assert_table_in(
+        &["rowing/erg-scores.md", "rowing/crews.md"],
+        "what were the erg scores ?=> read rowing/erg-scores.md",
     );
 }
