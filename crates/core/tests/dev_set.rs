@@ -729,3 +729,15 @@ fn the_twentieth_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_twenty_first_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-21.yaml",
+        Floor {
+            offered: 674,
+            unasked: 644,
+            wrong: 14,
+        },
+    );
+}
