@@ -138,8 +138,14 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if matches!(does, Does::Remove) && matches!(item.key(0), "off" | "out") {
         item = item.from(1);
     }
-    // "cross call mom off the list in todo.md": the item ends at "off".
-    if let Some(off) = item.keys().position(|k| k == "off").filter(|&off| off > 0) {
+    // "cross call mom off the list in todo.md": the item ends at "off" said
+    // before the list ("gas off at the bottle" keeps its own "off").
+    if let Some(off) = item.keys().position(|k| k == "off").filter(|&off| {
+        off > 0
+            && (off + 1 == item.len()
+                || ["the", "my", "our", "your", "list", "that", "this"]
+                    .contains(&item.key(off + 1)))
+    }) {
         item = item.to(off + 1);
     }
     // "cross bread off", "take milk off", "mark milk as done": the words
