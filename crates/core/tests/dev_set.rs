@@ -663,8 +663,8 @@ fn the_fifteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-15.yaml",
         Floor {
-            offered: 624,
-            unasked: 596,
+            offered: 625,
+            unasked: 597,
             wrong: 10,
         },
     );
@@ -687,9 +687,9 @@ fn the_seventeenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-17.yaml",
         Floor {
-            offered: 656,
+            offered: 657,
             unasked: 614,
-            wrong: 8,
+            wrong: 7,
         },
     );
 }
@@ -735,9 +735,9 @@ fn the_twenty_first_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-21.yaml",
         Floor {
-            offered: 674,
-            unasked: 644,
-            wrong: 14,
+            offered: 685,
+            unasked: 655,
+            wrong: 8,
         },
     );
 }

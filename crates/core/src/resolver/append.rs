@@ -125,6 +125,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
         .or_else(|| heading::named_first(words))
         .or_else(|| file_colon_first(words))
         .or_else(|| noted_in(words))
+        .or_else(|| new_line(words))
     {
         return Some(first);
     }
@@ -395,6 +396,20 @@ fn content_to_file(words: Words<'_>, onto: &[&str]) -> Option<Resolution> {
 
 /// "append to NAME: X", "add to NAME saying X"; "add to NAME" alone asks
 /// what to add.
+/// "new line in logbook.md: 5 Dec, dual", "another entry for diary.md:
+/// …": a line said as such, with no word of adding, then where it goes.
+fn new_line(words: Words<'_>) -> Option<Resolution> {
+    let rest = words.after_any(phrases!(
+        "[a | one] new (line | entry | row) | another (line | entry | row) | one more (line | entry)"
+    ))?;
+    let place = rest.after_any(phrases!("in | for | to | on | into | onto"))?;
+    let colon = (0..place.len()).find(|&at| place.raw(at).ends_with(':'))?;
+    match target(place.to(colon + 1)) {
+        Target::File(name) => Some(appended(name, place.from(colon + 1))),
+        _ => None,
+    }
+}
+
 fn file_then_content(words: Words<'_>) -> Option<Resolution> {
     if !ONTO.contains(&words.key(0)) {
         return None;

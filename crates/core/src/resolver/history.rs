@@ -27,7 +27,7 @@ const CHANGED: Phrases = Phrases::new(
      | show me my changes | show me the changes | show my changes | show the changes
      | show changes | list my changes | list the changes | list changes | my changes
      | [are there] any [uncommitted] changes | [show [me] | list] [the | my] uncommitted changes
-     | git status
+     | git status | [what is | show [me] | tell me | check] the [git] status [of the folder]
      | git diff | how has | how did | (which | what) files [have] (changed | were changed)
      | what files (were | have been) (added | modified | changed) [or (added | modified | changed | removed | deleted)]
      | [(has | did)] anything (change | changed) | [is | was] anything different | changes | all changes

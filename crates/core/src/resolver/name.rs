@@ -63,7 +63,7 @@ const NAMING: Phrases = Phrases::new(
 
 /// Politeness and filler that may trail a name.
 const TRAILERS: Phrases = Phrases::new(
-    "please | thanks | thank you | for me | now | right now | again | at the moment | currently",
+    "please | thanks | thank you | for me | now | right now | again | at the moment | currently | then",
 );
 
 /// Words that mean many files at once.

@@ -62,7 +62,7 @@ fn is_kind(key: &str) -> bool {
 /// colon after the heading).
 pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
     let Some(at) = words.keys().position(|k| k == "under") else {
-        return kind_first(words);
+        return kind_first(words).or_else(|| section_of_file_first(words));
     };
     let (end, said) = (at + 2..words.len()).find_map(|end| {
         if let Some((_, said)) = words.from(end).after_tagged(HEADS) {
@@ -75,7 +75,9 @@ pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
             .then(|| (end, words.from(end)))
     })?;
     let before = words.to(at).trim_start(phrases!("in | inside | into"));
-    let between = words.range(at + 1, end);
+    // "under Furniture in donations.md could you add …": the asking is no
+    // part of the heading or the file.
+    let between = words.range(at + 1, end).trim_end(ASKING);
     let (name, heading) = match target(before) {
         Target::File(name) => (name, between),
         _ if before.is_empty() => {
@@ -89,6 +91,25 @@ pub(super) fn named_first(words: Words<'_>) -> Option<Resolution> {
         _ => return None,
     };
     appended_under(name, said, heading)
+}
+
+/// Asking between the place and the adding ("… could you add …").
+const ASKING: Phrases = Phrases::new("[(could | can | would | will) you] [please]");
+
+/// "in the Water section of caravan-checklist.md add drain the water
+/// barrel": the heading with its kind, the file after "of", then the adding.
+fn section_of_file_first(words: Words<'_>) -> Option<Resolution> {
+    let words = words.trim_start(phrases!("in | inside | into | under"));
+    let kind = (1..words.len()).find(|&at| is_kind(words.key(at)))?;
+    let rest = words.from(kind + 1).after_any(phrases!("of | in"))?;
+    let heading = words.to(kind + 1).trim_start(phrases!("the | my | our"));
+    (1..rest.len()).find_map(|end| {
+        let Target::File(name) = target(rest.to(end)) else {
+            return None;
+        };
+        let (_, said) = rest.from(end).trim_start(ASKING).after_tagged(HEADS)?;
+        appended_under(name, said, heading)
+    })
 }
 
 /// "glazes.md, Reds section: add Copper red", "in boat-jobs.md, Electrics

@@ -73,6 +73,11 @@ pub fn asked(words: Words<'_>) -> Option<Resolution> {
                 .trim_start(phrases!("that | which"))
                 .after_any(MENTION)
         })?;
+    // "anything about awning? search for awning": the question ends it.
+    let query = match (0..query.len().saturating_sub(1)).find(|&at| query.raw(at).ends_with('?')) {
+        Some(at) => query.to(at + 1),
+        None => query,
+    };
     let query = query
         .trim_end(SEARCH_PLEASE)
         .trim_end(IN_MY_FILES)

@@ -399,3 +399,44 @@ fn a_text_said_before_a_comma_and_pointed_back_at_is_what_is_added() {
         "what were the erg scores ?=> read rowing/erg-scores.md",
     );
 }
+
+#[test]
+fn an_item_keeps_its_own_off_and_owning_up_is_no_undo() {
+    assert_table(
+        r#"
+        tick off gas off at the bottle in caravan-checklist.md => check_item caravan-checklist.md | gas off at the bottle
+        cross call mom off the list in todo.md => check_item todo.md | call mom
+        oops => undo
+        "#,
+    );
+    assert_eq!(
+        sure("untick gas off at the bottle in caravan-checklist.md"),
+        Action::CheckItem {
+            name: "caravan-checklist.md".into(),
+            item: "gas off at the bottle".into(),
+            done: Some(false),
+            expect: None,
+        }
+    );
+    assert_table_in(
+        &["mum-list.md", "meds.md"],
+        "oops, untick collect prescription on mum's list ~> check_item mum-list.md | collect prescription | false",
+    );
+}
+
+#[test]
+fn a_heading_said_first_a_new_line_said_as_such_and_the_git_status() {
+    assert_table(
+        r#"
+        under Furniture in donations.md could you add oak side table, £15 => append donations.md | oak side table, £15 | Furniture
+        in the Water section of caravan-checklist.md add drain the water barrel => append caravan-checklist.md | drain the water barrel | Water
+        new line in logbook.md: 5 Dec, stalls and steep turns => append logbook.md | 5 Dec, stalls and steep turns
+        make finishes.md say only Osmo oil, two coats, nothing else => write finishes.md | Osmo oil, two coats
+        what's the git status => changes
+        anything about awning? search for awning => grep awning
+        what's in this folder then => list
+        "#,
+    );
+    // The control: a status asked of the world is no look at the folder.
+    nothing("what is the status of my order");
+}

@@ -40,8 +40,13 @@ pub(super) fn should_say(words: Words<'_>) -> Option<Resolution> {
     // that ("make ideas.md say …" without "just" may be a new file: the
     // write's own, which asks before replacing one).
     let made = words.after_any(phrases!("make")).filter(|rest| {
+        let after = rest.from(1);
+        // "just say …" or "say only …": an adverb on either side of the verb.
+        let only_after = after
+            .after_tagged(SAYING)
+            .is_some_and(|(_, said)| said.trim_start(ONLY).len() < said.len());
         matches!(target(rest.to(1)), Target::File(_))
-            && rest.from(1).trim_start(ONLY).len() < rest.len() - 1
+            && (after.trim_start(ONLY).len() < after.len() || only_after)
     });
     let changed = words.after_any(CHANGED);
     let wished = words.after_any(WISHED).or(made);
