@@ -98,6 +98,7 @@ const SAYS: Phrases = Phrases::new("say | read | contain | be");
 pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     if let Some(said) = where_it_says(words)
         .or_else(|| mistaken::should_not(words))
+        .or_else(|| mistaken::was_not(words))
         .or_else(|| says_instead(words))
         .or_else(|| instead_of(words))
     {

@@ -6,8 +6,9 @@
 //! Read before the families, which would take the request alone: it is
 //! resolved again with its "that" (or "this", "it") replaced by the text
 //! said before the dash, colon or first comma, and only a write or an
-//! append that then carries exactly that text counts (an item ticked after
-//! a remark is [`super::antecedent`]'s).
+//! append that then carries exactly that text counts, or a tick or removal
+//! of that item after a dash or colon, asked (an item ticked after a
+//! remark and a comma is [`super::antecedent`]'s).
 
 use super::text::Words;
 use super::{Resolution, claim_text, content};
@@ -48,6 +49,13 @@ const REMARKING: &[&str] = &[
     "i", "we", "he", "she", "they", "it", "you", "there", "is", "are", "was", "were", "has",
     "have", "had", "got", "done", "not", "isn't", "aren't", "i've", "we've", "we're",
 ];
+
+/// Whether a text ends in a state said of it ("Kenya AA delivered"), which
+/// the pointing-back reader takes off the item.
+fn stated(text: Words<'_>) -> bool {
+    let last = text.key(text.len().saturating_sub(1));
+    last.len() > 3 && last.ends_with("ed")
+}
 
 /// "'head torch' — put that in kit.md", "oat milk, add that to
 /// groceries.md": the request after the text (a dash, a colon, or the
@@ -91,12 +99,21 @@ fn pointed_back(words: Words<'_>) -> Option<Resolution> {
     .iter()
     .find_map(|named| {
         let answer = claim_text(named)?;
-        let carried = match &answer {
-            Resolution::Action(Action::Append { content, .. } | Action::Write { content, .. }) => {
-                content == text
+        match &answer {
+            Resolution::Action(Action::Append { content, .. } | Action::Write { content, .. })
+                if content == text =>
+            {
+                Some(answer)
             }
-            _ => false,
-        };
-        carried.then_some(answer)
+            // "PE kit — tick that off in school.md": the item is the text,
+            // asked; a remark or a state said with it ("isn't done", "Kenya
+            // AA delivered"), or a comma, is the pointing-back reader's.
+            Resolution::Action(
+                Action::CheckItem { item, .. } | Action::RemoveItem { item, .. },
+            ) if item == text && !by_comma && !remark && !stated(words.to(at)) => {
+                Some(answer.guessed(format!("I took '{text}' as the item")))
+            }
+            _ => None,
+        }
     })
 }

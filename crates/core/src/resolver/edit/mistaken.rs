@@ -27,3 +27,20 @@ pub(super) fn should_not(words: Words<'_>) -> Option<Resolution> {
     let new = new.trim_end(phrases!("and"));
     apply(Some(name), old, new)
 }
+
+/// "it was Mill Road not Mill Lane, fix that in intake.md": the slip said
+/// first, then which file to put it right in.
+pub(super) fn was_not(words: Words<'_>) -> Option<Resolution> {
+    let said = words.trim_start(OWNING_UP).after_any(phrases!(
+        "it (was | is | should be | should say) | that (was | is) meant to be"
+    ))?;
+    let comma = (1..said.len()).find(|&at| said.raw(at - 1).ends_with(','))?;
+    let place = said.from(comma).after_any(phrases!(
+        "[please] (fix | correct | change) (that | it) (in | on) | in"
+    ))?;
+    let Target::File(name) = target(place.trim_end(phrases!("please"))) else {
+        return None;
+    };
+    let (new, old) = said.to(comma).around(NOT)?;
+    apply(Some(name), old, new)
+}

@@ -272,8 +272,12 @@ fn a_slip_put_right_says_the_new_text_then_the_old_after_not() {
         rota.md should say Tuesday, not Monday ?=> edit rota.md | Monday | Tuesday
         "#,
     );
+    assert_table(
+        "it was Mill Road not Mill Lane, fix that in intake.md => edit intake.md | Mill Lane | Mill Road",
+    );
     // No file named: nothing to put right.
     nothing("the date should be the 5th not the 4th");
+    nothing("it was good not bad, I liked it");
 }
 
 #[test]
@@ -393,6 +397,12 @@ fn a_text_said_before_a_comma_and_pointed_back_at_is_what_is_added() {
     assert!(!matches!(
         resolve("thanks, add that to groceries.md"),
         super::super::Resolution::Action(Action::Append { .. })
+    ));
+    // After a dash an item is the text, asked; a state said with it is not.
+    assert_table("PE kit — tick that off in school.md ?=> check_item school.md | PE kit");
+    assert!(!matches!(
+        resolve("Kenya AA delivered — check it off in greens.md").action(),
+        Some(Action::CheckItem { item, .. }) if item == "Kenya AA delivered"
     ));
     assert_table_in(
         &["rowing/erg-scores.md", "rowing/crews.md"],
