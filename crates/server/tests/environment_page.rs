@@ -60,12 +60,11 @@ async fn write_and_list_hello(browser: &Browser) {
 
 /// The worker's audit entries of `kind` on `target` that succeeded.
 async fn entries(browser: &Browser, kind: &str, target: &str) -> Vec<Value> {
-    browser.audit().await["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
+    browser
+        .audit_entries()
+        .await
+        .into_iter()
         .filter(|e| e["act"]["kind"] == kind && e["act"]["target"] == target && e["result"] == "ok")
-        .cloned()
         .collect()
 }
 
