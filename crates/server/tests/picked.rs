@@ -18,6 +18,7 @@ mod common;
 
 use common::browser::{Browser, served};
 use common::env_checks::{self, act, done, holds, refused};
+use common::folder_with;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -64,12 +65,9 @@ fn rules(audit: &Value) -> Vec<(String, String)> {
 #[tokio::test]
 async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_granted() {
     let Some(server) = served() else { return };
-    let folder = tempfile::TempDir::new().unwrap();
+    let folder = folder_with(&[("notes/shopping.md", "milk"), ("outside.txt", "secret")]);
     let notes = folder.path().join("notes");
-    std::fs::create_dir(&notes).unwrap();
-    std::fs::write(notes.join("shopping.md"), "milk").unwrap();
     // Links: one out of the folder, one to a file inside it (the symlink case).
-    std::fs::write(folder.path().join("outside.txt"), "secret").unwrap();
     std::os::unix::fs::symlink("../outside.txt", notes.join("link-out")).unwrap();
     std::os::unix::fs::symlink("shopping.md", notes.join("link-in")).unwrap();
     let browser = Browser::start().await;
@@ -264,8 +262,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
 #[tokio::test]
 async fn a_denied_folder_is_refused_by_name_and_still_reads() {
     let Some(server) = served() else { return };
-    let folder = tempfile::TempDir::new().unwrap();
-    std::fs::write(folder.path().join("a.txt"), "kept").unwrap();
+    let folder = folder_with(&[("a.txt", "kept")]);
     // The browser answers every permission prompt with "deny", as a person might.
     let browser = Browser::start_with_args(&["--deny-permission-prompts"]).await;
     browser
