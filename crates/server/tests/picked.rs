@@ -338,19 +338,7 @@ async fn the_checks_pass_over_a_picked_folder_root() {
 
     // The organising verbs over a picked folder's handles: a folder made, a
     // file moved into it and back, a move out of the folder refused.
-    done(&browser, json!({"verb": "mkdir", "name": "box"})).await;
-    done(
-        &browser,
-        json!({"verb": "move", "name": "hello.txt", "to": "box/hello.txt"}),
-    )
-    .await;
-    holds(&browser, "box/hello.txt", "hi").await;
-    refused(
-        &browser,
-        json!({"verb": "move", "name": "box/hello.txt", "to": "../hello.txt"}),
-        "outside-root",
-    )
-    .await;
+    env_checks::moved_into_a_new_folder(&browser, "hello.txt", "box", "hi").await;
     done(
         &browser,
         json!({"verb": "move", "name": "box/hello.txt", "to": "hello.txt"}),
