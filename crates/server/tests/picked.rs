@@ -36,6 +36,19 @@ async fn drop_and_open(browser: &Browser, folder: &Path) -> Value {
         .await
 }
 
+/// The projects the worker keeps.
+async fn kept_projects(browser: &Browser) -> Value {
+    browser.worker(json!({"op": "projects"})).await
+}
+
+/// Waits until the projects bar's status starts with `start`.
+async fn wait_status(browser: &Browser, what: &str, start: &str) {
+    let script = format!(
+        "return document.getElementById('project-status').textContent.startsWith('{start}')"
+    );
+    browser.wait_for(what, &script).await;
+}
+
 /// What the page remembers to re-open its project (name, kind, id, label).
 async fn spec(browser: &Browser) -> Value {
     let saved = browser
@@ -203,7 +216,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         "needs-gesture",
     )
     .await;
-    let projects = browser.worker(json!({"op": "projects"})).await;
+    let projects = kept_projects(&browser).await;
     let kept = projects["projects"]
         .as_array()
         .unwrap()
@@ -226,13 +239,8 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         .js("document.getElementById('project-status').textContent = ''")
         .await;
     browser.drop_folder(".projects", &notes).await;
-    browser
-        .wait_for(
-            "the same folder to open again",
-            "return document.getElementById('project-status').textContent.startsWith('Opened notes.')",
-        )
-        .await;
-    let again = browser.worker(json!({"op": "projects"})).await;
+    wait_status(&browser, "the same folder to open again", "Opened notes.").await;
+    let again = kept_projects(&browser).await;
     assert_eq!(
         again["projects"].as_array().map(Vec::len),
         Some(1),
@@ -243,13 +251,8 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     browser
         .js("document.querySelector('.project-forget').click()")
         .await;
-    browser
-        .wait_for(
-            "the folder to be forgotten",
-            "return document.getElementById('project-status').textContent.startsWith('Forgot')",
-        )
-        .await;
-    let projects = browser.worker(json!({"op": "projects"})).await;
+    wait_status(&browser, "the folder to be forgotten", "Forgot").await;
+    let projects = kept_projects(&browser).await;
     assert_eq!(projects["projects"], json!([]), "{projects}");
     assert_eq!(browser.text("project-id").await, "none open");
     assert_eq!(
