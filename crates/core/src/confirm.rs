@@ -58,66 +58,75 @@ pub struct Words {
     pub rephrase: bool,
 }
 
+impl Words {
+    /// A question whose yes deletes (undo brings it back).
+    fn deleting(question: String) -> Words {
+        Words {
+            question,
+            consequence: "You can bring it back with undo.",
+            yes: "Delete",
+            no: "Cancel",
+            expired: "Timed out — nothing deleted.",
+            rephrase: false,
+        }
+    }
+
+    /// A question whose yes replaces what a file holds (undo brings it back).
+    fn replacing(question: String, no: &'static str, expired: &'static str) -> Words {
+        Words {
+            question,
+            consequence: "What it holds now is replaced; Undo brings it back.",
+            yes: "Replace",
+            no,
+            expired,
+            rephrase: false,
+        }
+    }
+
+    /// A question whose yes does what the person's words were taken to mean.
+    fn checking(question: String, consequence: &'static str, rephrase: bool) -> Words {
+        Words {
+            question,
+            consequence,
+            yes: "Yes, do it",
+            no: "No",
+            expired: "Timed out — nothing was done.",
+            rephrase,
+        }
+    }
+}
+
 impl Deferred {
     /// The question about this act on `path`, in plain words.
     pub fn words(&self, path: &str) -> Words {
         match self {
-            Deferred::Delete => Words {
-                question: alloc::format!("Delete {path}?"),
-                consequence: "You can bring it back with undo.",
-                yes: "Delete",
-                no: "Cancel",
-                expired: "Timed out — nothing deleted.",
-                rephrase: false,
-            },
-            Deferred::RemoveFolder => Words {
-                question: alloc::format!("Delete the empty folder {path}?"),
-                consequence: "You can bring it back with undo.",
-                yes: "Delete",
-                no: "Cancel",
-                expired: "Timed out — nothing deleted.",
-                rephrase: false,
-            },
-            Deferred::Move { to } => Words {
-                question: alloc::format!("Move {path} over {to}?"),
-                consequence: "What it holds now is replaced; Undo brings it back.",
-                yes: "Replace",
-                no: "Keep both",
-                expired: "Timed out — nothing moved.",
-                rephrase: false,
-            },
-            Deferred::Copy { from } => Words {
-                question: alloc::format!("Copy {from} over {path}?"),
-                consequence: "What it holds now is replaced; Undo brings it back.",
-                yes: "Replace",
-                no: "Keep it",
-                expired: "Timed out — nothing copied.",
-                rephrase: false,
-            },
-            Deferred::Write { .. } => Words {
-                question: alloc::format!("Replace {path}?"),
-                consequence: "What it holds now is replaced; Undo brings it back.",
-                yes: "Replace",
-                no: "Keep it",
-                expired: "Timed out — nothing replaced.",
-                rephrase: false,
-            },
-            Deferred::Heard(_) => Words {
-                question: "Is this what you said?".into(),
-                consequence: "Nothing changes until you say yes.",
-                yes: "Yes, do it",
-                no: "No",
-                expired: "Timed out — nothing was done.",
-                rephrase: false,
-            },
-            Deferred::Guessed(action) => Words {
-                question: format!("Did you mean: {}?", in_words(action)),
-                consequence: "Nothing changes until you say yes; if it is not what you meant, say it in other words.",
-                yes: "Yes, do it",
-                no: "No",
-                expired: "Timed out — nothing was done.",
-                rephrase: true,
-            },
+            Deferred::Delete => Words::deleting(format!("Delete {path}?")),
+            Deferred::RemoveFolder => Words::deleting(format!("Delete the empty folder {path}?")),
+            Deferred::Move { to } => Words::replacing(
+                format!("Move {path} over {to}?"),
+                "Keep both",
+                "Timed out — nothing moved.",
+            ),
+            Deferred::Copy { from } => Words::replacing(
+                format!("Copy {from} over {path}?"),
+                "Keep it",
+                "Timed out — nothing copied.",
+            ),
+            Deferred::Write { .. } => Words::replacing(
+                format!("Replace {path}?"),
+                "Keep it",
+                "Timed out — nothing replaced.",
+            ),
+            Deferred::Heard(_) => Words::checking(
+                "Is this what you said?".into(),
+                "Nothing changes until you say yes.",
+                false,
+            ),
+            Deferred::Guessed(action) => Words::checking(
+                format!("Did you mean: {}?", in_words(action)),
+                "Nothing changes until you say yes; if it is not what you meant, say it in other words.",
+                true,
+            ),
         }
     }
 

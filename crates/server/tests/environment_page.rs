@@ -10,7 +10,7 @@ mod panel;
 mod static_site;
 
 use common::browser::{self, Browser};
-use common::env_checks::{self, act, done, holds, refused};
+use common::env_checks::{self, act, done, holds, moved_into_a_new_folder, refused};
 use panel::{edit_to_diff, open_entry, type_into, wait_shown};
 use serde_json::{Value, json};
 use static_site::StaticSite;
@@ -60,12 +60,11 @@ async fn write_and_list_hello(browser: &Browser) {
 
 /// The worker's audit entries of `kind` on `target` that succeeded.
 async fn entries(browser: &Browser, kind: &str, target: &str) -> Vec<Value> {
-    browser.audit().await["entries"]
-        .as_array()
-        .unwrap()
-        .iter()
+    browser
+        .audit_entries()
+        .await
+        .into_iter()
         .filter(|e| e["act"]["kind"] == kind && e["act"]["target"] == target && e["result"] == "ok")
-        .cloned()
         .collect()
 }
 
@@ -493,20 +492,8 @@ async fn the_notes_verbs_over_opfs_through_the_worker() {
         json!({"verb": "write", "name": "list.md", "content": "- [ ] milk\n- [ ] eggs\n"}),
     )
     .await;
-    done(&browser, json!({"verb": "mkdir", "name": "archive"})).await;
-    done(
-        &browser,
-        json!({"verb": "move", "name": "list.md", "to": "archive/list.md"}),
-    )
-    .await;
+    moved_into_a_new_folder(&browser, "list.md", "archive", "- [ ] milk\n- [ ] eggs\n").await;
     assert_eq!(read("list.md").await["refused"], "not-found");
-    holds(&browser, "archive/list.md", "- [ ] milk\n- [ ] eggs\n").await;
-    refused(
-        &browser,
-        json!({"verb": "move", "name": "archive/list.md", "to": "../list.md"}),
-        "outside-root",
-    )
-    .await;
     done(
         &browser,
         json!({"verb": "copy", "name": "archive/list.md", "to": "copy.md"}),

@@ -23,6 +23,15 @@ const FAKE_MIC: [&str; 2] = [
 /// One browser at a time: the machine has few cores and the decoder is slow.
 static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// This test's turn with the one browser, held until it is dropped; `None`
+/// where the browser is missing (skipped as [`browser::available`] says).
+async fn browser_turn() -> Option<tokio::sync::MutexGuard<'static, ()>> {
+    if !browser::available() {
+        return None;
+    }
+    Some(ONE_BROWSER.lock().await)
+}
+
 const STATUS: &str = "const s = document.getElementById('live-status');";
 
 /// Polls `/api/health` until the open live sessions are `running`.
@@ -63,10 +72,9 @@ async fn select(browser: &Browser, id: &str, value: &str) {
 
 #[tokio::test]
 async fn the_page_talks_live_and_keeps_keys_masked() {
-    if !browser::available() {
+    let Some(_one) = browser_turn().await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
+    };
     let server = Server::start_with_env(&[("VOICEBOX_LIVE_PROVIDER", "local")]);
     let key = "AIza-live-page-secret-7q3Z";
     let (status, stored) = server
@@ -470,10 +478,9 @@ async fn next_control(upstream: &mut common::live_fake::Upstream) -> Value {
 /// provider, in its own format, while the microphone keeps listening.
 #[tokio::test]
 async fn stop_flushes_the_reply_and_tells_the_provider() {
-    if !browser::available() {
+    let Some(_one) = browser_turn().await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
+    };
     let dir = tempfile::tempdir().unwrap();
     let mut fake = common::live_fake::Fake::start().await;
     let (server, browser) = gemini_page(&fake, &silent_wav(dir.path())).await;
@@ -547,10 +554,9 @@ async fn speaking_over_the_reply_interrupts_it() {
 /// each; no session is attempted.
 #[tokio::test]
 async fn with_nothing_to_talk_to_live_offers_to_set_up_voice() {
-    if !browser::available() {
+    let Some(_one) = browser_turn().await else {
         return;
-    }
-    let _one = ONE_BROWSER.lock().await;
+    };
     let server = Server::start_with_env(&[(
         "VOICEBOX_SPHINX_LIBRARY",
         "/nonexistent/libpocketsphinx.so.3",

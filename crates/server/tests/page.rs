@@ -8,8 +8,8 @@
 mod common;
 mod panel;
 
-use common::Server;
 use common::browser::{self, Browser, VIEWPORTS, Viewport, look_name, looks, served};
+use common::{Server, folder_with};
 use panel::type_into;
 use serde_json::{Value, json};
 
@@ -448,8 +448,7 @@ async fn a_provider_without_a_key_says_so_before_any_turn_fails() {
 #[tokio::test]
 async fn the_folder_switcher_asks_and_a_yes_switches() {
     let Some(server) = served() else { return };
-    let other = tempfile::TempDir::new().unwrap();
-    std::fs::write(other.path().join("there.txt"), "over there").unwrap();
+    let other = folder_with(&[("there.txt", "over there")]);
     let other_name = other
         .path()
         .file_name()

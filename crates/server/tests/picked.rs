@@ -18,6 +18,7 @@ mod common;
 
 use common::browser::{Browser, served};
 use common::env_checks::{self, act, done, holds, refused};
+use common::folder_with;
 use serde_json::{Value, json};
 use std::path::Path;
 
@@ -33,6 +34,19 @@ async fn drop_and_open(browser: &Browser, folder: &Path) -> Value {
     browser
         .worker(json!({"op": "open", "project": spec(browser).await}))
         .await
+}
+
+/// The projects the worker keeps.
+async fn kept_projects(browser: &Browser) -> Value {
+    browser.worker(json!({"op": "projects"})).await
+}
+
+/// Waits until the projects bar's status starts with `start`.
+async fn wait_status(browser: &Browser, what: &str, start: &str) {
+    let script = format!(
+        "return document.getElementById('project-status').textContent.startsWith('{start}')"
+    );
+    browser.wait_for(what, &script).await;
 }
 
 /// What the page remembers to re-open its project (name, kind, id, label).
@@ -64,12 +78,9 @@ fn rules(audit: &Value) -> Vec<(String, String)> {
 #[tokio::test]
 async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_granted() {
     let Some(server) = served() else { return };
-    let folder = tempfile::TempDir::new().unwrap();
+    let folder = folder_with(&[("notes/shopping.md", "milk"), ("outside.txt", "secret")]);
     let notes = folder.path().join("notes");
-    std::fs::create_dir(&notes).unwrap();
-    std::fs::write(notes.join("shopping.md"), "milk").unwrap();
     // Links: one out of the folder, one to a file inside it (the symlink case).
-    std::fs::write(folder.path().join("outside.txt"), "secret").unwrap();
     std::os::unix::fs::symlink("../outside.txt", notes.join("link-out")).unwrap();
     std::os::unix::fs::symlink("shopping.md", notes.join("link-in")).unwrap();
     let browser = Browser::start().await;
@@ -205,7 +216,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         "needs-gesture",
     )
     .await;
-    let projects = browser.worker(json!({"op": "projects"})).await;
+    let projects = kept_projects(&browser).await;
     let kept = projects["projects"]
         .as_array()
         .unwrap()
@@ -228,13 +239,8 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
         .js("document.getElementById('project-status').textContent = ''")
         .await;
     browser.drop_folder(".projects", &notes).await;
-    browser
-        .wait_for(
-            "the same folder to open again",
-            "return document.getElementById('project-status').textContent.startsWith('Opened notes.')",
-        )
-        .await;
-    let again = browser.worker(json!({"op": "projects"})).await;
+    wait_status(&browser, "the same folder to open again", "Opened notes.").await;
+    let again = kept_projects(&browser).await;
     assert_eq!(
         again["projects"].as_array().map(Vec::len),
         Some(1),
@@ -245,13 +251,8 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
     browser
         .js("document.querySelector('.project-forget').click()")
         .await;
-    browser
-        .wait_for(
-            "the folder to be forgotten",
-            "return document.getElementById('project-status').textContent.startsWith('Forgot')",
-        )
-        .await;
-    let projects = browser.worker(json!({"op": "projects"})).await;
+    wait_status(&browser, "the folder to be forgotten", "Forgot").await;
+    let projects = kept_projects(&browser).await;
     assert_eq!(projects["projects"], json!([]), "{projects}");
     assert_eq!(browser.text("project-id").await, "none open");
     assert_eq!(
@@ -264,8 +265,7 @@ async fn a_dropped_folder_reads_and_refuses_changes_by_name_until_access_is_gran
 #[tokio::test]
 async fn a_denied_folder_is_refused_by_name_and_still_reads() {
     let Some(server) = served() else { return };
-    let folder = tempfile::TempDir::new().unwrap();
-    std::fs::write(folder.path().join("a.txt"), "kept").unwrap();
+    let folder = folder_with(&[("a.txt", "kept")]);
     // The browser answers every permission prompt with "deny", as a person might.
     let browser = Browser::start_with_args(&["--deny-permission-prompts"]).await;
     browser
@@ -341,19 +341,7 @@ async fn the_checks_pass_over_a_picked_folder_root() {
 
     // The organising verbs over a picked folder's handles: a folder made, a
     // file moved into it and back, a move out of the folder refused.
-    done(&browser, json!({"verb": "mkdir", "name": "box"})).await;
-    done(
-        &browser,
-        json!({"verb": "move", "name": "hello.txt", "to": "box/hello.txt"}),
-    )
-    .await;
-    holds(&browser, "box/hello.txt", "hi").await;
-    refused(
-        &browser,
-        json!({"verb": "move", "name": "box/hello.txt", "to": "../hello.txt"}),
-        "outside-root",
-    )
-    .await;
+    env_checks::moved_into_a_new_folder(&browser, "hello.txt", "box", "hi").await;
     done(
         &browser,
         json!({"verb": "move", "name": "box/hello.txt", "to": "hello.txt"}),
@@ -410,14 +398,10 @@ async fn the_checks_pass_over_a_picked_folder_root() {
         json!({"verb": "write", "name": "b.txt", "content": "b"}),
     )
     .await;
-    let plain = browser.audit().await;
+    let plain = browser.audit_entries().await;
     assert!(
-        plain["entries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|e| e["root"] == "v1/projects/plain"),
-        "no interleaving: {plain}"
+        plain.iter().all(|e| e["root"] == "v1/projects/plain"),
+        "no interleaving: {plain:?}"
     );
     browser.close().await;
 }

@@ -48,13 +48,9 @@ fn turn_later(server: &Server, text: &str) -> tokio::task::JoinHandle<Value> {
 
 #[tokio::test]
 async fn a_turn_to_the_server_runs_in_the_pages_opfs_project() {
-    let Some((server, browser)) = env_checks::served_page().await else {
+    let Some((server, browser)) = env_checks::served_project("lent").await else {
         return;
     };
-    let opened = browser
-        .worker(json!({"op": "open", "project": {"name": "lent", "kind": "opfs"}}))
-        .await;
-    assert_eq!(opened["ok"], true, "{opened}");
 
     // The page's own control declares the project and opens the channel.
     browser

@@ -16,6 +16,11 @@ fn turn_request(host: &str, origin: &str, session: &str, body: &str) -> String {
     )
 }
 
+/// A raw GET of `target` naming `host`, with `headers` (each ending in CRLF).
+fn get_request(host: &str, target: &str, headers: &str) -> String {
+    format!("GET {target} HTTP/1.1\r\nHost: {host}\r\n{headers}Connection: close\r\n\r\n")
+}
+
 fn rule(body: &str) -> String {
     let json: Value = serde_json::from_str(body).unwrap();
     json["refused"].as_str().unwrap_or("").to_string()
@@ -31,10 +36,7 @@ async fn host_must_be_loopback_with_our_port() {
         &turn_request("evil.example", &own, &server.session, body),
     );
     assert_eq!((status, rule(&text).as_str()), (403, "foreign-host"));
-    let get = format!(
-        "GET /api/audit HTTP/1.1\r\nHost: evil.example:{}\r\nConnection: close\r\n\r\n",
-        server.port
-    );
+    let get = get_request(&format!("evil.example:{}", server.port), "/api/audit", "");
     assert_eq!(
         raw(server.port, &get).0,
         403,
@@ -330,12 +332,11 @@ fn raw_bytes(port: u16, request: &[u8]) -> (u16, String) {
 async fn an_absolute_form_target_is_held_to_the_host_rule() {
     let server = Server::start();
     let port = server.port;
-    let get = |target: &str| {
-        format!(
-            "GET {target} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nx-voicebox-host-token: {}\r\nConnection: close\r\n\r\n",
-            server.token
-        )
-    };
+    let (host, token) = (
+        format!("127.0.0.1:{port}"),
+        format!("x-voicebox-host-token: {}\r\n", server.token),
+    );
+    let get = |target: &str| get_request(&host, target, &token);
     for target in [
         "http://evil.example/api/files".to_string(),
         format!("http://evil.example:{port}/api/files"),
@@ -419,11 +420,8 @@ async fn a_socket_takes_the_session_as_a_subprotocol_and_never_echoes_it() {
 async fn hypers_own_refusals_carry_a_rule_id() {
     let server = Server::start();
     let port = server.port;
-    let head = |extra: &str| {
-        format!(
-            "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Connection: close\r\n\r\n"
-        )
-    };
+    let host = format!("127.0.0.1:{port}");
+    let head = |extra: &str| get_request(&host, "/api/health", extra);
     // A raw 0xFF in the query.
     let rest = format!("Host: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
     let bad = [b"GET /api/health?q=\xFF HTTP/1.1\r\n", rest.as_bytes()].concat();

@@ -32,6 +32,13 @@ impl<S: Storage> Rig<S> {
         pollster::block_on(self.ex.execute(&action, Some("t")))
     }
 
+    /// Runs `action` and asserts it was done; answers the reply.
+    pub fn done(&mut self, action: Value) -> Reply {
+        let reply = self.run(action);
+        assert!(reply.ok, "{reply:?}");
+        reply
+    }
+
     /// Runs `action` and asserts it is refused by `rule`.
     pub fn assert_refused(&mut self, action: Value, rule: Rule) {
         let reply = self.run(action.clone());
@@ -108,8 +115,7 @@ pub fn written_through(
 
 /// Check 2: the tier table both ways, as audit entries.
 pub fn tier_table_both_ways<S: Storage>(rig: &mut Rig<S>) {
-    let ok = rig.run(write("inside.txt", "hi"));
-    assert!(ok.ok, "{ok:?}");
+    let ok = rig.done(write("inside.txt", "hi"));
     assert_eq!(ok.action.as_deref(), Some("wrote inside.txt (2 bytes)"));
     let outcome = rig.entry(ok.logged);
     assert_eq!(
@@ -189,8 +195,7 @@ pub fn dot_dot_refused_sibling_accepted<S: Storage>(rig: &mut Rig<S>) {
         Rule::DotfileRefused,
         "a leading dot is a dotfile"
     );
-    let plain = rig.run(write("a..", "x"));
-    assert!(plain.ok, "{plain:?}");
+    rig.done(write("a..", "x"));
     assert_eq!(rig.file("a..").as_deref(), Some("x"));
 }
 
@@ -214,9 +219,7 @@ pub fn verbs_do_what_they_say<S: Storage>(rig: &mut Rig<S>) {
     assert_eq!(sub.files.unwrap()[0].name, "plan.md");
     rig.assert_refused(json!({"verb":"list","dir":"nope"}), Rule::NotFound);
 
-    let edit =
-        rig.run(json!({"verb":"edit","name":"drafts/plan.md","oldText":"milk","newText":"bread"}));
-    assert!(edit.ok, "{edit:?}");
+    rig.done(json!({"verb":"edit","name":"drafts/plan.md","oldText":"milk","newText":"bread"}));
     assert_eq!(
         rig.file("drafts/plan.md").as_deref(),
         Some("Buy bread\nTODO call Ann\n")

@@ -33,8 +33,7 @@ fn act(verb: &str, fields: Value) -> Value {
 
 pub fn move_renames_and_undo_moves_it_back<S: Storage>(rig: &mut Rig<S>) {
     assert!(rig.run(write("draft.md", "v1")).ok);
-    let moved = rig.run(act("move", json!({"name": "draft.md", "to": "final.md"})));
-    assert!(moved.ok, "{moved:?}");
+    let moved = rig.done(act("move", json!({"name": "draft.md", "to": "final.md"})));
     assert_eq!(
         moved.words.as_deref(),
         Some("Renamed draft.md to final.md; Undo moves it back.")
@@ -46,19 +45,16 @@ pub fn move_renames_and_undo_moves_it_back<S: Storage>(rig: &mut Rig<S>) {
     assert_eq!(entry.act.to.as_deref(), Some("final.md"));
     assert!(entry.observed.unwrap().exists, "the new name is observed");
 
-    let into = rig.run(act(
+    let into = rig.done(act(
         "move",
         json!({"name": "final.md", "to": "archive/2026/final.md"}),
     ));
-    assert!(into.ok, "{into:?}");
     assert!(into.words.unwrap().starts_with("Moved"));
     assert_eq!(rig.file("archive/2026/final.md").as_deref(), Some("v1"));
 
-    let undo = rig.run(json!({"verb": "undo"}));
-    assert!(undo.ok, "{undo:?}");
+    rig.done(json!({"verb": "undo"}));
     assert_eq!(rig.file("final.md").as_deref(), Some("v1"));
-    let undo = rig.run(json!({"verb": "undo"}));
-    assert!(undo.ok, "{undo:?}");
+    rig.done(json!({"verb": "undo"}));
     assert_eq!(rig.file("draft.md").as_deref(), Some("v1"));
     assert!(rig.file("final.md").is_none());
 
@@ -105,8 +101,7 @@ pub fn move_over_a_file_asks_first_and_undo_restores_both<S: Storage>(rig: &mut 
     assert_eq!(yes.to.as_deref(), Some("b.md"));
     assert_eq!(rig.file("b.md").as_deref(), Some("new"));
     assert!(rig.file("a.md").is_none());
-    let undo = rig.run(json!({"verb": "undo"}));
-    assert!(undo.ok, "{undo:?}");
+    rig.done(json!({"verb": "undo"}));
     assert_eq!(rig.file("a.md").as_deref(), Some("new"));
     assert_eq!(
         rig.file("b.md").as_deref(),
@@ -128,24 +123,21 @@ pub fn folders_move_whole_and_never_into_themselves<S: Storage>(rig: &mut Rig<S>
     }
     assert!(rig.run(act("mkdir", json!({"name": "archive"}))).ok);
     // Onto a folder: into it, as `mv` does.
-    let moved = rig.run(act("move", json!({"name": "notes", "to": "archive"})));
-    assert!(moved.ok, "{moved:?}");
+    let moved = rig.done(act("move", json!({"name": "notes", "to": "archive"})));
     assert_eq!(moved.to.as_deref(), Some("archive/notes"));
     assert_eq!(rig.file("archive/notes/sub/b.md").as_deref(), Some("b"));
     assert!(!rig.seen("notes").exists);
-    let undo = rig.run(json!({"verb": "undo"}));
-    assert!(undo.ok, "{undo:?}");
+    rig.done(json!({"verb": "undo"}));
     assert_eq!(rig.file("notes/sub/b.md").as_deref(), Some("b"));
     assert!(!rig.seen("archive/notes").exists);
 }
 
 pub fn copy_makes_a_second_file_and_undo_removes_it<S: Storage>(rig: &mut Rig<S>) {
     assert!(rig.run(write("plan.md", "plan")).ok);
-    let copied = rig.run(act(
+    let copied = rig.done(act(
         "copy",
         json!({"name": "plan.md", "to": "backup/plan.md"}),
     ));
-    assert!(copied.ok, "{copied:?}");
     assert_eq!(rig.file("backup/plan.md").as_deref(), Some("plan"));
     assert_eq!(rig.file("plan.md").as_deref(), Some("plan"));
     assert_eq!(
@@ -180,8 +172,7 @@ pub fn copy_makes_a_second_file_and_undo_removes_it<S: Storage>(rig: &mut Rig<S>
 }
 
 pub fn mkdir_makes_folders_and_empty_ones_are_deleted_after_asking<S: Storage>(rig: &mut Rig<S>) {
-    let made = rig.run(act("mkdir", json!({"name": "projects/2026"})));
-    assert!(made.ok, "{made:?}");
+    rig.done(act("mkdir", json!({"name": "projects/2026"})));
     assert!(rig.is_dir("projects/2026"));
     let again = rig.run(act("mkdir", json!({"name": "projects/2026"})));
     assert!(again.ok, "an existing folder is fine: {again:?}");
@@ -211,12 +202,10 @@ pub fn mkdir_makes_folders_and_empty_ones_are_deleted_after_asking<S: Storage>(r
     assert!(rig.is_dir("projects/2026"), "nothing before the yes");
     rig.yes_to(&asked);
     assert!(!rig.seen("projects/2026").exists);
-    let undo = rig.run(json!({"verb": "undo"}));
-    assert!(undo.ok, "{undo:?}");
+    rig.done(json!({"verb": "undo"}));
     assert!(rig.is_dir("projects/2026"));
     // Undoing the mkdir removes the folder it made, while it is empty.
-    let undo = rig.run(json!({"verb": "undo", "name": "projects/2026"}));
-    assert!(undo.ok, "{undo:?}");
+    rig.done(json!({"verb": "undo", "name": "projects/2026"}));
     assert!(!rig.seen("projects/2026").exists);
 }
 
@@ -318,11 +307,10 @@ const LIST: &str = "# Shopping\n- [ ] oat milk\n- [ ] eggs\n- [ ] milk chocolate
 
 pub fn list_items_are_ticked_and_removed_by_their_words<S: Storage>(rig: &mut Rig<S>) {
     assert!(rig.run(write("shopping.md", LIST)).ok);
-    let ticked = rig.run(act(
+    let ticked = rig.done(act(
         "check_item",
         json!({"name": "shopping.md", "item": "Eggs"}),
     ));
-    assert!(ticked.ok, "{ticked:?}");
     assert_eq!(
         ticked.words.as_deref(),
         Some("Ticked “eggs” in shopping.md.")
@@ -361,11 +349,10 @@ pub fn list_items_are_ticked_and_removed_by_their_words<S: Storage>(rig: &mut Ri
     assert_eq!(none.candidates.unwrap().len(), 3);
     assert_eq!(rig.file("shopping.md").as_deref(), Some(LIST));
 
-    let removed = rig.run(act(
+    rig.done(act(
         "remove_item",
         json!({"name": "shopping.md", "item": "oat milk"}),
     ));
-    assert!(removed.ok, "{removed:?}");
     assert_eq!(
         rig.file("shopping.md").as_deref(),
         Some("# Shopping\n- [ ] eggs\n- [ ] milk chocolate\n")
@@ -377,11 +364,10 @@ pub fn list_items_are_ticked_and_removed_by_their_words<S: Storage>(rig: &mut Ri
         Rule::NotFound,
     );
 
-    let added = rig.run(act(
+    rig.done(act(
         "append",
         json!({"name": "shopping.md", "content": "bread"}),
     ));
-    assert!(added.ok);
     assert!(rig.file("shopping.md").unwrap().ends_with("- [ ] bread"));
 }
 
@@ -393,11 +379,10 @@ pub fn append_under_a_heading_goes_at_the_end_of_its_section<S: Storage>(rig: &m
         ))
         .ok
     );
-    let added = rig.run(act(
+    rig.done(act(
         "append",
         json!({"name": "week.md", "content": "call Sam", "under": "monday"}),
     ));
-    assert!(added.ok, "{added:?}");
     assert_eq!(
         rig.file("week.md").as_deref(),
         Some("## Monday\n- gym\n- call Sam\n\n## Tuesday\n- dentist\n")
@@ -424,8 +409,7 @@ pub fn undo_of_one_file_leaves_the_others<S: Storage>(rig: &mut Rig<S>) {
     assert!(rig.run(write("groceries.txt", "milk")).ok);
     assert!(rig.run(write("groceries.txt", "milk, eggs")).ok);
     assert!(rig.run(write("todo.txt", "call Sam")).ok);
-    let undo = rig.run(json!({"verb": "undo", "name": "groceries.txt"}));
-    assert!(undo.ok, "{undo:?}");
+    rig.done(json!({"verb": "undo", "name": "groceries.txt"}));
     assert_eq!(rig.file("groceries.txt").as_deref(), Some("milk"));
     assert_eq!(
         rig.file("todo.txt").as_deref(),
@@ -457,8 +441,7 @@ pub fn a_change_on_an_old_copy_is_refused<S: Storage>(rig: &mut Rig<S>) {
     assert!(rig.run(write("note.md", "- [ ] a\n")).ok);
     let read = rig.run(json!({"verb": "read", "name": "note.md"}));
     let held = read.sha256.clone().unwrap();
-    let saved = rig.run(json!({"verb": "write", "name": "note.md", "content": "- [ ] a\n- [ ] b\n", "expect": held}));
-    assert!(saved.ok, "{saved:?}");
+    let saved = rig.done(json!({"verb": "write", "name": "note.md", "content": "- [ ] a\n- [ ] b\n", "expect": held}));
     let newer = saved.sha256.clone().unwrap();
     assert_eq!(
         newer,

@@ -264,6 +264,15 @@ impl Browser {
         audit
     }
 
+    /// The entries of [`Browser::audit`], oldest first.
+    pub async fn audit_entries(&self) -> Vec<Value> {
+        let audit = self.audit().await;
+        let Some(entries) = audit["entries"].as_array() else {
+            panic!("an audit answer with no entries: {audit}");
+        };
+        entries.clone()
+    }
+
     /// Waits for the tier-2 confirmation dialog to be open (or closed).
     pub async fn wait_for_modal(&self, open: bool) {
         let (what, script) = if open {

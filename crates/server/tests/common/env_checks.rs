@@ -54,6 +54,17 @@ pub async fn holds(browser: &Browser, name: &str, text: &str) -> Value {
     read
 }
 
+/// Makes the folder `folder` and moves `name` (which holds `text`) into it,
+/// where it holds the same; a move back out past the root is refused by name.
+pub async fn moved_into_a_new_folder(browser: &Browser, name: &str, folder: &str, text: &str) {
+    let inside = format!("{folder}/{name}");
+    done(browser, json!({"verb": "mkdir", "name": folder})).await;
+    done(browser, json!({"verb": "move", "name": name, "to": inside})).await;
+    holds(browser, &inside, text).await;
+    let out = json!({"verb": "move", "name": inside, "to": format!("../{name}")});
+    refused(browser, out, "outside-root").await;
+}
+
 pub async fn act(browser: &Browser, action: Value) -> Value {
     browser
         .worker(json!({"op": "execute", "action": action}))

@@ -386,6 +386,16 @@ pub fn clean_env(command: &mut Command) {
     }
 }
 
+/// A folder of the person's outside any server's root, holding `files`
+/// (name, text); removed on drop.
+pub fn folder_with(files: &[(&str, &str)]) -> TempDir {
+    let folder = TempDir::new().unwrap();
+    for (name, text) in files {
+        voicebox_test_support::put_file(folder.path(), name, text);
+    }
+    folder
+}
+
 /// A raw HTTP/1.1 exchange, for requests a well-behaved client will not send
 /// (a foreign Host header). Returns the status and the body.
 pub fn raw(port: u16, request: &str) -> (u16, String) {
