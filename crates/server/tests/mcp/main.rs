@@ -129,6 +129,31 @@ async fn call_refused<H: ClientHandler>(
     called
 }
 
+/// `tool` called with `args` by a person who declines, then by one who
+/// cancels, each on a new connection: both asked once, in words starting
+/// with `question`, and both answered `declined` as a tool error.
+async fn declined_each_way(
+    folder: &Folder,
+    tool: &'static str,
+    args: Value,
+    question: &str,
+) -> Vec<Called> {
+    let mut kept = Vec::new();
+    for no in [ElicitationAction::Decline, ElicitationAction::Cancel] {
+        let person = Person::answering(no);
+        let client = connect(folder, person.clone()).await;
+        let called = call(&client, tool, args.clone()).await;
+        assert!(called.error, "{}", called.line);
+        assert!(called.line.starts_with("declined: "), "{}", called.line);
+        let asked = person.asked();
+        assert_eq!(asked.len(), 1, "{asked:?}");
+        assert!(asked[0].starts_with(question), "{}", asked[0]);
+        client.cancel().await.unwrap();
+        kept.push(called);
+    }
+    kept
+}
+
 /// Every entry of the root's audit files, in file order.
 fn audit_entries(root: &Path) -> Vec<Value> {
     let mut entries = Vec::new();
@@ -315,22 +340,9 @@ async fn an_escape_is_refused_by_its_rule_and_an_inside_name_is_not() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_delete_asks_the_person_and_is_done_only_if_they_accept() {
     let folder = Folder::holding(&[("draft.txt", "draft")]);
-    for declines in [ElicitationAction::Decline, ElicitationAction::Cancel] {
-        let person = Person::answering(declines);
-        let client = connect(&folder, person.clone()).await;
-        let kept = call(&client, "delete", json!({"name": "draft.txt"})).await;
-        assert!(kept.error, "{}", kept.line);
-        assert!(kept.line.starts_with("declined: "), "{}", kept.line);
-        assert_eq!(folder.file("draft.txt").as_deref(), Some("draft"));
-        let asked = person.asked();
-        assert_eq!(asked.len(), 1);
-        assert!(
-            asked[0].starts_with("Delete draft.txt? You can bring it back with undo."),
-            "{}",
-            asked[0]
-        );
-        client.cancel().await.unwrap();
-    }
+    let question = "Delete draft.txt? You can bring it back with undo.";
+    declined_each_way(&folder, "delete", json!({"name": "draft.txt"}), question).await;
+    assert_eq!(folder.file("draft.txt").as_deref(), Some("draft"));
     let person = Person::answering(ElicitationAction::Accept);
     let client = connect(&folder, person.clone()).await;
     // A create over a file that exists asks too; accepted, it replaces it.

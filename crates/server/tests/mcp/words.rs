@@ -4,7 +4,7 @@
 //! understood answered with why and nothing done.
 
 use super::person::{Person, connect};
-use super::{Called, Folder, audit_entries, call, call_ok};
+use super::{Called, Folder, audit_entries, call, call_ok, declined_each_way};
 use rmcp::RoleClient;
 use rmcp::model::ElicitationAction;
 use rmcp::service::RunningService;
@@ -35,19 +35,12 @@ async fn said_refused(
 #[tokio::test(flavor = "multi_thread")]
 async fn a_guess_is_asked_did_you_mean_and_done_only_on_yes() {
     let folder = Folder::holding(&[("groceries.md", "- eggs\n")]);
-    for no in [ElicitationAction::Decline, ElicitationAction::Cancel] {
-        let person = Person::answering(no);
-        let client = connect(&folder, person.clone()).await;
-        let kept = call(&client, "say", json!({"words": GUESSED})).await;
-        assert!(kept.error, "{}", kept.line);
-        assert!(kept.line.starts_with("declined: "), "{}", kept.line);
-        assert_eq!(person.asked().len(), 1);
-        assert!(person.asked()[0].starts_with(GUESS), "{:?}", person.asked());
+    let words = json!({"words": GUESSED});
+    for kept in declined_each_way(&folder, "say", words, GUESS).await {
         assert_eq!(kept.reply["asked"]["confirm"]["rule"], "unsure-change");
         assert_eq!(kept.reply["transcript"], GUESSED, "the words are kept");
-        assert_eq!(folder.file("groceries.md").as_deref(), Some("- eggs\n"));
-        client.cancel().await.unwrap();
     }
+    assert_eq!(folder.file("groceries.md").as_deref(), Some("- eggs\n"));
     let person = Person::answering(ElicitationAction::Accept);
     let client = connect(&folder, person.clone()).await;
     let done = call_ok(&client, "say", json!({"words": GUESSED})).await;
