@@ -741,3 +741,15 @@ fn the_twenty_first_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_twenty_second_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-22.yaml",
+        Floor {
+            offered: 661,
+            unasked: 630,
+            wrong: 7,
+        },
+    );
+}
