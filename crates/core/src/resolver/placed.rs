@@ -17,8 +17,11 @@ pub(super) fn in_folder_first(text: &str) -> Option<Resolution> {
         .iter()
         .find_map(|please| text.strip_prefix(please))
         .unwrap_or(text);
+    // "in handover.md add Porter 4 off sick, cover from agency": a comma
+    // that ends no place said first is the text's own.
     let (head, request) = text
         .split_once(',')
+        .filter(|(head, _)| names_a_place(head))
         .or_else(|| folder_said_first(text))
         .or_else(|| file_said_first(text))?;
     let split = text::split(head);
@@ -49,6 +52,19 @@ pub(super) fn in_folder_first(text: &str) -> Option<Resolution> {
         _ => return None,
     }
     Some(Resolution::Action(action))
+}
+
+/// Whether `head` is a place and nothing more: "in the drafts folder",
+/// "in memo.txt".
+fn names_a_place(head: &str) -> bool {
+    let split = text::split(head);
+    let words = Words::new(head, &split);
+    words
+        .after_any(phrases!("in | inside | within | on"))
+        .is_some_and(|place| {
+            matches!(name::target(place), name::Target::File(_))
+                || matches!(name::folder(place), Some(Some(_)))
+        })
 }
 
 /// "in the drafts folder create plan.md": the folder phrase said first with

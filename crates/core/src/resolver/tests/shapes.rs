@@ -450,3 +450,16 @@ fn a_heading_said_first_a_new_line_said_as_such_and_the_git_status() {
     // The control: a status asked of the world is no look at the folder.
     nothing("what is the status of my order");
 }
+
+#[test]
+fn a_comma_in_a_text_added_in_a_file_said_first_is_the_texts_own() {
+    assert_table(
+        r#"
+        in handover.md add Porter 4 off sick, cover from agency => append handover.md | Porter 4 off sick, cover from agency
+        in handover.md add eggs, milk and bread => append handover.md | eggs, milk and bread
+        in the drafts folder, read plan.md => read drafts/plan.md
+        I want upvc-parts.md to say nothing but Euro cylinders 35/35 x4 — overwrite it => write upvc-parts.md | Euro cylinders 35/35 x4
+        hypothetically, if themes.md said Birds of prey, show me the diff ?=> diff themes.md | Birds of prey
+        "#,
+    );
+}

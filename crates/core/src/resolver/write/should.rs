@@ -11,7 +11,7 @@ use super::{POINTERS, whole};
 /// How a wish for what a file says is joined to its file.
 const SHOULD: Phrases = Phrases::new("should | must | (needs | has | ought) to | to");
 /// Adverbs that say nothing of the content ("should just say …").
-const ONLY: Phrases = Phrases::new("just | only | now | simply | from now on");
+const ONLY: Phrases = Phrases::new("just | only | now | simply | from now on | nothing but");
 /// What the file should do with its content, and whether the verb can
 /// only be about content ("should read well", "should be shorter" need not be).
 const SAYING: &[(Phrases, bool)] = &[
