@@ -119,6 +119,12 @@ fn renamed_alike(
     resolution
 }
 
+/// Whether `a` and `b` differ only in the separators between words.
+fn same_but_separators(a: &str, b: &str) -> bool {
+    let plain = |s: &str| s.replace(['-', '_', ' '], "").to_lowercase();
+    a.len() == b.len() && plain(a) == plain(b)
+}
+
 /// The action with its `name` replaced by the longest existing name said.
 pub(super) fn settled(text: &str, mut action: Action, folder: &Folder) -> Action {
     as_on_disk(&mut action, folder);
@@ -282,6 +288,17 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
     let Some(name) = action.file_mut().filter(|_| !creates) else {
         return Resolution::Action(action);
     };
+    // "hive log dot md" with `hive-log.md` and `hive_log.md` there: a name
+    // joined from speech fits both, so which is asked.
+    let alike: Vec<&str> = folder
+        .names()
+        .iter()
+        .filter(|n| same_but_separators(n, name))
+        .map(String::as_str)
+        .collect();
+    if alike.len() > 1 && !text.contains(name.as_str()) {
+        return ask(&alike);
+    }
     if folder.names().iter().any(|n| n == name) {
         return Resolution::Action(action);
     }

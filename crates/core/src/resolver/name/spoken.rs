@@ -18,6 +18,15 @@ pub(super) fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
     }
     let mut name = String::new();
     let mut after_part = false;
+    // "prep list dot md": words a recogniser wrote apart, in a name said
+    // with its joiners, are one name joined as a file's words are; a title
+    // typed in capitals ("Meeting Notes dot txt") keeps its spaces.
+    let joiner = |at: usize| JOINERS.iter().any(|(k, _)| *k == words.key(at));
+    let said = (0..words.len()).any(joiner);
+    let titled = (0..words.len())
+        .filter(|&at| !joiner(at) && !(at > 0 && words.key(at - 1) == "dot"))
+        .all(|at| words.raw(at).starts_with(char::is_uppercase));
+    let apart = if said && !titled { '-' } else { ' ' };
     let mut i = 0;
     while i < words.len() {
         let word = words.get(i)?;
@@ -47,7 +56,7 @@ pub(super) fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
             // "to do dot txt" is how a recogniser writes todo.txt.
             let todo = word.key == "do" && (name == "to" || name.ends_with("/to"));
             if after_part && !todo {
-                name.push(' ');
+                name.push(apart);
             }
             name.push_str(word.inner);
             after_part = true;

@@ -301,7 +301,7 @@ fn write_phrasings() {
         Write Hello World to Hello.TXT => write Hello.TXT | Hello World
         write “smart quotes” to q.txt => write q.txt | smart quotes
         create my underscore notes dot md with x => write my_notes.md | x | create
-        create a file called shopping list dot txt with eggs => write shopping list.txt | eggs | create
+        create a file called shopping list dot txt with eggs => write shopping-list.txt | eggs | create
         create a.txt saying how are you? => write a.txt | how are you? | create
         create card.txt saying thank you => write card.txt | thank you | create
         clear notes.md => write notes.md |

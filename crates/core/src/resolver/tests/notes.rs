@@ -25,7 +25,7 @@ fn moves_and_renames_in_a_dozen_ways() {
          could you move plan.md into the old folder => move plan.md|old/plan.md
          relocate todo.txt to done/todo.txt => move todo.txt|done/todo.txt
          rename the drafts folder to archive => move drafts|archive
-         move the file called shopping list dot txt to lists => move shopping list.txt|lists
+         move the file called shopping list dot txt to lists => move shopping-list.txt|lists
          rename Meeting Notes.md to Minutes.md => move Meeting Notes.md|Minutes.md
          move budget.xlsx to the finance folder => move budget.xlsx|finance/budget.xlsx
          could you move session-4.md over to campaign/session-4.md please => move session-4.md|campaign/session-4.md

@@ -173,7 +173,7 @@ fn a_name_said_with_other_separators_or_a_number_in_words_is_the_file_on_disk() 
         Some("hive_log.md")
     );
     // Other words are another file: "hive logs" is not `hive-log.md`.
-    names_each(&files, &[("read hive logs dot md", "hive logs.md")]);
+    names_each(&files, &[("read hive logs dot md", "hive-logs.md")]);
 }
 
 /// A sentence naming a file the folder lacks is not asked about every file

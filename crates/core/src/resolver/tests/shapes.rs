@@ -463,3 +463,19 @@ fn a_comma_in_a_text_added_in_a_file_said_first_is_the_texts_own() {
         "#,
     );
 }
+
+#[test]
+fn a_name_spoken_in_several_words_is_joined_with_hyphens_unless_typed_as_a_title() {
+    assert_table(
+        r#"
+        tick clean the griddle in prep list dot md => check_item prep-list.md | clean the griddle
+        create a file called kiln log dot txt with cone 6 => write kiln-log.txt | cone 6 | create
+        open Meeting Notes dot txt => read Meeting Notes.txt
+        "#,
+    );
+    // The file on disk is found whatever its separators.
+    assert_table_in(
+        &["my notes.txt", "notes.txt"],
+        "what's in my notes dot txt => read my notes.txt",
+    );
+}

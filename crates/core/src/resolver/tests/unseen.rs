@@ -248,7 +248,7 @@ fn a_file_said_first_then_a_lone_dash_and_a_value_bumped_from_one_to_another() {
 fn speech_shaped_names_fillers_and_false_starts() {
     assert_table(
         r#"
-        ok so i need you to add buy bread to the shopping list dot txt => append shopping list.txt | buy bread
+        ok so i need you to add buy bread to the shopping list dot txt => append shopping-list.txt | buy bread
         add eggs to the list dot txt => append list.txt | eggs
         i mean read notes dot txt => read notes.txt
         um can you put down ran 5k at the end of the workout dot log => append workout.log | ran 5k
