@@ -688,7 +688,7 @@ fn the_seventeenth_blind_set_passes_at_least_as_often_as_recorded() {
         "blind-set-17.yaml",
         Floor {
             offered: 657,
-            unasked: 614,
+            unasked: 615,
             wrong: 7,
         },
     );
@@ -735,8 +735,8 @@ fn the_twenty_first_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-21.yaml",
         Floor {
-            offered: 686,
-            unasked: 656,
+            offered: 688,
+            unasked: 658,
             wrong: 8,
         },
     );

@@ -17,7 +17,7 @@ const TEXT_NOUNS: Phrases = Phrases::new(
 
 /// Phrases before a file that mean all of its text.
 pub const WHOLE_OF: Phrases = Phrases::new(
-    "[the] contents of | the content of | the text of | [all] the text in | everything in
+    "[the] contents of | the content of | the text of | [all] the text in | everything (in | out of)
      | all (in | of)",
 );
 

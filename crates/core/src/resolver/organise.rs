@@ -46,7 +46,7 @@ const ON_ITS_WAY: Phrases = Phrases::new("over | across | back | saved | kept | 
 /// A request said with the change after the name: "I'd like draft.md
 /// renamed to episode-32.md", "get notes.md moved into archive".
 const WISHED: Phrases = Phrases::new(
-    "(i | we) (would like | want | need) | can you get | could you get | please get | get",
+    "(i | we) (would like | want | need | would prefer | prefer) | can you get | could you get | please get | get",
 );
 const DONE_TO: &[(Phrases, Verb)] = &[
     (Phrases::new("renamed"), Verb::Move),
@@ -207,7 +207,10 @@ fn renamed_to_be(words: Words<'_>) -> Option<Resolution> {
         "(should | will | must | to) be (called | named | renamed [to | as]) | is to be (called | named)",
     );
     let (before, place) = words.around(SHOULD_BE)?;
-    let place = place.trim_end(phrases!("from now on | please"));
+    // "…, rename it": the request said again after the wish.
+    let place = place
+        .trim_end(phrases!("[please] rename it [please] | [so] rename it"))
+        .trim_end(phrases!("from now on | please"));
     // A file's name on one side at least: "the meeting should be called
     // off" renames nothing.
     let file = |said: Words<'_>| matches!(target(said), Target::File(_));

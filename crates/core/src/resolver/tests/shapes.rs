@@ -442,6 +442,8 @@ fn a_heading_said_first_a_new_line_said_as_such_and_the_git_status() {
         in the Water section of caravan-checklist.md add drain the water barrel => append caravan-checklist.md | drain the water barrel | Water
         new line in logbook.md: 5 Dec, stalls and steep turns => append logbook.md | 5 Dec, stalls and steep turns
         make finishes.md say only Osmo oil, two coats, nothing else => write finishes.md | Osmo oil, two coats
+        clear everything out of benefits.md => write benefits.md |
+        I'd prefer deadlines.md to be called due-dates.md, rename it => move deadlines.md | due-dates.md
         what's the git status => changes
         anything about awning? search for awning => grep awning
         what's in this folder then => list
