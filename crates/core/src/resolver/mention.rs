@@ -258,7 +258,9 @@ fn forms(name: &str) -> Vec<(bool, Vec<String>)> {
     let base_stem = path_stem.rsplit('/').next().unwrap_or(path_stem);
     // "dad's meds" of `dad/meds.md`: the folder said as whose the file is.
     let owned = path_stem.replace('/', " ");
-    for stem in [path_stem, owned.as_str(), base_stem] {
+    // "the to do list" of `todo.md`: the word said as the two it is made of.
+    let to_do = base_stem.replace("todo", "to do");
+    for stem in [path_stem, owned.as_str(), base_stem, to_do.as_str()] {
         let stem = tokens(stem);
         let filler = stem.iter().all(|t| NOT_STEMS.contains(&t.as_str()));
         if !filler && !forms.iter().any(|(_, f)| *f == stem) {

@@ -121,8 +121,19 @@ fn renamed_alike(
 
 /// Whether `a` and `b` differ only in the separators between words.
 fn same_but_separators(a: &str, b: &str) -> bool {
-    let plain = |s: &str| s.replace(['-', '_', ' '], "").to_lowercase();
-    a.len() == b.len() && plain(a) == plain(b)
+    a.len() == b.len() && unseparated(a) == unseparated(b)
+}
+
+/// Whether `said` is `found`'s stem but for separators: "to do" of `todo.md`.
+fn stem_alike(found: &str, said: &str) -> bool {
+    let stem = found.rsplit_once('.').map_or(found, |(stem, _)| stem);
+    let stem = stem.rsplit('/').next().unwrap_or(stem);
+    unseparated(stem) == unseparated(said)
+}
+
+/// `name` lower-cased with no separators between its words.
+fn unseparated(name: &str) -> String {
+    name.replace(['-', '_', ' '], "").to_lowercase()
 }
 
 /// The action with its `name` replaced by the longest existing name said.
@@ -318,7 +329,9 @@ fn existing(text: &str, mut action: Action, folder: &Folder) -> Resolution {
         return Resolution::Action(action);
     }
     match mentioned(text, folder.names()) {
-        Mention::One { name: found, .. } if contains(&tokens(found), &tokens(name)) => {
+        Mention::One { name: found, .. }
+            if contains(&tokens(found), &tokens(name)) || stem_alike(found, name) =>
+        {
             *name = found.into();
             Resolution::Action(action)
         }

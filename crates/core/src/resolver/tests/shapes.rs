@@ -480,4 +480,11 @@ fn a_name_spoken_in_several_words_is_joined_with_hyphens_unless_typed_as_a_title
         &["my notes.txt", "notes.txt"],
         "what's in my notes dot txt => read my notes.txt",
     );
+    assert_table_in(
+        &["todo.md", "shopping.md"],
+        r#"
+        tick pay rent on my to do list => check_item todo.md | pay rent
+        right uh put pick up the dry cleaning on my to do list => append todo.md | pick up the dry cleaning
+        "#,
+    );
 }
