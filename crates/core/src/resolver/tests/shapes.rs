@@ -447,6 +447,7 @@ fn a_heading_said_first_a_new_line_said_as_such_and_the_git_status() {
         what's the git status => changes
         anything about awning? search for awning => grep awning
         what's in this folder then => list
+        right so can you tell me what files I've got => list
         "#,
     );
     // The control: a status asked of the world is no look at the folder.
