@@ -753,3 +753,15 @@ fn the_twenty_second_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_twenty_third_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-23.yaml",
+        Floor {
+            offered: 638,
+            unasked: 606,
+            wrong: 5,
+        },
+    );
+}
