@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 /// Heads of finding a file by its name; the rest is the name's words.
 const FIND: Phrases = Phrases::new(
     "where is [the | my] | where are (the | my)
-     | find [me] [the file [called | named] | [any] files (called | named | matching) | my | the]
+     | find [me] [the file [called | named] | [any | all [the]] files (called | named | matching) | my | the]
      | locate | look for ([a | the] file [called | named] | files (named | matching))
      | search for ([a | the] file (called | named) | files (named | called | matching))
      | which file is called | is there [a | any] (file | files) (called | named)
@@ -64,7 +64,7 @@ const INFO: Phrases = Phrases::new(
     "how (big | large | long) is | what size is | [what is the] size of
      | when did (i | we | anyone | someone | somebody) [last] (change | update | edit | modify | touch)
      | when (was | did)
-     | [(give | show) me | get] [the] [file] (info | information | details | stats) (on | about | for | of)
+     | [(give | show | get) me | get] [the] [file] (info | information | details | stats) (on | about | for | of)
      | tell me about | stat | stats (on | for | of)",
 );
 
@@ -162,8 +162,11 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             dir: None,
         });
     }
-    if let Some(rest) = words.after_any(phrases!("(which | what) of my files are")) {
-        return of_kind(rest);
+    if let Some(rest) = words.after_any(phrases!(
+        "(which | what) of my files are | [are there] any | (list | show [me]) [all | every]"
+    )) && let Some(found) = of_kind(rest)
+    {
+        return Some(found);
     }
     let rest = words.after_any(FIND)?;
     if let Some(found) = glob(rest).or_else(|| of_kind(rest)) {
@@ -283,6 +286,26 @@ const KINDS: &[(Phrases, &str)] = &[
     (Phrases::new("csv | spreadsheet"), "*.csv"),
     (Phrases::new("pdf"), "*.pdf"),
     (Phrases::new("json"), "*.json"),
+    (Phrases::new("wav"), "*.wav"),
+    (Phrases::new("mp3"), "*.mp3"),
+    (Phrases::new("jpg | jpeg"), "*.jpg"),
+    (Phrases::new("png"), "*.png"),
+    (Phrases::new("svg"), "*.svg"),
+    (Phrases::new("gpx"), "*.gpx"),
+    (Phrases::new("html"), "*.html"),
+    (Phrases::new("log"), "*.log"),
+];
+
+/// Kinds said in the plural, which need no noun after them ("any pdfs in
+/// here").
+const KINDS_PLURAL: &[(Phrases, &str)] = &[
+    (Phrases::new("pdfs"), "*.pdf"),
+    (Phrases::new("csvs"), "*.csv"),
+    (Phrases::new("wavs"), "*.wav"),
+    (Phrases::new("mp3s"), "*.mp3"),
+    (Phrases::new("jpgs | jpegs"), "*.jpg"),
+    (Phrases::new("pngs"), "*.png"),
+    (Phrases::new("svgs"), "*.svg"),
 ];
 
 /// "all the markdown files", "csv files in the shop folder": a kind of
@@ -304,8 +327,16 @@ fn of_kind(rest: Words<'_>) -> Option<Resolution> {
             dir,
         });
     }
-    let (pattern, after) = rest.after_tagged(KINDS)?;
-    let dir = looked_in(after.after_any(phrases!("files | documents | ones"))?)?;
+    let (pattern, after) = rest
+        .after_tagged(KINDS)
+        .and_then(|(pattern, after)| {
+            Some((
+                pattern,
+                after.after_any(phrases!("files | file | documents | ones"))?,
+            ))
+        })
+        .or_else(|| rest.after_tagged(KINDS_PLURAL))?;
+    let dir = looked_in(after)?;
     act(Action::Find {
         pattern: pattern.into(),
         dir,
@@ -315,6 +346,9 @@ fn of_kind(rest: Words<'_>) -> Option<Resolution> {
 /// What may follow what is looked for: nothing, or the folder to look in
 /// ("in the walks folder"); `None` for any other words.
 fn looked_in(after: Words<'_>) -> Option<Option<String>> {
+    let after = after.trim_end(phrases!(
+        "in here | here | in this folder | in my folder | please"
+    ));
     match after.after_any(phrases!("in | inside | under")) {
         Some(place) => match target(place) {
             Target::Folder(Some(dir)) | Target::Bare(dir) => Some(Some(dir)),

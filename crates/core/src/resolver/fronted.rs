@@ -76,7 +76,10 @@ fn pointed_back(words: Words<'_>) -> Option<Resolution> {
     }
     let by_comma = Some(at) == first_comma && !words.raw(at - 1).ends_with(':');
     let remark = words.to(at).keys().any(|key| REMARKING.contains(&key));
-    if by_comma && (remark || at > 5) {
+    // "the penguins had 4kg of sprats, note that in penguins": a remark
+    // noted or logged is the text, whole.
+    let noting = matches!(words.key(at), "note" | "log" | "jot" | "record");
+    if by_comma && ((remark && !noting) || at > 8) {
         return None;
     }
     let request = words.from(at);

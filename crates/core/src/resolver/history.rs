@@ -39,8 +39,8 @@ const CHANGED: Phrases = Phrases::new(
 
 /// Heads asking for commits; the rest may name a file.
 const HISTORY: Phrases = Phrases::new(
-    "[show [me] | list | what are | what is | give me] [the | my] [recent | latest]
-     (commits | commit history | commit log | git history | history | git log)
+    "[show [me] | list | what are | what is | give me] [the | my | this] [folder's | folder]
+     [recent | latest] (commits | commit history | commit log | git history | history | git log)
      | who [last] (changed | edited | committed) | (what | which) commits",
 );
 

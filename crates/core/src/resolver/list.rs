@@ -61,7 +61,7 @@ const LEADING: Phrases = Phrases::new(
 
 /// Words after what is listed ("what files are there").
 const TRAILING: Phrases = Phrases::new(
-    "(are | is) there | there are | do (i | we) have | have (i | we) got | (i | we) have [got] | exist
+    "(are | is) there | there are | do (i | we) have | have (i | we) got [in here] | (i | we) have [got] [in here] | exist
      | are here | there | here | available | [right] now | please
      | [are] in (the folder | this folder | my folder | here) | is here | contents",
 );

@@ -172,18 +172,30 @@ fn filed_in_folder(words: Words<'_>) -> Option<Resolution> {
     let Target::File(name) = target(rest.to(at)) else {
         return None;
     };
-    let to = match target(rest.from(at + 1)) {
-        Target::Folder(Some(dir)) => dir,
-        Target::Bare(dir) if filing => dir,
+    let (to, sure) = match target(rest.from(at + 1)) {
+        Target::Folder(Some(dir)) => (dir, true),
+        Target::Bare(dir) if filing => (dir, true),
+        // "put pcr-notes.md in protocols": a word that may be a folder,
+        // asked.
+        Target::Bare(dir) if !dir.contains(' ') => (dir, false),
+        // "put listings/4-mill.md in listings/sold/4-mill.md": a file
+        // put where another name is said is moved there.
+        Target::File(to) if to.contains('/') || leaf(&to) == leaf(&name) => {
+            return act(Action::Move { name, to });
+        }
         _ => return None,
     };
     if super::name::leaves_the_folder(&to) {
         return None;
     }
-    act(Action::Move {
+    let moved = Action::Move {
         to: super::name::within(&to, String::from(leaf(&name))),
         name,
-    })
+    };
+    match sure {
+        true => act(moved),
+        false => Some(Resolution::Action(moved).guessed(format!("I took '{to}' as a folder"))),
+    }
 }
 
 /// "give forays a new name, forays-2026.md", "give notes.md the name

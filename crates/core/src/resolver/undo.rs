@@ -8,7 +8,8 @@ use crate::action::Action;
 use alloc::string::String;
 
 /// Heads that can only mean undo.
-const STRONG: Phrases = Phrases::new("undo | revert | roll back | rollback");
+const STRONG: Phrases =
+    Phrases::new("undo | revert | roll back | rollback | (ctrl | control | command | cmd) z");
 /// Heads that mean undo only when nothing else follows.
 const WEAK: Phrases = Phrases::new(
     "(take | put | roll) (that | it) back | reverse | go back [to how it was] | oops

@@ -489,3 +489,32 @@ fn a_name_spoken_in_several_words_is_joined_with_hyphens_unless_typed_as_a_title
         "#,
     );
 }
+
+#[test]
+fn files_of_a_kind_a_file_put_where_another_name_is_and_a_remark_noted() {
+    assert_table(
+        r#"
+        find all the wav files => find *.wav
+        find every pdf file in here => find *.pdf
+        any pdfs in here => find *.pdf
+        find all files matching *.md => find *.md
+        what files have I got in here? => list
+        show me the folder's commit history => history
+        ctrl z that please => undo
+        get me the details of offers.md => info offers.md
+        "#,
+    );
+    assert_table_in(
+        &["pcr-notes.md", "protocols/western.md"],
+        "put pcr-notes.md in protocols ?=> move pcr-notes.md | protocols/pcr-notes.md",
+    );
+    assert_table_in(
+        &["penguins.md", "feeding-log.md"],
+        "the penguins had 4kg of sprats, note that in penguins => append penguins.md | the penguins had 4kg of sprats",
+    );
+    // The control: "find the text" names no kind of file.
+    assert!(!matches!(
+        resolve("find the text"),
+        super::super::Resolution::Action(Action::Find { .. })
+    ));
+}
