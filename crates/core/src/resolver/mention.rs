@@ -78,10 +78,21 @@ pub(super) enum Mention<'f> {
 pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
     let said = indexed_tokens(text);
     let words: Vec<&str> = said.iter().map(|(t, _)| t.as_str()).collect();
-    // (full name?, tokens matched, start token, name)
-    let mut best: Vec<(bool, usize, usize, &'f str)> = Vec::new();
+    // (full name?, tokens matched, start token, name, how well it names it)
+    let mut best: Vec<(bool, usize, usize, &'f str, usize)> = Vec::new();
     for name in names {
-        for (full, wanted) in forms(name) {
+        let own_stem = |name: &str| {
+            let leaf = name.rsplit('/').next().unwrap_or(name);
+            tokens(leaf.rsplit_once('.').map_or(leaf, |(stem, _)| stem)).len()
+        };
+        let kinds = of_its_kind(name)
+            .into_iter()
+            .map(|kind| (false, kind, own_stem(name)));
+        let said_forms = forms(name).into_iter().map(|(full, form)| {
+            let len = form.len();
+            (full, form, len)
+        });
+        for (full, wanted, weight) in said_forms.chain(kinds) {
             // The last time it is said as words of their own: a file is
             // named after what is done to it ("add first aid kit to kit"),
             // and "kit" of "kit-winter.md" is part of another name.
@@ -99,15 +110,20 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
             if !full && next.is_some_and(|t| *t == ".") {
                 continue;
             }
-            let rank = (full, wanted.len());
-            match best.first().map(|b| (b.0, b.1)) {
+            let rank = (full, weight);
+            match best.first().map(|b| (b.0, b.4)) {
                 Some(top) if top > rank => {}
                 Some(top) if top == rank => {
-                    if !best.iter().any(|b| b.3 == name.as_str()) {
-                        best.push((full, wanted.len(), start, name));
+                    // The same file said at more length: its longer words.
+                    match best.iter_mut().find(|b| b.3 == name.as_str()) {
+                        Some(same) if same.1 < wanted.len() => {
+                            *same = (full, wanted.len(), start, name, weight)
+                        }
+                        Some(_) => {}
+                        None => best.push((full, wanted.len(), start, name, weight)),
                     }
                 }
-                _ => best = alloc::vec![(full, wanted.len(), start, name.as_str())],
+                _ => best = alloc::vec![(full, wanted.len(), start, name.as_str(), weight)],
             }
         }
     }
@@ -116,7 +132,8 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
     }
     // A stem said alone fits a longer stem too ("the report" with
     // `report-2025.md` beside `report.md`): ask rather than pick.
-    if let [(false, len, start, only)] = best.as_slice() {
+    // (Said with its kind, "the kyu grading list", only its own stem counts.)
+    if let [(false, _, start, only, len)] = best.as_slice() {
         let said_stem: Vec<String> = words[*start..start + len]
             .iter()
             .map(|t| String::from(*t))
@@ -156,9 +173,9 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
     // Two names as well said, one of them where a request names its file
     // (last, after "to" or "in"): "add Jess, fine-line rose, Thurs 2pm to
     // bookings" is `bookings.md`, not `flash/rose.md`.
-    let placed: Vec<&(bool, usize, usize, &'f str)> = best
+    let placed: Vec<&(bool, usize, usize, &'f str, usize)> = best
         .iter()
-        .filter(|(_, len, start, _)| {
+        .filter(|(_, len, start, _, _)| {
             let after_ok = words[start + len..]
                 .iter()
                 .all(|t| AFTER_PLACED.contains(t));
@@ -176,7 +193,7 @@ pub(super) fn mentioned<'f>(text: &str, names: &'f [String]) -> Mention<'f> {
     }
     match best.as_slice() {
         [] => Mention::Nothing,
-        [(_, len, start, name)] => Mention::One {
+        [(_, len, start, name, _)] => Mention::One {
             name,
             words: said[*start].1..=said[start + len - 1].1,
         },
@@ -237,6 +254,23 @@ fn loosely<'f>(tokens_said: &[(String, usize)], names: &'f [String]) -> Mention<
         },
         several => Mention::Several(several.iter().map(|(n, _)| *n).collect()),
     }
+}
+
+/// "the Lowe birth plan" of `birth-plans/lowe.md`, "the ep-41 show notes"
+/// of `show-notes/ep-41.md`: the file's own stem, then what its folder
+/// holds (in the singular too). Said so, it is as well named as by its
+/// stem alone, so a file named where a request names its file still wins.
+fn of_its_kind(name: &str) -> Vec<Vec<String>> {
+    let path_stem = name.rsplit_once('.').map_or(name, |(stem, _)| stem);
+    let Some((dir, stem)) = path_stem.rsplit_once('/') else {
+        return Vec::new();
+    };
+    let dir = dir.rsplit('/').next().unwrap_or(dir);
+    let mut kinds = alloc::vec![tokens(&alloc::format!("{stem} {dir}"))];
+    if let Some(one) = dir.strip_suffix('s') {
+        kinds.push(tokens(&alloc::format!("{stem} {one}")));
+    }
+    kinds
 }
 
 /// The ways a name can be said, as tokens: in full, its path without the

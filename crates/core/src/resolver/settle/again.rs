@@ -57,21 +57,58 @@ pub(super) fn folder_named(
     {
         return None;
     }
-    let (said, dir) = words.iter().enumerate().find_map(|(at, said)| {
-        let folder_follows = words
-            .get(at + 1)
-            .is_some_and(|next| ["folder", "directory"].contains(&next.to_lowercase().as_str()));
-        let dir = dirs
-            .clone()
-            .find(|dir| !said.is_empty() && last(dir).eq_ignore_ascii_case(said))?;
-        (!folder_follows).then_some((said, dir))
-    })?;
+    // "whats in birth plans" for `birth-plans/`: a folder's name said as
+    // two words, taken before one word alone.
+    let unseparated = |s: &str| s.replace(['-', '_', ' '], "").to_lowercase();
+    let two = words.windows(2).find_map(|pair| {
+        let said = format!("{} {}", pair[0], pair[1]);
+        let dir = dirs.clone().find(|dir| {
+            last(dir).contains(['-', '_']) && unseparated(&last(dir)) == unseparated(&said)
+        })?;
+        Some((said, dir))
+    });
+    let one = || {
+        words.iter().enumerate().find_map(|(at, said)| {
+            let folder_follows = words.get(at + 1).is_some_and(|next| {
+                ["folder", "directory"].contains(&next.to_lowercase().as_str())
+            });
+            let dir = dirs
+                .clone()
+                .find(|dir| !said.is_empty() && last(dir).eq_ignore_ascii_case(said))?;
+            (!folder_follows).then(|| (said.clone(), dir))
+        })
+    };
+    let (said, dir) = two.or_else(one)?;
     let lower = said.to_lowercase();
-    match again(&replace_word(text, &lower, &format!("{dir} folder"))) {
+    match again(&replace_words(text, &lower, &format!("{dir} folder"))) {
         found @ Resolution::Action(Action::List { .. } | Action::Grep { .. }) => {
             Some(found.guessed(format!("I took '{said}' to be the folder {dir}")))
         }
         _ => None,
+    }
+}
+
+/// `text` with the first run of whole words `said` (any case) replaced by
+/// `name`.
+fn replace_words(text: &str, said: &str, name: &str) -> String {
+    let count = said.split(' ').count();
+    let parts: Vec<&str> = text.split(' ').collect();
+    let bare = |part: &str| {
+        part.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let at = (0..parts.len().saturating_sub(count - 1)).find(|&at| {
+        let run: Vec<String> = parts[at..at + count].iter().map(|p| bare(p)).collect();
+        run.join(" ") == said
+    });
+    match (at, count) {
+        (Some(at), _) if count > 1 => {
+            let mut out: Vec<String> = parts[..at].iter().map(|p| String::from(*p)).collect();
+            out.push(String::from(name));
+            out.extend(parts[at + count..].iter().map(|p| String::from(*p)));
+            out.join(" ")
+        }
+        _ => replace_word(text, said, name),
     }
 }
 

@@ -518,3 +518,25 @@ fn files_of_a_kind_a_file_put_where_another_name_is_and_a_remark_noted() {
         super::super::Resolution::Action(Action::Find { .. })
     ));
 }
+
+#[test]
+fn a_file_said_by_its_own_name_and_its_folders_kind_and_a_folder_said_in_two_words() {
+    let folder = [
+        "birth-plans/lowe.md",
+        "birth-plans/patel.md",
+        "show-notes/ep-41.md",
+        "show-notes/ep-40.md",
+        "patterns/coat.md",
+        "library/loans.md",
+    ];
+    assert_table_in(
+        &folder,
+        r#"
+        read the Lowe birth plan => read birth-plans/lowe.md
+        in the ep-41 show notes change Tuesday to Wednesday => edit show-notes/ep-41.md | Tuesday | Wednesday
+        copy the ep-41 show notes to show-notes/ep-42.md => copy show-notes/ep-41.md | show-notes/ep-42.md
+        whats in birth plans ?=> list birth-plans
+        Coat pattern out to Iris — add that to loans => append library/loans.md | Coat pattern out to Iris
+        "#,
+    );
+}
