@@ -24,7 +24,7 @@ pub(super) fn spoken(words: Words<'_>, spaced: bool) -> Option<String> {
     let joiner = |at: usize| JOINERS.iter().any(|(k, _)| *k == words.key(at));
     let said = (0..words.len()).any(joiner);
     let titled = (0..words.len())
-        .filter(|&at| !joiner(at) && !(at > 0 && words.key(at - 1) == "dot"))
+        .filter(|&at| !(joiner(at) || at > 0 && words.key(at - 1) == "dot"))
         .all(|at| words.raw(at).starts_with(char::is_uppercase));
     let apart = if said && !titled { '-' } else { ' ' };
     let mut i = 0;
