@@ -765,3 +765,15 @@ fn the_twenty_third_blind_set_passes_at_least_as_often_as_recorded() {
         },
     );
 }
+
+#[test]
+fn the_twenty_fourth_blind_set_passes_at_least_as_often_as_recorded() {
+    check_blind_set(
+        "blind-set-24.yaml",
+        Floor {
+            offered: 649,
+            unasked: 617,
+            wrong: 10,
+        },
+    );
+}
