@@ -296,18 +296,6 @@ const KINDS: &[(Phrases, &str)] = &[
     (Phrases::new("log"), "*.log"),
 ];
 
-/// Kinds said in the plural, which need no noun after them ("any pdfs in
-/// here").
-const KINDS_PLURAL: &[(Phrases, &str)] = &[
-    (Phrases::new("pdfs"), "*.pdf"),
-    (Phrases::new("csvs"), "*.csv"),
-    (Phrases::new("wavs"), "*.wav"),
-    (Phrases::new("mp3s"), "*.mp3"),
-    (Phrases::new("jpgs | jpegs"), "*.jpg"),
-    (Phrases::new("pngs"), "*.png"),
-    (Phrases::new("svgs"), "*.svg"),
-];
-
 /// "all the markdown files", "csv files in the shop folder": a kind of
 /// file found by its extension, in the folder said.
 fn of_kind(rest: Words<'_>) -> Option<Resolution> {
@@ -335,12 +323,21 @@ fn of_kind(rest: Words<'_>) -> Option<Resolution> {
                 after.after_any(phrases!("files | file | documents | ones"))?,
             ))
         })
-        .or_else(|| rest.after_tagged(KINDS_PLURAL))?;
+        .or_else(|| plural_kind(rest))?;
     let dir = looked_in(after)?;
     act(Action::Find {
         pattern: pattern.into(),
         dir,
     })
+}
+
+/// "pdfs in here": a kind said in the plural needs no noun after it; the
+/// pattern, and the words after the kind.
+fn plural_kind(rest: Words<'_>) -> Option<(&'static str, Words<'_>)> {
+    let one = rest.key(0).strip_suffix('s')?;
+    let split = super::text::split(one);
+    let (pattern, left) = Words::new(one, &split).after_tagged(KINDS)?;
+    left.is_empty().then(|| (pattern, rest.from(1)))
 }
 
 /// What may follow what is looked for: nothing, or the folder to look in
