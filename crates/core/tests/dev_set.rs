@@ -711,8 +711,8 @@ fn the_nineteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-19.yaml",
         Floor {
-            offered: 639,
-            unasked: 614,
+            offered: 640,
+            unasked: 615,
             wrong: 5,
         },
     );
@@ -747,8 +747,8 @@ fn the_twenty_second_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-22.yaml",
         Floor {
-            offered: 666,
-            unasked: 635,
+            offered: 667,
+            unasked: 636,
             wrong: 5,
         },
     );
@@ -771,9 +771,9 @@ fn the_twenty_fourth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-24.yaml",
         Floor {
-            offered: 649,
-            unasked: 617,
-            wrong: 10,
+            offered: 654,
+            unasked: 621,
+            wrong: 7,
         },
     );
 }

@@ -24,7 +24,17 @@ pub(super) fn dropped(text: &str) -> Option<Resolution> {
         && !said[1..].iter().all(|w| {
             ["it", "that", "this", "them", "please", "now", "thanks"].contains(&w.as_str())
         });
-    if request.trim().is_empty() || takes_back(aside) || requests {
+    // "oops, that wasn't done": owning up first is no request of its own.
+    let owning_up = request.split_whitespace().all(|w| {
+        let w = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        [
+            "oops", "whoops", "sorry", "ok", "okay", "right", "actually", "oh", "so", "well",
+        ]
+        .contains(&w.as_str())
+    });
+    if request.trim().is_empty() || owning_up || takes_back(aside) || requests {
         return None;
     }
     // A guess from the part stays a guess: asked before anything is done.

@@ -126,6 +126,17 @@ fn name_has(words: Words<'_>) -> Option<Resolution> {
 /// "has defects.md changed recently", "have the notes been edited today":
 /// a yes-or-no about a file's changing, which its info answers.
 fn has_changed(words: Words<'_>) -> Option<Resolution> {
+    // "is race-results.md big?": how big it is, which its info says.
+    if let Some(rest) = words.after_any(phrases!("is | are")) {
+        let named = rest.trim_end(phrases!(
+            "[very | too | getting] (big | large | huge | long)"
+        ));
+        if named.len() < rest.len()
+            && let Target::File(name) = target(named)
+        {
+            return act(Action::Info { name });
+        }
+    }
     let rest = words.after_any(phrases!("has | have"))?;
     let rest = rest.trim_end(phrases!(
         "recently | lately | today | this week | since yesterday | at all | when"

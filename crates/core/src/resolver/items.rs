@@ -48,7 +48,9 @@ const DONE: &[(Phrases, Option<bool>)] = &[
         Some(false),
     ),
     (
-        Phrases::new("(as | to) (done | complete | completed | finished | ticked) | done"),
+        Phrases::new(
+            "(as | to) (done | complete | completed | finished | ticked) | done | complete",
+        ),
         Some(true),
     ),
     (Phrases::new("off"), None),

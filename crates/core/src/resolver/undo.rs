@@ -151,9 +151,15 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
             .map(|undo| undo.guessed("I took it as undoing the last change, not your last words"));
     }
     let (strong, rest) = words.after_either(STRONG, WEAK)?;
-    if rest
-        .keys()
-        .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))
+    // "oops, that wasn't done — untick …": a slip said of something not
+    // done is no undo of the last change.
+    let denied = (0..rest.len()).any(|i| {
+        rest.raw(i).to_lowercase().contains("n't") || matches!(rest.key(i), "not" | "never")
+    });
+    if !(denied && !strong)
+        && rest
+            .keys()
+            .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))
     {
         return act(Action::Undo { name: None });
     }

@@ -15,10 +15,10 @@ use crate::action::Action;
 const ASKED: Phrases = Phrases::new(
     "where is the (word | phrase | text) | is there (anything | something) about
      | is anything about | is there anything in my files about
-     | (has | did) anyone (write | written | mention | mentioned)
+     | (has | did) anyone (write | written | mention | mentioned) [anything about]
      | do i have anything (about | that (mentions | says | talks about))
      | is there anything that (mentions | says | talks about) | anything about
-     | (does | do) (anything | any file | any of my files) (have | contain)
+     | (does | do) (anything | any file | any of my files) (have | contain | mention | say)
      | (has | have) (anything | any file | any of my files) got
      | [is there | find] anything (mentioning | saying | that mentions | that says)",
 );

@@ -540,3 +540,28 @@ fn a_file_said_by_its_own_name_and_its_folders_kind_and_a_folder_said_in_two_wor
         "#,
     );
 }
+
+#[test]
+fn owning_up_before_a_request_is_no_undo_and_a_file_asked_about_is_its_info() {
+    assert_table(
+        r#"
+        oops — untick oil the clappers in tower-jobs.md => check_item tower-jobs.md | oil the clappers | false
+        does anything mention Paddington? => grep Paddington
+        has anyone written anything about the bandstand => grep bandstand
+        mark strip the wingback complete in upholstery-jobs.md => check_item upholstery-jobs.md | strip the wingback
+        is race-results.md big? => info race-results.md
+        "#,
+    );
+    // Owning up to a slip, with a request after it, is never the undo.
+    for slip in [
+        "oops, that wasn't done",
+        "oops, that wasn't done — untick oil the clappers in tower-jobs.md",
+    ] {
+        assert!(
+            !matches!(resolve(slip).action(), Some(Action::Undo { .. })),
+            "{slip}"
+        );
+    }
+    // The control: "oops" alone still undoes.
+    assert_table("oops => undo");
+}
