@@ -156,7 +156,7 @@ pub fn resolve(words: Words<'_>) -> Option<Resolution> {
     let denied = (0..rest.len()).any(|i| {
         rest.raw(i).to_lowercase().contains("n't") || matches!(rest.key(i), "not" | "never")
     });
-    if !(denied && !strong)
+    if (strong || !denied)
         && rest
             .keys()
             .all(|k| FILLER.contains(&k) || (!strong && JUST_CHANGED.contains(&k)))
