@@ -289,15 +289,7 @@ fn questioned(text: &str, resolution: Resolution) -> Resolution {
 /// (see [`inside`]), read alone — a guess, never sure.
 fn ask_inside(text: &str) -> Option<Resolution> {
     // "oops, untick …": "oops" is an undo only said alone.
-    let owning_up = |said: &str| {
-        said.split_whitespace().all(|w| {
-            let w = w
-                .trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase();
-            ["oops", "whoops", "sorry"].contains(&w.as_str())
-        })
-    };
-    let (action, ask) = inside::ask(text, takes_back, |said| match owning_up(said) {
+    let (action, ask) = inside::ask(text, takes_back, |said| match courtesy::owning_up(said) {
         true => None,
         false => read(said).into_action(),
     })?;

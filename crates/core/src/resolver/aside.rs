@@ -25,15 +25,7 @@ pub(super) fn dropped(text: &str) -> Option<Resolution> {
             ["it", "that", "this", "them", "please", "now", "thanks"].contains(&w.as_str())
         });
     // "oops, that wasn't done": owning up first is no request of its own.
-    let owning_up = request.split_whitespace().all(|w| {
-        let w = w
-            .trim_matches(|c: char| !c.is_alphanumeric())
-            .to_lowercase();
-        [
-            "oops", "whoops", "sorry", "ok", "okay", "right", "actually", "oh", "so", "well",
-        ]
-        .contains(&w.as_str())
-    });
+    let owning_up = super::courtesy::owning_up(request);
     if request.trim().is_empty() || owning_up || takes_back(aside) || requests {
         return None;
     }

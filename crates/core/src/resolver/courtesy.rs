@@ -5,6 +5,21 @@ use super::text::{Word, Words};
 use alloc::string::String;
 use core::ops::Range;
 
+/// Whether `said` is only owning up to a slip ("oops", "sorry", "ok so"):
+/// said before a request it is no request of its own, though "oops" said
+/// alone is an undo.
+pub fn owning_up(said: &str) -> bool {
+    const OWNING_UP: &[&str] = &[
+        "oops", "whoops", "sorry", "ok", "okay", "right", "actually", "oh", "so", "well",
+    ];
+    said.split_whitespace().all(|w| {
+        let w = w
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        OWNING_UP.contains(&w.as_str())
+    })
+}
+
 /// Openings dropped from the front, again and again ("ok so could you please …").
 const OPENINGS: Phrases = Phrases::new(
     "please | kindly | ok | okay | so | now | just | and | also | then

@@ -132,7 +132,7 @@ fn stem_alike(found: &str, said: &str) -> bool {
 }
 
 /// `name` lower-cased with no separators between its words.
-fn unseparated(name: &str) -> String {
+pub(super) fn unseparated(name: &str) -> String {
     name.replace(['-', '_', ' '], "").to_lowercase()
 }
 

@@ -1,7 +1,7 @@
 //! Sentences read again with a word made plain: "it" as the previous
 //! turn's file, a folder's name said without "folder" as that folder.
 
-use super::{Folder, Resolution};
+use super::{Folder, Resolution, unseparated};
 use crate::action::Action;
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -59,7 +59,6 @@ pub(super) fn folder_named(
     }
     // "whats in birth plans" for `birth-plans/`: a folder's name said as
     // two words, taken before one word alone.
-    let unseparated = |s: &str| s.replace(['-', '_', ' '], "").to_lowercase();
     let two = words.windows(2).find_map(|pair| {
         let said = format!("{} {}", pair[0], pair[1]);
         let dir = dirs.clone().find(|dir| {
