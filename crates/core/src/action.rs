@@ -39,40 +39,31 @@ macro_rules! named_file {
     };
 }
 
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verb", deny_unknown_fields)]
 pub enum Action {
     #[serde(rename = "list")]
-    List {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        dir: Option<String>,
-    },
+    List { dir: Option<String> },
     #[serde(rename = "read")]
     Read {
         name: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         first: Option<u64>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         last: Option<u64>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         at: Option<String>,
     },
     #[serde(rename = "write")]
     Write {
         name: String,
         content: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         mode: Option<WriteMode>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         expect: Option<String>,
     },
     #[serde(rename = "append")]
     Append {
         name: String,
         content: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         under: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         expect: Option<String>,
     },
     #[serde(rename = "delete")]
@@ -84,28 +75,18 @@ pub enum Action {
         old_text: String,
         #[serde(rename = "newText")]
         new_text: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         expect: Option<String>,
     },
     #[serde(rename = "diff")]
     Diff {
         name: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         content: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         against: Option<String>,
     },
     #[serde(rename = "grep")]
-    Grep {
-        query: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        dir: Option<String>,
-    },
+    Grep { query: String, dir: Option<String> },
     #[serde(rename = "undo")]
-    Undo {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-    },
+    Undo { name: Option<String> },
     #[serde(rename = "move")]
     Move { name: String, to: String },
     #[serde(rename = "copy")]
@@ -115,7 +96,6 @@ pub enum Action {
     #[serde(rename = "find")]
     Find {
         pattern: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         dir: Option<String>,
     },
     #[serde(rename = "info")]
@@ -124,9 +104,7 @@ pub enum Action {
     CheckItem {
         name: String,
         item: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         done: Option<bool>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         expect: Option<String>,
     },
     #[serde(rename = "remove_item")]
@@ -140,11 +118,7 @@ pub enum Action {
         body: String,
     },
     #[serde(rename = "tool")]
-    Tool {
-        id: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        name: Option<String>,
-    },
+    Tool { id: String, name: Option<String> },
     #[serde(rename = "make-tool")]
     MakeTool { descriptor: Value },
     #[serde(rename = "propose_extension")]
@@ -153,19 +127,13 @@ pub enum Action {
     CallExtension {
         id: String,
         tool: String,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         args: Option<Value>,
     },
     #[serde(rename = "changes")]
-    Changes {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        since: Option<String>,
-    },
+    Changes { since: Option<String> },
     #[serde(rename = "history")]
     History {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         limit: Option<u64>,
     },
 }

@@ -24,14 +24,13 @@ pub use file::{
 };
 
 /// What an entry records about the act.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ActRecord {
     pub kind: ActKind,
     pub target: String,
     /// Where a move or copy puts its target.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
 }
 
@@ -60,6 +59,7 @@ impl ActRecord {
 
 /// What the world showed after the act, read from storage — never from a
 /// model's or tool's account.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observed {
     pub exists: bool,
@@ -67,12 +67,9 @@ pub struct Observed {
     #[serde(default, skip_serializing_if = "core::ops::Not::not")]
     pub dir: bool,
     /// How many entries a listed folder showed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries: Option<u64>,
     /// A file's size (a folder has none).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mtime: Option<String>,
 }
 
@@ -116,6 +113,7 @@ pub enum EntryResult {
 }
 
 /// One line of the audit log.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     /// Per instance, from 1, never reused. Assigned by the writer at append.
@@ -123,39 +121,35 @@ pub struct Entry {
     pub instance: String,
     pub project: String,
     pub root: String,
+    #[serialize_always]
     pub turn: Option<String>,
     /// Wall clock: a hint, never an ordering key.
     pub at: String,
     pub act: ActRecord,
     pub decision: EntryDecision,
+    #[serialize_always]
     pub rule: Option<Rule>,
     pub result: EntryResult,
+    #[serialize_always]
     pub observed: Option<Observed>,
     /// The seq of the entry this one completes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attempt: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub read: Option<Vec<ReadRecord>>,
     /// For refusals and errors: the sentence the person was given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
     /// For an allowed act that failed: the rule of what went wrong
     /// (`not-found`, `not-text`, …), beside the tier rule that allowed it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failed: Option<Rule>,
     /// The words of the person's answer when they answered by voice, not
     /// by a click: on the attempt it confirmed, or on its no.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spoken: Option<String>,
     /// SHA-256 (hex) of the previous line of this file, newline included; the
     /// first line chains from [`chain::genesis`]. Absent on lines written
     /// before the chain existed (reported as unchained, never as broken).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prev: Option<String>,
     /// On chained lines: the lowest seq of this file still waiting for its
     /// completion once this line is written (absent: none). An opening writer
     /// reads back only that far for the `lost` sweep, not the whole log.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open: Option<u64>,
 }
 

@@ -9,18 +9,16 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 /// Where a project's files are, as the placement names them.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Location {
     /// `machine`, `opfs` or `handle`.
     pub kind: String,
     /// A real path (machine), an OPFS-relative path (opfs); absent for a handle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// A picked folder's handle id (handle only; the handle itself is not persisted here).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// The person's label for a picked folder.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
 

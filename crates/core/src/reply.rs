@@ -52,89 +52,62 @@ pub struct Match {
 }
 
 /// The executor's answer. Absent fields are omitted on the wire.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Reply {
     pub ok: bool,
     /// What was done, in one line ("wrote hello.txt (2 bytes)"): the exact
     /// account, with sizes, for logs and the details a person may open.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub action: Option<String>,
     /// The same in a person's words, one sentence with no sizes or ids
     /// ("Added “eggs” to groceries.txt."): what a page shows first.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub words: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub refused: Option<Rule>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub why: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub confirm: Option<ConfirmRequest>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub content: Option<String>,
     /// The SHA-256 (hex) of the whole file as it was read or left: what a
     /// client sends back as `expect`, so a save never replaces a newer copy.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sha256: Option<String>,
     /// Which lines of how many a read of part of a file shows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<Lines>,
     /// Where a move or copy put the file.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
     /// What a file or folder is (`info`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub info: Option<Info>,
     /// The paths whose names matched (`find`), in name order.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub found: Option<Vec<DirEntry>>,
     /// The list items to choose from when words matched none or several.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub candidates: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub files: Option<Vec<DirEntry>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub diff: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub matches: Option<Vec<Match>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
     /// How many entries a listing has in all (it returns at most a page).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<usize>,
     /// What a search looked through before it finished or stopped.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub searched: Option<Searched>,
     /// What a listing or search left out, and why.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub skipped: Option<Skipped>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<ToolInfo>>,
     /// What a tool returned.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
     /// Notes a tool left for the person.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub notes: Option<Vec<String>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub root: Option<RootInfo>,
     /// The files that changed (`changes`), by path.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub changes: Option<Vec<FileChange>>,
     /// Commits, newest first (`history`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub commits: Option<Vec<Commit>>,
     /// The commit an answer read from or compared against (for `changes`,
     /// none when there was no commit yet then).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub commit: Option<Commit>,
     /// The branch checked out (`changes`); absent for a detached HEAD.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub branch: Option<String>,
     /// The audit seq of the entry that records this answer (null if none was written).
+    #[serialize_always]
     pub logged: Option<u64>,
 }
 
@@ -164,19 +137,16 @@ impl core::fmt::Display for InfoKind {
 }
 
 /// What a file or folder is.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Info {
     pub kind: InfoKind,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub bytes: Option<u64>,
     /// Lines of a text file.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub lines: Option<usize>,
     /// Visible entries of a folder.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub entries: Option<usize>,
     /// When it last changed (ISO 8601), where the storage knows.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub modified: Option<String>,
 }
 

@@ -15,13 +15,11 @@ use serde_json::Value;
 
 /// A turn for the worker's executor: `{transcript}` or `{action}` (see
 /// [`crate::turn::TurnInput::new`]) and the turn id its audit entries carry.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Execute {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transcript: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<String>,
 }
 
@@ -37,11 +35,10 @@ pub struct Answer {
 }
 
 /// One page of the audit log (see [`crate::audit::page::PageRequest`]).
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditPage {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<usize>,
 }
 

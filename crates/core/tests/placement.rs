@@ -7,8 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
 /// Crates the core may depend on (normal dependencies, transitively): serde
-/// and serde_json with `alloc`, sha2 and the RustCrypto helpers it needs. The
-/// proc-macro crates only run at build time.
+/// and serde_json with `alloc`, serde_with's attribute macros (no runtime
+/// part: `default-features = false`), sha2 and the RustCrypto helpers it
+/// needs. The proc-macro crates (serde_derive, serde_with_macros and darling
+/// with theirs) only run at build time.
 const ALLOWED: &[&str] = &[
     "voicebox-core",
     "serde",
@@ -33,6 +35,13 @@ const ALLOWED: &[&str] = &[
     "cpufeatures",
     "libc",
     "cfg-if",
+    "serde_with",
+    "serde_with_macros",
+    "darling",
+    "darling_core",
+    "darling_macro",
+    "ident_case",
+    "strsim",
 ];
 
 #[test]

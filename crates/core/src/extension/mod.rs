@@ -123,19 +123,19 @@ pub enum ExtensionState {
 }
 
 /// One tool of an extension.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ToolDecl {
     pub name: String,
     pub primitive: Primitive,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// For `wasm`: the sha256 of the module.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<String>,
 }
 
 /// What an extension may reach, enforced at call time.
+#[serde_with::skip_serializing_none]
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Bounds {
@@ -143,10 +143,8 @@ pub struct Bounds {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
     /// How many requests `http-get` may make in all (every redirect hop counts).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_requests: Option<u32>,
     /// The most bytes one `write-file` may write.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_bytes: Option<u64>,
 }
 

@@ -24,8 +24,7 @@ const COMMAND_WORDS: &[&str] = &[
     "display",
     "open",
     "view",
-    "check",
-    // list
+    "check", // list
     "list",
     "browse",
     "enumerate",
@@ -49,8 +48,7 @@ const COMMAND_WORDS: &[&str] = &[
     "insert",
     "stick",
     "clear",
-    "empty",
-    // delete
+    "empty", // delete
     "delete",
     "remove",
     "erase",
@@ -78,8 +76,7 @@ const COMMAND_WORDS: &[&str] = &[
     "scan",
     "diff",
     "compare",
-    "preview",
-    // undo
+    "preview", // undo
     "undo",
     "revert",
     "restore",

@@ -7,7 +7,7 @@
 use super::{FolderStorage, own_error, read_capped, storage_error};
 use crate::MachineEnv;
 use crate::own::{TMP_DIR, appending};
-use cap_std::fs::{File, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, File, OpenOptions, OpenOptionsExt};
 use std::io::{self, Write};
 use std::path::Path;
 use voicebox_core::contain::{AUDIT_DIR, HOST_DIR, RelPath};
@@ -31,14 +31,23 @@ fn own_file_error(e: io::Error) -> StorageError {
 }
 
 impl FolderStorage {
+    /// The host folder `folder`; `NotFound` where it does not exist.
+    pub(super) fn own_folder(&self, folder: &str) -> Result<Dir, StorageError> {
+        self.own
+            .folder(folder)
+            .map_err(own_error)?
+            .ok_or(StorageError::NotFound)
+    }
+
+    /// The host folder `folder`, made where it does not exist.
+    pub(super) fn own_made(&self, folder: &str) -> Result<Dir, StorageError> {
+        self.own.made(folder).map_err(own_error)
+    }
+
     /// Opens a file of the host's own for reading: never through a link,
     /// never blocking on a pipe, and only a regular file.
     fn open_own(&self, folder: &str, name: &str) -> Result<File, StorageError> {
-        let dir = self
-            .own
-            .folder(folder)
-            .map_err(own_error)?
-            .ok_or(StorageError::NotFound)?;
+        let dir = self.own_folder(folder)?;
         let mut options = OpenOptions::new();
         options
             .read(true)
@@ -68,7 +77,7 @@ impl FolderStorage {
         name: &str,
         bytes: &[u8],
     ) -> Result<(), StorageError> {
-        let dir = self.own.made(folder).map_err(own_error)?;
+        let dir = self.own_made(folder)?;
         let new = dir.symlink_metadata(name).is_err();
         let mut file = dir
             .open_with(name, appending().create(true))
@@ -94,8 +103,8 @@ impl FolderStorage {
         name: &str,
         bytes: &[u8],
     ) -> Result<(), StorageError> {
-        let dir = self.own.made(folder).map_err(own_error)?;
-        let staging = self.own.made(TMP_DIR).map_err(own_error)?;
+        let dir = self.own_made(folder)?;
+        let staging = self.own_made(TMP_DIR)?;
         let tmp = super::write::staged_name(&MachineEnv.random_id());
         let written = self
             .write_synced(&staging, Path::new(&tmp), bytes)
@@ -110,11 +119,7 @@ impl FolderStorage {
 
     /// Removes a regular file of the host's own (never a link or a folder).
     pub(super) fn remove_own(&self, folder: &str, name: &str) -> Result<(), StorageError> {
-        let dir = self
-            .own
-            .folder(folder)
-            .map_err(own_error)?
-            .ok_or(StorageError::NotFound)?;
+        let dir = self.own_folder(folder)?;
         if !dir.symlink_metadata(name).map_err(storage_error)?.is_file() {
             return Err(StorageError::NotARegularFile);
         }

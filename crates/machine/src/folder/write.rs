@@ -1,7 +1,7 @@
 //! Durable writes: staged in the host's own folder, synced, renamed into the
 //! pinned folder, the folder synced (and every folder made for it).
 
-use super::{FolderStorage, is_special, own_error, real_path, rel, split, storage_error};
+use super::{FolderStorage, is_special, real_path, rel, split, storage_error};
 use crate::MachineEnv;
 use crate::own::TMP_DIR;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
@@ -71,11 +71,7 @@ impl FolderStorage {
             .and_then(|rest| rest.strip_prefix('/'))
             .filter(|name| is_staged(name))
             .ok_or(StorageError::NotFound)?;
-        let staging = self
-            .own
-            .folder(TMP_DIR)
-            .map_err(own_error)?
-            .ok_or(StorageError::NotFound)?;
+        let staging = self.own_folder(TMP_DIR)?;
         if !stale(&staging.symlink_metadata(name).map_err(storage_error)?) {
             return Err(StorageError::NotARegularFile);
         }
@@ -117,7 +113,7 @@ impl FolderStorage {
         if meta.is_ok_and(|m| is_special(&m)) {
             return Err(StorageError::NotARegularFile);
         }
-        let staging = self.own.made(TMP_DIR).map_err(own_error)?;
+        let staging = self.own_made(TMP_DIR)?;
         let tmp = staged_name(&MachineEnv.random_id());
         let written = self
             .write_synced(&staging, Path::new(&tmp), bytes)

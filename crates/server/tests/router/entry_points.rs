@@ -1,6 +1,6 @@
 //! One sentence through each entry point that takes words — the page's
-//! `POST /api/turn` and `voicebox turn` — and its act through MCP's
-//! `tools/call`: a turn is assembled in one place (the host layer), so the
+//! `POST /api/turn`, `voicebox turn` and MCP's `say` — and its act through
+//! MCP's `tools/call`: a turn is assembled in one place (the host layer), so the
 //! answers agree, for a sentence that acts and for a resolver that cannot
 //! work yet.
 
@@ -56,6 +56,12 @@ async fn a_sentence_comes_to_the_same_answer_through_each_entry_point() {
     let called = &message(&called.text)["result"]["structuredContent"];
     let mcp = json!({"action": page["action"], "note": null, "changes": false, "result": called});
     assert_eq!(came_to(&mcp), came_to(&page), "{called}");
+    // The same words through MCP's `say`, read by the server's own resolver.
+    let say = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "say", "arguments": {"words": text}}});
+    let said = app.send(post(&app, true, Some(&session), &say)).await;
+    let said = &message(&said.text)["result"]["structuredContent"];
+    assert_eq!(came_to(said), came_to(&page), "{said}");
 
     // The control: another file is another answer.
     std::fs::write(app.root.join("other.md"), "sell milk").unwrap();
@@ -76,6 +82,12 @@ async fn a_model_without_its_key_is_key_missing_through_each_entry_point() {
     let typed = command_line(&app, "claude", text);
     assert_eq!(page["result"]["refused"], "key-missing", "{page}");
     assert_eq!(came_to(&page), came_to(&typed));
+    let session = open(&app, json!({})).await;
+    let say = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "say", "arguments": {"words": text}}});
+    let said = app.send(post(&app, true, Some(&session), &say)).await;
+    let said = &message(&said.text)["result"]["structuredContent"];
+    assert_eq!(came_to(said), came_to(&page), "{said}");
     // The control: the built-in resolver needs no key.
     let script = command_line(&app, "script", text);
     assert_eq!(script["result"]["ok"], true, "{script}");
