@@ -10,10 +10,7 @@ use std::process::Command;
 fn main() {
     let workspace = voicebox_test_support::workspace();
     for watched in [
-        "web",
-        "crates/web/src",
-        "crates/core/src",
-        "crates/web/Cargo.toml",
+        "web", "crates/web/src", "crates/core/src", "crates/web/Cargo.toml",
         "crates/core/Cargo.toml",
     ] {
         println!(

@@ -103,13 +103,7 @@ impl From<Relayed> for WorkerRequest {
 
 /// The `op`s a worker knows, for the refusal of one it does not.
 const OPS: [&str; 7] = [
-    "open",
-    "resolve",
-    "execute",
-    "confirm",
-    "audit",
-    "verifyAudit",
-    "names",
+    "open", "resolve", "execute", "confirm", "audit", "verifyAudit", "names",
 ];
 
 impl WorkerRequest {

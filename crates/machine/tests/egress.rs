@@ -75,12 +75,7 @@ fn a_name_that_resolves_to_loopback_fetches_nothing() {
 fn numeric_spellings_are_judged_as_the_client_reads_them() {
     let (port, seen) = fake();
     for host in [
-        "127.0.0.1",
-        "2130706433",
-        "0x7f.1",
-        "0177.0.0.1",
-        "127.1",
-        "[::ffff:127.0.0.1]",
+        "127.0.0.1", "2130706433", "0x7f.1", "0177.0.0.1", "127.1", "[::ffff:127.0.0.1]",
     ] {
         let url = format!("http://{host}:{port}/ok");
         assert_eq!(

@@ -118,10 +118,7 @@ fn ordinary_host_folders_and_a_link_elsewhere_in_the_root_work() {
     let root = dir.path();
     // Folders made by hand beforehand, as a copied project would carry them.
     for folder in [
-        ".audit",
-        ".voicebox/tmp",
-        ".voicebox/undo",
-        ".voicebox/writers",
+        ".audit", ".voicebox/tmp", ".voicebox/undo", ".voicebox/writers",
     ] {
         std::fs::create_dir_all(root.join(folder)).unwrap();
     }

@@ -99,22 +99,13 @@ const fn retired(
 
 pub(crate) const RETIREMENTS: &[Retirement] = &[
     retired(
-        "anthropic",
-        "claude-sonnet-4-5",
-        "2026-11-30",
-        "claude-sonnet-4-6",
+        "anthropic", "claude-sonnet-4-5", "2026-11-30", "claude-sonnet-4-6",
     ),
     retired(
-        "anthropic",
-        "claude-sonnet-4",
-        "2026-06-15",
-        "claude-sonnet-4-6",
+        "anthropic", "claude-sonnet-4", "2026-06-15", "claude-sonnet-4-6",
     ),
     retired(
-        "anthropic",
-        "claude-opus-4",
-        "2026-06-15",
-        "claude-opus-4-8",
+        "anthropic", "claude-opus-4", "2026-06-15", "claude-opus-4-8",
     ),
     retired("openai", "gpt-5", "2026-12-11", "gpt-6.1-sol"),
     retired("openai", "gpt-5-mini", "2026-12-11", "gpt-6.1-terra"),
@@ -130,16 +121,10 @@ pub(crate) const RETIREMENTS: &[Retirement] = &[
         "gpt-realtime-2.1",
     ),
     retired(
-        "openai",
-        "gpt-4o-mini-transcribe",
-        "2027-02-26",
-        "gpt-live-transcribe",
+        "openai", "gpt-4o-mini-transcribe", "2027-02-26", "gpt-live-transcribe",
     ),
     retired(
-        "openai",
-        "gpt-4o-transcribe",
-        "2027-02-26",
-        "gpt-live-transcribe",
+        "openai", "gpt-4o-transcribe", "2027-02-26", "gpt-live-transcribe",
     ),
     retired("openai", "whisper-1", "2027-02-26", "gpt-transcribe"),
 ];

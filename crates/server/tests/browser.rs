@@ -275,11 +275,7 @@ fn audit_bytes(server: &Server) -> u64 {
 /// in `head` (its cookies included) and a forged, right `Origin`.
 fn replay(server: &Server, head: &str, method: &str, target: &str, body: &str) -> (u16, String) {
     let own = [
-        "host",
-        "origin",
-        "content-length",
-        "content-type",
-        "connection",
+        "host", "origin", "content-length", "content-type", "connection",
     ];
     let recorded: String = head
         .lines()
@@ -340,11 +336,7 @@ async fn another_port_gets_nothing_it_can_replay_and_the_page_still_acts() {
 
     let heads = other.heads.lock().unwrap().clone();
     for path in [
-        "GET / ",
-        "GET /ping ",
-        "GET /hop ",
-        "GET /landed ",
-        "GET /report",
+        "GET / ", "GET /ping ", "GET /hop ", "GET /landed ", "GET /report",
     ] {
         assert!(
             heads.iter().any(|head| head.starts_with(path)),

@@ -95,12 +95,7 @@ async fn the_header_is_one_switcher_and_one_chip_and_nothing_overflows() {
         );
         let shown = header[2].as_str().unwrap();
         for internal in [
-            "@browser",
-            "v1/projects",
-            "Placement",
-            "Durability",
-            "Writer",
-            "tab-",
+            "@browser", "v1/projects", "Placement", "Durability", "Writer", "tab-",
         ] {
             assert!(
                 !shown.contains(internal),
@@ -367,18 +362,9 @@ async fn the_exported_page_opens_offline_once_loaded() {
     .await;
     let kept = browser
         .wait_kept(&[
-            "/env/",
-            "/env/env.css",
-            "/env/env.js",
-            "/env/worker.js",
-            "/env/worker/core.js",
-            "/env/voicebox_web.wasm",
-            "/env/tool-worker.js",
-            "/env/create-asset.wasm",
-            "/js/transcript.js",
-            "/style.css",
-            "/workspace.css",
-            "/favicon.svg",
+            "/env/", "/env/env.css", "/env/env.js", "/env/worker.js", "/env/worker/core.js",
+            "/env/voicebox_web.wasm", "/env/tool-worker.js", "/env/create-asset.wasm",
+            "/js/transcript.js", "/style.css", "/workspace.css", "/favicon.svg",
         ])
         .await;
 

@@ -600,9 +600,7 @@ async fn an_extension_is_admitted_with_the_code_on_the_console() {
         .map(|e| e["rule"].clone())
         .collect();
     for rule in [
-        "admitted-by-person",
-        "revoked-by-person",
-        "withdrawn-by-person",
+        "admitted-by-person", "revoked-by-person", "withdrawn-by-person",
     ] {
         assert!(rules.contains(&json!(rule)), "{rule} not in {rules:?}");
     }
@@ -1163,14 +1161,8 @@ async fn installs_and_opens_offline(viewport: Viewport, dark: bool) {
     // Kept after this one visit: the page, what it loaded, what its modules name.
     let kept = browser
         .wait_kept(&[
-            "/",
-            "/app.js",
-            "/style.css",
-            "/workspace.css",
-            "/js/transcript.js",
-            "/js/live-worklet.js",
-            "/manifest.webmanifest",
-            "/icons/icon-512.png",
+            "/", "/app.js", "/style.css", "/workspace.css", "/js/transcript.js",
+            "/js/live-worklet.js", "/manifest.webmanifest", "/icons/icon-512.png",
         ])
         .await;
     assert!(

@@ -225,14 +225,7 @@ async fn measure(
             };
             row[outcome] += 1;
             let named = [
-                "",
-                "",
-                "",
-                "exact",
-                "wrong-asked",
-                "wrong-acted",
-                "wrong-refused",
-                "none",
+                "", "", "", "exact", "wrong-asked", "wrong-acted", "wrong-refused", "none",
             ];
             println!(
                 "  {} {:.2}s [{voice}] {sentence:?} heard {:?} → {}",

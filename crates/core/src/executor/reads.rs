@@ -35,9 +35,7 @@ pub(super) fn skipped_words(skipped: &Skipped) -> String {
             "links to hidden or outside places",
         ),
         (
-            skipped.revisited,
-            "place already seen",
-            "places already seen",
+            skipped.revisited, "place already seen", "places already seen",
         ),
         (skipped.too_large, "file over 1 MiB", "files over 1 MiB"),
     ] {

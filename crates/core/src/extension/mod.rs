@@ -245,12 +245,7 @@ mod tests {
         assert_eq!(
             words,
             [
-                "built-in",
-                "shelf",
-                "admitted",
-                "pending",
-                "refused",
-                "present-not-admitted"
+                "built-in", "shelf", "admitted", "pending", "refused", "present-not-admitted"
             ]
         );
     }

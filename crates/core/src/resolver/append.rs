@@ -286,17 +286,7 @@ fn described_file(words: Words<'_>) -> Option<String> {
 /// Words that open a description of what is added, not the text itself
 /// ("one more idea", "a task", "this").
 const DESCRIBES: &[&str] = &[
-    "a",
-    "an",
-    "one",
-    "another",
-    "this",
-    "these",
-    "the",
-    "some",
-    "my",
-    "following",
-    "more",
+    "a", "an", "one", "another", "this", "these", "the", "some", "my", "following", "more",
 ];
 
 /// "add one more idea to ideas.txt: a podcast", "add this to todo.txt: call

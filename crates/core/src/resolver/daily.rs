@@ -80,13 +80,7 @@ pub fn named(text: &str, path: &str) -> Option<String> {
 /// unless the sentence says to replace it ("replace today's note with X").
 pub fn kept(text: &str, path: &str, resolution: Resolution) -> Resolution {
     const ANEW: &[&str] = &[
-        "replace",
-        "overwrite",
-        "wipe",
-        "erase",
-        "clear",
-        "empty",
-        "only",
+        "replace", "overwrite", "wipe", "erase", "clear", "empty", "only",
     ];
     let anew = text
         .split(|c: char| !c.is_alphanumeric())

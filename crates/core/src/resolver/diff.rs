@@ -28,33 +28,13 @@ const DIFFER_FROM: Phrases = Phrases::new(
 
 /// Words that make "… if FILE said TEXT" or "… between FILE and TEXT" a diff.
 const CHANGE_WORDS: &[&str] = &[
-    "change",
-    "changes",
-    "changed",
-    "different",
-    "diff",
-    "difference",
-    "differences",
-    "differ",
-    "happen",
-    "happens",
-    "look",
+    "change", "changes", "changed", "different", "diff", "difference", "differences", "differ",
+    "happen", "happens", "look",
 ];
 /// Verbs between the file and the text in "if FILE said TEXT".
 const SAID: &[&str] = &[
-    "said",
-    "says",
-    "say",
-    "contained",
-    "contains",
-    "contain",
-    "were",
-    "was",
-    "read",
-    "reads",
-    "had",
-    "became",
-    "becomes",
+    "said", "says", "say", "contained", "contains", "contain", "were", "was", "read", "reads",
+    "had", "became", "becomes",
 ];
 /// Openings of a question, whose "?" is not part of the text.
 const QUESTIONS: &[&str] = &["what", "how", "would", "will", "could", "show"];

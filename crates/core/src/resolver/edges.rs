@@ -11,34 +11,14 @@ use crate::action::Action;
 /// Words that join a text to its place: a text opening with one was cut
 /// in the wrong place.
 const OPENINGS: &[&str] = &[
-    "to the ",
-    "to my ",
-    "into ",
-    "onto ",
-    "under ",
-    "in ",
-    "inside:",
-    "for me ",
-    "as a new ",
-    "a new file",
-    "no wait",
-    "no, ",
-    "i mean ",
+    "to the ", "to my ", "into ", "onto ", "under ", "in ", "inside:", "for me ", "as a new ",
+    "a new file", "no wait", "no, ", "i mean ",
 ];
 
 /// Places and courtesies that close a request rather than a text.
 const CLOSINGS: &[&str] = &[
-    " inside",
-    " in it",
-    " section",
-    " heading",
-    " at the end",
-    " at the bottom",
-    " at the top",
-    " thank you",
-    " thanks",
-    " for me",
-    " please",
+    " inside", " in it", " section", " heading", " at the end", " at the bottom", " at the top",
+    " thank you", " thanks", " for me", " please",
 ];
 
 /// `resolution` of `said`, asked first when the text of the change it
@@ -66,41 +46,20 @@ pub fn unsure(said: &str, resolution: Resolution) -> Resolution {
 /// Words inside a text that belong to the request: a heading said after
 /// it, a remark or reason after a comma.
 const INSIDE: &[&str] = &[
-    " under the heading ",
-    " under heading ",
-    ", it ",
-    ", because ",
-    ", since ",
-    ", he ",
-    ", she ",
-    ", they ",
-    ", done ",
+    " under the heading ", " under heading ", ", it ", ", because ", ", since ", ", he ", ", she ",
+    ", they ", ", done ",
 ];
 
 /// What a text may be described as instead of said: "one more line".
 const DESCRIBED: &[&str] = &[
-    "one more line",
-    "a line",
-    "a new line",
-    "another line",
-    "an entry",
-    "a new entry",
-    "another entry",
-    "a note",
-    "a new note",
-    "an item",
-    "something",
+    "one more line", "a line", "a new line", "another line", "an entry", "a new entry",
+    "another entry", "a note", "a new note", "an item", "something",
 ];
 
 /// A request's own words closing a text in brackets: "(replace whatever is
 /// there)".
 const BRACKETED: &[&str] = &[
-    "replace",
-    "overwrite",
-    "whatever",
-    "please",
-    "thanks",
-    "new file",
+    "replace", "overwrite", "whatever", "please", "thanks", "new file",
 ];
 
 /// The request's words at either end of `text` or inside it, if any; a

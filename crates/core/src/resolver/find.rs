@@ -24,16 +24,7 @@ const FIND: Phrases = Phrases::new(
 
 /// Nouns said around the name ("the budget file", "my tax documents").
 const NOUNS: &[&str] = &[
-    "file",
-    "files",
-    "document",
-    "documents",
-    "doc",
-    "docs",
-    "note",
-    "notes",
-    "one",
-    "called",
+    "file", "files", "document", "documents", "doc", "docs", "note", "notes", "one", "called",
     "named",
 ];
 
@@ -42,21 +33,8 @@ const FILE_NOUNS: &[&str] = &["file", "files", "document", "documents", "doc", "
 
 /// Words that ask about what files say, not what they are called (grep's).
 const TEXT_WORDS: &[&str] = &[
-    "that",
-    "which",
-    "mentions",
-    "mention",
-    "mentioned",
-    "says",
-    "say",
-    "with",
-    "about",
-    "containing",
-    "contains",
-    "every",
-    "all",
-    "any",
-    "me",
+    "that", "which", "mentions", "mention", "mentioned", "says", "say", "with", "about",
+    "containing", "contains", "every", "all", "any", "me",
 ];
 
 /// Heads that ask what a file is; the rest names it.

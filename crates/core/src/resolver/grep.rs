@@ -81,14 +81,7 @@ const WHERE_MENTION: Phrases = Phrases::new(
 const DIR_PREPS: &[&str] = &["in", "inside", "within", "under", "across", "throughout"];
 /// Places this resolver cannot search.
 const ELSEWHERE: &[&str] = &[
-    "web",
-    "internet",
-    "online",
-    "google",
-    "bing",
-    "wikipedia",
-    "youtube",
-    "amazon",
+    "web", "internet", "online", "google", "bing", "wikipedia", "youtube", "amazon",
 ];
 /// Query openings that show the sentence is not a search ("what files have I got").
 const SUBJECTS: &[&str] = &["i", "we", "you", "there", "been"];

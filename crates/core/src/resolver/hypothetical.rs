@@ -13,22 +13,9 @@ use alloc::vec::Vec;
 
 /// Words that make a change hypothetical.
 const MARKERS: &[&str] = &[
-    "if ",
-    "how would",
-    "what would",
-    "would it",
-    "would look",
-    "would differ",
-    "look different",
-    "looks different",
-    "hypothetically",
-    "dry run",
-    "dry-run",
-    "preview",
-    "don't save",
-    "do not save",
-    "without saving",
-    "what changes",
+    "if ", "how would", "what would", "would it", "would look", "would differ", "look different",
+    "looks different", "hypothetically", "dry run", "dry-run", "preview", "don't save",
+    "do not save", "without saving", "what changes",
 ];
 
 /// Words closing the new text that are about the question, not in it.
@@ -197,22 +184,14 @@ const WERE: &[(&str, usize)] = &[
 /// Likenesses after a file that give its would-be content ("… look
 /// different with X").
 const LIKENESS: &[&str] = &[
-    " look different with ",
-    " looks different with ",
-    " differ with ",
-    " be different with ",
+    " look different with ", " looks different with ", " differ with ", " be different with ",
     " look with ",
 ];
 
 /// Where the question after a proposed change starts ("if I wrote hi to
 /// notes.md, how …", "… what would change").
 const QUESTION: &[&str] = &[
-    ", how",
-    ", what",
-    " how would",
-    " what would",
-    " what will",
-    " what changes",
+    ", how", ", what", " how would", " what would", " what will", " what changes",
 ];
 
 /// `clause` up to the question after it.
@@ -235,13 +214,7 @@ fn first_marker(text: &str, markers: &[&str]) -> usize {
 
 /// Where a remark that nothing be written starts ("…, but do not write it").
 const NOT_WRITTEN: &[&str] = &[
-    ", but do not",
-    ", but don't",
-    " but do not",
-    " but don't",
-    ", don't",
-    ", do not",
-    ", without",
+    ", but do not", ", but don't", " but do not", " but don't", ", don't", ", do not", ", without",
 ];
 
 /// `text` without the words closing it that are about the question ("…

@@ -285,49 +285,17 @@ fn list_called(place: Words<'_>) -> Option<String> {
 fn is_a_list(name: &str, item: &Words<'_>) -> bool {
     let name = name.to_ascii_lowercase();
     let listish = [
-        "list",
-        "todo",
-        "to-do",
-        "groceries",
-        "shopping",
-        "checklist",
-        "chores",
-        "packing",
-        "wishlist",
-        "wish-list",
-        "bucket",
-        "tasks",
-        "jobs",
-        "errands",
-        "inventory",
-        "guests",
-        "rota",
-        "roster",
-        "members",
-        "volunteers",
-        "crew",
-        "players",
-        "bookings",
-        "watchlist",
-        "playlist",
-        "spares",
-        "supplies",
-        "stock",
-        "prizes",
+        "list", "todo", "to-do", "groceries", "shopping", "checklist", "chores", "packing",
+        "wishlist", "wish-list", "bucket", "tasks", "jobs", "errands", "inventory", "guests",
+        "rota", "roster", "members", "volunteers", "crew", "players", "bookings", "watchlist",
+        "playlist", "spares", "supplies", "stock", "prizes",
     ]
     .iter()
     .any(|word| name.contains(word))
         || item.keys().any(|k| k == "list")
         || (item.len() > 2 && item.keys().last() == Some("line"));
     let as_text = [
-        "word",
-        "words",
-        "text",
-        "phrase",
-        "line",
-        "lines",
-        "sentence",
-        "paragraph",
+        "word", "words", "text", "phrase", "line", "lines", "sentence", "paragraph",
     ]
     .iter()
     .any(|word| item.keys().take(2).any(|k| k == *word));

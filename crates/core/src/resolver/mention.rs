@@ -15,27 +15,9 @@ use core::ops::RangeInclusive;
 /// Number words read as digits ("chapter two" is `chapter 2.md`, "the
 /// last ten lines" ten of them).
 pub(crate) const NUMBERS: &[&str] = &[
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen", "twenty",
 ];
 
 /// Words of a request that never pick a file by themselves in a loose

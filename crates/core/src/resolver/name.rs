@@ -68,42 +68,14 @@ const TRAILERS: Phrases = Phrases::new(
 
 /// Words that mean many files at once.
 const MANY: &[&str] = &[
-    "everything",
-    "anything",
-    "all",
-    "every",
-    "each",
-    "both",
-    "files",
-    "documents",
-    "them",
-    "these",
-    "those",
+    "everything", "anything", "all", "every", "each", "both", "files", "documents", "them",
+    "these", "those",
 ];
 
 /// Words that may stand with [`MANY`] ("all of my files").
 const QUANTIFIERS: &[&str] = &[
-    "any",
-    "the",
-    "my",
-    "our",
-    "your",
-    "of",
-    "this",
-    "current",
-    "existing",
-    "other",
-    "remaining",
-    "text",
-    "are",
-    "that",
-    "which",
-    "currently",
-    "stored",
-    "saved",
-    "kept",
-    "single",
-    "file",
+    "any", "the", "my", "our", "your", "of", "this", "current", "existing", "other", "remaining",
+    "text", "are", "that", "which", "currently", "stored", "saved", "kept", "single", "file",
     "document",
 ];
 
@@ -112,23 +84,8 @@ const ROOT: &[&str] = &["root", "project", "workspace", "top", "level", "top-lev
 
 /// Words that are never a name unless quoted or introduced by "called".
 const NOT_NAMES: &[&str] = &[
-    "it",
-    "that",
-    "this",
-    "something",
-    "anything",
-    "nothing",
-    "stuff",
-    "things",
-    "me",
-    "you",
-    "there",
-    "here",
-    "what",
-    "which",
-    "one",
-    "file",
-    "folder",
+    "it", "that", "this", "something", "anything", "nothing", "stuff", "things", "me", "you",
+    "there", "here", "what", "which", "one", "file", "folder",
 ];
 
 /// Prepositions that put a name inside a folder ("plan.md in drafts").

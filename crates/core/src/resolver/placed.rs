@@ -73,10 +73,7 @@ fn folder_said_first(text: &str) -> Option<(&str, &str)> {
     let lower = text.to_ascii_lowercase();
     // "in folder drafts create plan.md": the noun first, then the name.
     if let Some(named) = [
-        "in folder ",
-        "inside folder ",
-        "in the folder ",
-        "inside the folder ",
+        "in folder ", "inside folder ", "in the folder ", "inside the folder ",
     ]
     .iter()
     .find_map(|opening| lower.starts_with(opening).then_some(opening.len()))

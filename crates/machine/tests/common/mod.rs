@@ -268,10 +268,7 @@ pub fn delete_asks_first<S: Storage>(rig: &mut Rig<S>) {
     // The question in a person's words, whatever is answered or not.
     assert_eq!(
         [
-            &request.question,
-            &request.yes,
-            &request.no,
-            &request.expired
+            &request.question, &request.yes, &request.no, &request.expired
         ],
         [
             "Delete old.txt?",

@@ -11,12 +11,7 @@
 
 /// `..` as encoders and decoders spell it.
 pub const DOTS: [&str; 10] = [
-    "..",
-    "%2e%2e",
-    "%2E%2E",
-    "%2e.",
-    ".%2E",
-    "%252e%252e",       // percent-encoded twice
+    "..", "%2e%2e", "%2E%2E", "%2e.", ".%2E", "%252e%252e",       // percent-encoded twice
     "%c0%ae%c0%ae",     // overlong UTF-8
     "\u{FF0E}\u{FF0E}", // fullwidth full stops
     "\u{2024}\u{2024}", // one dot leaders (look-alikes)
@@ -45,12 +40,7 @@ pub const PREFIXES: [&str; 9] = [
 /// What an escape would want: a system file, the host's own folders, hidden
 /// files, and the host's state folder (kept beside the root as `state/`).
 pub const TARGETS: [&str; 6] = [
-    "etc/passwd",
-    ".audit/x.jsonl",
-    ".voicebox/undo",
-    ".env",
-    ".git/config",
-    "state/host-token",
+    "etc/passwd", ".audit/x.jsonl", ".voicebox/undo", ".env", ".git/config", "state/host-token",
 ];
 
 /// The sizes of the five choices, in the order of [`Case::choice`].

@@ -46,11 +46,7 @@ pub(crate) const BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// Headers that must not come twice: each decides who is asking or what
 /// the body is.
 const SINGLE_HEADERS: [&str; 5] = [
-    "host",
-    "origin",
-    "content-type",
-    TOKEN_HEADER,
-    SESSION_HEADER,
+    "host", "origin", "content-type", TOKEN_HEADER, SESSION_HEADER,
 ];
 /// The header that carries the host token.
 pub(crate) const TOKEN_HEADER: &str = "x-voicebox-host-token";

@@ -86,10 +86,7 @@ fn create_over_a_file_asks_first_and_append_adds_a_line() {
 fn a_path_outside_the_folder_is_refused_by_name_not_misheard() {
     let dir = TempDir::new().unwrap();
     for text in [
-        "read /etc/passwd",
-        "write hi to /tmp/x.txt",
-        "read ~/notes.txt",
-        "read ../../etc/shadow",
+        "read /etc/passwd", "write hi to /tmp/x.txt", "read ~/notes.txt", "read ../../etc/shadow",
     ] {
         let answer = turn(dir.path(), text);
         assert_eq!(

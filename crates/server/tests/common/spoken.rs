@@ -184,16 +184,7 @@ pub fn pcm(wav: impl AsRef<Path>) -> Vec<u8> {
     let converted = Command::new("sox")
         .arg(wav)
         .args([
-            "-r",
-            "16000",
-            "-c",
-            "1",
-            "-b",
-            "16",
-            "-e",
-            "signed-integer",
-            "-t",
-            "raw",
+            "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-t", "raw",
         ])
         .arg(&raw)
         .status()

@@ -213,9 +213,7 @@ async fn proposals_wait_in_bounded_number_until_some_are_withdrawn() {
     }
     let refused = propose(&server, descriptor("one-more", "d")).await;
     common::assert_refused_saying(
-        &refused["result"],
-        "too-many-proposals",
-        "withdraw some first",
+        &refused["result"], "too-many-proposals", "withdraw some first",
     );
     let turned = server
         .act(json!({"verb": "propose_extension", "descriptor": descriptor("one-more", "d")}))

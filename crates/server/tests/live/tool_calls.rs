@@ -209,10 +209,7 @@ async fn calls_that_do_not_fit_are_refused_by_name_and_calls_before_ready_are_no
     assert_eq!(
         rules,
         [
-            "unknown-verb",
-            "unknown-field",
-            "missing-argument",
-            "outside-root"
+            "unknown-verb", "unknown-field", "missing-argument", "outside-root"
         ]
     );
     let (_, health) = server.get("/api/health").await;

@@ -110,27 +110,9 @@ pub fn gemini_shape(seen: &Seen) -> Result<(), String> {
 /// must have properties.
 pub fn gemini_schema(node: &Value) -> Result<(), String> {
     const KEYWORDS: &[&str] = &[
-        "type",
-        "format",
-        "title",
-        "description",
-        "nullable",
-        "enum",
-        "items",
-        "minItems",
-        "maxItems",
-        "properties",
-        "required",
-        "minProperties",
-        "maxProperties",
-        "minimum",
-        "maximum",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "example",
-        "anyOf",
-        "propertyOrdering",
+        "type", "format", "title", "description", "nullable", "enum", "items", "minItems",
+        "maxItems", "properties", "required", "minProperties", "maxProperties", "minimum",
+        "maximum", "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering",
         "default",
     ];
     let object = node.as_object().ok_or("a schema is an object")?;

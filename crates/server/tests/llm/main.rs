@@ -310,12 +310,7 @@ async fn the_cli_resolves_and_turns_with_an_llm_resolver() {
     let sentence = "write milk to Notes dot md";
     let resolved = cli(
         &[
-            "resolve",
-            "--resolver",
-            "claude",
-            "--state-dir",
-            state_dir,
-            sentence,
+            "resolve", "--resolver", "claude", "--state-dir", state_dir, sentence,
         ],
         &env,
     )
@@ -330,14 +325,7 @@ async fn the_cli_resolves_and_turns_with_an_llm_resolver() {
     let root_dir = root.path().to_str().unwrap();
     let turn = cli(
         &[
-            "turn",
-            "--resolver",
-            "claude",
-            "--root",
-            root_dir,
-            "--state-dir",
-            state_dir,
-            sentence,
+            "turn", "--resolver", "claude", "--root", root_dir, "--state-dir", state_dir, sentence,
         ],
         &env,
     )
@@ -351,12 +339,7 @@ async fn the_cli_resolves_and_turns_with_an_llm_resolver() {
 
     let keyless = cli(
         &[
-            "resolve",
-            "--resolver",
-            "gemini",
-            "--state-dir",
-            state_dir,
-            sentence,
+            "resolve", "--resolver", "gemini", "--state-dir", state_dir, sentence,
         ],
         &[],
     )

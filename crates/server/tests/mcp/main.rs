@@ -183,29 +183,9 @@ async fn the_tools_are_the_command_table_with_its_schemas() {
     assert_eq!(
         names,
         [
-            "append",
-            "changes",
-            "check_item",
-            "copy",
-            "create_asset",
-            "delete",
-            "diff",
-            "edit",
-            "find",
-            "grep",
-            "history",
-            "info",
-            "list",
-            "list_extensions",
-            "mkdir",
-            "move",
-            "propose_extension",
-            "read",
-            "remove_item",
-            "say",
-            "tool",
-            "undo",
-            "write"
+            "append", "changes", "check_item", "copy", "create_asset", "delete", "diff", "edit",
+            "find", "grep", "history", "info", "list", "list_extensions", "mkdir", "move",
+            "propose_extension", "read", "remove_item", "say", "tool", "undo", "write"
         ],
         "call_extension only once an extension is admitted; make-tool is propose_extension; \
          say takes a person's words"

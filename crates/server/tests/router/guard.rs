@@ -183,14 +183,8 @@ async fn an_audited_read_from_another_site_or_port_does_not_act() {
 async fn every_read_needs_authority_and_health_says_only_that_it_is_up() {
     let app = App::new().await;
     for path in [
-        "/api/audit",
-        "/api/audit/verify",
-        "/api/files",
-        "/api/file?name=a.txt",
-        "/api/root",
-        "/api/keys",
-        "/api/extensions",
-        "/api/openapi.json",
+        "/api/audit", "/api/audit/verify", "/api/files", "/api/file?name=a.txt", "/api/root",
+        "/api/keys", "/api/extensions", "/api/openapi.json",
     ] {
         assert_eq!(
             app.get_as_stranger(path).await.refused(),

@@ -265,21 +265,9 @@ async fn the_openapi_document_lists_every_route_and_its_statuses() {
     let doc = answer.json();
     let paths = doc["paths"].as_object().unwrap();
     for path in [
-        "/api/turn",
-        "/api/confirm",
-        "/api/health",
-        "/api/audit",
-        "/api/audit/verify",
-        "/api/keys",
-        "/api/root",
-        "/api/files",
-        "/api/file",
-        "/api/settings",
-        "/api/extensions",
-        "/api/extensions/admit",
-        "/live",
-        "/channel",
-        "/api/openapi.json",
+        "/api/turn", "/api/confirm", "/api/health", "/api/audit", "/api/audit/verify", "/api/keys",
+        "/api/root", "/api/files", "/api/file", "/api/settings", "/api/extensions",
+        "/api/extensions/admit", "/live", "/channel", "/api/openapi.json",
     ] {
         assert!(paths.contains_key(path), "{path}");
     }

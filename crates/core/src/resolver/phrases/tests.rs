@@ -16,11 +16,7 @@ fn groups_and_options_expand_in_order() {
     assert_eq!(
         phrasings("so [that] it (says | reads) | with"),
         [
-            "so that it says",
-            "so that it reads",
-            "so it says",
-            "so it reads",
-            "with"
+            "so that it says", "so that it reads", "so it says", "so it reads", "with"
         ]
     );
     assert_eq!(

@@ -8,20 +8,8 @@ use crate::action::Action;
 
 /// Words that make a put replace what the file says.
 const REPLACING: &[&str] = &[
-    "write",
-    "overwrite",
-    "replace",
-    "replacing",
-    "save",
-    "instead",
-    "just",
-    "only",
-    "clear",
-    "wipe",
-    "erase",
-    "empty",
-    "rewrite",
-    "redo",
+    "write", "overwrite", "replace", "replacing", "save", "instead", "just", "only", "clear",
+    "wipe", "erase", "empty", "rewrite", "redo",
 ];
 
 /// `action`, with a plain put read as an append.

@@ -240,11 +240,7 @@ fn a_new_path_goes_in_its_folder_as_on_disk() {
 #[test]
 fn the_file_said_last_after_to_is_the_one_acted_on() {
     let files = [
-        "bookings.md",
-        "flash/rose.md",
-        "camp/kit.md",
-        "shopping.md",
-        "kit.md",
+        "bookings.md", "flash/rose.md", "camp/kit.md", "shopping.md", "kit.md",
     ];
     names_each(
         &files,
@@ -296,11 +292,7 @@ fn the_file_said_last_after_to_is_the_one_acted_on() {
 #[test]
 fn places_and_new_names_settle_on_the_folder() {
     let files = [
-        "Closed/t1.md",
-        "t44.md",
-        "stall/sold.md",
-        "guests.md",
-        "notes.md",
+        "Closed/t1.md", "t44.md", "stall/sold.md", "guests.md", "notes.md",
     ];
     let acted = |said: &str| resolve_in(said, &folder(&files)).into_action();
     let moved = |name: &str, to: &str| {

@@ -229,10 +229,7 @@ fn the_line_pointed_back_at_is_the_subject_of_the_clause_said_last() {
 fn a_file_said_as_whose_it_is_and_a_name_said_again_in_the_text() {
     assert_table_in(
         &[
-            "dad/meds.md",
-            "dad/appointments.md",
-            "dad/diary.md",
-            "bills.md",
+            "dad/meds.md", "dad/appointments.md", "dad/diary.md", "bills.md",
         ],
         r#"
         read dad's appointments => read dad/appointments.md
@@ -522,12 +519,8 @@ fn files_of_a_kind_a_file_put_where_another_name_is_and_a_remark_noted() {
 #[test]
 fn a_file_said_by_its_own_name_and_its_folders_kind_and_a_folder_said_in_two_words() {
     let folder = [
-        "birth-plans/lowe.md",
-        "birth-plans/patel.md",
-        "show-notes/ep-41.md",
-        "show-notes/ep-40.md",
-        "patterns/coat.md",
-        "library/loans.md",
+        "birth-plans/lowe.md", "birth-plans/patel.md", "show-notes/ep-41.md",
+        "show-notes/ep-40.md", "patterns/coat.md", "library/loans.md",
     ];
     assert_table_in(
         &folder,

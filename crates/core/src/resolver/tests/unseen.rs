@@ -500,9 +500,7 @@ fn a_folder_of_the_root_said_without_folder_or_in_another_case_is_listed_as_a_gu
     // No such folder: nothing; a folder cannot be deleted, and "open" asks
     // for one of its files.
     for said in [
-        "show me the planets",
-        "delete the drafts",
-        "open the drafts",
+        "show me the planets", "delete the drafts", "open the drafts",
     ] {
         assert!(
             matches!(resolve_in(said, &folder), Resolution::Unresolved { .. }),
@@ -761,10 +759,7 @@ fn a_number_joined_to_a_name_may_be_said_apart() {
 #[test]
 fn a_file_said_with_its_folders_kind_is_that_file() {
     let names = [
-        "Poems/Winter.md",
-        "Poems/Spring.md",
-        "Letters/to-bank.txt",
-        "todo.txt",
+        "Poems/Winter.md", "Poems/Spring.md", "Letters/to-bank.txt", "todo.txt",
     ];
     assert_table_in(
         &names,
