@@ -167,21 +167,24 @@ fn end_first(words: Words<'_>) -> Option<Resolution> {
     let rest = words.after_any(AT_THE_END)?;
     (1..rest.len()).find_map(|at| {
         let (_, said) = rest.from(at).after_tagged(HEADS)?;
-        match target(courtesy::trim_end(rest.to(at)).trim_end(phrases!("please"))) {
+        match target(courtesy::trim_end(rest.to(at)).trim_end(PLEASE)) {
             Target::File(name) => Some(appended(name, said)),
             _ => None,
         }
     })
 }
 
+/// Words that open the making of a new file, before its name and a colon.
+const MAKING: Phrases = Phrases::new("[a] new | create | make | start");
+
+/// A "please" said between a file's name and what is added to it.
+const PLEASE: Phrases = Phrases::new("please");
+
 /// "todo.txt: add call mom", "books.md — add Dune", "standup.md, add:
 /// blocked", "todo dot txt add call mom": the file, a colon, comma or dash
 /// (or, spoken, nothing), then what to add. With no
 /// adding word ("groceries.md: oat milk") the words after a colon are a
 /// line to add, as a guess: a question or a request is no such line.
-/// Words that open the making of a new file, before its name and a colon.
-const MAKING: Phrases = Phrases::new("[a] new | create | make | start");
-
 fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     let (sep, colon) = (0..words.len()).find_map(|at| {
         let raw = words.raw(at);
@@ -195,10 +198,14 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
         (colon || adds_next || raw.ends_with(',') || words.gap_after(at).contains(['—', '–', '-']))
             .then_some((at, colon))
     })?;
-    let Target::File(name) = target(words.to(sep + 1)) else {
+    // "notes.md please: oat milk", "today's note please: …".
+    let Target::File(name) = target(courtesy::trim_end(words.to(sep + 1)).trim_end(PLEASE)) else {
         return None;
     };
-    let rest = words.from(sep + 1);
+    let rest = match colon {
+        true => words.from(sep + 1).trim_start(PLEASE),
+        false => words.from(sep + 1),
+    };
     // "new file haiku.md: an old pond" makes the file with that content.
     if colon && words.after_any(MAKING).is_some() {
         return content::text(rest).map(|content| {

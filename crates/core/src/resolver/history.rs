@@ -41,7 +41,8 @@ const CHANGED: Phrases = Phrases::new(
 const HISTORY: Phrases = Phrases::new(
     "[show [me] | list | what are | what is | give me] [the | my | this] [folder's | folder]
      [recent | latest] (commits | commit history | commit log | git history | history | git log)
-     | who [last] (changed | edited | committed) | (what | which) commits",
+     | who [last] (changed | edited | committed) | (what | which) commits
+     | who (is | has) been (changing | editing | updating | committing [to])",
 );
 
 /// "show me the last 5 commits": heads before a count of commits.

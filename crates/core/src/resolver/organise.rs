@@ -326,6 +326,16 @@ fn with_extension_of(name: &str, to: String) -> String {
 /// folder (a file: the write family's), unless `any` (after `mkdir`).
 fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
     let rest = rest.trim_start(phrases!("me | a | new | an | empty | one"));
+    // "a folder for next year, call it season-2027": what it is for, then
+    // its name.
+    if let Some((what, called)) = rest.around(phrases!("[and] (call | name) it [as]"))
+        && matches!(what.key(0), "folder" | "directory" | "dir")
+    {
+        return match target(called) {
+            Target::Bare(name) | Target::Folder(Some(name)) => act(Action::Mkdir { name }),
+            _ => None,
+        };
+    }
     // "a folder quotes for the builders' quotes": what it is for is no part
     // of its name.
     let rest = match rest.keys().position(|k| k == "for") {

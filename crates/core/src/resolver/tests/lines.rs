@@ -219,6 +219,29 @@ fn todays_note_keeps_what_is_in_it() {
     nothing("in today's note");
 }
 
+/// A "please" between the file and the colon is no part of either.
+#[test]
+fn please_before_the_colon_is_courtesy() {
+    let folder = Folder::new(alloc::vec![]).with_daily("daily/2026-12-02.md".into());
+    let today = |said: &str| resolve_in(said, &folder).into_action();
+    for said in [
+        "today's note please: three new customers on the round",
+        "today's note: three new customers on the round",
+    ] {
+        assert_eq!(
+            today(said),
+            Some(append(
+                "daily/2026-12-02.md",
+                "three new customers on the round"
+            )),
+            "{said}"
+        );
+    }
+    assert_table("todo.txt please: call mom ?=> append todo.txt | call mom");
+    // A "please" after a comma is still no line to add.
+    nothing("todo.txt, please");
+}
+
 /// A place said before a colon is not the text written there.
 #[test]
 fn a_place_said_before_the_text_is_not_written() {

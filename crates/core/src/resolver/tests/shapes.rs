@@ -558,3 +558,21 @@ fn owning_up_before_a_request_is_no_undo_and_a_file_asked_about_is_its_info() {
     // The control: "oops" alone still undoes.
     assert_table("oops => undo");
 }
+
+#[test]
+fn a_folder_named_after_what_it_is_for_and_who_has_been_changing_a_file() {
+    assert_table(
+        r#"
+        I want a folder for the meerkat stuff, call it meerkats => mkdir meerkats
+        make a folder for next year, call it season-2027 => mkdir season-2027
+        make a folder for next year and name it season-2027 => mkdir season-2027
+        who's been changing league-table.md => history league-table.md
+        who has been editing fees.md => history fees.md
+        "#,
+    );
+    // The control: a file made and called something is no folder.
+    assert!(!matches!(
+        resolve("make a file for the rota, call it rota.md").action(),
+        Some(Action::Mkdir { .. })
+    ));
+}
