@@ -257,6 +257,7 @@ pub fn resolve(text: &str) -> Resolution {
     match read {
         Resolution::Unresolved { note } => typo_corrected(text)
             .or_else(|| ask_inside(text))
+            .or_else(|| settle::typed_alone(text))
             .unwrap_or(Resolution::Unresolved { note }),
         resolution => edges::unsure(text, questioned(text, resolution)),
     }

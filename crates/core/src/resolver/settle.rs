@@ -17,6 +17,7 @@ use super::{NUMBERS, Resolution, unresolved};
 
 mod again;
 mod alone;
+pub(super) use alone::typed_alone;
 mod put;
 pub(super) use put::adds;
 mod quoted;

@@ -95,7 +95,9 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
             bare.is_empty(),
         ) {
             // A three-letter word is only bent where the request starts.
-            (true, false) if !quoted(word) && (bare.len() > 3 || opening) => closest(bare),
+            (true, false) if !quoted(word) && (bare.len() > 3 || opening) => {
+                closest(bare, opening && names_a_file(rest))
+            }
             _ => None,
         };
         match fixed {
@@ -129,8 +131,22 @@ fn quoted(word: &str) -> bool {
     word.starts_with(['"', '\'', '“', '‘', '«'])
 }
 
+/// Whether the next word of `rest` is a file's name ("notes.md",
+/// "kids/spelling.txt").
+fn names_a_file(rest: &str) -> bool {
+    let next = rest.split_whitespace().next().unwrap_or("");
+    let next = next.trim_end_matches(|c: char| !c.is_alphanumeric());
+    next.contains('/')
+        || next.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric()) && !ext.is_empty()
+        })
+}
+
 /// The one command word `word` is a typo of, if exactly one is close.
-fn closest(word: &str) -> Option<&'static str> {
+/// Where the request opens with it and a file's name follows (`named`:
+/// "reed fixtures.md", "rad shifts.md"), a word of its own is bent too: no
+/// sentence opens with "reed" and a file's name but as a request for it.
+fn closest(word: &str, named: bool) -> Option<&'static str> {
     if !word.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
@@ -140,12 +156,12 @@ fn closest(word: &str) -> Option<&'static str> {
     }
     let allowed = match lower.len() {
         0 | 1 => return None,
-        2 => return dropped_letter(&lower, 3, REAL_TWO),
-        3 => return dropped_letter(&lower, 4, REAL_THREE),
+        2 => return dropped_letter(&lower, 3, if named { &[] } else { REAL_TWO }),
+        3 => return dropped_letter(&lower, 4, if named { &[] } else { REAL_THREE }),
         4..=5 => 1,
         _ => 2,
     };
-    if COMMAND_WORDS.contains(&lower.as_str()) || REAL_WORDS.contains(&lower.as_str()) {
+    if COMMAND_WORDS.contains(&lower.as_str()) || (!named && REAL_WORDS.contains(&lower.as_str())) {
         return None;
     }
     let scored: Vec<(usize, &'static str)> = COMMAND_WORDS
@@ -273,24 +289,34 @@ mod tests {
             ("addd", "add"),
             ("appendd", "append"),
         ] {
-            assert_eq!(closest(typed), Some(meant), "{typed}");
+            assert_eq!(closest(typed, false), Some(meant), "{typed}");
         }
     }
 
     #[test]
     fn short_words_real_words_names_and_ties_are_left_alone() {
-        assert_eq!(closest("lst"), Some("list"));
-        assert_eq!(closest("edt"), Some("edit"));
-        assert_eq!(closest("dif"), Some("diff"));
+        assert_eq!(closest("lst", false), Some("list"));
+        assert_eq!(closest("edt", false), Some("edit"));
+        assert_eq!(closest("dif", false), Some("diff"));
         for word in [
             "red", "rad", "ready", "real", "wrote", "notes", "the", "todo", "hello", "file",
             "listed", "lit", "see", "how", "one", "more", "movie", "pick", "renamed", "putt",
             "saved", "added",
         ] {
-            assert_eq!(closest(word), None, "{word}");
+            assert_eq!(closest(word, false), None, "{word}");
         }
         assert_eq!(corrected("raed notes.md").unwrap().0, "read notes.md");
         assert_eq!(corrected("read notes.md"), None);
+        // A word of its own opening the request, a file's name after it.
+        assert_eq!(corrected("reed fixtures.md").unwrap().0, "read fixtures.md");
+        assert_eq!(corrected("rad shifts.md").unwrap().0, "read shifts.md");
+        assert_eq!(
+            corrected("reed kids/spelling.txt").unwrap().0,
+            "read kids/spelling.txt"
+        );
+        // The controls: the same words before other words, or later on.
+        assert_eq!(corrected("reed warblers nest here"), None);
+        assert_eq!(corrected("the red notes.md"), None);
         assert_eq!(
             corrected("\"raed\" is a word"),
             None,

@@ -1,6 +1,8 @@
 //! A file's name said on its own — "Kennel board please", "shifts.md,
 //! what have I got next week", "what were the erg scores" — as a look at that file: a guess, so it
-//! runs and says what it assumed. Only a name the folder holds counts.
+//! runs and says what it assumed. A name said loosely counts only where the
+//! folder holds it; a name typed whole ("readings.md?") counts anywhere, and
+//! a file that is not there is then answered so by the executor.
 
 use super::Resolution;
 use crate::action::Action;
@@ -36,13 +38,47 @@ pub(super) fn looked_at(
     let only_courtesy = (0..end)
         .filter(|i| !words.contains(i))
         .all(|i| AROUND.contains(&bare(parts[i]).as_str()));
-    only_courtesy.then(|| {
-        Resolution::Action(Action::Read {
-            name: String::from(name),
-            first: None,
-            last: None,
-            at: None,
-        })
-        .guessed(format!("I took it you wanted to see {name}"))
+    only_courtesy.then(|| look(name))
+}
+
+/// A look at `name`, as a guess that says so.
+fn look(name: &str) -> Resolution {
+    Resolution::Action(Action::Read {
+        name: String::from(name),
+        first: None,
+        last: None,
+        at: None,
     })
+    .guessed(format!("I took it you wanted to see {name}"))
+}
+
+/// A file's whole name (a stem, a dot, an extension) typed with nothing but
+/// courtesy around it ("readings.md?", "shopping.txt please"), read as
+/// [`looked_at`] reads a name the folder holds; a name closed by a comma or
+/// a colon opens a request or a remark, and a path typed as a command
+/// ("./deploy.sh") asks to run it, so neither is a look by itself.
+pub(in crate::resolver) fn typed_alone(text: &str) -> Option<Resolution> {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    let bare = |word: &str| {
+        word.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    let is_name = |part: &str| {
+        let name = part.trim_matches(|c: char| !c.is_alphanumeric());
+        name.rsplit_once('.').is_some_and(|(stem, ext)| {
+            !stem.is_empty()
+                && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                && ext.chars().any(|c| c.is_ascii_alphabetic())
+        }) && !part.ends_with([',', ':', ';'])
+            // "./deploy.sh" asks to run it, which no verb does.
+            && !part.starts_with(['.', '/', '~', '$'])
+    };
+    let mut names = parts.iter().filter(|part| is_name(part));
+    let name = names.next()?;
+    let alone = names.next().is_none()
+        && parts
+            .iter()
+            .filter(|part| !is_name(part))
+            .all(|part| AROUND.contains(&bare(part).as_str()));
+    alone.then(|| look(name.trim_matches(|c: char| !c.is_alphanumeric())))
 }

@@ -576,3 +576,20 @@ fn a_folder_named_after_what_it_is_for_and_who_has_been_changing_a_file() {
         Some(Action::Mkdir { .. })
     ));
 }
+
+#[test]
+fn a_whole_name_typed_alone_is_a_look_and_a_word_of_its_own_before_a_name_its_typo() {
+    assert_table(
+        r#"
+        shopping.txt please ?=> read shopping.txt
+        readings.md? ?=> read readings.md
+        reed fixtures.md ?=> read fixtures.md
+        rad shifts.md ?=> read shifts.md
+        "#,
+    );
+    // The controls: a number is no name, and a name among other words is
+    // no look by itself.
+    nothing("2.0 please");
+    nothing("./deploy.sh");
+    nothing("readings.md is what the tutor wants");
+}
