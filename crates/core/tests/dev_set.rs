@@ -32,6 +32,11 @@ struct Case {
     /// The resolver must ask which of these files is meant (its note names each).
     #[serde(default)]
     ask: Vec<String>,
+    /// Another action that answers these sentences as well as `action`
+    /// does: "how many lines does essay.md have" is answered by the `wc`
+    /// tool and by `info` alike.
+    #[serde(default)]
+    also: Option<Value>,
     sentences: Vec<String>,
 }
 
@@ -79,6 +84,11 @@ impl Case {
             (true, Some(want), _) => (!contains(&got, &self.as_done(want.clone())))
                 .then(|| format!("expected at least {want}\n    got      {got}")),
             (_, _, Some(want)) if self.as_done(want.clone()) == got => None,
+            (_, _, Some(_))
+                if self.also.clone().map(|also| self.as_done(also)) == Some(got.clone()) =>
+            {
+                None
+            }
             (_, _, Some(want)) => Some(format!("expected {want}\n    got      {got}")),
             (_, _, None) => Some(format!("expected unresolved\n    got      {got}")),
         }
@@ -579,8 +589,8 @@ fn the_eighth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-8.yaml",
         Floor {
-            offered: 628,
-            unasked: 589,
+            offered: 631,
+            unasked: 592,
             wrong: 4,
         },
     );
@@ -603,8 +613,8 @@ fn the_tenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-10.yaml",
         Floor {
-            offered: 663,
-            unasked: 641,
+            offered: 664,
+            unasked: 642,
             wrong: 1,
         },
     );
@@ -615,9 +625,9 @@ fn the_eleventh_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-11.yaml",
         Floor {
-            offered: 621,
-            unasked: 596,
-            wrong: 6,
+            offered: 626,
+            unasked: 601,
+            wrong: 3,
         },
     );
 }
@@ -627,9 +637,9 @@ fn the_twelfth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-12.yaml",
         Floor {
-            offered: 620,
-            unasked: 586,
-            wrong: 13,
+            offered: 623,
+            unasked: 589,
+            wrong: 10,
         },
     );
 }
@@ -651,9 +661,9 @@ fn the_fourteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-14.yaml",
         Floor {
-            offered: 640,
-            unasked: 611,
-            wrong: 11,
+            offered: 644,
+            unasked: 615,
+            wrong: 8,
         },
     );
 }
@@ -663,9 +673,9 @@ fn the_fifteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-15.yaml",
         Floor {
-            offered: 626,
-            unasked: 598,
-            wrong: 10,
+            offered: 629,
+            unasked: 601,
+            wrong: 8,
         },
     );
 }
@@ -675,9 +685,9 @@ fn the_sixteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-16.yaml",
         Floor {
-            offered: 653,
-            unasked: 635,
-            wrong: 2,
+            offered: 654,
+            unasked: 636,
+            wrong: 1,
         },
     );
 }
@@ -687,9 +697,9 @@ fn the_seventeenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-17.yaml",
         Floor {
-            offered: 657,
-            unasked: 615,
-            wrong: 7,
+            offered: 658,
+            unasked: 616,
+            wrong: 6,
         },
     );
 }
@@ -699,9 +709,9 @@ fn the_eighteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-18.yaml",
         Floor {
-            offered: 657,
-            unasked: 638,
-            wrong: 8,
+            offered: 660,
+            unasked: 641,
+            wrong: 5,
         },
     );
 }
@@ -711,9 +721,9 @@ fn the_nineteenth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-19.yaml",
         Floor {
-            offered: 640,
-            unasked: 615,
-            wrong: 5,
+            offered: 643,
+            unasked: 618,
+            wrong: 3,
         },
     );
 }
@@ -723,9 +733,9 @@ fn the_twentieth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-20.yaml",
         Floor {
-            offered: 656,
-            unasked: 624,
-            wrong: 4,
+            offered: 658,
+            unasked: 626,
+            wrong: 3,
         },
     );
 }
@@ -735,9 +745,9 @@ fn the_twenty_first_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-21.yaml",
         Floor {
-            offered: 691,
-            unasked: 661,
-            wrong: 9,
+            offered: 696,
+            unasked: 665,
+            wrong: 6,
         },
     );
 }
@@ -747,9 +757,9 @@ fn the_twenty_second_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-22.yaml",
         Floor {
-            offered: 667,
-            unasked: 636,
-            wrong: 5,
+            offered: 670,
+            unasked: 639,
+            wrong: 3,
         },
     );
 }
@@ -759,8 +769,8 @@ fn the_twenty_third_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-23.yaml",
         Floor {
-            offered: 651,
-            unasked: 618,
+            offered: 652,
+            unasked: 619,
             wrong: 4,
         },
     );
@@ -771,9 +781,9 @@ fn the_twenty_fourth_blind_set_passes_at_least_as_often_as_recorded() {
     check_blind_set(
         "blind-set-24.yaml",
         Floor {
-            offered: 654,
-            unasked: 621,
-            wrong: 7,
+            offered: 659,
+            unasked: 625,
+            wrong: 5,
         },
     );
 }

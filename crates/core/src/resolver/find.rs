@@ -43,13 +43,16 @@ const INFO: Phrases = Phrases::new(
      | when did (i | we | anyone | someone | somebody) [last] (change | update | edit | modify | touch)
      | when (was | did)
      | [(give | show | get) me | get] [the] [file] (info | information | details | stats) (on | about | for | of)
-     | tell me about | stat | stats (on | for | of)",
+     | tell me about | stat | stats (on | for | of)
+     | how many (lines | entries | files | items) [are | is] [there] (in | inside)
+     | how many lines (does | has | is) | count [the] lines (in | of)
+     | [the] number of (lines | entries) (in | of) | [the] line count (of | for)",
 );
 
 /// Words after the name in an info question ("… last changed", "… have").
 const INFO_TAIL: Phrases = Phrases::new(
     "[last] [get | got] (changed | modified | edited | change | updated | update | touched | saved)
-         | have | has | get | please",
+         | have | has | get | got | please",
 );
 
 /// Heads of asking which files a name has in it.

@@ -85,8 +85,9 @@ fn tool(id: &str, name: Option<String>) -> Action {
 /// (empty: none needed). The tool's id is the word said; which tool that is
 /// the host's tools say ([`super::shelf`]).
 const PURPOSES: &[(&[&str], &[&str])] = &[
+    // Lines are counted by `info`, which needs no tool.
     (
-        &["words", "word", "lines", "line", "characters"],
+        &["words", "word", "characters"],
         &["count", "many", "number"],
     ),
     (&["wc"], &[]),

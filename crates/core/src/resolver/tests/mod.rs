@@ -200,8 +200,15 @@ fn a_tool_said_by_its_purpose_is_the_hosts_tool_for_it() {
         })
     };
     assert_eq!(
-        resolve_in("how many lines are in diary.md", &shelf),
+        resolve_in("how many words are in diary.md", &shelf),
         tool("wc", "diary.md")
+    );
+    // Lines are counted by the built-in info, which needs no tool.
+    assert_eq!(
+        resolve_in("how many lines are in diary.md", &shelf),
+        Resolution::Action(Action::Info {
+            name: "diary.md".into()
+        })
     );
     assert_eq!(
         resolve_in("what's the checksum of photos dot zip", &shelf),

@@ -593,3 +593,30 @@ fn a_whole_name_typed_alone_is_a_look_and_a_word_of_its_own_before_a_name_its_ty
     nothing("./deploy.sh");
     nothing("readings.md is what the tutor wants");
 }
+
+#[test]
+fn how_many_lines_or_files_something_holds_is_its_info() {
+    let folder = [
+        "memoir/chapter-01.md", "memoir/chapter-02.md", "vet-notes.md",
+    ];
+    assert_table_in(
+        &folder,
+        r#"
+        how many lines are in timeline.md => info timeline.md
+        how many lines does questions.md have => info questions.md
+        how many lines is family-tree.md => info family-tree.md
+        how many files are in the memoir folder => info memoir
+        count the lines in vet-notes.md => info vet-notes.md
+        "#,
+    );
+    // The controls: words are the tool's count, and files with no folder
+    // named are the listing's.
+    assert!(!matches!(
+        resolve("how many words are in timeline.md").action(),
+        Some(Action::Info { .. })
+    ));
+    assert!(!matches!(
+        resolve("how many files are there").action(),
+        Some(Action::Info { .. })
+    ));
+}
