@@ -202,9 +202,13 @@ pub fn resolve_in(text: &str, folder: &Folder) -> Resolution {
     let resolution = pointed::settled(text, resolution, folder.names());
     let resolution = match folder.is_empty() {
         true => resolution.map_action(|action| settle::adds(text, action)),
-        false => settle::settle(text, resolution, folder, |again| {
-            settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
-        }),
+        false => find::by_name(
+            text,
+            settle::settle(text, resolution, folder, |again| {
+                settle::settle(again, resolve(again), folder, |_| unresolved(HELP))
+            }),
+            folder,
+        ),
     };
     shelf::settle(resolution, folder)
 }

@@ -10,6 +10,7 @@ mod compare;
 mod entries;
 mod extensions;
 pub use extensions::{Fetch, Step};
+pub(crate) use looks::name_matches;
 mod grep;
 mod heard;
 mod history;

@@ -3,6 +3,8 @@
 //! notes.md change". (How many lines or words a file has is the shelf's
 //! `wc`, when the host has it.)
 
+mod by_name;
+
 use super::name::{Target, target};
 use super::phrases::{Phrases, phrases};
 use super::text::Words;
@@ -10,6 +12,7 @@ use super::{Resolution, act};
 use crate::action::Action;
 use alloc::string::String;
 use alloc::vec::Vec;
+pub(super) use by_name::by_name;
 
 /// Heads of finding a file by its name; the rest is the name's words.
 const FIND: Phrases = Phrases::new(

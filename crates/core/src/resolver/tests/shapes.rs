@@ -620,3 +620,25 @@ fn how_many_lines_or_files_something_holds_is_its_info() {
         Some(Action::Info { .. })
     ));
 }
+
+#[test]
+fn find_said_of_a_word_files_are_named_with_finds_those_files() {
+    let folder = ["repairs/strat-neck.md", "repairs/tele.md", "residents/edna.md", "notes.md"];
+    assert_table_in(
+        &folder,
+        r#"
+        find strat in the repairs folder ?=> find strat | repairs
+        find edna ?=> find edna
+        "#,
+    );
+    // The controls: a word no file is named with, a quoted text and a
+    // search said as one stay searches of what the files say.
+    assert_table_in(
+        &folder,
+        r#"
+        find invoice => grep invoice
+        find "strat" => grep strat
+        search for edna => grep edna
+        "#,
+    );
+}
