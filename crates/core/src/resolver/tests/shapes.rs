@@ -623,7 +623,9 @@ fn how_many_lines_or_files_something_holds_is_its_info() {
 
 #[test]
 fn find_said_of_a_word_files_are_named_with_finds_those_files() {
-    let folder = ["repairs/strat-neck.md", "repairs/tele.md", "residents/edna.md", "notes.md"];
+    let folder = [
+        "repairs/strat-neck.md", "repairs/tele.md", "residents/edna.md", "notes.md",
+    ];
     assert_table_in(
         &folder,
         r#"
