@@ -261,7 +261,7 @@ pub fn resolve(text: &str) -> Resolution {
     match read {
         Resolution::Unresolved { note } => typo_corrected(text)
             .or_else(|| ask_inside(text))
-            .or_else(|| settle::typed_alone(text))
+            .or_else(|| settle::typed_alone(text).filter(|look| !names_web_address(look)))
             .unwrap_or(Resolution::Unresolved { note }),
         resolution => edges::unsure(text, questioned(text, resolution)),
     }
@@ -318,14 +318,22 @@ fn read(text: &str) -> Resolution {
     let resolution = in_folder_first(text)
         .unwrap_or_else(|| plain(text))
         .or_else_unresolved(|| aside::dropped(text));
-    match resolution.action().and_then(Action::file) {
-        Some(name) if web_address(name) => unresolved(WEB_ADDRESS),
-        _ => resolution,
+    match names_web_address(&resolution) {
+        true => unresolved(WEB_ADDRESS),
+        false => resolution,
     }
 }
 
 const WEB_ADDRESS: &str = "That is a web address, not a file in this folder: I only work with \
 the folder's files (a tool with the http-get capability can fetch a page).";
+
+/// Whether `resolution` acts on a web address rather than a file.
+fn names_web_address(resolution: &Resolution) -> bool {
+    resolution
+        .action()
+        .and_then(Action::file)
+        .is_some_and(web_address)
+}
 
 /// "https://example.com", "www.example.org", "google.com": a place on the
 /// web, never a file the person keeps here.

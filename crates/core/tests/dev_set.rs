@@ -55,6 +55,11 @@ impl Case {
 
     /// The action JSON every sentence must produce; `None` means unresolved.
     fn expected(&self) -> Option<&Value> {
+        assert!(
+            self.also.is_none() || (self.action.is_some() && !self.partial),
+            "`also` names a second whole action beside `action`: {:?}",
+            self.sentences
+        );
         match (&self.action, self.unresolved || !self.ask.is_empty()) {
             (Some(action), false) => Some(action),
             (None, true) => None,
@@ -205,6 +210,11 @@ fn run_set(label: &str, path: &str) -> (usize, Vec<String>) {
 
 /// Checks every sentence of the set at `path`, reporting all failures at once.
 fn check_set(label: &str, path: &str) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        !text.contains("\n    also:"),
+        "the {label} resolves exactly: no case of it may take a second answer"
+    );
     let (total, failures) = run_set(label, path);
     let passed = total - failures.len();
     println!(

@@ -202,10 +202,7 @@ fn file_colon_first(words: Words<'_>) -> Option<Resolution> {
     let Target::File(name) = target(courtesy::trim_end(words.to(sep + 1)).trim_end(PLEASE)) else {
         return None;
     };
-    let rest = match colon {
-        true => words.from(sep + 1).trim_start(PLEASE),
-        false => words.from(sep + 1),
-    };
+    let rest = words.from(sep + 1);
     // "new file haiku.md: an old pond" makes the file with that content.
     if colon && words.after_any(MAKING).is_some() {
         return content::text(rest).map(|content| {

@@ -63,8 +63,13 @@ pub fn named(text: &str, path: &str) -> Option<String> {
                 out.push_str(&text[..from]);
                 out.push_str(path);
                 // "todays note locked up at nine", as a recogniser writes
-                // "today's note: …": the note said first, then its line.
-                if text[..from].trim().is_empty() && text[to..].starts_with(' ') {
+                // "today's note: …": the note said first, then its line
+                // (unless a colon of its own follows: "… please: …").
+                let colon_next = text[to..]
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|word| word.ends_with(':'));
+                if text[..from].trim().is_empty() && text[to..].starts_with(' ') && !colon_next {
                     out.push(':');
                 }
                 out.push_str(&text[to..]);

@@ -1,7 +1,7 @@
 //! `find` and `info`: "where's the budget file", "find files named *.md",
 //! "which file is called budget", "how big is notes.md", "when did
-//! notes.md change". (How many lines or words a file has is the shelf's
-//! `wc`, when the host has it.)
+//! notes.md change", "how many lines are in notes.md" (a file's lines and a
+//! folder's entries are `info`'s; its words are the shelf's `wc`).
 
 mod by_name;
 

@@ -327,12 +327,29 @@ fn with_extension_of(name: &str, to: String) -> String {
 fn folder_made(rest: Words<'_>, any: bool) -> Option<Resolution> {
     let rest = rest.trim_start(phrases!("me | a | new | an | empty | one"));
     // "a folder for next year, call it season-2027": what it is for, then
-    // its name.
+    // its name; "a folder in recipes for breakfasts, call it breakfast":
+    // where it goes, too.
     if let Some((what, called)) = rest.around(phrases!("[and] (call | name) it [as]"))
         && matches!(what.key(0), "folder" | "directory" | "dir")
     {
-        return match target(called) {
-            Target::Bare(name) | Target::Folder(Some(name)) => act(Action::Mkdir { name }),
+        let (Target::Bare(name) | Target::Folder(Some(name))) = target(called) else {
+            return None;
+        };
+        let Some(at) = what
+            .keys()
+            .position(|k| matches!(k, "in" | "inside" | "within" | "under"))
+        else {
+            return act(Action::Mkdir { name });
+        };
+        let place = what.from(at + 1);
+        let place = match place.keys().position(|k| k == "for") {
+            Some(end) => place.to(end),
+            None => place,
+        };
+        return match super::name::folder(place) {
+            Some(Some(dir)) if !super::name::leaves_the_folder(&dir) => act(Action::Mkdir {
+                name: super::name::within(&dir, name),
+            }),
             _ => None,
         };
     }

@@ -7,8 +7,11 @@
 //! words are never bent: a word of two or three letters only where the
 //! request starts, and only as a command word with one letter dropped that
 //! is no word of its own ("ad", "lst"); one edit for four or five letters,
-//! two for six or more (a swap of two neighbours is one edit). A word close to two command words is left alone. Names (a dot, a
-//! slash, a digit) and quoted words are never corrected.
+//! two for six or more (a swap of two neighbours is one edit). A word close
+//! to two command words is left alone. Names (a dot, a slash, a digit) and
+//! quoted words are never corrected. The one exception to the real-word
+//! rule: a word opening the request right before a file's name ("reed
+//! notes.md") is bent, and only to a look.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -96,7 +99,8 @@ pub fn corrected(text: &str) -> Option<(String, Vec<(String, &'static str)>)> {
         ) {
             // A three-letter word is only bent where the request starts.
             (true, false) if !quoted(word) && (bare.len() > 3 || opening) => {
-                closest(bare, opening && names_a_file(rest))
+                let named = opening && names_a_file(rest) && !COURTESY.contains(&key.as_str());
+                closest(bare, named)
             }
             _ => None,
         };
@@ -132,21 +136,40 @@ fn quoted(word: &str) -> bool {
 }
 
 /// Whether the next word of `rest` is a file's name ("notes.md",
-/// "kids/spelling.txt").
+/// "kids/spelling.txt"): a stem, a dot and an extension with a letter.
 fn names_a_file(rest: &str) -> bool {
     let next = rest.split_whitespace().next().unwrap_or("");
     let next = next.trim_end_matches(|c: char| !c.is_alphanumeric());
-    next.contains('/')
-        || next.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty() && ext.chars().all(|c| c.is_ascii_alphanumeric()) && !ext.is_empty()
-        })
+    next.rsplit_once('.').is_some_and(|(stem, ext)| {
+        !stem.is_empty()
+            && ext.chars().all(|c| c.is_ascii_alphanumeric())
+            && ext.chars().any(|c| c.is_ascii_alphabetic())
+    })
 }
+
+/// The command words a word of its own is bent to before a file's name:
+/// looks only, so no change is ever proposed from an ordinary word.
+const LOOKS: &[&str] = &[
+    "read", "print", "show", "display", "open", "view", "list", "cat",
+];
 
 /// The one command word `word` is a typo of, if exactly one is close.
 /// Where the request opens with it and a file's name follows (`named`:
-/// "reed fixtures.md", "rad shifts.md"), a word of its own is bent too: no
-/// sentence opens with "reed" and a file's name but as a request for it.
+/// "reed fixtures.md", "rad shifts.md"), a word of its own is bent too, to
+/// a look only ([`LOOKS`]): no sentence opens with "reed" and a file's name
+/// but as a request to see it, and no change is proposed from a real word.
 fn closest(word: &str, named: bool) -> Option<&'static str> {
+    closest_to(word, false).or_else(|| {
+        (named && word.len() > 2)
+            .then(|| closest_to(word, true))
+            .flatten()
+            .filter(|command| LOOKS.contains(command))
+    })
+}
+
+/// The one command word `word` is a typo of, a word of its own bent too
+/// where `lenient`.
+fn closest_to(word: &str, lenient: bool) -> Option<&'static str> {
     if !word.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
@@ -156,12 +179,13 @@ fn closest(word: &str, named: bool) -> Option<&'static str> {
     }
     let allowed = match lower.len() {
         0 | 1 => return None,
-        2 => return dropped_letter(&lower, 3, if named { &[] } else { REAL_TWO }),
-        3 => return dropped_letter(&lower, 4, if named { &[] } else { REAL_THREE }),
+        2 => return dropped_letter(&lower, 3, if lenient { &[] } else { REAL_TWO }),
+        3 => return dropped_letter(&lower, 4, if lenient { &[] } else { REAL_THREE }),
         4..=5 => 1,
         _ => 2,
     };
-    if COMMAND_WORDS.contains(&lower.as_str()) || (!named && REAL_WORDS.contains(&lower.as_str())) {
+    if COMMAND_WORDS.contains(&lower.as_str()) || (!lenient && REAL_WORDS.contains(&lower.as_str()))
+    {
         return None;
     }
     let scored: Vec<(usize, &'static str)> = COMMAND_WORDS
@@ -317,6 +341,13 @@ mod tests {
         // The controls: the same words before other words, or later on.
         assert_eq!(corrected("reed warblers nest here"), None);
         assert_eq!(corrected("the red notes.md"), None);
+        // Bent only to a look, and never a courtesy word or before a
+        // number that is no name.
+        assert_eq!(corrected("clean notes.md"), None);
+        assert_eq!(corrected("wrote notes.md"), None);
+        assert_eq!(corrected("can notes.md be shorter"), None);
+        assert_eq!(corrected("not 50/50"), None);
+        assert_eq!(corrected("at notes.md"), None);
         assert_eq!(
             corrected("\"raed\" is a word"),
             None,

@@ -1,7 +1,7 @@
 //! "find strat in the repairs folder", "find henderson": the verb `find`
-//! said of a word or two that files of the folder are named with finds those
-//! files, as a guess that says how to search their text instead; a word no
-//! name holds stays a search of what the files say.
+//! said of a word or two that starts words of names in the folder finds
+//! those files, as a guess that says how to search their text instead; a
+//! word no name holds stays a search of what the files say.
 
 use super::super::{Folder, Resolution};
 use crate::action::Action;
@@ -53,7 +53,8 @@ pub(in crate::resolver) fn by_name(
         .names()
         .iter()
         .filter(within)
-        .any(|name| name_matches(query, name.rsplit('/').next().unwrap_or(name)));
+        .map(|name| name.rsplit('/').next().unwrap_or(name))
+        .any(|leaf| name_matches(query, leaf) && starts_words(query, leaf));
     match named {
         true => Resolution::Action(Action::Find {
             pattern: query.clone(),
@@ -64,4 +65,15 @@ pub(in crate::resolver) fn by_name(
         )),
         false => resolution,
     }
+}
+
+/// Whether each word of `query` starts a word of `leaf` ("strat" of
+/// `strat-neck.md`, "chapter" of `chapter1.md`; not "rent" of `current.md`).
+fn starts_words(query: &str, leaf: &str) -> bool {
+    let leaf = leaf.to_lowercase();
+    let words: Vec<&str> = leaf.split(|c: char| !c.is_alphanumeric()).collect();
+    query
+        .to_lowercase()
+        .split_whitespace()
+        .all(|word| words.iter().any(|w| w.starts_with(word)))
 }

@@ -63,10 +63,19 @@ pub(in crate::resolver) fn typed_alone(text: &str) -> Option<Resolution> {
         word.trim_matches(|c: char| !c.is_alphanumeric())
             .to_lowercase()
     };
+    // The name as typed: quotes or brackets around it, and a closing
+    // question mark or full stop, are no part of it.
+    let name_of = |part: &'_ str| {
+        String::from(
+            part.trim_start_matches(['(', '"', '\'', '“', '‘'])
+                .trim_end_matches(['?', '!', '.', ')', '"', '\'', '”', '’']),
+        )
+    };
     let is_name = |part: &str| {
-        let name = part.trim_matches(|c: char| !c.is_alphanumeric());
+        let name = name_of(part);
         name.rsplit_once('.').is_some_and(|(stem, ext)| {
-            !stem.is_empty()
+            stem.chars().any(char::is_alphabetic)
+                && !stem.ends_with('.')
                 && ext.chars().all(|c| c.is_ascii_alphanumeric())
                 && ext.chars().any(|c| c.is_ascii_alphabetic())
         }) && !part.ends_with([',', ':', ';'])
@@ -74,11 +83,11 @@ pub(in crate::resolver) fn typed_alone(text: &str) -> Option<Resolution> {
             && !part.starts_with(['.', '/', '~', '$'])
     };
     let mut names = parts.iter().filter(|part| is_name(part));
-    let name = names.next()?;
+    let name = name_of(names.next()?);
     let alone = names.next().is_none()
         && parts
             .iter()
             .filter(|part| !is_name(part))
             .all(|part| AROUND.contains(&bare(part).as_str()));
-    alone.then(|| look(name.trim_matches(|c: char| !c.is_alphanumeric())))
+    alone.then(|| look(&name))
 }

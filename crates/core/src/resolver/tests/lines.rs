@@ -238,8 +238,10 @@ fn please_before_the_colon_is_courtesy() {
         );
     }
     assert_table("todo.txt please: call mom ?=> append todo.txt | call mom");
-    // A "please" after a comma is still no line to add.
+    // A "please" after a comma is still no line to add, nor a request
+    // after the colon.
     nothing("todo.txt, please");
+    nothing("essay.md: please shorten the intro");
 }
 
 /// A place said before a colon is not the text written there.

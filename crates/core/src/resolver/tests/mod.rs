@@ -92,6 +92,16 @@ fn guess(text: &str) -> Action {
     }
 }
 
+/// `text` is not read as `verb` (done or guessed).
+fn not_a(text: &str, verb: Verb) {
+    let read = resolve(text);
+    assert_ne!(
+        read.action().map(Action::verb),
+        Some(verb),
+        "{text}: {read:?}"
+    );
+}
+
 /// `text` is read as no request at all.
 fn nothing(text: &str) {
     let got = resolve(text);

@@ -6,8 +6,9 @@
 //! a file changed "so it only says …".
 
 use super::super::resolve;
-use super::{appended_under, assert_table, assert_table_in, guess, nothing, sure};
+use super::{appended_under, assert_table, assert_table_in, guess, not_a, nothing, sure};
 use crate::action::Action;
+use crate::command::Verb;
 
 #[test]
 fn a_phrase_between_the_noun_and_the_name_is_what_it_is_for_or_where_it_goes() {
@@ -566,15 +567,13 @@ fn a_folder_named_after_what_it_is_for_and_who_has_been_changing_a_file() {
         I want a folder for the meerkat stuff, call it meerkats => mkdir meerkats
         make a folder for next year, call it season-2027 => mkdir season-2027
         make a folder for next year and name it season-2027 => mkdir season-2027
+        make a folder in recipes for breakfasts, call it breakfast => mkdir recipes/breakfast
         who's been changing league-table.md => history league-table.md
         who has been editing fees.md => history fees.md
         "#,
     );
     // The control: a file made and called something is no folder.
-    assert!(!matches!(
-        resolve("make a file for the rota, call it rota.md").action(),
-        Some(Action::Mkdir { .. })
-    ));
+    not_a("make a file for the rota, call it rota.md", Verb::Mkdir);
 }
 
 #[test]
@@ -611,34 +610,23 @@ fn how_many_lines_or_files_something_holds_is_its_info() {
     );
     // The controls: words are the tool's count, and files with no folder
     // named are the listing's.
-    assert!(!matches!(
-        resolve("how many words are in timeline.md").action(),
-        Some(Action::Info { .. })
-    ));
-    assert!(!matches!(
-        resolve("how many files are there").action(),
-        Some(Action::Info { .. })
-    ));
+    not_a("how many words are in timeline.md", Verb::Info);
+    not_a("how many files are there", Verb::Info);
 }
 
 #[test]
 fn find_said_of_a_word_files_are_named_with_finds_those_files() {
-    let folder = [
-        "repairs/strat-neck.md", "repairs/tele.md", "residents/edna.md", "notes.md",
-    ];
+    // After the two finds, the controls: a word no file is named with, a
+    // quoted text and a search said as one stay searches of what they say.
     assert_table_in(
-        &folder,
+        &[
+            "repairs/strat-neck.md", "repairs/tele.md", "residents/edna.md", "notes.md",
+        ],
         r#"
         find strat in the repairs folder ?=> find strat | repairs
         find edna ?=> find edna
-        "#,
-    );
-    // The controls: a word no file is named with, a quoted text and a
-    // search said as one stay searches of what the files say.
-    assert_table_in(
-        &folder,
-        r#"
         find invoice => grep invoice
+        find tes => grep tes
         find "strat" => grep strat
         search for edna => grep edna
         "#,
