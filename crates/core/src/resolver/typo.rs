@@ -140,11 +140,7 @@ fn quoted(word: &str) -> bool {
 fn names_a_file(rest: &str) -> bool {
     let next = rest.split_whitespace().next().unwrap_or("");
     let next = next.trim_end_matches(|c: char| !c.is_alphanumeric());
-    next.rsplit_once('.').is_some_and(|(stem, ext)| {
-        !stem.is_empty()
-            && ext.chars().all(|c| c.is_ascii_alphanumeric())
-            && ext.chars().any(|c| c.is_ascii_alphabetic())
-    })
+    !next.starts_with('.') && super::name::has_extension(next)
 }
 
 /// The command words a word of its own is bent to before a file's name:

@@ -6,6 +6,7 @@
 
 use super::Resolution;
 use crate::action::Action;
+use crate::resolver::name::has_extension;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -73,12 +74,12 @@ pub(in crate::resolver) fn typed_alone(text: &str) -> Option<Resolution> {
     };
     let is_name = |part: &str| {
         let name = name_of(part);
-        name.rsplit_once('.').is_some_and(|(stem, ext)| {
-            stem.chars().any(char::is_alphabetic)
-                && !stem.ends_with('.')
-                && ext.chars().all(|c| c.is_ascii_alphanumeric())
-                && ext.chars().any(|c| c.is_ascii_alphabetic())
-        }) && !part.ends_with([',', ':', ';'])
+        // A stem with a letter: "10.30am" is a time, "so...what" no name.
+        let stem = name.rsplit_once('.').map_or("", |(stem, _)| stem);
+        has_extension(&name)
+            && stem.chars().any(char::is_alphabetic)
+            && !stem.ends_with('.')
+            && !part.ends_with([',', ':', ';'])
             // "./deploy.sh" asks to run it, which no verb does.
             && !part.starts_with(['.', '/', '~', '$'])
     };
