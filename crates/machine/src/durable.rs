@@ -6,6 +6,8 @@
 //! point after it succeeded, and can take what the file or folder shows then
 //! as the state a power cut would leave.
 
+pub(crate) mod pool;
+
 use cap_std::fs::{Dir, OpenOptions, OpenOptionsExt};
 use std::fs::File;
 use std::io;

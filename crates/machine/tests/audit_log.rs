@@ -355,3 +355,63 @@ fn a_looks_line_is_on_file_at_its_answer_and_durable_by_the_next_change() {
             .any(|seqs| seqs.contains(&seq))
     );
 }
+
+/// The anchor file's inode and its last record's `next` hashes, as of each
+/// of its sync points.
+fn synced_announcements(disk: &SlowDisk, anchors: &Path) -> Vec<Vec<String>> {
+    use std::os::unix::fs::MetadataExt;
+    let file = std::fs::read_dir(anchors).unwrap().next().unwrap().unwrap();
+    let ino = file.metadata().unwrap().ino();
+    let synced = disk.synced.lock().unwrap();
+    synced
+        .iter()
+        .filter(|(i, _)| *i == ino)
+        .map(|(_, bytes)| {
+            let text = String::from_utf8(bytes.clone()).unwrap();
+            let last = text.lines().last().unwrap();
+            let record: serde_json::Value = serde_json::from_str(last).unwrap();
+            let next = record["next"].as_array().cloned().unwrap_or_default();
+            next.iter()
+                .map(|h| h.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn an_announcement_is_synced_as_soon_as_it_is_written_and_the_log_only_when_waited_for() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = TempDir::new().unwrap();
+    let (storage, disk, log) = on_slow_disk(&dir);
+    // An attempt is written, not waited for: its line's sync is the change's.
+    pollster::block_on(storage.append_attempt(&entry("w", EntryResult::Pending))).unwrap();
+    let text = std::fs::read_to_string(&log).unwrap();
+    let line = text.split_inclusive('\n').next_back().unwrap();
+    let hash = audit::chain::line_hash(line.as_bytes());
+    let ino = std::fs::metadata(&log).unwrap().ino();
+    let anchors = dir.path().join("anchors");
+    let announced = (0..500).any(|_| {
+        let found = synced_announcements(&disk, &anchors)
+            .iter()
+            .any(|next| next.contains(&hash));
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        found
+    });
+    assert!(
+        announced,
+        "the record announcing the attempt was synced by itself"
+    );
+    let seqs = synced_seqs(&disk, ino);
+    assert!(
+        seqs.iter()
+            .all(|seqs| !seqs.contains(&entries_of(&text)[0].seq)),
+        "nothing waited for the log yet: {seqs:?}"
+    );
+    // Control: a line waited for is synced in the log, after its announcement.
+    let outcome = pollster::block_on(storage.append_audit(&entry("w", EntryResult::Ok))).unwrap();
+    let seqs = synced_seqs(&disk, ino);
+    assert!(
+        seqs.last().is_some_and(|last| last.contains(&outcome)),
+        "{seqs:?}"
+    );
+}

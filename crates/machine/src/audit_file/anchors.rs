@@ -1,13 +1,13 @@
 //! The host's anchor records, one file per audit file, outside every root.
 
-use crate::durable::Syncer;
+use crate::durable::{Syncer, pool};
 use std::fs::File;
 use std::io;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::os::unix::fs::OpenOptionsExt as _;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use voicebox_core::audit;
 use voicebox_core::audit::chain::Anchor;
 
@@ -96,53 +96,151 @@ impl Anchors {
         let mut last = [0u8];
         let whole = len == 0 || (file.read_at(&mut last, len - 1)? == 1 && last[0] == b'\n');
         Ok(AnchorLog {
-            file: Arc::new(file),
             path,
             len,
             whole,
-            dirty: false,
+            durable: Arc::new(Flushing {
+                sync: sync.clone(),
+                state: Mutex::new(Flushed {
+                    file: Arc::new(file),
+                    appended: 0,
+                    synced: 0,
+                    running: false,
+                }),
+                ended: Condvar::new(),
+            }),
         })
     }
 }
 
 /// One audit file's anchor records, open for appending.
 pub(super) struct AnchorLog {
-    file: Arc<File>,
     path: PathBuf,
     len: u64,
     /// Whether the file ends in a whole record (a newline), or is empty.
     whole: bool,
-    /// Records were appended since the file was last handed out to sync.
-    dirty: bool,
+    /// The file, and how much of it is durable.
+    durable: Arc<Flushing>,
+}
+
+/// An anchor file's records and their syncs. An announcement is synced as
+/// soon as it is written, on the sync pool, while the act goes on: the log
+/// must not be synced before it, and by then it usually is already.
+struct Flushing {
+    sync: Syncer,
+    state: Mutex<Flushed>,
+    /// Told when a sync ends.
+    ended: Condvar,
+}
+
+struct Flushed {
+    file: Arc<File>,
+    /// Records appended, and how many of them a sync has made durable.
+    appended: u64,
+    synced: u64,
+    /// A sync is running.
+    running: bool,
+}
+
+/// The records appended up to some moment, to be made durable.
+pub(super) struct Due {
+    durable: Arc<Flushing>,
+    records: u64,
+}
+
+impl Due {
+    /// Returns once the records are durable, syncing them here where no
+    /// sync is running. A sync that fails leaves the earlier records, which
+    /// never name a line that is not durable.
+    pub(super) fn wait(&self) {
+        self.durable.sync_to(self.records);
+    }
+}
+
+impl Flushing {
+    fn state(&self) -> MutexGuard<'_, Flushed> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Syncs until `records` are durable, or waits for the sync running.
+    fn sync_to(&self, records: u64) {
+        let mut state = self.state();
+        while state.synced < records {
+            if state.running {
+                state = self.ended.wait(state).unwrap_or_else(|p| p.into_inner());
+                continue;
+            }
+            state = self.sync_once(state);
+        }
+    }
+
+    /// One sync of every record appended so far (the lock released meanwhile).
+    fn sync_once<'a>(&'a self, mut state: MutexGuard<'a, Flushed>) -> MutexGuard<'a, Flushed> {
+        state.running = true;
+        let (file, target) = (state.file.clone(), state.appended);
+        drop(state);
+        let _ = self.sync.file(&file);
+        let mut state = self.state();
+        state.synced = state.synced.max(target);
+        state.running = false;
+        self.ended.notify_all();
+        state
+    }
+
+    /// Syncs, on the sync pool, the records appended and not yet durable.
+    fn start(self: &Arc<Self>) {
+        let state = self.state();
+        if state.running || state.synced >= state.appended {
+            return;
+        }
+        let (durable, records) = (self.clone(), state.appended);
+        drop(state);
+        pool::detach(move || durable.sync_to(records));
+    }
 }
 
 impl AnchorLog {
+    /// Appends `anchor`, announcing lines about to be written, and starts
+    /// its sync at once on the sync pool.
+    pub(super) fn announce(&mut self, anchor: &Anchor) -> io::Result<()> {
+        self.append(anchor)?;
+        self.durable.start();
+        Ok(())
+    }
+
     /// Appends `anchor` as the file's last record; not synced. A file grown
     /// past [`ANCHOR_COMPACT`] is replaced by one holding this record alone
     /// (a synced temporary renamed over it, its folder synced).
-    pub(super) fn append(&mut self, anchor: &Anchor, sync: &Syncer) -> io::Result<()> {
+    pub(super) fn append(&mut self, anchor: &Anchor) -> io::Result<()> {
         let mut record = serde_json::to_vec(anchor).expect("anchors serialise");
         record.push(b'\n');
         if self.len + record.len() as u64 > ANCHOR_COMPACT {
-            return self.compact(&record, sync);
+            return self.compact(&record);
         }
         if !self.whole {
             record.insert(0, b'\n');
         }
         self.whole = false;
-        self.dirty = true;
-        (&*self.file).write_all(&record)?;
+        let file = self.durable.state().file.clone();
+        (&*file).write_all(&record)?;
         self.whole = true;
         self.len += record.len() as u64;
+        // Counted once written, so a sync running now never counts it.
+        self.durable.state().appended += 1;
         Ok(())
     }
 
-    /// The file to sync, if records were appended since it was last handed out.
-    pub(super) fn take_unsynced(&mut self) -> Option<Arc<File>> {
-        std::mem::take(&mut self.dirty).then(|| self.file.clone())
+    /// The records appended so far, to be made durable before the lines
+    /// they announce are synced.
+    pub(super) fn due(&self) -> Due {
+        Due {
+            durable: self.durable.clone(),
+            records: self.durable.state().appended,
+        }
     }
 
-    fn compact(&mut self, record: &[u8], sync: &Syncer) -> io::Result<()> {
+    fn compact(&mut self, record: &[u8]) -> io::Result<()> {
+        let sync = &self.durable.sync;
         let dir = self.path.parent().expect("anchors live in a folder");
         let mut tmp = self.path.clone().into_os_string();
         tmp.push(".tmp");
@@ -156,7 +254,12 @@ impl AnchorLog {
             .append(true)
             .custom_flags(libc::O_NOFOLLOW)
             .open(&self.path)?;
-        (self.file, self.len, self.whole) = (Arc::new(file), record.len() as u64, true);
+        (self.len, self.whole) = (record.len() as u64, true);
+        let mut state = self.durable.state();
+        state.file = Arc::new(file);
+        // The new file is durable whole.
+        state.appended += 1;
+        state.synced = state.appended;
         Ok(())
     }
 }

@@ -3,6 +3,7 @@
 
 use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, dropped_groups, put_held, sync_files};
 use crate::durable::Syncer;
+use crate::durable::pool::{self, Gate};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io;
@@ -31,9 +32,7 @@ pub(super) struct Shared {
 /// Entries waiting to be written, and the groups written but not yet durable.
 #[derive(Default)]
 struct Queue {
-    /// Entries by ticket; `true`: answered once written (see
-    /// [`AuditWriter::append_written`]).
-    waiting: Vec<(u64, Entry, bool)>,
+    waiting: Vec<Waiting>,
     next_ticket: u64,
     /// A caller is writing a group.
     writing: bool,
@@ -54,6 +53,27 @@ struct Queue {
     after_put: Vec<(u64, u64, Result<u64, String>)>,
     /// Held groups put on file before their looks were queued above.
     put_early: BTreeSet<u64>,
+}
+
+/// An entry waiting to be written.
+struct Waiting {
+    ticket: u64,
+    entry: Entry,
+    /// Answered once written (see [`AuditWriter::append_written`]).
+    now: bool,
+    /// Syncs its line is written after (see [`AuditWriter::append`]).
+    gate: Gate,
+}
+
+/// How many of `waiting` the next group takes: up to [`MAX_GROUP`], and an
+/// entry with a gate alone, so a failed gate fails only its own entry.
+fn group_len(waiting: &[Waiting]) -> usize {
+    match waiting.iter().position(|w| !w.gate.is_open()) {
+        Some(0) => 1,
+        Some(gated) => gated,
+        None => waiting.len(),
+    }
+    .min(MAX_GROUP)
 }
 
 /// A line written but maybe not yet durable: [`Owed::wait`] returns once a
@@ -107,8 +127,11 @@ impl AuditWriter {
     /// caller that finds no group being written writes the waiting ones as
     /// the next group, while the one before may still be syncing: one
     /// `fdatasync` then covers every line written before it.
-    pub fn append(&self, entry: &Entry) -> io::Result<u64> {
-        self.enqueue(entry, false).map(|(seq, _)| seq)
+    ///
+    /// The line is sealed and announced at once, and written once `gate`
+    /// is passed: the syncs it names are made meanwhile.
+    pub(crate) fn append(&self, entry: &Entry, gate: Gate) -> io::Result<u64> {
+        self.enqueue(entry, false, gate).map(|(seq, _)| seq)
     }
 
     /// Appends one entry with the next seq and returns that seq once the
@@ -117,8 +140,12 @@ impl AuditWriter {
     /// look, whose sync follows off the answer's path anyway): the caller
     /// makes other files durable meanwhile, or lets others act, and then
     /// waits ([`Owed::wait`] syncs it where no sync is in flight).
-    pub(crate) fn append_written(&self, entry: &Entry) -> io::Result<(u64, Option<Owed>)> {
-        let (seq, group) = self.enqueue(entry, true)?;
+    pub(crate) fn append_written(
+        &self,
+        entry: &Entry,
+        gate: Gate,
+    ) -> io::Result<(u64, Option<Owed>)> {
+        let (seq, group) = self.enqueue(entry, true, gate)?;
         let owed = (!is_look(entry)).then(|| Owed {
             shared: self.shared.clone(),
             group,
@@ -128,11 +155,16 @@ impl AuditWriter {
 
     /// Queues `entry` and answers its seq and group: once written (`now`)
     /// or once durable.
-    fn enqueue(&self, entry: &Entry, now: bool) -> io::Result<(u64, u64)> {
+    fn enqueue(&self, entry: &Entry, now: bool, gate: Gate) -> io::Result<(u64, u64)> {
         let mut queue = self.shared.queue();
         let ticket = queue.next_ticket;
         queue.next_ticket += 1;
-        queue.waiting.push((ticket, entry.clone(), now));
+        queue.waiting.push(Waiting {
+            ticket,
+            entry: entry.clone(),
+            now,
+            gate,
+        });
         loop {
             if let Some(answer) = queue.answered.remove(&ticket) {
                 return answer.map_err(io::Error::other);
@@ -140,7 +172,7 @@ impl AuditWriter {
             // One group written at a time (held while a sync has the file).
             if !queue.writing && !queue.waiting.is_empty() {
                 queue.writing = true;
-                let take = queue.waiting.len().min(MAX_GROUP);
+                let take = group_len(&queue.waiting);
                 let group: Vec<_> = queue.waiting.drain(..take).collect();
                 let number = queue.written + 1;
                 drop(queue);
@@ -170,10 +202,15 @@ impl AuditWriter {
     /// it on their own thread (no thread to start and schedule); a group of
     /// looks alone, with no sync in flight, has its sync started at once on
     /// a thread of its own.
-    fn write_group(&self, group: Vec<(u64, Entry, bool)>, number: u64) {
-        let entries: Vec<&Entry> = group.iter().map(|(_, entry, _)| entry).collect();
+    fn write_group(&self, mut group: Vec<Waiting>, number: u64) {
+        // A gated entry is alone in its group (see `group_len`).
+        let gate = group
+            .first_mut()
+            .map(|w| std::mem::take(&mut w.gate))
+            .unwrap_or_default();
+        let entries: Vec<&Entry> = group.iter().map(|w| &w.entry).collect();
         let written = self.with_open(|open| {
-            let answers = self.write_lines(open, &entries, number)?;
+            let answers = self.write_lines(open, &entries, number, gate)?;
             Ok((answers, open.in_sync))
         });
         let mut queue = self.shared.queue();
@@ -181,9 +218,7 @@ impl AuditWriter {
         let (answers, held) = match written {
             Ok(written) => written,
             Err(e) => {
-                let failed = group
-                    .iter()
-                    .map(|(ticket, ..)| (*ticket, Err(e.to_string())));
+                let failed = group.iter().map(|w| (w.ticket, Err(e.to_string())));
                 queue.answered.extend(failed);
                 drop(queue);
                 self.shared.turn.notify_all();
@@ -193,7 +228,13 @@ impl AuditWriter {
         queue.written = number;
         let mut waits = false;
         let mut looks_held = Vec::new();
-        for ((ticket, entry, now), answer) in group.iter().zip(answers) {
+        for (
+            Waiting {
+                ticket, entry, now, ..
+            },
+            answer,
+        ) in group.iter().zip(answers)
+        {
             waits |= !is_look(entry) && answer.is_ok();
             if held && !*now && is_look(entry) && answer.is_ok() {
                 looks_held.push((number, *ticket, answer));
@@ -357,16 +398,10 @@ impl Shared {
         }
     }
 
-    /// Runs [`Shared::sync_written_groups`] on a thread of its own
-    /// (`syncing` is set); where no thread can be had, here.
+    /// Runs [`Shared::sync_written_groups`] on the sync pool (`syncing` is set).
     fn sync_on_a_thread(shared: &Arc<Shared>) {
         let moved = shared.clone();
-        let thread = std::thread::Builder::new()
-            .name("audit-sync".into())
-            .spawn(move || Shared::sync_written_groups(&moved, true));
-        if thread.is_err() {
-            Shared::sync_written_groups(shared, true);
-        }
+        pool::detach(move || Shared::sync_written_groups(&moved, true));
     }
 
     /// Makes every line written so far durable (its announcing anchor
@@ -387,9 +422,9 @@ impl Shared {
         open.file.lock()?;
         open.in_sync = true;
         let (file, last) = (open.file.clone(), (open.next_seq - 1, open.prev.clone()));
-        let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
+        let anchor = open.anchor.as_ref().map(AnchorLog::due);
         drop(state);
-        let synced = sync_files(&self.sync, anchor.as_deref(), &file);
+        let synced = sync_files(&self.sync, anchor, &file);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let Some(open) = state.as_mut().filter(|open| Arc::ptr_eq(&open.file, &file)) else {
             return synced;
@@ -400,8 +435,8 @@ impl Shared {
             self.reset(&mut state);
             return synced;
         }
-        anchor_synced(open, last, &self.sync);
-        let held = put_held(&self.sync, open);
+        anchor_synced(open, last);
+        let held = put_held(open);
         let _ = open.file.unlock();
         match held {
             Ok(groups) => self.groups_put(groups),
@@ -429,13 +464,9 @@ impl Drop for AuditWriter {
                 .unwrap_or_else(|p| p.into_inner());
         }
         drop(queue);
-        let mut state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some(anchor) = state
-            .as_mut()
-            .and_then(|open| open.anchor.as_mut())
-            .and_then(AnchorLog::take_unsynced)
-        {
-            let _ = self.shared.sync.file(&anchor);
+        let state = self.shared.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(anchor) = state.as_ref().and_then(|open| open.anchor.as_ref()) {
+            anchor.due().wait();
         }
     }
 }

@@ -1,7 +1,9 @@
 //! Sealing and writing lines, and recording the synced ones in the anchor.
 
+use super::anchors::Due;
 use super::{AnchorLog, AuditWriter, OpenLog};
 use crate::durable::Syncer;
+use crate::durable::pool::Gate;
 use std::fs::File;
 use std::io;
 use std::io::Write;
@@ -17,7 +19,7 @@ impl AuditWriter {
     pub(super) fn append_locked(&self, open: &mut OpenLog, entry: &Entry) -> io::Result<u64> {
         let before = open.len;
         // A file being opened has no sync in flight: its lines are never held.
-        let answer = self.write_lines(open, &[entry], 0)?.pop();
+        let answer = self.write_lines(open, &[entry], 0, Gate::default())?.pop();
         let synced = sync_open(&self.shared.sync, open);
         if synced.is_err() && open.len > before {
             let _ = open.file.set_len(before);
@@ -29,9 +31,9 @@ impl AuditWriter {
     }
 
     /// Seals `entries` (seq, chain, open seqs) as group `group` and writes
-    /// them as one write, announced first in the anchor records; not synced.
-    /// While a sync has the file, they are held and written when it ends
-    /// (see [`put_held`]). An entry that cannot be sealed (over the line
+    /// them as one write, announced first in the anchor records, once `gate`
+    /// is passed; not synced. While a sync has the file, they are held and
+    /// written when it ends (see [`put_held`]). An entry that cannot be sealed (over the line
     /// cap, past the seq ceiling) is answered so and left out. On a failed
     /// write the file is cut back to its last whole line.
     pub(super) fn write_lines(
@@ -39,6 +41,7 @@ impl AuditWriter {
         open: &mut OpenLog,
         entries: &[&Entry],
         group: u64,
+        gate: Gate,
     ) -> io::Result<Vec<Result<u64, String>>> {
         let (mut seq, mut prev) = (open.next_seq, open.prev.clone());
         let mut still_open = open.open.clone();
@@ -68,12 +71,13 @@ impl AuditWriter {
             seq += 1;
         }
         if hashes.is_empty() {
-            return Ok(answers);
+            return gate.pass().map(|()| answers);
         }
         let first = open.first.clone().unwrap_or_else(|| hashes[0].clone());
         if !open.in_sync {
-            put(&self.shared.sync, open, &first, &bytes, hashes)?;
+            put(open, &first, &bytes, hashes, gate)?;
         } else {
+            gate.pass()?;
             open.held.push(Held {
                 group,
                 bytes,
@@ -97,13 +101,14 @@ pub(super) struct Held {
 }
 
 /// Writes `bytes` (lines hashed `hashes`) at the file's end, announced first
-/// in the anchor records.
+/// in the anchor records, once `gate` is passed (the announcement's sync
+/// starts meanwhile).
 fn put(
-    sync: &Syncer,
     open: &mut OpenLog,
     first: &str,
     bytes: &[u8],
     hashes: Vec<String>,
+    gate: Gate,
 ) -> io::Result<()> {
     if let Some(log) = open
         .anchor
@@ -121,8 +126,9 @@ fn put(
             first: first.into(),
             next: [open.unsynced.as_slice(), &hashes].concat(),
         };
-        let _ = log.append(&announce, sync);
+        let _ = log.announce(&announce);
     }
+    gate.pass()?;
     // `resync` has just made `len` the file's real length.
     let before = open.len;
     if let Err(e) = (&*open.file).write_all(bytes) {
@@ -136,7 +142,7 @@ fn put(
 
 /// Writes the groups held while a sync had the file, as one write: their
 /// numbers, put on file or (the error) not.
-pub(super) fn put_held(sync: &Syncer, open: &mut OpenLog) -> Result<Vec<u64>, Vec<u64>> {
+pub(super) fn put_held(open: &mut OpenLog) -> Result<Vec<u64>, Vec<u64>> {
     let held = std::mem::take(&mut open.held);
     let (Some(first), false) = (open.first.clone(), held.is_empty()) else {
         return Ok(Vec::new());
@@ -144,7 +150,7 @@ pub(super) fn put_held(sync: &Syncer, open: &mut OpenLog) -> Result<Vec<u64>, Ve
     let groups: Vec<u64> = held.iter().map(|h| h.group).collect();
     let bytes: Vec<u8> = held.iter().flat_map(|h| h.bytes.iter().copied()).collect();
     let hashes = held.into_iter().flat_map(|h| h.hashes).collect();
-    match put(sync, open, &first, &bytes, hashes) {
+    match put(open, &first, &bytes, hashes, Gate::default()) {
         Ok(()) => Ok(groups),
         Err(_) => Err(groups),
     }
@@ -156,12 +162,10 @@ pub(super) fn dropped_groups(open: &OpenLog) -> Vec<u64> {
     open.held.iter().map(|h| h.group).collect()
 }
 
-/// Syncs the anchor records (if any were added), then the log.
-pub(super) fn sync_files(sync: &Syncer, anchor: Option<&File>, file: &File) -> io::Result<()> {
+/// Makes the anchor records `anchor` durable (if any are kept), then the log.
+pub(super) fn sync_files(sync: &Syncer, anchor: Option<Due>, file: &File) -> io::Result<()> {
     if let Some(anchor) = anchor {
-        // An anchor that cannot be synced leaves the earlier records, which
-        // never name a line that is not durable.
-        let _ = sync.file(anchor);
+        anchor.wait();
     }
     sync.file(file)
 }
@@ -169,10 +173,10 @@ pub(super) fn sync_files(sync: &Syncer, anchor: Option<&File>, file: &File) -> i
 /// Syncs `open` where it is (its file lock held) and records its last line
 /// as the host's in the anchor.
 pub(super) fn sync_open(sync: &Syncer, open: &mut OpenLog) -> io::Result<()> {
-    let anchor = open.anchor.as_mut().and_then(AnchorLog::take_unsynced);
-    sync_files(sync, anchor.as_deref(), &open.file)?;
+    let anchor = open.anchor.as_ref().map(AnchorLog::due);
+    sync_files(sync, anchor, &open.file)?;
     let last = (open.next_seq - 1, open.prev.clone());
-    anchor_synced(open, last, sync);
+    anchor_synced(open, last);
     Ok(())
 }
 
@@ -181,7 +185,7 @@ pub(super) fn sync_open(sync: &Syncer, open: &mut OpenLog) -> io::Result<()> {
 /// announcement syncs it, and until then the announcement accounts for the
 /// lines). Not where another process has appended since: its own records
 /// then say more.
-pub(super) fn anchor_synced(open: &mut OpenLog, last: (u64, String), sync: &Syncer) {
+pub(super) fn anchor_synced(open: &mut OpenLog, last: (u64, String)) {
     if last.0 <= open.synced.0 {
         return;
     }
@@ -204,7 +208,7 @@ pub(super) fn anchor_synced(open: &mut OpenLog, last: (u64, String), sync: &Sync
     };
     // The lines are durable already; a record that cannot be written leaves
     // the announcement, which still accounts for them.
-    if log.append(&anchor, sync).is_ok() {
+    if log.append(&anchor).is_ok() {
         open.anchored = open.synced.0;
     }
 }

@@ -15,6 +15,7 @@
 use super::FolderStorage;
 use crate::audit_file::Owed;
 use crate::durable::Syncer;
+use crate::durable::pool::{self, Gate};
 use crate::settle;
 use cap_std::fs::Dir;
 use std::fs::File;
@@ -76,14 +77,20 @@ impl Durable {
             Some(needs) => std::mem::take(needs),
             None => return Ok(()),
         };
-        meet_all(&self.sync, distinct(needs))
+        start_all(&self.sync, needs)?.pass()
+    }
+
+    /// Closes the batch: the audit lines it owes are made durable here, its
+    /// files and folders are started side by side, and the gate returned is
+    /// passed once they are durable.
+    pub(super) fn close_started(&self) -> io::Result<Gate> {
+        let needs = self.batch().take().unwrap_or_default();
+        start_all(&self.sync, needs)
     }
 
     /// Makes what the batch owes durable and closes it.
     pub(super) fn close(&self) -> io::Result<()> {
-        self.barrier()?;
-        *self.batch() = None;
-        Ok(())
+        self.close_started()?.pass()
     }
 
     /// `file`'s bytes durable: now, or at the barrier.
@@ -113,18 +120,20 @@ impl FolderStorage {
     /// [`settle::settle_after`] scope its own sync is waited for by the
     /// scope's caller.
     pub(super) fn audit_line(&self, entry: &Entry) -> io::Result<u64> {
-        self.durable.close()?;
+        // The change's folder is synced while the line is sealed and
+        // announced; the line is written once the folder is durable.
+        let change = self.durable.close_started()?;
         if !settle::deferred() {
-            return self.audit.append(entry);
+            return self.audit.append(entry, change);
         }
-        let (seq, owed) = self.audit.append_written(entry)?;
+        let (seq, owed) = self.audit.append_written(entry, change)?;
         owed.map_or(Ok(()), settle::owe)?;
         Ok(seq)
     }
 
     /// A change's attempt line: written now, durable at the change's barrier.
     pub(super) fn attempt_line(&self, entry: &Entry) -> io::Result<u64> {
-        let (seq, owed) = self.audit.append_written(entry)?;
+        let (seq, owed) = self.audit.append_written(entry, Gate::default())?;
         let owed = owed.ok_or_else(|| io::Error::other("an attempt is no look"))?;
         self.durable.open(owed)?;
         Ok(seq)
@@ -151,31 +160,27 @@ fn distinct(needs: Vec<Need>) -> Vec<Need> {
         .collect()
 }
 
-/// Meets every need, each on a thread of its own but the first: the
-/// filesystem commits syncs that wait together as one.
-fn meet_all(sync: &Syncer, needs: Vec<Need>) -> io::Result<()> {
-    let Some((first, rest)) = needs.split_first() else {
-        return Ok(());
-    };
-    std::thread::scope(|scope| {
-        let others: Vec<_> = rest
-            .iter()
+/// Starts every need side by side: each file's and folder's on the sync
+/// pool (the filesystem commits syncs that wait together as one), and the
+/// audit lines' here, meanwhile; the gate is passed once the others are made.
+fn start_all(sync: &Syncer, needs: Vec<Need>) -> io::Result<Gate> {
+    let (lines, others): (Vec<_>, Vec<_>) = distinct(needs)
+        .into_iter()
+        .partition(|need| matches!(need, Need::Line(_)));
+    let gate = Gate::new(
+        others
+            .into_iter()
             .map(|need| {
-                let thread = std::thread::Builder::new().name("sync".into());
-                (need, thread.spawn_scoped(scope, || need.meet(sync)))
+                let sync = sync.clone();
+                pool::spawn(move || need.meet(&sync))
             })
-            .collect();
-        let mut result = first.meet(sync);
-        for (need, thread) in others {
-            let met = match thread {
-                Ok(handle) => handle
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a sync thread failed"))),
-                // Where no thread can be had, here.
-                Err(_) => need.meet(sync),
-            };
-            result = result.and(met);
+            .collect(),
+    );
+    match lines.iter().try_for_each(|line| line.meet(sync)) {
+        Ok(()) => Ok(gate),
+        Err(e) => {
+            let _ = gate.pass();
+            Err(e)
         }
-        result
-    })
+    }
 }
