@@ -74,3 +74,25 @@ impl Syncer {
         Ok(())
     }
 }
+
+/// Syncs a write is made after, made when the gate is passed, on the thread
+/// passing it: what comes before the write (a line sealed, announced) is
+/// done meanwhile.
+#[derive(Default)]
+pub(crate) struct Gate(Option<Box<dyn FnOnce() -> io::Result<()> + Send>>);
+
+impl Gate {
+    pub(crate) fn new(syncs: impl FnOnce() -> io::Result<()> + Send + 'static) -> Gate {
+        Gate(Some(Box::new(syncs)))
+    }
+
+    /// Whether there is nothing to wait for.
+    pub(crate) fn is_open(&self) -> bool {
+        self.0.is_none()
+    }
+
+    /// Makes the syncs; the first error, if one failed.
+    pub(crate) fn pass(self) -> io::Result<()> {
+        self.0.map_or(Ok(()), |syncs| syncs())
+    }
+}

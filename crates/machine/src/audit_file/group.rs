@@ -2,8 +2,7 @@
 //! lines as one group, and one `fdatasync` makes every group written durable.
 
 use super::{AnchorLog, AuditWriter, OpenLog, anchor_synced, dropped_groups, put_held, sync_files};
-use crate::durable::Syncer;
-use crate::durable::pool::{self, Gate};
+use crate::durable::{Gate, Syncer, pool};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::io;

@@ -2,8 +2,7 @@
 
 use super::anchors::Due;
 use super::{AnchorLog, AuditWriter, OpenLog};
-use crate::durable::Syncer;
-use crate::durable::pool::Gate;
+use crate::durable::{Gate, Syncer};
 use std::fs::File;
 use std::io;
 use std::io::Write;

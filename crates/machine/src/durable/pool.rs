@@ -92,30 +92,6 @@ impl Pending {
     }
 }
 
-/// Syncs started on the pool that a write waits for before it is made.
-#[derive(Default)]
-pub(crate) struct Gate(Vec<Pending>);
-
-impl Gate {
-    pub(crate) fn new(pending: Vec<Pending>) -> Gate {
-        Gate(pending)
-    }
-
-    /// Whether there is nothing to wait for.
-    pub(crate) fn is_open(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// Returns once every sync has been made; the first error, if one failed.
-    pub(crate) fn pass(self) -> io::Result<()> {
-        let mut result = Ok(());
-        for pending in self.0 {
-            result = result.and(pending.wait());
-        }
-        result
-    }
-}
-
 /// Runs `sync` on one of the pool's threads (here, where the pool has none).
 pub(crate) fn spawn(sync: impl FnOnce() -> io::Result<()> + Send + 'static) -> Pending {
     let (tell, told) = mpsc::sync_channel(1);

@@ -15,7 +15,7 @@
 use super::FolderStorage;
 use crate::audit_file::Owed;
 use crate::durable::Syncer;
-use crate::durable::pool::{self, Gate};
+use crate::durable::{Gate, pool};
 use crate::settle;
 use cap_std::fs::Dir;
 use std::fs::File;
@@ -77,15 +77,20 @@ impl Durable {
             Some(needs) => std::mem::take(needs),
             None => return Ok(()),
         };
-        start_all(&self.sync, needs)?.pass()
+        meet_all(&self.sync, needs)
     }
 
-    /// Closes the batch: the audit lines it owes are made durable here, its
-    /// files and folders are started side by side, and the gate returned is
-    /// passed once they are durable.
+    /// Closes the batch: the audit lines it owes are made durable here; its
+    /// files and folders, when the gate returned is passed.
     pub(super) fn close_started(&self) -> io::Result<Gate> {
         let needs = self.batch().take().unwrap_or_default();
-        start_all(&self.sync, needs)
+        let (lines, others) = split(needs);
+        lines.iter().try_for_each(|line| line.meet(&self.sync))?;
+        if others.is_empty() {
+            return Ok(Gate::default());
+        }
+        let sync = self.sync.clone();
+        Ok(Gate::new(move || meet_side_by_side(&sync, others)))
     }
 
     /// Makes what the batch owes durable and closes it.
@@ -160,27 +165,43 @@ fn distinct(needs: Vec<Need>) -> Vec<Need> {
         .collect()
 }
 
-/// Starts every need side by side: each file's and folder's on the sync
-/// pool (the filesystem commits syncs that wait together as one), and the
-/// audit lines' here, meanwhile; the gate is passed once the others are made.
-fn start_all(sync: &Syncer, needs: Vec<Need>) -> io::Result<Gate> {
-    let (lines, others): (Vec<_>, Vec<_>) = distinct(needs)
+/// `needs` (each folder once) split into the audit lines' and the others.
+fn split(needs: Vec<Need>) -> (Vec<Need>, Vec<Need>) {
+    distinct(needs)
         .into_iter()
-        .partition(|need| matches!(need, Need::Line(_)));
-    let gate = Gate::new(
-        others
-            .into_iter()
-            .map(|need| {
-                let sync = sync.clone();
-                pool::spawn(move || need.meet(&sync))
-            })
-            .collect(),
-    );
-    match lines.iter().try_for_each(|line| line.meet(sync)) {
-        Ok(()) => Ok(gate),
-        Err(e) => {
-            let _ = gate.pass();
-            Err(e)
-        }
+        .partition(|need| matches!(need, Need::Line(_)))
+}
+
+/// Meets every need side by side: the audit lines' here, each file's and
+/// folder's on the sync pool meanwhile (the filesystem commits syncs that
+/// wait together as one).
+fn meet_all(sync: &Syncer, needs: Vec<Need>) -> io::Result<()> {
+    let (lines, others) = split(needs);
+    if lines.is_empty() {
+        return meet_side_by_side(sync, others);
     }
+    let others: Vec<_> = others.into_iter().map(|need| on_pool(sync, need)).collect();
+    let result = lines.iter().try_for_each(|line| line.meet(sync));
+    others
+        .into_iter()
+        .fold(result, |result, other| result.and(other.wait()))
+}
+
+/// Meets files' and folders' needs side by side: the first here, the
+/// others on the sync pool.
+fn meet_side_by_side(sync: &Syncer, needs: Vec<Need>) -> io::Result<()> {
+    let mut needs = needs.into_iter();
+    let Some(first) = needs.next() else {
+        return Ok(());
+    };
+    let others: Vec<_> = needs.map(|need| on_pool(sync, need)).collect();
+    let result = first.meet(sync);
+    others
+        .into_iter()
+        .fold(result, |result, other| result.and(other.wait()))
+}
+
+fn on_pool(sync: &Syncer, need: Need) -> pool::Pending {
+    let sync = sync.clone();
+    pool::spawn(move || need.meet(&sync))
 }
