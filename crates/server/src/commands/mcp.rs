@@ -6,9 +6,12 @@ use super::args::{PlaceArgs, ResolverArgs};
 use super::{apart, fatal, host_as, init_logs, made_if_missing};
 use crate::host::{Acts, Channel, Words};
 use crate::mcp::McpServer;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::unix::fs::FileTypeExt;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use tokio::net::unix::pipe;
 
 /// The writer instance of MCP acts over stdio.
 pub(crate) const MCP_INSTANCE: &str = "mcp";
@@ -46,7 +49,12 @@ pub fn run(args: Args) -> ExitCode {
     }
     let acts = Arc::new(Acts::new(host, Channel::from_env()));
     let words = Arc::new(Words::new(args.resolver.chosen(&state), state));
-    let runtime = tokio::runtime::Runtime::new().expect("a tokio runtime");
+    // One client on one pipe: its messages are handled on this thread, the
+    // acts on the blocking pool, so a call is not handed between workers.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
     match runtime.block_on(serve(McpServer::new(acts, words))) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
@@ -56,10 +64,40 @@ pub fn run(args: Args) -> ExitCode {
     }
 }
 
-/// Serves one client on stdin/stdout until it closes them.
+/// Serves one client on stdin/stdout until it closes them. Pipes (how a
+/// client starts a server) are read and written as the runtime's own events;
+/// anything else (a terminal, a file) through tokio's stdio, which hands each
+/// read and write to a thread of its own.
 async fn serve(server: McpServer) -> Result<(), Box<dyn std::error::Error>> {
-    let (input, output) = rmcp::transport::stdio();
-    crate::mcp::stdio::serve(server, input, output).await
+    match piped() {
+        Some((input, output)) => crate::mcp::stdio::serve(server, input, output).await,
+        None => {
+            let (input, output) = rmcp::transport::stdio();
+            crate::mcp::stdio::serve(server, input, output).await
+        }
+    }
+}
+
+/// Stdin and stdout, where both are pipes (each is made non-blocking only
+/// then: a stdout left non-blocking under tokio's stdio would fail a write).
+fn piped() -> Option<(pipe::Receiver, pipe::Sender)> {
+    let input = pipe_end(std::io::stdin().as_fd())?;
+    let output = pipe_end(std::io::stdout().as_fd())?;
+    let input = pipe::Receiver::from_owned_fd(input).ok()?;
+    match pipe::Sender::from_owned_fd(output) {
+        Ok(output) => Some((input, output)),
+        Err(_) => {
+            let _ = input.into_blocking_fd();
+            None
+        }
+    }
+}
+
+/// A handle on `fd`, where it is a pipe.
+fn pipe_end(fd: BorrowedFd<'_>) -> Option<OwnedFd> {
+    let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+    let fifo = file.metadata().ok()?.file_type().is_fifo();
+    fifo.then(|| file.into())
 }
 
 /// `~` or `~/...` under the home folder; any other path as it is.

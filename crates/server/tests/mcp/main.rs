@@ -603,3 +603,66 @@ async fn a_huge_line_and_a_key_said_twice_are_answered_by_name_and_serving_goes_
     assert_eq!(folder.file("small.txt").as_deref(), Some("hi"));
     assert!(folder.file("big.txt").is_none() && folder.file("a.txt").is_none());
 }
+
+/// Answers sent to a file rather than a pipe (stdout redirected by hand)
+/// all arrive, and the messages still come in on the pipe: only where
+/// both ends are pipes are they made non-blocking. Every other test here
+/// is the control, with both ends pipes.
+#[tokio::test]
+async fn answers_written_to_a_file_instead_of_a_pipe_all_arrive() {
+    use tokio::io::AsyncWriteExt;
+    let folder = Folder::new();
+    let answers = tempfile::NamedTempFile::new().unwrap();
+    let mut child = folder
+        .command()
+        .stdin(std::process::Stdio::piped())
+        .stdout(answers.reopen().unwrap())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "by hand", "version": "1"}}});
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let write = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+        "name": "write", "arguments": {"name": "kept.txt", "content": "hi"}}});
+    input
+        .write_all(format!("{init}\n").as_bytes())
+        .await
+        .unwrap();
+    assert_eq!(
+        lines_in(answers.path(), 1)
+            .await
+            .first()
+            .map(|a| a["id"].clone()),
+        Some(json!(1))
+    );
+    input
+        .write_all(format!("{initialized}\n{write}\n").as_bytes())
+        .await
+        .unwrap();
+    let seen = lines_in(answers.path(), 2).await;
+    let wrote = seen.get(1).expect("the write's answer");
+    assert_eq!(wrote["id"], 2, "{wrote}");
+    assert_eq!(wrote["result"]["isError"], false, "{wrote}");
+    assert_eq!(folder.file("kept.txt").as_deref(), Some("hi"));
+    drop(input);
+    assert!(child.wait().await.unwrap().success());
+}
+
+/// The JSON lines of the file at `path` once it holds `count` of them (none
+/// after a minute).
+async fn lines_in(path: &Path, count: usize) -> Vec<Value> {
+    for _ in 0..600 {
+        let text = std::fs::read_to_string(path).unwrap();
+        if text.lines().count() >= count {
+            return text
+                .lines()
+                .map(|l| serde_json::from_str(l).unwrap())
+                .collect();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Vec::new()
+}
