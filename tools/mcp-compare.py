@@ -22,6 +22,15 @@ Two jobs, one client:
                        run, and the median time per read and write call, as the
                        Markdown tables docs/MCP.md shows. By hand only: its
                        figures are measurements, never assertions.
+
+  rounds VOICEBOX... --reference REF
+                       the median time per read and write call of each server,
+                       each started afresh in a folder of its own, taken in
+                       turn for several rounds (so a machine that slows down
+                       meanwhile slows them all), and the median over the rounds
+                       of each Voicebox build's ratio to the reference's time
+                       in the same round. Two Voicebox builds compare a change.
+                       By hand only, as docs/PERFORMANCE.md reports it.
 """
 
 from __future__ import annotations
@@ -340,6 +349,53 @@ async def compare(binary: str, references: list[str], n: int, corpus: pathlib.Pa
     return 0
 
 
+async def medians(command: str, args: list[str], root: pathlib.Path, n: int) -> tuple[float, float]:
+    """The median read and write call of one server, started afresh on `root`."""
+    (root / "t.txt").write_text("x" * 1024)
+    async with connected(command, args, cwd=root) as session:
+        tools = await tool_names(session)
+        read_tool = next(t for t in ("read", "read_text_file", "read_file") if t in tools)
+        write_tool = next(t for t in ("write", "write_file") if t in tools)
+        arg = "name" if write_tool == "write" else "path"
+        read = await timed(session, read_tool, {arg: "t.txt"}, n)
+        write = await timed(session, write_tool, {arg: "w{i}.txt", "content": "x" * 1024}, n)
+    return read, write
+
+
+async def rounds(binaries: list[str], reference: str, n: int, count: int) -> int:
+    labels = [f"voicebox {i + 1}" for i in range(len(binaries))] + ["reference"]
+    for label, binary in zip(labels, binaries):
+        print(f"{label}: {binary}")
+    print(f"reference: {reference_name(reference)}")
+    print()
+    print("| round | " + " | ".join(f"{label} read / write" for label in labels) + " |")
+    print("|---" * (len(labels) + 1) + "|")
+    seen = []
+    for r in range(count):
+        row = {}
+        with tempfile.TemporaryDirectory() as base:
+            base = pathlib.Path(base)
+            for i, label in enumerate(labels):
+                root = base / f"root-{i}"
+                root.mkdir()
+                if label == "reference":
+                    command, args = "node", [reference, str(root)]
+                else:
+                    command, args = voicebox(binaries[i], root, base / f"state-{i}")
+                row[label] = await medians(command, args, root, n)
+        seen.append(row)
+        print(f"| {r + 1} | " + " | ".join(f"{row[l][0]:.2f} / {row[l][1]:.2f} ms" for l in labels) + " |")
+    print()
+    print(f"| median over {count} rounds ({n} calls each, 1 KiB) | read | write | read ÷ reference | write ÷ reference |")
+    print("|---|---|---|---|---|")
+    for label in labels:
+        read = statistics.median(row[label][0] for row in seen)
+        write = statistics.median(row[label][1] for row in seen)
+        ratios = [statistics.median(row[label][k] / row["reference"][k] for row in seen) for k in (0, 1)]
+        print(f"| {label} | {read:.2f} ms | {write:.2f} ms | {ratios[0]:.2f}× | {ratios[1]:.2f}× |")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="job", required=True)
@@ -350,9 +406,16 @@ def main() -> int:
     c.add_argument("reference", nargs="+", help="server-filesystem's dist/index.js, one or more")
     c.add_argument("--calls", type=int, default=200)
     c.add_argument("--corpus", type=pathlib.Path, help="a folder of payload lists, one a line")
+    r = sub.add_parser("rounds")
+    r.add_argument("voicebox", nargs="+", help="one Voicebox binary, or two to compare a change")
+    r.add_argument("--reference", required=True, help="server-filesystem's dist/index.js")
+    r.add_argument("--calls", type=int, default=200)
+    r.add_argument("--rounds", type=int, default=5)
     a = parser.parse_args()
     if a.job == "flow":
         return asyncio.run(flow(a.voicebox))
+    if a.job == "rounds":
+        return asyncio.run(rounds(a.voicebox, a.reference, a.calls, a.rounds))
     return asyncio.run(compare(a.voicebox, a.reference, a.calls, a.corpus))
 
 
