@@ -407,11 +407,20 @@ fn an_announcement_is_synced_as_soon_as_it_is_written_and_the_log_only_when_wait
             .all(|seqs| !seqs.contains(&entries_of(&text)[0].seq)),
         "nothing waited for the log yet: {seqs:?}"
     );
-    // Control: a line waited for is synced in the log, after its announcement.
+    // Control: a line waited for is in the log's last sync by its answer,
+    // and its announcement was synced too.
     let outcome = pollster::block_on(storage.append_audit(&entry("w", EntryResult::Ok))).unwrap();
     let seqs = synced_seqs(&disk, ino);
     assert!(
         seqs.last().is_some_and(|last| last.contains(&outcome)),
         "{seqs:?}"
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let line = text.split_inclusive('\n').next_back().unwrap();
+    let hash = audit::chain::line_hash(line.as_bytes());
+    let announced = synced_announcements(&disk, &anchors);
+    assert!(
+        announced.iter().any(|next| next.contains(&hash)),
+        "{announced:?}"
     );
 }

@@ -6,6 +6,7 @@ use std::io;
 use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::os::unix::fs::OpenOptionsExt as _;
+use std::panic::AssertUnwindSafe;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use voicebox_core::audit;
@@ -106,6 +107,7 @@ impl Anchors {
                     appended: 0,
                     synced: 0,
                     running: false,
+                    queued: false,
                 }),
                 ended: Condvar::new(),
             }),
@@ -140,6 +142,8 @@ struct Flushed {
     synced: u64,
     /// A sync is running.
     running: bool,
+    /// A job on the sync pool syncs every record appended until none is left.
+    queued: bool,
 }
 
 /// The records appended up to some moment, to be made durable.
@@ -179,23 +183,41 @@ impl Flushing {
         state.running = true;
         let (file, target) = (state.file.clone(), state.appended);
         drop(state);
-        let _ = self.sync.file(&file);
+        let synced = std::panic::catch_unwind(AssertUnwindSafe(|| self.sync.file(&file)));
         let mut state = self.state();
-        state.synced = state.synced.max(target);
         state.running = false;
         self.ended.notify_all();
+        match synced {
+            Ok(_) => state.synced = state.synced.max(target),
+            // Waiters go on (and sync again) rather than wait for good.
+            Err(panic) => {
+                drop(state);
+                std::panic::resume_unwind(panic);
+            }
+        }
         state
     }
 
-    /// Syncs, on the sync pool, the records appended and not yet durable.
+    /// Syncs, on the sync pool, the records appended and not yet durable,
+    /// and those appended meanwhile, until none is left.
     fn start(self: &Arc<Self>) {
-        let state = self.state();
-        if state.running || state.synced >= state.appended {
+        let mut state = self.state();
+        if state.queued || state.synced >= state.appended {
             return;
         }
-        let (durable, records) = (self.clone(), state.appended);
+        state.queued = true;
         drop(state);
-        pool::detach(move || durable.sync_to(records));
+        let durable = self.clone();
+        pool::detach(move || {
+            let mut state = durable.state();
+            while state.synced < state.appended {
+                state = match state.running {
+                    true => durable.ended.wait(state).unwrap_or_else(|p| p.into_inner()),
+                    false => durable.sync_once(state),
+                };
+            }
+            state.queued = false;
+        });
     }
 }
 

@@ -127,7 +127,8 @@ impl AuditWriter {
     /// the next group, while the one before may still be syncing: one
     /// `fdatasync` then covers every line written before it.
     ///
-    /// The line is sealed and announced at once, and written once `gate`
+    /// The line is sealed (and announced, where no sync has the file; else
+    /// once it ends) at once, and written once `gate`
     /// is passed: the syncs it names are made meanwhile.
     pub(crate) fn append(&self, entry: &Entry, gate: Gate) -> io::Result<u64> {
         self.enqueue(entry, false, gate).map(|(seq, _)| seq)
@@ -198,9 +199,9 @@ impl AuditWriter {
     /// Writes `group` as one write. A look (or an entry appended with
     /// [`AuditWriter::append_written`]) is answered now; any other entry once
     /// a sync that began after its write ends. Whoever waits for a line syncs
-    /// it on their own thread (no thread to start and schedule); a group of
-    /// looks alone, with no sync in flight, has its sync started at once on
-    /// a thread of its own.
+    /// it on their own thread (no hand-over to another); a group of looks
+    /// alone, with no sync in flight, has its sync started at once on the
+    /// sync pool.
     fn write_group(&self, mut group: Vec<Waiting>, number: u64) {
         // A gated entry is alone in its group (see `group_len`).
         let gate = group
@@ -353,8 +354,8 @@ impl Shared {
 
     /// Syncs the groups written (`syncing` is set), answering the entries
     /// that waited for them. Then, with groups written meanwhile: a caller
-    /// waiting for its own line syncs those; looks' alone are synced by a
-    /// thread of their own (`on_thread`: this one).
+    /// waiting for its own line syncs those; looks' alone are synced on the
+    /// sync pool (`on_thread`: this one).
     fn sync_written_groups(shared: &Arc<Shared>, on_thread: bool) {
         let mut once = false;
         loop {

@@ -70,13 +70,22 @@ impl AuditWriter {
             seq += 1;
         }
         if hashes.is_empty() {
-            return gate.pass().map(|()| answers);
+            // Every entry is answered as failed already.
+            let _ = gate.pass();
+            return Ok(answers);
         }
         let first = open.first.clone().unwrap_or_else(|| hashes[0].clone());
         if !open.in_sync {
-            put(open, &first, &bytes, hashes, gate)?;
+            announce(open, &first, &hashes);
+        }
+        // A gate that fails leaves the lines unwritten and the file as it
+        // was: only their own entries are answered so.
+        if let Err(e) = gate.pass() {
+            return Ok(answers.iter().map(|_| Err(e.to_string())).collect());
+        }
+        if !open.in_sync {
+            put(open, &bytes, hashes)?;
         } else {
-            gate.pass()?;
             open.held.push(Held {
                 group,
                 bytes,
@@ -99,16 +108,9 @@ pub(super) struct Held {
     hashes: Vec<String>,
 }
 
-/// Writes `bytes` (lines hashed `hashes`) at the file's end, announced first
-/// in the anchor records, once `gate` is passed (the announcement's sync
-/// starts meanwhile).
-fn put(
-    open: &mut OpenLog,
-    first: &str,
-    bytes: &[u8],
-    hashes: Vec<String>,
-    gate: Gate,
-) -> io::Result<()> {
+/// Announces lines hashed `hashes` in the anchor records (if kept), before
+/// they are written: the record's sync starts at once on the sync pool.
+fn announce(open: &mut OpenLog, first: &str, hashes: &[String]) {
     if let Some(log) = open
         .anchor
         .as_mut()
@@ -123,11 +125,14 @@ fn put(
             seq: open.synced.0,
             hash: open.synced.1.clone(),
             first: first.into(),
-            next: [open.unsynced.as_slice(), &hashes].concat(),
+            next: [open.unsynced.as_slice(), hashes].concat(),
         };
         let _ = log.announce(&announce);
     }
-    gate.pass()?;
+}
+
+/// Writes `bytes` (lines hashed `hashes`, announced) at the file's end.
+fn put(open: &mut OpenLog, bytes: &[u8], hashes: Vec<String>) -> io::Result<()> {
     // `resync` has just made `len` the file's real length.
     let before = open.len;
     if let Err(e) = (&*open.file).write_all(bytes) {
@@ -148,8 +153,9 @@ pub(super) fn put_held(open: &mut OpenLog) -> Result<Vec<u64>, Vec<u64>> {
     };
     let groups: Vec<u64> = held.iter().map(|h| h.group).collect();
     let bytes: Vec<u8> = held.iter().flat_map(|h| h.bytes.iter().copied()).collect();
-    let hashes = held.into_iter().flat_map(|h| h.hashes).collect();
-    match put(open, &first, &bytes, hashes, Gate::default()) {
+    let hashes: Vec<String> = held.into_iter().flat_map(|h| h.hashes).collect();
+    announce(open, &first, &hashes);
+    match put(open, &bytes, hashes) {
         Ok(()) => Ok(groups),
         Err(_) => Err(groups),
     }

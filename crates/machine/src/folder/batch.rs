@@ -3,8 +3,8 @@
 //! A change's attempt line opens a batch: the syncs its steps need (the
 //! attempt line's group, the journal's kept bytes, folder and index line,
 //! the staged file) are collected instead of made one after another, and
-//! made at once, side by side on threads of their own, at the change's
-//! barrier — right before the root itself is changed (a rename, a removal,
+//! made at once, side by side (the sync pool beside this thread), at the
+//! change's barrier — right before the root itself is changed (a rename, a removal,
 //! a folder made, bytes appended). A power cut before the barrier leaves the
 //! root as it was; after it, everything the change was announced with is
 //! durable. The syncs after the change (its folder) are made at the next
@@ -90,7 +90,7 @@ impl Durable {
             return Ok(Gate::default());
         }
         let sync = self.sync.clone();
-        Ok(Gate::new(move || meet_side_by_side(&sync, others)))
+        Ok(Gate::new(move || meet_all(&sync, others)))
     }
 
     /// Makes what the batch owes durable and closes it.
@@ -172,36 +172,84 @@ fn split(needs: Vec<Need>) -> (Vec<Need>, Vec<Need>) {
         .partition(|need| matches!(need, Need::Line(_)))
 }
 
-/// Meets every need side by side: the audit lines' here, each file's and
-/// folder's on the sync pool meanwhile (the filesystem commits syncs that
-/// wait together as one).
+/// Meets every need side by side: the audit lines' here (or, with none, the
+/// first file's or folder's), the other files' and folders' on the sync pool
+/// meanwhile (the filesystem commits syncs that wait together as one).
 fn meet_all(sync: &Syncer, needs: Vec<Need>) -> io::Result<()> {
-    let (lines, others) = split(needs);
-    if lines.is_empty() {
-        return meet_side_by_side(sync, others);
+    let (mut here, mut others) = split(needs);
+    if here.is_empty() && !others.is_empty() {
+        here.push(others.remove(0));
     }
-    let others: Vec<_> = others.into_iter().map(|need| on_pool(sync, need)).collect();
-    let result = lines.iter().try_for_each(|line| line.meet(sync));
+    let others: Vec<_> = others
+        .into_iter()
+        .map(|need| {
+            let sync = sync.clone();
+            pool::spawn(move || need.meet(&sync))
+        })
+        .collect();
+    let result = here.iter().try_for_each(|need| need.meet(sync));
     others
         .into_iter()
         .fold(result, |result, other| result.and(other.wait()))
 }
 
-/// Meets files' and folders' needs side by side: the first here, the
-/// others on the sync pool.
-fn meet_side_by_side(sync: &Syncer, needs: Vec<Need>) -> io::Result<()> {
-    let mut needs = needs.into_iter();
-    let Some(first) = needs.next() else {
-        return Ok(());
-    };
-    let others: Vec<_> = needs.map(|need| on_pool(sync, need)).collect();
-    let result = first.meet(sync);
-    others
-        .into_iter()
-        .fold(result, |result, other| result.and(other.wait()))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RootOptions;
+    use voicebox_core::audit::{self, ActRecord, AuditFile, Context, Happened};
+    use voicebox_core::tier::ActKind;
 
-fn on_pool(sync: &Syncer, need: Need) -> pool::Pending {
-    let sync = sync.clone();
-    pool::spawn(move || need.meet(&sync))
+    fn outcome() -> Entry {
+        let context = Context {
+            instance: "w".into(),
+            project: "p@machine".into(),
+            root: "r".into(),
+            turn: None,
+            at: "2026-01-01T00:00:00.000Z".into(),
+        };
+        let happened = Happened::Allowed {
+            rule: voicebox_core::Rule::WritesInside,
+            observed: None,
+            read: None,
+        };
+        Entry::new(context, ActRecord::new(ActKind::Write, "a.txt"), happened)
+    }
+
+    #[test]
+    fn a_failed_gate_fails_its_own_line_only_and_the_log_goes_on() {
+        let dir = tempfile::TempDir::new().unwrap();
+        let root = dir.path().join("root");
+        std::fs::create_dir(&root).unwrap();
+        let options = RootOptions {
+            anchors: Some(dir.path().join("anchors")),
+            ..RootOptions::default()
+        };
+        let storage = FolderStorage::open_with(&root, "w", options).unwrap();
+        let first = storage.audit.append(&outcome(), Gate::default()).unwrap();
+        let refused = storage.audit.append(
+            &outcome(),
+            Gate::new(|| Err(io::Error::other("the folder could not be synced"))),
+        );
+        assert_eq!(
+            refused.unwrap_err().to_string(),
+            "the folder could not be synced"
+        );
+        // Control: a gate that passes lets its line be written, next in seq.
+        let passed = Gate::new(|| Ok(()));
+        assert_eq!(storage.audit.append(&outcome(), passed).unwrap(), first + 1);
+        let log = root.join(".audit").join(storage.audit_file_name());
+        let file = AuditFile {
+            name: "log".into(),
+            text: std::fs::read_to_string(log).unwrap(),
+        };
+        let (report, entries) = audit::parse(&file);
+        assert!(report.corrupt.is_empty() && !report.torn, "{report:?}");
+        let seqs: Vec<u64> = entries.iter().map(|e| e.seq).collect();
+        assert_eq!(
+            seqs,
+            [first, first + 1],
+            "the failed line was never written"
+        );
+    }
 }

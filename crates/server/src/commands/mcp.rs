@@ -87,7 +87,15 @@ fn piped() -> Option<(pipe::Receiver, pipe::Sender)> {
     match pipe::Sender::from_owned_fd(output) {
         Ok(output) => Some((input, output)),
         Err(_) => {
+            // Both as they were, for tokio's stdio.
             let _ = input.into_blocking_fd();
+            let stdout = std::io::stdout();
+            if let Ok(flags) = rustix::fs::fcntl_getfl(&stdout) {
+                let _ = rustix::fs::fcntl_setfl(
+                    &stdout,
+                    flags.difference(rustix::fs::OFlags::NONBLOCK),
+                );
+            }
             None
         }
     }
