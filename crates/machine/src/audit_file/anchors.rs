@@ -157,7 +157,10 @@ impl Due {
     /// sync is running. A sync that fails leaves the earlier records, which
     /// never name a line that is not durable.
     pub(super) fn wait(&self) {
-        self.durable.sync_to(self.records);
+        drop(
+            self.durable
+                .sync_until(|state| state.synced >= self.records),
+        );
     }
 }
 
@@ -166,16 +169,16 @@ impl Flushing {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Syncs until `records` are durable, or waits for the sync running.
-    fn sync_to(&self, records: u64) {
+    /// Syncs (or waits for the sync running) until `done`; the state then.
+    fn sync_until(&self, done: impl Fn(&Flushed) -> bool) -> MutexGuard<'_, Flushed> {
         let mut state = self.state();
-        while state.synced < records {
-            if state.running {
-                state = self.ended.wait(state).unwrap_or_else(|p| p.into_inner());
-                continue;
-            }
-            state = self.sync_once(state);
+        while !done(&state) {
+            state = match state.running {
+                true => self.ended.wait(state).unwrap_or_else(|p| p.into_inner()),
+                false => self.sync_once(state),
+            };
         }
+        state
     }
 
     /// One sync of every record appended so far (the lock released meanwhile).
@@ -209,14 +212,11 @@ impl Flushing {
         drop(state);
         let durable = self.clone();
         pool::detach(move || {
-            let mut state = durable.state();
-            while state.synced < state.appended {
-                state = match state.running {
-                    true => durable.ended.wait(state).unwrap_or_else(|p| p.into_inner()),
-                    false => durable.sync_once(state),
-                };
-            }
-            state.queued = false;
+            // Checked and left under one lock: a record appended after it
+            // finds no job queued, and starts one.
+            durable
+                .sync_until(|state| state.synced >= state.appended)
+                .queued = false;
         });
     }
 }

@@ -17,7 +17,6 @@ const MAX_THREADS: usize = 64;
 
 type Job = Box<dyn FnOnce() + Send>;
 
-#[derive(Default)]
 struct Jobs {
     waiting: VecDeque<Job>,
     threads: usize,
@@ -60,8 +59,8 @@ impl Pool {
         }
     }
 
-    /// Queues `job`, starting a thread if none is idle; `false` where the
-    /// pool has no thread at all to run it.
+    /// Queues `job`, starting a thread if none is idle; the job back where
+    /// the pool has no thread at all to run it.
     fn push(&'static self, job: Job) -> Result<(), Job> {
         let mut jobs = self.jobs();
         if jobs.idle <= jobs.waiting.len() && jobs.threads < MAX_THREADS {

@@ -14,8 +14,7 @@
 
 use super::FolderStorage;
 use crate::audit_file::Owed;
-use crate::durable::Syncer;
-use crate::durable::{Gate, pool};
+use crate::durable::{Gate, Syncer, pool};
 use crate::settle;
 use cap_std::fs::Dir;
 use std::fs::File;
