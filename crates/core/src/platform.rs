@@ -179,6 +179,16 @@ pub trait Storage {
     /// Appends bytes to a file, creating it (and its parent folders) if it
     /// does not exist. Used for host files: journal blobs and its index.
     async fn append(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError>;
+    /// Keeps what `path` holds now under `blob` (a fresh host path) before a
+    /// change that replaces or removes `path` whole; `bytes` are those bytes
+    /// as the caller read them. Storage may keep the file itself under the
+    /// second name rather than a copy — nothing writes into a file in place —
+    /// so the caller checks a blob's digest before it trusts it. The default
+    /// copies.
+    async fn keep(&self, path: &RelPath, blob: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        let _ = path;
+        self.append(blob, bytes).await
+    }
     /// Removes a file (never a folder).
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError>;
     /// Gives a file or folder a new name inside the root, both ends

@@ -7,6 +7,7 @@
 
 mod batch;
 mod checked;
+mod keep;
 mod open;
 mod os_terms;
 use checked::is_special;
@@ -16,12 +17,14 @@ use os_terms::{is_escape, own_error, read_capped, real_path, rel, split, storage
 mod organise;
 mod own_files;
 mod repo;
+mod spares;
 mod write;
 
 use crate::audit_file::{Anchors, AuditWriter};
 use crate::own::{OwnError, OwnFolders};
 use batch::Durable;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
+use spares::Spares;
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -48,6 +51,8 @@ pub struct FolderStorage {
     anchors: Option<Anchors>,
     /// Syncs, made where asked or together at a change's barrier.
     durable: Durable,
+    /// Empty staged files made ahead of the writes that take them.
+    spares: Arc<Spares>,
     /// Whether this opener removes stale temporaries (a reader changes
     /// nothing in the folder it reports on).
     sweeps: bool,
@@ -233,6 +238,10 @@ impl Storage for FolderStorage {
                 false => Ok(()),
             })
             .map_err(storage_error)
+    }
+
+    async fn keep(&self, path: &RelPath, blob: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
+        self.keep_file(path, blob, bytes)
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {

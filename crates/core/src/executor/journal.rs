@@ -13,13 +13,14 @@ use alloc::string::String;
 impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     /// Keeps the bytes `path` holds now in the undo journal, so the change
     /// about to happen can be reverted. `after` is the digest the change will
-    /// leave (`None` when it leaves no file).
+    /// leave (`None` when it leaves no file). Answers where the bytes were
+    /// kept (`None`: there were none), for [`Self::let_go`].
     pub(super) async fn remember(
         &self,
         verb: Remembered,
         path: &RelPath,
         after: Option<String>,
-    ) -> Result<(), Refusal> {
+    ) -> Result<Option<Kept>, Refusal> {
         let memo = journal::Memo {
             verb,
             named: path.as_str(),
@@ -32,7 +33,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
 
     /// [`Self::remember`] for any change: a move keeps the file it replaces
     /// under its new name, a folder act keeps no bytes.
-    pub(super) async fn remember_entry(&self, memo: journal::Memo<'_>) -> Result<(), Refusal> {
+    pub(super) async fn remember_entry(
+        &self,
+        memo: journal::Memo<'_>,
+    ) -> Result<Option<Kept>, Refusal> {
         let journal::Memo {
             verb,
             named,
@@ -50,15 +54,19 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             None => None,
         };
         let id = self.env.random_id();
-        if let Some(bytes) = &prior {
-            let blob = journal::blob_path(&id).ok_or_else(|| {
+        let mut blob = None;
+        if let (Some(path), Some(bytes)) = (kept, &prior) {
+            let kept_at = journal::blob_path(&id).ok_or_else(|| {
                 journal_refusal(&StorageError::Other(format!("`{id}` is not an id")))
             })?;
-            // A fresh, uniquely named blob: appending creates it whole.
             store
-                .append(&blob, bytes)
+                .keep(path, &kept_at, bytes)
                 .await
                 .map_err(|e| journal_refusal(&e))?;
+            blob = Some(Kept {
+                blob: kept_at,
+                prior: journal::digest(bytes),
+            });
         }
         let entry = JournalEntry {
             id,
@@ -90,7 +98,31 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 .map_err(|e| journal_refusal(&e))?;
             self.project().journal_lines.set(Some(entries.len()));
         }
-        Ok(())
+        Ok(blob)
+    }
+
+    /// After a change that failed, removes what was kept for it if the file
+    /// at `path` is still what was kept: storage may have kept the file
+    /// itself under a second name, and a file that also has a name in the
+    /// host's folder reads as that one (refused, as a second name of it). A
+    /// change that went part of the way keeps its copy, for undo.
+    pub(super) async fn let_go(
+        &self,
+        done: Result<(), StorageError>,
+        path: &RelPath,
+        kept: Option<Kept>,
+    ) -> Result<(), StorageError> {
+        if let (Err(_), Some(kept)) = (&done, kept) {
+            let unchanged = match self.read_bounded(path).await {
+                Ok(bytes) => journal::digest(&bytes) == kept.prior,
+                Err(StorageError::Moved(twin)) => twin == kept.blob,
+                Err(_) => false,
+            };
+            if unchanged {
+                let _ = self.store().remove(&kept.blob).await;
+            }
+        }
+        done
     }
 
     /// The journal's entries, oldest first, and how many lines its index has.
@@ -126,6 +158,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         known.set(known.get().map(|lines| lines + 1));
         Ok(())
     }
+}
+
+/// Where a change's prior bytes were kept, and their digest.
+pub(super) struct Kept {
+    blob: RelPath,
+    prior: String,
 }
 
 fn journal_refusal(error: &StorageError) -> Refusal {

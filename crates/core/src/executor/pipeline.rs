@@ -216,12 +216,15 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     .remember(verb, path, Some(journal::digest(bytes)))
                     .await
                 {
-                    Ok(()) => store.write(path, bytes).await,
+                    Ok(kept) => {
+                        self.let_go(store.write(path, bytes).await, path, kept)
+                            .await
+                    }
                     Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
                 }
             }
             Change::Remove => match self.remember(Remembered::Delete, path, None).await {
-                Ok(()) => store.remove(path).await,
+                Ok(kept) => self.let_go(store.remove(path).await, path, kept).await,
                 Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
             },
             Change::Restore(Some(prior)) => store.write(path, prior).await,
@@ -240,7 +243,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     after,
                 };
                 match self.remember_entry(memo).await {
-                    Ok(()) => store.rename(path, to).await,
+                    Ok(kept) => self.let_go(store.rename(path, to).await, to, kept).await,
                     Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
                 }
             }
@@ -264,8 +267,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     after: None,
                 };
                 match self.remember_entry(memo).await {
-                    Ok(()) if verb == Remembered::Mkdir => store.make_dir(path).await.map(|_| ()),
-                    Ok(()) => store.remove_dir(path).await,
+                    Ok(_) if verb == Remembered::Mkdir => store.make_dir(path).await.map(|_| ()),
+                    Ok(_) => store.remove_dir(path).await,
                     Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
                 }
             }

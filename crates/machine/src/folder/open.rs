@@ -110,7 +110,7 @@ impl FolderStorage {
             project: project_of(&real),
             root,
         };
-        Ok(FolderStorage {
+        let storage = FolderStorage {
             dir,
             identity: (meta.dev(), meta.ino()),
             own: own.clone(),
@@ -123,10 +123,15 @@ impl FolderStorage {
             ),
             anchors,
             durable: Durable::new(options.sync),
+            spares: Default::default(),
             path: real,
             // A reader (`voicebox audit`) changes nothing in the folder it reports on.
             sweeps: !options.audit_at_first_append,
-        })
+        };
+        if storage.sweeps {
+            storage.separate_kept();
+        }
+        Ok(storage)
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{FolderStorage, is_special, real_path, rel, split, storage_error};
 use crate::MachineEnv;
 use crate::own::TMP_DIR;
-use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
+use cap_std::fs::{Dir, File, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use voicebox_core::contain::RelPath;
@@ -114,9 +114,9 @@ impl FolderStorage {
             return Err(StorageError::NotARegularFile);
         }
         let staging = self.own_made(TMP_DIR)?;
-        let tmp = staged_name(&MachineEnv.random_id());
+        let (tmp, file) = self.staged_file(&staging).map_err(storage_error)?;
         let written = self
-            .write_synced(&staging, Path::new(&tmp), bytes)
+            .fill(file, bytes)
             .and_then(|()| self.durable.barrier())
             .and_then(|()| staging.rename(&tmp, &folder, name));
         let written = match written {
@@ -150,7 +150,12 @@ impl FolderStorage {
     pub(super) fn write_synced(&self, dir: &Dir, path: &Path, bytes: &[u8]) -> io::Result<()> {
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
-        let mut file = self.with_parents(path, || dir.open_with(path, &options))?;
+        let file = self.with_parents(path, || dir.open_with(path, &options))?;
+        self.fill(file, bytes)
+    }
+
+    /// Writes `bytes` into the new `file` and syncs them.
+    fn fill(&self, mut file: File, bytes: &[u8]) -> io::Result<()> {
         file.write_all(bytes)?;
         self.durable.file(file.into_std())
     }

@@ -1,0 +1,100 @@
+//! The undo journal's copy of a file about to be replaced or removed: where
+//! it can be, the file itself under a second name in the journal's folder,
+//! so its bytes are neither copied nor synced again, and the change frees no
+//! inode (on ext4 without a journal, each freed inode makes later creations
+//! scan past it for seconds).
+
+use super::{FolderStorage, own_files, rel, split, storage_error};
+use cap_std::fs::{Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use std::path::Path;
+use voicebox_core::contain::RelPath;
+use voicebox_core::journal;
+use voicebox_core::platform::StorageError;
+
+impl FolderStorage {
+    /// Keeps what `path` holds under the host path `blob`: linked where
+    /// [`FolderStorage::link_kept`] can, a copy of `bytes` otherwise.
+    pub(super) fn keep_file(
+        &self,
+        path: &RelPath,
+        blob: &RelPath,
+        bytes: &[u8],
+    ) -> Result<(), StorageError> {
+        let (folder, name) = own_files::own_file(blob).ok_or(StorageError::NotFound)?;
+        match self.link_kept(path, folder, name) {
+            Ok(true) => Ok(()),
+            Ok(false) => self.append_own(folder, name, bytes),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Gives `path`'s file the second name `name` in the host folder
+    /// `folder`, its data and that folder synced; `false` (nothing made)
+    /// where the file must be copied instead: a link (a write goes through
+    /// it, changing its target in place), a file with another name already
+    /// (the person could change it there), one on another filesystem, or
+    /// one the system does not let this user link.
+    fn link_kept(&self, path: &RelPath, folder: &str, name: &str) -> Result<bool, StorageError> {
+        let spelled = rel(path);
+        let (parent, leaf) = split(&spelled);
+        let Ok(from) = self.pin(path, parent) else {
+            return Ok(false);
+        };
+        let journal = self.own_made(folder)?;
+        let linked = from.symlink_metadata(leaf).ok().filter(|m| alone(m, 1));
+        let Some(before) = linked.filter(|_| from.hard_link(leaf, &journal, name).is_ok()) else {
+            return Ok(false);
+        };
+        // What was linked is the file looked at, and nothing else names it;
+        // otherwise the name is taken back before a copy is made under it.
+        let kept = journal.symlink_metadata(name).map_err(storage_error)?;
+        if !alone(&kept, 2) || (kept.dev(), kept.ino()) != (before.dev(), before.ino()) {
+            journal.remove_file(name).map_err(storage_error)?;
+            return Ok(false);
+        }
+        let mut options = OpenOptions::new();
+        options
+            .read(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        let file = journal.open_with(name, &options).map_err(storage_error)?;
+        self.durable
+            .file(file.into_std())
+            .and_then(|()| self.durable.folder_at(&journal, Path::new("")))
+            .map_err(storage_error)?;
+        Ok(true)
+    }
+}
+
+impl FolderStorage {
+    /// Gives each kept file that still has a second name — a change
+    /// interrupted between keeping the file and replacing it — a copy of
+    /// its own under its name, so the person's file is theirs alone again
+    /// (one that also has a name in the host's folder reads as that one).
+    /// Only the host's folder changes; a copy that cannot be made is left
+    /// for the next opener.
+    pub(super) fn separate_kept(&self) {
+        let Ok(undo) = self.own_folder(journal::UNDO_DIR) else {
+            return;
+        };
+        let Ok(entries) = undo.entries() else {
+            return;
+        };
+        for name in entries
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+        {
+            let shared = name.strip_suffix(".bin").is_some_and(journal::own_id)
+                && undo
+                    .symlink_metadata(&name)
+                    .is_ok_and(|m| m.is_file() && m.nlink() > 1);
+            if shared && let Ok(bytes) = self.read_own(journal::UNDO_DIR, &name) {
+                let _ = self.write_own(journal::UNDO_DIR, &name, &bytes);
+            }
+        }
+    }
+}
+
+/// Whether `meta` is a regular file with exactly `names` names.
+fn alone(meta: &Metadata, names: u64) -> bool {
+    meta.is_file() && meta.nlink() == names
+}

@@ -1,0 +1,216 @@
+//! What the undo journal keeps of a file a change replaces or removes, on a
+//! real folder: the file itself under a second name where it can be, a copy
+//! where a second name would not stay the host's alone, never a name shared
+//! with the person's file once the change is over (or was cut short). And
+//! the empty staged files made ahead of writes are used only while they are
+//! still what the host made.
+
+mod common;
+
+use common::{Rig, refused, write};
+use serde_json::json;
+use std::os::unix::fs::MetadataExt;
+use std::path::Path;
+use tempfile::TempDir;
+use voicebox_core::Rule;
+use voicebox_core::executor::Executor;
+use voicebox_core::tier::Placement;
+use voicebox_machine::{FolderStorage, MachineEnv};
+
+fn rig_in(dir: &Path) -> Rig<FolderStorage> {
+    let mut ex = Executor::new(Placement::Machine, "test", MachineEnv, ());
+    ex.declare(FolderStorage::open(dir, "test").unwrap(), "root@machine");
+    Rig {
+        ex,
+        world: |storage, path| std::fs::read(storage.path().join(path)).ok(),
+    }
+}
+
+fn ino(path: &Path) -> u64 {
+    std::fs::symlink_metadata(path).unwrap().ino()
+}
+
+/// The journal's kept files: (inode, names it has, bytes).
+fn kept(root: &Path) -> Vec<(u64, u64, String)> {
+    let Ok(entries) = std::fs::read_dir(root.join(".voicebox/undo")) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".bin"))
+        .map(|e| {
+            let meta = std::fs::symlink_metadata(e.path()).unwrap();
+            let bytes = std::fs::read_to_string(e.path()).unwrap();
+            (meta.ino(), meta.nlink(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn a_replaced_file_is_kept_by_a_second_name_and_a_file_with_another_name_is_copied() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut rig = rig_in(root);
+    rig.done(write("a.txt", "one"));
+    let first = ino(&root.join("a.txt"));
+    rig.done(write("a.txt", "two"));
+    // The file replaced is the one kept: no bytes copied, one name left.
+    assert_eq!(kept(root), vec![(first, 1, "one".into())]);
+
+    // A file the person gave two names: the other name must not become
+    // the journal's, so its bytes are copied.
+    std::fs::write(root.join("b.txt"), "old b").unwrap();
+    std::fs::hard_link(root.join("b.txt"), root.join("b-also.txt")).unwrap();
+    let shared = ino(&root.join("b.txt"));
+    rig.done(write("b.txt", "new b"));
+    let copy = kept(root)
+        .into_iter()
+        .find(|(_, _, bytes)| bytes == "old b")
+        .unwrap();
+    assert_ne!(copy.0, shared);
+    assert_eq!(ino(&root.join("b-also.txt")), shared);
+
+    // A link written through: its target is kept as a copy.
+    std::fs::write(root.join("d.txt"), "old d").unwrap();
+    std::os::unix::fs::symlink("d.txt", root.join("l.txt")).unwrap();
+    let target = ino(&root.join("d.txt"));
+    rig.done(write("l.txt", "new d"));
+    let copy = kept(root)
+        .into_iter()
+        .find(|(_, _, bytes)| bytes == "old d")
+        .unwrap();
+    assert_ne!(copy.0, target);
+
+    // A delete keeps the file itself too; every kept file has one name.
+    let doomed = ino(&root.join("a.txt"));
+    let asked = rig.run(json!({"verb": "delete", "name": "a.txt"}));
+    rig.yes_to(&asked);
+    assert!(kept(root).contains(&(doomed, 1, "two".into())));
+    assert!(kept(root).iter().all(|(_, names, _)| *names == 1));
+
+    // Each is put back by undo, newest first.
+    for expected in [("a.txt", "two"), ("d.txt", "old d"), ("b.txt", "old b")] {
+        assert!(rig.run(json!({"verb": "undo"})).ok);
+        assert_eq!(rig.file(expected.0).as_deref(), Some(expected.1));
+    }
+    assert_eq!(rig.file("b-also.txt").as_deref(), Some("old b"));
+}
+
+#[test]
+fn a_change_that_fails_after_keeping_leaves_the_file_with_one_name() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut rig = rig_in(root);
+    rig.done(write("a.txt", "one"));
+    // The staging folder is not a folder: the write fails after the journal
+    // kept a.txt.
+    std::fs::remove_dir_all(root.join(".voicebox/tmp")).unwrap();
+    std::fs::write(root.join(".voicebox/tmp"), "").unwrap();
+    let reply = rig.run(write("a.txt", "two"));
+    assert!(!reply.ok, "{reply:?}");
+    let meta = std::fs::metadata(root.join("a.txt")).unwrap();
+    assert_eq!(meta.nlink(), 1, "the journal keeps no second name of a.txt");
+    assert!(kept(root).iter().all(|(ino, _, _)| *ino != meta.ino()));
+    // Positive control: a.txt reads as itself, and once the staging folder
+    // is back the write goes through and the file it replaced is kept.
+    assert!(rig.run(json!({"verb": "read", "name": "a.txt"})).ok);
+    std::fs::remove_file(root.join(".voicebox/tmp")).unwrap();
+    rig.done(write("a.txt", "two"));
+    assert!(kept(root).contains(&(meta.ino(), 1, "one".into())));
+}
+
+#[test]
+fn a_second_name_left_by_a_cut_short_change_is_made_a_copy_at_the_next_open() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut rig = rig_in(root);
+    rig.done(write("a.txt", "one"));
+    rig.done(write("a.txt", "two"));
+    let [(earlier, 1, _)] = kept(root)[..] else {
+        panic!("one kept file: {:?}", kept(root))
+    };
+    // A power cut after the journal linked a.txt and before it was replaced.
+    let cut = root
+        .join(".voicebox/undo")
+        .join(format!("{}.bin", "c".repeat(32)));
+    std::fs::hard_link(root.join("a.txt"), &cut).unwrap();
+    let reply = rig.run(json!({"verb": "read", "name": "a.txt"}));
+    assert_eq!(refused(&reply), Rule::ProtectedAudit, "{reply:?}");
+    drop(rig);
+
+    let mut rig = rig_in(root);
+    assert_eq!(std::fs::metadata(root.join("a.txt")).unwrap().nlink(), 1);
+    assert_eq!(std::fs::read_to_string(&cut).unwrap(), "two");
+    assert_ne!(ino(&cut), ino(&root.join("a.txt")));
+    // Positive control: the kept file with one name is left as it was.
+    assert!(kept(root).contains(&(earlier, 1, "one".into())));
+    assert!(rig.run(json!({"verb": "read", "name": "a.txt"})).ok);
+}
+
+/// The staged files made ahead, as they are now.
+fn spares(root: &Path) -> Vec<std::path::PathBuf> {
+    let Ok(entries) = std::fs::read_dir(root.join(".voicebox/tmp")) else {
+        return Vec::new();
+    };
+    entries.flatten().map(|e| e.path()).collect()
+}
+
+/// Waits (up to ten seconds) until the spares made ahead number `count`.
+fn spares_made(root: &Path, count: usize) -> Vec<std::path::PathBuf> {
+    for _ in 0..1000 {
+        let made = spares(root);
+        if made.len() == count {
+            return made;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("spares: {:?}", spares(root));
+}
+
+#[test]
+fn a_staged_file_made_ahead_is_written_only_while_it_is_the_empty_file_made() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, "outside").unwrap();
+    let mut rig = rig_in(&root);
+    rig.done(write("a.txt", "one"));
+    let made = spares_made(&root, 4);
+    // Each spare is swapped: a link out, bytes, a second name, a folder.
+    std::fs::remove_file(&made[0]).unwrap();
+    std::os::unix::fs::symlink(&outside, &made[0]).unwrap();
+    std::fs::write(&made[1], "planted").unwrap();
+    std::fs::remove_file(&made[2]).unwrap();
+    std::fs::hard_link(&outside, &made[2]).unwrap();
+    std::fs::remove_file(&made[3]).unwrap();
+    std::fs::create_dir(&made[3]).unwrap();
+    for round in 0..4 {
+        rig.done(write("b.txt", &format!("fresh {round}")));
+        assert_eq!(rig.file("b.txt"), Some(format!("fresh {round}")));
+    }
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "outside");
+    assert_eq!(std::fs::read_to_string(&made[1]).unwrap(), "planted");
+    assert!(
+        std::fs::read_dir(root.join(".voicebox/undo"))
+            .unwrap()
+            .flatten()
+            .all(|e| std::fs::read_to_string(e.path()).unwrap() != "outside"),
+        "nothing the planted names hold reached the journal"
+    );
+}
+
+#[test]
+fn the_staged_files_made_ahead_go_with_their_root() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut rig = rig_in(root);
+    rig.done(write("a.txt", "one"));
+    let made = spares_made(root, 4);
+    assert!(
+        made.iter()
+            .all(|p| std::fs::metadata(p).unwrap().len() == 0)
+    );
+    drop(rig);
+    assert_eq!(spares(root), Vec::<std::path::PathBuf>::new());
+}
