@@ -252,6 +252,15 @@ pub trait Storage {
     async fn audit_anchors(&self) -> Option<Vec<Anchor>> {
         None
     }
+    /// Removes host files nothing names any more (the kept bytes a
+    /// compacted undo journal forgot). Nothing waits for it and nothing needs
+    /// it durable: a file that outlives its name is only space. The default
+    /// removes each now.
+    async fn discard(&self, paths: Vec<RelPath>) {
+        for path in &paths {
+            let _ = self.remove(path).await;
+        }
+    }
     /// The temporaries of the host's own that interrupted writes left
     /// behind, old enough that no write still uses them, as paths inside the
     /// root. Placements that stage nothing have none.

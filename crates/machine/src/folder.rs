@@ -244,6 +244,10 @@ impl Storage for FolderStorage {
         self.keep_file(path, blob, bytes)
     }
 
+    async fn discard(&self, paths: Vec<RelPath>) {
+        self.discard_own(paths);
+    }
+
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
         if let Some((folder, name)) = own_files::own_file(path) {
             return self.remove_own(folder, name);

@@ -214,3 +214,30 @@ fn the_staged_files_made_ahead_go_with_their_root() {
     drop(rig);
     assert_eq!(spares(root), Vec::<std::path::PathBuf>::new());
 }
+
+#[test]
+fn the_kept_files_a_compacted_journal_forgets_are_removed_after_it() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut rig = rig_in(root);
+    let writes = 2 * voicebox_core::journal::COMPACT_AFTER_LINES;
+    for i in 0..writes {
+        rig.done(write("a.txt", &format!("v{i}")));
+    }
+    // Removed on the sync pool, after the index no longer names them.
+    let bound = voicebox_core::journal::COMPACT_AFTER_LINES;
+    for _ in 0..1000 {
+        if kept(root).len() <= bound {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let left = kept(root);
+    assert!(left.len() <= bound, "{} of {writes} kept", left.len());
+    assert!(left.iter().all(|(_, names, _)| *names == 1));
+    // Positive control: the newest are still there to undo.
+    for i in (writes - 5..writes).rev() {
+        assert!(rig.run(json!({"verb": "undo"})).ok);
+        assert_eq!(rig.file("a.txt"), Some(format!("v{}", i - 1)));
+    }
+}

@@ -1,10 +1,11 @@
 //! The floor for the HTTP load test: an axum handler on 127.0.0.1
 //! that does what a durable write turn does to the disk, with the same sync
-//! points — the attempt line appended and synced, the prior bytes kept in a
-//! new synced file (its folder synced) and an index line synced, the file
-//! written to a synced temporary and renamed, its folder synced, and the
-//! outcome line appended and synced — with none of the safety layer. The
-//! load script drives it and `voicebox serve` with the same wrk script.
+//! points — the attempt line appended and synced, the file about to be
+//! replaced kept by a second name (its data and that folder synced) and an
+//! index line synced, the file written to a synced temporary and renamed,
+//! its folder synced, and the outcome line appended and synced — with none
+//! of the safety layer. The load script drives it and `voicebox serve` with
+//! the same wrk script.
 //!
 //! `cargo run --release -p voicebox --example bare_handler -- <dir> <port>`
 
@@ -64,11 +65,11 @@ async fn main() {
                     };
                     synced_append(&mut log, line.as_bytes());
                     let undo = dir.join("undo");
-                    let prior = std::fs::read(dir.join(&name)).unwrap_or_default();
-                    let mut blob =
-                        std::fs::File::create_new(undo.join(format!("{}.bin", rand_id()))).unwrap();
-                    synced_append(&mut blob, &prior);
-                    sync_dir(&undo);
+                    let blob = undo.join(format!("{}.bin", rand_id()));
+                    if std::fs::hard_link(dir.join(&name), &blob).is_ok() {
+                        std::fs::File::open(&blob).unwrap().sync_data().unwrap();
+                        sync_dir(&undo);
+                    }
                     let mut index = std::fs::OpenOptions::new()
                         .create(true)
                         .append(true)

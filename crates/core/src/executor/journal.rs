@@ -83,12 +83,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         if self.journal_length().await > journal::COMPACT_AFTER_LINES {
             let (mut entries, _) = self.journal().await;
             let forget = entries.len().saturating_sub(journal::MAX_ENTRIES);
-            for forgotten in entries.drain(..forget) {
-                // A blob that outlives its entry is harmless; the index is what counts.
-                if let Some(blob) = journal::blob_path(&forgotten.id) {
-                    let _ = store.remove(&blob).await;
-                }
-            }
+            let forgotten: alloc::vec::Vec<RelPath> = entries
+                .drain(..forget)
+                .filter_map(|forgotten| journal::blob_path(&forgotten.id))
+                .collect();
             store
                 .write(
                     &journal::index_path(),
@@ -97,6 +95,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 .await
                 .map_err(|e| journal_refusal(&e))?;
             self.project().journal_lines.set(Some(entries.len()));
+            // Once no line names them: a blob that outlives its entry is
+            // only space, and one removed first could be named after a crash.
+            store.discard(forgotten).await;
         }
         Ok(blob)
     }

@@ -117,6 +117,28 @@ impl FolderStorage {
             .map_err(storage_error)
     }
 
+    /// Removes regular files of the host's own on the sync pool, unsynced,
+    /// so no act waits for them (see [`Storage::discard`]).
+    ///
+    /// [`Storage::discard`]: voicebox_core::platform::Storage::discard
+    pub(super) fn discard_own(&self, paths: Vec<RelPath>) {
+        let mut found = Vec::new();
+        for path in &paths {
+            if let Some((folder, name)) = own_file(path)
+                && let Ok(dir) = self.own_folder(folder)
+            {
+                found.push((dir, name.to_string()));
+            }
+        }
+        crate::durable::pool::detach(move || {
+            for (dir, name) in found {
+                if dir.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
+                    let _ = dir.remove_file(&name);
+                }
+            }
+        });
+    }
+
     /// Removes a regular file of the host's own (never a link or a folder).
     pub(super) fn remove_own(&self, folder: &str, name: &str) -> Result<(), StorageError> {
         let dir = self.own_folder(folder)?;
