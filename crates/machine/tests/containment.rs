@@ -74,15 +74,6 @@ fn untouchable(root: &Path, host: &Host) -> BTreeMap<PathBuf, Vec<u8>> {
     let own_log = root.join(".audit").join(storage.audit_file_name());
     let mut out = snapshot(root, &root.join(".voicebox/undo"));
     out.remove(&own_log);
-    // The empty files the host makes ahead of its writes come and go.
-    let staging = root.join(".voicebox/tmp");
-    out.retain(|path, bytes| {
-        let staged = path.parent() == Some(&staging)
-            && path
-                .file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("staged-"));
-        !(staged && bytes.is_empty())
-    });
     out
 }
 

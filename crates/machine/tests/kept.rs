@@ -147,72 +147,72 @@ fn a_second_name_left_by_a_cut_short_change_is_made_a_copy_at_the_next_open() {
     assert!(rig.run(json!({"verb": "read", "name": "a.txt"})).ok);
 }
 
-/// The staged files made ahead, as they are now.
-fn spares(root: &Path) -> Vec<std::path::PathBuf> {
-    let Ok(entries) = std::fs::read_dir(root.join(".voicebox/tmp")) else {
-        return Vec::new();
-    };
-    entries.flatten().map(|e| e.path()).collect()
+/// The files with no name in the staging folder this process holds open:
+/// the staged files made ahead (`/proc` shows them as `#<inode> (deleted)`).
+fn unnamed_held(root: &Path) -> usize {
+    let staging = std::fs::canonicalize(root.join(".voicebox/tmp")).unwrap();
+    let prefix = format!("{}/#", staging.display());
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .filter(|target| target.to_string_lossy().starts_with(&prefix))
+        .count()
 }
 
-/// Waits (up to ten seconds) until the spares made ahead number `count`.
-fn spares_made(root: &Path, count: usize) -> Vec<std::path::PathBuf> {
+/// Waits (up to ten seconds) until `count` staged files are made ahead.
+fn made_ahead(root: &Path, count: usize) {
     for _ in 0..1000 {
-        let made = spares(root);
-        if made.len() == count {
-            return made;
+        if unnamed_held(root) == count {
+            return;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    panic!("spares: {:?}", spares(root));
+    panic!("{} made ahead, not {count}", unnamed_held(root));
 }
 
 #[test]
-fn a_staged_file_made_ahead_is_written_only_while_it_is_the_empty_file_made() {
-    let dir = TempDir::new().unwrap();
-    let root = dir.path().join("root");
-    std::fs::create_dir(&root).unwrap();
-    let outside = dir.path().join("outside.txt");
-    std::fs::write(&outside, "outside").unwrap();
-    let mut rig = rig_in(&root);
-    rig.done(write("a.txt", "one"));
-    let made = spares_made(&root, 4);
-    // Each spare is swapped: a link out, bytes, a second name, a folder.
-    std::fs::remove_file(&made[0]).unwrap();
-    std::os::unix::fs::symlink(&outside, &made[0]).unwrap();
-    std::fs::write(&made[1], "planted").unwrap();
-    std::fs::remove_file(&made[2]).unwrap();
-    std::fs::hard_link(&outside, &made[2]).unwrap();
-    std::fs::remove_file(&made[3]).unwrap();
-    std::fs::create_dir(&made[3]).unwrap();
-    for round in 0..4 {
-        rig.done(write("b.txt", &format!("fresh {round}")));
-        assert_eq!(rig.file("b.txt"), Some(format!("fresh {round}")));
-    }
-    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "outside");
-    assert_eq!(std::fs::read_to_string(&made[1]).unwrap(), "planted");
-    assert!(
-        std::fs::read_dir(root.join(".voicebox/undo"))
-            .unwrap()
-            .flatten()
-            .all(|e| std::fs::read_to_string(e.path()).unwrap() != "outside"),
-        "nothing the planted names hold reached the journal"
-    );
-}
-
-#[test]
-fn the_staged_files_made_ahead_go_with_their_root() {
+fn staged_files_made_ahead_have_no_name_and_go_with_their_root() {
     let dir = TempDir::new().unwrap();
     let root = dir.path();
     let mut rig = rig_in(root);
     rig.done(write("a.txt", "one"));
-    let made = spares_made(root, 4);
-    assert!(
-        made.iter()
-            .all(|p| std::fs::metadata(p).unwrap().len() == 0)
-    );
+    made_ahead(root, 4);
+    for round in 0..8 {
+        rig.done(write("b.txt", &format!("fresh {round}")));
+        assert_eq!(rig.file("b.txt"), Some(format!("fresh {round}")));
+    }
+    made_ahead(root, 4);
+    // Nothing in the staging folder has a name: nothing there to swap,
+    // sweep or leave behind.
+    let named: Vec<_> = std::fs::read_dir(root.join(".voicebox/tmp"))
+        .unwrap()
+        .collect();
+    assert!(named.is_empty(), "{named:?}");
     drop(rig);
-    assert_eq!(spares(root), Vec::<std::path::PathBuf>::new());
+    assert_eq!(unnamed_held(root), 0);
+}
+
+#[test]
+fn a_journal_line_that_cannot_be_written_takes_back_the_name_it_kept() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut rig = rig_in(root);
+    rig.done(write("a.txt", "one"));
+    let index = root.join(".voicebox/undo/journal.jsonl");
+    let lines = std::fs::read(&index).unwrap();
+    std::fs::remove_file(&index).unwrap();
+    std::fs::create_dir(&index).unwrap();
+    let reply = rig.run(write("a.txt", "two"));
+    assert_eq!(refused(&reply), Rule::StorageFailed, "{reply:?}");
+    assert_eq!(std::fs::metadata(root.join("a.txt")).unwrap().nlink(), 1);
+    assert!(rig.run(json!({"verb": "read", "name": "a.txt"})).ok);
+    // Positive control: with its index back, the journal keeps a.txt itself.
+    std::fs::remove_dir(&index).unwrap();
+    std::fs::write(&index, lines).unwrap();
+    let first = ino(&root.join("a.txt"));
+    rig.done(write("a.txt", "two"));
+    assert!(kept(root).contains(&(first, 1, "one".into())));
 }
 
 #[test]

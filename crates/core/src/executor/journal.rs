@@ -63,10 +63,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 .keep(path, &kept_at, bytes)
                 .await
                 .map_err(|e| journal_refusal(&e))?;
-            blob = Some(Kept {
-                blob: kept_at,
-                prior: journal::digest(bytes),
-            });
+            blob = Some(kept_at);
         }
         let entry = JournalEntry {
             id,
@@ -77,6 +74,20 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             prior: prior.as_deref().map(journal::digest),
             to: to.map(String::from),
         };
+        if let Err(refusal) = self.push(entry).await {
+            // The change will not happen: what was kept for it goes.
+            if let (Some(path), Some(blob)) = (kept, &blob) {
+                store.let_go(path, blob).await;
+            }
+            return Err(refusal);
+        }
+        Ok(blob.map(Kept))
+    }
+
+    /// Appends `entry` to the index, compacting the index when it has grown
+    /// long.
+    async fn push(&self, entry: JournalEntry) -> Result<(), Refusal> {
+        let store = self.store();
         self.journal_line(&Line::Push(entry)).await?;
         // Only the line count is needed on the common path; the index is
         // replayed (and trimmed to the newest entries) only when it is compacted.
@@ -95,33 +106,27 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 .await
                 .map_err(|e| journal_refusal(&e))?;
             self.project().journal_lines.set(Some(entries.len()));
-            // Once no line names them: a blob that outlives its entry is
-            // only space, and one removed first could be named after a crash.
+            // Once the new index is written: a blob that outlives its entry
+            // is only space. (Until the index is durable, a power cut can
+            // bring back the old one naming removed blobs: their undo is
+            // `undo-stale`, nothing put back wrong.)
             store.discard(forgotten).await;
         }
-        Ok(blob)
+        Ok(())
     }
 
-    /// After a change that failed, removes what was kept for it if the file
-    /// at `path` is still what was kept: storage may have kept the file
-    /// itself under a second name, and a file that also has a name in the
-    /// host's folder reads as that one (refused, as a second name of it). A
-    /// change that went part of the way keeps its copy, for undo.
+    /// After a change that failed, takes back what storage kept for it by a
+    /// second name of the file at `path`, if it is still that file's (see
+    /// [`Storage::let_go`]); a change that went part of the way keeps its
+    /// copy, for undo.
     pub(super) async fn let_go(
         &self,
         done: Result<(), StorageError>,
         path: &RelPath,
         kept: Option<Kept>,
     ) -> Result<(), StorageError> {
-        if let (Err(_), Some(kept)) = (&done, kept) {
-            let unchanged = match self.read_bounded(path).await {
-                Ok(bytes) => journal::digest(&bytes) == kept.prior,
-                Err(StorageError::Moved(twin)) => twin == kept.blob,
-                Err(_) => false,
-            };
-            if unchanged {
-                let _ = self.store().remove(&kept.blob).await;
-            }
+        if let (Err(_), Some(Kept(blob))) = (&done, kept) {
+            self.store().let_go(path, &blob).await;
         }
         done
     }
@@ -161,11 +166,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 }
 
-/// Where a change's prior bytes were kept, and their digest.
-pub(super) struct Kept {
-    blob: RelPath,
-    prior: String,
-}
+/// Where a change's prior bytes were kept.
+pub(super) struct Kept(RelPath);
 
 fn journal_refusal(error: &StorageError) -> Refusal {
     if let StorageError::HostFolder(words) = error {

@@ -13,7 +13,7 @@ use voicebox_core::platform::StorageError;
 
 impl FolderStorage {
     /// Keeps what `path` holds under the host path `blob`: linked where
-    /// [`FolderStorage::link_kept`] can, a copy of `bytes` otherwise.
+    /// [`FolderStorage::link_kept`] can, a new file holding `bytes` otherwise.
     pub(super) fn keep_file(
         &self,
         path: &RelPath,
@@ -21,11 +21,13 @@ impl FolderStorage {
         bytes: &[u8],
     ) -> Result<(), StorageError> {
         let (folder, name) = own_files::own_file(blob).ok_or(StorageError::NotFound)?;
-        match self.link_kept(path, folder, name) {
-            Ok(true) => Ok(()),
-            Ok(false) => self.append_own(folder, name, bytes),
-            Err(e) => Err(e),
+        if self.link_kept(path, folder, name)? {
+            return Ok(());
         }
+        let journal = self.own_made(folder)?;
+        self.write_synced(&journal, Path::new(name), bytes)
+            .and_then(|()| self.durable.folder_at(&journal, Path::new("")))
+            .map_err(storage_error)
     }
 
     /// Gives `path`'s file the second name `name` in the host folder
@@ -33,7 +35,8 @@ impl FolderStorage {
     /// where the file must be copied instead: a link (a write goes through
     /// it, changing its target in place), a file with another name already
     /// (the person could change it there), one on another filesystem, or
-    /// one the system does not let this user link.
+    /// one the system does not let this user link. Whatever fails after the
+    /// link takes it back.
     fn link_kept(&self, path: &RelPath, folder: &str, name: &str) -> Result<bool, StorageError> {
         let spelled = rel(path);
         let (parent, leaf) = split(&spelled);
@@ -45,23 +48,49 @@ impl FolderStorage {
         let Some(before) = linked.filter(|_| from.hard_link(leaf, &journal, name).is_ok()) else {
             return Ok(false);
         };
-        // What was linked is the file looked at, and nothing else names it;
-        // otherwise the name is taken back before a copy is made under it.
-        let kept = journal.symlink_metadata(name).map_err(storage_error)?;
-        if !alone(&kept, 2) || (kept.dev(), kept.ino()) != (before.dev(), before.ino()) {
-            journal.remove_file(name).map_err(storage_error)?;
-            return Ok(false);
-        }
         let mut options = OpenOptions::new();
         options
             .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-        let file = journal.open_with(name, &options).map_err(storage_error)?;
-        self.durable
-            .file(file.into_std())
-            .and_then(|()| self.durable.folder_at(&journal, Path::new("")))
-            .map_err(storage_error)?;
-        Ok(true)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+        let opened = journal.open_with(name, &options).and_then(|file| {
+            let kept = file.metadata()?;
+            // What was linked is the file looked at, and nothing else names it.
+            let same = (kept.dev(), kept.ino()) == (before.dev(), before.ino());
+            Ok((same && alone(&kept, 2)).then_some(file))
+        });
+        let linked = match opened {
+            Ok(Some(file)) => self
+                .durable
+                .file(file.into_std())
+                .and_then(|()| self.durable.folder_at(&journal, Path::new("")))
+                .map(|()| true),
+            Ok(None) => Ok(false),
+            Err(e) => Err(e),
+        };
+        if !matches!(linked, Ok(true)) {
+            journal.remove_file(name).map_err(storage_error)?;
+        }
+        linked.map_err(storage_error)
+    }
+
+    /// Takes back the second name `blob` [`FolderStorage::keep_file`] gave
+    /// `path`'s file, if it is still that file's: the change it was kept
+    /// for did not happen. A copy, or a file the change replaced, stays.
+    pub(super) fn let_go_kept(&self, path: &RelPath, blob: &RelPath) {
+        let Some((folder, name)) = own_files::own_file(blob) else {
+            return;
+        };
+        let spelled = rel(path);
+        let (parent, leaf) = split(&spelled);
+        let (Ok(from), Ok(journal)) = (self.pin(path, parent), self.own_folder(folder)) else {
+            return;
+        };
+        if let (Ok(file), Ok(kept)) = (from.symlink_metadata(leaf), journal.symlink_metadata(name))
+            && kept.is_file()
+            && (file.dev(), file.ino()) == (kept.dev(), kept.ino())
+        {
+            let _ = journal.remove_file(name);
+        }
     }
 }
 

@@ -122,18 +122,27 @@ impl FolderStorage {
     ///
     /// [`Storage::discard`]: voicebox_core::platform::Storage::discard
     pub(super) fn discard_own(&self, paths: Vec<RelPath>) {
-        let mut found = Vec::new();
-        for path in &paths {
-            if let Some((folder, name)) = own_file(path)
-                && let Ok(dir) = self.own_folder(folder)
-            {
-                found.push((dir, name.to_string()));
+        let mut found: Vec<(&str, Dir, Vec<String>)> = Vec::new();
+        for (folder, name) in paths.iter().filter_map(own_file) {
+            match found.iter_mut().find(|(known, ..)| *known == folder) {
+                Some((.., names)) => names.push(name.into()),
+                None => {
+                    if let Ok(dir) = self.own_folder(folder) {
+                        found.push((folder, dir, vec![name.into()]));
+                    }
+                }
             }
         }
+        let found: Vec<(Dir, Vec<String>)> = found
+            .into_iter()
+            .map(|(_, dir, names)| (dir, names))
+            .collect();
         crate::durable::pool::detach(move || {
-            for (dir, name) in found {
-                if dir.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
-                    let _ = dir.remove_file(&name);
+            for (dir, names) in found {
+                for name in names {
+                    if dir.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
+                        let _ = dir.remove_file(&name);
+                    }
                 }
             }
         });

@@ -1,15 +1,19 @@
-//! Empty staged files made ahead of the writes that fill them, on the sync
-//! pool's threads. Creating a file can cost more than writing it — ext4
-//! without a journal scans past every inode freed in the last seconds to
-//! find one to give — and a write made while the host holds a root's lock
-//! should not pay for that in the lock.
+//! Staged files made ahead of the writes that fill them, on the sync pool's
+//! threads, as files with no name (`O_TMPFILE`) only the host holds open.
+//! Creating a file can cost more than writing it — ext4 without a journal
+//! scans past every inode freed in the last seconds to find one to give —
+//! and a write made while the host holds a root's lock should not pay for
+//! that in the lock. A file with no name cannot be swapped, swept or left
+//! behind: one not taken is gone when the host lets go of the root.
 
 use super::FolderStorage;
 use super::write::staged_name;
 use crate::MachineEnv;
 use crate::durable::pool;
-use cap_std::fs::{Dir, File, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, File, OpenOptions};
+use rustix::fs::{AtFlags, CWD, Mode, OFlags};
 use std::io;
+use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use voicebox_core::platform::Env;
@@ -18,94 +22,83 @@ use voicebox_core::platform::Env;
 /// behind one lock while the next are made.
 const KEEP: usize = 4;
 
-/// The names of the spares made and not yet taken, in the host's staging folder.
+/// The spares made and not yet taken.
 #[derive(Default)]
 pub(super) struct Spares {
-    made: Mutex<Vec<String>>,
+    made: Mutex<Vec<std::fs::File>>,
     making: AtomicBool,
 }
 
+/// Clears [`Spares::making`] when a refill ends, even by a panic.
+struct Refilling(Arc<Spares>);
+
+impl Drop for Refilling {
+    fn drop(&mut self) {
+        self.0.making.store(false, Ordering::Release);
+    }
+}
+
 impl Spares {
+    fn made(&self) -> std::sync::MutexGuard<'_, Vec<std::fs::File>> {
+        self.made.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Makes spares in `staging` on the pool until [`KEEP`] are made,
-    /// unless a job making them is already running.
+    /// unless a job making them is already running. Where the filesystem
+    /// makes no file without a name, none are made.
     fn refill(self: &Arc<Self>, staging: &Dir) {
         if self.making.swap(true, Ordering::AcqRel) {
             return;
         }
+        let refilling = Refilling(self.clone());
         let Ok(staging) = staging.try_clone() else {
-            self.making.store(false, Ordering::Release);
             return;
         };
-        let spares = self.clone();
         pool::detach(move || {
-            while spares.made.lock().unwrap_or_else(|e| e.into_inner()).len() < KEEP {
-                let name = staged_name(&MachineEnv.random_id());
-                if staging.open_with(&name, &fresh()).is_err() {
-                    break;
+            while refilling.0.made().len() < KEEP {
+                match unnamed(&staging) {
+                    Ok(file) => refilling.0.made().push(file),
+                    Err(_) => break,
                 }
-                spares
-                    .made
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .push(name);
             }
-            spares.making.store(false, Ordering::Release);
         });
-    }
-
-    /// Removes the spares not taken (a root let go of).
-    pub(super) fn clear(&self, staging: &Dir) {
-        for name in self
-            .made
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .drain(..)
-        {
-            let _ = staging.remove_file(name);
-        }
     }
 }
 
-/// Options that create a file that must not exist yet, for writing.
-fn fresh() -> OpenOptions {
-    let mut options = OpenOptions::new();
-    options.write(true).create_new(true);
-    options
+/// A new, empty file with no name in `staging`, open for writing.
+fn unnamed(staging: &Dir) -> io::Result<std::fs::File> {
+    let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
+    let fd = rustix::fs::openat(staging, ".", flags, Mode::from_raw_mode(0o666))?;
+    Ok(fd.into())
+}
+
+/// Gives the unnamed `file` the name `name` in `staging`: directly where
+/// the kernel allows it, else through its `/proc` entry.
+fn name(file: &std::fs::File, staging: &Dir, name: &str) -> io::Result<()> {
+    let direct = rustix::fs::linkat(file.as_fd(), "", staging, name, AtFlags::EMPTY_PATH);
+    if direct.is_ok() {
+        return Ok(());
+    }
+    let own = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(file));
+    rustix::fs::linkat(CWD, own.as_str(), staging, name, AtFlags::SYMLINK_FOLLOW)?;
+    Ok(())
 }
 
 impl FolderStorage {
     /// A new, empty staged file in `staging` to write into, and its name: a
-    /// spare made ahead where one is left (still the empty file of one name
-    /// it was made as), made now otherwise. The spares are made again after.
+    /// spare made ahead, named now, where one is left; made now otherwise.
+    /// The spares are made again after.
     pub(super) fn staged_file(&self, staging: &Dir) -> io::Result<(String, File)> {
-        let taken = self
-            .spares
-            .made
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop();
+        let taken = self.spares.made().pop();
         self.spares.refill(staging);
-        if let Some(name) = taken {
-            let mut options = OpenOptions::new();
-            options.write(true).custom_flags(libc::O_NOFOLLOW);
-            if let Ok(file) = staging.open_with(&name, &options)
-                && file
-                    .metadata()
-                    .is_ok_and(|m| m.is_file() && m.len() == 0 && m.nlink() == 1)
-            {
-                return Ok((name, file));
-            }
+        let tmp = staged_name(&MachineEnv.random_id());
+        if let Some(file) = taken
+            && name(&file, staging, &tmp).is_ok()
+        {
+            return Ok((tmp, File::from_std(file)));
         }
-        let name = staged_name(&MachineEnv.random_id());
-        let file = staging.open_with(&name, &fresh())?;
-        Ok((name, file))
-    }
-}
-
-impl Drop for FolderStorage {
-    fn drop(&mut self) {
-        if let Ok(Some(staging)) = self.own.folder(crate::own::TMP_DIR) {
-            self.spares.clear(&staging);
-        }
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        Ok((tmp.clone(), staging.open_with(&tmp, &options)?))
     }
 }
