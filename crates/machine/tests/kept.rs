@@ -46,6 +46,15 @@ fn kept(root: &Path) -> Vec<(u64, u64, String)> {
         .collect()
 }
 
+/// The inode of the kept file holding `bytes`.
+fn kept_holding(root: &Path, bytes: &str) -> u64 {
+    kept(root)
+        .into_iter()
+        .find(|(_, _, kept)| kept == bytes)
+        .map(|(ino, ..)| ino)
+        .unwrap_or_else(|| panic!("nothing kept holds {bytes:?}"))
+}
+
 #[test]
 fn a_replaced_file_is_kept_by_a_second_name_and_a_file_with_another_name_is_copied() {
     let dir = TempDir::new().unwrap();
@@ -63,11 +72,7 @@ fn a_replaced_file_is_kept_by_a_second_name_and_a_file_with_another_name_is_copi
     std::fs::hard_link(root.join("b.txt"), root.join("b-also.txt")).unwrap();
     let shared = ino(&root.join("b.txt"));
     rig.done(write("b.txt", "new b"));
-    let copy = kept(root)
-        .into_iter()
-        .find(|(_, _, bytes)| bytes == "old b")
-        .unwrap();
-    assert_ne!(copy.0, shared);
+    assert_ne!(kept_holding(root, "old b"), shared);
     assert_eq!(ino(&root.join("b-also.txt")), shared);
 
     // A link written through: its target is kept as a copy.
@@ -75,11 +80,7 @@ fn a_replaced_file_is_kept_by_a_second_name_and_a_file_with_another_name_is_copi
     std::os::unix::fs::symlink("d.txt", root.join("l.txt")).unwrap();
     let target = ino(&root.join("d.txt"));
     rig.done(write("l.txt", "new d"));
-    let copy = kept(root)
-        .into_iter()
-        .find(|(_, _, bytes)| bytes == "old d")
-        .unwrap();
-    assert_ne!(copy.0, target);
+    assert_ne!(kept_holding(root, "old d"), target);
 
     // A delete keeps the file itself too; every kept file has one name.
     let doomed = ino(&root.join("a.txt"));
