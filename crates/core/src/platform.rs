@@ -189,11 +189,12 @@ pub trait Storage {
         let _ = path;
         self.append(blob, bytes).await
     }
-    /// After the change `blob` was kept for did not happen: takes back the
-    /// second name [`Storage::keep`] gave `path`'s file, if it is still that
-    /// file's (a file that also has a name in the host's folder reads as
-    /// that one). A copy stays, as does a file the change did replace. The
-    /// default keeps copies only, so it has nothing to take back.
+    /// After the change `blob` was kept for failed: takes back the second
+    /// name [`Storage::keep`] gave `path`'s file where the file still has its
+    /// first — the change did not replace or remove it (a file that also has
+    /// a name in the host's folder reads as that one). A copy stays, as does
+    /// a file the change did replace. The default keeps copies only, so it
+    /// has nothing to take back.
     async fn let_go(&self, path: &RelPath, blob: &RelPath) {
         let _ = (path, blob);
     }

@@ -244,8 +244,8 @@ impl Storage for FolderStorage {
         self.keep_file(path, blob, bytes)
     }
 
-    async fn let_go(&self, path: &RelPath, blob: &RelPath) {
-        self.let_go_kept(path, blob);
+    async fn let_go(&self, _path: &RelPath, blob: &RelPath) {
+        self.let_go_kept(blob);
     }
 
     async fn discard(&self, paths: Vec<RelPath>) {

@@ -184,6 +184,11 @@ fn staged_files_made_ahead_have_no_name_and_go_with_their_root() {
         assert_eq!(rig.file("b.txt"), Some(format!("fresh {round}")));
     }
     made_ahead(root, 4);
+    // A staged file made ahead is given the permissions a file created by
+    // name gets (this process's umask), not what it was opened with.
+    std::fs::write(root.join("reference.txt"), "").unwrap();
+    let mode = |name: &str| std::fs::metadata(root.join(name)).unwrap().mode() & 0o777;
+    assert_eq!(mode("b.txt"), mode("reference.txt"));
     // Nothing in the staging folder has a name: nothing there to swap,
     // sweep or leave behind.
     let named: Vec<_> = std::fs::read_dir(root.join(".voicebox/tmp"))

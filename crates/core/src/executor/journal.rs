@@ -75,9 +75,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             to: to.map(String::from),
         };
         if let Err(refusal) = self.push(entry).await {
-            // The change will not happen: what was kept for it goes.
-            if let (Some(path), Some(blob)) = (kept, &blob) {
-                store.let_go(path, blob).await;
+            // The change will not happen: what was kept for it goes, copy
+            // or second name alike (no line may name it).
+            if let Some(blob) = &blob {
+                let _ = store.remove(blob).await;
             }
             return Err(refusal);
         }

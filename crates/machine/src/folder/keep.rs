@@ -74,20 +74,18 @@ impl FolderStorage {
     }
 
     /// Takes back the second name `blob` [`FolderStorage::keep_file`] gave
-    /// `path`'s file, if it is still that file's: the change it was kept
-    /// for did not happen. A copy, or a file the change replaced, stays.
-    pub(super) fn let_go_kept(&self, path: &RelPath, blob: &RelPath) {
+    /// a file, if the file still has its first: the change it was kept for
+    /// did not happen. Judged by the kept file alone (the change's own path
+    /// may be what failed). A copy, or a file the change did replace, has
+    /// one name and stays.
+    pub(super) fn let_go_kept(&self, blob: &RelPath) {
         let Some((folder, name)) = own_files::own_file(blob) else {
             return;
         };
-        let spelled = rel(path);
-        let (parent, leaf) = split(&spelled);
-        let (Ok(from), Ok(journal)) = (self.pin(path, parent), self.own_folder(folder)) else {
-            return;
-        };
-        if let (Ok(file), Ok(kept)) = (from.symlink_metadata(leaf), journal.symlink_metadata(name))
-            && kept.is_file()
-            && (file.dev(), file.ino()) == (kept.dev(), kept.ino())
+        if let Ok(journal) = self.own_folder(folder)
+            && journal
+                .symlink_metadata(name)
+                .is_ok_and(|kept| kept.is_file() && kept.nlink() > 1)
         {
             let _ = journal.remove_file(name);
         }

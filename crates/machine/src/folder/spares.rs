@@ -15,7 +15,7 @@ use rustix::fs::{AtFlags, CWD, Mode, OFlags};
 use std::io;
 use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use voicebox_core::platform::Env;
 
 /// How many spares a root keeps made: enough for the writes that queue
@@ -65,11 +65,31 @@ impl Spares {
     }
 }
 
-/// A new, empty file with no name in `staging`, open for writing.
+/// A new, empty file with no name in `staging`, open for writing, with the
+/// permissions a file created by name gets. They are set, not asked for at
+/// creation: before Linux 6.2 a file with no name was given the mode asked
+/// for without the umask on filesystems without ACLs.
 fn unnamed(staging: &Dir) -> io::Result<std::fs::File> {
+    let mode = creation_mode().ok_or(io::ErrorKind::Unsupported)?;
     let flags = OFlags::WRONLY | OFlags::TMPFILE | OFlags::CLOEXEC;
-    let fd = rustix::fs::openat(staging, ".", flags, Mode::from_raw_mode(0o666))?;
+    let fd = rustix::fs::openat(staging, ".", flags, Mode::from_raw_mode(0o600))?;
+    rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode))?;
     Ok(fd.into())
+}
+
+/// `0o666` less this process's umask, as `/proc/self/status` says it
+/// (read once: nothing here changes the umask); `None` where it cannot be
+/// read, and then no spares are made.
+fn creation_mode() -> Option<u32> {
+    static MODE: OnceLock<Option<u32>> = OnceLock::new();
+    *MODE.get_or_init(|| {
+        let status = std::fs::read_to_string("/proc/self/status").ok()?;
+        let umask = status
+            .lines()
+            .find_map(|line| line.strip_prefix("Umask:"))?;
+        let umask = u32::from_str_radix(umask.trim(), 8).ok()?;
+        Some(0o666 & !umask)
+    })
 }
 
 /// Gives the unnamed `file` the name `name` in `staging`: directly where
@@ -92,10 +112,16 @@ impl FolderStorage {
         let taken = self.spares.made().pop();
         self.spares.refill(staging);
         let tmp = staged_name(&MachineEnv.random_id());
+        // Named now and dated now: a staged file is judged stale by its
+        // age, and this one was made before the write that fills it.
         if let Some(file) = taken
             && name(&file, staging, &tmp).is_ok()
         {
-            return Ok((tmp, File::from_std(file)));
+            if file.set_modified(std::time::SystemTime::now()).is_err() {
+                let _ = staging.remove_file(&tmp);
+            } else {
+                return Ok((tmp, File::from_std(file)));
+            }
         }
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
