@@ -190,13 +190,13 @@ pub trait Storage {
         self.append(blob, bytes).await
     }
     /// After the change `blob` was kept for failed: takes back the second
-    /// name [`Storage::keep`] gave `path`'s file where the file still has its
-    /// first — the change did not replace or remove it (a file that also has
-    /// a name in the host's folder reads as that one). A copy stays, as does
-    /// a file the change did replace. The default keeps copies only, so it
-    /// has nothing to take back.
-    async fn let_go(&self, path: &RelPath, blob: &RelPath) {
-        let _ = (path, blob);
+    /// name [`Storage::keep`] gave a file where the file still has its first
+    /// — the change did not replace or remove it (a file that also has a
+    /// name in the host's folder reads as that one). A copy stays, as does a
+    /// file the change did replace. The default keeps copies only, so it has
+    /// nothing to take back.
+    async fn let_go(&self, blob: &RelPath) {
+        let _ = blob;
     }
     /// Removes a file (never a folder).
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError>;

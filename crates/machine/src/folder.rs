@@ -244,7 +244,7 @@ impl Storage for FolderStorage {
         self.keep_file(path, blob, bytes)
     }
 
-    async fn let_go(&self, _path: &RelPath, blob: &RelPath) {
+    async fn let_go(&self, blob: &RelPath) {
         self.let_go_kept(blob);
     }
 

@@ -20,7 +20,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         verb: Remembered,
         path: &RelPath,
         after: Option<String>,
-    ) -> Result<Option<Kept>, Refusal> {
+    ) -> Result<Option<RelPath>, Refusal> {
         let memo = journal::Memo {
             verb,
             named: path.as_str(),
@@ -36,7 +36,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     pub(super) async fn remember_entry(
         &self,
         memo: journal::Memo<'_>,
-    ) -> Result<Option<Kept>, Refusal> {
+    ) -> Result<Option<RelPath>, Refusal> {
         let journal::Memo {
             verb,
             named,
@@ -82,7 +82,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             }
             return Err(refusal);
         }
-        Ok(blob.map(Kept))
+        Ok(blob)
     }
 
     /// Appends `entry` to the index, compacting the index when it has grown
@@ -117,17 +117,16 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 
     /// After a change that failed, takes back what storage kept for it by a
-    /// second name of the file at `path`, if it is still that file's (see
+    /// second name of the file, if the file still has its first (see
     /// [`Storage::let_go`]); a change that went part of the way keeps its
     /// copy, for undo.
     pub(super) async fn let_go(
         &self,
         done: Result<(), StorageError>,
-        path: &RelPath,
-        kept: Option<Kept>,
+        kept: Option<RelPath>,
     ) -> Result<(), StorageError> {
-        if let (Err(_), Some(Kept(blob))) = (&done, kept) {
-            self.store().let_go(path, &blob).await;
+        if let (Err(_), Some(blob)) = (&done, kept) {
+            self.store().let_go(&blob).await;
         }
         done
     }
@@ -166,9 +165,6 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         Ok(())
     }
 }
-
-/// Where a change's prior bytes were kept.
-pub(super) struct Kept(RelPath);
 
 fn journal_refusal(error: &StorageError) -> Refusal {
     if let StorageError::HostFolder(words) = error {

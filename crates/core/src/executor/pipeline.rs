@@ -216,15 +216,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     .remember(verb, path, Some(journal::digest(bytes)))
                     .await
                 {
-                    Ok(kept) => {
-                        self.let_go(store.write(path, bytes).await, path, kept)
-                            .await
-                    }
+                    Ok(kept) => self.let_go(store.write(path, bytes).await, kept).await,
                     Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
                 }
             }
             Change::Remove => match self.remember(Remembered::Delete, path, None).await {
-                Ok(kept) => self.let_go(store.remove(path).await, path, kept).await,
+                Ok(kept) => self.let_go(store.remove(path).await, kept).await,
                 Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
             },
             Change::Restore(Some(prior)) => store.write(path, prior).await,
@@ -243,7 +240,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     after,
                 };
                 match self.remember_entry(memo).await {
-                    Ok(kept) => self.let_go(store.rename(path, to).await, to, kept).await,
+                    Ok(kept) => self.let_go(store.rename(path, to).await, kept).await,
                     Err(refusal) => return self.failed(approved, attempt, refusal, turn).await,
                 }
             }

@@ -1,11 +1,11 @@
 //! The undo journal's copy of a file about to be replaced or removed: where
 //! it can be, the file itself under a second name in the journal's folder,
-//! so its bytes are neither copied nor synced again, and the change frees no
-//! inode (on ext4 without a journal, each freed inode makes later creations
-//! scan past it for seconds).
+//! so its bytes are not copied, and the change frees no inode (on ext4
+//! without a journal, each freed inode makes later creations scan past it
+//! for seconds).
 
 use super::{FolderStorage, own_files, rel, split, storage_error};
-use cap_std::fs::{Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
 use std::path::Path;
 use voicebox_core::contain::RelPath;
 use voicebox_core::journal;
@@ -79,26 +79,17 @@ impl FolderStorage {
     /// may be what failed). A copy, or a file the change did replace, has
     /// one name and stays.
     pub(super) fn let_go_kept(&self, blob: &RelPath) {
-        let Some((folder, name)) = own_files::own_file(blob) else {
-            return;
-        };
-        if let Ok(journal) = self.own_folder(folder)
-            && journal
-                .symlink_metadata(name)
-                .is_ok_and(|kept| kept.is_file() && kept.nlink() > 1)
+        if let Some((folder, name)) = own_files::own_file(blob)
+            && let Ok(journal) = self.own_folder(folder)
         {
-            let _ = journal.remove_file(name);
+            let_go_shared(&journal, name);
         }
     }
-}
 
-impl FolderStorage {
-    /// Gives each kept file that still has a second name — a change
-    /// interrupted between keeping the file and replacing it — a copy of
-    /// its own under its name, so the person's file is theirs alone again
-    /// (one that also has a name in the host's folder reads as that one).
-    /// Only the host's folder changes; a copy that cannot be made is left
-    /// for the next opener.
+    /// Takes back every second name a change cut short by a power cut left
+    /// (between keeping a file and replacing it), as
+    /// [`FolderStorage::let_go_kept`] does for a change that failed: the
+    /// person's file is theirs alone again. Only the host's folder changes.
     pub(super) fn separate_kept(&self) {
         let Ok(undo) = self.own_folder(journal::UNDO_DIR) else {
             return;
@@ -110,14 +101,21 @@ impl FolderStorage {
             .flatten()
             .filter_map(|e| e.file_name().into_string().ok())
         {
-            let shared = name.strip_suffix(".bin").is_some_and(journal::own_id)
-                && undo
-                    .symlink_metadata(&name)
-                    .is_ok_and(|m| m.is_file() && m.nlink() > 1);
-            if shared && let Ok(bytes) = self.read_own(journal::UNDO_DIR, &name) {
-                let _ = self.write_own(journal::UNDO_DIR, &name, &bytes);
+            if name.strip_suffix(".bin").is_some_and(journal::own_id) {
+                let_go_shared(&undo, &name);
             }
         }
+    }
+}
+
+/// Removes the kept file `name` of `journal` if it is a regular file with
+/// another name too.
+fn let_go_shared(journal: &Dir, name: &str) {
+    if journal
+        .symlink_metadata(name)
+        .is_ok_and(|kept| kept.is_file() && kept.nlink() > 1)
+    {
+        let _ = journal.remove_file(name);
     }
 }
 

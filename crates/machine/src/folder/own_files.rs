@@ -122,27 +122,13 @@ impl FolderStorage {
     ///
     /// [`Storage::discard`]: voicebox_core::platform::Storage::discard
     pub(super) fn discard_own(&self, paths: Vec<RelPath>) {
-        let mut found: Vec<(&str, Dir, Vec<String>)> = Vec::new();
-        for (folder, name) in paths.iter().filter_map(own_file) {
-            match found.iter_mut().find(|(known, ..)| *known == folder) {
-                Some((.., names)) => names.push(name.into()),
-                None => {
-                    if let Ok(dir) = self.own_folder(folder) {
-                        found.push((folder, dir, vec![name.into()]));
-                    }
-                }
-            }
-        }
-        let found: Vec<(Dir, Vec<String>)> = found
-            .into_iter()
-            .map(|(_, dir, names)| (dir, names))
-            .collect();
+        let own = self.own.clone();
         crate::durable::pool::detach(move || {
-            for (dir, names) in found {
-                for name in names {
-                    if dir.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
-                        let _ = dir.remove_file(&name);
-                    }
+            for (folder, name) in paths.iter().filter_map(own_file) {
+                if let Ok(Some(dir)) = own.folder(folder)
+                    && dir.symlink_metadata(name).is_ok_and(|m| m.is_file())
+                {
+                    let _ = dir.remove_file(name);
                 }
             }
         });
