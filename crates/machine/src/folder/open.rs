@@ -130,6 +130,7 @@ impl FolderStorage {
         };
         if storage.sweeps {
             storage.separate_kept();
+            storage.adopt_emptied();
         }
         Ok(storage)
     }

@@ -117,17 +117,26 @@ impl FolderStorage {
             .map_err(storage_error)
     }
 
-    /// Removes regular files of the host's own on the sync pool, unsynced,
-    /// so no act waits for them (see [`Storage::discard`]).
+    /// Lets go of regular files of the host's own on the sync pool,
+    /// unsynced, so no act waits for them (see [`Storage::discard`]): each
+    /// is emptied and kept to be written again where it can be (see
+    /// [`Spares::empty_into`]), removed otherwise.
     ///
     /// [`Storage::discard`]: voicebox_core::platform::Storage::discard
+    /// [`Spares::empty_into`]: super::spares::Spares::empty_into
     pub(super) fn discard_own(&self, paths: Vec<RelPath>) {
         let own = self.own.clone();
+        let spares = self.spares.clone();
         crate::durable::pool::detach(move || {
+            let staging = own.folder(TMP_DIR).ok().flatten();
             for (folder, name) in paths.iter().filter_map(own_file) {
-                if let Ok(Some(dir)) = own.folder(folder)
-                    && dir.symlink_metadata(name).is_ok_and(|m| m.is_file())
-                {
+                let Ok(Some(dir)) = own.folder(folder) else {
+                    continue;
+                };
+                let kept = staging
+                    .as_ref()
+                    .is_some_and(|staging| spares.empty_into(&dir, name, staging));
+                if !kept && dir.symlink_metadata(name).is_ok_and(|m| m.is_file()) {
                     let _ = dir.remove_file(name);
                 }
             }

@@ -1,32 +1,96 @@
 //! Staged files made ahead of the writes that fill them, on the sync pool's
-//! threads, as files with no name (`O_TMPFILE`) only the host holds open.
-//! Creating a file can cost more than writing it — ext4 without a journal
-//! scans past every inode freed in the last seconds to find one to give —
-//! and a write made while the host holds a root's lock should not pay for
-//! that in the lock. A file with no name cannot be swapped, swept or left
-//! behind: one not taken is gone when the host lets go of the root.
+//! threads. Creating a file can cost more than writing it — ext4 without a
+//! journal scans past every inode freed in the last minutes to find one to
+//! give — and a write made while the host holds a root's lock should not pay
+//! for that in the lock.
+//!
+//! Two kinds: files the undo journal has forgotten, emptied and kept to be
+//! written again (as databases recycle their log segments), so steady
+//! writing makes and frees no inode at all; and, where none is left, files
+//! made with no name (`O_TMPFILE`), which cannot be swapped, swept or left
+//! behind. An emptied file waits under a name of the host's shape in the
+//! staging folder; a write claims it by renaming it, so two hosts on one
+//! root never take the same one, and checks that what it renamed is the
+//! file it opened, still empty and with no other name.
 
 use super::FolderStorage;
 use super::write::staged_name;
 use crate::MachineEnv;
 use crate::durable::pool;
-use cap_std::fs::{Dir, File, OpenOptions};
-use rustix::fs::{AtFlags, CWD, Mode, OFlags};
+use crate::own::TMP_DIR;
+use cap_std::fs::{Dir, File, MetadataExt as _, OpenOptions};
+use rustix::fs::{AtFlags, CWD, FileType, Mode, OFlags, Stat};
+use std::collections::VecDeque;
 use std::io;
-use std::os::fd::AsFd;
+use std::os::fd::{AsFd, OwnedFd};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use voicebox_core::journal;
 use voicebox_core::platform::Env;
 
 /// How many spares a root keeps made: enough for the writes that queue
 /// behind one lock while the next are made.
 const KEEP: usize = 4;
 
-/// The spares made and not yet taken.
+/// How many emptied files a root keeps to write again: more than one
+/// compaction of the undo journal forgets, so steady writing frees none.
+const EMPTIED_MAX: usize = journal::COMPACT_AFTER_LINES;
+
+/// How the host names an emptied file waiting in the staging folder.
+const EMPTIED: &str = "spare-";
+
+/// The spares made and not yet taken, and the emptied files waiting.
 #[derive(Default)]
 pub(super) struct Spares {
-    made: Mutex<Vec<std::fs::File>>,
+    /// Taken oldest first, so none waits while newer ones are used.
+    made: Mutex<VecDeque<Spare>>,
+    /// Names, in the staging folder, of emptied files to write again.
+    emptied: Mutex<Vec<String>>,
     making: AtomicBool,
+}
+
+/// A staged file made ahead, open for writing.
+enum Spare {
+    /// Made with no name.
+    Unnamed(std::fs::File),
+    /// An emptied file under its name in the staging folder, with the
+    /// identity (device, inode) it was opened with.
+    Emptied {
+        file: std::fs::File,
+        name: String,
+        identity: (u64, u64),
+    },
+}
+
+impl Spare {
+    /// The file, named `tmp` in `staging` and dated now (a staged file is
+    /// judged stale by its age, and a spare is older than its write);
+    /// `None` where that fails, or where what the claim renamed is not the
+    /// emptied file this spare holds.
+    fn take(self, staging: &Dir, tmp: &str) -> Option<std::fs::File> {
+        match self {
+            Spare::Unnamed(file) => {
+                name(&file, staging, tmp).ok()?;
+                if file.set_modified(std::time::SystemTime::now()).is_err() {
+                    let _ = staging.remove_file(tmp);
+                    return None;
+                }
+                Some(file)
+            }
+            Spare::Emptied {
+                file,
+                name,
+                identity,
+            } => {
+                file.set_modified(std::time::SystemTime::now()).ok()?;
+                staging.rename(&name, staging, tmp).ok()?;
+                let claimed = staging.symlink_metadata(tmp).ok()?;
+                let same = (claimed.dev(), claimed.ino()) == identity;
+                (same && claimed.is_file() && claimed.nlink() == 1 && claimed.len() == 0)
+                    .then_some(file)
+            }
+        }
+    }
 }
 
 /// Clears [`Spares::making`] when a refill ends, even by a panic.
@@ -39,13 +103,17 @@ impl Drop for Refilling {
 }
 
 impl Spares {
-    fn made(&self) -> std::sync::MutexGuard<'_, Vec<std::fs::File>> {
+    fn made(&self) -> MutexGuard<'_, VecDeque<Spare>> {
         self.made.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    fn emptied(&self) -> MutexGuard<'_, Vec<String>> {
+        self.emptied.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Makes spares in `staging` on the pool until [`KEEP`] are made,
-    /// unless a job making them is already running. Where the filesystem
-    /// makes no file without a name, none are made.
+    /// unless a job making them is already running: emptied files first,
+    /// then files with no name (none where the filesystem makes none).
     fn refill(self: &Arc<Self>, staging: &Dir) {
         if self.making.swap(true, Ordering::AcqRel) {
             return;
@@ -55,14 +123,105 @@ impl Spares {
             return;
         };
         pool::detach(move || {
-            while refilling.0.made().len() < KEEP {
-                match unnamed(&staging) {
-                    Ok(file) => refilling.0.made().push(file),
-                    Err(_) => break,
-                }
+            let spares = &refilling.0;
+            while spares.made().len() < KEEP {
+                let waiting = spares.emptied().pop();
+                let spare = match waiting {
+                    Some(name) => match reopen(&staging, name) {
+                        Ok(spare) => spare,
+                        Err(_) => continue,
+                    },
+                    None => match unnamed(&staging) {
+                        Ok(file) => Spare::Unnamed(file),
+                        Err(_) => break,
+                    },
+                };
+                spares.made().push_back(spare);
             }
         });
     }
+
+    /// Empties the file `name` of the host folder `folder` and moves it to
+    /// `staging` to be written again, instead of removing it; `false`
+    /// (nothing changed) where it is not a regular file of this process's
+    /// owner and group with one name and no extended attributes (which a
+    /// new file would not carry), or enough wait already.
+    pub(super) fn empty_into(&self, folder: &Dir, name: &str, staging: &Dir) -> bool {
+        if self.emptied().len() >= EMPTIED_MAX {
+            return false;
+        }
+        let Ok(fd) = rustix::fs::openat(folder, name, reopening(), Mode::empty()) else {
+            return false;
+        };
+        let reusable = rustix::fs::fstat(&fd).is_ok_and(|stat| ours(&stat))
+            && rustix::fs::flistxattr_query(&fd).is_ok_and(|len| len == 0);
+        let spare = format!("{EMPTIED}{}", MachineEnv.random_id());
+        let moved = reusable
+            && rustix::fs::ftruncate(&fd, 0).is_ok()
+            && folder.rename(name, staging, &spare).is_ok();
+        if moved {
+            self.emptied().push(spare);
+        }
+        moved
+    }
+
+    /// Takes up the emptied files a host before this one left in `staging`
+    /// (up to [`EMPTIED_MAX`]; the rest are removed).
+    pub(super) fn adopt(&self, staging: &Dir) {
+        let Ok(entries) = staging.entries() else {
+            return;
+        };
+        let mut emptied = self.emptied();
+        let names = entries
+            .flatten()
+            .filter_map(|entry| entry.file_name().into_string().ok())
+            .filter(|name| is_emptied(name));
+        for name in names {
+            if emptied.len() < EMPTIED_MAX {
+                emptied.push(name);
+            } else if staging.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
+                let _ = staging.remove_file(&name);
+            }
+        }
+    }
+}
+
+/// Whether `name` has the shape of an emptied file's name.
+fn is_emptied(name: &str) -> bool {
+    name.strip_prefix(EMPTIED).is_some_and(journal::own_id)
+}
+
+/// How a file of the host's own is opened to be written again: never
+/// through a link, never blocking on a pipe.
+fn reopening() -> OFlags {
+    OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC
+}
+
+/// Whether `stat` is a regular file with one name, owned as a file this
+/// process creates would be.
+fn ours(stat: &Stat) -> bool {
+    FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
+        && stat.st_nlink == 1
+        && stat.st_uid == rustix::process::geteuid().as_raw()
+        && stat.st_gid == rustix::process::getegid().as_raw()
+}
+
+/// The emptied file `name` of `staging`, opened to be written again with
+/// the permissions a new file gets; an error where it is no longer an empty
+/// file of ours.
+fn reopen(staging: &Dir, name: String) -> io::Result<Spare> {
+    let mode = creation_mode().ok_or(io::ErrorKind::Unsupported)?;
+    let fd: OwnedFd = rustix::fs::openat(staging, name.as_str(), reopening(), Mode::empty())?;
+    let stat = rustix::fs::fstat(&fd)?;
+    if !ours(&stat) || stat.st_size != 0 {
+        return Err(io::ErrorKind::InvalidData.into());
+    }
+    rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode))?;
+    Ok(Spare::Emptied {
+        file: fd.into(),
+        name,
+        identity: (stat.st_dev, stat.st_ino),
+    })
 }
 
 /// A new, empty file with no name in `staging`, open for writing, with the
@@ -106,25 +265,32 @@ fn name(file: &std::fs::File, staging: &Dir, name: &str) -> io::Result<()> {
 
 impl FolderStorage {
     /// A new, empty staged file in `staging` to write into, and its name: a
-    /// spare made ahead, named now, where one is left; made now otherwise.
-    /// The spares are made again after.
+    /// spare made ahead, named (or claimed) now, where one is left; made now
+    /// otherwise. The spares are made again after.
     pub(super) fn staged_file(&self, staging: &Dir) -> io::Result<(String, File)> {
-        let taken = self.spares.made().pop();
-        self.spares.refill(staging);
-        let tmp = staged_name(&MachineEnv.random_id());
-        // Named now and dated now: a staged file is judged stale by its
-        // age, and this one was made before the write that fills it.
-        if let Some(file) = taken
-            && name(&file, staging, &tmp).is_ok()
-        {
-            if file.set_modified(std::time::SystemTime::now()).is_err() {
-                let _ = staging.remove_file(&tmp);
-            } else {
-                return Ok((tmp, File::from_std(file)));
+        let taken = loop {
+            let Some(spare) = self.spares.made().pop_front() else {
+                break None;
+            };
+            let tmp = staged_name(&MachineEnv.random_id());
+            if let Some(file) = spare.take(staging, &tmp) {
+                break Some((tmp, File::from_std(file)));
             }
+        };
+        self.spares.refill(staging);
+        if let Some(taken) = taken {
+            return Ok(taken);
         }
+        let tmp = staged_name(&MachineEnv.random_id());
         let mut options = OpenOptions::new();
         options.write(true).create_new(true);
         Ok((tmp.clone(), staging.open_with(&tmp, &options)?))
+    }
+
+    /// Takes up the emptied files a host before this one left.
+    pub(super) fn adopt_emptied(&self) {
+        if let Ok(Some(staging)) = self.own.folder(TMP_DIR) {
+            self.spares.adopt(&staging);
+        }
     }
 }
