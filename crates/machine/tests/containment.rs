@@ -68,12 +68,21 @@ fn setup() -> (TempDir, PathBuf, Host) {
 }
 
 /// What the root holds that no act may change: everything but the host's
-/// own audit file and undo journal, which every act may append to.
+/// own audit file and undo journal, which every act may append to, and the
+/// empty files the journal forgot, waiting to be written again.
 fn untouchable(root: &Path, host: &Host) -> BTreeMap<PathBuf, Vec<u8>> {
     let storage = host.executor().storage().unwrap();
     let own_log = root.join(".audit").join(storage.audit_file_name());
     let mut out = snapshot(root, &root.join(".voicebox/undo"));
     out.remove(&own_log);
+    let staging = root.join(".voicebox/tmp");
+    out.retain(|path, bytes| {
+        let emptied = path.starts_with(&staging)
+            && path
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("spare-"));
+        !(emptied && bytes.is_empty())
+    });
     out
 }
 

@@ -386,7 +386,10 @@ fn a_forgotten_file_with_another_name_or_an_attribute_is_removed_never_emptied()
     assert!(!waiting.contains(&first));
     match tagged {
         Ok(()) => assert!(!waiting.contains(&second), "a tagged file was emptied"),
-        Err(e) => eprintln!("this filesystem keeps no user attributes ({e}): that part not run"),
+        Err(e) if std::env::var_os("CI").is_none() => {
+            eprintln!("this filesystem keeps no user attributes ({e}): that part NOT RUN")
+        }
+        Err(e) => panic!("this filesystem keeps no user attributes ({e})"),
     }
     // Positive control: the plain files it forgot were emptied.
     assert!(waiting.len() > 100, "{} emptied", waiting.len());
@@ -470,6 +473,10 @@ fn an_emptied_file_changed_while_it_waits_never_reaches_the_folder() {
     let mut rig = rig_in(root);
     let mut inodes = Vec::new();
     for i in 0..12 {
+        // The first write starts the spares being made.
+        if i > 0 {
+            made_ahead_any(root, 4);
+        }
         let name = format!("n{i}.txt");
         rig.done(write(&name, "mine"));
         let meta = std::fs::symlink_metadata(root.join(&name)).unwrap();
@@ -483,4 +490,46 @@ fn an_emptied_file_changed_while_it_waits_never_reaches_the_folder() {
         inodes.contains(&untouched_ino),
         "the untouched file was not reused"
     );
+}
+
+#[test]
+fn two_hosts_on_one_root_never_change_a_file_the_other_wrote() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let mut before = rig_in(root);
+    past_a_compaction(&mut before, root, "v");
+    drop(before);
+    // Two hosts open the root and take up the same emptied files in the
+    // same order: each holds open the ones the other claims.
+    let mut first = rig_in(root);
+    let mut second = rig_in(root);
+    first.done(write("a.txt", "start"));
+    second.done(write("a.txt", "start"));
+    made_ahead_any(root, 8);
+    std::fs::write(root.join("reference.txt"), "").unwrap();
+    let reference = std::fs::metadata(root.join("reference.txt"))
+        .unwrap()
+        .mode()
+        & 0o7777;
+    let mut written = Vec::new();
+    for i in 0..12 {
+        for (host, rig) in [("a", &mut first), ("b", &mut second)] {
+            let name = format!("{host}{i}.txt");
+            rig.done(write(&name, &format!("from {host}")));
+            let meta = std::fs::metadata(root.join(&name)).unwrap();
+            written.push((name, meta.modified().unwrap()));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    drop((first, second));
+    for (name, modified) in written {
+        let meta = std::fs::metadata(root.join(&name)).unwrap();
+        assert_eq!(meta.modified().unwrap(), modified, "{name} was dated again");
+        assert_eq!(meta.mode() & 0o7777, reference, "{name}");
+        let host = &name[..1];
+        assert_eq!(
+            std::fs::read_to_string(root.join(&name)).unwrap(),
+            format!("from {host}")
+        );
+    }
 }

@@ -54,7 +54,9 @@ enum Spare {
     /// Made with no name.
     Unnamed(std::fs::File),
     /// An emptied file under its name in the staging folder, with the
-    /// identity (device, inode) it was opened with.
+    /// identity (device, inode) it was opened with. Another host on the
+    /// root may hold the same file open until one of them claims it, so
+    /// nothing about it is changed before the claim.
     Emptied {
         file: std::fs::File,
         name: String,
@@ -66,7 +68,9 @@ impl Spare {
     /// The file, named `tmp` in `staging` and dated now (a staged file is
     /// judged stale by its age, and a spare is older than its write);
     /// `None` where that fails, or where what the claim renamed is not the
-    /// emptied file this spare holds.
+    /// emptied file this spare holds (left for the sweep), or is no longer
+    /// empty, alone and plain (removed). A claimed file is given a new
+    /// file's permissions only once it is this host's alone.
     fn take(self, staging: &Dir, tmp: &str) -> Option<std::fs::File> {
         match self {
             Spare::Unnamed(file) => {
@@ -82,12 +86,21 @@ impl Spare {
                 name,
                 identity,
             } => {
-                file.set_modified(std::time::SystemTime::now()).ok()?;
                 staging.rename(&name, staging, tmp).ok()?;
                 let claimed = staging.symlink_metadata(tmp).ok()?;
-                let same = (claimed.dev(), claimed.ino()) == identity;
-                (same && claimed.is_file() && claimed.nlink() == 1 && claimed.len() == 0)
-                    .then_some(file)
+                if (claimed.dev(), claimed.ino()) != identity {
+                    return None;
+                }
+                let ready = claimed.is_file()
+                    && claimed.nlink() == 1
+                    && claimed.len() == 0
+                    && plain(&file)
+                    && renewed(&file).is_ok();
+                if !ready {
+                    let _ = staging.remove_file(tmp);
+                    return None;
+                }
+                Some(file)
             }
         }
     }
@@ -127,9 +140,16 @@ impl Spares {
             while spares.made().len() < KEEP {
                 let waiting = spares.emptied().pop();
                 let spare = match waiting {
-                    Some(name) => match reopen(&staging, name) {
+                    Some(name) => match reopen(&staging, &name) {
                         Ok(spare) => spare,
-                        Err(_) => continue,
+                        Err(_) => {
+                            // No longer an empty file of ours: not written
+                            // again, and not taken up again by a later host.
+                            if staging.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
+                                let _ = staging.remove_file(&name);
+                            }
+                            continue;
+                        }
                     },
                     None => match unnamed(&staging) {
                         Ok(file) => Spare::Unnamed(file),
@@ -144,8 +164,8 @@ impl Spares {
     /// Empties the file `name` of the host folder `folder` and moves it to
     /// `staging` to be written again, instead of removing it; `false`
     /// (nothing changed) where it is not a regular file of this process's
-    /// owner and group with one name and no extended attributes (which a
-    /// new file would not carry), or enough wait already.
+    /// owner and group with one name and nothing a new file would not
+    /// carry (see [`plain`]), or enough wait already.
     pub(super) fn empty_into(&self, folder: &Dir, name: &str, staging: &Dir) -> bool {
         if self.emptied().len() >= EMPTIED_MAX {
             return false;
@@ -153,8 +173,7 @@ impl Spares {
         let Ok(fd) = rustix::fs::openat(folder, name, reopening(), Mode::empty()) else {
             return false;
         };
-        let reusable = rustix::fs::fstat(&fd).is_ok_and(|stat| ours(&stat))
-            && rustix::fs::flistxattr_query(&fd).is_ok_and(|len| len == 0);
+        let reusable = rustix::fs::fstat(&fd).is_ok_and(|stat| ours(&stat)) && plain(&fd);
         let spare = format!("{EMPTIED}{}", MachineEnv.random_id());
         let moved = reusable
             && rustix::fs::ftruncate(&fd, 0).is_ok()
@@ -206,20 +225,39 @@ fn ours(stat: &Stat) -> bool {
         && stat.st_gid == rustix::process::getegid().as_raw()
 }
 
-/// The emptied file `name` of `staging`, opened to be written again with
-/// the permissions a new file gets; an error where it is no longer an empty
-/// file of ours.
-fn reopen(staging: &Dir, name: String) -> io::Result<Spare> {
+/// Whether the file `fd` carries nothing a new file would not: no extended
+/// attribute, and no inode flag (`chattr`) but the one ext4 gives every new
+/// file (its extents). Where the filesystem keeps no flags, there are none.
+fn plain(fd: impl AsFd) -> bool {
+    const EXTENTS: u32 = 0x0008_0000;
+    let flags = match rustix::fs::ioctl_getflags(&fd) {
+        Ok(flags) => flags.bits(),
+        Err(e) if e == rustix::io::Errno::NOTTY || e == rustix::io::Errno::NOTSUP => 0,
+        Err(_) => return false,
+    };
+    flags & !EXTENTS == 0 && rustix::fs::flistxattr_query(&fd).is_ok_and(|len| len == 0)
+}
+
+/// Dates the claimed `file` now and gives it the permissions a new file gets.
+fn renewed(file: &std::fs::File) -> io::Result<()> {
     let mode = creation_mode().ok_or(io::ErrorKind::Unsupported)?;
-    let fd: OwnedFd = rustix::fs::openat(staging, name.as_str(), reopening(), Mode::empty())?;
+    file.set_modified(std::time::SystemTime::now())?;
+    rustix::fs::fchmod(file, Mode::from_raw_mode(mode))?;
+    Ok(())
+}
+
+/// The emptied file `name` of `staging`, opened to be written again (and
+/// only looked at: another host may hold it too); an error where it is no
+/// longer an empty file of ours.
+fn reopen(staging: &Dir, name: &str) -> io::Result<Spare> {
+    let fd: OwnedFd = rustix::fs::openat(staging, name, reopening(), Mode::empty())?;
     let stat = rustix::fs::fstat(&fd)?;
     if !ours(&stat) || stat.st_size != 0 {
         return Err(io::ErrorKind::InvalidData.into());
     }
-    rustix::fs::fchmod(&fd, Mode::from_raw_mode(mode))?;
     Ok(Spare::Emptied {
         file: fd.into(),
-        name,
+        name: name.to_string(),
         identity: (stat.st_dev, stat.st_ino),
     })
 }
