@@ -32,6 +32,15 @@ pub(crate) fn appending() -> cap_std::fs::OpenOptions {
     options
 }
 
+/// How the host opens a file of its own to read or write it: never through
+/// a link, never blocking on a pipe planted at its name, never taking a
+/// terminal as its own.
+pub(crate) fn opening() -> cap_std::fs::OpenOptions {
+    let mut options = cap_std::fs::OpenOptions::new();
+    options.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
+    options
+}
+
 /// Every folder the host keeps in a root, checked when the root is opened.
 const OWN_FOLDERS: [&str; 5] = [AUDIT_DIR, HOST_DIR, TMP_DIR, UNDO_DIR, WRITERS_DIR];
 

@@ -4,8 +4,10 @@
 //! without a journal, each freed inode makes later creations scan past it
 //! for seconds).
 
-use super::{FolderStorage, own_files, rel, split, storage_error};
-use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions, OpenOptionsExt};
+use super::own_files::{self, alone};
+use super::{FolderStorage, rel, split, storage_error};
+use crate::own::opening;
+use cap_std::fs::{Dir, MetadataExt as _};
 use std::path::Path;
 use voicebox_core::contain::RelPath;
 use voicebox_core::journal;
@@ -48,16 +50,14 @@ impl FolderStorage {
         let Some(before) = linked.filter(|_| from.hard_link(leaf, &journal, name).is_ok()) else {
             return Ok(false);
         };
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
-        let opened = journal.open_with(name, &options).and_then(|file| {
-            let kept = file.metadata()?;
-            // What was linked is the file looked at, and nothing else names it.
-            let same = (kept.dev(), kept.ino()) == (before.dev(), before.ino());
-            Ok((same && alone(&kept, 2)).then_some(file))
-        });
+        let opened = journal
+            .open_with(name, opening().read(true))
+            .and_then(|file| {
+                let kept = file.metadata()?;
+                // What was linked is the file looked at, and nothing else names it.
+                let same = (kept.dev(), kept.ino()) == (before.dev(), before.ino());
+                Ok((same && alone(&kept, 2)).then_some(file))
+            });
         let linked = match opened {
             Ok(Some(file)) => self
                 .durable
@@ -117,9 +117,4 @@ fn let_go_shared(journal: &Dir, name: &str) {
     {
         let _ = journal.remove_file(name);
     }
-}
-
-/// Whether `meta` is a regular file with exactly `names` names.
-fn alone(meta: &Metadata, names: u64) -> bool {
-    meta.is_file() && meta.nlink() == names
 }

@@ -6,8 +6,8 @@
 
 use super::{FolderStorage, own_error, read_capped, storage_error};
 use crate::MachineEnv;
-use crate::own::{TMP_DIR, appending};
-use cap_std::fs::{Dir, File, OpenOptions, OpenOptionsExt};
+use crate::own::{TMP_DIR, appending, opening};
+use cap_std::fs::{Dir, File, Metadata, MetadataExt as _};
 use std::io::{self, Write};
 use std::path::Path;
 use voicebox_core::contain::{AUDIT_DIR, HOST_DIR, RelPath};
@@ -19,6 +19,19 @@ pub(super) fn own_file(path: &RelPath) -> Option<(&str, &str)> {
     path.as_str()
         .rsplit_once('/')
         .filter(|(folder, _)| folder.split('/').next() == Some(HOST_DIR))
+}
+
+/// Whether `meta` is a regular file with exactly `names` names.
+pub(super) fn alone(meta: &Metadata, names: u64) -> bool {
+    meta.is_file() && meta.nlink() == names
+}
+
+/// Removes `name` of the host folder `dir` where it is a regular file
+/// (never a folder; a link there is never followed).
+pub(super) fn remove_if_file(dir: &Dir, name: &str) {
+    if dir.symlink_metadata(name).is_ok_and(|m| m.is_file()) {
+        let _ = dir.remove_file(name);
+    }
 }
 
 /// A host file's error in storage's terms: a link where the file should be
@@ -48,11 +61,9 @@ impl FolderStorage {
     /// never blocking on a pipe, and only a regular file.
     fn open_own(&self, folder: &str, name: &str) -> Result<File, StorageError> {
         let dir = self.own_folder(folder)?;
-        let mut options = OpenOptions::new();
-        options
-            .read(true)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY);
-        let file = dir.open_with(name, &options).map_err(own_file_error)?;
+        let file = dir
+            .open_with(name, opening().read(true))
+            .map_err(own_file_error)?;
         match file.metadata().map_err(storage_error)? {
             meta if meta.is_file() => Ok(file),
             _ => Err(StorageError::NotARegularFile),
@@ -136,8 +147,8 @@ impl FolderStorage {
                 let kept = staging
                     .as_ref()
                     .is_some_and(|staging| spares.empty_into(&dir, name, staging));
-                if !kept && dir.symlink_metadata(name).is_ok_and(|m| m.is_file()) {
-                    let _ = dir.remove_file(name);
+                if !kept {
+                    remove_if_file(&dir, name);
                 }
             }
         });

@@ -14,15 +14,16 @@
 //! file it opened, still empty and with no other name.
 
 use super::FolderStorage;
+use super::own_files::{alone, remove_if_file};
 use super::write::staged_name;
 use crate::MachineEnv;
 use crate::durable::pool;
-use crate::own::TMP_DIR;
-use cap_std::fs::{Dir, File, MetadataExt as _, OpenOptions};
-use rustix::fs::{AtFlags, CWD, FileType, Mode, OFlags, Stat};
+use crate::own::{TMP_DIR, opening};
+use cap_std::fs::{Dir, File, Metadata, MetadataExt as _, OpenOptions};
+use rustix::fs::{AtFlags, CWD, Mode, OFlags};
 use std::collections::VecDeque;
 use std::io;
-use std::os::fd::{AsFd, OwnedFd};
+use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use voicebox_core::journal;
@@ -91,8 +92,7 @@ impl Spare {
                 if (claimed.dev(), claimed.ino()) != identity {
                     return None;
                 }
-                let ready = claimed.is_file()
-                    && claimed.nlink() == 1
+                let ready = alone(&claimed, 1)
                     && claimed.len() == 0
                     && plain(&file)
                     && renewed(&file).is_ok();
@@ -145,9 +145,7 @@ impl Spares {
                         Err(_) => {
                             // No longer an empty file of ours: not written
                             // again, and not taken up again by a later host.
-                            if staging.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
-                                let _ = staging.remove_file(&name);
-                            }
+                            remove_if_file(&staging, &name);
                             continue;
                         }
                     },
@@ -170,13 +168,13 @@ impl Spares {
         if self.emptied().len() >= EMPTIED_MAX {
             return false;
         }
-        let Ok(fd) = rustix::fs::openat(folder, name, reopening(), Mode::empty()) else {
+        let Ok((file, meta)) = reopened(folder, name) else {
             return false;
         };
-        let reusable = rustix::fs::fstat(&fd).is_ok_and(|stat| ours(&stat)) && plain(&fd);
         let spare = format!("{EMPTIED}{}", MachineEnv.random_id());
-        let moved = reusable
-            && rustix::fs::ftruncate(&fd, 0).is_ok()
+        let moved = ours(&meta)
+            && plain(&file)
+            && file.set_len(0).is_ok()
             && folder.rename(name, staging, &spare).is_ok();
         if moved {
             self.emptied().push(spare);
@@ -198,8 +196,8 @@ impl Spares {
         for name in names {
             if emptied.len() < EMPTIED_MAX {
                 emptied.push(name);
-            } else if staging.symlink_metadata(&name).is_ok_and(|m| m.is_file()) {
-                let _ = staging.remove_file(&name);
+            } else {
+                remove_if_file(staging, &name);
             }
         }
     }
@@ -210,19 +208,20 @@ fn is_emptied(name: &str) -> bool {
     name.strip_prefix(EMPTIED).is_some_and(journal::own_id)
 }
 
-/// How a file of the host's own is opened to be written again: never
-/// through a link, never blocking on a pipe.
-fn reopening() -> OFlags {
-    OFlags::WRONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::NOCTTY | OFlags::CLOEXEC
+/// The file `name` of the host folder `dir`, opened to be written again
+/// (as the host opens its own files), and what it is.
+fn reopened(dir: &Dir, name: &str) -> io::Result<(std::fs::File, Metadata)> {
+    let file = dir.open_with(name, opening().write(true))?;
+    let meta = file.metadata()?;
+    Ok((file.into_std(), meta))
 }
 
-/// Whether `stat` is a regular file with one name, owned as a file this
+/// Whether `meta` is a regular file with one name, owned as a file this
 /// process creates would be.
-fn ours(stat: &Stat) -> bool {
-    FileType::from_raw_mode(stat.st_mode) == FileType::RegularFile
-        && stat.st_nlink == 1
-        && stat.st_uid == rustix::process::geteuid().as_raw()
-        && stat.st_gid == rustix::process::getegid().as_raw()
+fn ours(meta: &Metadata) -> bool {
+    alone(meta, 1)
+        && meta.uid() == rustix::process::geteuid().as_raw()
+        && meta.gid() == rustix::process::getegid().as_raw()
 }
 
 /// Whether the file `fd` carries nothing a new file would not: no extended
@@ -250,15 +249,14 @@ fn renewed(file: &std::fs::File) -> io::Result<()> {
 /// only looked at: another host may hold it too); an error where it is no
 /// longer an empty file of ours.
 fn reopen(staging: &Dir, name: &str) -> io::Result<Spare> {
-    let fd: OwnedFd = rustix::fs::openat(staging, name, reopening(), Mode::empty())?;
-    let stat = rustix::fs::fstat(&fd)?;
-    if !ours(&stat) || stat.st_size != 0 {
+    let (file, meta) = reopened(staging, name)?;
+    if !ours(&meta) || meta.len() != 0 {
         return Err(io::ErrorKind::InvalidData.into());
     }
     Ok(Spare::Emptied {
-        file: fd.into(),
+        file,
         name: name.to_string(),
-        identity: (stat.st_dev, stat.st_ino),
+        identity: (meta.dev(), meta.ino()),
     })
 }
 
