@@ -168,30 +168,20 @@ fn held(root: &Path, prefix: &str) -> usize {
         .count()
 }
 
+/// The staged files made ahead this process holds open, of either kind.
+fn ahead(root: &Path) -> usize {
+    unnamed_held(root) + held(root, "spare-")
+}
+
 /// Waits (up to ten seconds) until `count` staged files are made ahead.
 fn made_ahead(root: &Path, count: usize) {
     for _ in 0..1000 {
-        if unnamed_held(root) == count {
+        if ahead(root) == count {
             return;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    panic!("{} made ahead, not {count}", unnamed_held(root));
-}
-
-/// Waits (up to ten seconds) until `count` staged files of either kind are
-/// made ahead.
-fn made_ahead_any(root: &Path, count: usize) {
-    for _ in 0..1000 {
-        if unnamed_held(root) + held(root, "spare-") == count {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!(
-        "{} made ahead, not {count}",
-        unnamed_held(root) + held(root, "spare-")
-    );
+    panic!("{} made ahead, not {count}", ahead(root));
 }
 
 #[test]
@@ -206,6 +196,7 @@ fn staged_files_made_ahead_have_no_name_and_go_with_their_root() {
         assert_eq!(rig.file("b.txt"), Some(format!("fresh {round}")));
     }
     made_ahead(root, 4);
+    assert_eq!(unnamed_held(root), 4, "made with no name");
     // A staged file made ahead is given the permissions a file created by
     // name gets (this process's umask), not what it was opened with.
     std::fs::write(root.join("reference.txt"), "").unwrap();
@@ -330,7 +321,7 @@ fn files_a_compacted_journal_forgets_are_emptied_and_written_again() {
     let mut reused = 0;
     for i in 0..8 {
         // Each write waits for the spares made again after the one before.
-        made_ahead_any(root, 4);
+        made_ahead(root, 4);
         let name = format!("n{i}.txt");
         rig.done(write(&name, "fresh"));
         assert_eq!(rig.file(&name).as_deref(), Some("fresh"));
@@ -475,7 +466,7 @@ fn an_emptied_file_changed_while_it_waits_never_reaches_the_folder() {
     for i in 0..12 {
         // The first write starts the spares being made.
         if i > 0 {
-            made_ahead_any(root, 4);
+            made_ahead(root, 4);
         }
         let name = format!("n{i}.txt");
         rig.done(write(&name, "mine"));
@@ -505,7 +496,7 @@ fn two_hosts_on_one_root_never_change_a_file_the_other_wrote() {
     let mut second = rig_in(root);
     first.done(write("a.txt", "start"));
     second.done(write("a.txt", "start"));
-    made_ahead_any(root, 8);
+    made_ahead(root, 8);
     std::fs::write(root.join("reference.txt"), "").unwrap();
     let reference = std::fs::metadata(root.join("reference.txt"))
         .unwrap()
