@@ -18,6 +18,7 @@ use crate::audit::chain::Anchor;
 use crate::audit::{AuditFile, Entry};
 use crate::contain::RelPath;
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -198,6 +199,15 @@ pub trait Storage {
     async fn let_go(&self, blob: &RelPath) {
         let _ = blob;
     }
+    /// Holds `path` for one change that reads it and writes it whole: a
+    /// second change of the same file, run beside this one, waits here until
+    /// the first lets go (drops what this answers), so neither is made on a
+    /// copy the other replaces. Storage that follows links holds the file the
+    /// name resolves to. Placements that run one act at a time hold nothing.
+    async fn hold(&self, path: &RelPath) -> Held {
+        let _ = path;
+        Held::default()
+    }
     /// Removes a file (never a folder).
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError>;
     /// Gives a file or folder a new name inside the root, both ends
@@ -285,6 +295,26 @@ pub trait Storage {
     /// placement has no reader for one (the executor refuses by name).
     fn repository(&self) -> Option<&dyn crate::history::Repository> {
         None
+    }
+}
+
+/// A file held for one change (see [`Storage::hold`]): let go when dropped.
+#[derive(Default)]
+#[must_use = "the file is held only while this lives"]
+pub struct Held(Option<Box<dyn FnOnce() + Send>>);
+
+impl Held {
+    /// A hold that runs `release` when it ends.
+    pub fn new(release: impl FnOnce() + Send + 'static) -> Held {
+        Held(Some(Box::new(release)))
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if let Some(release) = self.0.take() {
+            release();
+        }
     }
 }
 

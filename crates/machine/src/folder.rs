@@ -7,6 +7,7 @@
 
 mod batch;
 mod checked;
+mod held;
 mod keep;
 mod open;
 mod os_terms;
@@ -24,6 +25,7 @@ use crate::audit_file::{Anchors, AuditWriter};
 use crate::own::{OwnError, OwnFolders};
 use batch::Durable;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
+use held::Holds;
 use spares::Spares;
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
@@ -33,7 +35,7 @@ use voicebox_core::audit::chain::Anchor;
 use voicebox_core::audit::{AuditFile, Entry};
 use voicebox_core::contain::{self, AUDIT_DIR, RelPath};
 use voicebox_core::platform::{
-    AuditListing, DirEntry, Escape, Observation, Resolved, RootInfo, Storage, StorageError,
+    AuditListing, DirEntry, Escape, Held, Observation, Resolved, RootInfo, Storage, StorageError,
 };
 
 /// A folder root with its audit writer.
@@ -53,6 +55,8 @@ pub struct FolderStorage {
     durable: Durable,
     /// Empty staged files made ahead of the writes that take them.
     spares: Arc<Spares>,
+    /// Files held by changes running beside one another.
+    holds: Arc<Holds>,
     /// Whether this opener removes stale temporaries (a reader changes
     /// nothing in the folder it reports on).
     sweeps: bool,
@@ -250,6 +254,15 @@ impl Storage for FolderStorage {
 
     async fn discard(&self, paths: Vec<RelPath>) {
         self.discard_own(paths);
+    }
+
+    async fn hold(&self, path: &RelPath) -> Held {
+        // A link inside the root and its target are one file.
+        let real = match self.confine(path).await {
+            Ok(resolved) => resolved.path,
+            Err(_) => path.clone(),
+        };
+        self.holds.hold(real.as_str().into())
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {

@@ -77,6 +77,18 @@ impl<A: Abilities> Host<A> {
         pollster::block_on(self.executor.look(proposal, turn))
     }
 
+    /// Runs a change that may run beside others of its kind, through
+    /// `&self` (see [`Executor::beside`]); `None` for any other.
+    pub fn beside(&self, proposal: &Proposal, turn: Option<&str>) -> Option<Reply> {
+        pollster::block_on(self.executor.beside(proposal, turn))
+    }
+
+    /// Compacts the undo index that changes run beside others left long
+    /// (see [`Executor::tidy`]).
+    pub fn tidy(&mut self) -> Result<(), Refusal> {
+        pollster::block_on(self.executor.tidy())
+    }
+
     /// [`Host::run`], but an `http-get` hop comes back to be fetched
     /// without the host (see [`Executor::start`]).
     pub fn start(&mut self, proposal: &Proposal, turn: Option<&str>) -> Step {

@@ -25,6 +25,7 @@ use voicebox_core::audit::{self, AuditFile, Entry, EntryResult};
 use voicebox_core::executor::Executor;
 use voicebox_core::platform::Storage;
 use voicebox_core::tier::Placement;
+use voicebox_core::turn::Proposal;
 use voicebox_machine::durable::{SyncObserver, Syncer};
 use voicebox_machine::settle::settle_after;
 use voicebox_machine::{FolderStorage, Host, MachineEnv, RootOptions};
@@ -380,8 +381,8 @@ fn no_acknowledged_act_is_lost_when_concurrent_acts_share_syncs() {
     let (root, recorder) = (&watched.root, &watched.recorder);
     let mut host = Host::new("crash", ());
     host.declare_with(root, watched.options()).unwrap();
-    // As the server runs acts: one at a time under the host's lock, each
-    // answered once its lines are durable, waited for after the lock.
+    // As the server runs writes: beside one another under the host's shared
+    // lock, each answered once its lines are durable, waited for after it.
     let host = RwLock::new(host);
     let acked = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -390,8 +391,10 @@ fn no_acknowledged_act_is_lost_when_concurrent_acts_share_syncs() {
             scope.spawn(move || {
                 for (name, content) in concurrent_acts(i) {
                     let action = json!({"verb": "write", "name": name, "content": content});
+                    let proposal = Proposal::Sent(action.clone());
                     let (reply, settle) =
-                        settle_after(|| host.write().unwrap().execute(&action, None));
+                        settle_after(|| host.read().unwrap().beside(&proposal, None));
+                    let reply = reply.expect("a write runs beside others");
                     settle.wait().unwrap();
                     assert!(reply.ok, "{action}: {reply:?}");
                     acked.lock().unwrap().push(Acked {

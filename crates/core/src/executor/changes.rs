@@ -12,7 +12,7 @@ use crate::contain::RelPath;
 use crate::journal::{self, Remembered};
 use crate::notes;
 use crate::platform::Abilities;
-use crate::platform::{Env, MAX_FILE_BYTES, Storage, StorageError};
+use crate::platform::{Env, MAX_FILE_BYTES, Observation, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::Act;
@@ -42,6 +42,12 @@ impl From<Refusal> for Unmade {
             candidates: None,
         }
     }
+}
+
+/// How a write ended: done (or refused), or a question to ask first.
+pub(super) enum Written {
+    Reply(alloc::boxed::Box<Reply>),
+    Ask(alloc::boxed::Box<(Ask, Observation)>),
 }
 
 /// A change sent with `expect` (the digest of the copy the client read) is
@@ -96,15 +102,35 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         expect: Option<&str>,
         turn: Option<&str>,
     ) -> Reply {
+        match self.write_or_ask(name, content, mode, expect, turn).await {
+            Written::Reply(reply) => *reply,
+            Written::Ask(asked) => {
+                let (ask, seen) = *asked;
+                self.ask_unless_refused(ask, &seen, turn).await
+            }
+        }
+    }
+
+    /// [`Self::write`] up to the question it may have to ask (which only
+    /// `&mut self` may keep): a write that does not ask is done here.
+    pub(super) async fn write_or_ask(
+        &self,
+        name: &str,
+        content: &str,
+        mode: Option<WriteMode>,
+        expect: Option<&str>,
+        turn: Option<&str>,
+    ) -> Written {
         let record = ActRecord::new(ActKind::Write, name);
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
             Ok(approved) => approved,
-            Err(reply) => return reply,
+            Err(reply) => return Written::Reply(reply.into()),
         };
+        let _held = self.store().hold(&approved.path).await;
         let seen = self.store().observe(&approved.path).await;
         if seen.is_dir {
             let refusal = self.storage_refusal(StorageError::IsADirectory, &approved.path);
-            return self.refuse(refusal, record, turn).await;
+            return Written::Reply(self.refuse(refusal, record, turn).await.into());
         }
         if expect.is_some() {
             let now = match self.read_bounded(&approved.path).await {
@@ -112,11 +138,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 Err(StorageError::NotFound) => None,
                 Err(e) => {
                     let refusal = self.storage_refusal(e, &approved.path);
-                    return self.refuse(refusal, record, turn).await;
+                    return Written::Reply(self.refuse(refusal, record, turn).await.into());
                 }
             };
             if let Err(refusal) = as_expected(&approved.path, expect, now.as_deref()) {
-                return self.refuse(refusal, record, turn).await;
+                return Written::Reply(self.refuse(refusal, record, turn).await.into());
             }
         }
         if seen.exists && mode == Some(WriteMode::Create) {
@@ -135,11 +161,13 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                     content: content.into(),
                 },
             };
-            return self.ask_unless_refused(ask, &seen, turn).await;
+            return Written::Ask((ask, seen).into());
         }
         let before = seen.exists.then_some(seen.bytes);
-        self.write_approved(&approved, content, before, None, turn)
-            .await
+        let reply = self
+            .write_approved(&approved, content, before, None, turn)
+            .await;
+        Written::Reply(reply.into())
     }
 
     /// Writes an approved file whole; the answer says what it replaced
@@ -309,6 +337,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             Ok(approved) => approved,
             Err(reply) => return reply,
         };
+        let _held = self.store().hold(&approved.path).await;
         let current = self.read_text(&approved.path).await;
         let now = current.as_ref().ok().map(String::as_bytes);
         if let Err(refusal) = as_expected(&approved.path, expect, now) {

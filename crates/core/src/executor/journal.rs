@@ -86,33 +86,41 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 
     /// Appends `entry` to the index, compacting the index when it has grown
-    /// long.
+    /// long and no change runs beside this one.
     async fn push(&self, entry: JournalEntry) -> Result<(), Refusal> {
-        let store = self.store();
         self.journal_line(&Line::Push(entry)).await?;
         // Only the line count is needed on the common path; the index is
         // replayed (and trimmed to the newest entries) only when it is compacted.
-        if self.journal_length().await > journal::COMPACT_AFTER_LINES {
-            let (mut entries, _) = self.journal().await;
-            let forget = entries.len().saturating_sub(journal::MAX_ENTRIES);
-            let forgotten: alloc::vec::Vec<RelPath> = entries
-                .drain(..forget)
-                .filter_map(|forgotten| journal::blob_path(&forgotten.id))
-                .collect();
-            store
-                .write(
-                    &journal::index_path(),
-                    journal::compacted(&entries).as_bytes(),
-                )
-                .await
-                .map_err(|e| journal_refusal(&e))?;
-            self.project().journal_lines.set(Some(entries.len()));
-            // Once the new index is written: a blob that outlives its entry
-            // is only space. (Until the index is durable, a power cut can
-            // bring back the old one naming removed blobs: their undo is
-            // `undo-stale`, nothing put back wrong.)
-            store.discard(forgotten).await;
+        if self.journal_length().await > journal::COMPACT_AFTER_LINES && !self.beside.running() {
+            self.compact_journal().await?;
         }
+        Ok(())
+    }
+
+    /// Rewrites the index with its newest [`journal::MAX_ENTRIES`] entries,
+    /// then lets go of what it kept for the others. Lines appended while
+    /// it runs would be lost, so nothing may change the index meanwhile.
+    pub(super) async fn compact_journal(&self) -> Result<(), Refusal> {
+        let store = self.store();
+        let (mut entries, _) = self.journal().await;
+        let forget = entries.len().saturating_sub(journal::MAX_ENTRIES);
+        let forgotten: alloc::vec::Vec<RelPath> = entries
+            .drain(..forget)
+            .filter_map(|forgotten| journal::blob_path(&forgotten.id))
+            .collect();
+        store
+            .write(
+                &journal::index_path(),
+                journal::compacted(&entries).as_bytes(),
+            )
+            .await
+            .map_err(|e| journal_refusal(&e))?;
+        self.project().journal_lines.set(Some(entries.len()));
+        // Once the new index is written: a blob that outlives its entry
+        // is only space. (Until the index is durable, a power cut can
+        // bring back the old one naming removed blobs: their undo is
+        // `undo-stale`, nothing put back wrong.)
+        store.discard(forgotten).await;
         Ok(())
     }
 
@@ -160,8 +168,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             .append(&journal::index_path(), line.text().as_bytes())
             .await
             .map_err(|e| journal_refusal(&e))?;
-        let known = &self.project().journal_lines;
-        known.set(known.get().map(|lines| lines + 1));
+        self.project().journal_lines.add_one();
         Ok(())
     }
 }

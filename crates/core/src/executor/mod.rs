@@ -30,7 +30,7 @@ use pipeline::{Approved, Change};
 mod undo;
 mod walk;
 
-use crate::action::Action;
+use crate::action::{self, Action};
 use crate::confirm::Pending;
 use crate::contain;
 use crate::platform::{Abilities, Env, ExtensionLedger, Storage, ToolRunner};
@@ -70,6 +70,40 @@ impl KnownCount {
         self.0
             .store(count.unwrap_or(Self::UNKNOWN), Ordering::Relaxed);
     }
+
+    /// One more, if the count is known (changes beside one another count at once).
+    fn add_one(&self) {
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                (n != Self::UNKNOWN).then(|| n + 1)
+            });
+    }
+}
+
+/// Changes running beside one another now (see [`Executor::beside`]),
+/// counted while each runs.
+#[derive(Default)]
+struct Beside(AtomicUsize);
+
+impl Beside {
+    fn running(&self) -> bool {
+        self.0.load(Ordering::Acquire) > 0
+    }
+
+    fn start(&self) -> BesideRunning<'_> {
+        self.0.fetch_add(1, Ordering::AcqRel);
+        BesideRunning(self)
+    }
+}
+
+/// One change counted in [`Beside`] until dropped.
+struct BesideRunning<'a>(&'a Beside);
+
+impl Drop for BesideRunning<'_> {
+    fn drop(&mut self) {
+        self.0.0.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 impl Default for KnownCount {
@@ -95,6 +129,9 @@ pub struct Executor<S, E, A = ()> {
     spoken: Option<String>,
     /// Whether `http-get` fetches at once or hands its hop to [`Self::start`]'s caller.
     fetching: extensions::Fetching,
+    /// While any change runs beside others, the undo index is appended to
+    /// but not compacted (that rewrites it whole): [`Self::tidy`] does it.
+    beside: Beside,
 }
 
 /// The person's yes to a heard action: the seq of the ask it answered, so
@@ -122,6 +159,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             consent: None,
             spoken: None,
             fetching: extensions::Fetching::Inline,
+            beside: Beside::default(),
         }
     }
 
@@ -283,6 +321,102 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return Some(Reply::refusal(refusal));
         }
         self.look_at(&action, turn).await
+    }
+
+    /// Runs `proposal` if it is a change that may run beside others of its
+    /// kind: a write that asks nothing first, an append, an edit, a list
+    /// item ticked or removed. Each reads and writes one file whole, holding
+    /// it meanwhile (see [`Storage::hold`]), and needs no `&mut`, so a host
+    /// may run several at once — their audit lines and syncs then shared —
+    /// while no other act runs. `None`: it is none of these (or not a valid
+    /// action); run it with [`Self::run`].
+    pub async fn beside(&self, proposal: &Proposal, turn: Option<&str>) -> Option<Reply> {
+        let action = match proposal {
+            Proposal::Resolved(action) => action.clone(),
+            Proposal::Sent(value) => Action::from_json(value).ok()?,
+            // Heard and guessed acts are checked with the person first.
+            Proposal::Heard(_) | Proposal::Guessed(_) => return None,
+        };
+        let runs_beside = match &action {
+            Action::Write { mode, .. } => *mode != Some(action::WriteMode::Create),
+            Action::Append { .. }
+            | Action::Edit { .. }
+            | Action::CheckItem { .. }
+            | Action::RemoveItem { .. } => true,
+            _ => false,
+        };
+        if !runs_beside {
+            return None;
+        }
+        if let Err(refusal) = self.root_ready().await {
+            return Some(Reply::refusal(refusal));
+        }
+        let _running = self.beside.start();
+        let turn = turn.map(String::from);
+        let turn = turn.as_deref();
+        Some(match action {
+            Action::Write {
+                name,
+                content,
+                mode,
+                expect,
+            } => match self
+                .write_or_ask(&name, &content, mode, expect.as_deref(), turn)
+                .await
+            {
+                changes::Written::Reply(reply) => *reply,
+                changes::Written::Ask(..) => unreachable!("only a create asks first"),
+            },
+            Action::Append {
+                name,
+                content,
+                under,
+                expect,
+            } => {
+                self.append(&name, &content, under.as_deref(), expect.as_deref(), turn)
+                    .await
+            }
+            Action::Edit {
+                name,
+                old_text,
+                new_text,
+                expect,
+            } => {
+                self.edit(&name, &old_text, &new_text, expect.as_deref(), turn)
+                    .await
+            }
+            Action::CheckItem {
+                name,
+                item,
+                done,
+                expect,
+            } => {
+                self.check_item(&name, &item, done.unwrap_or(true), expect.as_deref(), turn)
+                    .await
+            }
+            Action::RemoveItem { name, item } => self.remove_item(&name, &item, turn).await,
+            _ => unreachable!("only the changes above run beside others"),
+        })
+    }
+
+    /// Whether the undo index has grown past its length since it was last
+    /// compacted: changes run beside others leave that to [`Self::tidy`].
+    pub fn journal_due(&self) -> bool {
+        self.project.as_ref().is_some_and(|project| {
+            project
+                .journal_lines
+                .get()
+                .is_some_and(|lines| lines > crate::journal::COMPACT_AFTER_LINES)
+        })
+    }
+
+    /// Compacts the undo index if it is due (see [`Self::journal_due`]),
+    /// with nothing running beside it.
+    pub async fn tidy(&mut self) -> Result<(), Refusal> {
+        if !self.journal_due() || self.root_ready().await.is_err() {
+            return Ok(());
+        }
+        self.compact_journal().await
     }
 
     /// The verbs that only look, answered; `None` for any other.

@@ -17,11 +17,13 @@ use crate::audit_file::Owed;
 use crate::durable::{Gate, Syncer, pool};
 use crate::settle;
 use cap_std::fs::Dir;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
+use std::thread::{self, ThreadId};
 use voicebox_core::audit::Entry;
 
 /// One sync a batch owes.
@@ -45,34 +47,41 @@ impl Need {
 /// Makes files and folders durable now, or at the open batch's barrier.
 pub(super) struct Durable {
     pub(super) sync: Syncer,
-    /// The open batch's syncs (`None`: no batch open).
-    batch: Mutex<Option<Vec<Need>>>,
+    /// The open batches, one per thread that runs a change (changes may run
+    /// beside one another, each on its own thread).
+    batches: Mutex<HashMap<ThreadId, Vec<Need>>>,
 }
 
 impl Durable {
     pub(super) fn new(sync: Syncer) -> Durable {
         Durable {
             sync,
-            batch: Mutex::new(None),
+            batches: Mutex::default(),
         }
     }
 
-    fn batch(&self) -> MutexGuard<'_, Option<Vec<Need>>> {
-        self.batch.lock().unwrap_or_else(|p| p.into_inner())
+    fn batches(&self) -> MutexGuard<'_, HashMap<ThreadId, Vec<Need>>> {
+        self.batches.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Opens a batch with the attempt line's sync (any batch left open
-    /// is made durable first).
+    /// This thread's open batch, taken (`None`: none is open).
+    fn take(&self) -> Option<Vec<Need>> {
+        self.batches().remove(&thread::current().id())
+    }
+
+    /// Opens a batch with the attempt line's sync (any batch this thread
+    /// left open is made durable first).
     pub(super) fn open(&self, line: Owed) -> io::Result<()> {
         self.close()?;
-        *self.batch() = Some(vec![Need::Line(line)]);
+        self.batches()
+            .insert(thread::current().id(), vec![Need::Line(line)]);
         Ok(())
     }
 
     /// The barrier: every sync owed so far, made now, side by side. The
     /// batch stays open for the syncs after the change.
     pub(super) fn barrier(&self) -> io::Result<()> {
-        let needs = match self.batch().as_mut() {
+        let needs = match self.batches().get_mut(&thread::current().id()) {
             Some(needs) => std::mem::take(needs),
             None => return Ok(()),
         };
@@ -82,7 +91,7 @@ impl Durable {
     /// Closes the batch: the audit lines it owes are made durable here; its
     /// files and folders, when the gate returned is passed.
     pub(super) fn close_started(&self) -> io::Result<Gate> {
-        let needs = self.batch().take().unwrap_or_default();
+        let needs = self.take().unwrap_or_default();
         let (lines, others) = split(needs);
         lines.iter().try_for_each(|line| line.meet(&self.sync))?;
         if others.is_empty() {
@@ -109,13 +118,14 @@ impl Durable {
     }
 
     fn owe(&self, need: Need) -> io::Result<()> {
-        match self.batch().as_mut() {
+        let unowed = match self.batches().get_mut(&thread::current().id()) {
             Some(needs) => {
                 needs.push(need);
-                Ok(())
+                None
             }
-            None => need.meet(&self.sync),
-        }
+            None => Some(need),
+        };
+        unowed.map_or(Ok(()), |need| need.meet(&self.sync))
     }
 }
 

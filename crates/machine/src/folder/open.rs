@@ -124,6 +124,7 @@ impl FolderStorage {
             anchors,
             durable: Durable::new(options.sync),
             spares: Default::default(),
+            holds: Default::default(),
             path: real,
             // A reader (`voicebox audit`) changes nothing in the folder it reports on.
             sweeps: !options.audit_at_first_append,

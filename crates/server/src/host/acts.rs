@@ -9,7 +9,7 @@ use super::envelope::{PageRefused, PageReply};
 use super::relay::Channel;
 use serde_json::{Value, json};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use voicebox_core::executor::Step;
@@ -45,12 +45,14 @@ pub(super) enum ActiveRoot {
     Page,
 }
 
-/// The host (one writer: what changes the folder is serialised by its lock,
-/// looks share it, and no act holds it while the network answers or while
-/// its audit lines are synced), the page channel, and the refusals answered
-/// since start.
+/// The host (one writer: looks and the changes that may run beside one
+/// another share its lock, every other act holds it alone, and no act holds
+/// it while the network answers or while its audit lines are synced), the
+/// page channel, and the refusals answered since start.
 pub struct Acts {
     host: Arc<RwLock<Host<MachineAbilities>>>,
+    /// A compaction of the undo index is asked for and not yet run.
+    tidying: Arc<AtomicBool>,
     channel: Channel,
     refused: AtomicU64,
     /// What the turns so far keep for the next (the file "it" means).
@@ -61,6 +63,7 @@ impl Acts {
     pub fn new(host: Host<MachineAbilities>, channel: Channel) -> Acts {
         Acts {
             host: Arc::new(RwLock::new(host)),
+            tidying: Arc::default(),
             channel,
             refused: AtomicU64::new(0),
             conversation: Mutex::default(),
@@ -97,11 +100,51 @@ impl Acts {
                 settle_after(|| f(&mut host.write().unwrap_or_else(|p| p.into_inner())));
             settle.wait().map(|()| result)
         });
-        acted.await?.map_err(|e| {
-            Failed::new(&format!(
-                "the act's audit line could not be made durable ({e}), so it is not reported done; check the audit log and free space"
-            ))
-        })
+        acted.await?.map_err(|e| unsettled(&e))
+    }
+
+    /// Answers `proposal` on a blocking thread, beside other looks and the
+    /// changes that may run beside one another (see [`Host::beside`]), never
+    /// beside any other act: `None` when it is neither, to be run alone. A
+    /// change's lines are waited for after the host is released, as
+    /// [`Self::with_host`]'s are; a look is answered once its line is on file.
+    async fn look_or_beside(
+        &self,
+        proposal: Proposal,
+        turn: String,
+    ) -> Result<Option<Reply>, Failed> {
+        let host = self.host.clone();
+        let acted = on_thread(move || {
+            let host = host.read().unwrap_or_else(|p| p.into_inner());
+            if let Some(reply) = host.look(&proposal, Some(&turn)) {
+                return Ok((Some(reply), false));
+            }
+            let (reply, settle) = settle_after(|| host.beside(&proposal, Some(&turn)));
+            let due = host.executor().journal_due();
+            drop(host);
+            settle.wait().map(|()| (reply, due))
+        });
+        let (reply, due) = acted.await?.map_err(|e| unsettled(&e))?;
+        if due {
+            self.tidy_later();
+        }
+        Ok(reply)
+    }
+
+    /// Compacts the undo index that changes run beside one another left
+    /// long, on its own, off every answer's path; asked once at a time.
+    fn tidy_later(&self) {
+        if self.tidying.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let (host, tidying) = (self.host.clone(), self.tidying.clone());
+        tokio::task::spawn_blocking(move || {
+            let tidied = host.write().unwrap_or_else(|p| p.into_inner()).tidy();
+            tidying.store(false, Ordering::Release);
+            if let Err(refusal) = tidied {
+                tracing::warn!(why = %refusal.why, "the undo index could not be compacted; the next change tries again");
+            }
+        });
     }
 
     /// Runs `f`, which only looks, on the host beside other looks (never
@@ -144,16 +187,13 @@ impl Acts {
         }
     }
 
-    /// One proposal on the host: a look beside other looks; anything else
-    /// alone, but for the network: an `http-get` hop is fetched with the
-    /// host free, then handed back to be judged (a redirect) or recorded.
+    /// One proposal on the host: a look, or a change that may run beside
+    /// others, beside the others; anything else alone, but for the network:
+    /// an `http-get` hop is fetched with the host free, then handed back to
+    /// be judged (a redirect) or recorded.
     async fn on_machine(&self, proposal: Proposal, turn: String) -> Reply {
         let failed = |error: Failed| Reply::refusal(error.refusal);
-        let (look, label) = (proposal.clone(), turn.clone());
-        match self
-            .looking(move |host| host.look(&look, Some(&label)))
-            .await
-        {
+        match self.look_or_beside(proposal.clone(), turn.clone()).await {
             Ok(Some(reply)) => return reply,
             Ok(None) => {}
             Err(error) => return failed(error),
@@ -308,6 +348,13 @@ impl Acts {
         }
         acted
     }
+}
+
+/// An act whose audit lines could not be made durable: not reported done.
+fn unsettled(error: &std::io::Error) -> Failed {
+    Failed::new(&format!(
+        "the act's audit line could not be made durable ({error}), so it is not reported done; check the audit log and free space"
+    ))
 }
 
 /// Runs `f` on a blocking thread; a thread that fails is `storage-failed`.
