@@ -258,11 +258,8 @@ impl Storage for FolderStorage {
 
     async fn hold(&self, path: &RelPath) -> Held {
         // A link inside the root and its target are one file.
-        let real = match self.confine(path).await {
-            Ok(resolved) => resolved.path,
-            Err(_) => path.clone(),
-        };
-        self.holds.hold(real.as_str().into())
+        let real = held::links_read(&self.dir, &rel(path)).unwrap_or_else(|| rel(path));
+        self.holds.hold(real.to_string_lossy().into_owned())
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {

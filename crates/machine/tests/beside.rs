@@ -16,7 +16,7 @@ use voicebox_core::turn::Proposal;
 use voicebox_machine::Host;
 use voicebox_machine::settle::settle_after;
 
-const THREADS: usize = 6;
+const THREADS: usize = 12;
 const EACH: usize = 8;
 
 /// Runs `action` beside the others, as the server does: answered once its

@@ -174,6 +174,63 @@ async fn sixty_four_concurrent_writers_lose_nothing() {
 }
 
 #[tokio::test]
+async fn concurrent_changes_of_one_file_lose_nothing_and_the_undo_index_is_kept_short() {
+    let server = std::sync::Arc::new(Server::start());
+    std::fs::write(server.root.join("notes.md"), "").unwrap();
+    std::os::unix::fs::symlink("notes.md", server.root.join("same.md")).unwrap();
+    // Appends to one file by two names, run beside one another.
+    let tasks: Vec<_> = (0..32)
+        .map(|i| {
+            let server = server.clone();
+            tokio::spawn(async move {
+                let name = if i % 2 == 0 { "notes.md" } else { "same.md" };
+                for k in 0..4 {
+                    let line = format!("c{i} k{k}");
+                    let reply = server
+                        .act(json!({"verb": "append", "name": name, "content": line}))
+                        .await;
+                    assert_eq!(reply["result"]["ok"], true, "{reply}");
+                }
+            })
+        })
+        .collect();
+    for task in tasks {
+        task.await.unwrap();
+    }
+    let mut got: Vec<String> = std::fs::read_to_string(server.root.join("notes.md"))
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    got.sort();
+    let mut wanted: Vec<String> = (0..32)
+        .flat_map(|i| (0..4).map(move |k| format!("c{i} k{k}")))
+        .collect();
+    wanted.sort();
+    assert_eq!(got, wanted, "every append is in the file, once");
+
+    // The index those changes grow is compacted off their path.
+    let index = server.root.join(".voicebox/undo/journal.jsonl");
+    let index_lines = || std::fs::read_to_string(&index).unwrap().lines().count();
+    let limit = voicebox_core::journal::COMPACT_AFTER_LINES;
+    for k in 0..=limit {
+        let reply = server
+            .act(json!({"verb": "write", "name": "n.md", "content": format!("v{k}")}))
+            .await;
+        assert_eq!(reply["result"]["ok"], true, "{reply}");
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while index_lines() > limit && std::time::Instant::now() < deadline {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(index_lines() <= limit, "{} lines", index_lines());
+    let undone = server.act(json!({"verb": "undo", "name": "n.md"})).await;
+    assert_eq!(undone["result"]["ok"], true, "{undone}");
+    let prior = std::fs::read_to_string(server.root.join("n.md")).unwrap();
+    assert_eq!(prior, format!("v{}", limit - 1));
+}
+
+#[tokio::test]
 async fn create_asset_and_shelf_tools_over_http() {
     let server = Server::start();
     let (_, reply) = server

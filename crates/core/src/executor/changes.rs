@@ -8,11 +8,11 @@ use super::{Approved, Change, Executor, bytes};
 use crate::action::WriteMode;
 use crate::audit::ActRecord;
 use crate::confirm::Deferred;
-use crate::contain::RelPath;
+use crate::contain::{self, RelPath};
 use crate::journal::{self, Remembered};
 use crate::notes;
 use crate::platform::Abilities;
-use crate::platform::{Env, MAX_FILE_BYTES, Observation, Storage, StorageError};
+use crate::platform::{Env, Held, MAX_FILE_BYTES, Observation, Storage, StorageError};
 use crate::reply::Reply;
 use crate::rule::{Refusal, Rule};
 use crate::tier::Act;
@@ -121,12 +121,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         expect: Option<&str>,
         turn: Option<&str>,
     ) -> Written {
+        let _held = self.hold(name).await;
         let record = ActRecord::new(ActKind::Write, name);
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
             Ok(approved) => approved,
             Err(reply) => return Written::Reply(reply.into()),
         };
-        let _held = self.store().hold(&approved.path).await;
         let seen = self.store().observe(&approved.path).await;
         if seen.is_dir {
             let refusal = self.storage_refusal(StorageError::IsADirectory, &approved.path);
@@ -168,6 +168,17 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             .write_approved(&approved, content, before, None, turn)
             .await;
         Written::Reply(reply.into())
+    }
+
+    /// Holds the file `name` names for the change about to read and write
+    /// it (see [`Storage::hold`]) — before it is contained, so no change
+    /// beside this one renames it while its real path is asked for. A name
+    /// that is not inside the root holds nothing: it is refused next.
+    async fn hold(&self, name: &str) -> Held {
+        match contain::resolve_inside_root(name) {
+            Ok(path) => self.store().hold(&path).await,
+            Err(_) => Held::default(),
+        }
     }
 
     /// Writes an approved file whole; the answer says what it replaced
@@ -332,12 +343,12 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         turn: Option<&str>,
         make: impl FnOnce(&RelPath, Result<String, Refusal>) -> Result<Rewrite, Unmade>,
     ) -> Reply {
+        let _held = self.hold(name).await;
         let record = ActRecord::new(ActKind::Write, name);
         let approved = match self.approve(record.clone(), ActKind::Write, turn).await {
             Ok(approved) => approved,
             Err(reply) => return reply,
         };
-        let _held = self.store().hold(&approved.path).await;
         let current = self.read_text(&approved.path).await;
         let now = current.as_ref().ok().map(String::as_bytes);
         if let Err(refusal) = as_expected(&approved.path, expect, now) {
