@@ -17,6 +17,7 @@ pub use open::{OpenError, RootOptions};
 use os_terms::{is_escape, own_error, read_capped, real_path, rel, split, storage_error};
 mod organise;
 mod own_files;
+mod real;
 mod repo;
 mod spares;
 mod write;
@@ -168,10 +169,7 @@ impl Storage for FolderStorage {
         while !current.as_os_str().is_empty() {
             match self.dir.symlink_metadata(&current) {
                 Ok(_) => {
-                    let real = self
-                        .dir
-                        .canonicalize(&current)
-                        .map_err(|_| Escape::LinkOut)?;
+                    let real = real::real(&self.dir, &current).map_err(|_| Escape::LinkOut)?;
                     let special = rest.is_empty()
                         && self.dir.metadata(&current).is_ok_and(|m| is_special(&m));
                     let mut joined = real;
@@ -258,8 +256,11 @@ impl Storage for FolderStorage {
 
     async fn hold(&self, path: &RelPath) -> Held {
         // A link inside the root and its target are one file.
-        let real = held::links_read(&self.dir, &rel(path)).unwrap_or_else(|| rel(path));
-        self.holds.hold(real.to_string_lossy().into_owned())
+        let real = self
+            .confine(path)
+            .await
+            .map_or_else(|_| path.clone(), |r| r.path);
+        self.holds.hold(real.as_str().into())
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {
