@@ -236,6 +236,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
         if let Some(reply) = self.look_at(&action, turn).await {
             return reply;
         }
+        if let Some(reply) = self.rewrite_at(&action, turn).await {
+            return reply;
+        }
         match action {
             Action::List { .. }
             | Action::Read { .. }
@@ -247,6 +250,10 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             | Action::History { .. } => {
                 unreachable!("looks are answered above")
             }
+            Action::Append { .. }
+            | Action::Edit { .. }
+            | Action::CheckItem { .. }
+            | Action::RemoveItem { .. } => unreachable!("rewrites are answered above"),
             Action::Write {
                 name,
                 content,
@@ -256,39 +263,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 self.write(&name, &content, mode, expect.as_deref(), turn)
                     .await
             }
-            Action::Append {
-                name,
-                content,
-                under,
-                expect,
-            } => {
-                self.append(&name, &content, under.as_deref(), expect.as_deref(), turn)
-                    .await
-            }
             Action::Delete { name } => self.ask_delete(&name, turn).await,
-            Action::Edit {
-                name,
-                old_text,
-                new_text,
-                expect,
-            } => {
-                self.edit(&name, &old_text, &new_text, expect.as_deref(), turn)
-                    .await
-            }
             Action::Undo { name } => self.undo(name.as_deref(), turn).await,
             Action::Move { name, to } => self.ask_move(&name, &to, turn).await,
             Action::Copy { name, to } => self.copy(&name, &to, turn).await,
             Action::Mkdir { name } => self.mkdir(&name, turn).await,
-            Action::CheckItem {
-                name,
-                item,
-                done,
-                expect,
-            } => {
-                self.check_item(&name, &item, done.unwrap_or(true), expect.as_deref(), turn)
-                    .await
-            }
-            Action::RemoveItem { name, item } => self.remove_item(&name, &item, turn).await,
             Action::CreateAsset { name, kind, body } => {
                 self.create_asset(&name, &kind, &body, turn).await
             }
@@ -352,28 +331,35 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
             return Some(Reply::refusal(refusal));
         }
         let _running = self.beside.start();
-        let turn = turn.map(String::from);
-        let turn = turn.as_deref();
+        let Action::Write {
+            name,
+            content,
+            mode,
+            expect,
+        } = &action
+        else {
+            return self.rewrite_at(&action, turn).await;
+        };
+        match self
+            .write_or_ask(name, content, *mode, expect.as_deref(), turn)
+            .await
+        {
+            changes::Written::Reply(reply) => Some(*reply),
+            changes::Written::Ask(..) => unreachable!("only a create asks first"),
+        }
+    }
+
+    /// The verbs that rewrite one file from what it holds (append, edit,
+    /// the list verbs), answered; `None` for any other.
+    async fn rewrite_at(&self, action: &Action, turn: Option<&str>) -> Option<Reply> {
         Some(match action {
-            Action::Write {
-                name,
-                content,
-                mode,
-                expect,
-            } => match self
-                .write_or_ask(&name, &content, mode, expect.as_deref(), turn)
-                .await
-            {
-                changes::Written::Reply(reply) => *reply,
-                changes::Written::Ask(..) => unreachable!("only a create asks first"),
-            },
             Action::Append {
                 name,
                 content,
                 under,
                 expect,
             } => {
-                self.append(&name, &content, under.as_deref(), expect.as_deref(), turn)
+                self.append(name, content, under.as_deref(), expect.as_deref(), turn)
                     .await
             }
             Action::Edit {
@@ -382,7 +368,7 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 new_text,
                 expect,
             } => {
-                self.edit(&name, &old_text, &new_text, expect.as_deref(), turn)
+                self.edit(name, old_text, new_text, expect.as_deref(), turn)
                     .await
             }
             Action::CheckItem {
@@ -391,11 +377,11 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
                 done,
                 expect,
             } => {
-                self.check_item(&name, &item, done.unwrap_or(true), expect.as_deref(), turn)
+                self.check_item(name, item, done.unwrap_or(true), expect.as_deref(), turn)
                     .await
             }
-            Action::RemoveItem { name, item } => self.remove_item(&name, &item, turn).await,
-            _ => unreachable!("only the changes above run beside others"),
+            Action::RemoveItem { name, item } => self.remove_item(name, item, turn).await,
+            _ => return None,
         })
     }
 
