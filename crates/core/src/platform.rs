@@ -203,7 +203,9 @@ pub trait Storage {
     /// second change of the same file, run beside this one, waits here until
     /// the first lets go (drops what this answers), so neither is made on a
     /// copy the other replaces. Storage that follows links holds the file the
-    /// name resolves to. Placements that run one act at a time hold nothing.
+    /// name leads to (or would be made at); storage whose reads could see a
+    /// change half made holds the file for a read too, a hold being its
+    /// thread's own. Placements that run one act at a time hold nothing.
     async fn hold(&self, path: &RelPath) -> Held {
         let _ = path;
         Held::default()

@@ -9,6 +9,7 @@ mod batch;
 mod checked;
 mod held;
 mod keep;
+mod made;
 mod open;
 mod os_terms;
 use checked::is_special;
@@ -27,6 +28,7 @@ use crate::own::{OwnError, OwnFolders};
 use batch::Durable;
 use cap_std::fs::{Dir, Metadata, MetadataExt as _, OpenOptions};
 use held::Holds;
+use made::Made;
 use spares::Spares;
 use std::io::{self, ErrorKind, Read, Write};
 use std::os::unix::fs::MetadataExt;
@@ -58,6 +60,8 @@ pub struct FolderStorage {
     spares: Arc<Spares>,
     /// Files held by changes running beside one another.
     holds: Arc<Holds>,
+    /// Folders made whose names may not be durable yet.
+    made: Made,
     /// Whether this opener removes stale temporaries (a reader changes
     /// nothing in the folder it reports on).
     sweeps: bool,
@@ -94,6 +98,18 @@ impl FolderStorage {
     fn still_there(&self) -> bool {
         std::fs::metadata(&self.path)
             .is_ok_and(|m| m.is_dir() && (m.dev(), m.ino()) == self.identity)
+    }
+
+    /// Holds the file `path` leads to (see [`Storage::hold`]), keyed by
+    /// where it leads, present or to come: a link and its target are one
+    /// file, and a link to a file not made yet holds the name it would be
+    /// made at. A name that leads out holds itself (it is refused next).
+    fn hold_file(&self, path: &RelPath) -> Held {
+        let key = real::destination(&self.dir, &rel(path))
+            .ok()
+            .and_then(|real| real_path(&real).ok())
+            .unwrap_or_else(|| path.clone());
+        self.holds.hold(key.as_str().into())
     }
 
     fn observation(&self, rel: &Path) -> Observation {
@@ -195,6 +211,8 @@ impl Storage for FolderStorage {
         if let Some((folder, name)) = own_files::own_file(path) {
             return self.read_own(folder, name);
         }
+        // A change beside this look may have the file half replaced.
+        let _held = self.hold_file(path);
         let (file, meta) = self.open_regular(&rel(path))?;
         // The file that was opened, not the name, is what must be inside, and
         // not a second name of the log or the journal.
@@ -227,6 +245,8 @@ impl Storage for FolderStorage {
         }
         self.durable.barrier().map_err(storage_error)?;
         let path = rel(path);
+        self.owe_made_above(path.parent().unwrap_or(Path::new("")))
+            .map_err(storage_error)?;
         let new = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
         options.append(true).create(true);
@@ -255,12 +275,7 @@ impl Storage for FolderStorage {
     }
 
     async fn hold(&self, path: &RelPath) -> Held {
-        // A link inside the root and its target are one file.
-        let real = self
-            .confine(path)
-            .await
-            .map_or_else(|_| path.clone(), |r| r.path);
-        self.holds.hold(real.as_str().into())
+        self.hold_file(path)
     }
 
     async fn remove(&self, path: &RelPath) -> Result<(), StorageError> {

@@ -150,3 +150,63 @@ fn the_undo_index_grown_beside_others_is_compacted_when_tidied() {
     }
     assert!(lines(&index).len() <= COMPACT_AFTER_LINES);
 }
+
+#[test]
+fn a_look_beside_changes_of_its_file_reads_one_whole_copy_and_is_never_refused() {
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    let copy = |t: usize, k: usize| format!("t{t} k{k}\n").repeat(64);
+    std::fs::write(root.join("notes.md"), copy(99, 0)).unwrap();
+    let host = host_on("beside", root);
+    let read = json!({"verb": "read", "name": "notes.md"});
+    std::thread::scope(|scope| {
+        for t in 0..THREADS / 2 {
+            let host = &host;
+            scope.spawn(move || {
+                for k in 0..2 * EACH {
+                    assert!(beside(host, write("notes.md", &copy(t, k))).ok);
+                }
+            });
+        }
+        for _ in 0..THREADS / 2 {
+            let (host, read) = (&host, &read);
+            scope.spawn(move || {
+                for _ in 0..4 * EACH {
+                    let reply = host.look(&Proposal::Sent(read.clone()), None);
+                    let reply = reply.expect("a read is a look");
+                    assert!(reply.ok, "a read beside a write of its file: {reply:?}");
+                    let content = reply.content.expect("a read answers the text");
+                    let first = content.lines().next().unwrap_or_default();
+                    assert_eq!(content, format!("{first}\n").repeat(64), "one whole copy");
+                }
+            });
+        }
+    });
+    let check = host.verify_audit().unwrap();
+    assert!(check.ok, "{check:?}");
+}
+
+#[test]
+fn a_link_to_a_file_not_made_yet_is_held_as_the_file_it_would_make() {
+    use voicebox_core::contain::resolve_inside_root;
+    use voicebox_core::platform::Storage;
+    let dir = TempDir::new().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join("journal")).unwrap();
+    std::os::unix::fs::symlink("journal/d.md", root.join("today.md")).unwrap();
+    let host = host_on("beside", root);
+    let storage = host.executor().storage().unwrap();
+    let hold = |name: &str| pollster::block_on(storage.hold(&resolve_inside_root(name).unwrap()));
+    let held = hold("journal/d.md");
+    std::thread::scope(|scope| {
+        // Control: another file is held at once.
+        assert!(scope.spawn(|| drop(hold("journal/e.md"))).join().is_ok());
+        let waiter = scope.spawn(|| drop(hold("today.md")));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(
+            !waiter.is_finished(),
+            "the link waits for the file it would make"
+        );
+        drop(held);
+    });
+}

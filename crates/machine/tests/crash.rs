@@ -361,6 +361,8 @@ fn no_acknowledged_act_is_lost_at_any_sync_point() {
 /// Thread `i`'s acts: (name, content), each content its own.
 fn concurrent_acts(i: usize) -> Vec<(String, String)> {
     let names = [
+        // A folder the first of them makes and the others write into.
+        format!("shared/t{i}.txt"),
         format!("c{i}-a.txt"),
         format!("c{i}-b.txt"),
         format!("c{i}-a.txt"),

@@ -171,9 +171,9 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 
     /// Holds the file `name` names for the change about to read and write
-    /// it (see [`Storage::hold`]) — before it is contained, so no change
-    /// beside this one renames it while its real path is asked for. A name
-    /// that is not inside the root holds nothing: it is refused next.
+    /// it (see [`Storage::hold`]) — before it is approved, so what approval
+    /// found is still so when the change is made. A name that is not inside
+    /// the root holds nothing: it is refused next.
     async fn hold(&self, name: &str) -> Held {
         match contain::resolve_inside_root(name) {
             Ok(path) => self.store().hold(&path).await,

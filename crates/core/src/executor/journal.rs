@@ -86,7 +86,8 @@ impl<S: Storage, E: Env, A: Abilities> Executor<S, E, A> {
     }
 
     /// Appends `entry` to the index, compacting the index when it has grown
-    /// long and no change runs beside this one.
+    /// long and this change runs alone (with changes beside one another,
+    /// [`Self::tidy`] compacts it later).
     async fn push(&self, entry: JournalEntry) -> Result<(), Refusal> {
         self.journal_line(&Line::Push(entry)).await?;
         // Only the line count is needed on the common path; the index is

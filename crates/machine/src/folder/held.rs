@@ -1,30 +1,40 @@
 //! Files held by changes that run beside one another: a change of a file
 //! another holds waits until that one lets go, so no change is made on a
-//! copy another is replacing.
+//! copy another is replacing, and no look reads a file while a change has
+//! it half replaced (its old copy under a second name in the journal).
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::thread::{self, ThreadId};
 use voicebox_core::platform::Held;
 
-/// The real paths (inside the root) held now.
+/// The real paths (inside the root) held now, each by the thread running
+/// its change: an act runs on one thread from start to end.
 #[derive(Default)]
 pub(super) struct Holds {
-    held: Mutex<HashSet<String>>,
+    held: Mutex<HashMap<String, ThreadId>>,
     let_go: Condvar,
 }
 
 impl Holds {
-    fn held(&self) -> MutexGuard<'_, HashSet<String>> {
+    fn held(&self) -> MutexGuard<'_, HashMap<String, ThreadId>> {
         self.held.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Holds `path`, once no other change does: waits on this thread.
+    /// Holds `path`, once no other thread does: waits on this thread. A
+    /// thread that holds `path` already (a change reading the file it
+    /// holds) holds it again at once, the first hold letting go.
     pub(super) fn hold(self: &Arc<Self>, path: String) -> Held {
+        let me = thread::current().id();
         let mut held = self.held();
-        while held.contains(&path) {
-            held = self.let_go.wait(held).unwrap_or_else(|p| p.into_inner());
+        loop {
+            match held.get(&path) {
+                Some(holder) if *holder == me => return Held::default(),
+                Some(_) => held = self.let_go.wait(held).unwrap_or_else(|p| p.into_inner()),
+                None => break,
+            }
         }
-        held.insert(path.clone());
+        held.insert(path.clone(), me);
         drop(held);
         let holds = self.clone();
         Held::new(move || {
@@ -61,5 +71,26 @@ mod tests {
             waiter.join().unwrap(),
             "the second hold began only after the first let go"
         );
+    }
+
+    #[test]
+    fn the_holder_holds_again_at_once_and_its_first_hold_is_what_lets_go() {
+        let holds = Arc::new(Holds::default());
+        let first = holds.hold("notes.md".into());
+        drop(holds.hold("notes.md".into()));
+        let other = |holds: &Arc<Holds>| {
+            let holds = holds.clone();
+            std::thread::spawn(move || drop(holds.hold("notes.md".into())))
+        };
+        let waiter = other(&holds);
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(
+            !waiter.is_finished(),
+            "the second hold of the holder's own thread did not let go"
+        );
+        drop(first);
+        waiter.join().unwrap();
+        // Control: once let go, another thread holds it at once.
+        other(&holds).join().unwrap();
     }
 }

@@ -125,6 +125,7 @@ impl FolderStorage {
             durable: Durable::new(options.sync),
             spares: Default::default(),
             holds: Default::default(),
+            made: Default::default(),
             path: real,
             // A reader (`voicebox audit`) changes nothing in the folder it reports on.
             sweeps: !options.audit_at_first_append,

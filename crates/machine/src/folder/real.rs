@@ -14,20 +14,54 @@ use std::path::{Component, Path, PathBuf};
 /// The most links followed for one name, as the kernel's own limit.
 const MAX_LINKS: usize = 40;
 
+/// What a name that leads nowhere (yet) answers.
+#[derive(Clone, Copy, PartialEq)]
+enum Missing {
+    /// An error: containment refuses what it cannot see.
+    Refused,
+    /// The real path it would be made at.
+    Named,
+}
+
 /// `path`'s real path relative to `dir` ("" for the root): an error where a
 /// link leaves it, loops, or leads nowhere.
 pub(super) fn real(dir: &Dir, path: &Path) -> io::Result<PathBuf> {
-    real_within(dir, path.to_path_buf(), &mut 0)
+    real_within(dir, path.to_path_buf(), &mut 0, Missing::Refused)
 }
 
-fn real_within(dir: &Dir, path: PathBuf, links: &mut usize) -> io::Result<PathBuf> {
+/// Where `path` leads, whether or not it is there yet: [`real`]'s answer,
+/// or for a name missing on the way (itself, a folder above it, or the
+/// target of a link) the real path it would be made at — nothing is
+/// beneath a missing name, so the rest is spelled as it is. Two names of
+/// one file, present or to come, answer alike.
+pub(super) fn destination(dir: &Dir, path: &Path) -> io::Result<PathBuf> {
+    real_within(dir, path.to_path_buf(), &mut 0, Missing::Named)
+}
+
+fn real_within(
+    dir: &Dir,
+    path: PathBuf,
+    links: &mut usize,
+    missing: Missing,
+) -> io::Result<PathBuf> {
     let Some(name) = path.file_name().map(ToOwned::to_owned) else {
         return folder(dir, &path);
     };
-    let mut real = folder(dir, path.parent().unwrap_or(Path::new("")))?;
+    let parent = path.parent().unwrap_or(Path::new(""));
+    let mut real = match folder(dir, parent) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound && missing == Missing::Named => {
+            real_within(dir, parent.to_path_buf(), links, missing)?
+        }
+        found => found?,
+    };
     real.push(name);
-    if !dir.symlink_metadata(&real)?.is_symlink() {
-        return Ok(real);
+    match dir.symlink_metadata(&real) {
+        Ok(meta) if meta.is_symlink() => {}
+        Ok(_) => return Ok(real),
+        Err(e) if e.kind() == io::ErrorKind::NotFound && missing == Missing::Named => {
+            return Ok(real);
+        }
+        Err(e) => return Err(e),
     }
     *links += 1;
     if *links > MAX_LINKS {
@@ -50,7 +84,7 @@ fn real_within(dir: &Dir, path: PathBuf, links: &mut usize) -> io::Result<PathBu
             Component::RootDir | Component::Prefix(_) => return Err(outside()),
         }
     }
-    real_within(dir, next, links)
+    real_within(dir, next, links, missing)
 }
 
 /// A folder's real path ("" for the root): the kernel's, a folder having
@@ -104,6 +138,31 @@ mod tests {
         assert_eq!(real(""), Some("".into()));
         for escape in ["out", "absolute", "loop", "dangling"] {
             assert_eq!(real(escape), None, "{escape}");
+        }
+    }
+
+    #[test]
+    fn a_destination_is_where_a_name_leads_whether_or_not_it_is_there_yet() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let at = |name: &str| tmp.path().join("root").join(name);
+        std::fs::create_dir_all(at("notes/old")).unwrap();
+        std::fs::write(tmp.path().join("secret"), "").unwrap();
+        symlink("notes/old", at("here")).unwrap();
+        symlink("journal/d.md", at("today.md")).unwrap();
+        symlink("later", at("soon")).unwrap();
+        symlink("../secret", at("out")).unwrap();
+        symlink("loop", at("loop")).unwrap();
+        let dir =
+            Dir::open_ambient_dir(tmp.path().join("root"), cap_std::ambient_authority()).unwrap();
+        let to = |name: &str| destination(&dir, Path::new(name)).ok();
+        assert_eq!(to("today.md"), Some("journal/d.md".into()));
+        assert_eq!(to("soon/x.md"), Some("later/x.md".into()));
+        assert_eq!(to("here/new.md"), Some("notes/old/new.md".into()));
+        assert_eq!(to("a/b/c.md"), Some("a/b/c.md".into()));
+        // Control: containment's own answer still refuses what is not there.
+        assert_eq!(real(&dir, Path::new("today.md")).ok(), None);
+        for escape in ["out", "loop", "out/x.md"] {
+            assert_eq!(to(escape), None, "{escape}");
         }
     }
 

@@ -90,6 +90,7 @@ impl FolderStorage {
     pub(super) fn write_file(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
         let rel = rel(path);
         let (parent, name) = split(&rel);
+        self.owe_made_above(parent).map_err(storage_error)?;
         if !parent.as_os_str().is_empty() && !self.dir.is_dir(parent) {
             // Folders made for the file are a change too: the barrier first.
             self.durable.barrier().map_err(storage_error)?;
@@ -100,9 +101,7 @@ impl FolderStorage {
         if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
             // Written through: the link stays a link. Containment refused a
             // link out or to a missing target; the target is pinned in turn.
-            let target = self
-                .dir
-                .canonicalize(&rel)
+            let target = super::real::real(&self.dir, &rel)
                 .map_err(|_| StorageError::Escape(Escape::LinkOut))?;
             let target = real_path(&target).map_err(StorageError::Escape)?;
             return match self.dir.symlink_metadata(target.as_str()) {
@@ -171,6 +170,7 @@ impl FolderStorage {
         }
         missing.reverse();
         for folder in &missing {
+            self.made.making(folder);
             match self.dir.create_dir(folder) {
                 Err(e) if e.kind() != ErrorKind::AlreadyExists => return Err(e),
                 _ => {}
@@ -179,10 +179,24 @@ impl FolderStorage {
         Ok(missing)
     }
 
-    /// Syncs the parent of each created folder, so the folders themselves survive.
+    /// Syncs the parent of each created folder now, so the folders
+    /// themselves survive — not at the change's end: a change beside this
+    /// one may write into them meanwhile (see [`Made`](super::made)).
     pub(super) fn sync_created(&self, created: &[PathBuf]) -> io::Result<()> {
         for folder in created {
-            self.sync_folder(folder.parent().unwrap_or(Path::new("")))?;
+            let parent = folder.parent().unwrap_or(Path::new(""));
+            self.durable.sync.folder_at(&self.dir, parent)?;
+            self.made.durable(folder);
+        }
+        Ok(())
+    }
+
+    /// Owes the syncs that make durable the names of folders above `folder`
+    /// (and itself) that a change beside this one made and has not synced
+    /// yet: this change's file is only as durable as the way to it.
+    pub(super) fn owe_made_above(&self, folder: &Path) -> io::Result<()> {
+        for made in self.made.above(folder) {
+            self.sync_folder(made.parent().unwrap_or(Path::new("")))?;
         }
         Ok(())
     }
