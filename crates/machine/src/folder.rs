@@ -245,13 +245,13 @@ impl Storage for FolderStorage {
         }
         self.durable.barrier().map_err(storage_error)?;
         let path = rel(path);
-        self.owe_made_above(path.parent().unwrap_or(Path::new("")))
-            .map_err(storage_error)?;
         let new = !self.dir.exists(&path);
         let mut options = OpenOptions::new();
         options.append(true).create(true);
         self.with_parents(&path, || self.dir.open_with(&path, &options))
             .and_then(|mut file| {
+                // Only once the folder is seen: it may have just been made beside this.
+                self.owe_made_above(path.parent().unwrap_or(Path::new("")))?;
                 file.write_all(bytes)?;
                 self.durable.file(file.into_std())
             })

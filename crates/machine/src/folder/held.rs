@@ -22,17 +22,18 @@ impl Holds {
     }
 
     /// Holds `path`, once no other thread does: waits on this thread. A
-    /// thread that holds `path` already (a change reading the file it
-    /// holds) holds it again at once, the first hold letting go.
+    /// thread that holds a file already (a change reading the file it
+    /// holds) goes on at once, holding nothing more, so no two threads ever
+    /// wait for each other — even where a link changed under a change, and
+    /// the file it reads is not the one it held.
     pub(super) fn hold(self: &Arc<Self>, path: String) -> Held {
         let me = thread::current().id();
         let mut held = self.held();
-        loop {
-            match held.get(&path) {
-                Some(holder) if *holder == me => return Held::default(),
-                Some(_) => held = self.let_go.wait(held).unwrap_or_else(|p| p.into_inner()),
-                None => break,
-            }
+        if held.values().any(|holder| *holder == me) {
+            return Held::default();
+        }
+        while held.contains_key(&path) {
+            held = self.let_go.wait(held).unwrap_or_else(|p| p.into_inner());
         }
         held.insert(path.clone(), me);
         drop(held);
@@ -92,5 +93,24 @@ mod tests {
         waiter.join().unwrap();
         // Control: once let go, another thread holds it at once.
         other(&holds).join().unwrap();
+    }
+
+    #[test]
+    fn a_thread_holding_a_file_waits_for_no_other() {
+        let holds = Arc::new(Holds::default());
+        let todo = holds.hold("todo.md".into());
+        let (done, finished) = std::sync::mpsc::channel();
+        let holder = {
+            let holds = holds.clone();
+            std::thread::spawn(move || {
+                let _notes = holds.hold("notes.md".into());
+                drop(holds.hold("todo.md".into()));
+                done.send(()).unwrap();
+            })
+        };
+        let went_on = finished.recv_timeout(Duration::from_secs(5)).is_ok();
+        drop(todo);
+        holder.join().unwrap();
+        assert!(went_on, "a thread holding notes.md waited for todo.md");
     }
 }

@@ -25,8 +25,8 @@ impl Made {
         self.folders().insert(folder.to_path_buf());
     }
 
-    /// `folder`'s name is durable.
-    pub(super) fn durable(&self, folder: &Path) {
+    /// `folder`'s name is durable, or it was not made after all.
+    pub(super) fn settled(&self, folder: &Path) {
         self.folders().remove(folder);
     }
 
@@ -51,7 +51,7 @@ mod tests {
     use std::fs::File;
     use std::os::unix::fs::MetadataExt;
     use std::sync::Arc;
-    use voicebox_core::contain::resolve_inside_root;
+    use voicebox_core::contain::{RelPath, resolve_inside_root};
 
     /// The inodes of the folders synced.
     #[derive(Default)]
@@ -73,8 +73,16 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_write_under_a_folder_made_beside_it_syncs_the_way_to_it() {
+    fn ino(path: &Path) -> u64 {
+        std::fs::metadata(path).unwrap().ino()
+    }
+
+    fn name(n: &str) -> RelPath {
+        resolve_inside_root(n).unwrap()
+    }
+
+    /// A root whose folder syncs are watched, its host's own folders made.
+    fn watched() -> (tempfile::TempDir, PathBuf, FolderStorage, Arc<Folders>) {
         let dir = tempfile::TempDir::new().unwrap();
         let root = dir.path().join("root");
         std::fs::create_dir(&root).unwrap();
@@ -85,21 +93,39 @@ mod tests {
             ..RootOptions::default()
         };
         let storage = FolderStorage::open_with(&root, "w", options).unwrap();
-        let ino = |path: &Path| std::fs::metadata(path).unwrap().ino();
-        let name = |n: &str| resolve_inside_root(n).unwrap();
-        // The host's own folders made first (which syncs the root).
         storage.write_file(&name("warm.md"), b"w").unwrap();
+        folders.taken();
+        (dir, root, storage, folders)
+    }
+
+    #[test]
+    fn folders_made_for_a_write_are_synced_and_unlisted_when_it_is_done() {
+        let (_dir, root, storage, folders) = watched();
+        storage.write_file(&name("m/n/a.md"), b"a").unwrap();
+        let synced = folders.taken();
+        for above in [root.clone(), root.join("m")] {
+            assert!(synced.contains(&ino(&above)), "{above:?} synced");
+        }
+        assert!(storage.made.above(Path::new("m/n")).is_empty());
+        // A folder that could not be made is not left listed either.
+        std::fs::write(root.join("f"), "a file").unwrap();
+        assert!(storage.write_file(&name("f/g/x.md"), b"x").is_err());
+        assert!(storage.made.above(Path::new("f/g")).is_empty());
+    }
+
+    #[test]
+    fn a_write_under_a_folder_made_beside_it_syncs_the_way_to_it() {
+        let (_dir, root, storage, folders) = watched();
         // As a change beside this one leaves it between making the folder
         // and syncing the root.
         storage.made.making(Path::new("x"));
         std::fs::create_dir(root.join("x")).unwrap();
-        folders.taken();
         storage.write_file(&name("x/b.md"), b"b").unwrap();
         let synced = folders.taken();
         assert!(synced.contains(&ino(&root)), "the root, above x, is synced");
         assert!(synced.contains(&ino(&root.join("x"))));
         // Control: once x's name is durable, a write into it syncs x alone.
-        storage.made.durable(Path::new("x"));
+        storage.made.settled(Path::new("x"));
         storage.write_file(&name("x/c.md"), b"c").unwrap();
         let synced = folders.taken();
         assert!(!synced.contains(&ino(&root)), "{synced:?}");
@@ -117,7 +143,7 @@ mod tests {
         );
         // Control: a folder beside them is not.
         assert!(made.above(Path::new("w/y")).is_empty());
-        made.durable(Path::new("x"));
+        made.settled(Path::new("x"));
         assert_eq!(made.above(Path::new("x/y")), [PathBuf::from("x/y")]);
     }
 }

@@ -38,7 +38,7 @@ impl FolderStorage {
         {
             return Err(StorageError::Moved(twin));
         }
-        let created = self.create_folders(to_parent).map_err(storage_error)?;
+        self.make_folders(to_parent).map_err(storage_error)?;
         let target = self.pin(to, to_parent)?;
         match target.symlink_metadata(to_name) {
             // A file may replace a file (the executor asked first).
@@ -53,14 +53,13 @@ impl FolderStorage {
         self.durable
             .folder_at(&source, Path::new(""))
             .and_then(|()| self.durable.folder_at(&target, Path::new("")))
-            .and_then(|()| self.sync_created(&created))
             .map_err(storage_error)
     }
 
     pub(super) fn make_folder(&self, path: &RelPath) -> Result<bool, StorageError> {
         let spelled = rel(path);
         let (parent, name) = split(&spelled);
-        let created = self.create_folders(parent).map_err(storage_error)?;
+        self.make_folders(parent).map_err(storage_error)?;
         let folder = self.pin(path, parent)?;
         match folder.symlink_metadata(name) {
             Ok(meta) if meta.is_dir() => return Ok(false),
@@ -71,7 +70,6 @@ impl FolderStorage {
         folder.create_dir(name).map_err(folder_error)?;
         self.durable
             .folder_at(&folder, Path::new(""))
-            .and_then(|()| self.sync_created(&created))
             .map_err(storage_error)?;
         Ok(true)
     }

@@ -159,9 +159,14 @@ mod tests {
         assert_eq!(to("soon/x.md"), Some("later/x.md".into()));
         assert_eq!(to("here/new.md"), Some("notes/old/new.md".into()));
         assert_eq!(to("a/b/c.md"), Some("a/b/c.md".into()));
+        assert_eq!(to("soon/a/b.md"), Some("later/a/b.md".into()));
+        assert_eq!(to(""), Some("".into()));
+        std::fs::write(at("notes/file.md"), "").unwrap();
+        assert_eq!(to("notes/file.md"), Some("notes/file.md".into()));
         // Control: containment's own answer still refuses what is not there.
         assert_eq!(real(&dir, Path::new("today.md")).ok(), None);
-        for escape in ["out", "loop", "out/x.md"] {
+        // Out of the root, a loop, a file used as a folder: no destination.
+        for escape in ["out", "loop", "out/x.md", "notes/file.md/x.md"] {
             assert_eq!(to(escape), None, "{escape}");
         }
     }

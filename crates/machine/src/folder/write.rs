@@ -6,7 +6,7 @@ use crate::MachineEnv;
 use crate::own::TMP_DIR;
 use cap_std::fs::{Dir, File, Metadata, MetadataExt as _, OpenOptions};
 use std::io::{self, ErrorKind, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use voicebox_core::contain::RelPath;
 use voicebox_core::journal;
 use voicebox_core::platform::{Env, Escape, StorageError};
@@ -90,13 +90,14 @@ impl FolderStorage {
     pub(super) fn write_file(&self, path: &RelPath, bytes: &[u8]) -> Result<(), StorageError> {
         let rel = rel(path);
         let (parent, name) = split(&rel);
-        self.owe_made_above(parent).map_err(storage_error)?;
         if !parent.as_os_str().is_empty() && !self.dir.is_dir(parent) {
             // Folders made for the file are a change too: the barrier first.
             self.durable.barrier().map_err(storage_error)?;
         }
-        let created = self.create_folders(parent).map_err(storage_error)?;
+        self.make_folders(parent).map_err(storage_error)?;
         let folder = self.pin(path, parent)?;
+        // Only once the folder is seen: it may have just been made beside this.
+        self.owe_made_above(parent).map_err(storage_error)?;
         let meta = folder.symlink_metadata(name);
         if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
             // Written through: the link stays a link. Containment refused a
@@ -141,7 +142,6 @@ impl FolderStorage {
         };
         written
             .and_then(|()| self.durable.folder_at(&folder, Path::new("")))
-            .and_then(|()| self.sync_created(&created))
             .map_err(storage_error)
     }
 
@@ -159,36 +159,35 @@ impl FolderStorage {
         self.durable.file(file.into_std())
     }
 
-    /// Creates the missing folders of `path`, returning those it created,
-    /// outermost first (each must have its parent synced).
-    pub(super) fn create_folders(&self, path: &Path) -> io::Result<Vec<PathBuf>> {
+    /// Makes the missing folders of `path` and syncs the folder above each
+    /// at once, so the folders themselves survive — not at the change's
+    /// end: a change beside this one may write into them meanwhile (see
+    /// [`Made`](super::made)). Callers have passed their barrier.
+    pub(super) fn make_folders(&self, path: &Path) -> io::Result<()> {
         let mut missing = Vec::new();
         let mut current = path.to_path_buf();
         while !current.as_os_str().is_empty() && !self.dir.is_dir(&current) {
             missing.push(current.clone());
             current.pop();
         }
-        missing.reverse();
-        for folder in &missing {
-            self.made.making(folder);
-            match self.dir.create_dir(folder) {
-                Err(e) if e.kind() != ErrorKind::AlreadyExists => return Err(e),
-                _ => {}
+        let (mut made, mut failed) = (Vec::new(), Ok(()));
+        for folder in missing.into_iter().rev() {
+            self.made.making(&folder);
+            match self.dir.create_dir(&folder) {
+                Err(e) if e.kind() != ErrorKind::AlreadyExists => {
+                    self.made.settled(&folder);
+                    failed = Err(e);
+                    break;
+                }
+                _ => made.push(folder),
             }
         }
-        Ok(missing)
-    }
-
-    /// Syncs the parent of each created folder now, so the folders
-    /// themselves survive — not at the change's end: a change beside this
-    /// one may write into them meanwhile (see [`Made`](super::made)).
-    pub(super) fn sync_created(&self, created: &[PathBuf]) -> io::Result<()> {
-        for folder in created {
+        for folder in &made {
             let parent = folder.parent().unwrap_or(Path::new(""));
             self.durable.sync.folder_at(&self.dir, parent)?;
-            self.made.durable(folder);
+            self.made.settled(folder);
         }
-        Ok(())
+        failed
     }
 
     /// Owes the syncs that make durable the names of folders above `folder`
@@ -217,8 +216,7 @@ impl FolderStorage {
         match open() {
             Err(e) if e.kind() == ErrorKind::NotFound => {
                 if let Some(parent) = rel.parent().filter(|p| !p.as_os_str().is_empty()) {
-                    let created = self.create_folders(parent)?;
-                    self.sync_created(&created)?;
+                    self.make_folders(parent)?;
                 }
                 open()
             }
