@@ -384,7 +384,8 @@ fn no_acknowledged_act_is_lost_when_concurrent_acts_share_syncs() {
     let mut host = Host::new("crash", ());
     host.declare_with(root, watched.options()).unwrap();
     // As the server runs writes: beside one another under the host's shared
-    // lock, each answered once its lines are durable, waited for after it.
+    // lock, each answered once its lines are durable, waited for after it;
+    // any other change holds the lock alone.
     let host = RwLock::new(host);
     let acked = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -405,6 +406,22 @@ fn no_acknowledged_act_is_lost_when_concurrent_acts_share_syncs() {
                         leaves: Some((name, Some(content))),
                     });
                 }
+                // A removal holds the host alone, between the others' writes.
+                let name = format!("c{i}-b.txt");
+                let action = json!({"verb": "delete", "name": name});
+                let (reply, settle) = settle_after(|| {
+                    let mut host = host.write().unwrap();
+                    let asked = host.execute(&action, None);
+                    let ask = asked.confirm.expect("a delete is asked first");
+                    host.confirm(&ask.id, true)
+                });
+                settle.wait().unwrap();
+                assert!(reply.ok, "{action}: {reply:?}");
+                acked.lock().unwrap().push(Acked {
+                    after_point: recorder.points.lock().unwrap().len(),
+                    logged: reply.logged.expect("an answered act is on record"),
+                    leaves: Some((name, None)),
+                });
             });
         }
     });
