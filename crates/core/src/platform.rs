@@ -204,8 +204,9 @@ pub trait Storage {
     /// the first lets go (drops what this answers), so neither is made on a
     /// copy the other replaces. Storage that follows links holds the file the
     /// name leads to (or would be made at); storage whose reads could see a
-    /// change half made holds the file for a read too, a hold being its
-    /// thread's own. Placements that run one act at a time hold nothing.
+    /// change half made holds the file for a read too, and a thread that
+    /// holds a file already waits for no other (a change reads what it
+    /// holds). Placements that run one act at a time hold nothing.
     async fn hold(&self, path: &RelPath) -> Held {
         let _ = path;
         Held::default()
