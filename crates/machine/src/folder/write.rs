@@ -1,7 +1,7 @@
 //! Durable writes: staged in the host's own folder, synced, renamed into the
 //! pinned folder, the folder synced (and every folder made for it).
 
-use super::{FolderStorage, is_special, real_path, rel, split, storage_error};
+use super::{FolderStorage, is_special, real, real_path, rel, split, storage_error};
 use crate::MachineEnv;
 use crate::own::TMP_DIR;
 use cap_std::fs::{Dir, File, Metadata, MetadataExt as _, OpenOptions};
@@ -102,8 +102,8 @@ impl FolderStorage {
         if meta.as_ref().is_ok_and(|m| m.file_type().is_symlink()) {
             // Written through: the link stays a link. Containment refused a
             // link out or to a missing target; the target is pinned in turn.
-            let target = super::real::real(&self.dir, &rel)
-                .map_err(|_| StorageError::Escape(Escape::LinkOut))?;
+            let target =
+                real::real(&self.dir, &rel).map_err(|_| StorageError::Escape(Escape::LinkOut))?;
             let target = real_path(&target).map_err(StorageError::Escape)?;
             return match self.dir.symlink_metadata(target.as_str()) {
                 Ok(m) if m.file_type().is_symlink() => Err(StorageError::Escape(Escape::LinkOut)),
